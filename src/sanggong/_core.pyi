@@ -1,0 +1,19 @@
+from typing import Final
+
+import numpy as np
+import numpy.typing as npt
+
+IMPLEMENTATION: Final[str]
+
+def rank3(c0: int, c1: int, c2: int) -> int: ...
+def pair_plus3(c0: int, c1: int, c2: int) -> int: ...
+def rank_batch(hands: npt.NDArray[np.integer], out: npt.NDArray[np.uint8]) -> int: ...
+def pair_plus_batch(hands: npt.NDArray[np.integer], out: npt.NDArray[np.uint8]) -> int: ...
+def evaluate_batch(
+    hands: npt.NDArray[np.integer],
+    ranks: npt.NDArray[np.uint8],
+    pair_plus: npt.NDArray[np.uint8],
+) -> int: ...
+def compare_batch(
+    a: npt.NDArray[np.integer], b: npt.NDArray[np.integer], out: npt.NDArray[np.int8]
+) -> int: ...

@@ -1,0 +1,217 @@
+"""The pure-Python reference: the game's logic written plainly, the single source of truth.
+
+Every kernel of the compiled core (``_core.pyx``) has a twin here with the same name,
+signature and results; the lookup tables of the core are generated from the functions
+of this module (``tools/gen_tables.py``), never typed in by hand.
+
+This module depends on the standard library and NumPy only and uses no relative
+import, so that the build can load it by path to generate the tables.
+
+Card codes
+----------
+A card is an integer ``code = 4 * (rank - 1) + suit`` in ``0..51``: ``rank`` is
+1 (ace) .. 13 (king) and ``suit`` is 0 clubs, 1 diamonds, 2 hearts, 3 spades.
+So ``code // 4`` is the rank index, ``code % 4`` the suit, ``0`` is the ace of clubs
+and ``51`` the king of spades; integer order is rank order.
+
+Hand ranks
+----------
+The 31 hand classes are numbered ``0..30`` so that a higher number is a stronger hand
+and equal numbers tie: ``rank = 3 * points + faces`` for hands with 0, 1 or 2 faces
+(``0`` is "0", ``29`` is "2P9") and ``30`` is three faces ("3P").
+
+Pair Plus categories
+--------------------
+``0`` none, ``1`` pair, ``2`` flush, ``3`` straight, ``4`` three of a kind,
+``5`` straight flush: a higher number is a better category.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+N_CARDS = 52
+N_RANKS = 13
+N_SUITS = 4
+N_CLASSES = 31
+THREE_FACES_RANK = 30
+RANK_SYMBOLS = "A23456789TJQK"
+SUIT_SYMBOLS = "cdhs"
+
+PP_NONE = 0
+PP_PAIR = 1
+PP_FLUSH = 2
+PP_STRAIGHT = 3
+PP_THREE_OF_A_KIND = 4
+PP_STRAIGHT_FLUSH = 5
+N_PAIR_PLUS = 6
+PAIR_PLUS_NAMES = ("none", "pair", "flush", "straight", "three of a kind", "straight flush")
+
+IMPLEMENTATION = "python"
+
+
+# --- cards -------------------------------------------------------------------------
+
+
+def card_rank(code: int) -> int:
+    """Rank of a card code: 1 (ace) .. 13 (king)."""
+    return code // 4 + 1
+
+
+def card_suit(code: int) -> int:
+    """Suit of a card code: 0 clubs, 1 diamonds, 2 hearts, 3 spades."""
+    return code % 4
+
+
+def card_points(code: int) -> int:
+    """Points of a card: ace 1, two to nine their pips, ten and the faces 0."""
+    rank = card_rank(code)
+    return rank if rank <= 9 else 0
+
+
+def card_is_face(code: int) -> bool:
+    """True for J, Q and K only; a ten is worth 0 but is not a face (公)."""
+    return card_rank(code) >= 11
+
+
+# --- hand classes ------------------------------------------------------------------
+
+
+def class_rank(points: int, faces: int) -> int:
+    """The class number of a hand with these points (0..9) and faces (0..3)."""
+    if faces == 3:
+        return THREE_FACES_RANK
+    return 3 * points + faces
+
+
+def rank_points(rank: int) -> int:
+    """Points of a hand class (three faces count 0 points)."""
+    return 0 if rank == THREE_FACES_RANK else rank // 3
+
+
+def rank_faces(rank: int) -> int:
+    """Number of face cards of a hand class."""
+    return 3 if rank == THREE_FACES_RANK else rank % 3
+
+
+def rank_label(rank: int) -> str:
+    """Display string of a hand class: ``3P``, ``2Pn``, ``Pn`` or ``n``."""
+    faces = rank_faces(rank)
+    if faces == 3:
+        return "3P"
+    points = rank_points(rank)
+    return ("", "P", "2P")[faces] + str(points)
+
+
+def _code(value: int) -> int:
+    if isinstance(value, bool):
+        raise TypeError(f"card code {value!r} is a bool, not an int")
+    code = operator.index(value)
+    if not 0 <= code < N_CARDS:
+        raise ValueError(f"card code {code} is out of range (expected 0..51)")
+    return code
+
+
+def rank3(c0: int, c1: int, c2: int) -> int:
+    """Class number (0..30) of the hand of these three card codes."""
+    c0, c1, c2 = _code(c0), _code(c1), _code(c2)
+    points = (card_points(c0) + card_points(c1) + card_points(c2)) % 10
+    faces = card_is_face(c0) + card_is_face(c1) + card_is_face(c2)
+    return class_rank(points, faces)
+
+
+def pair_plus3(c0: int, c1: int, c2: int) -> int:
+    """Pair Plus category (0..5) of the hand of these three card codes.
+
+    Aces play high or low (A-2-3 and Q-K-A are straights, K-A-2 is not). With
+    identical cards from a multi-deck shoe a hand may fit several categories and
+    takes the highest: suited three of a kind is three of a kind, a suited pair a flush.
+    """
+    c0, c1, c2 = _code(c0), _code(c1), _code(c2)
+    ranks = sorted((card_rank(c0), card_rank(c1), card_rank(c2)))
+    flush = card_suit(c0) == card_suit(c1) == card_suit(c2)
+    distinct = len(set(ranks))
+    straight = distinct == 3 and (ranks[2] - ranks[0] == 2 or ranks == [1, 12, 13])
+    if distinct == 1:
+        return PP_THREE_OF_A_KIND
+    if straight and flush:
+        return PP_STRAIGHT_FLUSH
+    if straight:
+        return PP_STRAIGHT
+    if flush:
+        return PP_FLUSH
+    if distinct == 2:
+        return PP_PAIR
+    return PP_NONE
+
+
+# --- batch kernels -----------------------------------------------------------------
+# Same contract as the compiled core: ``hands`` is an (n, 3) integer array already
+# checked for shape and dtype by ``sanggong.batch``; the kernels check every code and
+# return the index of the first row holding one outside 0..51 (-1 when all are valid),
+# leaving the outputs from that row on unspecified.
+
+Rows = Sequence[Sequence[int]]
+
+
+def _first_bad_row(rows: Rows) -> int:
+    for i, row in enumerate(rows):
+        if any(not 0 <= code < N_CARDS for code in row):
+            return i
+    return -1
+
+
+def _rows(hands: npt.NDArray[np.integer]) -> list[list[int]]:
+    rows: list[list[int]] = hands.tolist()
+    return rows
+
+
+def rank_batch(hands: npt.NDArray[np.integer], out: npt.NDArray[np.uint8]) -> int:
+    """Write the class number of each row of ``hands`` into ``out``."""
+    rows = _rows(hands)
+    bad = _first_bad_row(rows)
+    for i, (c0, c1, c2) in enumerate(rows[: bad if bad >= 0 else len(rows)]):
+        out[i] = rank3(c0, c1, c2)
+    return bad
+
+
+def pair_plus_batch(hands: npt.NDArray[np.integer], out: npt.NDArray[np.uint8]) -> int:
+    """Write the Pair Plus category of each row of ``hands`` into ``out``."""
+    rows = _rows(hands)
+    bad = _first_bad_row(rows)
+    for i, (c0, c1, c2) in enumerate(rows[: bad if bad >= 0 else len(rows)]):
+        out[i] = pair_plus3(c0, c1, c2)
+    return bad
+
+
+def evaluate_batch(
+    hands: npt.NDArray[np.integer],
+    ranks: npt.NDArray[np.uint8],
+    pair_plus: npt.NDArray[np.uint8],
+) -> int:
+    """Write both the class number and the Pair Plus category of each row."""
+    rows = _rows(hands)
+    bad = _first_bad_row(rows)
+    for i, (c0, c1, c2) in enumerate(rows[: bad if bad >= 0 else len(rows)]):
+        ranks[i] = rank3(c0, c1, c2)
+        pair_plus[i] = pair_plus3(c0, c1, c2)
+    return bad
+
+
+def compare_batch(
+    a: npt.NDArray[np.integer], b: npt.NDArray[np.integer], out: npt.NDArray[np.int8]
+) -> int:
+    """Write 1, 0 or -1 as row i of ``a`` beats, ties or loses to row i of ``b``."""
+    rows_a, rows_b = _rows(a), _rows(b)
+    bad_a, bad_b = _first_bad_row(rows_a), _first_bad_row(rows_b)
+    bad = min((i for i in (bad_a, bad_b) if i >= 0), default=-1)
+    stop = bad if bad >= 0 else len(rows_a)
+    for i in range(stop):
+        ra = rank3(rows_a[i][0], rows_a[i][1], rows_a[i][2])
+        rb = rank3(rows_b[i][0], rows_b[i][1], rows_b[i][2])
+        out[i] = (ra > rb) - (ra < rb)
+    return bad
