@@ -1,0 +1,49 @@
+"""sanggong: the fast, exact engine for Sam Gong (三公), the three-card baccarat of Macau.
+
+>>> import sanggong
+>>> sanggong.evaluate("Kh Qs 9d").label
+'2P9'
+>>> sanggong.IMPLEMENTATION in ("cython", "python")
+True
+"""
+
+from __future__ import annotations
+
+from importlib.metadata import PackageNotFoundError, version
+
+from . import _impl
+from .batch import BatchValues, compare_batch, evaluate_batch, pair_plus_batch, parse_hands, rank_batch
+from .cards import Card, CardLike, CardsLike, Rank, Suit, parse_card, parse_cards
+from .hands import CLASS_LABELS, HandValue, PairPlus, compare, evaluate, hand_cards
+
+try:
+    __version__ = version("sanggong")
+except PackageNotFoundError:  # running from a source tree that was never installed
+    __version__ = "0+unknown"
+
+IMPLEMENTATION: str = _impl.kernels.IMPLEMENTATION
+"""``"cython"`` when the compiled core is in use, ``"python"`` for the pure-Python reference."""
+
+__all__ = [
+    "CLASS_LABELS",
+    "IMPLEMENTATION",
+    "BatchValues",
+    "Card",
+    "CardLike",
+    "CardsLike",
+    "HandValue",
+    "PairPlus",
+    "Rank",
+    "Suit",
+    "__version__",
+    "compare",
+    "compare_batch",
+    "evaluate",
+    "evaluate_batch",
+    "hand_cards",
+    "pair_plus_batch",
+    "parse_card",
+    "parse_cards",
+    "parse_hands",
+    "rank_batch",
+]

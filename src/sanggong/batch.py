@@ -1,0 +1,238 @@
+"""Evaluate and compare many hands at once, held as NumPy arrays of card codes.
+
+A batch of hands is an ``(n, 3)`` integer array of card codes (see ``sanggong.cards``).
+Any integer dtype is read in place, whatever its strides (``uint8`` is the compact
+choice, and what ``parse_hands`` returns); other dtypes are refused rather than cast.
+Every code is checked: a code outside ``0..51`` raises ``ValueError`` naming its row.
+The compiled kernels run without the GIL, so ``threads=k`` splits a large batch over
+``k`` threads (``threads=None`` uses every core).
+
+>>> hands = parse_hands(["Kh Qs 9d", "9c 9h 9s", "Jc Qd Kh"])
+>>> rank_batch(hands)
+array([29, 21, 30], dtype=uint8)
+>>> [CLASS_LABELS[r] for r in rank_batch(hands)]
+['2P9', '7', '3P']
+>>> compare_batch(hands, "9c 9h 9s")
+array([1, 0, 1], dtype=int8)
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, NamedTuple, TypeAlias
+
+import numpy as np
+import numpy.typing as npt
+
+from . import _impl
+from .cards import CardsLike
+from .hands import CLASS_LABELS, HandValue, hand_cards
+
+__all__ = [
+    "CLASS_LABELS",
+    "BatchValues",
+    "compare_batch",
+    "evaluate_batch",
+    "pair_plus_batch",
+    "parse_hands",
+    "rank_batch",
+]
+
+MIN_ROWS_PER_THREAD = 1 << 16
+"""A batch is split over threads only in parts of at least this many hands."""
+
+_KERNEL_DTYPES = frozenset(
+    np.dtype(t)
+    for t in (np.uint8, np.int8, np.uint16, np.int16, np.uint32, np.int32, np.uint64, np.int64)
+)
+
+Hands: TypeAlias = npt.NDArray[np.integer[Any]]
+HandsLike: TypeAlias = npt.ArrayLike
+
+
+class BatchValues(NamedTuple):
+    """Ranks (class numbers 0..30) and Pair Plus categories (0..5) of a batch."""
+
+    rank: npt.NDArray[np.uint8]
+    pair_plus: npt.NDArray[np.uint8]
+
+
+def parse_hands(hands: Iterable[CardsLike | HandValue]) -> npt.NDArray[np.uint8]:
+    """Parse hands (strings such as ``"Kh Qs 9d"``, or three card-likes each) into an
+    ``(n, 3)`` ``uint8`` array of card codes.
+
+    >>> parse_hands(["Ac 2c 3c", [51, 50, "Qs"]])
+    array([[ 0,  4,  8],
+           [51, 50, 47]], dtype=uint8)
+    """
+    rows = [
+        [c.code for c in (h.cards if isinstance(h, HandValue) else hand_cards(h))] for h in hands
+    ]
+    return np.array(rows, dtype=np.uint8).reshape(len(rows), 3)
+
+
+def as_hands(hands: HandsLike, name: str = "hands") -> Hands:
+    """Check that ``hands`` is an ``(n, 3)`` integer array (copy-free where it already is).
+
+    Codes are not checked here: the kernels check every one as they read it.
+
+    >>> as_hands([[1.0, 2.0, 3.0]])
+    Traceback (most recent call last):
+    ...
+    TypeError: hands must be an integer array of card codes, not dtype float64
+    """
+    if isinstance(hands, str):
+        raise TypeError(f"{name} is a string ({hands!r}): use parse_hands() for card strings")
+    arr = np.asarray(hands)
+    if arr.dtype.kind not in "iu":
+        hint = ": use parse_hands() for card strings" if arr.dtype.kind in "USO" else ""
+        raise TypeError(f"{name} must be an integer array of card codes, not dtype {arr.dtype}{hint}")
+    if arr.ndim != 2 or arr.shape[1] != 3:
+        raise ValueError(f"{name} must have shape (n, 3), got shape {arr.shape}")
+    if arr.dtype not in _KERNEL_DTYPES:  # e.g. non-native byte order
+        arr = arr.astype(arr.dtype.newbyteorder("="))
+    return arr
+
+
+def _threads(threads: int | None) -> int:
+    if threads is None:
+        return os.cpu_count() or 1
+    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
+        raise ValueError(f"threads must be a positive int or None, got {threads!r}")
+    return threads
+
+
+def _bad_code_error(name: str, arr: Hands, row: int) -> ValueError:
+    values = arr[row].tolist()
+    bad = next(v for v in values if not 0 <= v < 52)
+    return ValueError(f"{name}[{row}] = {values} holds {bad}, which is not a card code (0..51)")
+
+
+def _run(
+    kernel: Callable[..., int],
+    inputs: Sequence[Hands],
+    outputs: Sequence[npt.NDArray[Any]],
+    threads: int | None,
+) -> int:
+    """Run a batch kernel, in parts over threads when the batch is large.
+
+    Returns the first bad row over all parts, or -1.
+    """
+    n = len(outputs[0])
+    parts = min(_threads(threads), max(1, n // MIN_ROWS_PER_THREAD))
+    if parts == 1:
+        return kernel(*inputs, *outputs)
+    bounds = [n * k // parts for k in range(parts + 1)]
+
+    def part(k: int) -> int:
+        lo, hi = bounds[k], bounds[k + 1]
+        bad = kernel(*(x[lo:hi] for x in inputs), *(o[lo:hi] for o in outputs))
+        return bad if bad < 0 else lo + bad
+
+    with ThreadPoolExecutor(max_workers=parts, thread_name_prefix="sanggong") as pool:
+        bads = list(pool.map(part, range(parts)))
+    return min((b for b in bads if b >= 0), default=-1)
+
+
+def rank_batch(hands: HandsLike, *, threads: int | None = 1) -> npt.NDArray[np.uint8]:
+    """Class number (0..30, higher is stronger, equal ties) of each hand.
+
+    :param hands: an ``(n, 3)`` integer array of card codes.
+    :param threads: split large batches over this many threads (None: every core).
+    :raises TypeError: not an integer array.
+    :raises ValueError: wrong shape, or a code outside 0..51 (the message names the row).
+
+    >>> rank_batch([[0, 4, 8], [40, 44, 48]])
+    array([18, 30], dtype=uint8)
+    >>> rank_batch([[0, 4, 8], [40, 44, 52]])
+    Traceback (most recent call last):
+    ...
+    ValueError: hands[1] = [40, 44, 52] holds 52, which is not a card code (0..51)
+    """
+    arr = as_hands(hands)
+    out = np.empty(len(arr), dtype=np.uint8)
+    bad = _run(_impl.kernels.rank_batch, [arr], [out], threads)
+    if bad >= 0:
+        raise _bad_code_error("hands", arr, bad)
+    return out
+
+
+def pair_plus_batch(hands: HandsLike, *, threads: int | None = 1) -> npt.NDArray[np.uint8]:
+    """Pair Plus category (0 none, 1 pair, 2 flush, 3 straight, 4 three of a kind,
+    5 straight flush) of each hand; see ``rank_batch`` for the arguments.
+
+    >>> pair_plus_batch(parse_hands(["Qh Kh Ah", "Tc Td Js"]))
+    array([5, 1], dtype=uint8)
+    """
+    arr = as_hands(hands)
+    out = np.empty(len(arr), dtype=np.uint8)
+    bad = _run(_impl.kernels.pair_plus_batch, [arr], [out], threads)
+    if bad >= 0:
+        raise _bad_code_error("hands", arr, bad)
+    return out
+
+
+def evaluate_batch(hands: HandsLike, *, threads: int | None = 1) -> BatchValues:
+    """Both the class number and the Pair Plus category of each hand, in one pass.
+
+    >>> evaluate_batch(parse_hands(["Qh Kh Ah"]))
+    BatchValues(rank=array([5], dtype=uint8), pair_plus=array([5], dtype=uint8))
+    """
+    arr = as_hands(hands)
+    ranks = np.empty(len(arr), dtype=np.uint8)
+    pair_plus = np.empty(len(arr), dtype=np.uint8)
+    bad = _run(_impl.kernels.evaluate_batch, [arr], [ranks, pair_plus], threads)
+    if bad >= 0:
+        raise _bad_code_error("hands", arr, bad)
+    return BatchValues(ranks, pair_plus)
+
+
+def _one_or_many(hands: HandsLike | CardsLike | HandValue, name: str) -> Hands:
+    if isinstance(hands, str | HandValue):
+        return parse_hands([hands])
+    arr = np.asarray(hands)
+    if arr.ndim == 1 and arr.shape[0] == 3:
+        arr = arr.reshape(1, 3)
+    return as_hands(arr, name)
+
+
+def compare_batch(
+    a: HandsLike | CardsLike | HandValue,
+    b: HandsLike | CardsLike | HandValue,
+    *,
+    threads: int | None = 1,
+) -> npt.NDArray[np.int8]:
+    """Row by row, 1 where ``a`` beats ``b``, 0 for a tie, -1 where ``b`` wins.
+
+    Either side may be a single hand (a string, a ``HandValue`` or three codes), which is
+    compared with every row of the other, e.g. many players against one banker.
+
+    >>> compare_batch([[0, 4, 8], [40, 44, 48]], [[36, 37, 38], [36, 37, 38]])
+    array([1, 1], dtype=int8)
+    >>> compare_batch([[0, 4, 8], [1, 5, 9]], [[1, 2, 3], [4, 5, 6], [7, 8, 9]])
+    Traceback (most recent call last):
+    ...
+    ValueError: a and b must hold the same number of hands (or one hand), got 2 and 3
+    """
+    x, y = _one_or_many(a, "a"), _one_or_many(b, "b")
+    if len(x) != len(y):
+        if len(x) == 1:
+            x = np.broadcast_to(x, y.shape)
+        elif len(y) == 1:
+            y = np.broadcast_to(y, x.shape)
+        else:
+            raise ValueError(
+                f"a and b must hold the same number of hands (or one hand), got {len(x)} and {len(y)}"
+            )
+    if x.dtype != y.dtype:  # the kernel reads both sides with one dtype
+        common = np.result_type(x.dtype, y.dtype)
+        common = common if common.kind in "iu" else np.dtype(np.int64)
+        x, y = x.astype(common), y.astype(common)
+    out = np.empty(len(x), dtype=np.int8)
+    bad = _run(_impl.kernels.compare_batch, [x, y], [out], threads)
+    if bad >= 0:
+        side, arr = ("a", x) if any(not 0 <= v < 52 for v in x[bad].tolist()) else ("b", y)
+        raise _bad_code_error(side, arr, bad)
+    return out
