@@ -1,0 +1,45 @@
+"""Every test runs against both implementations of the kernels.
+
+The ``impl`` fixture is applied to every test and parametrized over ``cython`` and
+``python``. For ``cython`` it imports ``sanggong._core`` directly, so a missing or
+broken build fails the suite instead of quietly testing the reference twice. It installs
+the chosen kernels as ``sanggong._impl.kernels`` (what every public function calls) for
+the tests of that parameter, and puts back the import's choice afterwards.
+
+A test marked ``@pytest.mark.single_impl`` runs once, with the compiled core: it tests
+something that does not depend on the kernels (and says why in its docstring).
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterator
+from types import ModuleType
+
+import pytest
+
+import sanggong._impl as _impl
+
+MODULES = {"cython": "sanggong._core", "python": "sanggong._reference"}
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "single_impl: run once, not once per implementation")
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "impl" in metafunc.fixturenames:
+        names = ["cython"] if metafunc.definition.get_closest_marker("single_impl") else list(MODULES)
+        metafunc.parametrize("impl", names, indirect=True, scope="session")
+
+
+@pytest.fixture(autouse=True, scope="session")
+def impl(request: pytest.FixtureRequest) -> Iterator[ModuleType]:
+    module = importlib.import_module(MODULES[request.param])
+    assert module.IMPLEMENTATION == request.param
+    chosen = _impl.kernels
+    _impl.kernels = module
+    try:
+        yield module
+    finally:
+        _impl.kernels = chosen

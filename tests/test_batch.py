@@ -1,0 +1,159 @@
+"""The batch API: every integer dtype and layout, threads, broadcasting, bad input."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from sanggong import (
+    CLASS_LABELS,
+    compare,
+    compare_batch,
+    evaluate,
+    evaluate_batch,
+    pair_plus_batch,
+    parse_hands,
+    rank_batch,
+)
+from sanggong import batch as batch_module
+
+DTYPES = [np.uint8, np.int8, np.uint16, np.int16, np.uint32, np.int32, np.uint64, np.int64, np.longlong, np.intc]
+
+
+@pytest.fixture(scope="module")
+def hands() -> np.ndarray:
+    rng = np.random.default_rng(20261129)
+    return rng.integers(0, 52, size=(5000, 3), dtype=np.int64)
+
+
+def _expected(hands: np.ndarray) -> tuple[list[int], list[int]]:
+    values = [evaluate(row) for row in hands.tolist()]
+    return [v.rank for v in values], [int(v.pair_plus) for v in values]
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_every_integer_dtype(hands: np.ndarray, dtype: type) -> None:
+    ranks, pps = _expected(hands)
+    arr = hands.astype(dtype)
+    assert rank_batch(arr).tolist() == ranks
+    assert pair_plus_batch(arr).tolist() == pps
+    both = evaluate_batch(arr)
+    assert both.rank.tolist() == ranks and both.pair_plus.tolist() == pps
+    assert both.rank.dtype == np.uint8 and both.pair_plus.dtype == np.uint8
+
+
+@pytest.mark.parametrize(
+    "layout",
+    ["fortran", "column_slice", "row_step", "readonly", "big_endian", "list", "transposed_view"],
+)
+def test_layouts(hands: np.ndarray, layout: str) -> None:
+    ranks, _ = _expected(hands)
+    if layout == "fortran":
+        arr = np.asfortranarray(hands)
+    elif layout == "column_slice":
+        wide = np.zeros((len(hands), 5), dtype=np.int32)
+        wide[:, 1:4] = hands
+        arr = wide[:, 1:4]
+    elif layout == "row_step":
+        doubled = np.repeat(hands, 2, axis=0)
+        arr = doubled[::2]
+    elif layout == "readonly":
+        arr = hands.copy()
+        arr.flags.writeable = False
+    elif layout == "big_endian":
+        arr = hands.astype(">i4")
+    elif layout == "list":
+        arr = hands.tolist()
+    else:
+        arr = np.ascontiguousarray(hands.T).T
+    assert rank_batch(arr).tolist() == ranks
+
+
+def test_parse_hands_and_empty_batch() -> None:
+    arr = parse_hands(["Kh Qs 9d", evaluate("Ac 2c 3c"), ["Jc", 45, "K♥"]])
+    assert arr.dtype == np.uint8 and arr.shape == (3, 3)
+    assert [CLASS_LABELS[r] for r in rank_batch(arr)] == ["2P9", "6", "3P"]
+    empty = parse_hands([])
+    assert empty.shape == (0, 3)
+    assert rank_batch(empty).shape == (0,)
+    assert compare_batch(empty, empty).shape == (0,)
+    assert evaluate_batch(np.empty((0, 3), dtype=np.int64)).rank.shape == (0,)
+
+
+@pytest.mark.parametrize("threads", [None, 1, 2, 3, 8])
+def test_threads_give_identical_results(threads: int | None, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(batch_module, "MIN_ROWS_PER_THREAD", 100)
+    rng = np.random.default_rng(7)
+    arr = rng.integers(0, 52, size=(1001, 3), dtype=np.uint8)
+    other = rng.integers(0, 52, size=(1001, 3), dtype=np.uint8)
+    assert (rank_batch(arr, threads=threads) == rank_batch(arr)).all()
+    assert (pair_plus_batch(arr, threads=threads) == pair_plus_batch(arr)).all()
+    assert (compare_batch(arr, other, threads=threads) == compare_batch(arr, other)).all()
+    bad = arr.copy()
+    bad[777, 1] = 60
+    bad[901, 0] = 61
+    with pytest.raises(ValueError, match=r"hands\[777\] = \[\d+, 60, \d+\] holds 60"):
+        rank_batch(bad, threads=threads)
+
+
+def test_compare_batch_matches_compare(hands: np.ndarray) -> None:
+    a, b = hands[:2500], hands[2500:]
+    got = compare_batch(a, b)
+    assert got.dtype == np.int8
+    assert got.tolist() == [compare(x, y) for x, y in zip(a.tolist(), b.tolist(), strict=True)]
+
+
+def test_compare_batch_broadcasts_one_hand(hands: np.ndarray) -> None:
+    banker = "Kh Qs 9d"
+    expected = [compare(x, banker) for x in hands.tolist()]
+    assert compare_batch(hands, banker).tolist() == expected
+    assert compare_batch(hands, [50, 47, 33]).tolist() == expected
+    assert compare_batch(hands, evaluate(banker)).tolist() == expected
+    assert compare_batch(banker, hands).tolist() == [-e for e in expected]
+    assert compare_batch(hands.astype(np.uint8), hands.astype(np.uint64)).tolist() == [0] * len(hands)
+
+
+@pytest.mark.parametrize(
+    ("bad", "error", "match"),
+    [
+        ([[1, 2, 3, 4]], ValueError, r"shape \(n, 3\), got shape \(1, 4\)"),
+        ([1, 2, 3], ValueError, r"got shape \(3,\)"),
+        (np.zeros((2, 3, 1), dtype=np.int8), ValueError, r"got shape \(2, 3, 1\)"),
+        ([[1.0, 2.0, 3.0]], TypeError, "not dtype float64"),
+        (np.zeros((2, 3), dtype=bool), TypeError, "not dtype bool"),
+        ([["Kh", "Qs", "9d"]], TypeError, "parse_hands"),
+        ("Kh Qs 9d", TypeError, "parse_hands"),
+        ([[1, 2, 52]], ValueError, r"hands\[0\] = \[1, 2, 52\] holds 52"),
+        ([[1, 2, 3], [-1, 2, 3]], ValueError, r"hands\[1\] = \[-1, 2, 3\] holds -1"),
+        (np.array([[1, 2, 3], [4, 5, 6], [255, 0, 0]], dtype=np.uint8), ValueError, r"hands\[2\].*holds 255"),
+        (np.array([[1, 2, 2**64 - 1]], dtype=np.uint64), ValueError, str(2**64 - 1)),
+        (np.array([[1, 2, -(2**63)]], dtype=np.int64), ValueError, str(-(2**63))),
+        (np.array([[1, 2, -128]], dtype=np.int8), ValueError, "holds -128"),
+    ],
+)
+def test_bad_batches(bad: object, error: type[Exception], match: str) -> None:
+    for function in (rank_batch, pair_plus_batch, evaluate_batch):
+        with pytest.raises(error, match=match):
+            function(bad)  # type: ignore[arg-type]
+
+
+def test_bad_compare_batches() -> None:
+    good = np.array([[1, 2, 3], [4, 5, 6]])
+    with pytest.raises(ValueError, match=r"b\[1\] = \[4, 5, 99\] holds 99"):
+        compare_batch(good, [[1, 2, 3], [4, 5, 99]])
+    with pytest.raises(ValueError, match=r"a\[0\] = \[77, 2, 3\] holds 77"):
+        compare_batch([[77, 2, 3], [1, 2, 3]], good)
+    with pytest.raises(ValueError, match=r"b\[0\] = \[1, 2, 52\]"):  # a broadcast single hand
+        compare_batch(good, [1, 2, 52])
+    with pytest.raises(ValueError, match="same number of hands"):
+        compare_batch(good, np.zeros((3, 3), dtype=np.int64))
+    with pytest.raises(ValueError, match="'Qx' is not a card"):
+        compare_batch(good, "Kh Qx 9d")
+    with pytest.raises(TypeError, match="float"):
+        compare_batch(good, [[1.5, 2, 3]])
+
+
+@pytest.mark.parametrize("threads", [0, -1, 1.5, True, "2"])
+def test_bad_threads(threads: object) -> None:
+    with pytest.raises(ValueError, match=f"threads must be a positive int or None, got {threads!r}"):
+        rank_batch([[1, 2, 3]], threads=threads)  # type: ignore[arg-type]

@@ -1,0 +1,26 @@
+"""The docstring examples of every public module and the README's tour run as doctests."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+from pathlib import Path
+
+import pytest
+
+README = Path(__file__).resolve().parent.parent / "README.md"
+MODULES = ["sanggong", "sanggong.cards", "sanggong.hands", "sanggong.batch"]
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_module_doctests(name: str) -> None:
+    module = importlib.import_module(name)
+    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    assert result.attempted > 0, f"{name} has no examples"
+    assert result.failed == 0
+
+
+def test_readme_doctests() -> None:
+    result = doctest.testfile(str(README), module_relative=False, optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0
+    assert result.failed == 0

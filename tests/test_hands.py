@@ -1,0 +1,215 @@
+"""Hand evaluation: examples from RULES.md, exhaustive agreement of the two
+implementations, combinatorial counts computed independently, and properties."""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from math import comb, prod
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from sanggong import (
+    CLASS_LABELS,
+    Card,
+    HandValue,
+    PairPlus,
+    compare,
+    evaluate,
+    hand_cards,
+    pair_plus_batch,
+    rank_batch,
+)
+from sanggong import _reference as ref
+
+ALL_TRIPLES = np.array(list(itertools.product(range(52), repeat=3)), dtype=np.uint8)
+ONE_DECK_HANDS = np.array(list(itertools.combinations(range(52), 3)), dtype=np.uint8)
+
+
+def test_class_order_is_the_rules_order() -> None:
+    # RULES.md: 3P > 2P9 > P9 > 9 > 2P8 > P8 > 8 > ... > 2P0 > P0 > 0, listed weakest first.
+    spelled = [label for p in range(10) for label in (f"{p}", f"P{p}", f"2P{p}")] + ["3P"]
+    assert list(CLASS_LABELS) == spelled
+
+
+@pytest.mark.parametrize(
+    ("cards", "label", "points", "faces"),
+    [
+        ("Jc Qd Kh", "3P", 0, 3),
+        ("Kh Qs 9d", "2P9", 9, 2),
+        ("Kh Qs Td", "2P0", 0, 2),  # face, face, ten
+        ("Kh 5s 5d", "P0", 0, 1),  # one face, the rest summing to 10
+        ("Jh 9s Ad", "P0", 0, 1),
+        ("Jh 9s 9d", "P8", 8, 1),
+        ("9c 9h 9s", "7", 7, 0),
+        ("Tc Th Ts", "0", 0, 0),  # tens are worth 0 but are not faces
+        ("Ac 2c 3c", "6", 6, 0),
+        ("As Kc Qd", "2P1", 1, 2),
+    ],
+)
+def test_rule_examples(cards: str, label: str, points: int, faces: int) -> None:
+    hand = evaluate(cards)
+    assert (hand.label, hand.points, hand.faces, str(hand)) == (label, points, faces, label)
+    assert CLASS_LABELS[hand.rank] == label
+
+
+@pytest.mark.parametrize(
+    ("cards", "category"),
+    [
+        ("Ah 2h 3h", PairPlus.STRAIGHT_FLUSH),
+        ("Qs Ks As", PairPlus.STRAIGHT_FLUSH),
+        ("Ks As 2s", PairPlus.FLUSH),  # K-A-2 is no straight
+        ("Kd As 2s", PairPlus.NONE),
+        ("Ts Js Qc", PairPlus.STRAIGHT),
+        ("Qh Kd Ac", PairPlus.STRAIGHT),
+        ("Ts Td Tc", PairPlus.THREE_OF_A_KIND),
+        ("Ts Tc Qs", PairPlus.PAIR),
+        ("2s 7s Qs", PairPlus.FLUSH),
+        # multi-deck choices (RULES.md): identical cards take the highest category
+        ("Kh Kh Kh", PairPlus.THREE_OF_A_KIND),
+        ("Kh Kh 2h", PairPlus.FLUSH),
+        ("Kh Kh 2c", PairPlus.PAIR),
+    ],
+)
+def test_pair_plus_examples(cards: str, category: PairPlus) -> None:
+    assert evaluate(cards).pair_plus is category
+
+
+def test_exhaustive_against_reference_scalar() -> None:
+    """All 140,608 ordered triples of codes (identical cards included): the batch
+    kernels and the scalar kernels of the active implementation agree with the
+    reference's plain functions, for rank, label and Pair Plus category."""
+    expected_rank = np.array([ref.rank3(*map(int, t)) for t in ALL_TRIPLES], dtype=np.uint8)
+    expected_pp = np.array([ref.pair_plus3(*map(int, t)) for t in ALL_TRIPLES], dtype=np.uint8)
+    ranks = rank_batch(ALL_TRIPLES)
+    np.testing.assert_array_equal(ranks, expected_rank)
+    np.testing.assert_array_equal(pair_plus_batch(ALL_TRIPLES), expected_pp)
+    labels = np.array(CLASS_LABELS)
+    assert (labels[ranks] == np.array([ref.rank_label(int(r)) for r in expected_rank])).all()
+
+
+def test_scalar_kernel_matches_reference_on_sample(impl: object) -> None:
+    rng = np.random.default_rng(2)
+    for c0, c1, c2 in rng.integers(0, 52, size=(3000, 3)).tolist():
+        assert impl.rank3(c0, c1, c2) == ref.rank3(c0, c1, c2)  # type: ignore[attr-defined]
+        assert impl.pair_plus3(c0, c1, c2) == ref.pair_plus3(c0, c1, c2)  # type: ignore[attr-defined]
+
+
+# --- counts by combinatorics over ranks, written apart from the evaluator -----------
+
+
+def _label_of_ranks(ranks: tuple[int, ...]) -> str:
+    faces = sum(r >= 11 for r in ranks)
+    if faces == 3:
+        return "3P"
+    points = sum(r for r in ranks if r <= 9) % 10
+    return ("", "P", "2P")[faces] + str(points)
+
+
+STRAIGHTS = {frozenset({a, a + 1, a + 2}) for a in range(1, 12)} | {frozenset({12, 13, 1})}
+
+
+def _independent_counts() -> tuple[Counter[str], Counter[str]]:
+    classes: Counter[str] = Counter()
+    categories: Counter[str] = Counter()
+    for ranks in itertools.combinations_with_replacement(range(1, 14), 3):
+        mult = Counter(ranks)
+        ways = prod(comb(4, k) for k in mult.values())  # choose suits from one deck
+        classes[_label_of_ranks(ranks)] += ways
+        if len(mult) == 1:
+            categories["three of a kind"] += ways
+        elif len(mult) == 2:
+            categories["pair"] += ways
+        else:  # 4**3 suit choices, 4 of them one suit
+            straight = frozenset(ranks) in STRAIGHTS
+            categories["straight flush" if straight else "flush"] += 4
+            categories["straight" if straight else "none"] += 60
+    return classes, categories
+
+
+def test_one_deck_counts_match_combinatorics() -> None:
+    classes, categories = _independent_counts()
+    assert sum(classes.values()) == sum(categories.values()) == comb(52, 3) == len(ONE_DECK_HANDS)
+    ranks = rank_batch(ONE_DECK_HANDS)
+    got_classes = Counter(CLASS_LABELS[r] for r in ranks.tolist())
+    got_categories = Counter(ref.PAIR_PLUS_NAMES[p] for p in pair_plus_batch(ONE_DECK_HANDS).tolist())
+    assert got_classes == classes
+    assert len(got_classes) == 31
+    assert got_categories == categories
+
+
+# --- properties ----------------------------------------------------------------------
+
+codes = st.integers(min_value=0, max_value=51)
+triples = st.tuples(codes, codes, codes)
+
+
+def _key(cards: tuple[int, int, int]) -> tuple[bool, int, int]:
+    """An ordering key written from RULES.md, apart from the class numbers."""
+    ranks = [c // 4 + 1 for c in cards]
+    faces = sum(r >= 11 for r in ranks)
+    return (faces == 3, 0 if faces == 3 else sum(r for r in ranks if r <= 9) % 10, faces if faces < 3 else 0)
+
+
+@given(triples, st.permutations([0, 1, 2]))
+def test_card_order_never_matters(cards: tuple[int, int, int], order: list[int]) -> None:
+    shuffled = [cards[i] for i in order]
+    a, b = evaluate(list(cards)), evaluate(shuffled)
+    assert (a.rank, a.pair_plus) == (b.rank, b.pair_plus)
+
+
+@given(triples, st.tuples(*[st.integers(0, 3)] * 3))
+def test_suits_never_change_the_rank(cards: tuple[int, int, int], suits: tuple[int, int, int]) -> None:
+    resuited = [4 * (c // 4) + s for c, s in zip(cards, suits, strict=True)]
+    assert evaluate(list(cards)).rank == evaluate(resuited).rank
+
+
+@given(triples, triples)
+def test_compare_follows_the_rules_order(a: tuple[int, int, int], b: tuple[int, int, int]) -> None:
+    ka, kb = _key(a), _key(b)
+    assert compare(list(a), list(b)) == (ka > kb) - (ka < kb)
+    assert compare(list(b), list(a)) == -compare(list(a), list(b))
+
+
+def test_compare_accepts_hand_values() -> None:
+    a, b = evaluate("Kh Qs 9d"), evaluate("9c 9d 9h")
+    assert compare(a, b) == 1 and compare(b, "Kh Qs 9d") == -1 and compare(a, a) == 0
+    assert evaluate(a) is a
+
+
+def test_hand_value_repr_and_fields() -> None:
+    hand = evaluate("Jc Qd Kh")
+    assert isinstance(hand, HandValue)
+    assert hand.cards == (Card(40), Card(45), Card(50))
+    assert repr(hand) == "HandValue(cards='Jc Qd Kh', label='3P', rank=30, pair_plus='straight')"
+
+
+@pytest.mark.parametrize(
+    ("bad", "error", "match"),
+    [
+        ("Kh Qs", ValueError, "three cards, got 2: Kh Qs"),
+        ("Kh Qs 9d 9c", ValueError, "three cards, got 4"),
+        ("Kh Qs 1d", ValueError, "'1d' is not a card"),
+        ([50, 47, 52], ValueError, "card code 52"),
+        ([50, 47, -1], ValueError, "card code -1"),
+        ([50, 47, 3.0], TypeError, "3.0"),
+        (None, TypeError, "None"),
+    ],
+)
+def test_bad_hands(bad: object, error: type[Exception], match: str) -> None:
+    with pytest.raises(error, match=match):
+        evaluate(bad)  # type: ignore[arg-type]
+    with pytest.raises(error, match=match):
+        compare("Kh Qs 9d", bad)  # type: ignore[arg-type]
+    with pytest.raises(error, match=match):
+        hand_cards(bad)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("bad", [52, -1, 255, 2**40])
+def test_scalar_kernels_check_codes(impl: object, bad: int) -> None:
+    for kernel in (impl.rank3, impl.pair_plus3):  # type: ignore[attr-defined]
+        with pytest.raises((ValueError, OverflowError), match=str(bad)):
+            kernel(1, bad, 2)
