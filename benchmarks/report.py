@@ -1,0 +1,99 @@
+"""Time every contender in one run and print ns per hand and ratios.
+
+    python benchmarks/report.py              # 10 million hands, as in the README
+    python benchmarks/report.py --hands 1e6  # quicker
+
+The machines are shared and noisy: every figure is the median of several repeats, and
+the ratios compare contenders timed in the same run. The pure-Python reference is timed
+on a slice of the hands (it needs about a microsecond per hand) and reported per hand.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import sanggong  # noqa: E402
+from workloads import numpy_evaluate, random_one_deck_hands, reference_evaluate  # noqa: E402
+
+
+def median_seconds(fn: Callable[[], object], repeats: int) -> float:
+    fn()  # warm up: page in the inputs and outputs, load the tables
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--hands", type=float, default=1e7, help="hands to evaluate (default 1e7)")
+    parser.add_argument("--reference-hands", type=float, default=2e5, help="slice for the pure-Python reference")
+    parser.add_argument("--repeats", type=int, default=7)
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    args = parser.parse_args()
+    if sanggong.IMPLEMENTATION != "cython":
+        raise SystemExit("the compiled core is not loaded: build it first (pip install .)")
+
+    n = int(args.hands)
+    hands = random_one_deck_hands(n)
+    slice_n = min(n, int(args.reference_hands))
+    expected = sanggong.evaluate_batch(hands)
+    base_ranks, base_pp = numpy_evaluate(hands)
+    assert (base_ranks == expected.rank).all() and (base_pp == expected.pair_plus).all()
+
+    rows: dict[str, float] = {}  # contender -> ns per hand
+    timed = {
+        "cython evaluate_batch, 1 thread": (lambda: sanggong.evaluate_batch(hands), n, args.repeats),
+        "cython rank_batch, 1 thread": (lambda: sanggong.rank_batch(hands), n, args.repeats),
+        f"cython evaluate_batch, {os.cpu_count()} threads": (
+            lambda: sanggong.evaluate_batch(hands, threads=None), n, args.repeats),
+        "numpy baseline (rank + pair plus)": (lambda: numpy_evaluate(hands), n, args.repeats),
+        "pure-Python reference": (lambda: reference_evaluate(hands[:slice_n]), slice_n, 3),
+    }
+    for name, (fn, count, repeats) in timed.items():
+        rows[name] = median_seconds(fn, repeats) / count * 1e9
+
+    cy = rows["cython evaluate_batch, 1 thread"]
+    ratios = {
+        "numpy baseline / cython": rows["numpy baseline (rank + pair plus)"] / cy,
+        "reference / cython": rows["pure-Python reference"] / cy,
+    }
+    meta = {
+        "hands": n,
+        "reference_hands": slice_n,
+        "repeats": args.repeats,
+        "python": platform.python_version(),
+        "numpy": np.__version__,
+        "sanggong": sanggong.__version__,
+        "machine": platform.machine(),
+        "cpus": os.cpu_count(),
+    }
+    if args.json:
+        print(json.dumps({"meta": meta, "ns_per_hand": rows, "ratios": ratios}, indent=2))
+        return
+    print(f"Evaluating {n:,} random one-deck hands (uint8 codes), median of {args.repeats} runs")
+    print(f"python {meta['python']}, numpy {meta['numpy']}, {meta['machine']}, {meta['cpus']} cpus\n")
+    width = max(map(len, rows))
+    for name, ns in rows.items():
+        print(f"  {name:<{width}}  {ns:10.2f} ns/hand")
+    print()
+    for name, ratio in ratios.items():
+        print(f"  {name:<{width}}  {ratio:10.1f}x")
+
+
+if __name__ == "__main__":
+    main()

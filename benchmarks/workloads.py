@@ -1,0 +1,71 @@
+"""Workloads shared by the pytest-benchmark suite and the report script.
+
+``numpy_evaluate`` is the baseline: the best hand evaluator we think a user could write
+with NumPy alone, without sanggong. It uses the same lookup-table ideas as our core
+(a per-card key summed into a class table; rank indices and a suited flag indexing a
+Pair Plus table), builds its tables with its own plain Python, and is checked against
+sanggong before it is timed.
+"""
+
+from __future__ import annotations
+
+from itertools import product
+
+import numpy as np
+import numpy.typing as npt
+
+
+def random_one_deck_hands(n: int, seed: int = 1) -> npt.NDArray[np.uint8]:
+    """``n`` hands of three distinct cards each, uniform over one deck, as uint8 codes."""
+    rng = np.random.default_rng(seed)
+    c0 = rng.integers(0, 52, n)
+    c1 = rng.integers(0, 51, n)
+    c1 += c1 >= c0
+    lo, hi = np.minimum(c0, c1), np.maximum(c0, c1)
+    c2 = rng.integers(0, 50, n)
+    c2 += c2 >= lo
+    c2 += c2 >= hi
+    return np.stack([c0, c1, c2], axis=1).astype(np.uint8)
+
+
+def _baseline_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    ranks = [c // 4 + 1 for c in range(52)]
+    key = np.array([(r if r <= 9 else 0) + 32 * (r >= 11) for r in ranks], dtype=np.uint8)
+    rank_by_key = np.zeros(128, dtype=np.uint8)
+    for faces, total in product(range(4), range(28)):
+        rank_by_key[total + 32 * faces] = 30 if faces == 3 else 3 * (total % 10) + faces
+    pp = np.zeros(13 * 13 * 13 * 2, dtype=np.uint8)
+    straights = {frozenset({a, a + 1, a + 2}) for a in range(13)} | {frozenset({11, 12, 0})}
+    for r0, r1, r2 in product(range(13), repeat=3):
+        distinct = len({r0, r1, r2})
+        straight = frozenset({r0, r1, r2}) in straights and distinct == 3
+        base = ((r0 * 13 + r1) * 13 + r2) * 2
+        if distinct == 1:
+            pp[base : base + 2] = 4
+        else:
+            pp[base] = 3 if straight else (1 if distinct == 2 else 0)
+            pp[base + 1] = 5 if straight else 2
+    return key, rank_by_key, pp
+
+
+KEY, RANK_BY_KEY, PAIR_PLUS = _baseline_tables()
+
+
+def numpy_evaluate(hands: npt.NDArray[np.uint8]) -> tuple[np.ndarray, np.ndarray]:
+    """Class numbers and Pair Plus categories of an (n, 3) uint8 array, NumPy only."""
+    c0, c1, c2 = hands[:, 0], hands[:, 1], hands[:, 2]
+    ranks = RANK_BY_KEY[KEY[c0] + KEY[c1] + KEY[c2]]
+    r0, r1, r2 = (c0 >> 2).astype(np.uint16), (c1 >> 2).astype(np.uint16), c2 >> 2
+    s0, s1, s2 = c0 & 3, c1 & 3, c2 & 3
+    suited = (s0 == s1) & (s1 == s2)
+    idx = ((r0 * 13 + r1) * 13 + r2) * 2 + suited
+    return ranks, PAIR_PLUS[idx]
+
+
+def reference_evaluate(hands: npt.NDArray[np.uint8]) -> tuple[np.ndarray, np.ndarray]:
+    from sanggong import _reference
+
+    ranks = np.empty(len(hands), dtype=np.uint8)
+    pp = np.empty(len(hands), dtype=np.uint8)
+    _reference.evaluate_batch(hands, ranks, pp)
+    return ranks, pp
