@@ -28,14 +28,18 @@ import sanggong  # noqa: E402
 from workloads import numpy_evaluate, random_one_deck_hands, reference_evaluate  # noqa: E402
 
 
-def median_seconds(fn: Callable[[], object], repeats: int) -> float:
-    fn()  # warm up: page in the inputs and outputs, load the tables
-    times = []
+def interleaved_medians(contenders: dict[str, tuple[Callable[[], object], int]], repeats: int) -> dict[str, float]:
+    """Median seconds per call of each contender, timed round-robin: every repeat times
+    each contender once, so a slow spell of the machine hits them all alike."""
+    times: dict[str, list[float]] = {name: [] for name in contenders}
+    for fn, _ in contenders.values():
+        fn()  # warm up: page in the inputs and outputs, load the tables
     for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+        for name, (fn, _) in contenders.items():
+            start = time.perf_counter()
+            fn()
+            times[name].append(time.perf_counter() - start)
+    return {name: statistics.median(t) for name, t in times.items()}
 
 
 def main() -> None:
@@ -55,17 +59,19 @@ def main() -> None:
     base_ranks, base_pp = numpy_evaluate(hands)
     assert (base_ranks == expected.rank).all() and (base_pp == expected.pair_plus).all()
 
-    rows: dict[str, float] = {}  # contender -> ns per hand
-    timed = {
-        "cython evaluate_batch, 1 thread": (lambda: sanggong.evaluate_batch(hands), n, args.repeats),
-        "cython rank_batch, 1 thread": (lambda: sanggong.rank_batch(hands), n, args.repeats),
-        f"cython evaluate_batch, {os.cpu_count()} threads": (
-            lambda: sanggong.evaluate_batch(hands, threads=None), n, args.repeats),
-        "numpy baseline (rank + pair plus)": (lambda: numpy_evaluate(hands), n, args.repeats),
-        "pure-Python reference": (lambda: reference_evaluate(hands[:slice_n]), slice_n, 3),
+    out = (np.empty(n, np.uint8), np.empty(n, np.uint8))
+    contenders: dict[str, tuple[Callable[[], object], int]] = {
+        "cython evaluate_batch, 1 thread": (lambda: sanggong.evaluate_batch(hands), n),
+        "cython evaluate_batch, 1 thread, out=": (lambda: sanggong.evaluate_batch(hands, out=out), n),
+        "cython rank_batch, 1 thread": (lambda: sanggong.rank_batch(hands), n),
+        f"cython evaluate_batch, {os.cpu_count()} threads, out=": (
+            lambda: sanggong.evaluate_batch(hands, out=out, threads=None), n),
+        "numpy baseline (rank + pair plus)": (lambda: numpy_evaluate(hands), n),
     }
-    for name, (fn, count, repeats) in timed.items():
-        rows[name] = median_seconds(fn, repeats) / count * 1e9
+    medians = interleaved_medians(contenders, args.repeats)
+    rows = {name: medians[name] / count * 1e9 for name, (_, count) in contenders.items()}
+    reference = {"pure-Python reference": (lambda: reference_evaluate(hands[:slice_n]), slice_n)}
+    rows["pure-Python reference"] = interleaved_medians(reference, 3)["pure-Python reference"] / slice_n * 1e9
 
     cy = rows["cython evaluate_batch, 1 thread"]
     ratios = {

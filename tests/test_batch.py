@@ -157,3 +157,42 @@ def test_bad_compare_batches() -> None:
 def test_bad_threads(threads: object) -> None:
     with pytest.raises(ValueError, match=f"threads must be a positive int or None, got {threads!r}"):
         rank_batch([[1, 2, 3]], threads=threads)  # type: ignore[arg-type]
+
+
+def test_out_arrays_are_filled_and_returned(hands: np.ndarray) -> None:
+    ranks, pps = _expected(hands)
+    out = np.full(len(hands), 99, dtype=np.uint8)
+    assert rank_batch(hands, out=out) is out and out.tolist() == ranks
+    assert pair_plus_batch(hands, out=out) is out and out.tolist() == pps
+    pair = (np.empty(len(hands), np.uint8), np.empty(len(hands), np.uint8))
+    both = evaluate_batch(hands, out=pair)
+    assert both.rank is pair[0] and both.pair_plus is pair[1]
+    assert pair[0].tolist() == ranks and pair[1].tolist() == pps
+    cmp_out = np.empty(len(hands) - 1, np.int8)
+    assert compare_batch(hands[1:], hands[:-1], out=cmp_out) is cmp_out
+    assert cmp_out.tolist() == [compare(x, y) for x, y in zip(hands[1:].tolist(), hands[:-1].tolist(), strict=True)]
+
+
+def test_bad_out_arrays() -> None:
+    hands = np.array([[1, 2, 3], [4, 5, 6]], dtype=np.uint8)
+    with pytest.raises(TypeError, match="dtype uint8, not int64"):
+        rank_batch(hands, out=np.empty(2, np.int64))
+    with pytest.raises(ValueError, match=r"shape \(2,\), got shape \(3,\)"):
+        rank_batch(hands, out=np.empty(3, np.uint8))
+    with pytest.raises(ValueError, match="contiguous, writable"):
+        rank_batch(hands, out=np.empty(4, np.uint8)[::2])
+    frozen = np.empty(2, np.uint8)
+    frozen.flags.writeable = False
+    with pytest.raises(ValueError, match="contiguous, writable"):
+        pair_plus_batch(hands, out=frozen)
+    with pytest.raises(TypeError, match="NumPy array, not list"):
+        rank_batch(hands, out=[0, 0])  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="overlaps the input"):
+        rank_batch(hands, out=hands.reshape(-1)[:2])
+    with pytest.raises(TypeError, match="pair of arrays"):
+        evaluate_batch(hands, out=np.empty(2, np.uint8))  # type: ignore[arg-type]
+    same = np.empty(2, np.uint8)
+    with pytest.raises(ValueError, match="must not overlap"):
+        evaluate_batch(hands, out=(same, same))
+    with pytest.raises(TypeError, match="dtype int8"):
+        compare_batch(hands, hands, out=np.empty(2, np.uint8))

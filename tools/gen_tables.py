@@ -1,27 +1,28 @@
 """Generate the compiled core's lookup tables from the pure-Python reference.
 
 The tables are C arrays in a header, ``src/sanggong/_tables.h``, written at build time
-by ``setup.py`` (and by hand with ``python tools/gen_tables.py``). Every entry is
-computed by calling ``sanggong._reference``; nothing here knows the game's rules.
+by ``setup.py`` (or by hand: ``python tools/gen_tables.py``). Every value in them comes
+from calling ``sanggong._reference``; this file knows only the tables' layout.
 
-Table layouts (the core's ``hand_rank`` and ``hand_pair_plus`` index them so):
+Layout: a hand is looked up in two steps, through tables small enough for L1 (28 KiB).
 
-* ``SG_CARD_KEY[code] = points + 32 * is_face``. A hand's key is the sum of its three
-  cards' keys: bits 0-4 hold the points sum (at most 27) and bits 5-6 the number of
-  faces (at most 3), so a key is below 128 and names the hand's class.
-* ``SG_RANK_BY_KEY[key]``: the class number of every hand with that key
-  (0xFF where no hand has the key).
-* ``SG_PAIR_PLUS[((r0 * 13 + r1) * 13 + r2) * 2 + suited]``: the Pair Plus category of
-  the hand with rank indices ``r0, r1, r2`` (``code >> 2``), ``suited`` being 1 when all
-  three cards share a suit.
-* ``SG_HAND[(c0 * 52 + c1) * 52 + c2]``: for every ordered triple of codes (identical
-  cards included), ``rank | pair_plus << 5`` (rank < 32, category < 8). 140,608 bytes:
-  one load evaluates a hand fully, where the small tables need seven.
+* The first two cards are reduced to a *state* that keeps everything the third card
+  can interact with: their two ranks (unordered) and, if they share a suit, that suit.
+  There are 91 * 5 = 455 states (a pair of equal ranks can only be "suited" in a
+  multi-deck shoe, where it is). ``SG_STATE[c0 * 52 + c1] = state * 52``.
+* ``SG_HAND[state * 52 + c2] = rank | pair_plus << 5`` (rank < 32, category < 8), computed
+  by the reference from one pair of cards of that state and the third card.
+
+So ``v = SG_HAND[SG_STATE[c0 * 52 + c1] + c2]``, ``rank = v & 31``, ``pair_plus = v >> 5``.
+That the state really is enough is checked here against the reference for all 140,608
+ordered triples before the header is written (and again by the test suite, against the
+built core).
 """
 
 from __future__ import annotations
 
 import importlib.util
+import itertools
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -29,7 +30,6 @@ from types import ModuleType
 HERE = Path(__file__).resolve().parent
 REFERENCE = HERE.parent / "src" / "sanggong" / "_reference.py"
 HEADER = HERE.parent / "src" / "sanggong" / "_tables.h"
-UNUSED = 0xFF
 
 
 def load_reference(path: Path = REFERENCE) -> ModuleType:
@@ -41,60 +41,51 @@ def load_reference(path: Path = REFERENCE) -> ModuleType:
     return module
 
 
-def card_keys(ref: ModuleType) -> list[int]:
-    return [ref.card_points(c) + 32 * ref.card_is_face(c) for c in range(ref.N_CARDS)]
+def _state_key(ref: ModuleType, a: int, b: int) -> tuple[int, int, int]:
+    ra, rb = ref.card_rank(a), ref.card_rank(b)
+    sa, sb = ref.card_suit(a), ref.card_suit(b)
+    return (min(ra, rb), max(ra, rb), sa if sa == sb else ref.N_SUITS)
 
 
-def rank_by_key(ref: ModuleType) -> list[int]:
-    table = [UNUSED] * 128
-    for faces in range(4):
-        for points_sum in range(28):
-            table[points_sum + 32 * faces] = ref.class_rank(points_sum % 10, faces)
-    return table
-
-
-def pair_plus_by_ranks(ref: ModuleType) -> list[int]:
-    n = ref.N_RANKS
-    table = [UNUSED] * (n * n * n * 2)
-    for r0 in range(n):
-        for r1 in range(n):
-            for r2 in range(n):
-                base = ((r0 * n + r1) * n + r2) * 2
-                # suits (0, 1, 2) are not all alike, (0, 0, 0) are: the category
-                # depends on the suits only through "all three alike".
-                table[base] = ref.pair_plus3(4 * r0, 4 * r1 + 1, 4 * r2 + 2)
-                table[base + 1] = ref.pair_plus3(4 * r0, 4 * r1, 4 * r2)
-    return table
-
-
-def hand_table(ref: ModuleType) -> list[int]:
+def tables(ref: ModuleType) -> tuple[list[int], list[int]]:
+    """``(SG_STATE, SG_HAND)``, checked against the reference for every triple."""
     n = ref.N_CARDS
-    return [
-        ref.rank3(c0, c1, c2) | ref.pair_plus3(c0, c1, c2) << 5
-        for c0 in range(n)
-        for c1 in range(n)
-        for c2 in range(n)
-    ]
+    states: dict[tuple[int, int, int], int] = {}
+    representative: list[tuple[int, int]] = []
+    state_of = [0] * (n * n)
+    for a, b in itertools.product(range(n), repeat=2):
+        key = _state_key(ref, a, b)
+        if key not in states:
+            states[key] = len(states)
+            representative.append((a, b))
+        state_of[a * n + b] = states[key] * n
+
+    def packed(a: int, b: int, c: int) -> int:
+        return ref.rank3(a, b, c) | ref.pair_plus3(a, b, c) << 5
+
+    hand = [packed(a, b, c) for a, b in representative for c in range(n)]
+    for a, b, c in itertools.product(range(n), repeat=3):
+        if hand[state_of[a * n + b] + c] != packed(a, b, c):
+            raise AssertionError(f"state table loses information at cards {a}, {b}, {c}")
+    return state_of, hand
 
 
-def _c_array(name: str, values: list[int]) -> str:
-    rows = [", ".join(f"{v:3d}" for v in values[i : i + 16]) for i in range(0, len(values), 16)]
+def _c_array(ctype: str, name: str, values: list[int]) -> str:
+    rows = [", ".join(f"{v:5d}" for v in values[i : i + 13]) for i in range(0, len(values), 13)]
     body = ",\n    ".join(rows)
-    return f"static const uint8_t {name}[{len(values)}] = {{\n    {body}\n}};\n"
+    return f"static const {ctype} {name}[{len(values)}] = {{\n    {body}\n}};\n"
 
 
 def render(ref: ModuleType) -> str:
+    state_of, hand = tables(ref)
     return "".join(
         [
             "/* Generated by tools/gen_tables.py from src/sanggong/_reference.py: do not edit. */\n",
             "#ifndef SANGGONG_TABLES_H\n#define SANGGONG_TABLES_H\n#include <stdint.h>\n\n",
-            _c_array("SG_CARD_KEY", card_keys(ref)),
+            f"#define SG_N_STATES {len(hand) // ref.N_CARDS}\n\n",
+            _c_array("uint16_t", "SG_STATE", state_of),
             "\n",
-            _c_array("SG_RANK_BY_KEY", rank_by_key(ref)),
-            "\n",
-            _c_array("SG_PAIR_PLUS", pair_plus_by_ranks(ref)),
-            "\n",
-            _c_array("SG_HAND", hand_table(ref)),
+            _c_array("uint8_t", "SG_HAND", hand),
             "\n#endif\n",
         ]
     )
@@ -110,5 +101,5 @@ def write_header(path: Path = HEADER) -> bool:
 
 
 if __name__ == "__main__":
-    changed = write_header(Path(sys.argv[1]) if len(sys.argv) > 1 else HEADER)
-    print(("wrote " if changed else "unchanged: ") + str(HEADER if len(sys.argv) < 2 else sys.argv[1]))
+    target = Path(sys.argv[1]) if len(sys.argv) > 1 else HEADER
+    print(("wrote " if write_header(target) else "unchanged: ") + str(target))

@@ -14,10 +14,8 @@ cimport cython
 import operator
 
 cdef extern from "_tables.h" nogil:
-    const uint8_t SG_CARD_KEY[52]
-    const uint8_t SG_RANK_BY_KEY[128]
-    const uint8_t SG_PAIR_PLUS[4394]
-    const uint8_t SG_HAND[140608]
+    const uint16_t SG_STATE[2704]
+    const uint8_t SG_HAND[23660]
 
 IMPLEMENTATION = "cython"
 
@@ -32,17 +30,18 @@ ctypedef fused code_t:
     int64_t
 
 
-# A hand's key is the sum of its cards' keys (points + 32 * is_face): < 128, see
-# tools/gen_tables.py. No branch: three byte loads, two adds, one load.
-cdef inline uint8_t _rank(uint8_t c0, uint8_t c1, uint8_t c2) noexcept nogil:
-    return SG_RANK_BY_KEY[SG_CARD_KEY[c0] + SG_CARD_KEY[c1] + SG_CARD_KEY[c2]]
+# Two lookups, both in L1 (see tools/gen_tables.py): the first two cards give a state,
+# the state and the third card the packed value rank | pair_plus << 5. No branch.
+cdef inline uint8_t _packed(size_t c0, size_t c1, size_t c2) noexcept nogil:
+    return SG_HAND[SG_STATE[c0 * 52 + c1] + c2]
 
 
-# Index (r0 * 169 + r1 * 13 + r2) * 2 + suited with r = code >> 2; the three suits
-# (code & 3) are alike exactly when c0 ^ c1 and c1 ^ c2 have both low bits clear.
-cdef inline uint8_t _pair_plus(uint8_t c0, uint8_t c1, uint8_t c2) noexcept nogil:
-    cdef unsigned int suited = (((c0 ^ c1) | (c1 ^ c2)) & 3) == 0
-    return SG_PAIR_PLUS[((c0 >> 2) * 169 + (c1 >> 2) * 13 + (c2 >> 2)) * 2 + suited]
+cdef inline uint8_t _rank(size_t c0, size_t c1, size_t c2) noexcept nogil:
+    return _packed(c0, c1, c2) & 31
+
+
+cdef inline uint8_t _pair_plus(size_t c0, size_t c1, size_t c2) noexcept nogil:
+    return _packed(c0, c1, c2) >> 5
 
 
 cdef uint8_t hand_rank(uint8_t c0, uint8_t c1, uint8_t c2) noexcept nogil:
@@ -51,11 +50,6 @@ cdef uint8_t hand_rank(uint8_t c0, uint8_t c1, uint8_t c2) noexcept nogil:
 
 cdef uint8_t hand_pair_plus(uint8_t c0, uint8_t c1, uint8_t c2) noexcept nogil:
     return _pair_plus(c0, c1, c2)
-
-
-cdef inline bint _valid(code_t c0, code_t c1, code_t c2) noexcept nogil:
-    # Casting to unsigned sends negative codes of signed dtypes far above 51.
-    return <uint64_t>c0 < 52 and <uint64_t>c1 < 52 and <uint64_t>c2 < 52
 
 
 cdef uint8_t _code(object value) except? 255:
@@ -81,96 +75,98 @@ def pair_plus3(c0, c1, c2):
 # --- batch kernels -------------------------------------------------------------------
 # The def functions check what is O(1) to check (shape, output lengths, strides) and
 # hand raw pointers and element strides to the nogil loops. The loops go by blocks of
-# rows: first a scan of the block's codes for any outside 0..51 (a reduction the
-# compiler vectorizes), returning the first bad row if there is one, so that no table is
-# ever indexed with a bad code; then the block's lookups, with no check left in that
-# loop. Pointers and strides are kept in locals: a store through a uint8_t pointer may
-# alias anything, so struct fields read in the loop would be reloaded after each store.
-# Each loop is inlined with the constant strides of a C-contiguous array too, which the
-# compiler specializes.
+# rows: first a scan of the block's codes for any outside 0..51 (for a C-contiguous
+# array a flat reduction the compiler vectorizes), returning the first bad row if there
+# is one, so that no table is ever indexed with a bad code; then the block's lookups,
+# with no check left in that loop. C-contiguous arrays get loops of their own rather
+# than relying on the compiler to specialize constant strides. Pointers and strides are
+# kept in locals: a store through a uint8_t pointer may alias anything, so struct fields
+# read in the loop would be reloaded after each store.
 
 cdef enum:
     BLOCK = 512  # rows: a block of int64 codes (12 KiB) stays in L1 between the two passes
 
-cdef enum Op:
-    OP_RANK = 1
-    OP_PAIR_PLUS = 2
-    OP_BOTH = 3
+
+cdef inline bint _bad(code_t c) noexcept nogil:
+    return (c < 0) | (c > 51)  # c < 0 is constant-false for the unsigned dtypes
 
 
-cdef inline Py_ssize_t _first_bad_row(
+cdef inline Py_ssize_t _scan(
     const code_t* h, Py_ssize_t n, Py_ssize_t s0, Py_ssize_t s1
 ) noexcept nogil:
+    """First row of the n at h holding a bad code, or -1."""
     cdef Py_ssize_t i, j
     cdef bint bad = False
-    cdef code_t c
     if s0 == 3 and s1 == 1:
         for j in range(3 * n):
-            c = h[j]
-            bad |= (c < 0) | (c > 51)
+            bad |= _bad(h[j])
     else:
         for i in range(n):
-            bad |= not _valid(h[i * s0], h[i * s0 + s1], h[i * s0 + 2 * s1])
+            bad |= _bad(h[i * s0]) | _bad(h[i * s0 + s1]) | _bad(h[i * s0 + 2 * s1])
     if bad:
         for i in range(n):
-            if not _valid(h[i * s0], h[i * s0 + s1], h[i * s0 + 2 * s1]):
+            if _bad(h[i * s0]) or _bad(h[i * s0 + s1]) or _bad(h[i * s0 + 2 * s1]):
                 return i
     return -1
 
 
-cdef inline Py_ssize_t _eval_rows(
-    const code_t* h, Py_ssize_t n, Py_ssize_t s0, Py_ssize_t s1, Op op,
+cdef Py_ssize_t _eval_rows(
+    const code_t* h, Py_ssize_t n, Py_ssize_t s0, Py_ssize_t s1,
     uint8_t* ranks, uint8_t* pair_plus,
 ) noexcept nogil:
-    cdef Py_ssize_t start, stop, i, bad
-    cdef const code_t* row
-    cdef size_t c0, c1, c2
+    """Write rank and Pair Plus category of n rows; either output may be NULL (then
+    that block's values go to a scratch buffer, which keeps one branch-free loop)."""
+    cdef uint8_t scratch_r[BLOCK]
+    cdef uint8_t scratch_p[BLOCK]
+    cdef Py_ssize_t start = 0, m, k, bad
+    cdef const code_t* b
+    cdef uint8_t* r
+    cdef uint8_t* p
     cdef uint8_t v
-    start = 0
     while start < n:
-        stop = min(start + BLOCK, n)
-        bad = _first_bad_row(h + start * s0, stop - start, s0, s1)
+        m = min(<Py_ssize_t>BLOCK, n - start)
+        b = h + start * s0
+        bad = _scan(b, m, s0, s1)
         if bad >= 0:
             return start + bad
-        for i in range(start, stop):
-            row = h + i * s0
-            c0, c1, c2 = <size_t>row[0], <size_t>row[s1], <size_t>row[2 * s1]
-            if op == OP_RANK:
-                ranks[i] = _rank(<uint8_t>c0, <uint8_t>c1, <uint8_t>c2)
-            else:
-                v = SG_HAND[(c0 * 52 + c1) * 52 + c2]
-                if op == OP_PAIR_PLUS:
-                    pair_plus[i] = v >> 5
-                else:
-                    ranks[i] = v & 31
-                    pair_plus[i] = v >> 5
-        start = stop
+        r = ranks + start if ranks != NULL else scratch_r
+        p = pair_plus + start if pair_plus != NULL else scratch_p
+        if s0 == 3 and s1 == 1:
+            for k in range(m):
+                v = _packed(<size_t>b[3 * k], <size_t>b[3 * k + 1], <size_t>b[3 * k + 2])
+                r[k] = v & 31
+                p[k] = v >> 5
+        else:
+            for k in range(m):
+                v = _packed(<size_t>b[k * s0], <size_t>b[k * s0 + s1], <size_t>b[k * s0 + 2 * s1])
+                r[k] = v & 31
+                p[k] = v >> 5
+        start += m
     return -1
 
 
-cdef inline Py_ssize_t _compare_rows(
+cdef Py_ssize_t _compare_rows(
     const code_t* a, Py_ssize_t as0, Py_ssize_t as1,
     const code_t* b, Py_ssize_t bs0, Py_ssize_t bs1,
     Py_ssize_t n, int8_t* out,
 ) noexcept nogil:
-    cdef Py_ssize_t start, stop, i, bad_a, bad_b
-    cdef const code_t* ra
-    cdef const code_t* rb
-    cdef int x, y
-    start = 0
+    cdef Py_ssize_t start = 0, m, k, bad_a, bad_b
+    cdef const code_t* x
+    cdef const code_t* y
+    cdef int ra, rb
     while start < n:
-        stop = min(start + BLOCK, n)
-        bad_a = _first_bad_row(a + start * as0, stop - start, as0, as1)
-        bad_b = _first_bad_row(b + start * bs0, stop - start, bs0, bs1)
+        m = min(<Py_ssize_t>BLOCK, n - start)
+        x = a + start * as0
+        y = b + start * bs0
+        bad_a = _scan(x, m, as0, as1)
+        bad_b = _scan(y, m, bs0, bs1)
         if bad_a >= 0 or bad_b >= 0:
             return start + (bad_b if bad_a < 0 or 0 <= bad_b < bad_a else bad_a)
-        for i in range(start, stop):
-            ra = a + i * as0
-            rb = b + i * bs0
-            x = _rank(<uint8_t>ra[0], <uint8_t>ra[as1], <uint8_t>ra[2 * as1])
-            y = _rank(<uint8_t>rb[0], <uint8_t>rb[bs1], <uint8_t>rb[2 * bs1])
-            out[i] = (x > y) - (x < y)
-        start = stop
+        for k in range(m):
+            ra = _rank(<size_t>x[k * as0], <size_t>x[k * as0 + as1], <size_t>x[k * as0 + 2 * as1])
+            rb = _rank(<size_t>y[k * bs0], <size_t>y[k * bs0 + bs1], <size_t>y[k * bs0 + 2 * bs1])
+            out[start + k] = (ra > rb) - (ra < rb)
+        start += m
     return -1
 
 
@@ -190,45 +186,51 @@ cdef int _check_shape(Py_ssize_t rows, Py_ssize_t cols, Py_ssize_t out_len, str 
 
 @cython.boundscheck(False)
 @cython.wraparound(False)
-cdef inline Py_ssize_t _eval_batch(const code_t[:, :] hands, Op op, uint8_t[::1] ranks, uint8_t[::1] pair_plus) except? -2:
+cdef Py_ssize_t _eval_batch(const code_t[:, :] hands, uint8_t* ranks, uint8_t* pair_plus) except? -2:
+    """Strides and pointers for _eval_rows (the caller has checked the shapes); an
+    output that is NULL is not written."""
     cdef Py_ssize_t n = hands.shape[0], bad
-    _check_shape(n, hands.shape[1], min(ranks.shape[0], pair_plus.shape[0]), "hands")
     if n == 0:
         return -1
     cdef Py_ssize_t s0 = _element_stride(hands.strides[0], sizeof(code_t), "hands")
     cdef Py_ssize_t s1 = _element_stride(hands.strides[1], sizeof(code_t), "hands")
     cdef const code_t* h = &hands[0, 0]
-    cdef uint8_t* r = &ranks[0] if ranks.shape[0] else NULL
-    cdef uint8_t* p = &pair_plus[0] if pair_plus.shape[0] else NULL
     with nogil:
-        if s0 == 3 and s1 == 1:
-            bad = _eval_rows(h, n, 3, 1, op, r, p)
-        else:
-            bad = _eval_rows(h, n, s0, s1, op, r, p)
+        bad = _eval_rows(h, n, s0, s1, ranks, pair_plus)
     return bad
 
 
-def rank_batch(const code_t[:, :] hands, uint8_t[::1] out):
+cdef inline uint8_t* _start(uint8_t[::1] out) noexcept:
+    return &out[0] if out.shape[0] else NULL
+
+
+def rank_batch(const code_t[:, :] hands, uint8_t[::1] out not None):
     """Write the class number of each row of ``hands`` into ``out``; return the first
     row holding a code outside 0..51, or -1."""
-    return _eval_batch(hands, OP_RANK, out, out)
+    _check_shape(hands.shape[0], hands.shape[1], out.shape[0], "hands")
+    return _eval_batch(hands, _start(out), NULL)
 
 
-def pair_plus_batch(const code_t[:, :] hands, uint8_t[::1] out):
+def pair_plus_batch(const code_t[:, :] hands, uint8_t[::1] out not None):
     """Write the Pair Plus category of each row of ``hands`` into ``out``; return the
     first row holding a code outside 0..51, or -1."""
-    return _eval_batch(hands, OP_PAIR_PLUS, out, out)
+    _check_shape(hands.shape[0], hands.shape[1], out.shape[0], "hands")
+    return _eval_batch(hands, NULL, _start(out))
 
 
-def evaluate_batch(const code_t[:, :] hands, uint8_t[::1] ranks, uint8_t[::1] pair_plus):
+def evaluate_batch(
+    const code_t[:, :] hands, uint8_t[::1] ranks not None, uint8_t[::1] pair_plus not None
+):
     """Write the class number and the Pair Plus category of each row; return the first
     row holding a code outside 0..51, or -1."""
-    return _eval_batch(hands, OP_BOTH, ranks, pair_plus)
+    _check_shape(hands.shape[0], hands.shape[1], ranks.shape[0], "hands")
+    _check_shape(hands.shape[0], hands.shape[1], pair_plus.shape[0], "hands")
+    return _eval_batch(hands, _start(ranks), _start(pair_plus))
 
 
 @cython.boundscheck(False)
 @cython.wraparound(False)
-def compare_batch(const code_t[:, :] a, const code_t[:, :] b, int8_t[::1] out):
+def compare_batch(const code_t[:, :] a, const code_t[:, :] b, int8_t[::1] out not None):
     """Write 1, 0 or -1 as row i of ``a`` beats, ties or loses to row i of ``b``;
     return the first row where either holds a code outside 0..51, or -1."""
     cdef Py_ssize_t n = a.shape[0], bad
@@ -246,8 +248,5 @@ def compare_batch(const code_t[:, :] a, const code_t[:, :] b, int8_t[::1] out):
     cdef const code_t* pb = &b[0, 0]
     cdef int8_t* o = &out[0]
     with nogil:
-        if as0 == 3 and as1 == 1 and bs0 == 3 and bs1 == 1:
-            bad = _compare_rows(pa, 3, 1, pb, 3, 1, n, o)
-        else:
-            bad = _compare_rows(pa, as0, as1, pb, bs0, bs1, n, o)
+        bad = _compare_rows(pa, as0, as1, pb, bs0, bs1, n, o)
     return bad

@@ -104,6 +104,30 @@ def _threads(threads: int | None) -> int:
     return threads
 
 
+def _output(
+    out: npt.NDArray[Any] | None,
+    n: int,
+    dtype: type,
+    inputs: Sequence[npt.NDArray[Any]],
+    name: str = "out",
+) -> npt.NDArray[Any]:
+    """A fresh output array, or the caller's, checked: 1-d, contiguous, writable, n long,
+    and clear of the inputs (the kernels read and write without the GIL, in parts)."""
+    if out is None:
+        return np.empty(n, dtype=dtype)
+    if not isinstance(out, np.ndarray):
+        raise TypeError(f"{name} must be a NumPy array, not {type(out).__name__}")
+    if out.dtype != np.dtype(dtype):
+        raise TypeError(f"{name} must have dtype {np.dtype(dtype)}, not {out.dtype}")
+    if out.shape != (n,):
+        raise ValueError(f"{name} must have shape ({n},), got shape {out.shape}")
+    if not (out.flags.c_contiguous and out.flags.writeable):
+        raise ValueError(f"{name} must be a contiguous, writable array")
+    if any(np.may_share_memory(out, x) for x in inputs):
+        raise ValueError(f"{name} overlaps the input hands")
+    return out
+
+
 def _bad_code_error(name: str, arr: Hands, row: int) -> ValueError:
     values = arr[row].tolist()
     bad = next(v for v in values if not 0 <= v < 52)
@@ -136,10 +160,17 @@ def _run(
     return min((b for b in bads if b >= 0), default=-1)
 
 
-def rank_batch(hands: HandsLike, *, threads: int | None = 1) -> npt.NDArray[np.uint8]:
+def rank_batch(
+    hands: HandsLike,
+    *,
+    out: npt.NDArray[np.uint8] | None = None,
+    threads: int | None = 1,
+) -> npt.NDArray[np.uint8]:
     """Class number (0..30, higher is stronger, equal ties) of each hand.
 
     :param hands: an ``(n, 3)`` integer array of card codes.
+    :param out: a ``uint8`` array of length ``n`` to write into (reusing one saves the
+        allocation and page faults of a fresh array on every call).
     :param threads: split large batches over this many threads (None: every core).
     :raises TypeError: not an integer array.
     :raises ValueError: wrong shape, or a code outside 0..51 (the message names the row).
@@ -152,14 +183,19 @@ def rank_batch(hands: HandsLike, *, threads: int | None = 1) -> npt.NDArray[np.u
     ValueError: hands[1] = [40, 44, 52] holds 52, which is not a card code (0..51)
     """
     arr = as_hands(hands)
-    out = np.empty(len(arr), dtype=np.uint8)
+    out = _output(out, len(arr), np.uint8, [arr])
     bad = _run(_impl.kernels.rank_batch, [arr], [out], threads)
     if bad >= 0:
         raise _bad_code_error("hands", arr, bad)
     return out
 
 
-def pair_plus_batch(hands: HandsLike, *, threads: int | None = 1) -> npt.NDArray[np.uint8]:
+def pair_plus_batch(
+    hands: HandsLike,
+    *,
+    out: npt.NDArray[np.uint8] | None = None,
+    threads: int | None = 1,
+) -> npt.NDArray[np.uint8]:
     """Pair Plus category (0 none, 1 pair, 2 flush, 3 straight, 4 three of a kind,
     5 straight flush) of each hand; see ``rank_batch`` for the arguments.
 
@@ -167,22 +203,33 @@ def pair_plus_batch(hands: HandsLike, *, threads: int | None = 1) -> npt.NDArray
     array([5, 1], dtype=uint8)
     """
     arr = as_hands(hands)
-    out = np.empty(len(arr), dtype=np.uint8)
+    out = _output(out, len(arr), np.uint8, [arr])
     bad = _run(_impl.kernels.pair_plus_batch, [arr], [out], threads)
     if bad >= 0:
         raise _bad_code_error("hands", arr, bad)
     return out
 
 
-def evaluate_batch(hands: HandsLike, *, threads: int | None = 1) -> BatchValues:
+def evaluate_batch(
+    hands: HandsLike,
+    *,
+    out: tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8]] | None = None,
+    threads: int | None = 1,
+) -> BatchValues:
     """Both the class number and the Pair Plus category of each hand, in one pass.
+
+    ``out`` is an optional pair of ``uint8`` arrays (ranks, Pair Plus) to write into.
 
     >>> evaluate_batch(parse_hands(["Qh Kh Ah"]))
     BatchValues(rank=array([5], dtype=uint8), pair_plus=array([5], dtype=uint8))
     """
     arr = as_hands(hands)
-    ranks = np.empty(len(arr), dtype=np.uint8)
-    pair_plus = np.empty(len(arr), dtype=np.uint8)
+    if out is not None and (not isinstance(out, tuple) or len(out) != 2):
+        raise TypeError(f"out must be a pair of arrays (ranks, pair_plus), not {out!r}")
+    ranks = _output(None if out is None else out[0], len(arr), np.uint8, [arr], "out[0]")
+    pair_plus = _output(None if out is None else out[1], len(arr), np.uint8, [arr], "out[1]")
+    if np.may_share_memory(ranks, pair_plus):
+        raise ValueError("out[0] and out[1] must not overlap")
     bad = _run(_impl.kernels.evaluate_batch, [arr], [ranks, pair_plus], threads)
     if bad >= 0:
         raise _bad_code_error("hands", arr, bad)
@@ -202,6 +249,7 @@ def compare_batch(
     a: HandsLike | CardsLike | HandValue,
     b: HandsLike | CardsLike | HandValue,
     *,
+    out: npt.NDArray[np.int8] | None = None,
     threads: int | None = 1,
 ) -> npt.NDArray[np.int8]:
     """Row by row, 1 where ``a`` beats ``b``, 0 for a tie, -1 where ``b`` wins.
@@ -230,7 +278,7 @@ def compare_batch(
         common = np.result_type(x.dtype, y.dtype)
         common = common if common.kind in "iu" else np.dtype(np.int64)
         x, y = x.astype(common), y.astype(common)
-    out = np.empty(len(x), dtype=np.int8)
+    out = _output(out, len(x), np.int8, [x, y])
     bad = _run(_impl.kernels.compare_batch, [x, y], [out], threads)
     if bad >= 0:
         side, arr = ("a", x) if any(not 0 <= v < 52 for v in x[bad].tolist()) else ("b", y)
