@@ -196,3 +196,18 @@ def test_bad_out_arrays() -> None:
         evaluate_batch(hands, out=(same, same))
     with pytest.raises(TypeError, match="dtype int8"):
         compare_batch(hands, hands, out=np.empty(2, np.uint8))
+
+
+@pytest.mark.parametrize(
+    ("bad", "error", "match"),
+    [
+        ("Kh Qs 9d", TypeError, r"not one string: use \['Kh Qs 9d'\]"),
+        (["Kh Qs 9d", "Kh Qs"], ValueError, "three cards, got 2: Kh Qs"),
+        (["Kh Qs 9x"], ValueError, "'9x' is not a card"),
+        ([[1, 2, 52]], ValueError, "card code 52"),
+        (5, TypeError, "not iterable"),
+    ],
+)
+def test_bad_parse_hands(bad: object, error: type[Exception], match: str) -> None:
+    with pytest.raises(error, match=match):
+        parse_hands(bad)  # type: ignore[arg-type]

@@ -67,6 +67,8 @@ def parse_hands(hands: Iterable[CardsLike | HandValue]) -> npt.NDArray[np.uint8]
     array([[ 0,  4,  8],
            [51, 50, 47]], dtype=uint8)
     """
+    if isinstance(hands, str):
+        raise TypeError(f"parse_hands takes an iterable of hands, not one string: use [{hands!r}]")
     rows = [
         [c.code for c in (h.cards if isinstance(h, HandValue) else hand_cards(h))] for h in hands
     ]
