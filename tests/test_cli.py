@@ -3,6 +3,8 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
@@ -67,3 +69,57 @@ def test_installed_entry_points() -> None:
         bad = subprocess.run([*command, "eval", "Kx", "Qs", "9d"], capture_output=True, text=True)
         assert bad.returncode == 2 and bad.stdout == ""
         assert bad.stderr.strip().count("\n") == 0 and "'Kx'" in bad.stderr
+
+
+def test_settle_text(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["settle", "--rules", "online", "--banker", "Kh Qs 9d", "--hand", "1=As 2d 3c",
+            "--bet", "win:1=100", "--bet", "pair_plus:1=10"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "hand 1:  As 2d 3c  6  (straight)" in out
+    assert "staked 110, returned 70, commission 0, carried 0, house net 40" in out
+
+
+def test_settle_json_matches_the_api(capsys: pytest.CaptureFixture[str]) -> None:
+    from sanggong import MACAU, settle
+
+    argv = ["settle", "--banker", "9c 9d 5h", "--hand", "1=Kh Qs 9d", "--hand", "2=9h 9s 5c",
+            "--bet", "win:1=101", "--bet", "win:2=100", "--bet", "tie:2=5", "--json"]
+    assert main(argv) == 0
+    data = json.loads(capsys.readouterr().out)
+    expected = settle(MACAU, "9c 9d 5h", {1: "Kh Qs 9d", 2: "9h 9s 5c"}, {"win:1": 101, "win:2": 100, "tie:2": 5})
+    assert data == json.loads(json.dumps(expected.to_dict()))
+    assert [b["outcome"] for b in data["bets"]] == ["win", "carried", "win"]
+
+
+def test_settle_decimal_stakes_and_rules_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from sanggong import MACAU
+
+    table = tmp_path / "table.toml"
+    MACAU.replace(name="three percent", commission=Fraction(3, 100)).save(table)
+    argv = ["settle", "--rules-file", str(table), "--banker", "9c 9d 5h", "--hand", "1=Kh Qs 9d",
+            "--bet", "win:1=10.00", "--json"]
+    assert main(argv) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["rules"] == "three percent" and data["bets"][0]["returned"] == "19.70"
+
+
+@pytest.mark.parametrize(
+    ("extra", "needle"),
+    [
+        (["--bet", "win:1=1.5x"], "'1.5x' is not an amount"),
+        (["--bet", "win:1=-5"], "must be positive"),
+        (["--bet", "lose:1=5"], "unknown bet 'lose:1'"),
+        (["--bet", "win:1"], "expected NAME=VALUE"),
+        (["--bet", "win:1=5", "--bet", "win:1=6"], "given twice"),
+        (["--hand", "x=Kh Qs 9d", "--bet", "odd=5"], "'x' is not a position"),
+        (["--hand", "1=Kh Qs 1d", "--bet", "odd=5"], "'1d' is not a card"),
+        (["--rules-file", "/nonexistent/table.toml", "--bet", "odd=5"], "No such file"),
+        ([], "no bets"),
+    ],
+)
+def test_settle_bad_input_exits_2(extra: list[str], needle: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["settle", "--banker", "9c 9d 5h", "--hand", "1=Kh Qs 9d", *extra]) == 2
+    captured = capsys.readouterr()
+    lines = captured.err.splitlines()
+    assert captured.out == "" and len(lines) == 1 and needle in lines[0]

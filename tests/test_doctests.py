@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 README = Path(__file__).resolve().parent.parent / "README.md"
-MODULES = ["sanggong", "sanggong.cards", "sanggong.hands", "sanggong.batch"]
+MODULES = ["sanggong", "sanggong.cards", "sanggong.hands", "sanggong.batch", "sanggong.rules", "sanggong.settlement"]
 
 
 @pytest.mark.parametrize("name", MODULES)

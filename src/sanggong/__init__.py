@@ -15,6 +15,8 @@ from . import _impl
 from .batch import BatchValues, compare_batch, evaluate_batch, pair_plus_batch, parse_hands, rank_batch
 from .cards import Card, CardLike, CardsLike, Rank, Suit, parse_card, parse_cards
 from .hands import CLASS_LABELS, HandValue, PairPlus, compare, evaluate, hand_cards
+from .rules import MACAU, ONLINE, PRESETS, RuleSet
+from .settlement import BetResult, Settlement, TableSession, settle
 
 try:
     __version__ = version("sanggong")
@@ -27,6 +29,14 @@ IMPLEMENTATION: str = _impl.kernels.IMPLEMENTATION
 __all__ = [
     "CLASS_LABELS",
     "IMPLEMENTATION",
+    "MACAU",
+    "ONLINE",
+    "PRESETS",
+    "BetResult",
+    "RuleSet",
+    "Settlement",
+    "TableSession",
+    "settle",
     "BatchValues",
     "Card",
     "CardLike",

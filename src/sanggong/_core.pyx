@@ -250,3 +250,52 @@ def compare_batch(const code_t[:, :] a, const code_t[:, :] b, int8_t[::1] out no
     with nogil:
         bad = _compare_rows(pa, as0, as1, pb, bs0, bs1, n, o)
     return bad
+
+
+# --- settlement ------------------------------------------------------------------------
+# Every bet's outcome is one lookup: table[row * 961 + key], key = a * hand_rank +
+# b * hand_pair_plus + c * banker_rank with per-bet coefficients, so no bet is special
+# in the loop. The plan (tables and coefficients) is built in sanggong.settlement from
+# the reference's bet_outcome; this kernel checks the plan's shape once and every
+# round's ranks (<= 30) and categories (<= 5) before it reads the table.
+
+cdef enum:
+    KEY_SPACE = 961  # 31 hand classes x 31 banker classes
+
+
+@cython.boundscheck(False)
+@cython.wraparound(False)
+def settle_batch(plan, const uint8_t[:, ::1] ranks, const uint8_t[:, ::1] pps, uint8_t[:, ::1] out not None):
+    """Write the outcome code of bet j in round i to out[i, j]; ranks and pps are
+    (rounds, hands) with column 0 the banker. Returns the first round holding a rank
+    above 30 or a category above 5, or -1."""
+    cdef const uint8_t[::1] table = plan.table
+    cdef const int32_t[::1] row = plan.row
+    cdef const int32_t[::1] hand = plan.hand
+    cdef const int32_t[::1] ka = plan.ka
+    cdef const int32_t[::1] kb = plan.kb
+    cdef const int32_t[::1] kc = plan.kc
+    cdef Py_ssize_t n = ranks.shape[0], nh = ranks.shape[1], m = row.shape[0]
+    cdef Py_ssize_t i, j, h, bad = -1
+    if pps.shape[0] != n or pps.shape[1] != nh or out.shape[0] != n or out.shape[1] != m:
+        raise ValueError("ranks, pair plus categories and outcomes disagree in shape")
+    if hand.shape[0] != m or ka.shape[0] != m or kb.shape[0] != m or kc.shape[0] != m:
+        raise ValueError("the settlement plan's arrays disagree in length")
+    for j in range(m):
+        if not (0 <= hand[j] < nh and 0 <= row[j] and (row[j] + 1) * KEY_SPACE <= table.shape[0]
+                and 0 <= ka[j] and 0 <= kb[j] and 0 <= kc[j]
+                and 30 * ka[j] + 5 * kb[j] + 30 * kc[j] < KEY_SPACE):
+            raise ValueError(f"the settlement plan's bet {j} indexes outside its table")
+    with nogil:
+        for i in range(n):
+            for h in range(nh):
+                if ranks[i, h] > 30 or pps[i, h] > 5:
+                    bad = i
+                    break
+            if bad >= 0:
+                break
+            for j in range(m):
+                h = hand[j]
+                out[i, j] = table[row[j] * KEY_SPACE
+                                  + ka[j] * ranks[i, h] + kb[j] * pps[i, h] + kc[j] * ranks[i, 0]]
+    return bad

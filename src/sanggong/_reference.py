@@ -215,3 +215,83 @@ def compare_batch(
         rb = rank3(rows_b[i][0], rows_b[i][1], rows_b[i][2])
         out[i] = (ra > rb) - (ra < rb)
     return bad
+
+
+# --- settlement ----------------------------------------------------------------------
+# The outcome of a bet, written plainly from RULES.md sections 2-4. The compiled core
+# settles by table lookup; its tables (``sanggong.settlement``) are generated from
+# ``bet_outcome`` below and the two are compared on every input in the test suite.
+
+OUT_LOSE = 0
+OUT_WIN = 1
+OUT_WIN_ON_SIX = 2  # online Win/Lose when the winning hand has 6 points
+OUT_PUSH = 3  # the stake is returned
+OUT_CARRIED = 4  # the stake stays on the table for the next round
+OUT_PAIR_PLUS = 4  # Pair Plus wins: OUT_PAIR_PLUS + category (5 pair .. 9 straight flush)
+N_OUTCOMES = 10
+
+
+def hand_order(rank_a: int, rank_b: int, tie_by: str) -> int:
+    """1, 0 or -1 as hand class ``rank_a`` beats, ties or loses to ``rank_b``.
+
+    With ``tie_by="points"`` two hands of equal points tie whatever their faces, but
+    three faces still beat every other hand and tie only each other.
+    """
+    if tie_by == "points" and rank_a != THREE_FACES_RANK and rank_b != THREE_FACES_RANK:
+        a, b = rank_points(rank_a), rank_points(rank_b)
+        if a == b:
+            return 0
+    return (rank_a > rank_b) - (rank_a < rank_b)
+
+
+def bet_outcome(rules, kind: str, number: int, hand_rank: int, hand_pp: int, banker_rank: int) -> int:  # type: ignore[no-untyped-def]
+    """Outcome code of one bet. ``hand_*`` describe the hand the bet is on (the banker's
+    for bets on the banker), ``banker_rank`` the banker's hand; ``number`` is n of
+    ``point:n``. ``rules`` is a ``sanggong.rules.RuleSet``."""
+    push = OUT_CARRIED if rules.push == "carried" else OUT_PUSH
+    if kind in ("win", "lose", "tie"):
+        order = hand_order(hand_rank, banker_rank, rules.tie_by)
+        if kind == "tie":
+            return OUT_WIN if order == 0 else OUT_LOSE
+        if order == 0:
+            return push
+        if kind == "lose":
+            order, winner = -order, banker_rank
+        else:
+            winner = hand_rank
+        if order < 0:
+            return OUT_LOSE
+        on_six = rank_points(winner) == 6 and rank_faces(winner) < 3
+        return OUT_WIN_ON_SIX if on_six and f"{kind}_on_six" in rules.pays else OUT_WIN
+    if kind in ("odd", "even"):
+        if hand_rank == THREE_FACES_RANK:
+            return push if rules.banker_three_faces_odd_even == "push" else OUT_LOSE
+        odd = rank_points(hand_rank) % 2 == 1
+        return OUT_WIN if odd == (kind == "odd") else OUT_LOSE
+    if kind == "three_faces":
+        return OUT_WIN if hand_rank == THREE_FACES_RANK else OUT_LOSE
+    if kind == "point":
+        if hand_rank == THREE_FACES_RANK:
+            points = rules.banker_three_faces_point
+        else:
+            points = rank_points(hand_rank)
+        return OUT_WIN if points == number else OUT_LOSE
+    if kind == "pair_plus":
+        return OUT_LOSE if hand_pp == PP_NONE else OUT_PAIR_PLUS + hand_pp
+    raise ValueError(f"unknown bet kind {kind!r}")
+
+
+def settle_batch(plan, ranks, pps, out) -> int:  # type: ignore[no-untyped-def]
+    """Outcome of every bet of ``plan`` in every round: ``ranks`` and ``pps`` are
+    (n, hands) arrays (column 0 the banker, column i position i), ``out`` is (n, bets).
+    Returns the first round holding a rank above 30 or a category above 5, or -1."""
+    rows_r, rows_p = ranks.tolist(), pps.tolist()
+    for i, (hand_ranks, hand_pps) in enumerate(zip(rows_r, rows_p)):
+        if any(not 0 <= r < N_CLASSES for r in hand_ranks) or any(not 0 <= p < N_PAIR_PLUS for p in hand_pps):
+            return i
+        for j, spec in enumerate(plan.specs):
+            h = spec.position if spec.kind in ("win", "lose", "tie", "three_faces", "pair_plus") else 0
+            out[i, j] = bet_outcome(
+                plan.rules, spec.kind, spec.position, hand_ranks[h], hand_pps[h], hand_ranks[0]
+            )
+    return -1

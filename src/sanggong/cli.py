@@ -8,11 +8,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from collections.abc import Sequence
+from decimal import Decimal, InvalidOperation
 
 from . import __version__
 from .hands import HandValue, evaluate
+from .rules import PRESETS, RuleSet
+from .settlement import Money, Settlement, settle
 
 
 def _hand_json(hand: HandValue) -> dict[str, object]:
@@ -39,10 +43,80 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     return 0
 
 
+def _assignment(text: str, what: str) -> tuple[str, str]:
+    key, sep, value = text.partition("=")
+    if not sep or not key.strip() or not value.strip():
+        raise ValueError(f"{what} {text!r}: expected NAME=VALUE")
+    return key.strip(), value.strip()
+
+
+def _stake(bet: str, text: str) -> Money:
+    """An integer is a stake in minor units; a decimal (10.50) is Decimal money."""
+    if re.fullmatch(r"[+-]?\d+", text):
+        return int(text)
+    try:
+        return Decimal(text)
+    except InvalidOperation:
+        raise ValueError(f"stake on {bet}: {text!r} is not an amount") from None
+
+
+def _rules(args: argparse.Namespace) -> RuleSet:
+    if args.rules_file:
+        return RuleSet.load(args.rules_file)
+    return PRESETS[args.rules]
+
+
+def _print_settlement(result: Settlement) -> None:
+    def hand(h: HandValue) -> str:
+        pp = "" if not h.pair_plus else f"  ({h.pair_plus.label})"
+        return f"{' '.join(map(str, h.cards))}  {h.label}{pp}"
+
+    print(f"rules: {result.rules.name}")
+    print(f"banker:  {hand(result.banker)}")
+    for position, value in sorted(result.hands.items()):
+        print(f"hand {position}:  {hand(value)}")
+    header = ("bet", "stake", "outcome", "detail", "returned", "commission", "carried")
+    rows = [
+        (r.bet, str(r.stake), r.outcome, r.detail or "", str(r.returned), str(r.commission), str(r.carried))
+        for r in result.results
+    ]
+    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
+    for row in [header, *rows]:
+        print("  ".join(c.ljust(w) if i in (0, 2, 3) else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths))))
+    print(
+        f"staked {result.staked}, returned {result.returned}, commission {result.commission}, "
+        f"carried {result.carried}, house net {result.house_net}"
+    )
+
+
+def _cmd_settle(args: argparse.Namespace) -> int:
+    rules = _rules(args)
+    hands = {}
+    for text in args.hand:
+        key, cards = _assignment(text, "--hand")
+        if not key.isdigit():
+            raise ValueError(f"--hand {text!r}: {key!r} is not a position number")
+        hands[int(key)] = cards
+    bets: dict[str, Money] = {}
+    for text in args.bet:
+        name, stake = _assignment(text, "--bet")
+        if name in bets:
+            raise ValueError(f"--bet {text!r}: {name} is given twice")
+        bets[name] = _stake(name, stake)
+    if not bets:
+        raise ValueError("no bets: give at least one --bet NAME=STAKE")
+    result = settle(rules, args.banker, hands, bets)
+    if args.json:
+        print(json.dumps(result.to_dict(), ensure_ascii=False))
+    else:
+        _print_settlement(result)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="sanggong",
-        description="Sam Gong (三公) engine: evaluate hands.",
+        description="Sam Gong (三公) engine: evaluate hands and settle bets.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -56,6 +130,26 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("cards", nargs="+", metavar="CARD", help="three cards, e.g. Kh Qs 9d")
     ev.add_argument("--json", action="store_true", help="print the result as JSON")
     ev.set_defaults(run=_cmd_eval)
+
+    st = commands.add_parser(
+        "settle",
+        help="settle a bet slip on one round's hands",
+        description=(
+            "Settle bets on a round. Stakes are integers in the minor unit (100 = 1.00) "
+            "or decimals (1.00); amounts are exact."
+        ),
+        epilog=(
+            'example: sanggong settle --rules online --banker "Kh Qs 9d" '
+            '--hand 1="As 2d 3c" --bet win:1=100 --bet pair_plus:banker=10'
+        ),
+    )
+    st.add_argument("--rules", choices=sorted(PRESETS), default="macau", help="preset rule set (default: macau)")
+    st.add_argument("--rules-file", metavar="FILE", help="a rule set in TOML or JSON (overrides --rules)")
+    st.add_argument("--banker", required=True, metavar="CARDS", help='the banker\'s hand, e.g. "Kh Qs 9d"')
+    st.add_argument("--hand", action="append", default=[], metavar="POS=CARDS", help="a position's hand; repeat")
+    st.add_argument("--bet", action="append", default=[], metavar="BET=STAKE", help="a bet and its stake; repeat")
+    st.add_argument("--json", action="store_true", help="print the settlement as JSON")
+    st.set_defaults(run=_cmd_settle)
     return parser
 
 
@@ -64,7 +158,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         status: int = args.run(args)
-    except (ValueError, TypeError) as exc:
+    except (ValueError, TypeError, OSError) as exc:
         print(f"sanggong {args.command}: error: {exc}", file=sys.stderr)
         return 2
     return status

@@ -1,0 +1,470 @@
+"""Exact settlement of every bet of a round, and a table session that carries stakes.
+
+Money is exact. Stakes are ``int`` (in the minor unit, e.g. cents), ``Decimal`` (in
+units of ``rules.minor_unit``, 0.01 by default) or ``Fraction`` (exact, never rounded);
+one bet slip uses one kind, and amounts come back in the same kind. A float, a bool, a
+negative, zero, NaN or infinite stake is refused. Where a payout leaves a fraction of
+the minor unit (5% commission on an odd amount, 1:0.5 on an odd stake), the player's
+payout is rounded by ``rules.rounding`` (down by default) and the remainder stays with
+the house, counted in ``commission`` for commission bets.
+
+>>> from sanggong.rules import MACAU, ONLINE
+>>> round_ = settle(ONLINE, banker="Kh Qs 9d", hands={1: "As 2d 3c"},
+...                 bets={"win:1": 100, "lose:1": 100, "pair_plus:1": 10})
+>>> [(r.bet, r.outcome, r.returned) for r in round_.results]
+[('win:1', 'lose', 0), ('lose:1', 'win', 200), ('pair_plus:1', 'win', 70)]
+>>> round_.staked, round_.returned, round_.house_net
+(210, 270, -60)
+>>> macau = settle(MACAU, banker="9c 9d 5h", hands={1: "Kh Qs 9d"}, bets={"win:1": 101})
+>>> r = macau.results[0]; (r.outcome, r.returned, r.commission)   # 101 + 101 - 5.05, down
+('win', 196, 6)
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+from math import ceil, floor
+from types import MappingProxyType
+from typing import Any, TypeAlias
+
+import numpy as np
+import numpy.typing as npt
+
+from . import _impl
+from . import _reference as _ref
+from .cards import CardsLike
+from .hands import HandValue, evaluate
+from .rules import BetSpec, RuleSet
+
+__all__ = ["BetResult", "Money", "Settlement", "SettlementPlan", "TableSession", "settle"]
+
+Money: TypeAlias = int | Decimal | Fraction
+HandLike: TypeAlias = CardsLike | HandValue
+
+_RESULTS = {
+    _ref.OUT_LOSE: ("lose", None),
+    _ref.OUT_WIN: ("win", None),
+    _ref.OUT_WIN_ON_SIX: ("win", "with a 6-point hand"),
+    _ref.OUT_PUSH: ("push", None),
+    _ref.OUT_CARRIED: ("carried", None),
+} | {
+    _ref.OUT_PAIR_PLUS + pp: ("win", _ref.PAIR_PLUS_NAMES[pp])
+    for pp in range(1, _ref.N_PAIR_PLUS)
+}
+_PP_KEYS = {
+    _ref.OUT_PAIR_PLUS + pp: key
+    for pp, key in enumerate(("", "pair", "flush", "straight", "three_of_a_kind", "straight_flush"))
+    if key
+}
+_ON_HAND = ("win", "lose", "tie", "three_faces", "pair_plus")  # bets read the position's hand
+KEY_SPACE = _ref.N_CLASSES * _ref.N_CLASSES
+
+
+# --- the settlement plan: tables generated from the reference ---------------------------
+
+
+class SettlementPlan:
+    """The lookup tables and per-bet coefficients with which the compiled core settles
+    ``specs`` under ``rules`` (see ``_core.settle_batch``); built by ``plan_for``.
+
+    Row ``r`` of ``table`` holds the outcome of one bet kind for every key
+    ``ka * hand_rank + kb * hand_pair_plus + kc * banker_rank``, each entry computed by
+    ``_reference.bet_outcome``. Bets on the same kind share a row.
+    """
+
+    def __init__(self, rules: RuleSet, specs: Sequence[BetSpec]) -> None:
+        self.rules = rules
+        self.specs = tuple(specs)
+        rows: dict[tuple[str, int], int] = {}
+        table: list[list[int]] = []
+        coefficients = []
+        for spec in self.specs:
+            number = spec.position if spec.kind == "point" else 0
+            if (spec.kind, number) not in rows:
+                rows[(spec.kind, number)] = len(table)
+                table.append(self._row(spec.kind, number))
+            coefficients.append(
+                (rows[(spec.kind, number)], spec.position if spec.kind in _ON_HAND else 0,
+                 *self._key(spec.kind))
+            )
+        self.table = np.array(table, dtype=np.uint8).reshape(-1)
+        columns = np.array(coefficients, dtype=np.int32).reshape(-1, 5).T.copy()
+        self.row, self.hand, self.ka, self.kb, self.kc = columns
+
+    @staticmethod
+    def _key(kind: str) -> tuple[int, int, int]:
+        if kind in ("win", "lose", "tie"):
+            return (_ref.N_CLASSES, 0, 1)
+        if kind == "pair_plus":
+            return (0, 1, 0)
+        return (1, 0, 0)  # odd, even, three_faces, point: the hand's class alone
+
+    def _row(self, kind: str, number: int) -> list[int]:
+        ka, kb, kc = self._key(kind)
+        row = [0xFF] * KEY_SPACE  # keys no input reaches
+        for hand_rank in range(_ref.N_CLASSES):
+            for hand_pp in range(_ref.N_PAIR_PLUS):
+                for banker_rank in range(_ref.N_CLASSES):
+                    key = ka * hand_rank + kb * hand_pp + kc * banker_rank
+                    row[key] = _ref.bet_outcome(self.rules, kind, number, hand_rank, hand_pp, banker_rank)
+        return row
+
+    def __reduce__(self) -> tuple[Any, ...]:  # small to send: the tables are rebuilt
+        return (plan_for, (self.rules, tuple(s.name for s in self.specs)))
+
+
+@functools.lru_cache(maxsize=256)
+def plan_for(rules: RuleSet, bets: tuple[str, ...]) -> SettlementPlan:
+    """The (cached) settlement plan of these canonical bet names under ``rules``."""
+    return SettlementPlan(rules, [rules.bet(name) for name in bets])
+
+
+# --- money ----------------------------------------------------------------------------
+
+
+def _check_stake(bet: str, stake: object, rules: RuleSet) -> tuple[Fraction, type]:
+    if isinstance(stake, bool) or not isinstance(stake, int | Decimal | Fraction):
+        hint = " (money is never a float: use int minor units, Decimal or Fraction)" if isinstance(stake, float) else ""
+        raise TypeError(f"stake on {bet}: {stake!r} is not an amount{hint}")
+    if isinstance(stake, Decimal):
+        if not stake.is_finite():
+            raise ValueError(f"stake on {bet}: {stake} is not a finite amount")
+        if stake % rules.minor_unit:
+            raise ValueError(f"stake on {bet}: {stake} is not a whole number of {rules.minor_unit}")
+    if stake <= 0:
+        raise ValueError(f"stake on {bet}: must be positive, got {stake}")
+    return Fraction(stake), type(stake)
+
+
+def _round(value: Fraction, how: str) -> int:
+    if how == "down":
+        return floor(value)
+    if how == "up":
+        return ceil(value)
+    if how == "half_up":
+        return floor(value + Fraction(1, 2))
+    return round(value)  # half_even: Fraction rounds half to even
+
+
+class _Purse:
+    """Arithmetic in one kind of money: exact fractions in, amounts of that kind out."""
+
+    def __init__(self, kind: type, rules: RuleSet) -> None:
+        self.kind = kind
+        self.rounding = rules.rounding
+        self.minor_unit = rules.minor_unit
+        self.unit = {int: Fraction(1), Decimal: Fraction(rules.minor_unit), Fraction: None}[kind]
+
+    def pay(self, exact: Fraction) -> Fraction:
+        """Round a payout to the minor unit (Fraction money is never rounded)."""
+        return exact if self.unit is None else _round(exact / self.unit, self.rounding) * self.unit
+
+    def money(self, value: Fraction) -> Money:
+        if self.kind is int and value.denominator == 1:
+            return int(value)
+        if self.kind is Decimal and self.unit is not None and (value / self.unit).denominator == 1:
+            return Decimal(int(value / self.unit)) * self.minor_unit
+        return value  # exact: a Fraction (only where the pay table's odds leave one)
+
+
+# --- results ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class BetResult:
+    """How one bet ended.
+
+    :ivar outcome: ``"win"``, ``"lose"``, ``"push"`` (stake returned) or ``"carried"``
+        (the stake stays on the table for the next round).
+    :ivar detail: what won, where it matters (``"flush"``, ``"with a 6-point hand"``).
+    :ivar odds: the odds paid ("to 1"), for a win.
+    :ivar returned: paid back to the player now: stake and winnings less commission,
+        rounded to the minor unit; the stake alone on a push; 0 on a loss or a carry.
+    :ivar commission: kept by the house from a winning commission bet (the commission
+        and the rounding of the payout to the minor unit).
+    :ivar carried: the stake left on the table for the next round.
+    """
+
+    bet: str
+    stake: Money
+    outcome: str
+    detail: str | None
+    odds: Fraction | None
+    returned: Money
+    commission: Money
+    carried: Money
+
+    @property
+    def net(self) -> Money:
+        """The player's gain (negative: loss) this round, counting a carried stake as
+        still the player's."""
+        return self.returned + self.carried - self.stake  # type: ignore[operator]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "bet": self.bet,
+            "stake": _json_money(self.stake),
+            "outcome": self.outcome,
+            "detail": self.detail,
+            "odds": None if self.odds is None else str(self.odds),
+            "returned": _json_money(self.returned),
+            "commission": _json_money(self.commission),
+            "carried": _json_money(self.carried),
+            "net": _json_money(self.net),
+        }
+
+
+def _json_money(value: Money) -> int | str:
+    return value if isinstance(value, int) else str(value)
+
+
+@dataclass(frozen=True, slots=True)
+class Settlement:
+    """A settled round: the hands and every bet's result, with exact totals."""
+
+    rules: RuleSet
+    banker: HandValue
+    hands: Mapping[int, HandValue]
+    results: tuple[BetResult, ...]
+
+    def __getitem__(self, bet: str) -> BetResult:
+        for result in self.results:
+            if result.bet == bet:
+                return result
+        raise KeyError(bet)
+
+    def _total(self, field: str) -> Money:
+        total: Money = sum((getattr(r, field) for r in self.results), start=self._zero())
+        return total
+
+    def _zero(self) -> Money:
+        return self.results[0].stake * 0 if self.results else 0
+
+    @property
+    def staked(self) -> Money:
+        return self._total("stake")
+
+    @property
+    def returned(self) -> Money:
+        return self._total("returned")
+
+    @property
+    def commission(self) -> Money:
+        return self._total("commission")
+
+    @property
+    def carried(self) -> Money:
+        return self._total("carried")
+
+    @property
+    def house_net(self) -> Money:
+        """Stakes taken less amounts returned, carried stakes left out (they are still
+        the players'): the house's result for the round."""
+        return self.staked - self.returned - self.carried  # type: ignore[operator]
+
+    def to_dict(self) -> dict[str, Any]:
+        def hand(h: HandValue) -> dict[str, Any]:
+            return {"cards": [str(c) for c in h.cards], "label": h.label, "pair_plus": h.pair_plus.label}
+
+        return {
+            "rules": self.rules.name,
+            "banker": hand(self.banker),
+            "hands": {str(k): hand(v) for k, v in self.hands.items()},
+            "bets": [r.to_dict() for r in self.results],
+            "staked": _json_money(self.staked),
+            "returned": _json_money(self.returned),
+            "commission": _json_money(self.commission),
+            "carried": _json_money(self.carried),
+            "house_net": _json_money(self.house_net),
+        }
+
+
+# --- settling ---------------------------------------------------------------------------
+
+
+def _hands(rules: RuleSet, hands: Mapping[int, HandLike] | Sequence[HandLike]) -> dict[int, HandValue]:
+    if isinstance(hands, str):
+        raise TypeError("hands: give a mapping {position: hand} or a list of hands, not one string")
+    items = hands.items() if isinstance(hands, Mapping) else enumerate(hands, start=1)
+    out: dict[int, HandValue] = {}
+    for position, hand in items:
+        if isinstance(position, bool) or not isinstance(position, int) or not 1 <= position <= rules.positions:
+            raise ValueError(f"hands: {position!r} is not a position of this table (1..{rules.positions})")
+        out[position] = evaluate(hand)
+    return out
+
+
+def settle(
+    rules: RuleSet,
+    banker: HandLike,
+    hands: Mapping[int, HandLike] | Sequence[HandLike],
+    bets: Mapping[str, Money],
+) -> Settlement:
+    """Settle a bet slip on one round's hands.
+
+    :param rules: the table's rule set.
+    :param banker: the banker's hand.
+    :param hands: position -> hand (or a list, position 1 first); a position needs a
+        hand only if a bet is on it.
+    :param bets: canonical bet name -> stake. Stakes carried from the last round must be
+        included (``TableSession`` does that).
+    :raises ValueError: an unknown bet, a bet the table does not offer, a bad stake, a
+        Tie without a Win bet where the rules require one, a missing hand.
+    :raises TypeError: a float or otherwise non-money stake.
+
+    >>> from sanggong.rules import ONLINE
+    >>> settle(ONLINE, "Kh Qs 6d", ["5c 5d 6h"], {"lose:1": 100})["lose:1"].returned
+    150
+    """
+    if not isinstance(bets, Mapping):
+        raise TypeError(f"bets: expected a mapping of bet name to stake, not {type(bets).__name__}")
+    specs = [rules.bet(name) for name in bets]
+    checked = {name: _check_stake(name, stake, rules) for name, stake in bets.items()}
+    kinds = {kind for _, kind in checked.values()}
+    if len(kinds) > 1:
+        raise ValueError("bets: all stakes of a slip must be of one kind (int minor units, Decimal or Fraction)")
+    if rules.tie_requires_win:
+        for spec in specs:
+            if spec.kind == "tie" and f"win:{spec.position}" not in bets:
+                raise ValueError(f"bet {spec.name}: a Tie bet needs a Win bet on position {spec.position}")
+    banker_value = evaluate(banker)
+    hand_values = _hands(rules, hands)
+    for spec in specs:
+        if spec.kind in _ON_HAND and spec.position and spec.position not in hand_values:
+            raise ValueError(f"bet {spec.name}: no hand given for position {spec.position}")
+
+    ranks = np.zeros((1, rules.hands), dtype=np.uint8)
+    pps = np.zeros((1, rules.hands), dtype=np.uint8)
+    for position, value in [(0, banker_value), *hand_values.items()]:
+        ranks[0, position], pps[0, position] = value.rank, value.pair_plus
+    outcomes = np.empty((1, len(specs)), dtype=np.uint8)
+    plan = plan_for(rules, tuple(bets))
+    _impl.kernels.settle_batch(plan, ranks, pps, outcomes)
+
+    purse = _Purse(kinds.pop(), rules) if kinds else None
+    results = []
+    for spec, code in zip(specs, outcomes[0].tolist(), strict=True):
+        stake, _ = checked[spec.name]
+        assert purse is not None
+        results.append(_result(rules, purse, spec, stake, code))
+    return Settlement(rules, banker_value, MappingProxyType(hand_values), tuple(results))
+
+
+def _odds(rules: RuleSet, kind: str, code: int) -> Fraction:
+    if code == _ref.OUT_WIN_ON_SIX:
+        return rules.pays[f"{kind}_on_six"]
+    if code in _PP_KEYS:
+        return rules.pair_plus_pays[_PP_KEYS[code]]
+    return rules.pays[kind]
+
+
+def _result(rules: RuleSet, purse: _Purse, spec: BetSpec, stake: Fraction, code: int) -> BetResult:
+    outcome, detail = _RESULTS[code]
+    zero = Fraction(0)
+    odds, returned, commission, carried = None, zero, zero, zero
+    if outcome == "win":
+        odds = _odds(rules, spec.kind, code)
+        winnings = stake * odds
+        rate = rules.commission if spec.kind in rules.commission_bets else zero
+        returned = purse.pay(stake + winnings - winnings * rate)
+        commission = stake + winnings - returned if rate else zero
+    elif outcome == "push":
+        returned = stake
+    elif outcome == "carried":
+        carried = stake
+    return BetResult(
+        bet=spec.name,
+        stake=purse.money(stake),
+        outcome=outcome,
+        detail=detail,
+        odds=odds,
+        returned=purse.money(returned),
+        commission=purse.money(commission),
+        carried=purse.money(carried),
+    )
+
+
+def outcome_codes(
+    rules: RuleSet,
+    bets: Sequence[str],
+    ranks: npt.ArrayLike,
+    pair_plus: npt.ArrayLike,
+) -> npt.NDArray[np.uint8]:
+    """Outcome codes of ``bets`` for many rounds at once (for simulations and tests).
+
+    :param ranks: ``(rounds, positions + 1)`` hand classes, column 0 the banker's.
+    :param pair_plus: the same shape, Pair Plus categories.
+    :returns: ``(rounds, len(bets))`` codes: 0 lose, 1 win, 2 win with a 6-point hand,
+        3 push, 4 carried, 5..9 Pair Plus pair .. straight flush.
+    """
+    r = np.ascontiguousarray(ranks, dtype=np.uint8)
+    p = np.ascontiguousarray(pair_plus, dtype=np.uint8)
+    if r.ndim != 2 or r.shape[1] != rules.hands or p.shape != r.shape:
+        raise ValueError(
+            f"ranks and pair_plus must both have shape (rounds, {rules.hands}), got {r.shape} and {p.shape}"
+        )
+    out = np.empty((len(r), len(bets)), dtype=np.uint8)
+    bad = _impl.kernels.settle_batch(plan_for(rules, tuple(bets)), r, p, out)
+    if bad >= 0:
+        raise ValueError(
+            f"round {bad}: ranks {r[bad].tolist()} / pair plus {p[bad].tolist()} hold a value out of range"
+        )
+    return out
+
+
+# --- a table session: stakes carried from round to round ----------------------------------
+
+
+class TableSession:
+    """A player's seat across rounds: carried stakes stay on the table.
+
+    A stake carried by a push (a Macau Win bet on a tie, Odd/Even on a banker 3P) is
+    added to the next round's slip by itself; the slip may raise it, but a smaller
+    stake, or a zero, is refused: a carried stake cannot be reduced or withdrawn.
+
+    >>> from sanggong.rules import MACAU
+    >>> seat = TableSession(MACAU)
+    >>> seat.settle("9c 9d 5h", {1: "9h 9s 5c"}, {"win:1": 100}).results[0].outcome
+    'carried'
+    >>> dict(seat.carried)
+    {'win:1': 100}
+    >>> seat.settle("9c 9d 5h", {1: "9h 9s 5c"}, {"win:1": 50})
+    Traceback (most recent call last):
+    ...
+    ValueError: bet win:1: a carried stake of 100 may be increased, not reduced or withdrawn (got 50)
+    """
+
+    def __init__(self, rules: RuleSet) -> None:
+        self.rules = rules
+        self._carried: dict[str, Money] = {}
+
+    @property
+    def carried(self) -> Mapping[str, Money]:
+        """Stakes on the table from the last round, by bet."""
+        return MappingProxyType(self._carried)
+
+    def settle(
+        self,
+        banker: HandLike,
+        hands: Mapping[int, HandLike] | Sequence[HandLike],
+        bets: Mapping[str, Money] | None = None,
+    ) -> Settlement:
+        """Settle a round with the carried stakes plus ``bets``."""
+        slip: dict[str, Money] = dict(self._carried)
+        for name, stake in (bets or {}).items():
+            if name in self._carried:
+                if isinstance(stake, bool) or not isinstance(stake, int | Decimal | Fraction):
+                    _check_stake(name, stake, self.rules)  # raises, naming the bet
+                if stake < self._carried[name]:
+                    raise ValueError(
+                        f"bet {name}: a carried stake of {self._carried[name]} may be increased, "
+                        f"not reduced or withdrawn (got {stake})"
+                    )
+            slip[name] = stake
+        result = settle(self.rules, banker, hands, slip)
+        self._carried = {r.bet: r.carried for r in result.results if r.carried}
+        return result

@@ -1,0 +1,315 @@
+"""Settlement: every bet and outcome of both presets and a points-only-tie variant,
+exact money, carried stakes, invalid slips, and the compiled settlement tables against
+the reference's plain rules on every input."""
+
+from __future__ import annotations
+
+import itertools
+from decimal import Decimal
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from sanggong import MACAU, ONLINE, RuleSet, TableSession, evaluate, settle
+from sanggong import _reference as ref
+from sanggong.settlement import outcome_codes
+
+THREE_PICTURES = MACAU.replace(name="three pictures", tie_by="points", pays={**MACAU.pays, "tie": 8})
+
+THREE = "9c 9d 5h"  # 3 points, no face: "3" (odd)
+THREE_TOO = "9h 9s 5c"  # the same class
+P3 = "Jc 9h 4d"  # one face, 3 points
+TWO_P9 = "Kh Qs 9d"
+THREE_FACES = "Jc Qd Kh"
+TWO_P6 = "Kh Qs 6d"
+SIX = "5c 5d 6h"  # 6 points, no face
+ZERO = "Tc Th Ts"
+
+
+# (banker, hand 1, bet, outcome, returned, commission, carried) for a stake of 100,
+# each amount worked out by hand from the pay tables of RULES.md.
+MACAU_CASES = [
+    (THREE, TWO_P9, "win:1", "win", 195, 5, 0),  # 1:1 less 5%
+    (TWO_P9, THREE, "win:1", "lose", 0, 0, 0),
+    (THREE, THREE_TOO, "win:1", "carried", 0, 0, 100),  # a tie leaves the stake on the table
+    (THREE, P3, "win:1", "win", 195, 5, 0),  # P3 beats 3
+    (THREE, THREE_TOO, "tie:1", "win", 2100, 0, 0),  # 20:1, no commission
+    (THREE, TWO_P9, "tie:1", "lose", 0, 0, 0),
+    (THREE, TWO_P9, "odd", "win", 195, 5, 0),
+    (THREE, TWO_P9, "even", "lose", 0, 0, 0),
+    (TWO_P9, THREE, "odd", "win", 195, 5, 0),
+    (ZERO, THREE, "even", "win", 195, 5, 0),  # 0 points is even
+    (THREE_FACES, THREE, "odd", "carried", 0, 0, 100),  # banker 3P: push, stake stays
+    (THREE_FACES, THREE, "even", "carried", 0, 0, 100),
+    (THREE_FACES, THREE, "three_faces", "win", 1700, 0, 0),  # 16:1
+    (THREE, THREE_FACES, "three_faces", "lose", 0, 0, 0),  # a position's 3P is not the banker's
+    (THREE, TWO_P9, "point:3", "win", 900, 0, 0),  # 8:1
+    (THREE, TWO_P9, "point:4", "lose", 0, 0, 0),
+    (THREE_FACES, THREE, "point:0", "win", 900, 0, 0),  # choice: banker 3P counts as 0
+    (ZERO, THREE, "point:0", "win", 900, 0, 0),
+    (THREE_FACES, THREE, "win:1", "lose", 0, 0, 0),
+    (THREE_FACES, THREE_FACES, "win:1", "carried", 0, 0, 100),
+]
+
+ONLINE_CASES = [
+    (THREE, TWO_P9, "win:1", "win", 200, 0, 0),
+    (THREE, SIX, "win:1", "win", 150, 0, 0),  # player wins with 6 points: 1:0.5
+    (THREE, TWO_P6, "win:1", "win", 150, 0, 0),
+    (TWO_P9, THREE, "win:1", "lose", 0, 0, 0),
+    (THREE, THREE_TOO, "win:1", "push", 100, 0, 0),  # returned on a tie
+    (TWO_P9, THREE, "lose:1", "win", 200, 0, 0),
+    (TWO_P6, THREE, "lose:1", "win", 150, 0, 0),  # banker wins with 6 points: 1:0.5
+    (TWO_P6, TWO_P9, "lose:1", "lose", 0, 0, 0),
+    (SIX, THREE, "win:1", "lose", 0, 0, 0),
+    (THREE, THREE_TOO, "lose:1", "push", 100, 0, 0),
+    (THREE, THREE_TOO, "tie:1", "win", 900, 0, 0),  # 8:1
+    (THREE, P3, "tie:1", "lose", 0, 0, 0),  # faces differ: no tie
+    (THREE, THREE_FACES, "three_faces:1", "win", 1700, 0, 0),
+    (THREE_FACES, THREE, "three_faces:1", "lose", 0, 0, 0),
+    (THREE, "Ah 2h 3h", "pair_plus:1", "win", 4100, 0, 0),  # straight flush 40:1
+    (THREE, "Ts Td Tc", "pair_plus:1", "win", 3100, 0, 0),  # three of a kind 30:1
+    (THREE, "Ts Js Qc", "pair_plus:1", "win", 700, 0, 0),  # straight 6:1
+    (THREE, "2s 7s Qs", "pair_plus:1", "win", 400, 0, 0),  # flush 3:1
+    (THREE, "Ts Tc Qs", "pair_plus:1", "win", 200, 0, 0),  # pair 1:1
+    (THREE, "Ks As 2s", "pair_plus:1", "win", 400, 0, 0),  # K-A-2 is a flush, not a straight
+    (THREE, "Kd As 2c", "pair_plus:1", "lose", 0, 0, 0),
+    ("Qh Kh Ah", THREE, "pair_plus:banker", "win", 4100, 0, 0),
+    ("9c 7d 5h", "Qh Kh Ah", "pair_plus:banker", "lose", 0, 0, 0),
+]
+
+POINTS_TIE_CASES = [
+    (THREE, P3, "tie:1", "win", 900, 0, 0),  # same points, faces ignored: 8:1
+    (THREE, P3, "win:1", "carried", 0, 0, 100),
+    (THREE_FACES, THREE_FACES, "tie:1", "win", 900, 0, 0),
+    (ZERO, THREE_FACES, "tie:1", "lose", 0, 0, 0),  # 3P still beats a 0-point hand
+    (ZERO, THREE_FACES, "win:1", "win", 195, 5, 0),
+    (THREE, TWO_P9, "win:1", "win", 195, 5, 0),
+]
+
+
+def _slip(rules: RuleSet, bet: str) -> dict[str, int]:
+    slip = {bet: 100}
+    if rules.tie_requires_win and bet.startswith("tie:"):
+        slip["win:" + bet.split(":")[1]] = 100
+    return slip
+
+
+@pytest.mark.parametrize(
+    ("rules", "case"),
+    [(MACAU, c) for c in MACAU_CASES] + [(ONLINE, c) for c in ONLINE_CASES]
+    + [(THREE_PICTURES, c) for c in POINTS_TIE_CASES],
+)
+def test_every_bet_and_outcome(rules: RuleSet, case: tuple[object, ...]) -> None:
+    banker, hand, bet, outcome, returned, commission, carried = case
+    result = settle(rules, banker, {1: hand}, _slip(rules, bet))[bet]  # type: ignore[arg-type]
+    assert (result.outcome, result.returned, result.commission, result.carried) == (
+        outcome, returned, commission, carried)
+    assert result.net == returned + carried - 100
+
+
+def test_every_offered_bet_has_a_case() -> None:
+    def kinds(cases: list[tuple[object, ...]]) -> set[str]:
+        return {str(c[2]).split(":")[0] for c in cases}
+
+    assert kinds(MACAU_CASES) == {n.split(":")[0] for n in MACAU.bets}
+    assert kinds(ONLINE_CASES) == {n.split(":")[0] for n in ONLINE.bets}
+    outcomes = {c[3] for c in MACAU_CASES} | {c[3] for c in ONLINE_CASES}
+    assert outcomes == {"win", "lose", "push", "carried"}
+
+
+def test_variants_change_the_answer() -> None:
+    no_zero = MACAU.replace(banker_three_faces_point=None)
+    assert settle(no_zero, THREE_FACES, {}, {"point:0": 100})["point:0"].outcome == "lose"
+    lose_3p = MACAU.replace(banker_three_faces_odd_even="lose")
+    assert settle(lose_3p, THREE_FACES, {}, {"odd": 100})["odd"].outcome == "lose"
+    returned = MACAU.replace(push="returned")
+    tie = settle(returned, THREE, {1: THREE_TOO}, {"win:1": 100})["win:1"]
+    assert (tie.outcome, tie.returned, tie.carried) == ("push", 100, 0)
+    three_percent = MACAU.replace(commission=Fraction(3, 100))
+    assert settle(three_percent, THREE, {1: TWO_P9}, {"win:1": 100})["win:1"].returned == 197
+    no_commission = MACAU.replace(commission=0)
+    assert settle(no_commission, THREE, {1: TWO_P9}, {"win:1": 100})["win:1"].returned == 200
+    no_six = ONLINE.replace(pays={k: v for k, v in ONLINE.pays.items() if not k.endswith("_on_six")})
+    assert settle(no_six, THREE, {1: SIX}, {"win:1": 100})["win:1"].returned == 200
+
+
+# --- money ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("rounding", "stake", "returned"),
+    [
+        ("down", 101, 196), ("half_up", 101, 197), ("half_even", 101, 197), ("up", 101, 197),  # 196.95
+        ("down", 110, 214), ("half_up", 110, 215), ("half_even", 110, 214), ("up", 110, 215),  # 214.5
+        ("down", 100, 195), ("up", 100, 195),  # exact
+    ],
+)
+def test_commission_rounding(rounding: str, stake: int, returned: int) -> None:
+    rules = MACAU.replace(rounding=rounding)
+    result = settle(rules, THREE, {1: TWO_P9}, {"win:1": stake})["win:1"]
+    assert result.returned == returned
+    assert result.returned + result.commission == 2 * stake  # nothing created or lost
+
+
+def test_decimal_and_fraction_money() -> None:
+    dec = settle(MACAU, THREE, {1: TWO_P9}, {"win:1": Decimal("1.01")})["win:1"]
+    assert (dec.returned, dec.commission) == (Decimal("1.96"), Decimal("0.06"))
+    assert isinstance(dec.returned, Decimal) and isinstance(dec.stake, Decimal)
+    frac = settle(MACAU, THREE, {1: TWO_P9}, {"win:1": Fraction(101)})["win:1"]
+    assert (frac.returned, frac.commission) == (Fraction(3939, 20), Fraction(101, 20))
+    six = settle(ONLINE, THREE, {1: SIX}, {"win:1": 101, "tie:1": 1})["win:1"]
+    assert six.returned == 151  # 101 + 50.5, rounded down
+    exact_six = settle(ONLINE, THREE, {1: SIX}, {"win:1": Fraction(101)})["win:1"]
+    assert exact_six.returned == Fraction(303, 2)
+    cents = settle(ONLINE.replace(minor_unit=Decimal("0.05")), THREE, {1: SIX}, {"win:1": Decimal("1.05")})
+    assert cents["win:1"].returned == Decimal("1.55")  # 1.575 down to the 0.05 unit
+
+
+def test_large_stakes_are_exact() -> None:
+    stake = 10**30 + 1
+    result = settle(MACAU, THREE, {1: TWO_P9}, {"win:1": stake, "tie:1": stake})
+    assert result["win:1"].returned == stake * 39 // 20
+    assert result["win:1"].returned + result["win:1"].commission == 2 * stake
+    assert result.house_net == 2 * stake - result["win:1"].returned
+
+
+def test_totals_and_conservation() -> None:
+    rng = np.random.default_rng(5)
+    for _ in range(300):
+        cards = rng.choice(52, size=12, replace=False).tolist()
+        hands = {i: cards[3 * i : 3 * i + 3] for i in (1, 2, 3)}
+        bets = {name: int(rng.integers(1, 10_000)) for name in ONLINE.bets if rng.random() < 0.5}
+        if not bets:
+            continue
+        result = settle(ONLINE, cards[:3], hands, bets)
+        for r in result.results:
+            if r.outcome == "win":
+                assert r.odds is not None
+                assert r.returned == (r.stake * (1 + r.odds)).__floor__()
+            elif r.outcome == "push":
+                assert r.returned == r.stake
+            else:
+                assert r.returned == 0 and r.outcome == "lose"
+        assert result.staked == sum(bets.values())
+        assert result.house_net == result.staked - result.returned - result.carried
+
+
+@pytest.mark.parametrize(
+    ("bets", "error", "match"),
+    [
+        ({"win:1": 1.5}, TypeError, "stake on win:1: 1.5 is not an amount .*never a float"),
+        ({"win:1": True}, TypeError, "stake on win:1: True"),
+        ({"win:1": "100"}, TypeError, "stake on win:1: '100'"),
+        ({"win:1": -100}, ValueError, "stake on win:1: must be positive, got -100"),
+        ({"win:1": 0}, ValueError, "stake on win:1: must be positive, got 0"),
+        ({"win:1": Decimal("NaN")}, ValueError, "stake on win:1: NaN is not a finite amount"),
+        ({"win:1": Decimal("Infinity")}, ValueError, "stake on win:1: Infinity"),
+        ({"win:1": Decimal("1.005")}, ValueError, "1.005 is not a whole number of 0.01"),
+        ({"win:1": Fraction(-1, 2)}, ValueError, "must be positive"),
+        ({"win:1": 100, "odd": Decimal("1.00")}, ValueError, "of one kind"),
+        ({"lose:1": 100}, ValueError, "unknown bet 'lose:1'"),
+        ({"win:9": 100}, ValueError, "no such win bet"),
+        ({"tie:1": 100}, ValueError, "bet tie:1: a Tie bet needs a Win bet on position 1"),
+        ({"win:2": 100}, ValueError, "bet win:2: no hand given for position 2"),
+        ([("win:1", 100)], TypeError, "bets: expected a mapping"),
+    ],
+)
+def test_invalid_slips_name_the_bet(bets: object, error: type[Exception], match: str) -> None:
+    with pytest.raises(error, match=match):
+        settle(MACAU, THREE, {1: TWO_P9}, bets)  # type: ignore[arg-type]
+
+
+def test_invalid_hands() -> None:
+    with pytest.raises(ValueError, match="8 is not a position"):
+        settle(MACAU, THREE, {8: TWO_P9}, {"odd": 100})
+    with pytest.raises(TypeError, match="not one string"):
+        settle(MACAU, THREE, TWO_P9, {"odd": 100})  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="'9x' is not a card"):
+        settle(MACAU, "9c 9d 9x", {1: TWO_P9}, {"odd": 100})
+    assert settle(MACAU, THREE, [TWO_P9, THREE], {"win:2": 100})["win:2"].outcome == "carried"
+
+
+# --- a table session -------------------------------------------------------------------
+
+
+def test_session_carries_stakes() -> None:
+    seat = TableSession(MACAU)
+    first = seat.settle(THREE, {1: THREE_TOO}, {"win:1": 100, "tie:1": 10, "even": 50})
+    assert first["win:1"].outcome == "carried" and first["tie:1"].returned == 210
+    assert dict(seat.carried) == {"win:1": 100}
+    # the carried stake plays by itself, and a Tie may lean on it
+    second = seat.settle(THREE, {1: TWO_P9}, {"tie:1": 10})
+    assert second["win:1"].stake == 100 and second["win:1"].returned == 195
+    assert second["tie:1"].outcome == "lose"
+    assert dict(seat.carried) == {}
+    seat.settle(THREE_FACES, {}, {"odd": 40})
+    assert dict(seat.carried) == {"odd": 40}
+    raised = seat.settle(THREE, {}, {"odd": 60})  # may be increased
+    assert raised["odd"].stake == 60 and raised["odd"].returned == 117
+
+
+@pytest.mark.parametrize(
+    ("stake", "error", "match"),
+    [(50, ValueError, "may be increased, not reduced or withdrawn"), (0, ValueError, "not reduced or withdrawn"),
+     (1.5, TypeError, "never a float")],
+)
+def test_session_refuses_to_reduce_or_withdraw(stake: object, error: type[Exception], match: str) -> None:
+    seat = TableSession(MACAU)
+    seat.settle(THREE, {1: THREE_TOO}, {"win:1": 100})
+    with pytest.raises(error, match=match):
+        seat.settle(THREE, {1: TWO_P9}, {"win:1": stake})  # type: ignore[dict-item]
+    assert dict(seat.carried) == {"win:1": 100}  # nothing changed
+
+
+def test_online_session_returns_pushes() -> None:
+    seat = TableSession(ONLINE)
+    result = seat.settle(THREE, {1: THREE_TOO}, {"win:1": 100})
+    assert result["win:1"].returned == 100 and dict(seat.carried) == {}
+
+
+# --- the compiled tables against the reference, on every input ---------------------------
+
+
+@pytest.mark.parametrize("rules", [MACAU, ONLINE, THREE_PICTURES], ids=lambda r: r.name)
+def test_outcome_codes_match_the_plain_rules_everywhere(rules: RuleSet) -> None:
+    """Every pair of hand classes x every Pair Plus category of both hands x every bet:
+    the active implementation's ``outcome_codes`` equals ``bet_outcome`` called plainly."""
+    grid = list(itertools.product(range(31), range(6), range(31), range(6)))
+    hand_rank, hand_pp, banker_rank, banker_pp = (np.array(c, dtype=np.uint8) for c in zip(*grid, strict=True))
+    ranks = np.column_stack([banker_rank] + [hand_rank] * rules.positions)
+    pps = np.column_stack([banker_pp] + [hand_pp] * rules.positions)
+    bets = list(rules.bets)
+    codes = outcome_codes(rules, bets, ranks, pps)
+    for j, name in enumerate(bets):
+        spec = rules.bet(name)
+        on_banker = spec.kind in ("odd", "even", "point") or spec.position == 0
+        hr, hp = (banker_rank, banker_pp) if on_banker else (hand_rank, hand_pp)
+        expected = [
+            ref.bet_outcome(rules, spec.kind, spec.position, a, b, c)
+            for a, b, c in zip(hr.tolist(), hp.tolist(), banker_rank.tolist(), strict=True)
+        ]
+        assert codes[:, j].tolist() == expected, name
+
+
+def test_outcome_codes_reject_bad_input() -> None:
+    with pytest.raises(ValueError, match=r"round 1: ranks \[0, 31"):
+        outcome_codes(ONLINE, ["win:1"], [[0, 0, 0, 0], [0, 31, 0, 0]], np.zeros((2, 4)))
+    with pytest.raises(ValueError, match=r"pair plus \[6, 0, 0, 0\]"):
+        outcome_codes(ONLINE, ["win:1"], [[0, 0, 0, 0]], [[6, 0, 0, 0]])
+    with pytest.raises(ValueError, match=r"shape \(rounds, 4\)"):
+        outcome_codes(ONLINE, ["win:1"], [[0, 0, 0]], [[0, 0, 0]])
+    with pytest.raises(ValueError, match="unknown bet"):
+        outcome_codes(ONLINE, ["odd"], [[0, 0, 0, 0]], [[0, 0, 0, 0]])
+
+
+def test_evaluated_rounds_settle_alike_through_both_paths() -> None:
+    rng = np.random.default_rng(11)
+    bets = list(ONLINE.bets)
+    for _ in range(200):
+        cards = rng.choice(52, size=12, replace=False).tolist()
+        hands = [evaluate(cards[3 * i : 3 * i + 3]) for i in range(4)]
+        codes = outcome_codes(ONLINE, bets, [[h.rank for h in hands]], [[int(h.pair_plus) for h in hands]])
+        result = settle(ONLINE, hands[0], hands[1:], {b: 1 for b in bets})
+        labels = {0: "lose", 1: "win", 2: "win", 3: "push"} | {k: "win" for k in range(5, 10)}
+        assert [labels[c] for c in codes[0].tolist()] == [r.outcome for r in result.results]
