@@ -25,7 +25,14 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import sanggong  # noqa: E402
-from workloads import numpy_evaluate, random_one_deck_hands, reference_evaluate  # noqa: E402
+from workloads import (  # noqa: E402
+    numpy_evaluate,
+    numpy_permutation_deal,
+    numpy_permuted_deal,
+    random_one_deck_hands,
+    reference_evaluate,
+)
+from sanggong import _core, _reference  # noqa: E402
 
 
 def interleaved_medians(contenders: dict[str, tuple[Callable[[], object], int]], repeats: int) -> dict[str, float]:
@@ -47,6 +54,7 @@ def main() -> None:
     parser.add_argument("--hands", type=float, default=1e7, help="hands to evaluate (default 1e7)")
     parser.add_argument("--reference-hands", type=float, default=2e5, help="slice for the pure-Python reference")
     parser.add_argument("--repeats", type=int, default=7)
+    parser.add_argument("--rounds", type=float, default=1e6, help="online rounds to deal (default 1e6)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args()
     if sanggong.IMPLEMENTATION != "cython":
@@ -78,6 +86,7 @@ def main() -> None:
         "numpy baseline / cython": rows["numpy baseline (rank + pair plus)"] / cy,
         "reference / cython": rows["pure-Python reference"] / cy,
     }
+    dealing = deal_figures(int(args.rounds), args.repeats)
     meta = {
         "hands": n,
         "reference_hands": slice_n,
@@ -89,7 +98,7 @@ def main() -> None:
         "cpus": os.cpu_count(),
     }
     if args.json:
-        print(json.dumps({"meta": meta, "ns_per_hand": rows, "ratios": ratios}, indent=2))
+        print(json.dumps({"meta": meta, "ns_per_hand": rows, "ratios": ratios, "dealing": dealing}, indent=2))
         return
     print(f"Evaluating {n:,} random one-deck hands (uint8 codes), median of {args.repeats} runs")
     print(f"python {meta['python']}, numpy {meta['numpy']}, {meta['machine']}, {meta['cpus']} cpus\n")
@@ -99,6 +108,46 @@ def main() -> None:
     print()
     for name, ratio in ratios.items():
         print(f"  {name:<{width}}  {ratio:10.1f}x")
+    print(f"\nShuffling and dealing, one core, median of {args.repeats} runs")
+    width = max(map(len, dealing))
+    for name, (value, unit) in dealing.items():
+        print(f"  {name:<{width}}  {value:14,.2f} {unit}")
+
+
+def deal_figures(rounds: int, repeats: int) -> dict[str, tuple[float, str]]:
+    """ns per card drawn and online rounds dealt per second, sanggong against NumPy."""
+    shoes = max(1, rounds // 32)
+    bit_generator = np.random.PCG64(1)
+    rng = np.random.Generator(np.random.PCG64(1))
+    online = np.empty((rounds, 13), np.uint8)
+    shoe_rows = np.empty((shoes, 416), np.uint8)
+    few = max(1, rounds // 50)
+    reference_rows = np.empty((max(1, rounds // 200), 13), np.uint8)
+    game = sanggong.Game(sanggong.ONLINE, 1)
+    contenders: dict[str, tuple[Callable[[], object], int]] = {
+        "online": (lambda: _core.deal_fresh_batch(bit_generator, 1, online), rounds),
+        "shoe": (lambda: _core.deal_fresh_batch(bit_generator, 8, shoe_rows), shoes),
+        "permutation": (lambda: numpy_permutation_deal(rng, few), few),
+        "permuted": (lambda: numpy_permuted_deal(rng, rounds), rounds),
+        "game": (lambda: [game.deal() for _ in range(few)], few),
+    }
+    medians = interleaved_medians(contenders, repeats)
+    per = {name: medians[name] / count for name, (_, count) in contenders.items()}
+    reference = interleaved_medians(
+        {"ref": (lambda: _reference.deal_fresh_batch(bit_generator, 1, reference_rows), 0)}, 3
+    )["ref"] / len(reference_rows)
+    return {
+        "cython: ns per card drawn, full 8-deck shoes": (per["shoe"] / 416 * 1e9, "ns/card"),
+        "cython: ns per card drawn, online rounds (13 cards)": (per["online"] / 13 * 1e9, "ns/card"),
+        "cython: online rounds dealt (deal_fresh_batch)": (1 / per["online"], "rounds/s"),
+        "numpy: Generator.permutation per round, in a loop": (1 / per["permutation"], "rounds/s"),
+        "numpy: Generator.permuted, vectorised over rounds": (1 / per["permuted"], "rounds/s"),
+        "sanggong.Game.deal, the whole procedure, per call": (1 / per["game"], "rounds/s"),
+        "pure-Python reference (deal_fresh_batch)": (1 / reference, "rounds/s"),
+        "cython / permutation loop": (per["permutation"] / per["online"], "x"),
+        "cython / vectorised permuted": (per["permuted"] / per["online"], "x"),
+        "cython / reference": (reference / per["online"], "x"),
+    }
 
 
 if __name__ == "__main__":

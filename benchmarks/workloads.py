@@ -69,3 +69,17 @@ def reference_evaluate(hands: npt.NDArray[np.uint8]) -> tuple[np.ndarray, np.nda
     pp = np.empty(len(hands), dtype=np.uint8)
     _reference.evaluate_batch(hands, ranks, pp)
     return ranks, pp
+
+
+def numpy_permutation_deal(rng: np.random.Generator, rounds: int) -> np.ndarray:
+    """Online rounds dealt the way a user would with NumPy: a permutation per round."""
+    out = np.empty((rounds, 13), dtype=np.uint8)
+    for r in range(rounds):
+        out[r] = rng.permutation(52)[:13]
+    return out
+
+
+def numpy_permuted_deal(rng: np.random.Generator, rounds: int) -> np.ndarray:
+    """The same, vectorised: shuffle every row of a (rounds, 52) table at once."""
+    decks = np.broadcast_to(np.arange(52, dtype=np.uint8), (rounds, 52))
+    return rng.permuted(decks, axis=1)[:, :13]

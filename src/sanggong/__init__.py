@@ -14,6 +14,7 @@ from importlib.metadata import PackageNotFoundError, version
 from . import _impl
 from .batch import BatchValues, compare_batch, evaluate_batch, pair_plus_batch, parse_hands, rank_batch
 from .cards import Card, CardLike, CardsLike, Rank, Suit, parse_card, parse_cards
+from .dealing import Game, ObservedTable, RoundRecord
 from .hands import CLASS_LABELS, HandValue, PairPlus, compare, evaluate, hand_cards
 from .rules import MACAU, ONLINE, PRESETS, RuleSet
 from .settlement import BetResult, Settlement, TableSession, settle
@@ -33,6 +34,9 @@ __all__ = [
     "ONLINE",
     "PRESETS",
     "BetResult",
+    "Game",
+    "ObservedTable",
+    "RoundRecord",
     "RuleSet",
     "Settlement",
     "TableSession",

@@ -10,6 +10,9 @@ every card code themselves (the table indices are only formed from valid codes).
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 
 cimport cython
+from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_IsValid
+from libc.string cimport memcpy
+from numpy.random cimport bitgen_t
 
 import operator
 
@@ -299,3 +302,106 @@ def settle_batch(plan, const uint8_t[:, ::1] ranks, const uint8_t[:, ::1] pps, u
                 out[i, j] = table[row[j] * KEY_SPACE
                                   + ka[j] * ranks[i, h] + kb[j] * pps[i, h] + kc[j] * ranks[i, 0]]
     return bad
+
+
+# --- shuffling and dealing ---------------------------------------------------------------
+# Cards are drawn by a lazy Fisher-Yates shuffle: the i-th card drawn swaps a uniformly
+# chosen card of deck[i:] into place i, so a round draws only as many numbers as it
+# takes cards, and every order of the cards drawn stays equally likely. The choice is an
+# unbiased bounded integer (Lemire) from 32-bit words, two per 64-bit draw of a numpy
+# BitGenerator's bitgen_t, taken under its lock with the GIL released.
+
+cdef extern from "_random.h" nogil:
+    ctypedef struct sg_stream32:
+        uint64_t (*next)(void *)
+        void *state
+        uint64_t word
+        int have
+    uint64_t sg_bounded(uint64_t (*next)(void *), void *state, uint64_t n)
+    uint32_t sg_bounded32(sg_stream32 *s, uint32_t n)
+
+
+cdef inline sg_stream32 _stream(bitgen_t* rng) noexcept nogil:
+    cdef sg_stream32 s
+    s.next = rng.next_uint64
+    s.state = rng.state
+    s.word = 0
+    s.have = 0
+    return s
+
+
+cdef bitgen_t* _bitgen(object bit_generator) except NULL:
+    capsule = getattr(bit_generator, "capsule", None)
+    if capsule is None or not PyCapsule_IsValid(capsule, "BitGenerator"):
+        raise TypeError(f"{bit_generator!r} is not a numpy BitGenerator")
+    return <bitgen_t*>PyCapsule_GetPointer(capsule, "BitGenerator")
+
+
+cdef inline uint64_t _below(bitgen_t* rng, uint64_t n) noexcept nogil:
+    return sg_bounded(rng.next_uint64, rng.state, n)
+
+
+def bounded(bit_generator, n):
+    """A uniform integer in [0, n), n >= 1 (Lemire's method on 64-bit draws)."""
+    cdef uint64_t bound = n
+    if bound < 1:
+        raise ValueError(f"bound {n} must be at least 1")
+    cdef bitgen_t* rng = _bitgen(bit_generator)
+    cdef uint64_t value
+    with bit_generator.lock, nogil:
+        value = _below(rng, bound)
+    return value
+
+
+@cython.boundscheck(False)
+@cython.wraparound(False)
+def draw(bit_generator, uint8_t[::1] deck not None, Py_ssize_t start, Py_ssize_t count, uint8_t[::1] out not None):
+    """Draw ``count`` cards from ``deck[start:]`` into ``out`` by lazy Fisher-Yates,
+    permuting ``deck`` in place (``deck[start:start + count]`` ends up equal to ``out``)."""
+    cdef Py_ssize_t n = deck.shape[0], i, j
+    cdef uint8_t card
+    if start < 0 or count < 0 or start + count > n:
+        raise ValueError(f"cannot draw {count} cards from position {start} of a {n}-card deck")
+    if out.shape[0] < count:
+        raise ValueError(f"out holds {out.shape[0]} cards, {count} are drawn")
+    cdef bitgen_t* rng = _bitgen(bit_generator)
+    cdef sg_stream32 stream
+    with bit_generator.lock, nogil:
+        stream = _stream(rng)
+        for i in range(start, start + count):
+            j = i + <Py_ssize_t>sg_bounded32(&stream, <uint32_t>(n - i))
+            card = deck[j]
+            deck[j] = deck[i]
+            deck[i] = card
+            out[i - start] = card
+    return None
+
+
+@cython.boundscheck(False)
+@cython.wraparound(False)
+def deal_fresh_batch(bit_generator, Py_ssize_t decks, uint8_t[:, ::1] out not None):
+    """For each row of ``out``: a fresh shoe of ``decks`` decks in code order, then the
+    first ``out.shape[1]`` cards of a lazy Fisher-Yates shuffle (as ``draw`` would)."""
+    if decks < 1 or decks > 64:
+        raise ValueError(f"decks must be in 1..64, got {decks}")
+    cdef Py_ssize_t n = 52 * decks, rows = out.shape[0], k = out.shape[1], r, i, j
+    if k > n:
+        raise ValueError(f"cannot draw {k} cards from {decks} deck(s)")
+    cdef uint8_t fresh[52 * 64]
+    cdef uint8_t deck[52 * 64]
+    cdef uint8_t card
+    for i in range(n):
+        fresh[i] = i % 52
+    cdef bitgen_t* rng = _bitgen(bit_generator)
+    cdef sg_stream32 stream
+    with bit_generator.lock, nogil:
+        stream = _stream(rng)
+        for r in range(rows):
+            memcpy(deck, fresh, n)
+            for i in range(k):
+                j = i + <Py_ssize_t>sg_bounded32(&stream, <uint32_t>(n - i))
+                card = deck[j]
+                deck[j] = deck[i]
+                deck[i] = card
+                out[r, i] = card
+    return None

@@ -295,3 +295,86 @@ def settle_batch(plan, ranks, pps, out) -> int:  # type: ignore[no-untyped-def]
                 plan.rules, spec.kind, spec.position, hand_ranks[h], hand_pps[h], hand_ranks[0]
             )
     return -1
+
+
+# --- shuffling and dealing -------------------------------------------------------------
+# The same algorithms as the compiled core, drawing the same 64-bit words through
+# ``random_raw()``: for bit generators whose raw output is their 64-bit output (PCG64,
+# PCG64DXSM, Philox, SFC64) both produce the same cards, bit for bit, from one seed.
+# (``random_raw`` takes the bit generator's lock for each draw itself, so the reference
+# does not hold it around a loop: the lock is not reentrant.)
+
+_MASK64 = (1 << 64) - 1
+
+
+def _bounded_raw(bit_generator, n: int) -> int:  # type: ignore[no-untyped-def]
+    product = int(bit_generator.random_raw()) * n
+    if product & _MASK64 < n:
+        threshold = (1 << 64) % n
+        while product & _MASK64 < threshold:
+            product = int(bit_generator.random_raw()) * n
+    return product >> 64
+
+
+def bounded(bit_generator, n: int) -> int:  # type: ignore[no-untyped-def]
+    """A uniform integer in [0, n), n >= 1 (Lemire's method on 64-bit draws)."""
+    if n < 1:
+        raise ValueError(f"bound {n} must be at least 1")
+    return _bounded_raw(bit_generator, n)
+
+
+class _Stream32:
+    """32-bit words cut from 64-bit draws, low half first (as ``sg_stream32``)."""
+
+    def __init__(self, bit_generator) -> None:  # type: ignore[no-untyped-def]
+        self.bit_generator = bit_generator
+        self.high: int | None = None
+
+    def next32(self) -> int:
+        if self.high is not None:
+            word, self.high = self.high, None
+            return word
+        raw = int(self.bit_generator.random_raw())
+        self.high = raw >> 32
+        return raw & 0xFFFFFFFF
+
+    def bounded(self, n: int) -> int:
+        """Uniform in [0, n), 1 <= n < 2**32 (Lemire's method on 32-bit words)."""
+        product = self.next32() * n
+        if product & 0xFFFFFFFF < n:
+            threshold = (1 << 32) % n
+            while product & 0xFFFFFFFF < threshold:
+                product = self.next32() * n
+        return product >> 32
+
+
+def draw(bit_generator, deck, start: int, count: int, out) -> None:  # type: ignore[no-untyped-def]
+    """Draw ``count`` cards from ``deck[start:]`` into ``out`` by lazy Fisher-Yates."""
+    n = len(deck)
+    if start < 0 or count < 0 or start + count > n:
+        raise ValueError(f"cannot draw {count} cards from position {start} of a {n}-card deck")
+    if len(out) < count:
+        raise ValueError(f"out holds {len(out)} cards, {count} are drawn")
+    stream = _Stream32(bit_generator)
+    for i in range(start, start + count):
+        j = i + stream.bounded(n - i)
+        deck[i], deck[j] = deck[j], deck[i]
+        out[i - start] = deck[i]
+
+
+def deal_fresh_batch(bit_generator, decks: int, out) -> None:  # type: ignore[no-untyped-def]
+    """For each row of ``out``: a fresh shoe in code order, then the first cards of a
+    lazy Fisher-Yates shuffle."""
+    if not 1 <= decks <= 64:
+        raise ValueError(f"decks must be in 1..64, got {decks}")
+    n = 52 * decks
+    rows, k = out.shape
+    if k > n:
+        raise ValueError(f"cannot draw {k} cards from {decks} deck(s)")
+    stream = _Stream32(bit_generator)
+    for r in range(rows):
+        deck = [i % 52 for i in range(n)]
+        for i in range(k):
+            j = i + stream.bounded(n - i)
+            deck[i], deck[j] = deck[j], deck[i]
+            out[r, i] = deck[i]

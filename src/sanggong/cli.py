@@ -15,6 +15,7 @@ from decimal import Decimal, InvalidOperation
 
 from . import __version__
 from .hands import HandValue, evaluate
+from .dealing import Game, RoundRecord
 from .rules import PRESETS, RuleSet
 from .settlement import Money, Settlement, settle
 
@@ -113,10 +114,48 @@ def _cmd_settle(args: argparse.Namespace) -> int:
     return 0
 
 
+def _count(text: str) -> int:
+    if not re.fullmatch(r"\d+", text) or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive whole number")
+    return int(text)
+
+
+def _print_round(record: RoundRecord) -> None:
+    head = ""
+    if record.head_card is not None:
+        from .dealing import first_hand
+
+        first = first_hand(record.head_card)
+        head = f", head card {record.head_card} ({'banker' if first == 0 else f'player {first}'} first)"
+    last = ", last of the shoe" if record.last_of_shoe and record.cut_card else ""
+    burned = " ".join(map(str, record.burned)) or "none"
+    print(f"round {record.round} (shoe {record.shoe}, round {record.round_in_shoe}{last}){head}; burned: {burned}")
+    print(f"  banker  {' '.join(map(str, record.banker.cards))}  {record.banker.label}")
+    winners = record.winners
+    for position, hand in record.hands.items():
+        print(f"  {position:<6}  {' '.join(map(str, hand.cards))}  {hand.label:<4} {winners[position]}")
+
+
+def _cmd_deal(args: argparse.Namespace) -> int:
+    rules = _rules(args)
+    changes = {k: v for k, v in (("decks", args.decks), ("positions", args.positions)) if v is not None}
+    if changes:
+        rules = rules.replace(**changes)
+    game = Game(rules, args.seed, recall=args.rounds)
+    records = [game.play() for _ in range(args.rounds)]
+    if args.json:
+        print(json.dumps([r.to_dict() for r in records], ensure_ascii=False))
+        return 0
+    print(f"rules: {rules.name}, {rules.decks} deck(s), {rules.positions} positions, seed {game.seed}")
+    for record in records:
+        _print_round(record)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="sanggong",
-        description="Sam Gong (三公) engine: evaluate hands and settle bets.",
+        description="Sam Gong (三公) engine: evaluate hands, settle bets, deal rounds.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -150,6 +189,21 @@ def build_parser() -> argparse.ArgumentParser:
     st.add_argument("--bet", action="append", default=[], metavar="BET=STAKE", help="a bet and its stake; repeat")
     st.add_argument("--json", action="store_true", help="print the settlement as JSON")
     st.set_defaults(run=_cmd_settle)
+
+    de = commands.add_parser(
+        "deal",
+        help="shuffle and deal rounds as the rules prescribe",
+        description="Deal rounds from a seeded shoe and print each hand and who won.",
+        epilog="example: sanggong deal --rules macau --decks 8 --positions 5 --rounds 3 --seed 7",
+    )
+    de.add_argument("--rules", choices=sorted(PRESETS), default="macau", help="preset rule set (default: macau)")
+    de.add_argument("--rules-file", metavar="FILE", help="a rule set in TOML or JSON (overrides --rules)")
+    de.add_argument("--rounds", type=_count, default=1, help="rounds to deal (default 1)")
+    de.add_argument("--seed", type=int, help="seed (default: fresh entropy, printed so it can be replayed)")
+    de.add_argument("--decks", type=_count, help="override the rule set's number of decks")
+    de.add_argument("--positions", type=_count, help="override the rule set's number of positions")
+    de.add_argument("--json", action="store_true", help="print the round records as a JSON list")
+    de.set_defaults(run=_cmd_deal)
     return parser
 
 

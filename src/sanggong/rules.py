@@ -280,7 +280,7 @@ class RuleSet:
     def cards_per_round(self) -> int:
         """Most cards one round takes, burns and the head card included."""
         burn = self.burn_first if self.fresh_deck_each_round else self.burn_per_round
-        return 3 * self.hands + burn + (1 if self.head_card else 0)
+        return 3 * self.hands + burn + (1 if self.head_card and self.head_card_burned else 0)
 
     @property
     def bets(self) -> dict[str, str]:

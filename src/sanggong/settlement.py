@@ -298,6 +298,25 @@ def _hands(rules: RuleSet, hands: Mapping[int, HandLike] | Sequence[HandLike]) -
     return out
 
 
+def check_slip(
+    rules: RuleSet, bets: Mapping[str, Money]
+) -> tuple[list[BetSpec], dict[str, tuple[Fraction, type]], set[type]]:
+    """Check a bet slip against the table without any hands: every bet offered, every
+    stake an amount of one kind, no Tie without its Win where the rules need one."""
+    if not isinstance(bets, Mapping):
+        raise TypeError(f"bets: expected a mapping of bet name to stake, not {type(bets).__name__}")
+    specs = [rules.bet(name) for name in bets]
+    checked = {name: _check_stake(name, stake, rules) for name, stake in bets.items()}
+    kinds = {kind for _, kind in checked.values()}
+    if len(kinds) > 1:
+        raise ValueError("bets: all stakes of a slip must be of one kind (int minor units, Decimal or Fraction)")
+    if rules.tie_requires_win:
+        for spec in specs:
+            if spec.kind == "tie" and f"win:{spec.position}" not in bets:
+                raise ValueError(f"bet {spec.name}: a Tie bet needs a Win bet on position {spec.position}")
+    return specs, checked, kinds
+
+
 def settle(
     rules: RuleSet,
     banker: HandLike,
@@ -320,17 +339,7 @@ def settle(
     >>> settle(ONLINE, "Kh Qs 6d", ["5c 5d 6h"], {"lose:1": 100})["lose:1"].returned
     150
     """
-    if not isinstance(bets, Mapping):
-        raise TypeError(f"bets: expected a mapping of bet name to stake, not {type(bets).__name__}")
-    specs = [rules.bet(name) for name in bets]
-    checked = {name: _check_stake(name, stake, rules) for name, stake in bets.items()}
-    kinds = {kind for _, kind in checked.values()}
-    if len(kinds) > 1:
-        raise ValueError("bets: all stakes of a slip must be of one kind (int minor units, Decimal or Fraction)")
-    if rules.tie_requires_win:
-        for spec in specs:
-            if spec.kind == "tie" and f"win:{spec.position}" not in bets:
-                raise ValueError(f"bet {spec.name}: a Tie bet needs a Win bet on position {spec.position}")
+    specs, checked, kinds = check_slip(rules, bets)
     banker_value = evaluate(banker)
     hand_values = _hands(rules, hands)
     for spec in specs:
@@ -454,6 +463,25 @@ class TableSession:
         bets: Mapping[str, Money] | None = None,
     ) -> Settlement:
         """Settle a round with the carried stakes plus ``bets``."""
+        return self.settle_slip(banker, hands, self.slip(bets or {}))
+
+    def settle_slip(
+        self,
+        banker: HandLike,
+        hands: Mapping[int, HandLike] | Sequence[HandLike],
+        slip: Mapping[str, Money],
+    ) -> Settlement:
+        """Settle a whole slip made by ``slip`` (carried stakes included) and keep what
+        it carries to the next round."""
+        result = settle(self.rules, banker, hands, slip)
+        self._carried = {r.bet: r.carried for r in result.results if r.carried}
+        return result
+
+    def slip(self, bets: Mapping[str, Money]) -> dict[str, Money]:
+        """The next round's whole slip: the carried stakes, raised or joined by ``bets``,
+        checked as ``settle`` would check it (an empty slip is allowed)."""
+        if not isinstance(bets, Mapping):
+            raise TypeError(f"bets: expected a mapping of bet name to stake, not {type(bets).__name__}")
         slip: dict[str, Money] = dict(self._carried)
         for name, stake in (bets or {}).items():
             if name in self._carried:
@@ -465,6 +493,5 @@ class TableSession:
                         f"not reduced or withdrawn (got {stake})"
                     )
             slip[name] = stake
-        result = settle(self.rules, banker, hands, slip)
-        self._carried = {r.bet: r.carried for r in result.results if r.carried}
-        return result
+        check_slip(self.rules, slip)
+        return slip
