@@ -87,6 +87,7 @@ def main() -> None:
         "reference / cython": rows["pure-Python reference"] / cy,
     }
     dealing = deal_figures(int(args.rounds), args.repeats)
+    analysis = analysis_figures(args.repeats)
     meta = {
         "hands": n,
         "reference_hands": slice_n,
@@ -98,7 +99,8 @@ def main() -> None:
         "cpus": os.cpu_count(),
     }
     if args.json:
-        print(json.dumps({"meta": meta, "ns_per_hand": rows, "ratios": ratios, "dealing": dealing}, indent=2))
+        print(json.dumps({"meta": meta, "ns_per_hand": rows, "ratios": ratios, "dealing": dealing,
+                          "analysis": analysis}, indent=2))
         return
     print(f"Evaluating {n:,} random one-deck hands (uint8 codes), median of {args.repeats} runs")
     print(f"python {meta['python']}, numpy {meta['numpy']}, {meta['machine']}, {meta['cpus']} cpus\n")
@@ -112,6 +114,31 @@ def main() -> None:
     width = max(map(len, dealing))
     for name, (value, unit) in dealing.items():
         print(f"  {name:<{width}}  {value:14,.2f} {unit}")
+    print(f"\nExact analysis of every bet, one core, median of {args.repeats} runs")
+    width = max(map(len, analysis))
+    for name, (value, unit) in analysis.items():
+        print(f"  {name:<{width}}  {value:14,.2f} {unit}")
+
+
+def analysis_figures(repeats: int) -> dict[str, tuple[float, str]]:
+    """analyze() of both presets at 1 and 8 decks, against the card-by-card enumeration."""
+    from itertools import combinations
+
+    contenders: dict[str, tuple[Callable[[], object], int]] = {}
+    for rules in (sanggong.MACAU, sanggong.ONLINE):
+        for decks in (1, 8):
+            variant = rules.replace(decks=decks)
+            contenders[f"analyze({rules.name}, {decks} deck{'s' if decks > 1 else ''})"] = (
+                lambda v=variant: sanggong.analyze(v), 1)
+    medians = interleaved_medians(contenders, max(repeats, 9))
+    hands = np.array(list(combinations(range(52), 3)), dtype=np.uint8)
+    classes = sanggong.rank_batch(hands)
+    out = np.zeros((31, 31), dtype=np.uint64)
+    brute = interleaved_medians({"brute": (lambda: _core.brute_force_one_deck(classes, out), 1)}, 3)["brute"]
+    figures = {name: (seconds * 1e3, "ms") for name, seconds in medians.items()}
+    figures["card-by-card enumeration, 407,170,400 one-deck deals"] = (brute * 1e3, "ms")
+    figures["enumeration / analyze(macau, 1 deck)"] = (brute / medians["analyze(macau, 1 deck)"], "x")
+    return figures
 
 
 def deal_figures(rounds: int, repeats: int) -> dict[str, tuple[float, str]]:

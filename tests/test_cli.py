@@ -123,3 +123,33 @@ def test_settle_bad_input_exits_2(extra: list[str], needle: str, capsys: pytest.
     captured = capsys.readouterr()
     lines = captured.err.splitlines()
     assert captured.out == "" and len(lines) == 1 and needle in lines[0]
+
+
+def test_analyze_json_matches_the_api(capsys: pytest.CaptureFixture[str]) -> None:
+    from sanggong import MACAU, analyze
+
+    assert main(["analyze", "--rules", "macau", "--decks", "1", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    expected = analyze(MACAU.replace(decks=1))
+    assert data["rules"] == "macau" and data["decks"] == 1
+    assert [b["bet"] for b in data["bets"]] == list(expected.bets)
+    for bet in data["bets"]:
+        assert Fraction(bet["ev_exact"]) == expected[bet["bet"]].ev_exact
+        assert set(bet) >= {"ev", "house_edge", "sd", "outcomes"}
+
+
+def test_analyze_text_remove_and_eor(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    assert main(["analyze", "--rules", "online", "--remove", "Kh Qs 9d 9c"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("rules: online, 1 deck(s), 48 cards, less Kh Qs 9d 9c")
+    assert "house edge" in out and "pair_plus:banker" in out
+    assert main(["analyze", "--rules", "online", "--eor"]) == 0
+    assert "tags" in capsys.readouterr().out
+    from sanggong import ONLINE
+
+    table = tmp_path / "table.json"
+    ONLINE.replace(name="rich flush", pair_plus_pays={**ONLINE.pair_plus_pays, "flush": 4}).save(table)
+    assert main(["analyze", "--rules-file", str(table), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["rules"] == "rich flush"
+    assert main(["analyze", "--remove", "Kh Kh Kh Kh Kh Kh Kh Kh Kh"]) == 2
+    assert "cannot remove Kh" in capsys.readouterr().err

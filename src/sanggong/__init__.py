@@ -12,6 +12,7 @@ from __future__ import annotations
 from importlib.metadata import PackageNotFoundError, version
 
 from . import _impl
+from .analysis import Analysis, BetAnalysis, analyze, composition, effect_of_removal
 from .batch import BatchValues, compare_batch, evaluate_batch, pair_plus_batch, parse_hands, rank_batch
 from .cards import Card, CardLike, CardsLike, Rank, Suit, parse_card, parse_cards
 from .dealing import Game, ObservedTable, RoundRecord
@@ -41,7 +42,9 @@ __all__ = [
     "Settlement",
     "TableSession",
     "settle",
+    "Analysis",
     "BatchValues",
+    "BetAnalysis",
     "Card",
     "CardLike",
     "CardsLike",
@@ -50,8 +53,11 @@ __all__ = [
     "Rank",
     "Suit",
     "__version__",
+    "analyze",
     "compare",
     "compare_batch",
+    "composition",
+    "effect_of_removal",
     "evaluate",
     "evaluate_batch",
     "hand_cards",

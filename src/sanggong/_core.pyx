@@ -11,6 +11,7 @@ from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, u
 
 cimport cython
 from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_IsValid
+from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy
 from numpy.random cimport bitgen_t
 
@@ -404,4 +405,115 @@ def deal_fresh_batch(bit_generator, Py_ssize_t decks, uint8_t[:, ::1] out not No
                 deck[j] = deck[i]
                 deck[i] = card
                 out[r, i] = card
+    return None
+
+
+# --- exact counting -------------------------------------------------------------------------
+# The compiled twins of _reference.joint_class_counts and hand_counts, in uint64: the
+# caller (sanggong.analysis) checks that the shoe is small enough for no sum to overflow.
+
+cdef inline uint64_t _choose(int64_t n, uint8_t k) noexcept nogil:
+    if k == 0:
+        return 1
+    if n < k:
+        return 0
+    if k == 1:
+        return <uint64_t>n
+    if k == 2:
+        return <uint64_t>(n * (n - 1) // 2)
+    return <uint64_t>(n * (n - 1) * (n - 2) // 6)
+
+
+@cython.boundscheck(False)
+@cython.wraparound(False)
+def joint_class_counts(const int64_t[::1] counts, const uint8_t[:, :, ::1] multisets,
+                       const uint8_t[::1] classes, uint64_t[:, ::1] out not None):
+    """out[p, b] += ordered (position hand, banker hand) pairs of disjoint hands of
+    classes p and b; see _reference.joint_class_counts."""
+    cdef Py_ssize_t n = multisets.shape[0], kinds = counts.shape[0], i, j, t
+    cdef int64_t rest[64]
+    cdef uint64_t w1, w2
+    if multisets.shape[1] != 3 or multisets.shape[2] != 2 or classes.shape[0] != n or kinds > 64:
+        raise ValueError("multisets must be (n, 3, 2) with a class each, over at most 64 kinds")
+    for i in range(n):
+        if classes[i] >= out.shape[0] or classes[i] >= out.shape[1]:
+            raise ValueError(f"class {classes[i]} of multiset {i} is outside the output")
+        for t in range(3):
+            if multisets[i, t, 0] >= kinds or multisets[i, t, 1] > 3:
+                raise ValueError(f"multiset {i} names a kind outside the shoe")
+    with nogil:
+        for i in range(n):
+            w1 = 1
+            for t in range(3):
+                w1 *= _choose(counts[multisets[i, t, 0]], multisets[i, t, 1])
+            if w1 == 0:
+                continue
+            for t in range(kinds):
+                rest[t] = counts[t]
+            for t in range(3):
+                rest[multisets[i, t, 0]] -= multisets[i, t, 1]
+            for j in range(n):
+                w2 = w1
+                for t in range(3):
+                    w2 *= _choose(rest[multisets[j, t, 0]], multisets[j, t, 1])
+                out[classes[i], classes[j]] += w2
+    return None
+
+
+@cython.boundscheck(False)
+@cython.wraparound(False)
+def hand_counts(const int64_t[::1] counts, const uint8_t[:, :, ::1] multisets,
+                const uint8_t[::1] values, uint64_t[::1] out not None):
+    """out[values[i]] += the ways to draw multiset i; see _reference.hand_counts."""
+    cdef Py_ssize_t n = multisets.shape[0], kinds = counts.shape[0], i, t
+    cdef uint64_t w
+    if multisets.shape[1] != 3 or multisets.shape[2] != 2 or values.shape[0] != n:
+        raise ValueError("multisets must be (n, 3, 2) with a value each")
+    for i in range(n):
+        if values[i] >= out.shape[0]:
+            raise ValueError(f"value {values[i]} of multiset {i} is outside the output")
+        for t in range(3):
+            if multisets[i, t, 0] >= kinds or multisets[i, t, 1] > 3:
+                raise ValueError(f"multiset {i} names a kind outside the shoe")
+    with nogil:
+        for i in range(n):
+            w = 1
+            for t in range(3):
+                w *= _choose(counts[multisets[i, t, 0]], multisets[i, t, 1])
+            out[values[i]] += w
+    return None
+
+
+@cython.boundscheck(False)
+@cython.wraparound(False)
+def brute_force_one_deck(const uint8_t[::1] hand_class, uint64_t[:, ::1] out not None):
+    """Every ordered pair of disjoint hands of one deck, card by card: out[p, b] counts
+    pairs of classes p and b. ``hand_class[i]`` is the class of the i-th hand of
+    itertools.combinations(range(52), 3). A check of the counting above, independent of
+    it: 22,100 x 22,100 pairs, those sharing a card skipped (407,170,400 remain)."""
+    cdef Py_ssize_t n = 22100, i, j, a, b, c
+    cdef uint64_t m
+    if hand_class.shape[0] != n or out.shape[0] < 31 or out.shape[1] < 31:
+        raise ValueError("hand_class must hold the 22,100 one-deck hands; out must be 31 x 31")
+    for i in range(n):
+        if hand_class[i] > 30:
+            raise ValueError(f"hand_class[{i}] = {hand_class[i]} is not a class")
+    cdef uint64_t* masks = <uint64_t*>malloc(n * sizeof(uint64_t))
+    if masks == NULL:
+        raise MemoryError()
+    i = 0
+    for a in range(52):
+        for b in range(a + 1, 52):
+            for c in range(b + 1, 52):
+                masks[i] = ((<uint64_t>1) << a) | ((<uint64_t>1) << b) | ((<uint64_t>1) << c)
+                i += 1
+    try:
+        with nogil:
+            for i in range(n):
+                m = masks[i]
+                for j in range(n):
+                    if not (m & masks[j]):
+                        out[hand_class[i], hand_class[j]] += 1
+    finally:
+        free(masks)
     return None

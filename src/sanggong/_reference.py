@@ -378,3 +378,86 @@ def deal_fresh_batch(bit_generator, decks: int, out) -> None:  # type: ignore[no
             j = i + stream.bounded(n - i)
             deck[i], deck[j] = deck[j], deck[i]
             out[r, i] = deck[i]
+
+
+# --- exact counting ---------------------------------------------------------------------
+# A hand's class depends only on its ranks, and J, Q and K are alike for it (faces worth
+# 0): so counting goes over 11 "class ranks" (A..9, T, face), whose hands are the 286
+# multisets of 3. A multiset with m_k cards of class rank k can be drawn in
+# prod C(c_k, m_k) ways from a shoe holding c_k such cards; a second hand then in
+# prod C(c_k - m_k, m'_k). Pair Plus needs suits: its counts go over the 52 card kinds.
+
+N_CLASS_RANKS = 11
+
+
+def class_rank_of(code: int) -> int:
+    """0..8 for A..9, 9 for a ten, 10 for a face (J, Q, K)."""
+    return min(card_rank(code) - 1, 10)
+
+
+def _comb(n: int, k: int) -> int:
+    if n < k:
+        return 0
+    if k == 1:
+        return n
+    if k == 2:
+        return n * (n - 1) // 2
+    if k == 3:
+        return n * (n - 1) * (n - 2) // 6
+    return 1
+
+
+def class_multisets() -> list[tuple[tuple[int, int], ...]]:
+    """The 286 hands over class ranks, each as ((class rank, multiplicity), ...)."""
+    out = []
+    for a in range(N_CLASS_RANKS):
+        for b in range(a, N_CLASS_RANKS):
+            for c in range(b, N_CLASS_RANKS):
+                counts: dict[int, int] = {}
+                for k in (a, b, c):
+                    counts[k] = counts.get(k, 0) + 1
+                out.append(tuple(sorted(counts.items())))
+    return out
+
+
+def multiset_class(multiset: tuple[tuple[int, int], ...]) -> int:
+    """The class number of a hand of these class ranks."""
+    points = sum((k + 1) * m for k, m in multiset if k <= 8) % 10
+    faces = sum(m for k, m in multiset if k == 10)
+    return class_rank(points, faces)
+
+
+def joint_class_counts(counts, multisets, classes, out) -> None:  # type: ignore[no-untyped-def]
+    """``out[p, b]`` += ordered (position hand, banker hand) pairs of disjoint hands with
+    classes p and b, from a shoe holding ``counts[k]`` cards of class rank k.
+    ``multisets`` is (286, 3, 2) (class rank, multiplicity; multiplicity 0 pads)."""
+    c = [int(x) for x in counts]
+    sets = [[(int(k), int(m)) for k, m in ms if m] for ms in multisets.tolist()]
+    cls = [int(x) for x in classes]
+    for i, first in enumerate(sets):
+        w1 = 1
+        for k, m in first:
+            w1 *= _comb(c[k], m)
+        if not w1:
+            continue
+        rest = list(c)
+        for k, m in first:
+            rest[k] -= m
+        for j, second in enumerate(sets):
+            w2 = w1
+            for k, m in second:
+                w2 *= _comb(rest[k], m)
+            if w2:
+                out[cls[i], cls[j]] += w2
+
+
+def hand_counts(counts, multisets, values, out) -> None:  # type: ignore[no-untyped-def]
+    """``out[values[i]]`` += the ways to draw multiset i (of card kinds or class ranks)
+    from a shoe holding ``counts[k]`` of kind k."""
+    c = [int(x) for x in counts]
+    for ms, value in zip(multisets.tolist(), values.tolist()):
+        w = 1
+        for k, m in ms:
+            if m:
+                w *= _comb(c[k], m)
+        out[value] += w

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sys
 from collections.abc import Sequence
@@ -15,6 +16,7 @@ from decimal import Decimal, InvalidOperation
 
 from . import __version__
 from .hands import HandValue, evaluate
+from .analysis import analyze, composition, effect_of_removal
 from .dealing import Game, RoundRecord
 from .rules import PRESETS, RuleSet
 from .settlement import Money, Settlement, settle
@@ -152,10 +154,54 @@ def _cmd_deal(args: argparse.Namespace) -> int:
     return 0
 
 
+def _pays(line_pays: object, net: object) -> str:
+    return "" if line_pays is None else f"{line_pays}:1"
+
+
+def _cmd_analyze(args: argparse.Namespace) -> int:
+    rules = _rules(args)
+    if args.decks is not None:
+        rules = rules.replace(decks=args.decks)
+    if args.eor:
+        removal = effect_of_removal(rules)
+        if args.json:
+            print(json.dumps({"rules": rules.name, "decks": rules.decks, "effect_of_removal": [
+                {"bet": r.bet, "ev": r.ev, "eor": r.eor, "tags": r.tags, "correlation": r.correlation}
+                for r in removal.values()]}))
+            return 0
+        ranks = list(next(iter(removal.values())).eor)
+        print(f"rules: {rules.name}, {rules.decks} deck(s): change in return (%) when one card of a rank leaves")
+        print("bet".ljust(18) + "".join(r.rjust(8) for r in ranks) + "  tags")
+        for r in removal.values():
+            cells = "".join(f"{100 * r.eor[k]:8.4f}" for k in ranks)
+            tags = " ".join(f"{r.tags[k]:+d}" for k in ranks)
+            print(f"{r.bet:<18}{cells}  {tags}  (correlation {r.correlation:.2f})")
+        return 0
+    shoe = composition(rules.decks, args.remove) if args.remove else None
+    result = analyze(rules, shoe)
+    if args.json:
+        print(json.dumps(result.to_dict()))
+        return 0
+    removed = f", less {args.remove}" if args.remove else ""
+    print(f"rules: {rules.name}, {rules.decks} deck(s), {result.cards} cards{removed}")
+    header = ("bet", "outcome", "combinations", "probability", "pays", "return")
+    rows = []
+    for bet in result.bets.values():
+        for k, line in enumerate(bet.outcomes):
+            outcome = line.outcome + (f" ({line.detail})" if line.detail else "")
+            rows.append((bet.bet if k == 0 else "", outcome, f"{line.combinations:,}",
+                         f"{line.probability:.8f}", _pays(line.pays, line.net), f"{float(line.net):+.4f}"))
+        rows.append(("", f"house edge {100 * bet.house_edge:.4f}%", "", "", "sd", f"{bet.sd:.4f}"))
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+    for row in [header, *rows]:
+        print("  ".join(c.ljust(w) if i < 2 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths))).rstrip())
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="sanggong",
-        description="Sam Gong (三公) engine: evaluate hands, settle bets, deal rounds.",
+        description="Sam Gong (三公) engine: evaluate hands, settle bets, deal rounds, analyse bets.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -204,6 +250,20 @@ def build_parser() -> argparse.ArgumentParser:
     de.add_argument("--positions", type=_count, help="override the rule set's number of positions")
     de.add_argument("--json", action="store_true", help="print the round records as a JSON list")
     de.set_defaults(run=_cmd_deal)
+
+    an = commands.add_parser(
+        "analyze",
+        help="exact probabilities, returns and house edges of every bet",
+        description="Count every deal of the shoe exactly and print each bet's outcomes and house edge.",
+        epilog='example: sanggong analyze --rules macau --decks 1 --remove "Kh Qs 9d 9c"',
+    )
+    an.add_argument("--rules", choices=sorted(PRESETS), default="macau", help="preset rule set (default: macau)")
+    an.add_argument("--rules-file", metavar="FILE", help="a rule set in TOML or JSON (overrides --rules)")
+    an.add_argument("--decks", type=_count, help="override the rule set's number of decks")
+    an.add_argument("--remove", metavar="CARDS", help='analyse the shoe with these cards out, e.g. "Kh Qs 9d"')
+    an.add_argument("--eor", action="store_true", help="print the effect of removal of each rank, and count tags")
+    an.add_argument("--json", action="store_true", help="print the analysis as JSON")
+    an.set_defaults(run=_cmd_analyze)
     return parser
 
 
@@ -212,6 +272,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         status: int = args.run(args)
+    except BrokenPipeError:  # e.g. `sanggong analyze | head`: the reader has what it wanted
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except (ValueError, TypeError, OSError) as exc:
         print(f"sanggong {args.command}: error: {exc}", file=sys.stderr)
         return 2

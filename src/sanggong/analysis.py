@@ -1,0 +1,429 @@
+"""Exact analysis: the probability, return, house edge and variance of every bet, for any
+number of decks or any shoe composition, and the effect of removing each rank.
+
+Counts are exact integers: for a position's bets, the ordered pairs of disjoint hands
+(the position's three cards and the banker's) that the shoe can deal; for bets on one
+hand (the banker's Odd/Even/Point/Three Faces, a player's Three Faces, Pair Plus), the
+3-card hands. They are computed combinatorially, over multisets of ranks weighted by the
+ways to choose their suits (see ``_reference.joint_class_counts``), not by walking every
+deal; the test suite checks them against a card-by-card enumeration of the 407,170,400
+one-deck deals and against an ordered-draw count for other shoes.
+
+Returns are per unit staked for one round, before rounding to a minor unit. A stake that
+stays on the table (a Macau Win bet on a tie, Odd/Even on a banker 3P) counts as neither
+won nor lost that round; ``house_edge_resolved`` spreads the edge over resolved bets.
+
+>>> from sanggong import MACAU, ONLINE
+>>> table = analyze(MACAU.replace(decks=1))
+>>> win = table["win:1"]
+>>> win.total, sum(line.combinations for line in win.outcomes)
+(407170400, 407170400)
+>>> [line.outcome for line in win.outcomes]
+['win', 'carried', 'lose']
+>>> round(win.house_edge, 6) == round(-float(win.ev_exact), 6)
+True
+>>> analyze(ONLINE)["pair_plus:banker"].total
+22100
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from math import comb, sqrt
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from . import _impl
+from . import _reference as _ref
+from .cards import CardsLike, parse_cards
+from .rules import RuleSet
+from .settlement import KEY_SPACE, _RESULTS, plan_for
+
+__all__ = ["Analysis", "BetAnalysis", "OutcomeLine", "analyze", "composition", "effect_of_removal"]
+
+RANK_SYMBOLS = _ref.RANK_SYMBOLS
+
+
+# --- the multisets counted over, built once from the reference ---------------------------
+
+
+def _pack(multisets: list[tuple[tuple[int, int], ...]]) -> npt.NDArray[np.uint8]:
+    arr = np.zeros((len(multisets), 3, 2), dtype=np.uint8)
+    for i, ms in enumerate(multisets):
+        for t, (kind, mult) in enumerate(ms):
+            arr[i, t] = kind, mult
+    arr.flags.writeable = False
+    return arr
+
+
+@functools.cache
+def _class_tables() -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8]]:
+    multisets = _ref.class_multisets()
+    classes = np.array([_ref.multiset_class(ms) for ms in multisets], dtype=np.uint8)
+    classes.flags.writeable = False
+    return _pack(multisets), classes
+
+
+@functools.cache
+def _card_tables() -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8]]:
+    multisets, categories = [], []
+    for combo in itertools.combinations_with_replacement(range(_ref.N_CARDS), 3):
+        counts: dict[int, int] = {}
+        for code in combo:
+            counts[code] = counts.get(code, 0) + 1
+        multisets.append(tuple(sorted(counts.items())))
+        categories.append(_ref.pair_plus3(*combo))
+    values = np.array(categories, dtype=np.uint8)
+    values.flags.writeable = False
+    return _pack(multisets), values
+
+
+# --- shoes --------------------------------------------------------------------------------
+
+
+def composition(decks: int = 1, remove: CardsLike | None = None) -> npt.NDArray[np.int64]:
+    """How many of each of the 52 cards (by code) a shoe of ``decks`` decks holds once
+    the cards ``remove`` are out.
+
+    >>> composition(1, "Kh Qs 9d")[[33, 47, 50, 51]].tolist()
+    [0, 0, 0, 1]
+    >>> composition(1, "Kh Kh")
+    Traceback (most recent call last):
+    ...
+    ValueError: cannot remove Kh: the shoe holds no more
+    """
+    if isinstance(decks, bool) or not isinstance(decks, int) or decks < 1:
+        raise ValueError(f"decks must be a positive int, got {decks!r}")
+    counts = np.full(_ref.N_CARDS, decks, dtype=np.int64)
+    for card in parse_cards(remove) if remove is not None and remove != "" else ():
+        if counts[card.code] == 0:
+            raise ValueError(f"cannot remove {card}: the shoe holds no more")
+        counts[card.code] -= 1
+    return counts
+
+
+def _check_counts(counts: npt.ArrayLike) -> npt.NDArray[np.int64]:
+    arr = np.asarray(counts)
+    if arr.dtype.kind not in "iu":
+        raise TypeError(f"a shoe composition is 52 integer counts, not dtype {arr.dtype}")
+    if arr.shape != (_ref.N_CARDS,):
+        raise ValueError(f"a shoe composition is 52 counts (one per card code), got shape {arr.shape}")
+    if (arr < 0).any():
+        code = int(np.argmax(arr < 0))
+        raise ValueError(f"the composition holds {int(arr[code])} of card code {code}")
+    if int(arr.sum()) < 6:
+        raise ValueError(f"a round needs 6 cards at the least; the composition holds {int(arr.sum())}")
+    return arr.astype(np.int64)
+
+
+_CLASS_RANK_OF = np.array([_ref.class_rank_of(c) for c in range(_ref.N_CARDS)])
+
+
+def _by_class_rank(counts: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    folded = np.zeros(_ref.N_CLASS_RANKS, dtype=np.int64)
+    np.add.at(folded, _CLASS_RANK_OF, counts)
+    return folded
+
+
+@dataclass(frozen=True)
+class _Counts:
+    """The exact counts every bet's outcomes are summed from."""
+
+    joint: Any  # (31, 31) ordered (position hand, banker hand) pairs by classes
+    marginal: Any  # (31,) hands by class
+    pair_plus: Any  # (6,) hands by Pair Plus category
+    pairs: int  # ordered pairs of disjoint hands
+    hands: int  # 3-card hands
+
+
+def _counts(
+    counts52: npt.NDArray[np.int64], *, need_pairs: bool = True, need_pair_plus: bool = True
+) -> _Counts:
+    n = int(counts52.sum())
+    pairs, hands = comb(n, 3) * comb(n - 3, 3), comb(n, 3)
+    kernels = _impl.kernels
+    dtype: Any = np.uint64
+    if pairs >= 2**63:  # beyond uint64 sums: Python integers in the reference
+        kernels, dtype = _ref, object
+    class_sets, classes = _class_tables()
+    card_sets, categories = _card_tables()
+    folded = _by_class_rank(counts52)
+    joint = np.zeros((_ref.N_CLASSES, _ref.N_CLASSES), dtype=dtype)
+    if need_pairs:
+        kernels.joint_class_counts(folded, class_sets, classes, joint)
+    marginal = np.zeros(_ref.N_CLASSES, dtype=dtype)
+    kernels.hand_counts(folded, class_sets, classes, marginal)
+    pair_plus = np.zeros(_ref.N_PAIR_PLUS, dtype=dtype)
+    if need_pair_plus:
+        kernels.hand_counts(counts52, card_sets, categories, pair_plus)
+    return _Counts(joint, marginal, pair_plus, pairs, hands)
+
+
+# --- results ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class OutcomeLine:
+    """One outcome of a bet: how many deals give it, what it pays and what it returns
+    per unit staked (``net``: +odds less commission, -1, or 0)."""
+
+    outcome: str
+    detail: str | None
+    combinations: int
+    probability: float
+    pays: Fraction | None
+    net: Fraction
+
+
+@dataclass(frozen=True)
+class BetAnalysis:
+    """Every outcome of one bet with its exact count, and the bet's return and spread.
+    The exact fractions are computed when first asked for."""
+
+    bet: str
+    total: int
+    outcomes: tuple[OutcomeLine, ...]
+
+    @functools.cached_property
+    def ev_exact(self) -> Fraction:
+        """Expected return per unit staked, exactly."""
+        return sum((line.net * line.combinations for line in self.outcomes), Fraction(0)) / self.total
+
+    @functools.cached_property
+    def variance_exact(self) -> Fraction:
+        """Variance of the return per unit staked, exactly."""
+        second = sum((line.net**2 * line.combinations for line in self.outcomes), Fraction(0)) / self.total
+        return second - self.ev_exact**2
+
+    @property
+    def ev(self) -> float:
+        return sum(line.combinations * float(line.net) for line in self.outcomes) / self.total
+
+    @property
+    def house_edge(self) -> float:
+        """``-ev``: the house's expected gain per unit staked per round."""
+        return -self.ev
+
+    @property
+    def hit_frequency(self) -> float:
+        """The probability that the bet wins."""
+        return sum(line.combinations for line in self.outcomes if line.outcome == "win") / self.total
+
+    @property
+    def carry_probability(self) -> float:
+        return sum(line.combinations for line in self.outcomes if line.outcome == "carried") / self.total
+
+    @property
+    def house_edge_resolved(self) -> float:
+        """The edge per bet that is resolved (won or lost or pushed), a carried stake
+        playing again until it is."""
+        return self.house_edge / (1 - self.carry_probability)
+
+    @property
+    def variance(self) -> float:
+        return float(self.variance_exact)
+
+    @property
+    def sd(self) -> float:
+        return sqrt(self.variance)
+
+    def to_dict(self) -> dict[str, Any]:
+        ev = self.ev_exact
+        return {
+            "bet": self.bet,
+            "ev": self.ev,
+            "ev_exact": f"{ev.numerator}/{ev.denominator}",
+            "house_edge": self.house_edge,
+            "house_edge_resolved": self.house_edge_resolved,
+            "hit_frequency": self.hit_frequency,
+            "sd": self.sd,
+            "combinations": self.total,
+            "outcomes": [
+                {
+                    "outcome": line.outcome,
+                    "detail": line.detail,
+                    "combinations": line.combinations,
+                    "probability": line.probability,
+                    "pays": None if line.pays is None else str(line.pays),
+                    "net": str(line.net),
+                }
+                for line in self.outcomes
+            ],
+        }
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """The analysis of every bet a rule set offers, for one shoe composition."""
+
+    rules: RuleSet
+    counts: tuple[int, ...]  # of each card code
+    bets: Mapping[str, BetAnalysis]
+
+    def __getitem__(self, bet: str) -> BetAnalysis:
+        return self.bets[bet]
+
+    @property
+    def cards(self) -> int:
+        return sum(self.counts)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "rules": self.rules.name,
+            "decks": self.rules.decks,
+            "cards": self.cards,
+            "bets": [b.to_dict() for b in self.bets.values()],
+        }
+
+
+_ORDER = {"win": 0, "push": 1, "carried": 2, "lose": 3}
+
+
+@functools.lru_cache(maxsize=1024)
+def _payout(rules: RuleSet, kind: str, code: int) -> tuple[Fraction | None, Fraction]:
+    """Odds and net return per unit staked of one outcome of a bet kind."""
+    from .settlement import _odds
+
+    outcome = _RESULTS[code][0]
+    if outcome == "win":
+        pays = _odds(rules, kind, code)
+        rate = rules.commission if kind in rules.commission_bets else Fraction(0)
+        return pays, pays * (1 - rate)
+    return None, Fraction(-1 if outcome == "lose" else 0)
+
+
+def _lines(rules: RuleSet, bet: str, kind: str, tally: Mapping[int, int], total: int) -> BetAnalysis:
+    lines = []
+    for code in sorted(tally, key=lambda c: (_ORDER[_RESULTS[c][0]], c)):
+        count = tally[code]
+        if count:
+            outcome, detail = _RESULTS[code]
+            pays, net = _payout(rules, kind, code)
+            lines.append(OutcomeLine(outcome, detail, count, count / total, pays, net))
+    return BetAnalysis(bet, total, tuple(lines))
+
+
+def _bet_table(rules: RuleSet, counts: _Counts, bets: Iterable[str]) -> dict[str, BetAnalysis]:
+    names = tuple(bets)
+    plan = plan_for(rules, names)
+    done: dict[int, BetAnalysis] = {}
+    out = {}
+    for j, name in enumerate(names):
+        row = int(plan.row[j])
+        if row not in done:
+            codes_row = plan.table[row * KEY_SPACE : (row + 1) * KEY_SPACE]
+            if plan.ka[j] == _ref.N_CLASSES:  # a position against the banker
+                keys, weights, total = codes_row, counts.joint.reshape(-1), counts.pairs
+            elif plan.kb[j]:  # Pair Plus: the hand's category
+                keys, weights, total = codes_row[: _ref.N_PAIR_PLUS], counts.pair_plus, counts.hands
+            else:  # the class of one hand
+                keys, weights, total = codes_row[: _ref.N_CLASSES], counts.marginal, counts.hands
+            if weights.dtype == object:  # Python integers for shoes beyond uint64
+                tally: dict[int, int] = {}
+                for code, weight in zip(keys.tolist(), weights.tolist(), strict=True):
+                    tally[code] = tally.get(code, 0) + int(weight)
+            else:
+                sums = np.zeros(256, dtype=np.uint64)
+                np.add.at(sums, keys, weights)
+                tally = {code: int(sums[code]) for code in np.flatnonzero(sums).tolist()}
+            done[row] = _lines(rules, name, plan.specs[j].kind, tally, total)
+        result = done[row]
+        out[name] = result if result.bet == name else BetAnalysis(name, result.total, result.outcomes)
+    return out
+
+
+def analyze(rules: RuleSet, shoe: npt.ArrayLike | None = None) -> Analysis:
+    """Analyse every bet of ``rules`` for a full shoe of ``rules.decks`` decks, or for
+    ``shoe``, the count of each of the 52 cards (``composition(...)`` makes one).
+
+    :raises ValueError: a composition of the wrong shape, with negative counts, or too
+        small to deal a round.
+    """
+    if not isinstance(rules, RuleSet):
+        raise TypeError(f"rules must be a RuleSet, not {type(rules).__name__}")
+    counts52 = composition(rules.decks) if shoe is None else _check_counts(shoe)
+    bets = rules.bets
+    kinds = {rules.bet(name).kind for name in bets}
+    counts = _counts(counts52, need_pairs=bool(kinds & {"win", "lose", "tie"}),
+                     need_pair_plus="pair_plus" in kinds)
+    table = _bet_table(rules, counts, bets)
+    return Analysis(rules, tuple(int(c) for c in counts52), table)
+
+
+# --- effect of removal ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Removal:
+    """For one bet: the change in expected return per unit when one card of each rank
+    leaves a full shoe (``eor[rank symbol]``), and the tags of a balanced point count
+    built from them (integers, summing to 0 over a full shoe)."""
+
+    bet: str
+    ev: float
+    eor: Mapping[str, float]
+    tags: Mapping[str, int]
+    correlation: float  # between the tags and the effects of removal
+
+
+def _tags(eor: list[float], levels: int = 3) -> list[int]:
+    """Integer tags proportional to the effects, shifted and nudged so that a full shoe
+    (the same number of every rank) sums to 0: a balanced count."""
+    peak = max(abs(e) for e in eor)
+    if peak == 0:
+        return [0] * len(eor)
+    mean = sum(eor) / len(eor)
+    scaled = [(e - mean) / peak * levels for e in eor]
+    tags = [round(s) for s in scaled]
+    while sum(tags):
+        step = -1 if sum(tags) > 0 else 1
+        k = max(range(len(tags)), key=lambda i: (tags[i] - scaled[i]) * -step)
+        tags[k] += step
+    return tags
+
+
+def _correlation(a: list[float], b: list[float]) -> float:
+    if len(set(a)) < 2 or len(set(b)) < 2:
+        return 0.0
+    return float(np.corrcoef(a, b)[0, 1])
+
+
+def effect_of_removal(rules: RuleSet, bets: Iterable[str] | None = None) -> dict[str, Removal]:
+    """The effect of removing one card of each rank from a full shoe of ``rules.decks``
+    decks, for every bet (or ``bets``). Suits matter to Pair Plus only: its effects are
+    averaged over the four suits of each rank."""
+    names = tuple(rules.bets if bets is None else bets)
+    full = composition(rules.decks)
+    base = _bet_table(rules, _counts(full), names)  # (counts everything: once)
+    kinds = {rules.bet(n).kind for n in names}
+    needs_pairs, needs_pair_plus = bool(kinds & {"win", "lose", "tie"}), "pair_plus" in kinds
+    shifted: dict[str, list[float]] = {n: [] for n in names}
+    for rank in range(_ref.N_RANKS):
+        per_suit = []
+        for suit in range(_ref.N_SUITS):
+            counts = full.copy()
+            counts[4 * rank + suit] -= 1
+            counted = _counts(counts, need_pairs=needs_pairs, need_pair_plus=needs_pair_plus)
+            per_suit.append(_bet_table(rules, counted, names))
+            if not needs_pair_plus:
+                break  # suits change nothing else: one suit stands for all four
+        for n in names:
+            shifted[n].append(sum(t[n].ev for t in per_suit) / len(per_suit) - base[n].ev)
+    out = {}
+    for n in names:
+        eor = shifted[n]
+        tags = _tags(eor)
+        out[n] = Removal(
+            bet=n,
+            ev=base[n].ev,
+            eor=dict(zip(RANK_SYMBOLS, eor, strict=True)),
+            tags=dict(zip(RANK_SYMBOLS, tags, strict=True)),
+            correlation=_correlation([float(t) for t in tags], eor),
+        )
+    return out

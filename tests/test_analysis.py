@@ -1,0 +1,234 @@
+"""Exact analysis: the combinatorial counts against a card-by-card enumeration of every
+one-deck deal and against an ordered-draw count for other shoes; returns, variants and
+effects of removal."""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from fractions import Fraction
+from math import comb
+
+import numpy as np
+import pytest
+
+from sanggong import MACAU, ONLINE, RuleSet, _core, rank_batch
+from sanggong import _reference as ref
+from sanggong.analysis import _counts, analyze, composition, effect_of_removal
+
+THREE_PICTURES = MACAU.replace(name="three pictures", tie_by="points", pays={**MACAU.pays, "tie": 8})
+RANKING = ("win", "lose", "tie")
+
+
+# --- independent counts ------------------------------------------------------------------
+
+
+def _class_of_ranks(ranks: tuple[int, ...]) -> int:
+    """Class number from RULES.md: ranks 1..13, J Q K faces, points mod 10."""
+    faces = sum(r >= 11 for r in ranks)
+    points = sum(r for r in ranks if r <= 9) % 10
+    return 30 if faces == 3 else 3 * points + faces
+
+
+def _pair_plus_of_cards(cards: tuple[int, ...]) -> int:
+    """Pair Plus category from RULES.md (ace high or low, the highest category wins)."""
+    ranks = sorted(c // 4 + 1 for c in cards)
+    suited = len({c % 4 for c in cards}) == 1
+    straight = len(set(ranks)) == 3 and (ranks[2] - ranks[0] == 2 or ranks == [1, 12, 13])
+    if len(set(ranks)) == 1:
+        return 4
+    if straight:
+        return 5 if suited else 3
+    if suited:
+        return 2
+    return 1 if len(set(ranks)) == 2 else 0
+
+
+@functools.cache
+def _ordered_draw_counts(counts52: tuple[int, ...]) -> tuple[list[list[int]], list[int], list[int]]:
+    """Joint and marginal class counts and Pair Plus counts by drawing cards one at a
+    time (falling counts), then dividing out the orders: a method apart from the
+    multiset counting under test. J, Q and K are told apart here."""
+    by_rank = np.array([sum(counts52[4 * r : 4 * r + 4]) for r in range(13)], dtype=np.int64)
+    triples = np.array(list(itertools.product(range(13), repeat=3)))
+    cls = np.array([_class_of_ranks(tuple(int(r) + 1 for r in t)) for t in triples])
+    a, b, d = triples[:, 0], triples[:, 1], triples[:, 2]
+
+    def ways(left: np.ndarray) -> np.ndarray:  # for every ordered rank triple at once
+        la = left[a]
+        lb = left[b] - (b == a)
+        ld = left[d] - (d == a) - (d == b)
+        return la * np.clip(lb, 0, None) * np.clip(ld, 0, None) * (la > 0)
+
+    first = ways(by_rank)
+    joint = np.zeros((31, 31), dtype=np.int64)  # < 2**63 for the shoes used here
+    for t in np.flatnonzero(first):
+        left = by_rank.copy()
+        np.subtract.at(left, triples[t], 1)
+        np.add.at(joint[cls[t]], cls, first[t] * ways(left))
+    marginal = np.zeros(31, dtype=np.int64)
+    np.add.at(marginal, cls, first)
+    pair_plus = [0] * 6
+    c = list(counts52)
+    for x, y, z in itertools.product(range(52), repeat=3):
+        w = c[x] * (c[y] - (y == x)) * (c[z] - (z == x) - (z == y))
+        if w > 0 and c[y] - (y == x) > 0:
+            pair_plus[_pair_plus_of_cards((x, y, z))] += w
+    return (joint // 36).tolist(), (marginal // 6).tolist(), [n // 6 for n in pair_plus]
+
+
+def ordered_draw_counts(counts52: np.ndarray) -> tuple[list[list[int]], list[int], list[int]]:
+    return _ordered_draw_counts(tuple(int(x) for x in counts52))
+
+
+@pytest.mark.single_impl
+def test_card_by_card_enumeration_of_one_deck() -> None:
+    """The 407,170,400 ordered deals of one deck, enumerated card by card in the
+    compiled core (a tool of the tests, not a kernel with a twin): they give the same
+    integers for every outcome of every ranking bet as the combinatorial analysis."""
+    hands = np.array(list(itertools.combinations(range(52), 3)), dtype=np.uint8)
+    classes = np.array([_class_of_ranks(tuple(c // 4 + 1 for c in h)) for h in hands.tolist()], dtype=np.uint8)
+    brute = np.zeros((31, 31), dtype=np.uint64)
+    _core.brute_force_one_deck(classes, brute)
+    assert int(brute.sum()) == 407_170_400
+    for rules in (MACAU.replace(decks=1), ONLINE, THREE_PICTURES.replace(decks=1)):
+        table = analyze(rules)
+        for name in rules.bets:
+            spec = rules.bet(name)
+            if spec.kind not in RANKING:
+                continue
+            expected: dict[int, int] = {}
+            for p, b in itertools.product(range(31), repeat=2):
+                code = ref.bet_outcome(rules, spec.kind, 0, p, 0, b)
+                expected[code] = expected.get(code, 0) + int(brute[p, b])
+            got = {}
+            for line in table[name].outcomes:
+                got[line.outcome, line.detail] = got.get((line.outcome, line.detail), 0) + line.combinations
+            from sanggong.settlement import _RESULTS
+            want: dict[tuple[str, str | None], int] = {}
+            for code, n in expected.items():
+                if n:
+                    want[_RESULTS[code]] = want.get(_RESULTS[code], 0) + n
+            assert got == want, (rules.name, name)
+
+
+def test_one_deck_single_hand_counts_by_evaluating_every_hand() -> None:
+    hands = np.array(list(itertools.combinations(range(52), 3)), dtype=np.uint8)
+    counts = _counts(composition(1))
+    assert np.bincount(rank_batch(hands), minlength=31).tolist() == counts.marginal.tolist()
+    pp = np.bincount([_pair_plus_of_cards(tuple(h)) for h in hands.tolist()], minlength=6)
+    assert pp.tolist() == counts.pair_plus.tolist()
+    # and the category counts everyone publishes for three-card hands of one deck
+    assert counts.pair_plus.tolist() == [16440, 3744, 1096, 720, 52, 48]
+
+
+@pytest.mark.parametrize(
+    "counts",
+    [composition(2), composition(8), composition(1, "Kh Qs 9d 9c Jh 2s"),
+     composition(2, "As As Ad 5c Tc Th Ts"), np.array([1] * 10 + [0] * 30 + [2] * 12)],
+    ids=["two decks", "eight decks", "one deck less six", "two decks less seven", "odd shoe"],
+)
+def test_counts_against_ordered_draws(counts: np.ndarray) -> None:
+    joint, marginal, pair_plus = ordered_draw_counts(counts)
+    got = _counts(counts)
+    assert got.joint.tolist() == joint
+    assert got.marginal.tolist() == marginal
+    assert got.pair_plus.tolist() == pair_plus
+    n = int(counts.sum())
+    assert int(got.joint.sum()) == got.pairs == comb(n, 3) * comb(n - 3, 3)
+
+
+def test_huge_shoes_count_in_python_integers() -> None:
+    counts = composition(60)  # 3,120 cards: the pair counts pass 2**63
+    got = _counts(counts)
+    assert got.pairs > 2**63 and int(sum(got.joint.ravel().tolist())) == got.pairs
+    assert sum(got.marginal.tolist()) == comb(3120, 3)
+
+
+# --- returns ----------------------------------------------------------------------------
+
+
+def test_returns_follow_from_the_counts() -> None:
+    table = analyze(MACAU.replace(decks=1))
+    win = table["win:1"]
+    lines = {line.outcome: line.combinations for line in win.outcomes}
+    expected = Fraction(lines["win"] * Fraction(95, 100) - lines["lose"], win.total)
+    assert win.ev_exact == expected and win.ev == float(expected)
+    second = Fraction(lines["win"] * Fraction(95, 100) ** 2 + lines["lose"], win.total)
+    assert abs(win.variance - float(second - expected**2)) < 1e-15
+    assert win.hit_frequency == lines["win"] / win.total
+    assert abs(win.house_edge_resolved - win.house_edge / (1 - lines["carried"] / win.total)) < 1e-15
+    three = table["three_faces"]
+    assert {line.outcome: line.combinations for line in three.outcomes}["win"] == comb(12, 3)
+    assert three.ev_exact == Fraction(comb(12, 3) * 16 - (22100 - comb(12, 3)), 22100)
+    points = [table[f"point:{n}"] for n in range(10)]
+    assert sum(p.hit_frequency for p in points) == pytest.approx(1, abs=1e-12)  # 3P counts as 0
+    assert all(t.total == sum(line.combinations for line in t.outcomes) for t in table.bets.values())
+
+
+def test_same_bets_at_every_position_and_json_shape() -> None:
+    table = analyze(ONLINE)
+    assert table["win:1"].ev_exact == table["win:3"].ev_exact
+    assert table["pair_plus:1"].ev_exact == table["pair_plus:banker"].ev_exact
+    data = table.to_dict()
+    assert data["rules"] == "online" and data["decks"] == 1 and data["cards"] == 52
+    first = data["bets"][0]
+    assert set(first) >= {"bet", "ev", "ev_exact", "house_edge", "sd", "outcomes"}
+    assert Fraction(first["ev_exact"]) == table[first["bet"]].ev_exact
+
+
+def test_rule_variants_change_the_answer() -> None:
+    one = MACAU.replace(decks=1)
+    base = analyze(one)
+    points_tie = analyze(THREE_PICTURES.replace(decks=1))
+    assert points_tie["tie:1"].hit_frequency > base["tie:1"].hit_frequency
+    three_pct = analyze(one.replace(commission=Fraction(3, 100)))
+    lines = {line.outcome: line.combinations for line in base["win:1"].outcomes}
+    assert three_pct["win:1"].ev_exact - base["win:1"].ev_exact == Fraction(2, 100) * Fraction(lines["win"], base["win:1"].total)
+    assert analyze(MACAU)["win:1"].ev_exact != base["win:1"].ev_exact  # 8 decks against 1
+    richer = analyze(ONLINE.replace(pair_plus_pays={**ONLINE.pair_plus_pays, "flush": 4}))
+    assert richer["pair_plus:1"].ev_exact - analyze(ONLINE)["pair_plus:1"].ev_exact == Fraction(1096, 22100)
+
+
+@pytest.mark.parametrize(
+    ("shoe", "error", "match"),
+    [
+        (np.zeros(51, dtype=int), ValueError, "52 counts"),
+        (np.full(52, 1.0), TypeError, "dtype float64"),
+        (np.array([-1] + [1] * 51), ValueError, "holds -1 of card code 0"),
+        (np.array([1] * 5 + [0] * 47), ValueError, "6 cards at the least"),
+    ],
+)
+def test_bad_compositions(shoe: np.ndarray, error: type[Exception], match: str) -> None:
+    with pytest.raises(error, match=match):
+        analyze(ONLINE, shoe)
+
+
+def test_bad_removals_and_rules() -> None:
+    with pytest.raises(ValueError, match="cannot remove Kh"):
+        composition(1, "Kh Kh")
+    with pytest.raises(ValueError, match="'Kx' is not a card"):
+        composition(1, "Kx")
+    with pytest.raises(ValueError, match="decks must be a positive int"):
+        composition(0)
+    with pytest.raises(TypeError, match="RuleSet"):
+        analyze("macau")  # type: ignore[arg-type]
+
+
+# --- effect of removal ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("rules", [MACAU.replace(decks=1), ONLINE], ids=["macau", "online"])
+def test_effects_of_removal_balance(rules: RuleSet) -> None:
+    """Removing a card drawn at random leaves every bet's return as it was, so the
+    effects weighted by how many of each rank the shoe holds sum to zero; the tags
+    make a balanced count."""
+    bets = ["win:1", "tie:1", "odd", "point:0"] if rules.variant == "macau" else ["win:1", "lose:1", "pair_plus:1"]
+    removal = effect_of_removal(rules, bets)
+    for name, r in removal.items():
+        assert abs(sum(r.eor.values())) < 1e-12, name
+        assert sum(r.tags.values()) == 0 and max(abs(t) for t in r.tags.values()) <= 3
+        assert r.correlation > 0.8, name
+        ev_less_king = analyze(rules, composition(rules.decks, "Kc" if rules.variant == "macau" else None))
+        if rules.variant == "macau":
+            assert r.eor["K"] == pytest.approx(ev_less_king[name].ev - r.ev, abs=1e-15)
