@@ -88,6 +88,7 @@ def main() -> None:
     }
     dealing = deal_figures(int(args.rounds), args.repeats)
     analysis = analysis_figures(args.repeats)
+    simulation = simulation_figures(max(3, args.repeats // 2))
     meta = {
         "hands": n,
         "reference_hands": slice_n,
@@ -100,7 +101,8 @@ def main() -> None:
     }
     if args.json:
         print(json.dumps({"meta": meta, "ns_per_hand": rows, "ratios": ratios, "dealing": dealing,
-                          "analysis": analysis}, indent=2))
+                          "analysis": analysis,
+                          "simulation": simulation}, indent=2))
         return
     print(f"Evaluating {n:,} random one-deck hands (uint8 codes), median of {args.repeats} runs")
     print(f"python {meta['python']}, numpy {meta['numpy']}, {meta['machine']}, {meta['cpus']} cpus\n")
@@ -118,6 +120,43 @@ def main() -> None:
     width = max(map(len, analysis))
     for name, (value, unit) in analysis.items():
         print(f"  {name:<{width}}  {value:14,.2f} {unit}")
+    print("\nSimulation, every bet settled every round")
+    width = max(map(len, simulation))
+    for name, (value, unit) in simulation.items():
+        print(f"  {name:<{width}}  {value:14,.2f} {unit}")
+
+
+def simulation_figures(repeats: int) -> dict[str, tuple[float, str]]:
+    """Rounds per second of simulate(): one core, both cores, and the reference."""
+    from sanggong.simulation import simulate
+
+    macau7 = sanggong.MACAU.replace(decks=8, positions=7)
+    n = 2_000_000
+    contenders: dict[str, tuple[Callable[[], object], int]] = {
+        "online, 1 core": (lambda: simulate(sanggong.ONLINE, n, seed=1, workers=1, compare_exact=False), n),
+        f"online, {os.cpu_count()} cores": (
+            lambda: simulate(sanggong.ONLINE, n, seed=1, workers=None, compare_exact=False), n),
+        "macau 8 decks 7 positions, 1 core": (lambda: simulate(macau7, n, seed=1, workers=1, compare_exact=False), n),
+        f"macau 8 decks 7 positions, {os.cpu_count()} cores": (
+            lambda: simulate(macau7, n, seed=1, workers=None, compare_exact=False), n),
+    }
+    medians = interleaved_medians(contenders, repeats)
+    rate = {name: count / medians[name] for name, (_, count) in contenders.items()}
+    from sanggong import _impl
+
+    chosen = _impl.kernels
+    try:
+        _impl.kernels = _reference
+        few = 3000
+        ref = interleaved_medians({"r": (lambda: simulate(sanggong.ONLINE, few, seed=1, workers=1,
+                                                           compare_exact=False), few)}, 3)["r"]
+    finally:
+        _impl.kernels = chosen
+    out = {f"{name}": (value, "rounds/s") for name, value in rate.items()}
+    out["pure-Python reference, online, 1 core"] = (few / ref, "rounds/s")
+    out["online: 2 cores / 1 core"] = (rate[f"online, {os.cpu_count()} cores"] / rate["online, 1 core"], "x")
+    out["online: cython / reference"] = (rate["online, 1 core"] * ref / few, "x")
+    return out
 
 
 def analysis_figures(repeats: int) -> dict[str, tuple[float, str]]:

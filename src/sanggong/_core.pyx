@@ -517,3 +517,172 @@ def brute_force_one_deck(const uint8_t[::1] hand_class, uint64_t[:, ::1] out not
     finally:
         free(masks)
     return None
+
+
+# --- simulation ----------------------------------------------------------------------------
+# Rounds dealt exactly as sanggong.dealing.Game deals them (the same draws, in the same
+# order, so a chunk's hands are the game's hands for the same bit generator), evaluated
+# and settled by table lookup, all without the GIL. Money never enters the loop except
+# as the per-outcome integer net of a bet slip (session mode); returns are summed from
+# the outcome counts afterwards, exactly.
+
+cdef enum:
+    P_DECKS = 0
+    P_POSITIONS = 1
+    P_FRESH = 2
+    P_BURN_FIRST = 3
+    P_BURN_LATER = 4
+    P_HEAD = 5
+    P_HEAD_BURNED = 6
+    P_ONE_AT_A_TIME = 7
+    P_CUT_LO = 8
+    P_CUT_HI = 9
+    N_PARAMS = 10
+    MAX_HANDS = 17
+    STOP_EVERY = 4096
+
+
+@cython.boundscheck(False)
+@cython.wraparound(False)
+def simulate_chunk(bit_generator, const int64_t[::1] params, plan, Py_ssize_t rounds,
+                   uint64_t[:, ::1] counts not None, uint64_t[::1] classes not None,
+                   const int64_t[:, ::1] money, int64_t[::1] net, const uint8_t[::1] stop not None):
+    """Deal, evaluate and settle ``rounds`` rounds from a fresh shoe; add each bet's
+    outcome counts to ``counts[bet, code]`` and every hand's class to ``classes``; with
+    ``money`` (net per bet and outcome), write each round's net to ``net``. Returns the
+    rounds done: fewer when ``stop[0]`` was set (it is read every 4,096 rounds)."""
+    if params.shape[0] != N_PARAMS:
+        raise ValueError("params must hold 10 values")
+    cdef int64_t decks = params[P_DECKS], positions = params[P_POSITIONS]
+    cdef int64_t hands = positions + 1
+    cdef bint fresh = params[P_FRESH] != 0, head = params[P_HEAD] != 0
+    cdef bint head_burned = params[P_HEAD_BURNED] != 0, one_at_a_time = params[P_ONE_AT_A_TIME] != 0
+    cdef int64_t burn_first = params[P_BURN_FIRST], burn_later = params[P_BURN_LATER]
+    cdef int64_t cut_lo = params[P_CUT_LO], cut_hi = params[P_CUT_HI]
+    cdef const uint8_t[::1] table = plan.table
+    cdef const int32_t[::1] row = plan.row
+    cdef const int32_t[::1] hand = plan.hand
+    cdef const int32_t[::1] ka = plan.ka
+    cdef const int32_t[::1] kb = plan.kb
+    cdef const int32_t[::1] kc = plan.kc
+    cdef Py_ssize_t m = row.shape[0], j
+    cdef int64_t n_cards = 52 * decks
+    cdef int64_t longest = max(burn_first, burn_later) + 1 + 3 * hands
+    if not (1 <= decks <= 64 and 1 <= positions < MAX_HANDS and 0 <= burn_first <= 64 and 0 <= burn_later <= 64
+            and longest <= n_cards and (fresh or 1 <= cut_lo <= cut_hi < n_cards)):
+        raise ValueError(f"params {list(params)} do not describe a table this kernel deals")
+    if not fresh and burn_later + 1 + 3 * hands > cut_lo:
+        raise ValueError("a later round may need more cards than the cut card leaves")
+    if counts.shape[0] != m or counts.shape[1] < 10 or classes.shape[0] < 31:
+        raise ValueError("counts must be (bets, 10) and classes 31 long")
+    if hand.shape[0] != m or ka.shape[0] != m or kb.shape[0] != m or kc.shape[0] != m:
+        raise ValueError("the settlement plan's arrays disagree in length")
+    for j in range(m):
+        if not (0 <= hand[j] < hands and 0 <= row[j] and (row[j] + 1) * KEY_SPACE <= table.shape[0]
+                and 0 <= ka[j] and 0 <= kb[j] and 0 <= kc[j]
+                and 30 * ka[j] + 5 * kb[j] + 30 * kc[j] < KEY_SPACE):
+            raise ValueError(f"the settlement plan's bet {j} indexes outside its table")
+    cdef Py_ssize_t i
+    cdef bint with_money = money is not None
+    if with_money:
+        if net is None or net.shape[0] < rounds or money.shape[0] != m or money.shape[1] < 10:
+            raise ValueError("money must be (bets, 10) and net hold a value per round")
+    if stop.shape[0] < 1:
+        raise ValueError("stop must hold one flag")
+    cdef bitgen_t* rng = _bitgen(bit_generator)
+    cdef uint8_t* deck = <uint8_t*>malloc(2 * n_cards)
+    if deck == NULL:
+        raise MemoryError()
+    cdef uint8_t* ordered = deck + n_cards  # a fresh shoe, copied in at every shuffle
+    for i in range(n_cards):
+        ordered[i] = i % 52
+    cdef uint8_t cards[1 + 64 + 3 * MAX_HANDS]
+    cdef uint8_t rank[MAX_HANDS]
+    cdef uint8_t pp[MAX_HANDS]
+    cdef uint8_t c0, c1, c2, v, swap, code
+    cdef int64_t pos = 0, cut = 0, in_shoe = 0, burn, count, start, first, k, h, jj, done = 0
+    cdef int64_t total
+    cdef bint last = True
+    cdef sg_stream32 stream
+    cdef uint8_t* rest
+    # raw pointers in locals: a store through uint64_t* may alias a memoryview's own
+    # fields (its strides are 64-bit), which would be reloaded after every count
+    cdef const uint8_t* tab = &table[0]
+    cdef const int32_t* rowp = &row[0] if m else NULL
+    cdef const int32_t* handp = &hand[0] if m else NULL
+    cdef const int32_t* kap = &ka[0] if m else NULL
+    cdef const int32_t* kbp = &kb[0] if m else NULL
+    cdef const int32_t* kcp = &kc[0] if m else NULL
+    cdef uint64_t* cnt = &counts[0, 0] if m else NULL
+    cdef Py_ssize_t cnt_row = counts.strides[0] // sizeof(uint64_t)
+    cdef uint64_t* cls = &classes[0]
+    cdef const int64_t* monp = &money[0, 0] if with_money and m else NULL
+    cdef Py_ssize_t mon_row = money.strides[0] // sizeof(int64_t) if with_money else 0
+    cdef int64_t* netp = &net[0] if with_money and rounds else NULL
+    cdef const uint8_t* stopp = &stop[0]
+    try:
+        with bit_generator.lock, nogil:
+            while done < rounds:
+                if (done & (STOP_EVERY - 1)) == 0 and stopp[0]:  # (no division in this loop)
+                    break
+                if last or fresh:  # shuffle: cards back in code order, the cut card placed
+                    memcpy(deck, ordered, n_cards)
+                    pos = 0
+                    in_shoe = 0
+                    if not fresh:
+                        cut = n_cards - (cut_lo + <int64_t>_below(rng, <uint64_t>(cut_hi - cut_lo + 1)))
+                    last = False
+                burn = burn_first if in_shoe == 0 else burn_later
+                count = burn + (1 if head and head_burned else 0) + 3 * hands
+                stream = _stream(rng)
+                for i in range(count):  # lazy Fisher-Yates, as draw()
+                    jj = pos + i + <int64_t>sg_bounded32(&stream, <uint32_t>(n_cards - pos - i))
+                    swap = deck[jj]
+                    deck[jj] = deck[pos + i]
+                    deck[pos + i] = swap
+                    cards[i] = swap
+                start = pos
+                pos += count
+                in_shoe += 1
+                last = fresh or (start <= cut < pos)
+                rest = cards + burn
+                if head:  # the head card names the first hand; three cards a hand
+                    first = (rest[0] >> 2) & 3  # (rank - 1) mod 4
+                    if head_burned:
+                        rest += 1
+                    for k in range(hands):
+                        h = first + k
+                        if h >= hands:
+                            h -= hands
+                        v = _packed(rest[3 * k], rest[3 * k + 1], rest[3 * k + 2])
+                        rank[h] = v & 31
+                        pp[h] = v >> 5
+                else:
+                    for k in range(hands):  # position k + 1, the banker (0) last
+                        h = k + 1 if k + 1 < hands else 0
+                        if one_at_a_time:
+                            c0 = rest[k]
+                            c1 = rest[k + hands]
+                            c2 = rest[k + 2 * hands]
+                        else:
+                            c0 = rest[3 * k]
+                            c1 = rest[3 * k + 1]
+                            c2 = rest[3 * k + 2]
+                        v = _packed(c0, c1, c2)
+                        rank[h] = v & 31
+                        pp[h] = v >> 5
+                for h in range(hands):
+                    cls[rank[h]] += 1
+                total = 0
+                for j in range(m):
+                    h = handp[j]
+                    code = tab[rowp[j] * KEY_SPACE + kap[j] * rank[h] + kbp[j] * pp[h] + kcp[j] * rank[0]]
+                    cnt[j * cnt_row + code] += 1
+                    if with_money:
+                        total += monp[j * mon_row + code]
+                if with_money:
+                    netp[done] = total
+                done += 1
+    finally:
+        free(deck)
+    return done

@@ -461,3 +461,63 @@ def hand_counts(counts, multisets, values, out) -> None:  # type: ignore[no-unty
             if m:
                 w *= _comb(c[k], m)
         out[value] += w
+
+
+# --- simulation ----------------------------------------------------------------------------
+
+
+def simulate_chunk(bit_generator, params, plan, rounds: int, counts, classes, money, net, stop) -> int:  # type: ignore[no-untyped-def]
+    """Deal, evaluate and settle ``rounds`` rounds from a fresh shoe, exactly as the
+    compiled core's ``simulate_chunk`` (and ``sanggong.dealing.Game``) do."""
+    decks, positions, fresh, burn_first, burn_later, head, head_burned, one_at_a_time, cut_lo, cut_hi = (
+        int(x) for x in params
+    )
+    hands = positions + 1
+    n_cards = 52 * decks
+    deck = [0] * n_cards
+    pos = cut = in_shoe = 0
+    last = True
+    specs = plan.specs
+    for done in range(rounds):
+        if done % 4096 == 0 and stop[0]:
+            return done
+        if last or fresh:
+            deck = [i % 52 for i in range(n_cards)]
+            pos = in_shoe = 0
+            if not fresh:
+                cut = n_cards - (cut_lo + bounded(bit_generator, cut_hi - cut_lo + 1))
+            last = False
+        burn = burn_first if in_shoe == 0 else burn_later
+        count = burn + (1 if head and head_burned else 0) + 3 * hands
+        cards = [0] * count
+        draw(bit_generator, deck, pos, count, cards)
+        start, pos = pos, pos + count
+        in_shoe += 1
+        last = bool(fresh) or start <= cut < pos
+        rest = cards[burn:]
+        dealt: dict[int, list[int]] = {}
+        if head:
+            first = card_rank(rest[0]) - 1
+            first %= 4
+            if head_burned:
+                rest = rest[1:]
+            for k in range(hands):
+                dealt[(first + k) % hands] = rest[3 * k : 3 * k + 3]
+        else:
+            for k in range(hands):
+                h = (k + 1) % hands
+                dealt[h] = rest[k::hands][:3] if one_at_a_time else rest[3 * k : 3 * k + 3]
+        ranks = {h: rank3(*c) for h, c in dealt.items()}
+        pps = {h: pair_plus3(*c) for h, c in dealt.items()}
+        for r in ranks.values():
+            classes[r] += 1
+        total = 0
+        for j, spec in enumerate(specs):
+            h = spec.position if spec.kind in ("win", "lose", "tie", "three_faces", "pair_plus") else 0
+            code = bet_outcome(plan.rules, spec.kind, spec.position, ranks[h], pps[h], ranks[0])
+            counts[j, code] += 1
+            if money is not None:
+                total += int(money[j, code])
+        if money is not None:
+            net[done] = total
+    return rounds

@@ -13,6 +13,7 @@ import re
 import sys
 from collections.abc import Sequence
 from decimal import Decimal, InvalidOperation
+from typing import Any
 
 from . import __version__
 from .hands import HandValue, evaluate
@@ -198,10 +199,138 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
     return 0
 
 
+def _plot_convergence(path: str, result: object, title: str) -> None:
+    plt = _pyplot()
+    points = result.convergence  # type: ignore[attr-defined]
+    bet = next(iter(result.bets.values()))  # type: ignore[attr-defined]
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    ax.plot([p[0] for p in points], [p[1] for p in points], label=f"simulated return of {bet.bet}")
+    if bet.exact is not None:
+        ax.axhline(bet.exact, color="black", linestyle="--", linewidth=1, label="exact")
+    ax.set_xscale("log")
+    ax.set_xlabel("rounds")
+    ax.set_ylabel("return to player")
+    ax.set_title(title)
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+
+
+def _plot_sessions(path: str, result: object, title: str) -> None:
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    ax.hist(result.finals, bins=60)  # type: ignore[attr-defined]
+    ax.axvline(result.bankroll, color="black", linestyle="--", linewidth=1, label="starting bankroll")  # type: ignore[attr-defined]
+    ax.set_xlabel("final bankroll (minor units)")
+    ax.set_ylabel("sessions")
+    ax.set_title(title)
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+
+
+def _pyplot() -> Any:
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise ValueError("--plot needs matplotlib: pip install 'sanggong[plot]'") from None
+    return plt
+
+
+def _cmd_simulate(args: argparse.Namespace) -> int:
+    from .simulation import simulate, simulate_sessions
+
+    rules = _rules(args)
+    changes = {k: v for k, v in (("decks", args.decks), ("positions", args.positions)) if v is not None}
+    if changes:
+        rules = rules.replace(**changes)
+    bets: dict[str, Money] = {}
+    for text in args.bet:
+        name, stake = _assignment(text, "--bet")
+        bets[name] = _stake(name, stake)
+    client = None
+    executor = None
+    if args.scheduler:
+        try:
+            from distributed import Client
+        except ImportError:
+            raise ValueError("--scheduler needs Dask: pip install 'sanggong[distributed]'") from None
+        client = Client(args.scheduler)  # type: ignore[no-untyped-call]
+        executor = client.get_executor()  # type: ignore[no-untyped-call]
+    try:
+        if args.sessions:
+            if not bets or args.bankroll is None or args.session_rounds is None:
+                raise ValueError("--sessions needs --bet NAME=STAKE, --bankroll and --session-rounds")
+            sessions = simulate_sessions(rules, bets, args.bankroll, args.session_rounds, args.sessions,  # type: ignore[arg-type]
+                                         args.seed, args.workers, executor)
+            if args.json:
+                print(json.dumps(sessions.to_dict()))
+            else:
+                data = sessions.to_dict()
+                print(f"rules: {rules.name}, {data['sessions']:,} sessions of {data['rounds']:,} rounds, "
+                      f"bankroll {data['bankroll']:,}, slip {data['slip']}, seed {data['seed']}")
+                print(f"risk of ruin {100 * data['risk_of_ruin']:.2f}%, mean final bankroll {data['mean_final']:,.1f}")
+                print("final bankroll quantiles: " + ", ".join(f"{k} {v:,.0f}" for k, v in data["quantiles"].items()))
+            if args.plot:
+                _plot_sessions(args.plot, sessions, f"{rules.name}: final bankrolls")
+            return 0
+        bar = _progress_bar(args.rounds, quiet=args.json)
+        try:
+            result = simulate(rules, args.rounds, bets or None, args.seed, args.workers, executor,
+                              bar.update if bar else None, chunk_size=args.chunk, partial_on_interrupt=True)
+        finally:
+            if bar:
+                bar.close()
+    finally:
+        if client is not None:
+            client.close()  # type: ignore[no-untyped-call]
+    if args.json:
+        print(json.dumps(result.to_dict()))
+    else:
+        rate = result.rounds / result.seconds if result.seconds else float("nan")
+        note = " (INTERRUPTED: partial result)" if result.interrupted else ""
+        print(f"rules: {rules.name}, {result.rounds:,} rounds in {result.seconds:.2f} s "
+              f"({rate / 1e6:.2f} M rounds/s), seed {result.seed}{note}")
+        header = ("bet", "return", "95% interval", "exact", "z")
+        rows = [(b.bet, f"{b.rtp:.6f}", f"{b.ci95[0]:.6f} .. {b.ci95[1]:.6f}",
+                 "" if b.exact is None else f"{b.exact:.6f}", "" if b.z is None else f"{b.z:+.2f}")
+                for b in result.bets.values()]
+        widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+        for row in [header, *rows]:
+            print("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths))))
+    if args.plot:
+        _plot_convergence(args.plot, result, f"{rules.name}: return as rounds accumulate")
+    return 130 if result.interrupted else 0
+
+
+class _Bar:
+    def __init__(self, total: int) -> None:
+        from tqdm import tqdm
+
+        self._bar = tqdm(total=total, unit=" rounds", unit_scale=True, file=sys.stderr, disable=None)
+        self._last = 0
+
+    def update(self, done: int, total: int) -> None:
+        self._bar.update(done - self._last)
+        self._last = done
+
+    def close(self) -> None:
+        self._bar.close()
+
+
+def _progress_bar(total: int, quiet: bool) -> _Bar | None:
+    return None if quiet else _Bar(total)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="sanggong",
-        description="Sam Gong (三公) engine: evaluate hands, settle bets, deal rounds, analyse bets.",
+        description="Sam Gong (三公) engine: evaluate hands, settle bets, deal, analyse and simulate.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -264,6 +393,34 @@ def build_parser() -> argparse.ArgumentParser:
     an.add_argument("--eor", action="store_true", help="print the effect of removal of each rank, and count tags")
     an.add_argument("--json", action="store_true", help="print the analysis as JSON")
     an.set_defaults(run=_cmd_analyze)
+
+    si = commands.add_parser(
+        "simulate",
+        help="Monte Carlo: play rounds on every core and compare with the exact values",
+        description=(
+            "Deal and settle rounds exactly as the rules prescribe, on every core (or a Dask "
+            "cluster), and print each bet's return, its 95%% interval, the exact value and z. "
+            "The same seed gives the same result whatever the workers. Ctrl-C prints the partial result."
+        ),
+        epilog="example: sanggong simulate --rules online --rounds 100000000 --seed 1",
+    )
+    si.add_argument("--rules", choices=sorted(PRESETS), default="macau", help="preset rule set (default: macau)")
+    si.add_argument("--rules-file", metavar="FILE", help="a rule set in TOML or JSON (overrides --rules)")
+    si.add_argument("--rounds", type=_count, default=1_000_000, help="rounds to play (default 1,000,000)")
+    si.add_argument("--seed", type=int, help="seed (default: fresh entropy, printed)")
+    si.add_argument("--workers", type=_count, help="threads (default: every core)")
+    si.add_argument("--chunk", type=_count, default=1 << 18, help="rounds per chunk (default 262,144)")
+    si.add_argument("--decks", type=_count, help="override the rule set's number of decks")
+    si.add_argument("--positions", type=_count, help="override the rule set's number of positions")
+    si.add_argument("--bet", action="append", default=[], metavar="BET=STAKE",
+                    help="bet slip (default: every bet, one unit); stakes in minor units")
+    si.add_argument("--sessions", type=_count, help="session mode: this many sessions of --session-rounds")
+    si.add_argument("--session-rounds", type=_count, help="rounds a session lasts at most")
+    si.add_argument("--bankroll", type=_count, help="session mode: starting bankroll in minor units")
+    si.add_argument("--scheduler", metavar="ADDRESS", help="run on a Dask cluster, e.g. tcp://host:8786")
+    si.add_argument("--plot", metavar="FILE", help="draw the return's convergence (or the sessions) to FILE")
+    si.add_argument("--json", action="store_true", help="print the result as JSON (no progress bar)")
+    si.set_defaults(run=_cmd_simulate)
     return parser
 
 

@@ -1,0 +1,475 @@
+"""Monte Carlo at scale: rounds dealt and settled in the compiled core without the GIL,
+on every core, or across a cluster through any ``concurrent.futures.Executor``.
+
+Reproducible by construction: the rounds are cut into chunks by round count, chunk k
+draws from ``SeedSequence(seed).spawn(...)[k]`` and starts from a fresh shoe, and the
+chunks' counts are summed, so the same seed gives the same result whatever ``workers``
+and whatever executor. Counts are 64-bit in a chunk and Python integers in the sum.
+
+Money is exact: a bet's return is summed from its outcome counts and the exact amount
+each outcome pays. By default every bet the table offers is staked one unit as a
+``Fraction`` (never rounded), so the return compares directly with ``analyze``; give
+``bets`` with ``int`` stakes to see the effect of rounding to the minor unit. A stake
+that stays on the table counts as returned to the player and staked again next round,
+which is the same money.
+
+>>> from sanggong import ONLINE
+>>> result = simulate(ONLINE, 20_000, seed=1, workers=1)
+>>> bet = result.bets["pair_plus:banker"]
+>>> bet.rounds, abs(bet.z) < 4
+(20000, True)
+>>> simulate(ONLINE, 20_000, seed=1, workers=2).bets == result.bets
+True
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import threading
+import time
+from collections.abc import Callable, Iterator, Mapping
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, ThreadPoolExecutor, wait
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from . import _impl
+from . import _reference as _ref
+from .rules import RuleSet
+from .settlement import _RESULTS, Money, _check_stake, _Purse, _result, check_slip, plan_for
+
+__all__ = ["BetStats", "SessionResult", "SimulationResult", "simulate", "simulate_sessions"]
+
+DEFAULT_CHUNK = 1 << 18
+"""Rounds per chunk: small enough to stop within a fraction of a second on Ctrl-C."""
+
+Progress = Callable[[int, int], None]
+
+
+def _params(rules: RuleSet) -> npt.NDArray[np.int64]:
+    lo, hi = rules.cut_card_range
+    return np.array(
+        [rules.decks, rules.positions, rules.fresh_deck_each_round, rules.burn_first,
+         rules.burn_per_round, rules.head_card, rules.head_card_burned, rules.deal_one_at_a_time,
+         lo, hi],
+        dtype=np.int64,
+    )
+
+
+@dataclass(frozen=True)
+class _Chunk:
+    index: int
+    rounds: int
+    counts: npt.NDArray[np.uint64]
+    classes: npt.NDArray[np.uint64]
+
+
+def _run_chunk(
+    rules: RuleSet, bets: tuple[str, ...], index: int, seed: np.random.SeedSequence, rounds: int,
+    stop: npt.NDArray[np.uint8] | None = None,
+) -> _Chunk:
+    """One chunk: a fresh shoe and ``rounds`` rounds (picklable, for any executor)."""
+    plan = plan_for(rules, bets)
+    counts = np.zeros((len(bets), _ref.N_OUTCOMES), dtype=np.uint64)
+    classes = np.zeros(_ref.N_CLASSES, dtype=np.uint64)
+    flag = np.zeros(1, dtype=np.uint8) if stop is None else stop
+    done = _impl.kernels.simulate_chunk(
+        np.random.PCG64(seed), _params(rules), plan, rounds, counts, classes, None, None, flag
+    )
+    return _Chunk(index, int(done), counts, classes)
+
+
+# --- results -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BetStats:
+    """A bet's simulated return against its exact value.
+
+    ``rtp`` is returned / staked; ``sd`` the sample standard deviation of one round's
+    return per unit staked; ``ci95`` the 95% interval of the return; ``exact`` the
+    return from the exact analysis of a full shoe (which every round of a shoe shares,
+    its cards being exchangeable) and ``z`` the difference in standard errors.
+    """
+
+    bet: str
+    rounds: int
+    stake: Money
+    staked: Money
+    returned: Money
+    outcomes: Mapping[str, int]
+    rtp: float
+    sd: float
+    ci95: tuple[float, float]
+    exact: float | None
+    z: float | None
+
+    def to_dict(self) -> dict[str, Any]:
+        def money(value: Money) -> int | str:
+            return value if isinstance(value, int) else str(value)
+
+        return {
+            "bet": self.bet, "rounds": self.rounds, "stake": money(self.stake), "staked": money(self.staked),
+            "returned": money(self.returned), "outcomes": dict(self.outcomes), "rtp": self.rtp,
+            "sd": self.sd, "ci95": list(self.ci95), "exact": self.exact, "z": self.z,
+        }
+
+
+@dataclass(frozen=True)
+class SimulationResult:
+    """What a simulation found, and how to run it again."""
+
+    rules: str
+    rounds: int
+    seed: int | None
+    chunk_size: int
+    bets: Mapping[str, BetStats]
+    classes: tuple[int, ...]  # hands dealt of each class (all hands, banker included)
+    versions: Mapping[str, str]
+    interrupted: bool = False
+    convergence: tuple[tuple[int, float], ...] = field(default=(), compare=False)  # (rounds, first bet's return)
+    seconds: float = field(default=0.0, compare=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "rules": self.rules, "rounds": self.rounds, "seed": self.seed, "chunk_size": self.chunk_size,
+            "interrupted": self.interrupted, "seconds": self.seconds, "versions": dict(self.versions),
+            "bets": [b.to_dict() for b in self.bets.values()], "classes": list(self.classes),
+        }
+
+
+def _versions() -> dict[str, str]:
+    from . import __version__
+
+    return {"sanggong": __version__, "numpy": np.__version__, "implementation": _impl.kernels.IMPLEMENTATION}
+
+
+def _possible(rules: RuleSet, name: str) -> list[int]:
+    """The outcome codes a bet can have (those in its settlement table row)."""
+    return sorted(set(plan_for(rules, (name,)).table.tolist()) - {0xFF})
+
+
+def _back(rules: RuleSet, name: str, stake: Money) -> tuple[Fraction, _Purse, dict[int, Fraction]]:
+    """The stake, and what each possible outcome code gives back to the player (the
+    amount returned, and a carried stake, which is still the player's)."""
+    fraction, kind = _check_stake(name, stake, rules)
+    purse = _Purse(kind, rules)
+    spec = rules.bet(name)
+    back = {}
+    for code in _possible(rules, name):
+        r = _result(rules, purse, spec, fraction, code)
+        back[code] = Fraction(r.returned) + Fraction(r.carried)
+    return fraction, purse, back
+
+
+def _stats(
+    rules: RuleSet, bets: Mapping[str, Money], counts: Mapping[str, list[int]], rounds: int,
+    exact: Mapping[str, float] | None,
+) -> dict[str, BetStats]:
+    out = {}
+    for name, stake in bets.items():
+        fraction, purse, back = _back(rules, name, stake)
+        tally = counts[name]
+        returned = sum((n * back[c] for c, n in enumerate(tally) if n), Fraction(0))
+        staked = fraction * rounds
+        outcomes: dict[str, int] = {}
+        for code, n in enumerate(tally):
+            if n:
+                outcome, detail = _RESULTS[code]
+                label = outcome if detail is None else f"{outcome} ({detail})"
+                outcomes[label] = outcomes.get(label, 0) + n
+        rtp = float(returned / staked) if rounds else math.nan
+        if rounds > 1:
+            mean = returned / staked
+            square = sum((n * (back[c] / fraction) ** 2 for c, n in enumerate(tally) if n), Fraction(0))
+            var = float((square - rounds * mean * mean) / (rounds - 1))
+            sd = math.sqrt(max(var, 0.0))
+        else:
+            sd = math.nan
+        half = 1.96 * sd / math.sqrt(rounds) if rounds else math.nan
+        value = None if exact is None else exact[name]
+        z = None
+        if value is not None and rounds > 1:
+            z = (rtp - value) / (sd / math.sqrt(rounds)) if sd > 0 else (0.0 if rtp == value else math.inf)
+        out[name] = BetStats(
+            bet=name, rounds=rounds, stake=stake, staked=purse.money(staked), returned=purse.money(returned),
+            outcomes=outcomes, rtp=rtp, sd=sd, ci95=(rtp - half, rtp + half), exact=value, z=z,
+        )
+    return out
+
+
+# --- scheduling --------------------------------------------------------------------------------
+
+
+def _chunks(rounds: int, chunk_size: int, seed: np.random.SeedSequence) -> Iterator[tuple[int, np.random.SeedSequence, int]]:
+    n = -(-rounds // chunk_size)
+    children = seed.spawn(n)
+    for k in range(n):
+        yield k, children[k], min(chunk_size, rounds - k * chunk_size)
+
+
+def _workers(workers: int | None) -> int:
+    if workers is None:
+        return os.cpu_count() or 1
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise ValueError(f"workers must be a positive int or None, got {workers!r}")
+    return workers
+
+
+def _execute(
+    tasks: Iterator[tuple[Any, ...]], run: Callable[..., Any], executor: Executor, window: int,
+    on_result: Callable[[Any], None], stop: npt.NDArray[np.uint8] | None,
+) -> bool:
+    """Run ``run(*task)`` for every task, at most ``window`` at once; returns True when
+    interrupted (KeyboardInterrupt), after the running tasks have stopped."""
+    pending: set[Future[Any]] = set()
+    interrupted = False
+    try:
+        for task in tasks:
+            while len(pending) >= window:
+                finished, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    on_result(future.result())
+            pending.add(executor.submit(run, *task))
+        while pending:
+            finished, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
+            for future in finished:
+                on_result(future.result())
+    except KeyboardInterrupt:
+        interrupted = True
+        if stop is not None:
+            stop[0] = 1
+        for future in pending:
+            future.cancel()
+        for future in pending:  # the running chunks stop within STOP_EVERY rounds
+            if not future.cancelled():
+                try:
+                    on_result(future.result())  # a chunk stopped short still counts
+                except (Exception, KeyboardInterrupt):  # noqa: BLE001 - a second Ctrl-C, a progress callback
+                    pass
+    return interrupted
+
+
+def simulate(
+    rules: RuleSet,
+    rounds: int,
+    bets: Mapping[str, Money] | None = None,
+    seed: int | np.random.SeedSequence | None = None,
+    workers: int | None = None,
+    executor: Executor | None = None,
+    progress: Progress | None = None,
+    *,
+    chunk_size: int = DEFAULT_CHUNK,
+    compare_exact: bool = True,
+    partial_on_interrupt: bool = False,
+) -> SimulationResult:
+    """Play ``rounds`` rounds as the dealing procedure prescribes and settle ``bets`` (by
+    default every bet the table offers, one unit each) every round.
+
+    :param seed: an int or ``SeedSequence``; None draws OS entropy (kept in the result).
+    :param workers: threads running chunks without the GIL (None: every core).
+    :param executor: run the chunks on this executor instead (e.g. Dask's
+        ``Client.get_executor()``); ``workers`` then only bounds the chunks in flight.
+    :param progress: called with (rounds done, rounds) as chunks finish.
+    :param partial_on_interrupt: on Ctrl-C return what the finished chunks found
+        (``interrupted=True``) instead of raising ``KeyboardInterrupt``.
+    """
+    if not isinstance(rules, RuleSet):
+        raise TypeError(f"rules must be a RuleSet, not {type(rules).__name__}")
+    if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
+        raise ValueError(f"rounds must be a positive int, got {rounds!r}")
+    if isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1:
+        raise ValueError(f"chunk_size must be a positive int, got {chunk_size!r}")
+    slip: dict[str, Money] = dict(bets) if bets is not None else {name: Fraction(1) for name in rules.bets}
+    if not slip:
+        raise ValueError("bets: nothing to simulate")
+    check_slip(rules, slip)
+    names = tuple(slip)
+    window = _workers(workers)
+    sequence = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
+    recorded_seed = sequence.entropy if isinstance(sequence.entropy, int) and not sequence.spawn_key else None
+
+    totals = np.zeros((len(names), _ref.N_OUTCOMES), dtype=object)
+    classes = np.zeros(_ref.N_CLASSES, dtype=object)
+    per_chunk: dict[int, tuple[int, list[int]]] = {}  # the first bet's counts, for plots
+    done = 0
+    lock = threading.Lock()
+
+    def absorb(chunk: _Chunk) -> None:
+        nonlocal done
+        with lock:
+            totals[...] += chunk.counts.astype(object)
+            classes[...] += chunk.classes.astype(object)
+            done += chunk.rounds
+            per_chunk[chunk.index] = (chunk.rounds, [int(x) for x in chunk.counts[0]])
+        if progress is not None:
+            progress(done, rounds)
+
+    stop = np.zeros(1, dtype=np.uint8)
+    tasks = ((rules, names, k, child, n) for k, child, n in _chunks(rounds, chunk_size, sequence))
+    start = time.perf_counter()
+    if executor is None:
+        with ThreadPoolExecutor(max_workers=window, thread_name_prefix="sanggong-sim") as pool:
+            interrupted = _execute(
+                ((*t, stop) for t in tasks), _run_chunk, pool, 2 * window, absorb, stop
+            )
+    else:
+        interrupted = _execute(tasks, _run_chunk, executor, 2 * window, absorb, None)
+    seconds = time.perf_counter() - start
+    if interrupted and not partial_on_interrupt:
+        raise KeyboardInterrupt
+    counts = {name: [int(x) for x in totals[j]] for j, name in enumerate(names)}
+    exact = None
+    if compare_exact:
+        from .analysis import analyze
+
+        table = analyze(rules)
+        exact = {n: 1 + table[n].ev for n in names}
+    stats = _stats(rules, slip, counts, done, exact)
+    convergence = _convergence(rules, names[0], slip[names[0]], per_chunk)
+    return SimulationResult(
+        rules=rules.name, rounds=done, seed=recorded_seed, chunk_size=chunk_size, bets=stats,
+        classes=tuple(int(x) for x in classes), versions=_versions(), interrupted=interrupted,
+        convergence=convergence, seconds=seconds,
+    )
+
+
+def _convergence(
+    rules: RuleSet, name: str, stake: Money, per_chunk: Mapping[int, tuple[int, list[int]]]
+) -> tuple[tuple[int, float], ...]:
+    """(rounds so far, return so far) of one bet, chunk after chunk in chunk order."""
+    fraction, _, back = _back(rules, name, stake)
+    out, rounds, returned = [], 0, Fraction(0)
+    for k in sorted(per_chunk):
+        n, tally = per_chunk[k]
+        rounds += n
+        returned += sum((c * back[code] for code, c in enumerate(tally) if c), Fraction(0))
+        if rounds:
+            out.append((rounds, float(returned / (fraction * rounds))))
+    return tuple(out)
+
+
+# --- sessions ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SessionResult:
+    """Final bankrolls of many sessions of the same bet slip, and the risk of ruin: the
+    share of sessions whose bankroll fell below the slip's total stake before the end."""
+
+    rules: str
+    bankroll: int
+    rounds: int
+    slip: Mapping[str, int]
+    finals: npt.NDArray[np.int64] = field(compare=False)
+    ruined: int
+    seed: int | None
+
+    @property
+    def sessions(self) -> int:
+        return len(self.finals)
+
+    @property
+    def risk_of_ruin(self) -> float:
+        return self.ruined / self.sessions
+
+    def to_dict(self) -> dict[str, Any]:
+        q = np.percentile(self.finals, [5, 25, 50, 75, 95]).tolist()
+        return {
+            "rules": self.rules, "bankroll": self.bankroll, "rounds": self.rounds, "slip": dict(self.slip),
+            "sessions": self.sessions, "risk_of_ruin": self.risk_of_ruin, "mean_final": float(self.finals.mean()),
+            "quantiles": dict(zip(["5%", "25%", "50%", "75%", "95%"], q, strict=True)), "seed": self.seed,
+        }
+
+
+def _run_sessions(
+    rules: RuleSet, slip: tuple[tuple[str, int], ...], money: npt.NDArray[np.int64], bankroll: int,
+    rounds: int, index: int, seeds: list[np.random.SeedSequence],
+) -> tuple[int, list[int], int]:
+    """Sessions of one task (picklable): (task index, final bankrolls, sessions ruined)."""
+    names = tuple(name for name, _ in slip)
+    plan = plan_for(rules, names)
+    total = sum(stake for _, stake in slip)
+    finals, ruined = [], 0
+    net = np.zeros(rounds, dtype=np.int64)
+    for seed in seeds:
+        counts = np.zeros((len(names), _ref.N_OUTCOMES), dtype=np.uint64)
+        classes = np.zeros(_ref.N_CLASSES, dtype=np.uint64)
+        _impl.kernels.simulate_chunk(
+            np.random.PCG64(seed), _params(rules), plan, rounds, counts, classes, money, net,
+            np.zeros(1, dtype=np.uint8),
+        )
+        # a round is played only while the bankroll (cash and stakes on the table)
+        # covers the whole slip: a carried stake is both on the table and in the slip
+        before = bankroll + np.concatenate(([0], np.cumsum(net[:-1])))
+        broke = np.flatnonzero(before < total)
+        if broke.size:
+            ruined += 1
+            finals.append(int(before[broke[0]]))
+        else:
+            finals.append(int(bankroll + net.sum()))
+    return index, finals, ruined
+
+
+def simulate_sessions(
+    rules: RuleSet,
+    bets: Mapping[str, int],
+    bankroll: int,
+    rounds: int,
+    sessions: int,
+    seed: int | np.random.SeedSequence | None = None,
+    workers: int | None = None,
+    executor: Executor | None = None,
+) -> SessionResult:
+    """Sessions of a player who stakes the same slip (``int`` minor units) every round,
+    carried stakes respected, from ``bankroll`` until ``rounds`` rounds are played or the
+    bankroll no longer covers the slip (ruin). Session k draws from the k-th spawn of
+    ``seed``, so results do not depend on ``workers`` or the executor.
+
+    >>> from sanggong import MACAU
+    >>> result = simulate_sessions(MACAU, {"win:1": 100}, bankroll=2_000, rounds=200, sessions=50, seed=3)
+    >>> 0 <= result.risk_of_ruin <= 1, len(result.finals)
+    (True, 50)
+    """
+    check_slip(rules, bets)
+    for name, stake in bets.items():
+        if isinstance(stake, bool) or not isinstance(stake, int):
+            raise TypeError(f"stake on {name}: session mode counts money in int minor units, not {stake!r}")
+    for label, value in (("bankroll", bankroll), ("rounds", rounds), ("sessions", sessions)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise ValueError(f"{label} must be a positive int, got {value!r}")
+    names = tuple(bets)
+    money = np.zeros((len(names), _ref.N_OUTCOMES), dtype=np.int64)
+    purse = _Purse(int, rules)
+    for j, name in enumerate(names):
+        spec = rules.bet(name)
+        for code in _possible(rules, name):
+            r = _result(rules, purse, spec, Fraction(bets[name]), code)
+            money[j, code] = int(r.net)
+    sequence = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
+    recorded_seed = sequence.entropy if isinstance(sequence.entropy, int) and not sequence.spawn_key else None
+    children = sequence.spawn(sessions)
+    window = _workers(workers)
+    per_task = max(1, min(1000, sessions // (4 * window)))
+    slip = tuple((n, int(bets[n])) for n in names)
+    tasks = ((rules, slip, money, bankroll, rounds, k, children[k * per_task : (k + 1) * per_task])
+             for k in range(-(-sessions // per_task)))
+    results: dict[int, tuple[list[int], int]] = {}
+
+    def absorb(item: tuple[int, list[int], int]) -> None:
+        results[item[0]] = (item[1], item[2])
+
+    if executor is None:
+        with ThreadPoolExecutor(max_workers=window, thread_name_prefix="sanggong-sessions") as pool:
+            interrupted = _execute(tasks, _run_sessions, pool, 2 * window, absorb, None)
+    else:
+        interrupted = _execute(tasks, _run_sessions, executor, 2 * window, absorb, None)
+    if interrupted:
+        raise KeyboardInterrupt
+    finals = [f for k in sorted(results) for f in results[k][0]]
+    ruined = sum(r for _, r in results.values())
+    return SessionResult(rules.name, bankroll, rounds, dict(slip), np.array(finals, dtype=np.int64), ruined, recorded_seed)

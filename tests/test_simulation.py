@@ -1,0 +1,239 @@
+"""Monte Carlo: the compiled round loop against the reference and against Game, exact
+agreement, reproducibility over workers and executors (Dask included), money, sessions,
+interruption."""
+
+from __future__ import annotations
+
+import json
+import pickle
+import signal
+import subprocess
+import threading
+import time
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from sanggong import MACAU, ONLINE, Game, RuleSet, _core, _reference
+from sanggong.settlement import plan_for
+from sanggong.simulation import _params, _run_chunk, simulate, simulate_sessions
+
+RULE_SETS = [ONLINE, MACAU, MACAU.replace(decks=1, positions=5, deal_one_at_a_time=False),
+             ONLINE.replace(head_card_burned=False)]
+IDS = ["online", "macau", "macau-one-deck-three-at-a-time", "online-head-card-dealt"]
+
+
+def _rounds(impl: object, fast: int, slow: int) -> int:
+    return fast if impl is _core else slow
+
+
+@pytest.mark.single_impl
+@pytest.mark.parametrize("rules", RULE_SETS, ids=IDS)
+def test_compiled_and_reference_rounds_agree(rules: RuleSet) -> None:
+    """The compiled loop and its plain twin, from the same bit generator state."""
+    names = tuple(rules.bets)
+    plan = plan_for(rules, names)
+    stake = {n: 100 for n in names}
+    money = np.zeros((len(names), 10), dtype=np.int64)
+    from sanggong.simulation import _possible, _Purse, _result
+
+    for j, n in enumerate(names):
+        for code in _possible(rules, n):
+            money[j, code] = int(_result(rules, _Purse(int, rules), rules.bet(n), Fraction(stake[n]), code).net)
+    results = []
+    for module in (_core, _reference):
+        counts = np.zeros((len(names), 10), np.uint64)
+        classes = np.zeros(31, np.uint64)
+        net = np.zeros(1500, np.int64)
+        done = module.simulate_chunk(np.random.PCG64(5), _params(rules), plan, 1500, counts, classes, money, net,
+                                     np.zeros(1, np.uint8))
+        results.append((done, counts.tolist(), classes.tolist(), net.tolist()))
+    assert results[0] == results[1]
+
+
+@pytest.mark.parametrize("rules", RULE_SETS, ids=IDS)
+def test_simulated_rounds_are_the_games_rounds(impl: object, rules: RuleSet) -> None:
+    n = _rounds(impl, 3000, 400)
+    counts = np.zeros((1, 10), np.uint64)
+    classes = np.zeros(31, np.uint64)
+    name = next(iter(rules.bets))
+    impl.simulate_chunk(np.random.PCG64(9), _params(rules), plan_for(rules, (name,)), n, counts, classes,  # type: ignore[attr-defined]
+                        None, None, np.zeros(1, np.uint8))
+    game = Game(rules, rng=np.random.PCG64(9))
+    dealt = np.zeros(31, dtype=np.int64)
+    for _ in range(n):
+        record = game.play()
+        for hand in (record.banker, *record.hands.values()):
+            dealt[hand.rank] += 1
+    assert classes.tolist() == dealt.tolist()
+
+
+def test_returns_agree_with_the_exact_values(impl: object) -> None:
+    for rules in (ONLINE, MACAU):
+        result = simulate(rules, _rounds(impl, 1_000_000, 3000), seed=2026, workers=2)
+        assert result.rounds == _rounds(impl, 1_000_000, 3000)
+        for bet in result.bets.values():
+            assert bet.exact is not None and bet.z is not None
+            assert abs(bet.z) < 4, (rules.name, bet.bet, bet.z)
+            assert bet.ci95[0] < bet.rtp < bet.ci95[1]
+        assert sum(result.classes) == result.rounds * rules.hands
+
+
+@pytest.mark.slow
+@pytest.mark.single_impl
+def test_ten_million_rounds_within_four_standard_errors() -> None:
+    """The issue's check at full size: 10 million rounds of each preset."""
+    for rules in (ONLINE, MACAU):
+        result = simulate(rules, 10_000_000, seed=1)
+        assert all(abs(b.z) < 4 for b in result.bets.values() if b.z is not None)
+
+
+def test_same_seed_same_result_whatever_the_workers(impl: object) -> None:
+    n = _rounds(impl, 300_000, 2000)
+    chunk = _rounds(impl, 40_000, 300)
+    runs = [simulate(ONLINE, n, seed=11, workers=w, chunk_size=chunk) for w in (1, 2, 4)]
+    assert runs[0] == runs[1] == runs[2]
+    assert runs[0].seed == 11 and runs[0].versions["numpy"] == np.__version__
+    assert simulate(ONLINE, n, seed=12, workers=2, chunk_size=chunk) != runs[0]
+    unseeded = simulate(ONLINE, 100, workers=1)
+    assert isinstance(unseeded.seed, int) and simulate(ONLINE, 100, seed=unseeded.seed, workers=1) == unseeded
+
+
+def test_money_is_the_games_money(impl: object) -> None:
+    """int stakes, rounded as a table rounds them: the same total as Game settling each round."""
+    slip = {"win:1": 101, "lose:2": 55, "pair_plus:banker": 7, "tie:3": 3}
+    n = _rounds(impl, 2000, 300)
+    result = simulate(ONLINE, n, bets=slip, seed=21, workers=1, chunk_size=10_000)
+    child = np.random.SeedSequence(21).spawn(1)[0]
+    game = Game(ONLINE, rng=np.random.PCG64(child))
+    returned = dict.fromkeys(slip, 0)
+    for _ in range(n):
+        for r in game.play(slip).results:
+            returned[r["bet"]] += r["returned"]
+    for name, stake in slip.items():
+        bet = result.bets[name]
+        assert bet.returned == returned[name] and bet.staked == stake * n
+        assert isinstance(bet.returned, int)
+
+
+def test_everything_that_crosses_to_a_worker_pickles() -> None:
+    plan = plan_for(MACAU, ("win:1", "odd"))
+    again = pickle.loads(pickle.dumps(plan))
+    assert (again.table == plan.table).all() and again.specs == plan.specs
+    assert pickle.loads(pickle.dumps(MACAU)) == MACAU
+    seed = np.random.SeedSequence(3).spawn(2)[1]
+    chunk = _run_chunk(ONLINE, ("win:1",), 0, seed, 100)
+    back = pickle.loads(pickle.dumps(chunk))
+    assert back.rounds == 100 and (back.counts == chunk.counts).all()
+    assert pickle.loads(pickle.dumps(_run_chunk)) is _run_chunk
+
+
+@pytest.mark.single_impl
+@pytest.mark.filterwarnings("ignore::DeprecationWarning", "ignore::ResourceWarning", "ignore::UserWarning")
+def test_a_dask_cluster_gives_the_local_result() -> None:
+    """A real LocalCluster with two worker processes (workers import the compiled core)."""
+    distributed = pytest.importorskip("distributed", reason="the test extra installs dask[distributed]")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        with distributed.Client(cluster) as client:
+            executor = client.get_executor()
+            remote = simulate(MACAU, 400_000, seed=5, executor=executor, chunk_size=50_000)
+            sessions = simulate_sessions(MACAU, {"win:1": 100}, 3000, 100, 40, seed=5, executor=executor)
+    assert remote == simulate(MACAU, 400_000, seed=5, workers=2, chunk_size=50_000)
+    assert sessions == simulate_sessions(MACAU, {"win:1": 100}, 3000, 100, 40, seed=5, workers=1)
+
+
+def test_progress_and_interruption(impl: object) -> None:
+    seen: list[tuple[int, int]] = []
+    n = _rounds(impl, 200_000, 1000)
+    simulate(ONLINE, n, seed=1, workers=2, chunk_size=n // 5, progress=lambda d, t: seen.append((d, t)))
+    assert [t for _, t in seen] == [n] * 5 and sorted(d for d, _ in seen) == [d for d, _ in seen]
+    assert seen[-1][0] == n
+
+    def interrupt(done: int, total: int) -> None:
+        raise KeyboardInterrupt
+
+    before = threading.active_count()
+    with pytest.raises(KeyboardInterrupt):
+        simulate(ONLINE, n * 10, seed=1, workers=2, chunk_size=n // 5, progress=interrupt)
+    time.sleep(0.2)
+    assert threading.active_count() <= before  # the workers were cleaned up
+    partial = simulate(ONLINE, n * 10, seed=1, workers=2, chunk_size=n // 5, progress=interrupt,
+                       partial_on_interrupt=True)
+    assert partial.interrupted and 0 < partial.rounds < n * 10
+
+
+def test_sessions() -> None:
+    a = simulate_sessions(MACAU, {"win:1": 100, "tie:1": 10}, 2000, 150, 60, seed=4, workers=1)
+    b = simulate_sessions(MACAU, {"win:1": 100, "tie:1": 10}, 2000, 150, 60, seed=4, workers=2)
+    assert a == b and (a.finals == b.finals).all() and a.sessions == 60 and 0 <= a.risk_of_ruin <= 1
+    broke = simulate_sessions(ONLINE, {"win:1": 500}, 400, 10, 5, seed=1)
+    assert broke.risk_of_ruin == 1 and (broke.finals == 400).all()  # the slip is more than the bankroll
+    data = a.to_dict()
+    assert set(data["quantiles"]) == {"5%", "25%", "50%", "75%", "95%"}
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "match"),
+    [
+        (lambda: simulate(ONLINE, 0), ValueError, "rounds must be a positive int"),
+        (lambda: simulate(ONLINE, 10, {"odd": 1}), ValueError, "unknown bet 'odd'"),
+        (lambda: simulate(ONLINE, 10, {"win:1": 1.0}), TypeError, "never a float"),
+        (lambda: simulate(ONLINE, 10, workers=0), ValueError, "workers must be a positive int"),
+        (lambda: simulate(ONLINE, 10, chunk_size=0), ValueError, "chunk_size"),
+        (lambda: simulate("online", 10), TypeError, "RuleSet"),  # type: ignore[arg-type]
+        (lambda: simulate_sessions(ONLINE, {"win:1": Fraction(1)}, 10, 10, 10), TypeError, "int minor units"),
+        (lambda: simulate_sessions(ONLINE, {"win:1": 1}, 0, 10, 10), ValueError, "bankroll"),
+    ],
+)
+def test_bad_simulations(call: object, error: type[Exception], match: str) -> None:
+    with pytest.raises(error, match=match):
+        call()  # type: ignore[operator]
+
+
+# --- the command line -----------------------------------------------------------------------
+
+
+def test_simulate_json_matches_the_api(capsys: pytest.CaptureFixture[str]) -> None:
+    from sanggong.cli import main
+
+    assert main(["simulate", "--rules", "online", "--rounds", "20000", "--seed", "3", "--workers", "2", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    expected = simulate(ONLINE, 20000, seed=3, workers=1)
+    assert data["rounds"] == 20000 and data["seed"] == 3
+    assert [b["rtp"] for b in data["bets"]] == [b.rtp for b in expected.bets.values()]
+
+
+@pytest.mark.single_impl
+def test_simulate_text_plot_and_sessions(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Command-line wiring and matplotlib output (the kernels are tested above)."""
+    from sanggong.cli import main
+
+    plot = tmp_path / "convergence.png"
+    assert main(["simulate", "--rules", "macau", "--rounds", "300000", "--seed", "1", "--plot", str(plot)]) == 0
+    out = capsys.readouterr().out
+    assert "95% interval" in out and "win:7" in out and plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    hist = tmp_path / "sessions.png"
+    argv = ["simulate", "--sessions", "50", "--session-rounds", "100", "--bankroll", "2000",
+            "--bet", "win:1=100", "--seed", "2", "--plot", str(hist)]
+    assert main(argv) == 0
+    assert "risk of ruin" in capsys.readouterr().out and hist.stat().st_size > 1000
+    assert main(["simulate", "--sessions", "5", "--bet", "win:1=100"]) == 2
+    assert "--bankroll" in capsys.readouterr().err
+
+
+@pytest.mark.single_impl
+def test_ctrl_c_stops_within_a_second_and_prints_the_partial_result() -> None:
+    """A real SIGINT to the installed command line."""
+    proc = subprocess.Popen(
+        ["sanggong", "simulate", "--rules", "online", "--rounds", "100000000000", "--seed", "1"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    time.sleep(2.0)
+    start = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    out, _ = proc.communicate(timeout=10)
+    assert time.monotonic() - start < 1.5
+    assert proc.returncode == 130
+    assert "INTERRUPTED" in out and "win:1" in out
