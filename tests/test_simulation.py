@@ -18,7 +18,7 @@ import pytest
 
 from sanggong import MACAU, ONLINE, Game, RuleSet, _core, _reference
 from sanggong.settlement import plan_for
-from sanggong.simulation import _params, _run_chunk, simulate, simulate_sessions
+from sanggong.simulation import _histograms, _params, _run_chunk, bet_counts, simulate, simulate_sessions
 
 RULE_SETS = [ONLINE, MACAU, MACAU.replace(decks=1, positions=5, deal_one_at_a_time=False),
              ONLINE.replace(head_card_burned=False)]
@@ -44,30 +44,59 @@ def test_compiled_and_reference_rounds_agree(rules: RuleSet) -> None:
             money[j, code] = int(_result(rules, _Purse(int, rules), rules.bet(n), Fraction(stake[n]), code).net)
     results = []
     for module in (_core, _reference):
-        counts = np.zeros((len(names), 10), np.uint64)
-        classes = np.zeros(31, np.uint64)
+        pairs, single = _histograms(rules)
         net = np.zeros(1500, np.int64)
-        done = module.simulate_chunk(np.random.PCG64(5), _params(rules), plan, 1500, counts, classes, money, net,
+        done = module.simulate_chunk(np.random.PCG64(5), _params(rules), 1500, pairs, single, plan, money, net,
                                      np.zeros(1, np.uint8))
-        results.append((done, counts.tolist(), classes.tolist(), net.tolist()))
+        results.append((done, pairs.tolist(), single.tolist(), net.tolist()))
     assert results[0] == results[1]
+    assert int(np.asarray(results[0][2]).sum()) == 1500 * rules.hands
 
 
 @pytest.mark.parametrize("rules", RULE_SETS, ids=IDS)
 def test_simulated_rounds_are_the_games_rounds(impl: object, rules: RuleSet) -> None:
     n = _rounds(impl, 3000, 400)
-    counts = np.zeros((1, 10), np.uint64)
-    classes = np.zeros(31, np.uint64)
-    name = next(iter(rules.bets))
-    impl.simulate_chunk(np.random.PCG64(9), _params(rules), plan_for(rules, (name,)), n, counts, classes,  # type: ignore[attr-defined]
-                        None, None, np.zeros(1, np.uint8))
+    pairs, single = _histograms(rules)
+    impl.simulate_chunk(np.random.PCG64(9), _params(rules), n, pairs, single, None, None, None,  # type: ignore[attr-defined]
+                        np.zeros(1, np.uint8))
     game = Game(rules, rng=np.random.PCG64(9))
-    dealt = np.zeros(31, dtype=np.int64)
+    want_pairs, want_single = _histograms(rules)
     for _ in range(n):
         record = game.play()
-        for hand in (record.banker, *record.hands.values()):
-            dealt[hand.rank] += 1
-    assert classes.tolist() == dealt.tolist()
+        hands = {0: record.banker, **record.hands}
+        for h, value in hands.items():
+            want_single[h, 6 * value.rank + int(value.pair_plus)] += 1
+            if h:
+                want_pairs[h, 31 * value.rank + record.banker.rank] += 1
+    assert (pairs == want_pairs).all() and (single == want_single).all()
+
+
+def test_histograms_settle_as_settle_does(impl: object) -> None:
+    """bet_counts over the histograms against settle() called round by round."""
+    rules = ONLINE
+    names = tuple(rules.bets)
+    game = Game(rules, rng=np.random.PCG64(3))
+    pairs, single = _histograms(rules)
+    want = {n: {} for n in names}  # type: ignore[var-annotated]
+    for _ in range(300):
+        record = game.play({n: 1 for n in names})
+        hands = {0: record.banker, **record.hands}
+        for h, value in hands.items():
+            single[h, 6 * value.rank + int(value.pair_plus)] += 1
+            if h:
+                pairs[h, 31 * value.rank + record.banker.rank] += 1
+        for r in record.results:
+            key = (r["outcome"], r["detail"])
+            want[r["bet"]][key] = want[r["bet"]].get(key, 0) + 1
+    counts = bet_counts(plan_for(rules, names), pairs, single)
+    from sanggong.settlement import _RESULTS
+
+    for j, n in enumerate(names):
+        got: dict[tuple[str, str | None], int] = {}
+        for code, c in enumerate(counts[j].tolist()):
+            if c:
+                got[_RESULTS[code]] = got.get(_RESULTS[code], 0) + c
+        assert got == want[n], n
 
 
 def test_returns_agree_with_the_exact_values(impl: object) -> None:

@@ -544,13 +544,16 @@ cdef enum:
 
 @cython.boundscheck(False)
 @cython.wraparound(False)
-def simulate_chunk(bit_generator, const int64_t[::1] params, plan, Py_ssize_t rounds,
-                   uint64_t[:, ::1] counts not None, uint64_t[::1] classes not None,
-                   const int64_t[:, ::1] money, int64_t[::1] net, const uint8_t[::1] stop not None):
-    """Deal, evaluate and settle ``rounds`` rounds from a fresh shoe; add each bet's
-    outcome counts to ``counts[bet, code]`` and every hand's class to ``classes``; with
-    ``money`` (net per bet and outcome), write each round's net to ``net``. Returns the
-    rounds done: fewer when ``stop[0]`` was set (it is read every 4,096 rounds)."""
+def simulate_chunk(bit_generator, const int64_t[::1] params, Py_ssize_t rounds,
+                   uint64_t[:, ::1] pairs not None, uint64_t[:, ::1] single not None,
+                   plan, const int64_t[:, ::1] money, int64_t[::1] net, const uint8_t[::1] stop not None):
+    """Deal and evaluate ``rounds`` rounds from a fresh shoe and count what settles
+    every bet: ``pairs[h, 31 * rank_h + rank_banker]`` for each position h and
+    ``single[h, 6 * rank_h + pair_plus_h]`` for every hand (the banker's is h = 0);
+    sanggong.simulation turns these into each bet's outcome counts with the settlement
+    tables. With ``plan`` and ``money`` (net per bet and outcome), each round's net for
+    that slip is written to ``net`` (session mode). Returns the rounds done: fewer when
+    ``stop[0]`` was set (it is read every 4,096 rounds)."""
     if params.shape[0] != N_PARAMS:
         raise ValueError("params must hold 10 values")
     cdef int64_t decks = params[P_DECKS], positions = params[P_POSITIONS]
@@ -559,13 +562,6 @@ def simulate_chunk(bit_generator, const int64_t[::1] params, plan, Py_ssize_t ro
     cdef bint head_burned = params[P_HEAD_BURNED] != 0, one_at_a_time = params[P_ONE_AT_A_TIME] != 0
     cdef int64_t burn_first = params[P_BURN_FIRST], burn_later = params[P_BURN_LATER]
     cdef int64_t cut_lo = params[P_CUT_LO], cut_hi = params[P_CUT_HI]
-    cdef const uint8_t[::1] table = plan.table
-    cdef const int32_t[::1] row = plan.row
-    cdef const int32_t[::1] hand = plan.hand
-    cdef const int32_t[::1] ka = plan.ka
-    cdef const int32_t[::1] kb = plan.kb
-    cdef const int32_t[::1] kc = plan.kc
-    cdef Py_ssize_t m = row.shape[0], j
     cdef int64_t n_cards = 52 * decks
     cdef int64_t longest = max(burn_first, burn_later) + 1 + 3 * hands
     if not (1 <= decks <= 64 and 1 <= positions < MAX_HANDS and 0 <= burn_first <= 64 and 0 <= burn_later <= 64
@@ -573,22 +569,31 @@ def simulate_chunk(bit_generator, const int64_t[::1] params, plan, Py_ssize_t ro
         raise ValueError(f"params {list(params)} do not describe a table this kernel deals")
     if not fresh and burn_later + 1 + 3 * hands > cut_lo:
         raise ValueError("a later round may need more cards than the cut card leaves")
-    if counts.shape[0] != m or counts.shape[1] < 10 or classes.shape[0] < 31:
-        raise ValueError("counts must be (bets, 10) and classes 31 long")
-    if hand.shape[0] != m or ka.shape[0] != m or kb.shape[0] != m or kc.shape[0] != m:
-        raise ValueError("the settlement plan's arrays disagree in length")
-    for j in range(m):
-        if not (0 <= hand[j] < hands and 0 <= row[j] and (row[j] + 1) * KEY_SPACE <= table.shape[0]
-                and 0 <= ka[j] and 0 <= kb[j] and 0 <= kc[j]
-                and 30 * ka[j] + 5 * kb[j] + 30 * kc[j] < KEY_SPACE):
-            raise ValueError(f"the settlement plan's bet {j} indexes outside its table")
-    cdef Py_ssize_t i
-    cdef bint with_money = money is not None
-    if with_money:
-        if net is None or net.shape[0] < rounds or money.shape[0] != m or money.shape[1] < 10:
-            raise ValueError("money must be (bets, 10) and net hold a value per round")
+    if pairs.shape[0] != hands or pairs.shape[1] != KEY_SPACE or single.shape[0] != hands or single.shape[1] != 186:
+        raise ValueError("pairs must be (hands, 961) and single (hands, 186)")
     if stop.shape[0] < 1:
         raise ValueError("stop must hold one flag")
+    cdef bint with_money = money is not None
+    cdef const uint8_t[::1] table
+    cdef const int32_t[::1] row, hand, ka, kb, kc
+    cdef Py_ssize_t m = 0, j, i
+    if with_money:
+        table = plan.table
+        row = plan.row
+        hand = plan.hand
+        ka = plan.ka
+        kb = plan.kb
+        kc = plan.kc
+        m = row.shape[0]
+        if hand.shape[0] != m or ka.shape[0] != m or kb.shape[0] != m or kc.shape[0] != m:
+            raise ValueError("the settlement plan's arrays disagree in length")
+        for j in range(m):
+            if not (0 <= hand[j] < hands and 0 <= row[j] and (row[j] + 1) * KEY_SPACE <= table.shape[0]
+                    and 0 <= ka[j] and 0 <= kb[j] and 0 <= kc[j]
+                    and 30 * ka[j] + 5 * kb[j] + 30 * kc[j] < KEY_SPACE):
+                raise ValueError(f"the settlement plan's bet {j} indexes outside its table")
+        if net is None or net.shape[0] < rounds or money.shape[0] != m or money.shape[1] < 10:
+            raise ValueError("money must be (bets, 10) and net hold a value per round")
     cdef bitgen_t* rng = _bitgen(bit_generator)
     cdef uint8_t* deck = <uint8_t*>malloc(2 * n_cards)
     if deck == NULL:
@@ -607,15 +612,14 @@ def simulate_chunk(bit_generator, const int64_t[::1] params, plan, Py_ssize_t ro
     cdef uint8_t* rest
     # raw pointers in locals: a store through uint64_t* may alias a memoryview's own
     # fields (its strides are 64-bit), which would be reloaded after every count
-    cdef const uint8_t* tab = &table[0]
-    cdef const int32_t* rowp = &row[0] if m else NULL
-    cdef const int32_t* handp = &hand[0] if m else NULL
-    cdef const int32_t* kap = &ka[0] if m else NULL
-    cdef const int32_t* kbp = &kb[0] if m else NULL
-    cdef const int32_t* kcp = &kc[0] if m else NULL
-    cdef uint64_t* cnt = &counts[0, 0] if m else NULL
-    cdef Py_ssize_t cnt_row = counts.strides[0] // sizeof(uint64_t)
-    cdef uint64_t* cls = &classes[0]
+    cdef uint64_t* pairp = &pairs[0, 0]
+    cdef uint64_t* singlep = &single[0, 0]
+    cdef const uint8_t* tab = &table[0] if with_money else NULL
+    cdef const int32_t* rowp = &row[0] if with_money and m else NULL
+    cdef const int32_t* handp = &hand[0] if with_money and m else NULL
+    cdef const int32_t* kap = &ka[0] if with_money and m else NULL
+    cdef const int32_t* kbp = &kb[0] if with_money and m else NULL
+    cdef const int32_t* kcp = &kc[0] if with_money and m else NULL
     cdef const int64_t* monp = &money[0, 0] if with_money and m else NULL
     cdef Py_ssize_t mon_row = money.strides[0] // sizeof(int64_t) if with_money else 0
     cdef int64_t* netp = &net[0] if with_money and rounds else NULL
@@ -671,16 +675,16 @@ def simulate_chunk(bit_generator, const int64_t[::1] params, plan, Py_ssize_t ro
                         v = _packed(c0, c1, c2)
                         rank[h] = v & 31
                         pp[h] = v >> 5
-                for h in range(hands):
-                    cls[rank[h]] += 1
-                total = 0
-                for j in range(m):
-                    h = handp[j]
-                    code = tab[rowp[j] * KEY_SPACE + kap[j] * rank[h] + kbp[j] * pp[h] + kcp[j] * rank[0]]
-                    cnt[j * cnt_row + code] += 1
-                    if with_money:
-                        total += monp[j * mon_row + code]
+                singlep[6 * rank[0] + pp[0]] += 1
+                for h in range(1, hands):
+                    pairp[h * KEY_SPACE + 31 * rank[h] + rank[0]] += 1
+                    singlep[h * 186 + 6 * rank[h] + pp[h]] += 1
                 if with_money:
+                    total = 0
+                    for j in range(m):
+                        h = handp[j]
+                        code = tab[rowp[j] * KEY_SPACE + kap[j] * rank[h] + kbp[j] * pp[h] + kcp[j] * rank[0]]
+                        total += monp[j * mon_row + code]
                     netp[done] = total
                 done += 1
     finally:

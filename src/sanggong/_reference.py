@@ -466,9 +466,10 @@ def hand_counts(counts, multisets, values, out) -> None:  # type: ignore[no-unty
 # --- simulation ----------------------------------------------------------------------------
 
 
-def simulate_chunk(bit_generator, params, plan, rounds: int, counts, classes, money, net, stop) -> int:  # type: ignore[no-untyped-def]
-    """Deal, evaluate and settle ``rounds`` rounds from a fresh shoe, exactly as the
-    compiled core's ``simulate_chunk`` (and ``sanggong.dealing.Game``) do."""
+def simulate_chunk(bit_generator, params, rounds: int, pairs, single, plan, money, net, stop) -> int:  # type: ignore[no-untyped-def]
+    """Deal and evaluate ``rounds`` rounds from a fresh shoe and count what settles
+    every bet, exactly as the compiled core's ``simulate_chunk`` (and
+    ``sanggong.dealing.Game``) do."""
     decks, positions, fresh, burn_first, burn_later, head, head_burned, one_at_a_time, cut_lo, cut_hi = (
         int(x) for x in params
     )
@@ -477,7 +478,6 @@ def simulate_chunk(bit_generator, params, plan, rounds: int, counts, classes, mo
     deck = [0] * n_cards
     pos = cut = in_shoe = 0
     last = True
-    specs = plan.specs
     for done in range(rounds):
         if done % 4096 == 0 and stop[0]:
             return done
@@ -497,8 +497,7 @@ def simulate_chunk(bit_generator, params, plan, rounds: int, counts, classes, mo
         rest = cards[burn:]
         dealt: dict[int, list[int]] = {}
         if head:
-            first = card_rank(rest[0]) - 1
-            first %= 4
+            first = (card_rank(rest[0]) - 1) % 4
             if head_burned:
                 rest = rest[1:]
             for k in range(hands):
@@ -509,15 +508,15 @@ def simulate_chunk(bit_generator, params, plan, rounds: int, counts, classes, mo
                 dealt[h] = rest[k::hands][:3] if one_at_a_time else rest[3 * k : 3 * k + 3]
         ranks = {h: rank3(*c) for h, c in dealt.items()}
         pps = {h: pair_plus3(*c) for h, c in dealt.items()}
-        for r in ranks.values():
-            classes[r] += 1
-        total = 0
-        for j, spec in enumerate(specs):
-            h = spec.position if spec.kind in ("win", "lose", "tie", "three_faces", "pair_plus") else 0
-            code = bet_outcome(plan.rules, spec.kind, spec.position, ranks[h], pps[h], ranks[0])
-            counts[j, code] += 1
-            if money is not None:
-                total += int(money[j, code])
+        for h in range(hands):
+            single[h, 6 * ranks[h] + pps[h]] += 1
+            if h:
+                pairs[h, 31 * ranks[h] + ranks[0]] += 1
         if money is not None:
+            total = 0
+            for j, spec in enumerate(plan.specs):
+                h = spec.position if spec.kind in ("win", "lose", "tie", "three_faces", "pair_plus") else 0
+                code = bet_outcome(plan.rules, spec.kind, spec.position, ranks[h], pps[h], ranks[0])
+                total += int(money[j, code])
             net[done] = total
     return rounds

@@ -40,7 +40,7 @@ import numpy.typing as npt
 from . import _impl
 from . import _reference as _ref
 from .rules import RuleSet
-from .settlement import _RESULTS, Money, _check_stake, _Purse, _result, check_slip, plan_for
+from .settlement import _RESULTS, KEY_SPACE, Money, _check_stake, _Purse, _result, check_slip, plan_for
 
 __all__ = ["BetStats", "SessionResult", "SimulationResult", "simulate", "simulate_sessions"]
 
@@ -64,8 +64,31 @@ def _params(rules: RuleSet) -> npt.NDArray[np.int64]:
 class _Chunk:
     index: int
     rounds: int
-    counts: npt.NDArray[np.uint64]
-    classes: npt.NDArray[np.uint64]
+    counts: npt.NDArray[np.uint64]  # (bets, outcome codes)
+    classes: npt.NDArray[np.uint64]  # hands dealt of each class
+
+
+def _histograms(rules: RuleSet) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.uint64]]:
+    return (np.zeros((rules.hands, _ref.N_CLASSES * _ref.N_CLASSES), dtype=np.uint64),
+            np.zeros((rules.hands, _ref.N_CLASSES * _ref.N_PAIR_PLUS), dtype=np.uint64))
+
+
+def bet_counts(plan: Any, pairs: npt.NDArray[np.uint64], single: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint64]:
+    """Each bet's outcome counts from the round loop's histograms: a position's bets
+    read ``pairs`` (its class against the banker's), the others ``single`` (one hand's
+    class and Pair Plus category), through the same settlement tables as ``settle``."""
+    n = _ref.N_CLASSES
+    out = np.zeros((len(plan.specs), _ref.N_OUTCOMES), dtype=np.uint64)
+    ranks = np.repeat(np.arange(n), _ref.N_PAIR_PLUS)
+    pps = np.tile(np.arange(_ref.N_PAIR_PLUS), n)
+    for j in range(len(plan.specs)):
+        row = plan.table[int(plan.row[j]) * KEY_SPACE : (int(plan.row[j]) + 1) * KEY_SPACE]
+        h = int(plan.hand[j])
+        if plan.kc[j]:  # against the banker: key = 31 * class + banker's class, as in pairs
+            np.add.at(out[j], row, pairs[h])
+        else:
+            np.add.at(out[j], row[int(plan.ka[j]) * ranks + int(plan.kb[j]) * pps], single[h])
+    return out
 
 
 def _run_chunk(
@@ -73,14 +96,13 @@ def _run_chunk(
     stop: npt.NDArray[np.uint8] | None = None,
 ) -> _Chunk:
     """One chunk: a fresh shoe and ``rounds`` rounds (picklable, for any executor)."""
-    plan = plan_for(rules, bets)
-    counts = np.zeros((len(bets), _ref.N_OUTCOMES), dtype=np.uint64)
-    classes = np.zeros(_ref.N_CLASSES, dtype=np.uint64)
+    pairs, single = _histograms(rules)
     flag = np.zeros(1, dtype=np.uint8) if stop is None else stop
     done = _impl.kernels.simulate_chunk(
-        np.random.PCG64(seed), _params(rules), plan, rounds, counts, classes, None, None, flag
+        np.random.PCG64(seed), _params(rules), rounds, pairs, single, None, None, None, flag
     )
-    return _Chunk(index, int(done), counts, classes)
+    classes = single.reshape(rules.hands, _ref.N_CLASSES, _ref.N_PAIR_PLUS).sum(axis=(0, 2), dtype=np.uint64)
+    return _Chunk(index, int(done), bet_counts(plan_for(rules, bets), pairs, single), classes)
 
 
 # --- results -----------------------------------------------------------------------------
@@ -397,10 +419,9 @@ def _run_sessions(
     finals, ruined = [], 0
     net = np.zeros(rounds, dtype=np.int64)
     for seed in seeds:
-        counts = np.zeros((len(names), _ref.N_OUTCOMES), dtype=np.uint64)
-        classes = np.zeros(_ref.N_CLASSES, dtype=np.uint64)
+        pairs, single = _histograms(rules)
         _impl.kernels.simulate_chunk(
-            np.random.PCG64(seed), _params(rules), plan, rounds, counts, classes, money, net,
+            np.random.PCG64(seed), _params(rules), rounds, pairs, single, plan, money, net,
             np.zeros(1, dtype=np.uint8),
         )
         # a round is played only while the bankroll (cash and stakes on the table)
