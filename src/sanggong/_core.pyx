@@ -424,6 +424,21 @@ cdef inline uint64_t _choose(int64_t n, uint8_t k) noexcept nogil:
     return <uint64_t>(n * (n - 1) * (n - 2) // 6)
 
 
+cdef int _check_multisets(Py_ssize_t kinds, const uint8_t[:, :, ::1] multisets,
+                          const uint8_t[::1] values, Py_ssize_t out_len) except -1:
+    """Every index the counting loops form from these arrays is in bounds."""
+    cdef Py_ssize_t n = multisets.shape[0], i, t
+    if multisets.shape[1] != 3 or multisets.shape[2] != 2 or values.shape[0] != n or kinds > 64:
+        raise ValueError("multisets must be (n, 3, 2) with a value each, over at most 64 kinds")
+    for i in range(n):
+        if values[i] >= out_len:
+            raise ValueError(f"value {values[i]} of multiset {i} is outside the output")
+        for t in range(3):
+            if multisets[i, t, 0] >= kinds or multisets[i, t, 1] > 3:
+                raise ValueError(f"multiset {i} names a kind outside the shoe")
+    return 0
+
+
 @cython.boundscheck(False)
 @cython.wraparound(False)
 def joint_class_counts(const int64_t[::1] counts, const uint8_t[:, :, ::1] multisets,
@@ -433,14 +448,7 @@ def joint_class_counts(const int64_t[::1] counts, const uint8_t[:, :, ::1] multi
     cdef Py_ssize_t n = multisets.shape[0], kinds = counts.shape[0], i, j, t
     cdef int64_t rest[64]
     cdef uint64_t w1, w2
-    if multisets.shape[1] != 3 or multisets.shape[2] != 2 or classes.shape[0] != n or kinds > 64:
-        raise ValueError("multisets must be (n, 3, 2) with a class each, over at most 64 kinds")
-    for i in range(n):
-        if classes[i] >= out.shape[0] or classes[i] >= out.shape[1]:
-            raise ValueError(f"class {classes[i]} of multiset {i} is outside the output")
-        for t in range(3):
-            if multisets[i, t, 0] >= kinds or multisets[i, t, 1] > 3:
-                raise ValueError(f"multiset {i} names a kind outside the shoe")
+    _check_multisets(kinds, multisets, classes, min(out.shape[0], out.shape[1]))
     with nogil:
         for i in range(n):
             w1 = 1
@@ -467,14 +475,7 @@ def hand_counts(const int64_t[::1] counts, const uint8_t[:, :, ::1] multisets,
     """out[values[i]] += the ways to draw multiset i; see _reference.hand_counts."""
     cdef Py_ssize_t n = multisets.shape[0], kinds = counts.shape[0], i, t
     cdef uint64_t w
-    if multisets.shape[1] != 3 or multisets.shape[2] != 2 or values.shape[0] != n:
-        raise ValueError("multisets must be (n, 3, 2) with a value each")
-    for i in range(n):
-        if values[i] >= out.shape[0]:
-            raise ValueError(f"value {values[i]} of multiset {i} is outside the output")
-        for t in range(3):
-            if multisets[i, t, 0] >= kinds or multisets[i, t, 1] > 3:
-                raise ValueError(f"multiset {i} names a kind outside the shoe")
+    _check_multisets(kinds, multisets, values, out.shape[0])
     with nogil:
         for i in range(n):
             w = 1

@@ -162,6 +162,17 @@ def _run(
     return min((b for b in bads if b >= 0), default=-1)
 
 
+def _one_output(
+    kernel: str, hands: HandsLike, out: npt.NDArray[np.uint8] | None, threads: int | None
+) -> npt.NDArray[np.uint8]:
+    arr = as_hands(hands)
+    result = _output(out, len(arr), np.uint8, [arr])
+    bad = _run(getattr(_impl.kernels, kernel), [arr], [result], threads)
+    if bad >= 0:
+        raise _bad_code_error("hands", arr, bad)
+    return result
+
+
 def rank_batch(
     hands: HandsLike,
     *,
@@ -184,12 +195,7 @@ def rank_batch(
     ...
     ValueError: hands[1] = [40, 44, 52] holds 52, which is not a card code (0..51)
     """
-    arr = as_hands(hands)
-    out = _output(out, len(arr), np.uint8, [arr])
-    bad = _run(_impl.kernels.rank_batch, [arr], [out], threads)
-    if bad >= 0:
-        raise _bad_code_error("hands", arr, bad)
-    return out
+    return _one_output("rank_batch", hands, out, threads)
 
 
 def pair_plus_batch(
@@ -204,12 +210,7 @@ def pair_plus_batch(
     >>> pair_plus_batch(parse_hands(["Qh Kh Ah", "Tc Td Js"]))
     array([5, 1], dtype=uint8)
     """
-    arr = as_hands(hands)
-    out = _output(out, len(arr), np.uint8, [arr])
-    bad = _run(_impl.kernels.pair_plus_batch, [arr], [out], threads)
-    if bad >= 0:
-        raise _bad_code_error("hands", arr, bad)
-    return out
+    return _one_output("pair_plus_batch", hands, out, threads)
 
 
 def evaluate_batch(

@@ -65,9 +65,18 @@ def _stake(bet: str, text: str) -> Money:
 
 
 def _rules(args: argparse.Namespace) -> RuleSet:
-    if args.rules_file:
-        return RuleSet.load(args.rules_file)
-    return PRESETS[args.rules]
+    """The preset or file the command names, with --decks and --positions applied."""
+    rules = RuleSet.load(args.rules_file) if args.rules_file else PRESETS[args.rules]
+    changes = {k: getattr(args, k, None) for k in ("decks", "positions")}
+    changes = {k: v for k, v in changes.items() if v is not None}
+    return rules.replace(**changes) if changes else rules
+
+
+def _table_options(parser: argparse.ArgumentParser, *overrides: str) -> None:
+    parser.add_argument("--rules", choices=sorted(PRESETS), default="macau", help="preset rule set (default: macau)")
+    parser.add_argument("--rules-file", metavar="FILE", help="a rule set in TOML or JSON (overrides --rules)")
+    for name in overrides:
+        parser.add_argument(f"--{name}", type=_count, help=f"override the rule set's number of {name}")
 
 
 def _print_settlement(result: Settlement) -> None:
@@ -141,9 +150,6 @@ def _print_round(record: RoundRecord) -> None:
 
 def _cmd_deal(args: argparse.Namespace) -> int:
     rules = _rules(args)
-    changes = {k: v for k, v in (("decks", args.decks), ("positions", args.positions)) if v is not None}
-    if changes:
-        rules = rules.replace(**changes)
     game = Game(rules, args.seed, recall=args.rounds)
     records = [game.play() for _ in range(args.rounds)]
     if args.json:
@@ -161,8 +167,6 @@ def _pays(line_pays: object, net: object) -> str:
 
 def _cmd_analyze(args: argparse.Namespace) -> int:
     rules = _rules(args)
-    if args.decks is not None:
-        rules = rules.replace(decks=args.decks)
     if args.eor:
         removal = effect_of_removal(rules)
         if args.json:
@@ -246,9 +250,6 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     from .simulation import simulate, simulate_sessions
 
     rules = _rules(args)
-    changes = {k: v for k, v in (("decks", args.decks), ("positions", args.positions)) if v is not None}
-    if changes:
-        rules = rules.replace(**changes)
     bets: dict[str, Money] = {}
     for text in args.bet:
         name, stake = _assignment(text, "--bet")
@@ -357,8 +358,7 @@ def build_parser() -> argparse.ArgumentParser:
             '--hand 1="As 2d 3c" --bet win:1=100 --bet pair_plus:banker=10'
         ),
     )
-    st.add_argument("--rules", choices=sorted(PRESETS), default="macau", help="preset rule set (default: macau)")
-    st.add_argument("--rules-file", metavar="FILE", help="a rule set in TOML or JSON (overrides --rules)")
+    _table_options(st)
     st.add_argument("--banker", required=True, metavar="CARDS", help='the banker\'s hand, e.g. "Kh Qs 9d"')
     st.add_argument("--hand", action="append", default=[], metavar="POS=CARDS", help="a position's hand; repeat")
     st.add_argument("--bet", action="append", default=[], metavar="BET=STAKE", help="a bet and its stake; repeat")
@@ -371,12 +371,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="Deal rounds from a seeded shoe and print each hand and who won.",
         epilog="example: sanggong deal --rules macau --decks 8 --positions 5 --rounds 3 --seed 7",
     )
-    de.add_argument("--rules", choices=sorted(PRESETS), default="macau", help="preset rule set (default: macau)")
-    de.add_argument("--rules-file", metavar="FILE", help="a rule set in TOML or JSON (overrides --rules)")
+    _table_options(de, "decks", "positions")
     de.add_argument("--rounds", type=_count, default=1, help="rounds to deal (default 1)")
     de.add_argument("--seed", type=int, help="seed (default: fresh entropy, printed so it can be replayed)")
-    de.add_argument("--decks", type=_count, help="override the rule set's number of decks")
-    de.add_argument("--positions", type=_count, help="override the rule set's number of positions")
     de.add_argument("--json", action="store_true", help="print the round records as a JSON list")
     de.set_defaults(run=_cmd_deal)
 
@@ -386,9 +383,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Count every deal of the shoe exactly and print each bet's outcomes and house edge.",
         epilog='example: sanggong analyze --rules macau --decks 1 --remove "Kh Qs 9d 9c"',
     )
-    an.add_argument("--rules", choices=sorted(PRESETS), default="macau", help="preset rule set (default: macau)")
-    an.add_argument("--rules-file", metavar="FILE", help="a rule set in TOML or JSON (overrides --rules)")
-    an.add_argument("--decks", type=_count, help="override the rule set's number of decks")
+    _table_options(an, "decks")
     an.add_argument("--remove", metavar="CARDS", help='analyse the shoe with these cards out, e.g. "Kh Qs 9d"')
     an.add_argument("--eor", action="store_true", help="print the effect of removal of each rank, and count tags")
     an.add_argument("--json", action="store_true", help="print the analysis as JSON")
@@ -404,14 +399,11 @@ def build_parser() -> argparse.ArgumentParser:
         ),
         epilog="example: sanggong simulate --rules online --rounds 100000000 --seed 1",
     )
-    si.add_argument("--rules", choices=sorted(PRESETS), default="macau", help="preset rule set (default: macau)")
-    si.add_argument("--rules-file", metavar="FILE", help="a rule set in TOML or JSON (overrides --rules)")
+    _table_options(si, "decks", "positions")
     si.add_argument("--rounds", type=_count, default=1_000_000, help="rounds to play (default 1,000,000)")
     si.add_argument("--seed", type=int, help="seed (default: fresh entropy, printed)")
     si.add_argument("--workers", type=_count, help="threads (default: every core)")
     si.add_argument("--chunk", type=_count, default=1 << 18, help="rounds per chunk (default 262,144)")
-    si.add_argument("--decks", type=_count, help="override the rule set's number of decks")
-    si.add_argument("--positions", type=_count, help="override the rule set's number of positions")
     si.add_argument("--bet", action="append", default=[], metavar="BET=STAKE",
                     help="bet slip (default: every bet, one unit); stakes in minor units")
     si.add_argument("--sessions", type=_count, help="session mode: this many sessions of --session-rounds")
