@@ -267,6 +267,22 @@ cdef enum:
     KEY_SPACE = 961  # 31 hand classes x 31 banker classes
 
 
+cdef int _check_plan(const uint8_t[::1] table, const int32_t[::1] row, const int32_t[::1] hand,
+                     const int32_t[::1] ka, const int32_t[::1] kb, const int32_t[::1] kc,
+                     Py_ssize_t hands) except -1:
+    """Every table index a settlement plan can form (ranks <= 30, categories <= 5) is in
+    bounds, and every bet's hand is dealt: then the loops need no check of their own."""
+    cdef Py_ssize_t m = row.shape[0], j
+    if hand.shape[0] != m or ka.shape[0] != m or kb.shape[0] != m or kc.shape[0] != m:
+        raise ValueError("the settlement plan's arrays disagree in length")
+    for j in range(m):
+        if not (0 <= hand[j] < hands and 0 <= row[j] and (row[j] + 1) * KEY_SPACE <= table.shape[0]
+                and 0 <= ka[j] and 0 <= kb[j] and 0 <= kc[j]
+                and 30 * ka[j] + 5 * kb[j] + 30 * kc[j] < KEY_SPACE):
+            raise ValueError(f"the settlement plan's bet {j} indexes outside its table")
+    return 0
+
+
 @cython.boundscheck(False)
 @cython.wraparound(False)
 def settle_batch(plan, const uint8_t[:, ::1] ranks, const uint8_t[:, ::1] pps, uint8_t[:, ::1] out not None):
@@ -283,13 +299,7 @@ def settle_batch(plan, const uint8_t[:, ::1] ranks, const uint8_t[:, ::1] pps, u
     cdef Py_ssize_t i, j, h, bad = -1
     if pps.shape[0] != n or pps.shape[1] != nh or out.shape[0] != n or out.shape[1] != m:
         raise ValueError("ranks, pair plus categories and outcomes disagree in shape")
-    if hand.shape[0] != m or ka.shape[0] != m or kb.shape[0] != m or kc.shape[0] != m:
-        raise ValueError("the settlement plan's arrays disagree in length")
-    for j in range(m):
-        if not (0 <= hand[j] < nh and 0 <= row[j] and (row[j] + 1) * KEY_SPACE <= table.shape[0]
-                and 0 <= ka[j] and 0 <= kb[j] and 0 <= kc[j]
-                and 30 * ka[j] + 5 * kb[j] + 30 * kc[j] < KEY_SPACE):
-            raise ValueError(f"the settlement plan's bet {j} indexes outside its table")
+    _check_plan(table, row, hand, ka, kb, kc, nh)
     with nogil:
         for i in range(n):
             for h in range(nh):
@@ -586,13 +596,7 @@ def simulate_chunk(bit_generator, const int64_t[::1] params, Py_ssize_t rounds,
         kb = plan.kb
         kc = plan.kc
         m = row.shape[0]
-        if hand.shape[0] != m or ka.shape[0] != m or kb.shape[0] != m or kc.shape[0] != m:
-            raise ValueError("the settlement plan's arrays disagree in length")
-        for j in range(m):
-            if not (0 <= hand[j] < hands and 0 <= row[j] and (row[j] + 1) * KEY_SPACE <= table.shape[0]
-                    and 0 <= ka[j] and 0 <= kb[j] and 0 <= kc[j]
-                    and 30 * ka[j] + 5 * kb[j] + 30 * kc[j] < KEY_SPACE):
-                raise ValueError(f"the settlement plan's bet {j} indexes outside its table")
+        _check_plan(table, row, hand, ka, kb, kc, hands)
         if net is None or net.shape[0] < rounds or money.shape[0] != m or money.shape[1] < 10:
             raise ValueError("money must be (bets, 10) and net hold a value per round")
     cdef bitgen_t* rng = _bitgen(bit_generator)

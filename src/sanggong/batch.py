@@ -98,12 +98,13 @@ def as_hands(hands: HandsLike, name: str = "hands") -> Hands:
     return arr
 
 
-def _threads(threads: int | None) -> int:
-    if threads is None:
+def cores(value: int | None, name: str = "threads") -> int:
+    """A positive count of threads or workers; None means every core."""
+    if value is None:
         return os.cpu_count() or 1
-    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
-        raise ValueError(f"threads must be a positive int or None, got {threads!r}")
-    return threads
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"{name} must be a positive int or None, got {value!r}")
+    return value
 
 
 def _output(
@@ -147,7 +148,7 @@ def _run(
     Returns the first bad row over all parts, or -1.
     """
     n = len(outputs[0])
-    parts = min(_threads(threads), max(1, n // MIN_ROWS_PER_THREAD))
+    parts = min(cores(threads), max(1, n // MIN_ROWS_PER_THREAD))
     if parts == 1:
         return kernel(*inputs, *outputs)
     bounds = [n * k // parts for k in range(parts + 1)]

@@ -25,7 +25,6 @@ True
 from __future__ import annotations
 
 import math
-import os
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
@@ -39,6 +38,7 @@ import numpy.typing as npt
 
 from . import _impl
 from . import _reference as _ref
+from .batch import cores
 from .rules import RuleSet
 from .settlement import _RESULTS, KEY_SPACE, Money, _check_stake, _Purse, _result, check_slip, plan_for
 
@@ -235,11 +235,7 @@ def _chunks(rounds: int, chunk_size: int, seed: np.random.SeedSequence) -> Itera
 
 
 def _workers(workers: int | None) -> int:
-    if workers is None:
-        return os.cpu_count() or 1
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise ValueError(f"workers must be a positive int or None, got {workers!r}")
-    return workers
+    return cores(workers, "workers")
 
 
 def _execute(
