@@ -101,9 +101,15 @@ cdef inline Py_ssize_t _scan(
     """First row of the n at h holding a bad code, or -1."""
     cdef Py_ssize_t i, j
     cdef bint bad = False
-    if s0 == 3 and s1 == 1:
+    cdef code_t lo, hi
+    if s0 == 3 and s1 == 1 and n > 0:
+        # min and max in the codes' own type: reductions the compiler vectorizes at
+        # full lane width (16 uint8 codes an SSE2 instruction)
+        lo = hi = h[0]
         for j in range(3 * n):
-            bad |= _bad(h[j])
+            lo = h[j] if h[j] < lo else lo
+            hi = h[j] if h[j] > hi else hi
+        bad = (lo < 0) | (hi > 51)
     else:
         for i in range(n):
             bad |= _bad(h[i * s0]) | _bad(h[i * s0 + s1]) | _bad(h[i * s0 + 2 * s1])
