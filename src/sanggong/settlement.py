@@ -80,13 +80,13 @@ class SettlementPlan:
         self.rules = rules
         self.specs = tuple(specs)
         rows: dict[tuple[str, int], int] = {}
-        table: list[list[int]] = []
+        table: list[tuple[int, ...]] = []
         coefficients = []
         for spec in self.specs:
             number = spec.position if spec.kind == "point" else 0
             if (spec.kind, number) not in rows:
                 rows[(spec.kind, number)] = len(table)
-                table.append(self._row(spec.kind, number))
+                table.append(_outcome_row(self.rules, spec.kind, number))
             coefficients.append(
                 (rows[(spec.kind, number)], spec.position if spec.kind in _ON_HAND else 0,
                  *self._key(spec.kind))
@@ -103,18 +103,23 @@ class SettlementPlan:
             return (0, 1, 0)
         return (1, 0, 0)  # odd, even, three_faces, point: the hand's class alone
 
-    def _row(self, kind: str, number: int) -> list[int]:
-        ka, kb, kc = self._key(kind)
-        row = [0xFF] * KEY_SPACE  # keys no input reaches
-        for hand_rank in range(_ref.N_CLASSES):
-            for hand_pp in range(_ref.N_PAIR_PLUS):
-                for banker_rank in range(_ref.N_CLASSES):
-                    key = ka * hand_rank + kb * hand_pp + kc * banker_rank
-                    row[key] = _ref.bet_outcome(self.rules, kind, number, hand_rank, hand_pp, banker_rank)
-        return row
-
     def __reduce__(self) -> tuple[Any, ...]:  # small to send: the tables are rebuilt
         return (plan_for, (self.rules, tuple(s.name for s in self.specs)))
+
+
+@functools.lru_cache(maxsize=1024)
+def _outcome_row(rules: RuleSet, kind: str, number: int) -> tuple[int, ...]:
+    """One bet kind's outcome for every key, from the reference's ``bet_outcome``.
+    Cached apart from the plans: a new bet slip reuses the rows of the bets it shares
+    with earlier ones, so a live table pays for each row once, not for each slip."""
+    ka, kb, kc = SettlementPlan._key(kind)
+    row = [0xFF] * KEY_SPACE  # keys no input reaches
+    for hand_rank in range(_ref.N_CLASSES):
+        for hand_pp in range(_ref.N_PAIR_PLUS):
+            for banker_rank in range(_ref.N_CLASSES):
+                key = ka * hand_rank + kb * hand_pp + kc * banker_rank
+                row[key] = _ref.bet_outcome(rules, kind, number, hand_rank, hand_pp, banker_rank)
+    return tuple(row)
 
 
 @functools.lru_cache(maxsize=256)
