@@ -43,7 +43,7 @@ from . import _impl
 from . import _reference as _ref
 from .cards import CardsLike, parse_cards
 from .rules import RuleSet
-from .settlement import KEY_SPACE, _RESULTS, plan_for
+from .settlement import KEY_SPACE, _RESULTS, _odds, plan_for
 
 __all__ = ["Analysis", "BetAnalysis", "OutcomeLine", "analyze", "composition", "effect_of_removal"]
 
@@ -288,8 +288,6 @@ _ORDER = {"win": 0, "push": 1, "carried": 2, "lose": 3}
 @functools.lru_cache(maxsize=1024)
 def _payout(rules: RuleSet, kind: str, code: int) -> tuple[Fraction | None, Fraction]:
     """Odds and net return per unit staked of one outcome of a bet kind."""
-    from .settlement import _odds
-
     outcome = _RESULTS[code][0]
     if outcome == "win":
         pays = _odds(rules, kind, code)

@@ -161,10 +161,6 @@ def _cmd_deal(args: argparse.Namespace) -> int:
     return 0
 
 
-def _pays(line_pays: object, net: object) -> str:
-    return "" if line_pays is None else f"{line_pays}:1"
-
-
 def _cmd_analyze(args: argparse.Namespace) -> int:
     rules = _rules(args)
     if args.eor:
@@ -195,7 +191,7 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
         for k, line in enumerate(bet.outcomes):
             outcome = line.outcome + (f" ({line.detail})" if line.detail else "")
             rows.append((bet.bet if k == 0 else "", outcome, f"{line.combinations:,}",
-                         f"{line.probability:.8f}", _pays(line.pays, line.net), f"{float(line.net):+.4f}"))
+                         f"{line.probability:.8f}", "" if line.pays is None else f"{line.pays}:1", f"{float(line.net):+.4f}"))
         rows.append(("", f"house edge {100 * bet.house_edge:.4f}%", "", "", "sd", f"{bet.sd:.4f}"))
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
     for row in [header, *rows]:

@@ -41,7 +41,7 @@ from . import _impl
 from .cards import Card, CardLike, parse_card
 from .hands import HandValue, evaluate
 from .rules import RuleSet
-from .settlement import Money, Settlement, TableSession, settle
+from .settlement import Money, Settlement, TableSession
 
 __all__ = ["Deal", "Game", "ObservedTable", "RoundRecord", "assign", "first_hand"]
 
@@ -316,11 +316,19 @@ def _bit_generator(seed: int | np.random.SeedSequence | None, rng: object) -> tu
         if isinstance(rng, np.random.BitGenerator):
             return rng, None
         raise TypeError(f"rng must be a numpy Generator or BitGenerator, not {type(rng).__name__}")
+    sequence, entropy = seed_sequence(seed)
+    return np.random.PCG64(sequence), entropy
+
+
+def seed_sequence(seed: int | np.random.SeedSequence | None) -> tuple[np.random.SeedSequence, int | None]:
+    """The ``SeedSequence`` of a seed, and the int that recreates it (None drew fresh OS
+    entropy, which is returned so that the run can be repeated; a spawned sequence has
+    no such int)."""
     if isinstance(seed, bool) or not (seed is None or isinstance(seed, int | np.random.SeedSequence)):
         raise TypeError(f"seed must be an int, a SeedSequence or None, not {seed!r}")
     sequence = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
     entropy = sequence.entropy if isinstance(sequence.entropy, int) and not sequence.spawn_key else None
-    return np.random.PCG64(sequence), entropy
+    return sequence, entropy
 
 
 class Game:
@@ -394,21 +402,7 @@ class Game:
         for _ in range(round - 1):
             game._shoe.deal()
         game.round = round - 1
-        game._session._carried = {}
-        return game._replayed(bets)
-
-    def _replayed(self, bets: Mapping[str, Money] | None) -> RoundRecord:
-        slip = dict(bets or {})
-        deal, cut = self._shoe.deal()
-        state = self._shoe.state
-        self.round += 1
-        result = settle(self.rules, deal.banker, deal.hands, slip) if slip else None
-        carried = {r.bet: r.carried for r in result.results if r.carried} if result else {}
-        return _record(
-            self.rules, deal, result, slip, round_=self.round, shoe=self._shoe.number,
-            round_in_shoe=self._shoe.rounds, last=self._shoe.last, cut=cut, seed=self.seed,
-            state=state, carried=carried,
-        )
+        return game.play(bets)  # nothing is carried into it: the earlier rounds had no bets
 
     @classmethod
     def replay_record(cls, rules: RuleSet, record: RoundRecord) -> RoundRecord:
@@ -427,7 +421,7 @@ class Game:
         for _ in range(record.round_in_shoe - 1):
             game._shoe.deal()
         game.round = record.round - 1
-        return game._replayed(record.bets)
+        return game.play(record.bets)
 
 
 # --- observed shoes -------------------------------------------------------------------------

@@ -25,7 +25,6 @@ True
 from __future__ import annotations
 
 import math
-import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ThreadPoolExecutor, wait
@@ -39,6 +38,7 @@ import numpy.typing as npt
 from . import _impl
 from . import _reference as _ref
 from .batch import cores
+from .dealing import seed_sequence
 from .rules import RuleSet
 from .settlement import _RESULTS, KEY_SPACE, Money, _check_stake, _Purse, _result, check_slip, plan_for
 
@@ -308,22 +308,19 @@ def simulate(
     check_slip(rules, slip)
     names = tuple(slip)
     window = _workers(workers)
-    sequence = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
-    recorded_seed = sequence.entropy if isinstance(sequence.entropy, int) and not sequence.spawn_key else None
+    sequence, recorded_seed = seed_sequence(seed)
 
     totals = np.zeros((len(names), _ref.N_OUTCOMES), dtype=object)
     classes = np.zeros(_ref.N_CLASSES, dtype=object)
     per_chunk: dict[int, tuple[int, list[int]]] = {}  # the first bet's counts, for plots
     done = 0
-    lock = threading.Lock()
 
-    def absorb(chunk: _Chunk) -> None:
+    def absorb(chunk: _Chunk) -> None:  # called in this thread only, as chunks finish
         nonlocal done
-        with lock:
-            totals[...] += chunk.counts.astype(object)
-            classes[...] += chunk.classes.astype(object)
-            done += chunk.rounds
-            per_chunk[chunk.index] = (chunk.rounds, [int(x) for x in chunk.counts[0]])
+        totals[...] += chunk.counts.astype(object)
+        classes[...] += chunk.classes.astype(object)
+        done += chunk.rounds
+        per_chunk[chunk.index] = (chunk.rounds, [int(x) for x in chunk.counts[0]])
         if progress is not None:
             progress(done, rounds)
 
@@ -467,8 +464,7 @@ def simulate_sessions(
         for code in _possible(rules, name):
             r = _result(rules, purse, spec, Fraction(bets[name]), code)
             money[j, code] = int(r.net)
-    sequence = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
-    recorded_seed = sequence.entropy if isinstance(sequence.entropy, int) and not sequence.spawn_key else None
+    sequence, recorded_seed = seed_sequence(seed)
     children = sequence.spawn(sessions)
     window = _workers(workers)
     per_task = max(1, min(1000, sessions // (4 * window)))
