@@ -44,6 +44,57 @@ def test_compiled_and_reference_draw_the_same_cards(bit_generator: type) -> None
 
 
 @pytest.mark.single_impl
+@pytest.mark.parametrize(("decks", "cards"), [(2, 13), (8, 30), (8, 416)])
+def test_fresh_shoes_of_several_decks_agree(decks: int, cards: int) -> None:
+    """Both ways the compiled core puts a fresh shoe back in order between rows."""
+    a, b = np.random.PCG64(11), np.random.PCG64(11)
+    rows_a, rows_b = np.empty((40, cards), np.uint8), np.empty((40, cards), np.uint8)
+    _core.deal_fresh_batch(a, decks, rows_a)
+    _reference.deal_fresh_batch(b, decks, rows_b)
+    assert (rows_a == rows_b).all()
+    assert (np.sort(rows_a, axis=1)[:, -1] < 52).all() and all(
+        np.bincount(row, minlength=52).max() <= decks for row in rows_a)
+    assert a.random_raw() == b.random_raw()
+
+
+def _words_consumed(seed: int, after: np.random.PCG64, most: int) -> int:
+    """How many 64-bit words a PCG64 seeded with ``seed`` gave before ``after``'s next."""
+    following = int(after.random_raw())
+    words = [int(w) for w in np.random.PCG64(seed).random_raw(most + 1)]
+    return words.index(following)
+
+
+@pytest.mark.single_impl
+def test_rejected_words_are_redrawn_alike() -> None:
+    """An online round takes two words, one for the first nine cards (bounds 52 .. 44, a
+    product P near 2**50) and one for the last four; a word is rejected with probability
+    (2**64 mod P) / 2**64, one round in about 102,000, and this seed's rounds meet one.
+    Both implementations must reject the same words."""
+    seed, rows = 20, 30_000
+    a, b = np.random.PCG64(seed), np.random.PCG64(seed)
+    rows_a, rows_b = np.empty((rows, 13), np.uint8), np.empty((rows, 13), np.uint8)
+    _core.deal_fresh_batch(a, 1, rows_a)
+    _reference.deal_fresh_batch(b, 1, rows_b)
+    assert (rows_a == rows_b).all()
+    consumed = _words_consumed(seed, a, 2 * rows + 100)
+    assert consumed > 2 * rows, "no word was rejected: choose another seed for this test"
+    assert _words_consumed(seed, b, 2 * rows + 100) == consumed
+
+
+def test_every_order_of_a_small_deck_is_equally_likely(impl: object) -> None:
+    """Five cards drawn from five: one word gives all five numbers (a product of 120)."""
+    rng = np.random.PCG64(8)
+    counts: Counter[tuple[int, ...]] = Counter()
+    out = np.empty(5, np.uint8)
+    for _ in range(24_000):
+        deck = np.arange(5, dtype=np.uint8)
+        impl.draw(rng, deck, 0, 5, out)  # type: ignore[attr-defined]
+        counts[tuple(int(c) for c in out)] += 1
+    assert len(counts) == 120 and sum(counts.values()) == 24_000
+    assert _chi_square(np.array(list(counts.values())), np.full(120, 200.0)) < chi_square_critical(119)
+
+
+@pytest.mark.single_impl
 @pytest.mark.parametrize("seed", [0, 7, 2**70])
 def test_games_are_identical_on_both_implementations(seed: int) -> None:
     """A whole Macau shoe and online rounds, dealt once with each implementation."""
@@ -261,7 +312,7 @@ def test_observed_rounds_settle_as_dealt() -> None:
             table.shuffle()
             shoe = record.shoe
         cards = [*record.burned] + _dealing_order(record)
-        observed = table.play(cards, {"win:1": 100, "odd": 10} if not table._session.carried else {"odd": 10})
+        observed = table.play(cards, {"win:1": 100, "odd": 10})  # the game's slip, carried stakes and all
         assert observed.banker == record.banker and observed.hands == record.hands
         assert observed.results == record.results
 

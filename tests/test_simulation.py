@@ -21,8 +21,8 @@ from sanggong.settlement import plan_for
 from sanggong.simulation import _histograms, _params, _run_chunk, bet_counts, simulate, simulate_sessions
 
 RULE_SETS = [ONLINE, MACAU, MACAU.replace(decks=1, positions=5, deal_one_at_a_time=False),
-             ONLINE.replace(head_card_burned=False)]
-IDS = ["online", "macau", "macau-one-deck-three-at-a-time", "online-head-card-dealt"]
+             ONLINE.replace(head_card_burned=False), ONLINE.replace(decks=2)]
+IDS = ["online", "macau", "macau-one-deck-three-at-a-time", "online-head-card-dealt", "online-two-decks"]
 
 
 def _rounds(impl: object, fast: int, slow: int) -> int:

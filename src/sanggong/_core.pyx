@@ -324,27 +324,17 @@ def settle_batch(plan, const uint8_t[:, ::1] ranks, const uint8_t[:, ::1] pps, u
 # --- shuffling and dealing ---------------------------------------------------------------
 # Cards are drawn by a lazy Fisher-Yates shuffle: the i-th card drawn swaps a uniformly
 # chosen card of deck[i:] into place i, so a round draws only as many numbers as it
-# takes cards, and every order of the cards drawn stays equally likely. The choice is an
-# unbiased bounded integer (Lemire) from 32-bit words, two per 64-bit draw of a numpy
-# BitGenerator's bitgen_t, taken under its lock with the GIL released.
+# takes cards, and every order of the cards drawn stays equally likely. The choices are
+# unbiased bounded integers, several from each 64-bit draw of a numpy BitGenerator's
+# bitgen_t (sg_draw in _random.h), taken under its lock with the GIL released.
 
 cdef extern from "_random.h" nogil:
-    ctypedef struct sg_stream32:
-        uint64_t (*next)(void *)
-        void *state
-        uint64_t word
-        int have
     uint64_t sg_bounded(uint64_t (*next)(void *), void *state, uint64_t n)
-    uint32_t sg_bounded32(sg_stream32 *s, uint32_t n)
+    void sg_init_groups()
+    void sg_draw(uint64_t (*next)(void *), void *state, uint8_t *deck, int64_t n,
+                 int64_t start, int64_t count, uint8_t *out, int64_t *picked)
 
-
-cdef inline sg_stream32 _stream(bitgen_t* rng) noexcept nogil:
-    cdef sg_stream32 s
-    s.next = rng.next_uint64
-    s.state = rng.state
-    s.word = 0
-    s.have = 0
-    return s
+sg_init_groups()  # fills a table sg_draw reads, once, at import
 
 
 cdef bitgen_t* _bitgen(object bit_generator) except NULL:
@@ -375,22 +365,16 @@ def bounded(bit_generator, n):
 def draw(bit_generator, uint8_t[::1] deck not None, Py_ssize_t start, Py_ssize_t count, uint8_t[::1] out not None):
     """Draw ``count`` cards from ``deck[start:]`` into ``out`` by lazy Fisher-Yates,
     permuting ``deck`` in place (``deck[start:start + count]`` ends up equal to ``out``)."""
-    cdef Py_ssize_t n = deck.shape[0], i, j
-    cdef uint8_t card
+    cdef Py_ssize_t n = deck.shape[0]
     if start < 0 or count < 0 or start + count > n:
         raise ValueError(f"cannot draw {count} cards from position {start} of a {n}-card deck")
     if out.shape[0] < count:
         raise ValueError(f"out holds {out.shape[0]} cards, {count} are drawn")
     cdef bitgen_t* rng = _bitgen(bit_generator)
-    cdef sg_stream32 stream
+    if count == 0:
+        return None
     with bit_generator.lock, nogil:
-        stream = _stream(rng)
-        for i in range(start, start + count):
-            j = i + <Py_ssize_t>sg_bounded32(&stream, <uint32_t>(n - i))
-            card = deck[j]
-            deck[j] = deck[i]
-            deck[i] = card
-            out[i - start] = card
+        sg_draw(rng.next_uint64, rng.state, &deck[0], n, start, count, &out[0], NULL)
     return None
 
 
@@ -401,26 +385,29 @@ def deal_fresh_batch(bit_generator, Py_ssize_t decks, uint8_t[:, ::1] out not No
     first ``out.shape[1]`` cards of a lazy Fisher-Yates shuffle (as ``draw`` would)."""
     if decks < 1 or decks > 64:
         raise ValueError(f"decks must be in 1..64, got {decks}")
-    cdef Py_ssize_t n = 52 * decks, rows = out.shape[0], k = out.shape[1], r, i, j
+    cdef Py_ssize_t n = 52 * decks, rows = out.shape[0], k = out.shape[1], r, i
     if k > n:
         raise ValueError(f"cannot draw {k} cards from {decks} deck(s)")
     cdef uint8_t fresh[52 * 64]
     cdef uint8_t deck[52 * 64]
-    cdef uint8_t card
     for i in range(n):
         fresh[i] = i % 52
+    cdef int64_t picked[52 * 64]
     cdef bitgen_t* rng = _bitgen(bit_generator)
-    cdef sg_stream32 stream
+    memcpy(deck, fresh, n)
+    if k == 0:
+        return None
     with bit_generator.lock, nogil:
-        stream = _stream(rng)
         for r in range(rows):
-            memcpy(deck, fresh, n)
-            for i in range(k):
-                j = i + <Py_ssize_t>sg_bounded32(&stream, <uint32_t>(n - i))
-                card = deck[j]
-                deck[j] = deck[i]
-                deck[i] = card
-                out[r, i] = card
+            sg_draw(rng.next_uint64, rng.state, deck, n, 0, k, &out[r, 0], picked)
+            if n == 52:  # the shoe in code order again (only what was touched)
+                memcpy(deck, fresh, 52)  # a fixed size: a few vector moves
+            elif 4 * k > n:
+                memcpy(deck, fresh, n)
+            else:
+                for i in range(k):
+                    deck[i] = fresh[i]
+                    deck[picked[i]] = fresh[picked[i]]
     return None
 
 
@@ -613,13 +600,13 @@ def simulate_chunk(bit_generator, const int64_t[::1] params, Py_ssize_t rounds,
     for i in range(n_cards):
         ordered[i] = i % 52
     cdef uint8_t cards[1 + 64 + 3 * MAX_HANDS]
+    cdef int64_t picked[1 + 64 + 3 * MAX_HANDS]
     cdef uint8_t rank[MAX_HANDS]
     cdef uint8_t pp[MAX_HANDS]
     cdef uint8_t c0, c1, c2, v, swap, code
     cdef int64_t pos = 0, cut = 0, in_shoe = 0, burn, count, start, first, k, h, jj, done = 0
     cdef int64_t total
     cdef bint last = True
-    cdef sg_stream32 stream
     cdef uint8_t* rest
     # raw pointers in locals: a store through uint64_t* may alias a memoryview's own
     # fields (its strides are 64-bit), which would be reloaded after every count
@@ -640,7 +627,7 @@ def simulate_chunk(bit_generator, const int64_t[::1] params, Py_ssize_t rounds,
             while done < rounds:
                 if (done & (STOP_EVERY - 1)) == 0 and stopp[0]:  # (no division in this loop)
                     break
-                if last or fresh:  # shuffle: cards back in code order, the cut card placed
+                if last:  # shuffle: cards back in code order, the cut card placed
                     memcpy(deck, ordered, n_cards)
                     pos = 0
                     in_shoe = 0
@@ -649,17 +636,22 @@ def simulate_chunk(bit_generator, const int64_t[::1] params, Py_ssize_t rounds,
                     last = False
                 burn = burn_first if in_shoe == 0 else burn_later
                 count = burn + (1 if head and head_burned else 0) + 3 * hands
-                stream = _stream(rng)
-                for i in range(count):  # lazy Fisher-Yates, as draw()
-                    jj = pos + i + <int64_t>sg_bounded32(&stream, <uint32_t>(n_cards - pos - i))
-                    swap = deck[jj]
-                    deck[jj] = deck[pos + i]
-                    deck[pos + i] = swap
-                    cards[i] = swap
+                sg_draw(rng.next_uint64, rng.state, deck, n_cards, pos, count, cards, picked)  # as draw()
                 start = pos
                 pos += count
                 in_shoe += 1
-                last = fresh or (start <= cut < pos)
+                last = not fresh and start <= cut < pos
+                if fresh:  # the shoe in code order again (only what was touched)
+                    if n_cards == 52:
+                        memcpy(deck, ordered, 52)  # a fixed size: a few vector moves
+                    elif 4 * count > n_cards:
+                        memcpy(deck, ordered, n_cards)
+                    else:
+                        for i in range(count):
+                            deck[i] = ordered[i]
+                            deck[picked[i]] = ordered[picked[i]]
+                    pos = 0
+                    in_shoe = 0
                 rest = cards + burn
                 if head:  # the head card names the first hand; three cards a hand
                     first = (rest[0] >> 2) & 3  # (rank - 1) mod 4

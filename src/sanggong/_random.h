@@ -38,36 +38,72 @@ static inline uint64_t sg_bounded(uint64_t (*next)(void *), void *state, uint64_
     }
     return hi;
 }
-/* A stream of 32-bit words cut from 64-bit draws, low half first: two cards per draw.
- * What is left of the last draw when a call ends is dropped (the reference does the same). */
-typedef struct {
-    uint64_t (*next)(void *);
-    void *state;
-    uint64_t word;
-    int have;
-} sg_stream32;
+/* Lazy Fisher-Yates with batched bounded integers. Drawing card i of an n-card deck
+ * swaps deck[i + r] into place i, r uniform in [0, n - i). The bounds n - i of a draw are
+ * taken in groups: a group is the longest run of the next bounds whose product P stays
+ * at most 2**52, and one 64-bit word x gives all of its numbers (Brackett-Rozinsky and
+ * Lemire, "Batched ranged random integer generation", Software: Practice and Experience,
+ * 2024): multiplying x by each bound in turn, the high half of each 128-bit product is
+ * that bound's number and the low half carries on to the next. The numbers are then the
+ * mixed-radix digits of floor(x * P / 2**64), and the final low half is x * P mod 2**64,
+ * so Lemire's rejection on it (redraw while it is below 2**64 mod P) makes every digit
+ * uniform and independent. A group's product fits in 64 bits without overflow check
+ * because P <= 2**52 and a bound is at most 52 * 64 < 2**12. An online round of 13 cards
+ * takes two words; a round from an 8-deck shoe five cards a word.
+ * The pure-Python twin is _reference.draw; both must consume the same draws. */
+#define SG_BATCH_LIMIT ((uint64_t)1 << 52)
+#define SG_MAX_BOUND (52 * 64)
+#define SG_MAX_GROUP 24 /* 17 bounds at most: 17! <= 2**52 < 18! */
 
-static inline uint32_t sg_next32(sg_stream32 *s) {
-    if (s->have) {
-        s->have = 0;
-        return (uint32_t)(s->word >> 32);
+/* sg_group[b]: how many bounds b, b - 1, ... a group starting at bound b takes (when the
+ * draw goes on that long): the most whose product stays within SG_BATCH_LIMIT. A table,
+ * so that the group sizes cost no loop with an unpredictable exit. */
+static uint8_t sg_group[SG_MAX_BOUND + 1];
+
+static void sg_init_groups(void) {
+    for (uint64_t b = 1; b <= SG_MAX_BOUND; b++) {
+        uint64_t product = b, size = 1;
+        while (size < b && product * (b - size) <= SG_BATCH_LIMIT) {
+            product *= b - size;
+            size++;
+        }
+        sg_group[b] = (uint8_t)size;
     }
-    s->word = s->next(s->state);
-    s->have = 1;
-    return (uint32_t)s->word;
 }
 
-/* uniform in [0, n), 1 <= n < 2**32: Lemire's method on 32-bit words */
-static inline uint32_t sg_bounded32(sg_stream32 *s, uint32_t n) {
-    uint64_t m = (uint64_t)sg_next32(s) * n;
-    uint32_t lo = (uint32_t)m;
-    if (lo < n) {
-        uint32_t threshold = (uint32_t)(0u - n) % n; /* 2**32 mod n */
-        while (lo < threshold) {
-            m = (uint64_t)sg_next32(s) * n;
-            lo = (uint32_t)m;
+/* Draws cards start .. start + count - 1 of deck[0:n] (count >= 0, start + count <= n,
+ * n <= SG_MAX_BOUND), writing them to out[0:count] and, when picked is not NULL, the
+ * position each was taken from to picked[0:count] (so that the swaps can be undone). */
+static inline void sg_draw(uint64_t (*next)(void *), void *state, uint8_t *deck, int64_t n,
+                           int64_t start, int64_t count, uint8_t *out, int64_t *picked) {
+    int64_t i = start, end = start + count;
+    uint64_t digits[SG_MAX_GROUP];
+    while (i < end) {
+        int64_t size = sg_group[n - i];
+        if (size > end - i)
+            size = end - i;
+        uint64_t x, lo, product;
+        for (;;) {
+            x = next(state);
+            product = 1;
+            for (int64_t t = 0; t < size; t++) {
+                uint64_t bound = (uint64_t)(n - i - t);
+                digits[t] = sg_mul128(x, bound, &lo);
+                x = lo;
+                product *= bound;
+            }
+            if (x >= product || x >= (0 - product) % product) /* (0 - P) % P == 2**64 mod P */
+                break;
+        }
+        for (int64_t t = 0; t < size; t++, i++) {
+            int64_t j = i + (int64_t)digits[t];
+            uint8_t card = deck[j];
+            deck[j] = deck[i];
+            deck[i] = card;
+            out[i - start] = card;
+            if (picked)
+                picked[i - start] = j;
         }
     }
-    return (uint32_t)(m >> 32);
 }
 #endif

@@ -323,29 +323,39 @@ def bounded(bit_generator, n: int) -> int:  # type: ignore[no-untyped-def]
     return _bounded_raw(bit_generator, n)
 
 
-class _Stream32:
-    """32-bit words cut from 64-bit draws, low half first (as ``sg_stream32``)."""
+# Batched bounded integers (the compiled sg_draw in _random.h takes the same words): the
+# Fisher-Yates bounds of a draw are grouped, each group the longest run of the next bounds
+# whose product stays at most 2**52, and one 64-bit word x gives a whole group. Here the
+# group's numbers are read plainly as the mixed-radix digits of floor(x * P / 2**64),
+# rejected (and x redrawn) while x * P mod 2**64 < 2**64 mod P; the compiled core gets
+# the same digits by a chain of multiplications instead, and the tests compare the two.
 
-    def __init__(self, bit_generator) -> None:  # type: ignore[no-untyped-def]
-        self.bit_generator = bit_generator
-        self.high: int | None = None
+BATCH_LIMIT = 1 << 52
 
-    def next32(self) -> int:
-        if self.high is not None:
-            word, self.high = self.high, None
-            return word
-        raw = int(self.bit_generator.random_raw())
-        self.high = raw >> 32
-        return raw & 0xFFFFFFFF
 
-    def bounded(self, n: int) -> int:
-        """Uniform in [0, n), 1 <= n < 2**32 (Lemire's method on 32-bit words)."""
-        product = self.next32() * n
-        if product & 0xFFFFFFFF < n:
-            threshold = (1 << 32) % n
-            while product & 0xFFFFFFFF < threshold:
-                product = self.next32() * n
-        return product >> 32
+def _fisher_yates_offsets(bit_generator, n: int, start: int, count: int) -> list[int]:  # type: ignore[no-untyped-def]
+    """For drawing cards start .. start + count - 1 of an n-card deck: the offset r of
+    each (card i is swapped with card i + r, r uniform in [0, n - i))."""
+    offsets: list[int] = []
+    i, end = start, start + count
+    while i < end:
+        bounds = [n - i]
+        product = n - i
+        while i + len(bounds) < end and product * (n - i - len(bounds)) <= BATCH_LIMIT:
+            product *= n - i - len(bounds)
+            bounds.append(n - i - len(bounds))
+        while True:
+            value = int(bit_generator.random_raw()) * product
+            if value & _MASK64 >= (1 << 64) % product:
+                break
+        number = value >> 64  # uniform in [0, product)
+        digits = []
+        for bound in reversed(bounds):
+            number, digit = divmod(number, bound)
+            digits.append(digit)
+        offsets.extend(reversed(digits))
+        i += len(bounds)
+    return offsets
 
 
 def draw(bit_generator, deck, start: int, count: int, out) -> None:  # type: ignore[no-untyped-def]
@@ -355,9 +365,8 @@ def draw(bit_generator, deck, start: int, count: int, out) -> None:  # type: ign
         raise ValueError(f"cannot draw {count} cards from position {start} of a {n}-card deck")
     if len(out) < count:
         raise ValueError(f"out holds {len(out)} cards, {count} are drawn")
-    stream = _Stream32(bit_generator)
-    for i in range(start, start + count):
-        j = i + stream.bounded(n - i)
+    for i, offset in enumerate(_fisher_yates_offsets(bit_generator, n, start, count), start):
+        j = i + offset
         deck[i], deck[j] = deck[j], deck[i]
         out[i - start] = deck[i]
 
@@ -371,13 +380,11 @@ def deal_fresh_batch(bit_generator, decks: int, out) -> None:  # type: ignore[no
     rows, k = out.shape
     if k > n:
         raise ValueError(f"cannot draw {k} cards from {decks} deck(s)")
-    stream = _Stream32(bit_generator)
     for r in range(rows):
         deck = [i % 52 for i in range(n)]
-        for i in range(k):
-            j = i + stream.bounded(n - i)
-            deck[i], deck[j] = deck[j], deck[i]
-            out[r, i] = deck[i]
+        cards = [0] * k
+        draw(bit_generator, deck, 0, k, cards)
+        out[r, :] = cards
 
 
 # --- exact counting ---------------------------------------------------------------------
