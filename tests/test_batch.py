@@ -42,6 +42,21 @@ def test_every_integer_dtype(hands: np.ndarray, dtype: type) -> None:
     assert both.rank.dtype == np.uint8 and both.pair_plus.dtype == np.uint8
 
 
+@pytest.mark.parametrize("n", [1, 2, 3, 5, 6, 7, 511, 513, 515, 1027])
+def test_contiguous_uint8_at_every_length_and_offset(hands: np.ndarray, n: int) -> None:
+    """The uint8 kernel reads four hands at a time from 32-bit words: lengths that leave
+    1 to 3 hands over in a block, and arrays starting at an odd address."""
+    for offset in (0, 1, 3):
+        flat = np.zeros(3 * n + offset, dtype=np.uint8)
+        arr = flat[offset:].reshape(n, 3)
+        arr[:] = hands[:n]
+        assert arr.flags.c_contiguous
+        ranks, pps = _expected(hands[:n])
+        both = evaluate_batch(arr)
+        assert both.rank.tolist() == ranks and both.pair_plus.tolist() == pps
+        assert rank_batch(arr).tolist() == ranks and pair_plus_batch(arr).tolist() == pps
+
+
 @pytest.mark.parametrize(
     "layout",
     ["fortran", "column_slice", "row_step", "readonly", "big_endian", "list", "transposed_view"],

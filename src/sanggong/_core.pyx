@@ -21,6 +21,12 @@ cdef extern from "_tables.h" nogil:
     const uint16_t SG_STATE[2704]
     const uint8_t SG_HAND[23660]
 
+cdef extern from "_eval.h" nogil:
+    void sg_init_state16()
+    void sg_eval_u8(const uint8_t *h, Py_ssize_t m, uint8_t *ranks, uint8_t *pair_plus)
+
+sg_init_state16()  # fills the uint8 kernel's state table from SG_STATE, once, at import
+
 IMPLEMENTATION = "cython"
 
 ctypedef fused code_t:
@@ -142,10 +148,13 @@ cdef Py_ssize_t _eval_rows(
         r = ranks + start if ranks != NULL else scratch_r
         p = pair_plus + start if pair_plus != NULL else scratch_p
         if s0 == 3 and s1 == 1:
-            for k in range(m):
-                v = _packed(<size_t>b[3 * k], <size_t>b[3 * k + 1], <size_t>b[3 * k + 2])
-                r[k] = v & 31
-                p[k] = v >> 5
+            if code_t is uint8_t:  # the common batch: a kernel of its own (_eval.h)
+                sg_eval_u8(b, m, r, p)
+            else:
+                for k in range(m):
+                    v = _packed(<size_t>b[3 * k], <size_t>b[3 * k + 1], <size_t>b[3 * k + 2])
+                    r[k] = v & 31
+                    p[k] = v >> 5
         else:
             for k in range(m):
                 v = _packed(<size_t>b[k * s0], <size_t>b[k * s0 + s1], <size_t>b[k * s0 + 2 * s1])
