@@ -14,6 +14,8 @@ Layout: a hand is looked up in two steps, through tables small enough for L1 (28
   by the reference from one pair of cards of that state and the third card.
 
 So ``v = SG_HAND[SG_STATE[c0 * 52 + c1] + c2]``, ``rank = v & 31``, ``pair_plus = v >> 5``.
+(The core's ``uint8`` kernel, ``_eval.h``, re-lays SG_STATE at import so that the first
+two codes, read as one 16-bit word, index it directly.)
 That the state really is enough is checked here against the reference for all 140,608
 ordered triples before the header is written (and again by the test suite, against the
 built core).

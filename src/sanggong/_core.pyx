@@ -342,6 +342,7 @@ cdef extern from "_random.h" nogil:
     void sg_init_groups()
     void sg_draw(uint64_t (*next)(void *), void *state, uint8_t *deck, int64_t n,
                  int64_t start, int64_t count, uint8_t *out, int64_t *picked)
+    void sg_reset(uint8_t *deck, const uint8_t *fresh, int64_t n, int64_t count, const int64_t *picked)
 
 sg_init_groups()  # fills a table sg_draw reads, once, at import
 
@@ -409,14 +410,7 @@ def deal_fresh_batch(bit_generator, Py_ssize_t decks, uint8_t[:, ::1] out not No
     with bit_generator.lock, nogil:
         for r in range(rows):
             sg_draw(rng.next_uint64, rng.state, deck, n, 0, k, &out[r, 0], picked)
-            if n == 52:  # the shoe in code order again (only what was touched)
-                memcpy(deck, fresh, 52)  # a fixed size: a few vector moves
-            elif 4 * k > n:
-                memcpy(deck, fresh, n)
-            else:
-                for i in range(k):
-                    deck[i] = fresh[i]
-                    deck[picked[i]] = fresh[picked[i]]
+            sg_reset(deck, fresh, n, k, picked)
     return None
 
 
@@ -612,8 +606,8 @@ def simulate_chunk(bit_generator, const int64_t[::1] params, Py_ssize_t rounds,
     cdef int64_t picked[1 + 64 + 3 * MAX_HANDS]
     cdef uint8_t rank[MAX_HANDS]
     cdef uint8_t pp[MAX_HANDS]
-    cdef uint8_t c0, c1, c2, v, swap, code
-    cdef int64_t pos = 0, cut = 0, in_shoe = 0, burn, count, start, first, k, h, jj, done = 0
+    cdef uint8_t c0, c1, c2, v, code
+    cdef int64_t pos = 0, cut = 0, in_shoe = 0, burn, count, start, first, k, h, done = 0
     cdef int64_t total
     cdef bint last = True
     cdef uint8_t* rest
@@ -645,20 +639,14 @@ def simulate_chunk(bit_generator, const int64_t[::1] params, Py_ssize_t rounds,
                     last = False
                 burn = burn_first if in_shoe == 0 else burn_later
                 count = burn + (1 if head and head_burned else 0) + 3 * hands
-                sg_draw(rng.next_uint64, rng.state, deck, n_cards, pos, count, cards, picked)  # as draw()
+                sg_draw(rng.next_uint64, rng.state, deck, n_cards, pos, count, cards,
+                        &picked[0] if fresh else NULL)  # as draw(); positions kept to reset a fresh deck
                 start = pos
                 pos += count
                 in_shoe += 1
                 last = not fresh and start <= cut < pos
-                if fresh:  # the shoe in code order again (only what was touched)
-                    if n_cards == 52:
-                        memcpy(deck, ordered, 52)  # a fixed size: a few vector moves
-                    elif 4 * count > n_cards:
-                        memcpy(deck, ordered, n_cards)
-                    else:
-                        for i in range(count):
-                            deck[i] = ordered[i]
-                            deck[picked[i]] = ordered[picked[i]]
+                if fresh:  # the shoe in code order again, for the next round
+                    sg_reset(deck, ordered, n_cards, count, picked)
                     pos = 0
                     in_shoe = 0
                 rest = cards + burn

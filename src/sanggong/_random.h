@@ -4,6 +4,7 @@
 #ifndef SANGGONG_RANDOM_H
 #define SANGGONG_RANDOM_H
 #include <stdint.h>
+#include <string.h>
 #if defined(_MSC_VER) && defined(_M_X64)
 #include <intrin.h>
 #endif
@@ -103,6 +104,23 @@ static inline void sg_draw(uint64_t (*next)(void *), void *state, uint8_t *deck,
             out[i - start] = card;
             if (picked)
                 picked[i - start] = j;
+        }
+    }
+}
+
+/* Puts a deck drawn from by sg_draw(..., start = 0, count, ..., picked) back as fresh
+ * (fresh[0:n], the deck in code order), touching only what the draw touched when that
+ * is less work than a copy; a one-deck copy has a fixed size, a few vector moves. */
+static inline void sg_reset(uint8_t *deck, const uint8_t *fresh, int64_t n, int64_t count,
+                            const int64_t *picked) {
+    if (n == 52) {
+        memcpy(deck, fresh, 52);
+    } else if (4 * count > n) {
+        memcpy(deck, fresh, (size_t)n);
+    } else {
+        for (int64_t i = 0; i < count; i++) {
+            deck[i] = fresh[i];
+            deck[picked[i]] = fresh[picked[i]];
         }
     }
 }

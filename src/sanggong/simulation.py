@@ -26,6 +26,8 @@ from __future__ import annotations
 
 import math
 import time
+from functools import lru_cache
+from types import MappingProxyType
 from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
@@ -175,9 +177,11 @@ def _possible(rules: RuleSet, name: str) -> list[int]:
     return sorted(set(plan_for(rules, (name,)).table.tolist()) - {0xFF})
 
 
-def _back(rules: RuleSet, name: str, stake: Money) -> tuple[Fraction, _Purse, dict[int, Fraction]]:
+@lru_cache(maxsize=4096, typed=True)  # typed: a stake of 1, Fraction(1) or Decimal(1) pays in its own kind
+def _back(rules: RuleSet, name: str, stake: Money) -> tuple[Fraction, _Purse, Mapping[int, Fraction]]:
     """The stake, and what each possible outcome code gives back to the player (the
-    amount returned, and a carried stake, which is still the player's)."""
+    amount returned, and a carried stake, which is still the player's). Cached: a run's
+    fixed cost is otherwise mostly this, and it does not scale with the workers."""
     fraction, kind = _check_stake(name, stake, rules)
     purse = _Purse(kind, rules)
     spec = rules.bet(name)
@@ -185,7 +189,7 @@ def _back(rules: RuleSet, name: str, stake: Money) -> tuple[Fraction, _Purse, di
     for code in _possible(rules, name):
         r = _result(rules, purse, spec, fraction, code)
         back[code] = Fraction(r.returned) + Fraction(r.carried)
-    return fraction, purse, back
+    return fraction, purse, MappingProxyType(back)
 
 
 def _stats(
