@@ -88,7 +88,7 @@ def main() -> None:
     }
     dealing = deal_figures(int(args.rounds), args.repeats)
     analysis = analysis_figures(args.repeats)
-    simulation = simulation_figures(max(3, args.repeats // 2))
+    simulation = simulation_figures(max(5, args.repeats // 2))
     meta = {
         "hands": n,
         "reference_hands": slice_n,
