@@ -35,9 +35,9 @@ from workloads import (  # noqa: E402
 from sanggong import _core, _reference  # noqa: E402
 
 
-def interleaved_medians(contenders: dict[str, tuple[Callable[[], object], int]], repeats: int) -> dict[str, float]:
-    """Median seconds per call of each contender, timed round-robin: every repeat times
-    each contender once, so a slow spell of the machine hits them all alike."""
+def interleaved_times(contenders: dict[str, tuple[Callable[[], object], int]], repeats: int) -> dict[str, list[float]]:
+    """Seconds per call of each contender, timed round-robin: every repeat times each
+    contender once, so a slow spell of the machine hits them all alike."""
     times: dict[str, list[float]] = {name: [] for name in contenders}
     for fn, _ in contenders.values():
         fn()  # warm up: page in the inputs and outputs, load the tables
@@ -46,7 +46,18 @@ def interleaved_medians(contenders: dict[str, tuple[Callable[[], object], int]],
             start = time.perf_counter()
             fn()
             times[name].append(time.perf_counter() - start)
-    return {name: statistics.median(t) for name, t in times.items()}
+    return times
+
+
+def interleaved_medians(contenders: dict[str, tuple[Callable[[], object], int]], repeats: int) -> dict[str, float]:
+    """Median seconds per call of each contender, timed round-robin."""
+    return {name: statistics.median(t) for name, t in interleaved_times(contenders, repeats).items()}
+
+
+def paired_ratio(slow: list[float], fast: list[float]) -> float:
+    """The median over repeats of slow / fast, each pair timed in the same repeat: the
+    machine's speed drifts within a run, and a pair timed seconds apart shares it."""
+    return statistics.median(s / f for s, f in zip(slow, fast, strict=True))
 
 
 def main() -> None:
@@ -88,7 +99,7 @@ def main() -> None:
     }
     dealing = deal_figures(int(args.rounds), args.repeats)
     analysis = analysis_figures(args.repeats)
-    simulation = simulation_figures(max(5, args.repeats // 2))
+    simulation = simulation_figures(args.repeats)
     meta = {
         "hands": n,
         "reference_hands": slice_n,
@@ -135,30 +146,35 @@ def simulation_figures(repeats: int) -> dict[str, tuple[float, str]]:
     # the last, lone chunk is a rounding error (with 2 million rounds, 7.6 chunks, one core
     # would wait for the other's last chunk and the scaling would measure that tail)
     n = 32 * DEFAULT_CHUNK
+    few = 3000  # rounds for the pure-Python reference
+    cpus = os.cpu_count()
+
+    def reference() -> object:
+        from sanggong import _impl
+
+        chosen = _impl.kernels
+        try:
+            _impl.kernels = _reference
+            return simulate(sanggong.ONLINE, few, seed=1, workers=1, compare_exact=False)
+        finally:
+            _impl.kernels = chosen
+
     contenders: dict[str, tuple[Callable[[], object], int]] = {
         "online, 1 core": (lambda: simulate(sanggong.ONLINE, n, seed=1, workers=1, compare_exact=False), n),
-        f"online, {os.cpu_count()} cores": (
+        f"online, {cpus} cores": (
             lambda: simulate(sanggong.ONLINE, n, seed=1, workers=None, compare_exact=False), n),
         "macau 8 decks 7 positions, 1 core": (lambda: simulate(macau7, n, seed=1, workers=1, compare_exact=False), n),
-        f"macau 8 decks 7 positions, {os.cpu_count()} cores": (
+        f"macau 8 decks 7 positions, {cpus} cores": (
             lambda: simulate(macau7, n, seed=1, workers=None, compare_exact=False), n),
+        "pure-Python reference, online, 1 core": (reference, few),
     }
-    medians = interleaved_medians(contenders, repeats)
-    rate = {name: count / medians[name] for name, (_, count) in contenders.items()}
-    from sanggong import _impl
-
-    chosen = _impl.kernels
-    try:
-        _impl.kernels = _reference
-        few = 3000
-        ref = interleaved_medians({"r": (lambda: simulate(sanggong.ONLINE, few, seed=1, workers=1,
-                                                           compare_exact=False), few)}, 3)["r"]
-    finally:
-        _impl.kernels = chosen
-    out = {f"{name}": (value, "rounds/s") for name, value in rate.items()}
-    out["pure-Python reference, online, 1 core"] = (few / ref, "rounds/s")
-    out["online: 2 cores / 1 core"] = (rate[f"online, {os.cpu_count()} cores"] / rate["online, 1 core"], "x")
-    out["online: cython / reference"] = (rate["online, 1 core"] * ref / few, "x")
+    times = interleaved_times(contenders, repeats)
+    out = {name: (count / statistics.median(times[name]), "rounds/s") for name, (_, count) in contenders.items()}
+    one, ref = times["online, 1 core"], times["pure-Python reference, online, 1 core"]
+    out[f"online: {cpus} cores / 1 core"] = (paired_ratio(one, times[f"online, {cpus} cores"]), "x")
+    out[f"macau: {cpus} cores / 1 core"] = (
+        paired_ratio(times["macau 8 decks 7 positions, 1 core"], times[f"macau 8 decks 7 positions, {cpus} cores"]), "x")
+    out["online: cython / reference"] = (paired_ratio([t / few for t in ref], [t / n for t in one]), "x")
     return out
 
 
