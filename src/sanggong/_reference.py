@@ -344,11 +344,7 @@ def _fisher_yates_offsets(bit_generator, n: int, start: int, count: int) -> list
         while i + len(bounds) < end and product * (n - i - len(bounds)) <= BATCH_LIMIT:
             product *= n - i - len(bounds)
             bounds.append(n - i - len(bounds))
-        while True:
-            value = int(bit_generator.random_raw()) * product
-            if value & _MASK64 >= (1 << 64) % product:
-                break
-        number = value >> 64  # uniform in [0, product)
+        number = _bounded_raw(bit_generator, product)  # one word: floor(x * P / 2**64), Lemire
         digits = []
         for bound in reversed(bounds):
             number, digit = divmod(number, bound)

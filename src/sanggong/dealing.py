@@ -6,10 +6,11 @@ Randomness comes from a numpy ``BitGenerator``: pass ``seed`` (an int or a
 replayed) or ``rng`` (a ``Generator`` or ``BitGenerator`` of your own). Cards are drawn by
 a lazy Fisher-Yates shuffle, so every order stays equally likely and a round costs only
 the cards it takes; its unbiased bounded integers come several from each 64-bit word
-(Lemire's method, batched: see ``sanggong._reference.draw``). The compiled core and the pure-Python reference deal the same cards, bit
-for bit, for the bit generators whose raw output is their 64-bit output: PCG64 (the
-default), PCG64DXSM, Philox and SFC64 (MT19937's raw output is 32-bit: the compiled core
-works with it, but the reference does not reproduce it).
+(Lemire's method, batched: see ``sanggong._reference.draw``). The compiled core and the
+pure-Python reference deal the same cards, bit for bit, for the bit generators whose raw
+output is their 64-bit output: PCG64 (the default), PCG64DXSM, Philox and SFC64 (MT19937's
+raw output is 32-bit: the compiled core works with it, but the reference does not
+reproduce it).
 
 **Real money.** A cryptographically secure generator plugs in as any ``BitGenerator``:
 e.g. ``randomgen``'s ``AESCounter`` or ``ChaCha`` (``Game(rules, rng=ChaCha(key=...))``),

@@ -26,12 +26,12 @@ from __future__ import annotations
 
 import math
 import time
-from functools import lru_cache
-from types import MappingProxyType
 from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import lru_cache
+from types import MappingProxyType
 from typing import Any
 
 import numpy as np
