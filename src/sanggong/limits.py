@@ -1,0 +1,80 @@
+"""The limits of what sanggong accepts, in one place.
+
+Every public entry point (the Python API and the command line) checks its input against
+these before any work or allocation, and refuses anything beyond them with a
+``ValueError`` (or exit status 2) that names the value. The compiled core is only ever
+handed what it was built for; each limit below says which part of it sets the bound.
+
+>>> from sanggong import limits
+>>> limits.MAX_DECKS, limits.MAX_POSITIONS
+(64, 16)
+>>> limits.MAX_STAKE
+1000000000000000
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "MAX_BURN",
+    "MAX_DECIMAL_EXPONENT",
+    "MAX_DECKS",
+    "MAX_DEAL_ROUNDS",
+    "MAX_DENOMINATOR",
+    "MAX_ODDS",
+    "MAX_POSITIONS",
+    "MAX_RECALL",
+    "MAX_RECORD_BYTES",
+    "MAX_RULE_FILE_BYTES",
+    "MAX_SESSION_ROUNDS",
+    "MAX_SESSIONS",
+    "MAX_SIM_ROUNDS",
+    "MAX_STAKE",
+    "MAX_TEXT_NUMBER",
+]
+
+MAX_DECKS = 64
+"""Decks in a box or shoe: the core's draw tables cover 52 x 64 cards."""
+
+MAX_POSITIONS = 16
+"""Player positions at a table: the round loop keeps 17 hands (with the banker's)."""
+
+MAX_BURN = 64
+"""Cards burned after a shuffle or before a round."""
+
+MAX_STAKE = 10**15
+"""The largest stake of one bet, in minor units (``int`` stakes), in units of the rule
+set's ``minor_unit`` (``Decimal`` stakes) or in units (``Fraction`` stakes)."""
+
+MAX_DENOMINATOR = 10**6
+"""The largest denominator of a ``Fraction`` stake, of odds and of a commission rate."""
+
+MAX_ODDS = 10**6
+"""The largest odds ("to 1") of any bet, and the largest winner's multiplier."""
+
+MAX_DECIMAL_EXPONENT = 30
+"""A ``Decimal`` amount's exponent must lie within +-30 (a stake, a minor unit): beyond
+that its exact value is refused before it is ever expanded."""
+
+MAX_TEXT_NUMBER = 40
+"""The longest number written as text in a rule file (``"1/2"``, ``"0.05"``)."""
+
+MAX_RULE_FILE_BYTES = 1 << 16
+"""The largest rule file read (TOML or JSON)."""
+
+MAX_RECORD_BYTES = 1 << 20
+"""The largest round record (one line of a JSON Lines log)."""
+
+MAX_SIM_ROUNDS = 10**15
+"""Rounds in one simulation (about a year of both cores of the development machine)."""
+
+MAX_SESSIONS = 10**7
+"""Sessions in one session-mode simulation."""
+
+MAX_SESSION_ROUNDS = 10**7
+"""Rounds in one session (a session keeps one net amount per round)."""
+
+MAX_RECALL = 10**6
+"""Round records a ``Game`` keeps."""
+
+MAX_DEAL_ROUNDS = 10**6
+"""Rounds ``sanggong deal`` deals in one call."""
