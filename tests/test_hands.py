@@ -177,7 +177,16 @@ def test_compare_follows_the_rules_order(a: tuple[int, int, int], b: tuple[int, 
 def test_compare_accepts_hand_values() -> None:
     a, b = evaluate("Kh Qs 9d"), evaluate("9c 9d 9h")
     assert compare(a, b) == 1 and compare(b, "Kh Qs 9d") == -1 and compare(a, a) == 0
-    assert evaluate(a) is a
+    assert evaluate(a) == a
+
+
+def test_a_forged_hand_value_is_evaluated_again_from_its_cards() -> None:
+    import dataclasses
+
+    real = evaluate("9c 9d 9h")
+    forged = dataclasses.replace(real, rank=30, pair_plus=PairPlus.STRAIGHT_FLUSH)
+    assert evaluate(forged) == real
+    assert compare(forged, "Kh Qs 9d") == -1
 
 
 def test_hand_value_repr_and_fields() -> None:

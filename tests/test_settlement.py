@@ -20,9 +20,9 @@ THREE_PICTURES = MACAU.replace(name="three pictures", tie_by="points", pays={**M
 THREE = "9c 9d 5h"  # 3 points, no face: "3" (odd)
 THREE_TOO = "9h 9s 5c"  # the same class
 P3 = "Jc 9h 4d"  # one face, 3 points
-TWO_P9 = "Kh Qs 9d"
+TWO_P9 = "Kh Qs 9s"
 THREE_FACES = "Jc Qd Kh"
-TWO_P6 = "Kh Qs 6d"
+TWO_P6 = "Kd Qc 6d"
 SIX = "5c 5d 6h"  # 6 points, no face
 ZERO = "Tc Th Ts"
 
@@ -167,11 +167,15 @@ def test_decimal_and_fraction_money() -> None:
 
 
 def test_large_stakes_are_exact() -> None:
-    stake = 10**30 + 1
+    from sanggong.limits import MAX_STAKE
+
+    stake = MAX_STAKE - 1
     result = settle(MACAU, THREE, {1: TWO_P9}, {"win:1": stake, "tie:1": stake})
     assert result["win:1"].returned == stake * 39 // 20
     assert result["win:1"].returned + result["win:1"].commission == 2 * stake
     assert result.house_net == 2 * stake - result["win:1"].returned
+    with pytest.raises(ValueError, match="beyond the largest stake"):
+        settle(MACAU, THREE, {1: TWO_P9}, {"win:1": MAX_STAKE + 1})
 
 
 def test_totals_and_conservation() -> None:
@@ -313,3 +317,136 @@ def test_evaluated_rounds_settle_alike_through_both_paths() -> None:
         result = settle(ONLINE, hands[0], hands[1:], {b: 1 for b in bets})
         labels = {0: "lose", 1: "win", 2: "win", 3: "push"} | {k: "win" for k in range(5, 10)}
         assert [labels[c] for c in codes[0].tolist()] == [r.outcome for r in result.results]
+
+
+# --- hardening: impossible tables, forged values, exact money whatever the context ---------
+
+
+def test_a_table_the_decks_cannot_hold_is_refused() -> None:
+    with pytest.raises(ValueError, match="9d 2 times, more than 1 deck holds"):
+        settle(ONLINE, "9c 9d 5h", {1: "Kh Qs 9d"}, {"win:1": 100})
+    eight_decks = {p: "Ks Ks Ks" for p in range(1, 4)}  # nine K♠ with the banker's
+    with pytest.raises(ValueError, match="Ks 9 times, more than 8 decks hold"):
+        settle(MACAU, "Kc Kd Kh", {**eight_decks, 4: "Qs 2c 3c"}, {"win:1": 100})
+    assert settle(MACAU, "Ks Ks 2c", {1: "Ks Ks Ks", 2: "Ks Ks Ks"}, {"win:1": 100})["win:1"].outcome == "win"
+    seat = TableSession(ONLINE)
+    with pytest.raises(ValueError, match="Ah 2 times"):
+        seat.settle("Ah 2c 3c", {1: "Ah 5d 6d"}, {"win:1": 100})
+
+
+def test_forged_hand_values_are_evaluated_from_their_cards() -> None:
+    import dataclasses
+
+    banker = evaluate("9c 9d 5h")  # 3
+    forged = dataclasses.replace(evaluate("2c 3d 4h"), rank=30)  # really 9 points, no face
+    result = settle(ONLINE, banker, {1: forged}, {"win:1": 100, "three_faces:1": 100})
+    assert result.hands[1] == evaluate("2c 3d 4h")
+    assert (result["win:1"].outcome, result["three_faces:1"].outcome) == ("win", "lose")
+    garbage = dataclasses.replace(banker, rank=200)
+    assert settle(ONLINE, garbage, {1: "2c 3d 4h"}, {"win:1": 100})["win:1"].outcome == "win"
+
+
+@pytest.mark.parametrize("precision", [1, 3, 28, 60])
+def test_decimal_amounts_do_not_depend_on_the_callers_context(precision: int) -> None:
+    import decimal
+
+    stake = Decimal("123456789012.37")
+    expected = Fraction(stake) * Fraction(39, 20)  # 1:1 less 5%, then rounded down to the cent
+    expected = Fraction(int(expected * 100), 100)
+    with decimal.localcontext() as ctx:
+        ctx.prec = precision
+        ctx.traps[decimal.Inexact] = True
+        ctx.rounding = decimal.ROUND_UP
+        result = settle(MACAU, "9c 9d 5h", {1: "Kh Qs 9s"}, {"win:1": stake, "odd": stake})
+        assert Fraction(result["win:1"].returned) == expected
+        assert Fraction(result.returned) == 2 * expected
+        assert Fraction(result.house_net) == 2 * Fraction(stake) - 2 * expected
+        assert Fraction(result["win:1"].net) == expected - Fraction(stake)
+
+
+def test_the_largest_decimal_stake_is_exact() -> None:
+    from sanggong.limits import MAX_STAKE
+
+    stake = Decimal(MAX_STAKE) * MACAU.minor_unit
+    result = settle(MACAU, "9c 9d 5h", {1: "Kh Qs 9s"}, {"win:1": stake})["win:1"]
+    assert Fraction(result.returned) == Fraction(stake) * Fraction(39, 20)
+    for bad in (Decimal("1e999999999"), Decimal("1e-999999999"), Decimal("NaN"), Decimal("sNaN"), Decimal("-Inf")):
+        with pytest.raises(ValueError, match="stake on win:1"):
+            settle(MACAU, "9c 9d 5h", {1: "Kh Qs 9s"}, {"win:1": bad})
+    with pytest.raises(ValueError, match="denominator"):
+        settle(MACAU, "9c 9d 5h", {1: "Kh Qs 9s"}, {"win:1": Fraction(1, 10**40)})
+
+
+def test_a_carried_stake_keeps_its_kind_of_money() -> None:
+    seat = TableSession(MACAU)
+    seat.settle(THREE, {1: THREE_TOO}, {"win:1": Decimal("1.50")})
+    assert seat.carried["win:1"] == Decimal("1.50")
+    with pytest.raises(ValueError, match="keeps its kind of money"):
+        seat.slip({"win:1": 2})  # 2 minor units would have lost 1.48
+    with pytest.raises(ValueError, match="keeps its kind of money"):
+        seat.settle_slip(THREE, {1: THREE_TOO}, {"win:1": Fraction(3, 2)})
+    # a whole slip without the carried stake gets it back: it is still the player's
+    result = seat.settle_slip(THREE, {1: TWO_P9}, {"odd": Decimal("1.00")})
+    assert result["win:1"].stake == Decimal("1.50") and result["win:1"].outcome == "win"
+
+
+def _money_strategy():  # type: ignore[no-untyped-def]
+    from hypothesis import strategies as st
+
+    ints = st.integers(1, 10**15)
+    decimals = st.integers(1, 10**15).map(lambda n: Decimal(n).scaleb(-2))
+    fractions = st.fractions(min_value=Fraction(1, 10**6), max_value=10**9, max_denominator=10**6)
+    return st.sampled_from([ints, decimals, fractions])
+
+
+def test_money_is_conserved_on_random_slips() -> None:
+    """staked - returned - carried == house net, exactly, each amount recomputed here
+    from the pay table with Fractions; every amount in the slip's kind."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    rules_list = [MACAU, ONLINE, THREE_PICTURES, MACAU.replace(rounding="half_even", commission=Fraction(3, 100))]
+
+    @settings(max_examples=150, deadline=None)
+    @given(st.data())
+    def check(data: st.DataObject) -> None:
+        rules = data.draw(st.sampled_from(rules_list))
+        deck = data.draw(st.permutations(range(52)))
+        banker = list(deck[:3])
+        hands = {p: list(deck[3 * p : 3 * p + 3]) for p in range(1, min(rules.positions, 16) + 1)}
+        amount = data.draw(_money_strategy())
+        names = data.draw(st.lists(st.sampled_from(sorted(rules.bets)), min_size=1, max_size=8, unique=True))
+        bets = {n: data.draw(amount) for n in names}
+        if rules.tie_requires_win:
+            for n in list(bets):
+                if n.startswith("tie:"):
+                    bets.setdefault("win:" + n[4:], bets[n])
+        result = settle(rules, banker, hands, bets)
+        kind = type(next(iter(bets.values())))
+        total = Fraction(0)
+        for r in result.results:
+            for amount_ in (r.stake, r.returned, r.commission, r.carried):
+                assert type(amount_) is kind or (kind is not Fraction and type(amount_) is Fraction)
+                assert Fraction(amount_) >= 0
+            stake = Fraction(bets[r.bet])
+            if r.outcome == "win":
+                assert r.odds is not None
+                rate = rules.commission if r.bet.split(":")[0] in rules.commission_bets else 0
+                exact = stake * (1 + r.odds * (1 - rate))
+                unit = 1 if kind is int else Fraction(1, 100) if kind is Decimal else Fraction(0)
+                error = exact - Fraction(r.returned)
+                assert abs(error) < unit or error == 0
+                assert error >= 0 or rules.rounding != "down"
+                assert Fraction(r.returned) + Fraction(r.commission) == stake * (1 + r.odds) or not rate
+            elif r.outcome == "push":
+                assert Fraction(r.returned) == stake
+            elif r.outcome == "carried":
+                assert Fraction(r.carried) == stake and Fraction(r.returned) == 0
+            else:
+                assert Fraction(r.returned) == 0
+            total += stake - Fraction(r.returned) - Fraction(r.carried)
+        assert Fraction(result.staked) == sum(Fraction(v) for v in bets.values())
+        assert Fraction(result.house_net) == total
+        assert Fraction(result.staked) - Fraction(result.returned) - Fraction(result.carried) == Fraction(result.house_net)
+
+    check()

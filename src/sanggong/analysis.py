@@ -43,7 +43,7 @@ from . import _impl
 from . import _reference as _ref
 from .cards import CardsLike, parse_cards
 from .rules import RuleSet
-from .settlement import KEY_SPACE, _RESULTS, _odds, plan_for
+from .settlement import KEY_SPACE, RESULTS, odds_of, plan_for
 
 __all__ = ["Analysis", "BetAnalysis", "OutcomeLine", "analyze", "composition", "effect_of_removal"]
 
@@ -288,9 +288,9 @@ _ORDER = {"win": 0, "push": 1, "carried": 2, "lose": 3}
 @functools.lru_cache(maxsize=1024)
 def _payout(rules: RuleSet, kind: str, code: int) -> tuple[Fraction | None, Fraction]:
     """Odds and net return per unit staked of one outcome of a bet kind."""
-    outcome = _RESULTS[code][0]
+    outcome = RESULTS[code][0]
     if outcome == "win":
-        pays = _odds(rules, kind, code)
+        pays = odds_of(rules, kind, code)
         rate = rules.commission if kind in rules.commission_bets else Fraction(0)
         return pays, pays * (1 - rate)
     return None, Fraction(-1 if outcome == "lose" else 0)
@@ -298,10 +298,10 @@ def _payout(rules: RuleSet, kind: str, code: int) -> tuple[Fraction | None, Frac
 
 def _lines(rules: RuleSet, bet: str, kind: str, tally: Mapping[int, int], total: int) -> BetAnalysis:
     lines = []
-    for code in sorted(tally, key=lambda c: (_ORDER[_RESULTS[c][0]], c)):
+    for code in sorted(tally, key=lambda c: (_ORDER[RESULTS[c][0]], c)):
         count = tally[code]
         if count:
-            outcome, detail = _RESULTS[code]
+            outcome, detail = RESULTS[code]
             pays, net = _payout(rules, kind, code)
             lines.append(OutcomeLine(outcome, detail, count, count / total, pays, net))
     return BetAnalysis(bet, total, tuple(lines))

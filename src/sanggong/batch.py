@@ -69,9 +69,9 @@ def parse_hands(hands: Iterable[CardsLike | HandValue]) -> npt.NDArray[np.uint8]
     """
     if isinstance(hands, str):
         raise TypeError(f"parse_hands takes an iterable of hands, not one string: use [{hands!r}]")
-    rows = [
-        [c.code for c in (h.cards if isinstance(h, HandValue) else hand_cards(h))] for h in hands
-    ]
+    if not isinstance(hands, Iterable):
+        raise TypeError(f"parse_hands takes an iterable of hands, not {type(hands).__name__}")
+    rows = [[c.code for c in hand_cards(h.cards if isinstance(h, HandValue) else h)] for h in hands]
     return np.array(rows, dtype=np.uint8).reshape(len(rows), 3)
 
 

@@ -98,7 +98,8 @@ class HandValue:
 def evaluate(cards: CardsLike | HandValue) -> HandValue:
     """Evaluate a three-card hand.
 
-    :param cards: a string such as ``"Kh Qs 9d"``, or three cards, strings or codes.
+    :param cards: a string such as ``"Kh Qs 9d"``, or three cards, strings or codes; a
+        ``HandValue`` is evaluated again from its cards (its other fields are never trusted).
     :raises ValueError: a malformed card, a code outside 0..51, or not three cards.
     :raises TypeError: something that is not a card at all.
 
@@ -107,9 +108,7 @@ def evaluate(cards: CardsLike | HandValue) -> HandValue:
     >>> evaluate("Ah 2h 3h").pair_plus.label
     'straight flush'
     """
-    if isinstance(cards, HandValue):
-        return cards
-    c0, c1, c2 = hand_cards(cards)
+    c0, c1, c2 = hand_cards(cards.cards if isinstance(cards, HandValue) else cards)
     kernels = _impl.kernels
     return HandValue(
         cards=(c0, c1, c2),

@@ -23,11 +23,10 @@ the house, counted in ``commission`` for commission bets.
 from __future__ import annotations
 
 import functools
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from decimal import Decimal
 from fractions import Fraction
-from math import ceil, floor
 from types import MappingProxyType
 from typing import Any, TypeAlias
 
@@ -36,16 +35,16 @@ import numpy.typing as npt
 
 from . import _impl
 from . import _reference as _ref
-from .cards import CardsLike
+from .cards import Card, CardsLike
 from .hands import HandValue, evaluate
+from .money import Money, Purse, check_stake, exact_decimal, json_money, money_kind
 from .rules import BetSpec, RuleSet
 
 __all__ = ["BetResult", "Money", "Settlement", "SettlementPlan", "TableSession", "settle"]
 
-Money: TypeAlias = int | Decimal | Fraction
 HandLike: TypeAlias = CardsLike | HandValue
 
-_RESULTS = {
+RESULTS = {
     _ref.OUT_LOSE: ("lose", None),
     _ref.OUT_WIN: ("win", None),
     _ref.OUT_WIN_ON_SIX: ("win", "with a 6-point hand"),
@@ -128,54 +127,6 @@ def plan_for(rules: RuleSet, bets: tuple[str, ...]) -> SettlementPlan:
     return SettlementPlan(rules, [rules.bet(name) for name in bets])
 
 
-# --- money ----------------------------------------------------------------------------
-
-
-def _check_stake(bet: str, stake: object, rules: RuleSet) -> tuple[Fraction, type]:
-    if isinstance(stake, bool) or not isinstance(stake, int | Decimal | Fraction):
-        hint = " (money is never a float: use int minor units, Decimal or Fraction)" if isinstance(stake, float) else ""
-        raise TypeError(f"stake on {bet}: {stake!r} is not an amount{hint}")
-    if isinstance(stake, Decimal):
-        if not stake.is_finite():
-            raise ValueError(f"stake on {bet}: {stake} is not a finite amount")
-        if stake % rules.minor_unit:
-            raise ValueError(f"stake on {bet}: {stake} is not a whole number of {rules.minor_unit}")
-    if stake <= 0:
-        raise ValueError(f"stake on {bet}: must be positive, got {stake}")
-    return Fraction(stake), type(stake)
-
-
-def _round(value: Fraction, how: str) -> int:
-    if how == "down":
-        return floor(value)
-    if how == "up":
-        return ceil(value)
-    if how == "half_up":
-        return floor(value + Fraction(1, 2))
-    return round(value)  # half_even: Fraction rounds half to even
-
-
-class _Purse:
-    """Arithmetic in one kind of money: exact fractions in, amounts of that kind out."""
-
-    def __init__(self, kind: type, rules: RuleSet) -> None:
-        self.kind = kind
-        self.rounding = rules.rounding
-        self.minor_unit = rules.minor_unit
-        self.unit = {int: Fraction(1), Decimal: Fraction(rules.minor_unit), Fraction: None}[kind]
-
-    def pay(self, exact: Fraction) -> Fraction:
-        """Round a payout to the minor unit (Fraction money is never rounded)."""
-        return exact if self.unit is None else _round(exact / self.unit, self.rounding) * self.unit
-
-    def money(self, value: Fraction) -> Money:
-        if self.kind is int and value.denominator == 1:
-            return int(value)
-        if self.kind is Decimal and self.unit is not None and (value / self.unit).denominator == 1:
-            return Decimal(int(value / self.unit)) * self.minor_unit
-        return value  # exact: a Fraction (only where the pay table's odds leave one)
-
-
 # --- results ----------------------------------------------------------------------------
 
 
@@ -207,24 +158,21 @@ class BetResult:
     def net(self) -> Money:
         """The player's gain (negative: loss) this round, counting a carried stake as
         still the player's."""
-        return self.returned + self.carried - self.stake  # type: ignore[operator]
+        with exact_decimal():  # never the caller's decimal context
+            return self.returned + self.carried - self.stake  # type: ignore[operator]
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "bet": self.bet,
-            "stake": _json_money(self.stake),
+            "stake": json_money(self.stake),
             "outcome": self.outcome,
             "detail": self.detail,
             "odds": None if self.odds is None else str(self.odds),
-            "returned": _json_money(self.returned),
-            "commission": _json_money(self.commission),
-            "carried": _json_money(self.carried),
-            "net": _json_money(self.net),
+            "returned": json_money(self.returned),
+            "commission": json_money(self.commission),
+            "carried": json_money(self.carried),
+            "net": json_money(self.net),
         }
-
-
-def _json_money(value: Money) -> int | str:
-    return value if isinstance(value, int) else str(value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -243,7 +191,8 @@ class Settlement:
         raise KeyError(bet)
 
     def _total(self, field: str) -> Money:
-        total: Money = sum((getattr(r, field) for r in self.results), start=self._zero())
+        with exact_decimal():  # never the caller's decimal context
+            total: Money = sum((getattr(r, field) for r in self.results), start=self._zero())
         return total
 
     def _zero(self) -> Money:
@@ -269,7 +218,8 @@ class Settlement:
     def house_net(self) -> Money:
         """Stakes taken less amounts returned, carried stakes left out (they are still
         the players'): the house's result for the round."""
-        return self.staked - self.returned - self.carried  # type: ignore[operator]
+        with exact_decimal():
+            return self.staked - self.returned - self.carried  # type: ignore[operator]
 
     def to_dict(self) -> dict[str, Any]:
         def hand(h: HandValue) -> dict[str, Any]:
@@ -280,11 +230,11 @@ class Settlement:
             "banker": hand(self.banker),
             "hands": {str(k): hand(v) for k, v in self.hands.items()},
             "bets": [r.to_dict() for r in self.results],
-            "staked": _json_money(self.staked),
-            "returned": _json_money(self.returned),
-            "commission": _json_money(self.commission),
-            "carried": _json_money(self.carried),
-            "house_net": _json_money(self.house_net),
+            "staked": json_money(self.staked),
+            "returned": json_money(self.returned),
+            "commission": json_money(self.commission),
+            "carried": json_money(self.carried),
+            "house_net": json_money(self.house_net),
         }
 
 
@@ -292,15 +242,31 @@ class Settlement:
 
 
 def _hands(rules: RuleSet, hands: Mapping[int, HandLike] | Sequence[HandLike]) -> dict[int, HandValue]:
-    if isinstance(hands, str):
+    if isinstance(hands, str | bytes):
         raise TypeError("hands: give a mapping {position: hand} or a list of hands, not one string")
+    if not isinstance(hands, Mapping | Sequence):
+        raise TypeError(f"hands: give a mapping {{position: hand}} or a list of hands, not {type(hands).__name__}")
+    if len(hands) > rules.positions:
+        raise ValueError(f"hands: {len(hands)} hands given, the table has {rules.positions} positions")
     items = hands.items() if isinstance(hands, Mapping) else enumerate(hands, start=1)
     out: dict[int, HandValue] = {}
     for position, hand in items:
         if isinstance(position, bool) or not isinstance(position, int) or not 1 <= position <= rules.positions:
             raise ValueError(f"hands: {position!r} is not a position of this table (1..{rules.positions})")
-        out[position] = evaluate(hand)
+        out[position] = evaluate(hand)  # a HandValue is evaluated again from its cards
     return out
+
+
+def check_cards(rules: RuleSet, hands: Sequence[HandValue]) -> None:
+    """Refuse a table whose cards the rule set's decks cannot hold (the same card twice
+    at a one-deck table, a ninth K♠ from eight decks), naming the card."""
+    counts = Counter(card.code for hand in hands for card in hand.cards)
+    code, most = max(counts.items(), key=lambda item: (item[1], -item[0]))
+    if most > rules.decks:
+        raise ValueError(
+            f"the hands hold {Card(code)} {most} times, more than {rules.decks} "
+            f"deck{'s' if rules.decks > 1 else ''} hold{'s' if rules.decks == 1 else ''}"
+        )
 
 
 def check_slip(
@@ -310,8 +276,10 @@ def check_slip(
     stake an amount of one kind, no Tie without its Win where the rules need one."""
     if not isinstance(bets, Mapping):
         raise TypeError(f"bets: expected a mapping of bet name to stake, not {type(bets).__name__}")
+    if len(bets) > len(rules.bets):
+        raise ValueError(f"bets: {len(bets)} bets, more than the {len(rules.bets)} this table offers")
     specs = [rules.bet(name) for name in bets]
-    checked = {name: _check_stake(name, stake, rules) for name, stake in bets.items()}
+    checked = {name: check_stake(name, stake, rules) for name, stake in bets.items()}
     kinds = {kind for _, kind in checked.values()}
     if len(kinds) > 1:
         raise ValueError("bets: all stakes of a slip must be of one kind (int minor units, Decimal or Fraction)")
@@ -344,9 +312,12 @@ def settle(
     >>> settle(ONLINE, "Kh Qs 6d", ["5c 5d 6h"], {"lose:1": 100})["lose:1"].returned
     150
     """
+    if not isinstance(rules, RuleSet):
+        raise TypeError(f"rules must be a RuleSet, not {type(rules).__name__}")
     specs, checked, kinds = check_slip(rules, bets)
-    banker_value = evaluate(banker)
+    banker_value = evaluate(banker)  # a HandValue is evaluated again from its cards
     hand_values = _hands(rules, hands)
+    check_cards(rules, [banker_value, *hand_values.values()])
     for spec in specs:
         if spec.kind in _ON_HAND and spec.position and spec.position not in hand_values:
             raise ValueError(f"bet {spec.name}: no hand given for position {spec.position}")
@@ -357,18 +328,19 @@ def settle(
         ranks[0, position], pps[0, position] = value.rank, value.pair_plus
     outcomes = np.empty((1, len(specs)), dtype=np.uint8)
     plan = plan_for(rules, tuple(bets))
-    _impl.kernels.settle_batch(plan, ranks, pps, outcomes)
+    if _impl.kernels.settle_batch(plan, ranks, pps, outcomes) >= 0:  # cannot happen: values re-derived above
+        raise ValueError(f"hand values out of range: ranks {ranks[0].tolist()}, pair plus {pps[0].tolist()}")
 
-    purse = _Purse(kinds.pop(), rules) if kinds else None
+    purse = Purse(kinds.pop(), rules) if kinds else None
     results = []
     for spec, code in zip(specs, outcomes[0].tolist(), strict=True):
         stake, _ = checked[spec.name]
         assert purse is not None
-        results.append(_result(rules, purse, spec, stake, code))
+        results.append(bet_result(rules, purse, spec, stake, code))
     return Settlement(rules, banker_value, MappingProxyType(hand_values), tuple(results))
 
 
-def _odds(rules: RuleSet, kind: str, code: int) -> Fraction:
+def odds_of(rules: RuleSet, kind: str, code: int) -> Fraction:
     if code == _ref.OUT_WIN_ON_SIX:
         return rules.pays[f"{kind}_on_six"]
     if code in _PP_KEYS:
@@ -376,12 +348,12 @@ def _odds(rules: RuleSet, kind: str, code: int) -> Fraction:
     return rules.pays[kind]
 
 
-def _result(rules: RuleSet, purse: _Purse, spec: BetSpec, stake: Fraction, code: int) -> BetResult:
-    outcome, detail = _RESULTS[code]
+def bet_result(rules: RuleSet, purse: Purse, spec: BetSpec, stake: Fraction, code: int) -> BetResult:
+    outcome, detail = RESULTS[code]
     zero = Fraction(0)
     odds, returned, commission, carried = None, zero, zero, zero
     if outcome == "win":
-        odds = _odds(rules, spec.kind, code)
+        odds = odds_of(rules, spec.kind, code)
         winnings = stake * odds
         rate = rules.commission if spec.kind in rules.commission_bets else zero
         returned = purse.pay(stake + winnings - winnings * rate)
@@ -468,7 +440,7 @@ class TableSession:
         bets: Mapping[str, Money] | None = None,
     ) -> Settlement:
         """Settle a round with the carried stakes plus ``bets``."""
-        return self.settle_slip(banker, hands, self.slip(bets or {}))
+        return self.settle_slip(banker, hands, self.slip({} if bets is None else bets))
 
     def settle_slip(
         self,
@@ -477,8 +449,9 @@ class TableSession:
         slip: Mapping[str, Money],
     ) -> Settlement:
         """Settle a whole slip made by ``slip`` (carried stakes included) and keep what
-        it carries to the next round."""
-        result = settle(self.rules, banker, hands, slip)
+        it carries to the next round. A carried stake missing from ``slip`` is put back,
+        and one reduced or changed in kind is refused, as ``slip`` does."""
+        result = settle(self.rules, banker, hands, self.slip(slip))
         self._carried = {r.bet: r.carried for r in result.results if r.carried}
         return result
 
@@ -488,13 +461,19 @@ class TableSession:
         if not isinstance(bets, Mapping):
             raise TypeError(f"bets: expected a mapping of bet name to stake, not {type(bets).__name__}")
         slip: dict[str, Money] = dict(self._carried)
-        for name, stake in (bets or {}).items():
+        for name, stake in bets.items():
             if name in self._carried:
-                if isinstance(stake, bool) or not isinstance(stake, int | Decimal | Fraction):
-                    _check_stake(name, stake, self.rules)  # raises, naming the bet
-                if stake < self._carried[name]:
+                carried = self._carried[name]
+                if money_kind(stake) is None:
+                    check_stake(name, stake, self.rules)  # raises, naming the bet
+                if money_kind(stake) is not money_kind(carried):
                     raise ValueError(
-                        f"bet {name}: a carried stake of {self._carried[name]} may be increased, "
+                        f"bet {name}: a carried stake of {carried!r} keeps its kind of money, "
+                        f"not {type(stake).__name__} {stake!r}"
+                    )
+                if stake < carried:  # type: ignore[operator]
+                    raise ValueError(
+                        f"bet {name}: a carried stake of {carried} may be increased, "
                         f"not reduced or withdrawn (got {stake})"
                     )
             slip[name] = stake

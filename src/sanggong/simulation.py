@@ -42,7 +42,8 @@ from . import _reference as _ref
 from .batch import cores
 from .dealing import seed_sequence
 from .rules import RuleSet
-from .settlement import _RESULTS, KEY_SPACE, Money, _check_stake, _Purse, _result, check_slip, plan_for
+from .money import Money, Purse, check_stake
+from .settlement import KEY_SPACE, RESULTS, bet_result, check_slip, plan_for
 
 __all__ = ["BetStats", "SessionResult", "SimulationResult", "simulate", "simulate_sessions"]
 
@@ -178,16 +179,16 @@ def _possible(rules: RuleSet, name: str) -> list[int]:
 
 
 @lru_cache(maxsize=4096, typed=True)  # typed: a stake of 1, Fraction(1) or Decimal(1) pays in its own kind
-def _back(rules: RuleSet, name: str, stake: Money) -> tuple[Fraction, _Purse, Mapping[int, Fraction]]:
+def _back(rules: RuleSet, name: str, stake: Money) -> tuple[Fraction, Purse, Mapping[int, Fraction]]:
     """The stake, and what each possible outcome code gives back to the player (the
     amount returned, and a carried stake, which is still the player's). Cached: a run's
     fixed cost is otherwise mostly this, and it does not scale with the workers."""
-    fraction, kind = _check_stake(name, stake, rules)
-    purse = _Purse(kind, rules)
+    fraction, kind = check_stake(name, stake, rules)
+    purse = Purse(kind, rules)
     spec = rules.bet(name)
     back = {}
     for code in _possible(rules, name):
-        r = _result(rules, purse, spec, fraction, code)
+        r = bet_result(rules, purse, spec, fraction, code)
         back[code] = Fraction(r.returned) + Fraction(r.carried)
     return fraction, purse, MappingProxyType(back)
 
@@ -205,7 +206,7 @@ def _stats(
         outcomes: dict[str, int] = {}
         for code, n in enumerate(tally):
             if n:
-                outcome, detail = _RESULTS[code]
+                outcome, detail = RESULTS[code]
                 label = outcome if detail is None else f"{outcome} ({detail})"
                 outcomes[label] = outcomes.get(label, 0) + n
         rtp = float(returned / staked) if rounds else math.nan
@@ -462,11 +463,11 @@ def simulate_sessions(
             raise ValueError(f"{label} must be a positive int, got {value!r}")
     names = tuple(bets)
     money = np.zeros((len(names), _ref.N_OUTCOMES), dtype=np.int64)
-    purse = _Purse(int, rules)
+    purse = Purse(int, rules)
     for j, name in enumerate(names):
         spec = rules.bet(name)
         for code in _possible(rules, name):
-            r = _result(rules, purse, spec, Fraction(bets[name]), code)
+            r = bet_result(rules, purse, spec, Fraction(bets[name]), code)
             money[j, code] = int(r.net)
     sequence, recorded_seed = seed_sequence(seed)
     children = sequence.spawn(sessions)

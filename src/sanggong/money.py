@@ -1,0 +1,163 @@
+"""Money: stakes, their kinds, exact arithmetic and rounding to the minor unit.
+
+A stake is an ``int`` (in the minor unit, e.g. cents), a ``Decimal`` (a whole number of
+``rules.minor_unit``) or a ``Fraction`` (exact, never rounded); one slip uses one kind,
+and every amount comes back in that kind. Arithmetic is done on exact fractions and
+converted back without any rounding; ``Decimal`` amounts are built and added in a
+private context sized far beyond the largest amount allowed, with every inexact
+operation trapped, so a caller's ``decimal`` context (its precision, its traps) never
+changes an amount:
+
+>>> from decimal import Decimal, localcontext
+>>> from sanggong.rules import MACAU
+>>> purse = Purse(Decimal, MACAU)
+>>> with localcontext() as ctx:
+...     ctx.prec = 3
+...     purse.money(purse.pay(Fraction(123456789012345, 100)))
+Decimal('1234567890123.45')
+>>> check_stake("win:1", Decimal("1e999999999"), MACAU)
+Traceback (most recent call last):
+...
+ValueError: stake on win:1: 1E+999999999 is beyond the largest stake (1000000000000000 units of 0.01)
+"""
+
+from __future__ import annotations
+
+import decimal
+from decimal import Decimal
+from fractions import Fraction
+from math import ceil, floor
+from contextlib import AbstractContextManager
+from typing import TYPE_CHECKING, TypeAlias
+
+from .limits import MAX_DECIMAL_EXPONENT, MAX_DENOMINATOR, MAX_STAKE
+
+if TYPE_CHECKING:
+    from .rules import RuleSet
+
+__all__ = ["Money", "Purse", "check_stake", "exact_decimal", "json_money", "money_kind"]
+
+Money: TypeAlias = int | Decimal | Fraction
+
+# Every Decimal amount sanggong makes is below 10**(15 + 6 + 30) in 10**-30 steps, with
+# sums of at most a few million of them: 200 digits hold any of them exactly, and an
+# operation that would round raises instead.
+_EXACT = decimal.Context(
+    prec=200, rounding=decimal.ROUND_HALF_EVEN, Emax=10**6, Emin=-(10**6), capitals=1, clamp=0,
+    traps=[decimal.InvalidOperation, decimal.DivisionByZero, decimal.Overflow, decimal.Underflow,
+           decimal.Inexact, decimal.Rounded, decimal.Subnormal],
+)
+
+
+def exact_decimal() -> AbstractContextManager[decimal.Context]:
+    """A local ``decimal`` context in which sanggong's amounts are exact (inexact
+    operations raise): use ``with exact_decimal(): ...`` around Decimal arithmetic."""
+    return decimal.localcontext(_EXACT)
+
+
+def money_kind(stake: object) -> type | None:
+    """``int``, ``Decimal`` or ``Fraction`` for an amount of that kind (subclasses
+    included; a bool is not money), else None."""
+    if isinstance(stake, bool):
+        return None
+    for kind in (int, Decimal, Fraction):
+        if isinstance(stake, kind):
+            return kind
+    return None
+
+
+def _decimal_in_range(value: Decimal) -> bool:
+    """A finite Decimal whose exponent and size stay within the limits, checked on its
+    digits alone (nothing is computed with it before this)."""
+    if not value.is_finite():
+        return False
+    exponent = value.as_tuple().exponent
+    assert isinstance(exponent, int)
+    return -MAX_DECIMAL_EXPONENT <= exponent <= MAX_DECIMAL_EXPONENT and value.adjusted() <= 40
+
+
+def check_stake(bet: str, stake: object, rules: RuleSet) -> tuple[Fraction, type]:
+    """A stake's exact value and money kind, or a ``TypeError``/``ValueError`` naming
+    the bet: a float, a bool, a non-positive, NaN or infinite amount, a Decimal that is
+    not a whole number of ``rules.minor_unit``, a Fraction with a denominator above
+    ``MAX_DENOMINATOR``, anything above ``MAX_STAKE`` units."""
+    kind = money_kind(stake)
+    if kind is None:
+        hint = " (money is never a float: use int minor units, Decimal or Fraction)" if isinstance(stake, float) else ""
+        raise TypeError(f"stake on {bet}: {stake!r} is not an amount{hint}")
+    unit = Fraction(1)
+    if kind is Decimal:
+        assert isinstance(stake, Decimal)
+        if not stake.is_finite():
+            raise ValueError(f"stake on {bet}: {stake} is not a finite amount")
+        unit = Fraction(rules.minor_unit)
+        if not _decimal_in_range(stake):
+            raise ValueError(
+                f"stake on {bet}: {stake} is beyond the largest stake ({MAX_STAKE} units of {rules.minor_unit})"
+            )
+    elif kind is Fraction:
+        assert isinstance(stake, Fraction)
+        if stake.denominator > MAX_DENOMINATOR:
+            raise ValueError(f"stake on {bet}: {stake} has a denominator above {MAX_DENOMINATOR}")
+        if abs(stake.numerator) > MAX_STAKE * stake.denominator:
+            raise ValueError(f"stake on {bet}: {stake} is beyond the largest stake ({MAX_STAKE})")
+    elif abs(stake) > MAX_STAKE:  # type: ignore[arg-type]
+        raise ValueError(f"stake on {bet}: {stake} is beyond the largest stake ({MAX_STAKE} minor units)")
+    exact = Fraction(stake)  # type: ignore[arg-type]
+    if exact <= 0:
+        raise ValueError(f"stake on {bet}: must be positive, got {stake}")
+    units = exact / unit
+    if kind is Decimal and units.denominator != 1:
+        raise ValueError(f"stake on {bet}: {stake} is not a whole number of {rules.minor_unit}")
+    if units > MAX_STAKE:
+        raise ValueError(f"stake on {bet}: {stake} is beyond the largest stake ({MAX_STAKE} units of {rules.minor_unit})")
+    return exact, kind
+
+
+def round_to_unit(value: Fraction, how: str) -> int:
+    """``value`` rounded to a whole number: ``"down"``, ``"up"``, ``"half_up"`` or
+    ``"half_even"`` (exact: ``value`` is a Fraction)."""
+    if how == "down":
+        return floor(value)
+    if how == "up":
+        return ceil(value)
+    if how == "half_up":
+        return floor(value + Fraction(1, 2))
+    return round(value)  # half_even: Fraction rounds half to even
+
+
+class Purse:
+    """Arithmetic in one kind of money: exact fractions in, amounts of that kind out."""
+
+    __slots__ = ("kind", "minor_unit", "rounding", "unit")
+
+    def __init__(self, kind: type, rules: RuleSet) -> None:
+        self.kind = kind
+        self.rounding = rules.rounding
+        self.minor_unit = rules.minor_unit
+        self.unit = {int: Fraction(1), Decimal: Fraction(rules.minor_unit), Fraction: None}[kind]
+
+    def pay(self, exact: Fraction) -> Fraction:
+        """Round a payout to the minor unit (Fraction money is never rounded)."""
+        return exact if self.unit is None else round_to_unit(exact / self.unit, self.rounding) * self.unit
+
+    def money(self, value: Fraction) -> Money:
+        """An exact amount in this purse's kind (a Fraction only where the amount is not a
+        whole number of the minor unit, which ``pay`` never leaves)."""
+        if self.kind is int and value.denominator == 1:
+            return int(value)
+        if self.kind is Decimal and self.unit is not None:
+            units = value / self.unit
+            if units.denominator == 1:
+                with exact_decimal():
+                    return Decimal(int(units)) * self.minor_unit
+        return value
+
+    def add(self, *amounts: Money) -> Money:
+        """The exact sum of amounts of this kind."""
+        return self.money(sum((Fraction(a) for a in amounts), Fraction(0)))
+
+
+def json_money(value: Money) -> int | str:
+    """An amount for JSON: an int as it is, a Decimal or Fraction as its exact text."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else str(value)
