@@ -104,7 +104,7 @@ def test_card_by_card_enumeration_of_one_deck() -> None:
             got = {}
             for line in table[name].outcomes:
                 got[line.outcome, line.detail] = got.get((line.outcome, line.detail), 0) + line.combinations
-            from sanggong.settlement import _RESULTS
+            from sanggong.settlement import RESULTS as _RESULTS
             want: dict[tuple[str, str | None], int] = {}
             for code, n in expected.items():
                 if n:

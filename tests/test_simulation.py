@@ -37,7 +37,9 @@ def test_compiled_and_reference_rounds_agree(rules: RuleSet) -> None:
     plan = plan_for(rules, names)
     stake = {n: 100 for n in names}
     money = np.zeros((len(names), 10), dtype=np.int64)
-    from sanggong.simulation import _possible, _Purse, _result
+    from sanggong.money import Purse as _Purse
+    from sanggong.settlement import bet_result as _result
+    from sanggong.simulation import _possible
 
     for j, n in enumerate(names):
         for code in _possible(rules, n):
@@ -89,7 +91,7 @@ def test_histograms_settle_as_settle_does(impl: object) -> None:
             key = (r["outcome"], r["detail"])
             want[r["bet"]][key] = want[r["bet"]].get(key, 0) + 1
     counts = bet_counts(plan_for(rules, names), pairs, single)
-    from sanggong.settlement import _RESULTS
+    from sanggong.settlement import RESULTS as _RESULTS
 
     for j, n in enumerate(names):
         got: dict[tuple[str, str | None], int] = {}
@@ -206,7 +208,7 @@ def test_sessions() -> None:
 @pytest.mark.parametrize(
     ("call", "error", "match"),
     [
-        (lambda: simulate(ONLINE, 0), ValueError, "rounds must be a positive int"),
+        (lambda: simulate(ONLINE, 0), ValueError, "rounds must be in 1..1,000,000,000,000,000, got 0"),
         (lambda: simulate(ONLINE, 10, {"odd": 1}), ValueError, "unknown bet 'odd'"),
         (lambda: simulate(ONLINE, 10, {"win:1": 1.0}), TypeError, "never a float"),
         (lambda: simulate(ONLINE, 10, workers=0), ValueError, "workers must be a positive int"),
@@ -266,3 +268,66 @@ def test_ctrl_c_stops_within_a_second_and_prints_the_partial_result() -> None:
     assert time.monotonic() - start < 1.5
     assert proc.returncode == 130
     assert "INTERRUPTED" in out and "win:1" in out
+
+
+# --- hardening: sizes refused before any work, totals that never wrap -------------------------
+
+
+@pytest.mark.parametrize(
+    ("call", "match"),
+    [
+        (lambda: simulate(ONLINE, 10**40), "rounds must be in 1..1,000,000,000,000,000"),
+        (lambda: simulate(ONLINE, 10**10000), "rounds must be in .* got a 33220-bit number"),
+        (lambda: simulate(ONLINE, 10, chunk_size=10**20), "chunk_size"),
+        (lambda: simulate_sessions(ONLINE, {"win:1": 1}, 100, 10**12, 10), "rounds must be in 1..10,000,000"),
+        (lambda: simulate_sessions(ONLINE, {"win:1": 1}, 100, 10, 10**12), "sessions must be in 1..10,000,000"),
+        (lambda: simulate_sessions(ONLINE, {"win:1": 1}, 10**40, 10, 10), "bankroll must be in"),
+        (lambda: simulate_sessions(ONLINE, {}, 100, 10, 10), "at least one bet"),
+    ],
+)
+def test_absurd_sizes_are_refused_at_once(call: object, match: str) -> None:
+    start = time.monotonic()
+    with pytest.raises(ValueError, match=match):
+        call()  # type: ignore[operator]
+    assert time.monotonic() - start < 2
+
+
+def test_chunk_seeds_are_the_spawned_children() -> None:
+    from sanggong.simulation import _child
+
+    parent = np.random.SeedSequence(77)
+    children = np.random.SeedSequence(77).spawn(5)
+    for k, child in enumerate(children):
+        assert (_child(parent, k).generate_state(8) == child.generate_state(8)).all()
+
+
+def test_session_bankrolls_beyond_64_bits_stay_exact() -> None:
+    """The largest stakes from a bankroll above 2**63: every final is recomputed here in
+    Python integers by playing the same rounds through ``Game`` (session k deals from
+    the k-th spawn of the seed, as a Game on that bit generator does)."""
+    from sanggong import Game
+    from sanggong.limits import MAX_STAKE
+
+    slip = {"win:1": MAX_STAKE, "pair_plus:1": MAX_STAKE, "lose:2": MAX_STAKE - 1}
+    bankroll = 2**63 + 12_345
+    result = simulate_sessions(ONLINE, slip, bankroll, 40, 3, seed=9, workers=1)
+    assert result.finals.dtype == object and result.ruined == 0
+    for k, final in enumerate(result.finals):
+        game = Game(ONLINE, rng=np.random.PCG64(np.random.SeedSequence(9).spawn(3)[k]))
+        money = bankroll
+        for _ in range(40):
+            record = game.play(slip)
+            money += sum(int(r["returned"]) for r in record.results) - sum(slip.values())
+        assert final == money
+    assert json.loads(json.dumps(result.to_dict(), allow_nan=False))["quantiles"]["50%"] == sorted(result.finals)[1]
+
+
+def test_ctrl_c_stops_session_mode_within_a_second() -> None:
+    """The stop flag reaches the sessions' round loops: an interrupted session run
+    returns the whole sessions it finished."""
+    from sanggong.simulation import _run_sessions
+
+    stop = np.ones(1, dtype=np.uint8)
+    money = np.zeros((1, 10), dtype=np.int64)
+    seeds = np.random.SeedSequence(1).spawn(3)
+    assert _run_sessions(ONLINE, (("win:1", 1),), money, 100, 1000, 0, seeds, False, stop) == (0, [], 0)

@@ -376,6 +376,8 @@ def draw(bit_generator, uint8_t[::1] deck not None, Py_ssize_t start, Py_ssize_t
     """Draw ``count`` cards from ``deck[start:]`` into ``out`` by lazy Fisher-Yates,
     permuting ``deck`` in place (``deck[start:start + count]`` ends up equal to ``out``)."""
     cdef Py_ssize_t n = deck.shape[0]
+    if n > 52 * 64:  # sg_draw's group table covers 64 decks
+        raise ValueError(f"cannot draw from a {n}-card deck: at most {52 * 64} cards")
     if start < 0 or count < 0 or start + count > n:
         raise ValueError(f"cannot draw {count} cards from position {start} of a {n}-card deck")
     if out.shape[0] < count:
@@ -570,11 +572,13 @@ def simulate_chunk(bit_generator, const int64_t[::1] params, Py_ssize_t rounds,
     cdef int64_t burn_first = params[P_BURN_FIRST], burn_later = params[P_BURN_LATER]
     cdef int64_t cut_lo = params[P_CUT_LO], cut_hi = params[P_CUT_HI]
     cdef int64_t n_cards = 52 * decks
-    cdef int64_t longest = max(burn_first, burn_later) + 1 + 3 * hands
+    cdef int64_t head_card = 1 if head and head_burned else 0
+    # the same conditions as RuleSet's (sanggong.rules): the first round after a shuffle
+    # fits the shoe, and a later one fits behind the cut card at its earliest
     if not (1 <= decks <= 64 and 1 <= positions < MAX_HANDS and 0 <= burn_first <= 64 and 0 <= burn_later <= 64
-            and longest <= n_cards and (fresh or 1 <= cut_lo <= cut_hi < n_cards)):
+            and burn_first + head_card + 3 * hands <= n_cards and (fresh or 1 <= cut_lo <= cut_hi < n_cards)):
         raise ValueError(f"params {list(params)} do not describe a table this kernel deals")
-    if not fresh and burn_later + 1 + 3 * hands > cut_lo:
+    if not fresh and burn_later + head_card + 3 * hands > cut_lo:
         raise ValueError("a later round may need more cards than the cut card leaves")
     if pairs.shape[0] != hands or pairs.shape[1] != KEY_SPACE or single.shape[0] != hands or single.shape[1] != 186:
         raise ValueError("pairs must be (hands, 961) and single (hands, 186)")

@@ -357,6 +357,8 @@ def _fisher_yates_offsets(bit_generator, n: int, start: int, count: int) -> list
 def draw(bit_generator, deck, start: int, count: int, out) -> None:  # type: ignore[no-untyped-def]
     """Draw ``count`` cards from ``deck[start:]`` into ``out`` by lazy Fisher-Yates."""
     n = len(deck)
+    if n > 52 * 64:  # as the compiled core, whose group table covers 64 decks
+        raise ValueError(f"cannot draw from a {n}-card deck: at most {52 * 64} cards")
     if start < 0 or count < 0 or start + count > n:
         raise ValueError(f"cannot draw {count} cards from position {start} of a {n}-card deck")
     if len(out) < count:
@@ -478,6 +480,12 @@ def simulate_chunk(bit_generator, params, rounds: int, pairs, single, plan, mone
     )
     hands = positions + 1
     n_cards = 52 * decks
+    head_card = 1 if head and head_burned else 0
+    if not (1 <= decks <= 64 and 1 <= positions < 17 and 0 <= burn_first <= 64 and 0 <= burn_later <= 64
+            and burn_first + head_card + 3 * hands <= n_cards and (fresh or 1 <= cut_lo <= cut_hi < n_cards)):
+        raise ValueError(f"params {[int(x) for x in params]} do not describe a table this kernel deals")
+    if not fresh and burn_later + head_card + 3 * hands > cut_lo:
+        raise ValueError("a later round may need more cards than the cut card leaves")
     deck = [0] * n_cards
     pos = cut = in_shoe = 0
     last = True

@@ -41,6 +41,7 @@ from . import _impl
 from . import _reference as _ref
 from .batch import cores
 from .dealing import seed_sequence
+from .limits import MAX_SESSION_ROUNDS, MAX_SESSIONS, MAX_SIM_ROUNDS, MAX_STAKE
 from .rules import RuleSet
 from .money import Money, Purse, check_stake
 from .settlement import KEY_SPACE, RESULTS, bet_result, check_slip, plan_for
@@ -139,9 +140,16 @@ class BetStats:
 
         return {
             "bet": self.bet, "rounds": self.rounds, "stake": money(self.stake), "staked": money(self.staked),
-            "returned": money(self.returned), "outcomes": dict(self.outcomes), "rtp": self.rtp,
-            "sd": self.sd, "ci95": list(self.ci95), "exact": self.exact, "z": self.z,
+            "returned": money(self.returned), "outcomes": dict(self.outcomes), "rtp": _finite(self.rtp),
+            "sd": _finite(self.sd), "ci95": [_finite(x) for x in self.ci95], "exact": _finite(self.exact),
+            "z": _finite(self.z),
         }
+
+
+def _finite(value: float | None) -> float | None:
+    """A statistic for strict JSON: None where it is undefined (no rounds yet: NaN) or
+    unbounded (a z of an exact result that never varies: infinite)."""
+    return value if value is not None and math.isfinite(value) else None
 
 
 @dataclass(frozen=True)
@@ -229,14 +237,30 @@ def _stats(
     return out
 
 
+def _count(name: str, value: object, limit: int) -> int:
+    """A positive int no larger than ``limit``, or a ValueError naming it."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name} must be a positive int, not {value!r}")
+    if not 1 <= value <= limit:
+        raise ValueError(f"{name} must be in 1..{limit:,}, got {value:,}" if abs(value) < 10**30 else
+                         f"{name} must be in 1..{limit:,}, got a {value.bit_length()}-bit number")
+    return value
+
+
 # --- scheduling --------------------------------------------------------------------------------
 
 
+def _child(seed: np.random.SeedSequence, k: int) -> np.random.SeedSequence:
+    """``seed.spawn(n)[k]`` for any n > k, made on demand: a billion chunks need no list
+    of a billion sequences (``spawn`` keys its k-th child by appending k)."""
+    return np.random.SeedSequence(
+        seed.entropy, spawn_key=(*seed.spawn_key, seed.n_children_spawned + k), pool_size=seed.pool_size
+    )
+
+
 def _chunks(rounds: int, chunk_size: int, seed: np.random.SeedSequence) -> Iterator[tuple[int, np.random.SeedSequence, int]]:
-    n = -(-rounds // chunk_size)
-    children = seed.spawn(n)
-    for k in range(n):
-        yield k, children[k], min(chunk_size, rounds - k * chunk_size)
+    for k in range(-(-rounds // chunk_size)):
+        yield k, _child(seed, k), min(chunk_size, rounds - k * chunk_size)
 
 
 def _workers(workers: int | None) -> int:
@@ -303,10 +327,14 @@ def simulate(
     """
     if not isinstance(rules, RuleSet):
         raise TypeError(f"rules must be a RuleSet, not {type(rules).__name__}")
-    if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
-        raise ValueError(f"rounds must be a positive int, got {rounds!r}")
-    if isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1:
-        raise ValueError(f"chunk_size must be a positive int, got {chunk_size!r}")
+    _count("rounds", rounds, MAX_SIM_ROUNDS)
+    _count("chunk_size", chunk_size, MAX_SIM_ROUNDS)
+    if bets is not None and not isinstance(bets, Mapping):
+        raise TypeError(f"bets: expected a mapping of bet name to stake, not {type(bets).__name__}")
+    if progress is not None and not callable(progress):
+        raise TypeError(f"progress must be callable, not {type(progress).__name__}")
+    if executor is not None and not isinstance(executor, Executor):
+        raise TypeError(f"executor must be a concurrent.futures.Executor, not {type(executor).__name__}")
     slip: dict[str, Money] = dict(bets) if bets is not None else {name: Fraction(1) for name in rules.bets}
     if not slip:
         raise ValueError("bets: nothing to simulate")
@@ -379,15 +407,17 @@ def _convergence(
 @dataclass(frozen=True)
 class SessionResult:
     """Final bankrolls of many sessions of the same bet slip, and the risk of ruin: the
-    share of sessions whose bankroll fell below the slip's total stake before the end."""
+    share of sessions whose bankroll fell below the slip's total stake before the end.
+    Bankrolls are exact integers (minor units), as Python ints where they outgrow 64 bits."""
 
     rules: str
     bankroll: int
     rounds: int
     slip: Mapping[str, int]
-    finals: npt.NDArray[np.int64] = field(compare=False)
+    finals: npt.NDArray[Any] = field(compare=False)
     ruined: int
     seed: int | None
+    interrupted: bool = False
 
     @property
     def sessions(self) -> int:
@@ -395,42 +425,55 @@ class SessionResult:
 
     @property
     def risk_of_ruin(self) -> float:
-        return self.ruined / self.sessions
+        return self.ruined / self.sessions if self.sessions else math.nan
 
     def to_dict(self) -> dict[str, Any]:
-        q = np.percentile(self.finals, [5, 25, 50, 75, 95]).tolist()
+        finals = sorted(int(x) for x in self.finals)
+        n = len(finals)
+        # exact quantiles: the smallest final with at least that share of sessions at or below it
+        q = [finals[max(0, math.ceil(p * n) - 1)] if n else None for p in (0.05, 0.25, 0.5, 0.75, 0.95)]
         return {
             "rules": self.rules, "bankroll": self.bankroll, "rounds": self.rounds, "slip": dict(self.slip),
-            "sessions": self.sessions, "risk_of_ruin": self.risk_of_ruin, "mean_final": float(self.finals.mean()),
+            "sessions": self.sessions, "risk_of_ruin": _finite(self.risk_of_ruin),
+            "mean_final": float(Fraction(sum(finals), n)) if n else None,
             "quantiles": dict(zip(["5%", "25%", "50%", "75%", "95%"], q, strict=True)), "seed": self.seed,
+            "interrupted": self.interrupted,
         }
 
 
 def _run_sessions(
     rules: RuleSet, slip: tuple[tuple[str, int], ...], money: npt.NDArray[np.int64], bankroll: int,
-    rounds: int, index: int, seeds: list[np.random.SeedSequence],
+    rounds: int, index: int, seeds: list[np.random.SeedSequence], wide: bool,
+    stop: npt.NDArray[np.uint8] | None = None,
 ) -> tuple[int, list[int], int]:
-    """Sessions of one task (picklable): (task index, final bankrolls, sessions ruined)."""
+    """Sessions of one task (picklable): (task index, final bankrolls, sessions ruined).
+    Only whole sessions count: one cut short by ``stop`` is dropped. ``wide``: the
+    running bankroll may outgrow 64 bits, so it is summed in Python integers."""
     names = tuple(name for name, _ in slip)
     plan = plan_for(rules, names)
     total = sum(stake for _, stake in slip)
+    flag = np.zeros(1, dtype=np.uint8) if stop is None else stop
     finals, ruined = [], 0
     net = np.zeros(rounds, dtype=np.int64)
     for seed in seeds:
+        if flag[0]:
+            break
         pairs, single = _histograms(rules)
-        _impl.kernels.simulate_chunk(
-            np.random.PCG64(seed), _params(rules), rounds, pairs, single, plan, money, net,
-            np.zeros(1, dtype=np.uint8),
+        done = _impl.kernels.simulate_chunk(
+            np.random.PCG64(seed), _params(rules), rounds, pairs, single, plan, money, net, flag,
         )
+        if done < rounds:
+            break
         # a round is played only while the bankroll (cash and stakes on the table)
         # covers the whole slip: a carried stake is both on the table and in the slip
-        before = bankroll + np.concatenate(([0], np.cumsum(net[:-1])))
+        steps = net.astype(object) if wide else net
+        before = bankroll + np.concatenate(([0], np.cumsum(steps[:-1])))
         broke = np.flatnonzero(before < total)
         if broke.size:
             ruined += 1
             finals.append(int(before[broke[0]]))
         else:
-            finals.append(int(bankroll + net.sum()))
+            finals.append(int(bankroll + steps.sum()))
     return index, finals, ruined
 
 
@@ -443,39 +486,61 @@ def simulate_sessions(
     seed: int | np.random.SeedSequence | None = None,
     workers: int | None = None,
     executor: Executor | None = None,
+    *,
+    partial_on_interrupt: bool = False,
 ) -> SessionResult:
     """Sessions of a player who stakes the same slip (``int`` minor units) every round,
     carried stakes respected, from ``bankroll`` until ``rounds`` rounds are played or the
     bankroll no longer covers the slip (ruin). Session k draws from the k-th spawn of
     ``seed``, so results do not depend on ``workers`` or the executor.
 
+    :param partial_on_interrupt: on Ctrl-C return the sessions finished so far
+        (``interrupted=True``) instead of raising ``KeyboardInterrupt``.
+
     >>> from sanggong import MACAU
     >>> result = simulate_sessions(MACAU, {"win:1": 100}, bankroll=2_000, rounds=200, sessions=50, seed=3)
     >>> 0 <= result.risk_of_ruin <= 1, len(result.finals)
     (True, 50)
     """
+    if not isinstance(rules, RuleSet):
+        raise TypeError(f"rules must be a RuleSet, not {type(rules).__name__}")
     check_slip(rules, bets)
+    if not bets:
+        raise ValueError("bets: session mode needs a slip of at least one bet")
     for name, stake in bets.items():
         if isinstance(stake, bool) or not isinstance(stake, int):
             raise TypeError(f"stake on {name}: session mode counts money in int minor units, not {stake!r}")
-    for label, value in (("bankroll", bankroll), ("rounds", rounds), ("sessions", sessions)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            raise ValueError(f"{label} must be a positive int, got {value!r}")
+    _count("rounds", rounds, MAX_SESSION_ROUNDS)
+    _count("sessions", sessions, MAX_SESSIONS)
+    _count("bankroll", bankroll, MAX_STAKE * MAX_SESSION_ROUNDS)
+    if executor is not None and not isinstance(executor, Executor):
+        raise TypeError(f"executor must be a concurrent.futures.Executor, not {type(executor).__name__}")
     names = tuple(bets)
-    money = np.zeros((len(names), _ref.N_OUTCOMES), dtype=np.int64)
+    nets = [[0] * _ref.N_OUTCOMES for _ in names]
     purse = Purse(int, rules)
     for j, name in enumerate(names):
         spec = rules.bet(name)
         for code in _possible(rules, name):
-            r = bet_result(rules, purse, spec, Fraction(bets[name]), code)
-            money[j, code] = int(r.net)
+            nets[j][code] = int(bet_result(rules, purse, spec, Fraction(bets[name]), code).net)
+    # each round's net is summed in 64 bits in the core: the largest it can be must fit
+    widest = sum(max(abs(x) for x in row) for row in nets)
+    if widest >= 2**62:
+        raise ValueError(
+            f"bets: one round of this slip can win or lose {widest:,} minor units, "
+            "beyond what session mode sums exactly in 64 bits (2**62)"
+        )
+    money = np.array(nets, dtype=np.int64)
+    wide = bankroll + widest * rounds >= 2**62  # running bankrolls in Python ints
     sequence, recorded_seed = seed_sequence(seed)
-    children = sequence.spawn(sessions)
     window = _workers(workers)
     per_task = max(1, min(1000, sessions // (4 * window)))
     slip = tuple((n, int(bets[n])) for n in names)
-    tasks = ((rules, slip, money, bankroll, rounds, k, children[k * per_task : (k + 1) * per_task])
-             for k in range(-(-sessions // per_task)))
+    stop = np.zeros(1, dtype=np.uint8)
+
+    def seeds(k: int) -> list[np.random.SeedSequence]:
+        return [_child(sequence, i) for i in range(k * per_task, min(sessions, (k + 1) * per_task))]
+
+    tasks = ((rules, slip, money, bankroll, rounds, k, seeds(k), wide) for k in range(-(-sessions // per_task)))
     results: dict[int, tuple[list[int], int]] = {}
 
     def absorb(item: tuple[int, list[int], int]) -> None:
@@ -483,11 +548,13 @@ def simulate_sessions(
 
     if executor is None:
         with ThreadPoolExecutor(max_workers=window, thread_name_prefix="sanggong-sessions") as pool:
-            interrupted = _execute(tasks, _run_sessions, pool, 2 * window, absorb, None)
+            interrupted = _execute(((*t, stop) for t in tasks), _run_sessions, pool, 2 * window, absorb, stop)
     else:
         interrupted = _execute(tasks, _run_sessions, executor, 2 * window, absorb, None)
-    if interrupted:
+    if interrupted and not partial_on_interrupt:
         raise KeyboardInterrupt
     finals = [f for k in sorted(results) for f in results[k][0]]
     ruined = sum(r for _, r in results.values())
-    return SessionResult(rules.name, bankroll, rounds, dict(slip), np.array(finals, dtype=np.int64), ruined, recorded_seed)
+    dtype: Any = object if wide else np.int64
+    return SessionResult(rules.name, bankroll, rounds, dict(slip), np.array(finals, dtype=dtype), ruined,
+                         recorded_seed, interrupted)
