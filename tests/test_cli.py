@@ -50,13 +50,58 @@ def test_eval_bad_input_exits_2(argv: list[str], needle: str, capsys: pytest.Cap
     assert len(lines) == 1 and needle in lines[0] and lines[0].startswith("sanggong eval: error:")
 
 
-def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
-    with pytest.raises(SystemExit) as info:
-        main(["eval"])
-    assert info.value.code == 2
-    with pytest.raises(SystemExit) as info:
-        main(["nonsense"])
-    assert info.value.code == 2
+def test_usage_errors_exit_2_with_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    for argv, needle in [(["eval"], "the following arguments are required: CARD"),
+                         (["nonsense"], "invalid choice: 'nonsense'"),
+                         (["deal", "--rounds", "0"], "'0' is not a positive whole number"),
+                         (["deal", "--rounds", "99999999999999999999"], "more than the limit of 1,000,000"),
+                         (["deal", "--decks", "1000"], "more than the limit of 64"),
+                         (["simulate", "--seed", "-1"], "is not a seed")]:
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert len(err.splitlines()) == 1 and needle in err, (argv, err)
+
+
+@pytest.mark.parametrize("text", ["1000000", "1,000,000", "1_000_000", "1e6", "1E6", "1.5e6"])
+def test_counts_are_read_as_people_write_them(text: str) -> None:
+    from sanggong.cli import _count
+
+    assert _count(10**7)(text) == (1_500_000 if text == "1.5e6" else 1_000_000)
+
+
+@pytest.mark.parametrize("text", ["1,00,000", "1e-6", "1.5e0", "0x10", "1__0", "-5", "1e999", "nan", ""])
+def test_counts_refuse_anything_else(text: str) -> None:
+    import argparse
+
+    from sanggong.cli import _count
+
+    with pytest.raises(argparse.ArgumentTypeError):
+        _count(10**7)(text)
+
+
+@pytest.mark.parametrize(
+    ("stake", "needle"),
+    [("1e999999", "is not an amount"), ("NaN", "is not an amount"), ("Infinity", "is not an amount"),
+     ("-5", "must be positive"), ("1" * 30, "is not an amount"), ("0", "must be positive"),
+     ("10000000000000001", "beyond the largest stake")],
+)
+def test_bad_stakes_exit_2_with_one_line(stake: str, needle: str, capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["settle", "--rules", "online", "--banker", "Kh Qs 9d", "--hand", "1=As 2d 3c", "--bet", f"win:1={stake}"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1 and needle in err and "Traceback" not in err
+
+
+def test_a_bad_environment_value_exits_2_with_one_line() -> None:
+    import os
+
+    env = dict(os.environ, SANGGONG_NO_EXTENSIONS="maybe")
+    out = subprocess.run(["sanggong", "eval", "Kh", "Qs", "9d"], env=env, capture_output=True, text=True)
+    assert out.returncode == 2 and out.stdout == ""
+    assert out.stderr.splitlines() == [
+        "sanggong eval: error: SANGGONG_NO_EXTENSIONS='maybe' is not understood "
+        "(use 1 to force pure Python, 0 or unset for the compiled core)"
+    ]
 
 
 @pytest.mark.single_impl

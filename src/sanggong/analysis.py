@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -42,6 +43,7 @@ import numpy.typing as npt
 from . import _impl
 from . import _reference as _ref
 from .cards import CardsLike, parse_cards
+from .limits import MAX_DECKS
 from .rules import RuleSet
 from .settlement import KEY_SPACE, RESULTS, odds_of, plan_for
 
@@ -98,8 +100,8 @@ def composition(decks: int = 1, remove: CardsLike | None = None) -> npt.NDArray[
     ...
     ValueError: cannot remove Kh: the shoe holds no more
     """
-    if isinstance(decks, bool) or not isinstance(decks, int) or decks < 1:
-        raise ValueError(f"decks must be a positive int, got {decks!r}")
+    if isinstance(decks, bool) or not isinstance(decks, int) or not 1 <= decks <= MAX_DECKS:
+        raise ValueError(f"decks must be a positive int, at most {MAX_DECKS}, got {decks!r}")
     counts = np.full(_ref.N_CARDS, decks, dtype=np.int64)
     for card in parse_cards(remove) if remove is not None and remove != "" else ():
         if counts[card.code] == 0:
@@ -117,6 +119,11 @@ def _check_counts(counts: npt.ArrayLike) -> npt.NDArray[np.int64]:
     if (arr < 0).any():
         code = int(np.argmax(arr < 0))
         raise ValueError(f"the composition holds {int(arr[code])} of card code {code}")
+    if (arr > MAX_DECKS).any():  # compared in the array's own dtype: nothing wraps
+        code = int(np.argmax(arr > MAX_DECKS))
+        raise ValueError(
+            f"the composition holds {int(arr[code])} of card code {code}: a shoe holds at most {MAX_DECKS} decks"
+        )
     if int(arr.sum()) < 6:
         raise ValueError(f"a round needs 6 cards at the least; the composition holds {int(arr.sum())}")
     return arr.astype(np.int64)
@@ -222,7 +229,10 @@ class BetAnalysis:
     @property
     def house_edge_resolved(self) -> float:
         """The edge per bet that is resolved (won or lost or pushed), a carried stake
-        playing again until it is."""
+        playing again until it is; NaN for a shoe in which the bet can never resolve."""
+        carried = sum(line.combinations for line in self.outcomes if line.outcome == "carried")
+        if carried == self.total:
+            return math.nan
         return self.house_edge / (1 - self.carry_probability)
 
     @property
@@ -240,7 +250,7 @@ class BetAnalysis:
             "ev": self.ev,
             "ev_exact": f"{ev.numerator}/{ev.denominator}",
             "house_edge": self.house_edge,
-            "house_edge_resolved": self.house_edge_resolved,
+            "house_edge_resolved": None if math.isnan(self.house_edge_resolved) else self.house_edge_resolved,
             "hit_frequency": self.hit_frequency,
             "sd": self.sd,
             "combinations": self.total,

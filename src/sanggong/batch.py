@@ -29,6 +29,7 @@ import numpy.typing as npt
 from . import _impl
 from .cards import CardsLike
 from .hands import CLASS_LABELS, HandValue, hand_cards
+from .limits import MAX_THREADS
 
 __all__ = [
     "CLASS_LABELS",
@@ -102,8 +103,8 @@ def cores(value: int | None, name: str = "threads") -> int:
     """A positive count of threads or workers; None means every core."""
     if value is None:
         return os.cpu_count() or 1
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise ValueError(f"{name} must be a positive int or None, got {value!r}")
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_THREADS:
+        raise ValueError(f"{name} must be a positive int (at most {MAX_THREADS}) or None, got {value!r}")
     return value
 
 

@@ -1,7 +1,10 @@
 """The ``sanggong`` command line.
 
-Exit status: 0 on success, 2 for bad input (a malformed card, a wrong number of cards,
-an unknown option), with a one-line message on standard error naming the bad value.
+Exit status: 0 on success; 2 for bad input of any kind (a malformed card, an unknown
+option, a stake, a size beyond the limits of ``sanggong.limits``, a rule file, an
+environment value), with one line on standard error naming the bad value and never a
+traceback; 1 when ``verify`` finds a bad record; 130 after Ctrl-C (with the partial
+result where there is one). Every ``--json`` output is strict JSON (no NaN or Infinity).
 """
 
 from __future__ import annotations
@@ -13,14 +16,22 @@ import re
 import sys
 from collections.abc import Sequence
 from decimal import Decimal, InvalidOperation
-from typing import Any
+from typing import Any, NoReturn
 
-from . import __version__
+from . import __version__, _impl
 from .hands import HandValue, evaluate
+from .limits import (
+    MAX_DEAL_ROUNDS, MAX_DECKS, MAX_POSITIONS, MAX_SESSION_ROUNDS, MAX_SESSIONS, MAX_SIM_ROUNDS, MAX_STAKE, MAX_THREADS,
+)
 from .analysis import analyze, composition, effect_of_removal
 from .dealing import Game, RoundRecord
 from .rules import PRESETS, RuleSet
 from .settlement import Money, Settlement, settle
+
+
+def _json(data: object, **kwargs: Any) -> str:
+    """Strict JSON: a NaN or an infinity is an error here, never an output."""
+    return json.dumps(data, allow_nan=False, **kwargs)
 
 
 def _hand_json(hand: HandValue) -> dict[str, object]:
@@ -37,7 +48,7 @@ def _hand_json(hand: HandValue) -> dict[str, object]:
 def _cmd_eval(args: argparse.Namespace) -> int:
     hand = evaluate(" ".join(args.cards))
     if args.json:
-        print(json.dumps(_hand_json(hand), ensure_ascii=False))
+        print(_json(_hand_json(hand), ensure_ascii=False))
     else:
         cards = " ".join(str(c) for c in hand.cards)
         print(
@@ -54,14 +65,16 @@ def _assignment(text: str, what: str) -> tuple[str, str]:
     return key.strip(), value.strip()
 
 
+_AMOUNT = re.compile(r"[+-]?(\d{1,20})(?:\.(\d{1,20}))?")
+
+
 def _stake(bet: str, text: str) -> Money:
-    """An integer is a stake in minor units; a decimal (10.50) is Decimal money."""
-    if re.fullmatch(r"[+-]?\d+", text):
-        return int(text)
-    try:
-        return Decimal(text)
-    except InvalidOperation:
-        raise ValueError(f"stake on {bet}: {text!r} is not an amount") from None
+    """An integer is a stake in minor units; a decimal (10.50) is Decimal money. Plain
+    digits only (no exponent, no NaN): an amount is checked before it is ever expanded."""
+    match = _AMOUNT.fullmatch(text)
+    if match is None:
+        raise ValueError(f"stake on {bet}: {text[:40]!r} is not an amount (digits, with an optional decimal point)")
+    return int(text) if match[2] is None else Decimal(text)
 
 
 def _rules(args: argparse.Namespace) -> RuleSet:
@@ -75,8 +88,10 @@ def _rules(args: argparse.Namespace) -> RuleSet:
 def _table_options(parser: argparse.ArgumentParser, *overrides: str) -> None:
     parser.add_argument("--rules", choices=sorted(PRESETS), default="macau", help="preset rule set (default: macau)")
     parser.add_argument("--rules-file", metavar="FILE", help="a rule set in TOML or JSON (overrides --rules)")
+    limits = {"decks": MAX_DECKS, "positions": MAX_POSITIONS}
     for name in overrides:
-        parser.add_argument(f"--{name}", type=_count, help=f"override the rule set's number of {name}")
+        parser.add_argument(f"--{name}", type=_count(limits[name]),
+                            help=f"override the rule set's number of {name} (at most {limits[name]})")
 
 
 def _print_settlement(result: Settlement) -> None:
@@ -120,16 +135,48 @@ def _cmd_settle(args: argparse.Namespace) -> int:
         raise ValueError("no bets: give at least one --bet NAME=STAKE")
     result = settle(rules, args.banker, hands, bets)
     if args.json:
-        print(json.dumps(result.to_dict(), ensure_ascii=False))
+        print(_json(result.to_dict(), ensure_ascii=False))
     else:
         _print_settlement(result)
     return 0
 
 
-def _count(text: str) -> int:
-    if not re.fullmatch(r"\d+", text) or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a positive whole number")
-    return int(text)
+def _count_text(text: str) -> int | None:
+    """A whole number written as 1000000, 1,000,000, 1_000_000 or 1e6; None otherwise."""
+    if len(text) > 40:
+        return None
+    if re.fullmatch(r"\d{1,3}(?:,\d{3})+", text):
+        return int(text.replace(",", ""))
+    if re.fullmatch(r"\d+(?:_\d+)*", text):
+        return int(text.replace("_", ""))
+    match = re.fullmatch(r"(\d+)(?:\.(\d+))?[eE]\+?(\d{1,2})", text)
+    if match:
+        digits, fraction, exponent = match[1], match[2] or "", int(match[3])
+        if len(fraction) <= exponent:
+            return int(digits + fraction.ljust(exponent, "0"))
+    return None
+
+
+def _count(limit: int) -> Any:
+    """An argparse type: a positive whole number no larger than ``limit``."""
+
+    def parse(text: str) -> int:
+        value = _count_text(text.strip())
+        if value is None or value < 1:
+            raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a positive whole number")
+        if value > limit:
+            raise argparse.ArgumentTypeError(f"{text[:40]} is more than the limit of {limit:,}")
+        return value
+
+    parse.__name__ = "count"
+    return parse
+
+
+def _seed(text: str) -> int:
+    value = _count_text(text.strip())
+    if value is None or value >= 2**128:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a seed (a whole number below 2**128)")
+    return value
 
 
 def _print_round(record: RoundRecord) -> None:
@@ -148,16 +195,28 @@ def _print_round(record: RoundRecord) -> None:
         print(f"  {position:<6}  {' '.join(map(str, hand.cards))}  {hand.label:<4} {winners[position]}")
 
 
+def _key(path: str | None) -> bytes | None:
+    """The operator's key: the bytes of a file (1 to 4,096 of them)."""
+    if path is None:
+        return None
+    with open(path, "rb") as handle:
+        key = handle.read(4097)
+    if not 1 <= len(key) <= 4096:
+        raise ValueError(f"--key-file {path}: a key is 1 to 4,096 bytes, the file holds {len(key):,}{'+' if len(key) > 4096 else ''}")
+    return key
+
+
 def _cmd_deal(args: argparse.Namespace) -> int:
     rules = _rules(args)
-    game = Game(rules, args.seed, recall=args.rounds)
-    records = [game.play() for _ in range(args.rounds)]
-    if args.json:
-        print(json.dumps([r.to_dict() for r in records], ensure_ascii=False))
-        return 0
-    print(f"rules: {rules.name}, {rules.decks} deck(s), {rules.positions} positions, seed {game.seed}")
-    for record in records:
-        _print_round(record)
+    game = Game(rules, args.seed, recall=1, key=_key(args.key_file))
+    if not args.json:
+        print(f"rules: {rules.name}, {rules.decks} deck(s), {rules.positions} positions, seed {game.seed}")
+    for _ in range(args.rounds):  # streamed: a round is printed as it is dealt
+        record = game.play()
+        if args.json:
+            print(record.to_json())
+        else:
+            _print_round(record)
     return 0
 
 
@@ -166,7 +225,7 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
     if args.eor:
         removal = effect_of_removal(rules)
         if args.json:
-            print(json.dumps({"rules": rules.name, "decks": rules.decks, "effect_of_removal": [
+            print(_json({"rules": rules.name, "decks": rules.decks, "effect_of_removal": [
                 {"bet": r.bet, "ev": r.ev, "eor": r.eor, "tags": r.tags, "correlation": r.correlation}
                 for r in removal.values()]}))
             return 0
@@ -181,7 +240,7 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
     shoe = composition(rules.decks, args.remove) if args.remove else None
     result = analyze(rules, shoe)
     if args.json:
-        print(json.dumps(result.to_dict()))
+        print(_json(result.to_dict()))
         return 0
     removed = f", less {args.remove}" if args.remove else ""
     print(f"rules: {rules.name}, {rules.decks} deck(s), {result.cards} cards{removed}")
@@ -246,6 +305,8 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     from .simulation import simulate, simulate_sessions
 
     rules = _rules(args)
+    if args.plot:
+        _pyplot()  # the extra is checked before any work
     bets: dict[str, Money] = {}
     for text in args.bet:
         name, stake = _assignment(text, "--bet")
@@ -264,18 +325,20 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
             if not bets or args.bankroll is None or args.session_rounds is None:
                 raise ValueError("--sessions needs --bet NAME=STAKE, --bankroll and --session-rounds")
             sessions = simulate_sessions(rules, bets, args.bankroll, args.session_rounds, args.sessions,  # type: ignore[arg-type]
-                                         args.seed, args.workers, executor)
+                                         args.seed, args.workers, executor, partial_on_interrupt=True)
             if args.json:
-                print(json.dumps(sessions.to_dict()))
+                print(_json(sessions.to_dict()))
             else:
                 data = sessions.to_dict()
+                note = " (INTERRUPTED: the sessions finished so far)" if sessions.interrupted else ""
                 print(f"rules: {rules.name}, {data['sessions']:,} sessions of {data['rounds']:,} rounds, "
-                      f"bankroll {data['bankroll']:,}, slip {data['slip']}, seed {data['seed']}")
-                print(f"risk of ruin {100 * data['risk_of_ruin']:.2f}%, mean final bankroll {data['mean_final']:,.1f}")
-                print("final bankroll quantiles: " + ", ".join(f"{k} {v:,.0f}" for k, v in data["quantiles"].items()))
-            if args.plot:
+                      f"bankroll {data['bankroll']:,}, slip {data['slip']}, seed {data['seed']}{note}")
+                if data["sessions"]:
+                    print(f"risk of ruin {100 * data['risk_of_ruin']:.2f}%, mean final bankroll {data['mean_final']:,.1f}")
+                    print("final bankroll quantiles: " + ", ".join(f"{k} {v:,}" for k, v in data["quantiles"].items()))
+            if args.plot and sessions.sessions:
                 _plot_sessions(args.plot, sessions, f"{rules.name}: final bankrolls")
-            return 0
+            return 130 if sessions.interrupted else 0
         bar = _progress_bar(args.rounds, quiet=args.json)
         try:
             result = simulate(rules, args.rounds, bets or None, args.seed, args.workers, executor,
@@ -287,7 +350,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         if client is not None:
             client.close()  # type: ignore[no-untyped-call]
     if args.json:
-        print(json.dumps(result.to_dict()))
+        print(_json(result.to_dict()))
     else:
         rate = result.rounds / result.seconds if result.seconds else float("nan")
         note = " (INTERRUPTED: partial result)" if result.interrupted else ""
@@ -325,12 +388,12 @@ def _progress_bar(total: int, quiet: bool) -> _Bar | None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="sanggong",
         description="Sam Gong (三公) engine: evaluate hands, settle bets, deal, analyse and simulate.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_Parser)
 
     ev = commands.add_parser(
         "eval",
@@ -368,9 +431,12 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="example: sanggong deal --rules macau --decks 8 --positions 5 --rounds 3 --seed 7",
     )
     _table_options(de, "decks", "positions")
-    de.add_argument("--rounds", type=_count, default=1, help="rounds to deal (default 1)")
-    de.add_argument("--seed", type=int, help="seed (default: fresh entropy, printed so it can be replayed)")
-    de.add_argument("--json", action="store_true", help="print the round records as a JSON list")
+    de.add_argument("--rounds", type=_count(MAX_DEAL_ROUNDS), default=1,
+                    help=f"rounds to deal (default 1, at most {MAX_DEAL_ROUNDS:,})")
+    de.add_argument("--seed", type=_seed, help="seed (default: fresh entropy, printed so it can be replayed)")
+    de.add_argument("--key-file", metavar="FILE", help="sign each record with the operator key in FILE (HMAC-SHA256)")
+    de.add_argument("--json", action="store_true",
+                    help="print the round records as JSON Lines (one per line, hash-chained: a log for `sanggong verify`)")
     de.set_defaults(run=_cmd_deal)
 
     an = commands.add_parser(
@@ -390,21 +456,23 @@ def build_parser() -> argparse.ArgumentParser:
         help="Monte Carlo: play rounds on every core and compare with the exact values",
         description=(
             "Deal and settle rounds exactly as the rules prescribe, on every core (or a Dask "
-            "cluster), and print each bet's return, its 95%% interval, the exact value and z. "
+            "cluster), and print each bet's return, its 95% interval, the exact value and z. "
             "The same seed gives the same result whatever the workers. Ctrl-C prints the partial result."
         ),
         epilog="example: sanggong simulate --rules online --rounds 100000000 --seed 1",
     )
     _table_options(si, "decks", "positions")
-    si.add_argument("--rounds", type=_count, default=1_000_000, help="rounds to play (default 1,000,000)")
-    si.add_argument("--seed", type=int, help="seed (default: fresh entropy, printed)")
-    si.add_argument("--workers", type=_count, help="threads (default: every core)")
-    si.add_argument("--chunk", type=_count, default=1 << 18, help="rounds per chunk (default 262,144)")
+    si.add_argument("--rounds", type=_count(MAX_SIM_ROUNDS), default=1_000_000,
+                    help="rounds to play (default 1,000,000; also 1_000_000 or 1e6)")
+    si.add_argument("--seed", type=_seed, help="seed (default: fresh entropy, printed)")
+    si.add_argument("--workers", type=_count(MAX_THREADS), help="threads (default: every core)")
+    si.add_argument("--chunk", type=_count(MAX_SIM_ROUNDS), default=1 << 18, help="rounds per chunk (default 262,144)")
     si.add_argument("--bet", action="append", default=[], metavar="BET=STAKE",
                     help="bet slip (default: every bet, one unit); stakes in minor units")
-    si.add_argument("--sessions", type=_count, help="session mode: this many sessions of --session-rounds")
-    si.add_argument("--session-rounds", type=_count, help="rounds a session lasts at most")
-    si.add_argument("--bankroll", type=_count, help="session mode: starting bankroll in minor units")
+    si.add_argument("--sessions", type=_count(MAX_SESSIONS), help="session mode: this many sessions of --session-rounds")
+    si.add_argument("--session-rounds", type=_count(MAX_SESSION_ROUNDS), help="rounds a session lasts at most")
+    si.add_argument("--bankroll", type=_count(MAX_STAKE * MAX_SESSION_ROUNDS),
+                    help="session mode: starting bankroll in minor units")
     si.add_argument("--scheduler", metavar="ADDRESS", help="run on a Dask cluster, e.g. tcp://host:8786")
     si.add_argument("--plot", metavar="FILE", help="draw the return's convergence (or the sessions) to FILE")
     si.add_argument("--json", action="store_true", help="print the result as JSON (no progress bar)")
@@ -412,15 +480,35 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, with its errors in one line (``sanggong deal: error: ...``), exit 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status (it never raises, but for
+    ``SystemExit`` from ``--help`` and ``--version``, whose status it returns)."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exit_:  # --help, --version (0) and usage errors (2, one line)
+        return exit_.code if isinstance(exit_.code, int) else 2
+    if _impl.CONFIG_ERROR is not None:
+        print(f"sanggong {args.command}: error: {_impl.CONFIG_ERROR}", file=sys.stderr)
+        return 2
     try:
         status: int = args.run(args)
     except BrokenPipeError:  # e.g. `sanggong analyze | head`: the reader has what it wanted
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
-    except (ValueError, TypeError, OSError) as exc:
-        print(f"sanggong {args.command}: error: {exc}", file=sys.stderr)
+    except KeyboardInterrupt:
+        print(f"sanggong {args.command}: interrupted", file=sys.stderr)
+        return 130
+    except (ValueError, TypeError, OSError, ArithmeticError, RecursionError, MemoryError) as exc:
+        # bad input of any kind (a decimal or overflow error is the input's too): one line
+        message = " ".join(str(exc).split()) or type(exc).__name__
+        print(f"sanggong {args.command}: error: {message}", file=sys.stderr)
         return 2
     return status

@@ -30,6 +30,7 @@ __all__ = [
     "MAX_SIM_ROUNDS",
     "MAX_STAKE",
     "MAX_TEXT_NUMBER",
+    "MAX_THREADS",
 ]
 
 MAX_DECKS = 64
@@ -78,3 +79,6 @@ MAX_RECALL = 10**6
 
 MAX_DEAL_ROUNDS = 10**6
 """Rounds ``sanggong deal`` deals in one call."""
+
+MAX_THREADS = 1024
+"""Threads or workers one call may ask for."""
