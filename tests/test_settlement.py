@@ -298,7 +298,11 @@ def test_outcome_codes_match_the_plain_rules_everywhere(rules: RuleSet) -> None:
 
 def test_outcome_codes_reject_bad_input() -> None:
     with pytest.raises(ValueError, match=r"round 1: ranks \[0, 31"):
-        outcome_codes(ONLINE, ["win:1"], [[0, 0, 0, 0], [0, 31, 0, 0]], np.zeros((2, 4)))
+        outcome_codes(ONLINE, ["win:1"], [[0, 0, 0, 0], [0, 31, 0, 0]], np.zeros((2, 4), dtype=np.int64))
+    with pytest.raises(ValueError, match=r"round 0: ranks \[0, 287"):  # not 287 % 256 = 31 .. or 0..30
+        outcome_codes(ONLINE, ["win:1"], np.array([[0, 287, 0, 0]], dtype=np.int64), np.zeros((1, 4), dtype=np.int8))
+    with pytest.raises(TypeError, match="pair_plus must be an integer array, not dtype float64"):
+        outcome_codes(ONLINE, ["win:1"], [[0, 0, 0, 0]], np.full((1, 4), 0.5))
     with pytest.raises(ValueError, match=r"pair plus \[6, 0, 0, 0\]"):
         outcome_codes(ONLINE, ["win:1"], [[0, 0, 0, 0]], [[6, 0, 0, 0]])
     with pytest.raises(ValueError, match=r"shape \(rounds, 4\)"):

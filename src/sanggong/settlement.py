@@ -387,12 +387,26 @@ def outcome_codes(
     :returns: ``(rounds, len(bets))`` codes: 0 lose, 1 win, 2 win with a 6-point hand,
         3 push, 4 carried, 5..9 Pair Plus pair .. straight flush.
     """
-    r = np.ascontiguousarray(ranks, dtype=np.uint8)
-    p = np.ascontiguousarray(pair_plus, dtype=np.uint8)
-    if r.ndim != 2 or r.shape[1] != rules.hands or p.shape != r.shape:
+    if not isinstance(rules, RuleSet):
+        raise TypeError(f"rules must be a RuleSet, not {type(rules).__name__}")
+    if isinstance(bets, str) or not isinstance(bets, Sequence):
+        raise TypeError(f"bets: expected a sequence of bet names, not {type(bets).__name__}")
+    checked = []
+    for name, values, top in (("ranks", ranks, _ref.N_CLASSES), ("pair_plus", pair_plus, _ref.N_PAIR_PLUS)):
+        arr = np.asarray(values)
+        if arr.dtype.kind not in "iu":
+            raise TypeError(f"{name} must be an integer array, not dtype {arr.dtype}")
+        checked.append(arr)
+    a, b = checked
+    if a.ndim != 2 or a.shape[1] != rules.hands or b.shape != a.shape:
         raise ValueError(
-            f"ranks and pair_plus must both have shape (rounds, {rules.hands}), got {r.shape} and {p.shape}"
+            f"ranks and pair_plus must both have shape (rounds, {rules.hands}), got {a.shape} and {b.shape}"
         )
+    bad_rows = ((a < 0) | (a >= _ref.N_CLASSES) | (b < 0) | (b >= _ref.N_PAIR_PLUS)).any(axis=1)
+    if bad_rows.any():  # checked before any cast to uint8: nothing wraps
+        bad = int(np.argmax(bad_rows))
+        raise ValueError(f"round {bad}: ranks {a[bad].tolist()} / pair plus {b[bad].tolist()} hold a value out of range")
+    r, p = (np.ascontiguousarray(x, dtype=np.uint8) for x in checked)
     out = np.empty((len(r), len(bets)), dtype=np.uint8)
     bad = _impl.kernels.settle_batch(plan_for(rules, tuple(bets)), r, p, out)
     if bad >= 0:
