@@ -184,7 +184,14 @@ def test_a_forged_hand_value_is_evaluated_again_from_its_cards() -> None:
     import dataclasses
 
     real = evaluate("9c 9d 9h")
-    forged = dataclasses.replace(real, rank=30, pair_plus=PairPlus.STRAIGHT_FLUSH)
+    with pytest.raises(ValueError, match="is not the value of 9c 9d 9h: rank 21, pair plus three of a kind"):
+        dataclasses.replace(real, rank=30, pair_plus=PairPlus.STRAIGHT_FLUSH)
+    with pytest.raises(ValueError, match="three cards"):
+        HandValue((real.cards[0],), 21, PairPlus.THREE_OF_A_KIND)  # type: ignore[arg-type]
+    forged = evaluate("9c 9d 9h")
+    object.__setattr__(forged, "rank", 30)  # past every check: only evaluate's re-derivation is left
+    object.__setattr__(forged, "pair_plus", 6)
+    assert "rank=30" in repr(forged)
     assert evaluate(forged) == real
     assert compare(forged, "Kh Qs 9d") == -1
 

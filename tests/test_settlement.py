@@ -339,14 +339,15 @@ def test_a_table_the_decks_cannot_hold_is_refused() -> None:
 
 
 def test_forged_hand_values_are_evaluated_from_their_cards() -> None:
-    import dataclasses
-
     banker = evaluate("9c 9d 5h")  # 3
-    forged = dataclasses.replace(evaluate("2c 3d 4h"), rank=30)  # really 9 points, no face
+    forged = evaluate("2c 3d 4h")  # really 9 points, no face
+    object.__setattr__(forged, "rank", 30)
     result = settle(ONLINE, banker, {1: forged}, {"win:1": 100, "three_faces:1": 100})
     assert result.hands[1] == evaluate("2c 3d 4h")
     assert (result["win:1"].outcome, result["three_faces:1"].outcome) == ("win", "lose")
-    garbage = dataclasses.replace(banker, rank=200)
+    garbage = evaluate("9c 9d 5h")
+    object.__setattr__(garbage, "rank", 200)
+    object.__setattr__(garbage, "cards", ("9c", 33, evaluate("5h 5d 5c").cards[0]))
     assert settle(ONLINE, garbage, {1: "2c 3d 4h"}, {"win:1": 100})["win:1"].outcome == "win"
 
 

@@ -69,6 +69,27 @@ class HandValue:
     rank: int
     pair_plus: PairPlus
 
+    def __post_init__(self) -> None:
+        """A HandValue made by hand must be the true value of its cards (``evaluate``
+        makes them without this check, having just computed them)."""
+        cards = hand_cards(self.cards)
+        true = evaluate(cards)
+        if self.rank != true.rank or self.pair_plus != true.pair_plus or isinstance(self.rank, bool):
+            raise ValueError(
+                f"HandValue(rank={self.rank!r}, pair_plus={self.pair_plus!r}) is not the value of "
+                f"{' '.join(map(str, cards))}: rank {true.rank}, pair plus {true.pair_plus.label}"
+            )
+        object.__setattr__(self, "cards", cards)
+        object.__setattr__(self, "pair_plus", true.pair_plus)
+
+    @classmethod
+    def _trusted(cls, cards: tuple[Card, Card, Card], rank: int, pair_plus: PairPlus) -> HandValue:
+        value = object.__new__(cls)
+        object.__setattr__(value, "cards", cards)
+        object.__setattr__(value, "rank", rank)
+        object.__setattr__(value, "pair_plus", pair_plus)
+        return value
+
     @property
     def points(self) -> int:
         """Sum of the card points modulo 10 (0 for three faces)."""
@@ -89,10 +110,9 @@ class HandValue:
 
     def __repr__(self) -> str:
         cards = " ".join(map(str, self.cards))
-        return (
-            f"HandValue(cards={cards!r}, label={self.label!r}, rank={self.rank}, "
-            f"pair_plus={self.pair_plus.label!r})"
-        )
+        label = CLASS_LABELS[self.rank] if self.rank in range(len(CLASS_LABELS)) else "?"
+        pair_plus = getattr(self.pair_plus, "label", self.pair_plus)  # even for a forged value
+        return f"HandValue(cards={cards!r}, label={label!r}, rank={self.rank!r}, pair_plus={pair_plus!r})"
 
 
 def evaluate(cards: CardsLike | HandValue) -> HandValue:
@@ -110,10 +130,10 @@ def evaluate(cards: CardsLike | HandValue) -> HandValue:
     """
     c0, c1, c2 = hand_cards(cards.cards if isinstance(cards, HandValue) else cards)
     kernels = _impl.kernels
-    return HandValue(
-        cards=(c0, c1, c2),
-        rank=kernels.rank3(c0.code, c1.code, c2.code),
-        pair_plus=PairPlus(kernels.pair_plus3(c0.code, c1.code, c2.code)),
+    return HandValue._trusted(
+        (c0, c1, c2),
+        kernels.rank3(c0.code, c1.code, c2.code),
+        PairPlus(kernels.pair_plus3(c0.code, c1.code, c2.code)),
     )
 
 
