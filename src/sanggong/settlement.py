@@ -26,6 +26,7 @@ import functools
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 from fractions import Fraction
 from types import MappingProxyType
 from typing import Any, TypeAlias
@@ -485,7 +486,8 @@ class TableSession:
                         f"bet {name}: a carried stake of {carried!r} keeps its kind of money, "
                         f"not {type(stake).__name__} {stake!r}"
                     )
-                if stake < carried:  # type: ignore[operator]
+                comparable = not (isinstance(stake, Decimal) and not stake.is_finite())  # NaN: check_slip names it
+                if comparable and stake < carried:  # type: ignore[operator]
                     raise ValueError(
                         f"bet {name}: a carried stake of {carried} may be increased, "
                         f"not reduced or withdrawn (got {stake})"
