@@ -16,25 +16,58 @@ TOML/JSON file:
 Traceback (most recent call last):
 ...
 ValueError: positions: must be at least 1, got 0
+>>> RuleSet.from_dict({**MACAU.to_dict(), "tie_requires_win": "false"})
+Traceback (most recent call last):
+...
+TypeError: tie_requires_win: expected a bool, got a str
 
-Odds are "to 1" and exact (``Fraction``); in files they are written as integers or
-strings (``"1/2"``, ``"0.05"``); a float is read through its shortest decimal text.
+One validation serves every way in: a file is read into strict ``msgspec`` structs
+(exact types, no unknown fields, the failing path named), ``from_dict`` converts a
+mapping through the same structs, and the semantic checks live in one place, the
+constructor, which every rule set passes (``RuleSet(...)``, ``replace``, ``from_dict``,
+``load``). Every number is bounded (``sanggong.limits``) before it is expanded.
+
+Odds are "to 1" and exact (``Fraction``), from 0 (a win returns the stake only) to
+``MAX_ODDS``, with a denominator of at most ``MAX_DENOMINATOR``. In files they are
+written as integers or strings (``"1/2"``, ``"0.05"``: at most ``MAX_TEXT_NUMBER``
+characters, no exponent); a float is read through its shortest decimal text. The minor
+unit is a ``Decimal`` (a string or an int in files, never a float: money is never a
+float here).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
+import math
 import re
-import tomllib
-from collections.abc import Mapping
+import stat
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from decimal import Decimal
+from decimal import Context, Decimal
 from fractions import Fraction
 from pathlib import Path
 from typing import Any, Literal
 
+import msgspec
+from msgspec import UNSET, UnsetType
+
+from .limits import (
+    MAX_BURN,
+    MAX_DECIMAL_EXPONENT,
+    MAX_DECKS,
+    MAX_DENOMINATOR,
+    MAX_NAME_LENGTH,
+    MAX_ODDS,
+    MAX_POSITIONS,
+    MAX_RULE_FILE_BYTES,
+    MAX_TEXT_NUMBER,
+)
+
 __all__ = ["MACAU", "ONLINE", "PRESETS", "BetSpec", "RuleSet", "parse_bet"]
+
+"""The longest rule set name, in characters."""
 
 Variant = Literal["macau", "online"]
 PAIR_PLUS_CATEGORIES = ("pair", "flush", "straight", "three_of_a_kind", "straight_flush")
@@ -56,6 +89,13 @@ _PAY_KEYS = {
     "macau": {"win", "tie", "odd", "even", "three_faces", "point"},
     "online": {"win", "win_on_six", "lose", "lose_on_six", "tie", "three_faces"},
 }
+_CHOICES: dict[str, tuple[str, ...]] = {
+    "tie_by": ("class", "points"),
+    "push": ("carried", "returned"),
+    "banker_three_faces_odd_even": ("push", "lose"),
+    "rounding": ("down", "half_up", "half_even", "up"),
+}
+_FLAGS = ("tie_requires_win", "deal_one_at_a_time", "head_card", "head_card_burned")
 _DESCRIPTIONS = {
     ("macau", "win"): "position {t} beats the banker; a tie carries the stake",
     ("macau", "tie"): "position {t} ties the banker (needs a Win bet on the position)",
@@ -70,6 +110,13 @@ _DESCRIPTIONS = {
     ("online", "pair_plus"): "{t}'s hand is a pair or better",
 }
 _BET_RE = re.compile(r"([a-z_]+)(?::([0-9a-z]+))?")
+# Odds and rates as text: an integer, a decimal or a ratio of integers, ASCII digits
+# only and never an exponent, so that Fraction() never expands 10**huge.
+_RATIO_RE = re.compile(r"[+-]?(?:[0-9]+/[0-9]+|[0-9]+(?:\.[0-9]*)?|\.[0-9]+)", re.ASCII)
+# A minor unit as text: Decimal() reads an exponent without expanding it, and the
+# exponent is bounded right after.
+_DECIMAL_RE = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?", re.ASCII)
+_HUGE_BITS = 1024  # ints this large are refused before msgspec sees them (see _scan_ints)
 
 
 class _FrozenMap(Mapping[str, Fraction]):
@@ -83,7 +130,7 @@ class _FrozenMap(Mapping[str, Fraction]):
     def __getitem__(self, key: str) -> Fraction:
         return self._items[key]
 
-    def __iter__(self) -> Any:
+    def __iter__(self) -> Iterator[str]:
         return iter(self._items)
 
     def __len__(self) -> int:
@@ -112,17 +159,86 @@ class BetSpec:
     position: int
 
 
-def _fraction(value: object, name: str) -> Fraction:
+# --- checking one value ---------------------------------------------------------------------
+
+
+def _show(value: object) -> str:
+    """A short text for a bad value in a message: never a huge int's digits (Python
+    refuses to print them) nor a whole container."""
+    if isinstance(value, bool) or value is None or isinstance(value, float):
+        return repr(value)
+    if isinstance(value, int):
+        return repr(value) if value.bit_length() <= 64 else f"an int of {value.bit_length()} bits"
+    if isinstance(value, Fraction):
+        bits = max(value.numerator.bit_length(), value.denominator.bit_length())
+        return repr(value) if bits <= 64 else f"a Fraction of {bits} bits"
+    if isinstance(value, str):
+        return repr(value) if len(value) <= 40 else repr(value[:40]) + f"... ({len(value)} characters)"
+    if isinstance(value, Decimal):
+        digits = len(value.as_tuple().digits)
+        return repr(value) if digits <= 40 else f"a Decimal of {digits} digits"
+    return f"a {type(value).__name__}"
+
+
+def _int(value: object, name: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name}: expected an int, got {_show(value)}")
+    if value < low:
+        raise ValueError(f"{name}: must be at least {low}, got {_show(value)}")
+    if value > high:
+        raise ValueError(f"{name}: must be at most {high}, got {_show(value)}")
+    return int(value)
+
+
+def _choice(value: object, name: str, allowed: tuple[str, ...]) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"{name}: expected one of {allowed}, got {_show(value)}")
+    if value not in allowed:
+        raise ValueError(f"{name}: expected one of {allowed}, got {_show(value)}")
+    return value
+
+
+def _number(value: object, name: str, high: Fraction, *, below: bool = False) -> Fraction:
+    """An exact non-negative number at most ``high`` (below it if ``below``) with a
+    denominator of at most ``MAX_DENOMINATOR``, bounded before anything is expanded."""
     if isinstance(value, bool):
         raise TypeError(f"{name}: expected a number, got {value!r}")
-    if isinstance(value, float):
-        value = repr(value)  # the shortest text that reads back as this float
-    try:
-        result: Fraction = Fraction(value)  # type: ignore[call-overload]
-    except (TypeError, ValueError, ZeroDivisionError):
-        raise ValueError(f"{name}: {value!r} is not a number") from None
+    if isinstance(value, int | Fraction):
+        result = Fraction(value)
+    elif isinstance(value, float):
+        if not math.isfinite(value):
+            raise ValueError(f"{name}: expected a finite number, got {value!r}")
+        if value < 0:
+            raise ValueError(f"{name}: must not be negative, got {value!r}")
+        if value > high:
+            raise ValueError(f"{name}: must be {'below' if below else 'at most'} {high}, got {value!r}")
+        result = Fraction(repr(value))  # the shortest text that reads back as this float
+    elif isinstance(value, str):
+        if len(value) > MAX_TEXT_NUMBER:
+            raise ValueError(f"{name}: a number as text has at most {MAX_TEXT_NUMBER} characters, "
+                             f"got {len(value)}")
+        if not _RATIO_RE.fullmatch(value):
+            raise ValueError(f"{name}: {value!r} is not a number (expected an int or text such as "
+                             "'1/2' or '0.05', without an exponent)")
+        try:
+            result = Fraction(value)
+        except ZeroDivisionError:
+            raise ValueError(f"{name}: {value!r} divides by zero") from None
+    elif isinstance(value, Decimal):
+        exponent = value.as_tuple().exponent
+        if not value.is_finite() or not isinstance(exponent, int):
+            raise ValueError(f"{name}: expected a finite number, got {_show(value)}")
+        if abs(exponent) > MAX_DECIMAL_EXPONENT or len(value.as_tuple().digits) > MAX_TEXT_NUMBER:
+            raise ValueError(f"{name}: {_show(value)} is out of range")
+        result = Fraction(value)
+    else:
+        raise TypeError(f"{name}: expected a number (an int, or text such as '1/2'), got {_show(value)}")
     if result < 0:
-        raise ValueError(f"{name}: must not be negative, got {value!r}")
+        raise ValueError(f"{name}: must not be negative, got {_show(value)}")
+    if result > high or (below and result == high):
+        raise ValueError(f"{name}: must be {'below' if below else 'at most'} {high}, got {_show(value)}")
+    if result.denominator > MAX_DENOMINATOR:
+        raise ValueError(f"{name}: {_show(value)} has a denominator above {MAX_DENOMINATOR}")
     return result
 
 
@@ -130,19 +246,89 @@ def _fraction_text(value: Fraction) -> str | int:
     return value.numerator if value.denominator == 1 else str(value)
 
 
+def _table(value: object, name: str) -> dict[str, object]:
+    if not isinstance(value, Mapping):
+        raise TypeError(f"{name}: expected a table of odds, got {_show(value)}")
+    for key in value:
+        if not isinstance(key, str):
+            raise TypeError(f"{name}: keys are names (strings), got {_show(key)}")
+    return dict(value)
+
+
+def _odds(table: Mapping[str, object], name: str) -> _FrozenMap:
+    return _FrozenMap({k: _number(v, f"{name}.{k}", Fraction(MAX_ODDS)) for k, v in table.items()})
+
+
+def _minor_unit(value: object) -> Decimal:
+    """A positive Decimal, canonical (``0.010`` is ``0.01``, ``1E+2`` is ``100``), of at
+    most ``MAX_TEXT_NUMBER`` characters, its exponent within +-``MAX_DECIMAL_EXPONENT``."""
+    name = "minor_unit"
+    if isinstance(value, bool) or isinstance(value, float):
+        raise TypeError(f"{name}: expected a Decimal, an int or decimal text such as '0.01', got "
+                        f"{_show(value)} (money is never a float)")
+    if isinstance(value, int):
+        if not 0 < value <= 10**MAX_DECIMAL_EXPONENT:
+            raise ValueError(f"{name}: must be a positive amount of at most 1E+{MAX_DECIMAL_EXPONENT}, "
+                             f"got {_show(value)}")
+        unit = Decimal(value)
+    elif isinstance(value, str):
+        if len(value) > MAX_TEXT_NUMBER or not _DECIMAL_RE.fullmatch(value):
+            raise ValueError(f"{name}: expected decimal text such as '0.01', got {_show(value)}")
+        unit = Decimal(value)
+    elif isinstance(value, Decimal):
+        unit = value
+    else:
+        raise TypeError(f"{name}: expected a Decimal, an int or decimal text such as '0.01', got {_show(value)}")
+    if not unit.is_finite() or unit <= 0:
+        raise ValueError(f"{name}: must be a positive amount, got {_show(value)}")
+    digits = len(unit.as_tuple().digits)
+    if not -MAX_DECIMAL_EXPONENT <= unit.adjusted() <= MAX_DECIMAL_EXPONENT or digits > MAX_TEXT_NUMBER:
+        raise ValueError(f"{name}: must lie within 1E-{MAX_DECIMAL_EXPONENT} .. 1E+{MAX_DECIMAL_EXPONENT} "
+                         f"with at most {MAX_TEXT_NUMBER} digits, got {_show(value)}")
+    canonical = unit.normalize(Context(prec=digits))  # exact: as many digits as it has
+    exponent = canonical.as_tuple().exponent
+    assert isinstance(exponent, int)  # finite
+    if exponent < -MAX_DECIMAL_EXPONENT:
+        raise ValueError(f"{name}: its exponent must lie within +-{MAX_DECIMAL_EXPONENT}, got {_show(value)}")
+    if exponent > 0:
+        canonical = Decimal(int(canonical))  # 1E+2 is 100: at most 31 digits, by adjusted()
+    if len(str(canonical)) > MAX_TEXT_NUMBER:
+        raise ValueError(f"{name}: has more than {MAX_TEXT_NUMBER} characters as text, got {_show(value)}")
+    return canonical
+
+
+def _check_name(value: object) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"name: expected a non-empty string, got {_show(value)}")
+    if not value.strip():
+        raise ValueError(f"name: expected a non-empty string, got {_show(value)}")
+    if len(value) > MAX_NAME_LENGTH:
+        raise ValueError(f"name: at most {MAX_NAME_LENGTH} characters, got {len(value)}")
+    if not value.isprintable():
+        raise ValueError(f"name: must be printable (no control characters), got {_show(value)}")
+    return value
+
+
+# --- the rule set ----------------------------------------------------------------------------
+
+
 @dataclass(frozen=True)
 class RuleSet:
     """Everything a table varies. Build one from a preset with ``replace`` or from a
-    file with ``load``; every field is checked when the rule set is made.
+    file with ``load``; every field is checked when the rule set is made, and a rule set
+    is made only if its box or shoe can deal every round it may be asked for
+    (``round_cards``).
 
+    :param name: a printable name of 1 to 64 characters.
     :param variant: ``"macau"`` (positions, Odd/Even, Point bets, commission) or
         ``"online"`` (three players, Win/Lose/Tie, Three Faces, Pair Plus).
-    :param decks: decks in the box or shoe.
-    :param positions: player positions (``"online"``: exactly 3 players).
+    :param decks: decks in the box or shoe, 1 to ``MAX_DECKS``.
+    :param positions: player positions, 1 to ``MAX_POSITIONS`` (``"online"``: exactly 3).
     :param pays: odds "to 1" of each bet kind; a kind without odds is not offered.
         ``win_on_six``/``lose_on_six`` (online) pay when the winning hand has 6 points.
-    :param pair_plus_pays: odds of each Pair Plus category (online).
-    :param commission: rate charged on the winnings of ``commission_bets``.
+        Odds 0 are allowed: a win then returns the stake only.
+    :param pair_plus_pays: odds of every Pair Plus category (online), or none at all.
+    :param commission: rate charged on the winnings of ``commission_bets``, 0 <= rate < 1.
     :param tie_by: ``"class"`` (same points and faces) or ``"points"`` (same points;
         three faces still beat everything and tie only each other).
     :param push: a pushed Win/Lose or Odd/Even stake is ``"carried"`` to the next round
@@ -152,13 +338,18 @@ class RuleSet:
     :param tie_requires_win: a Tie bet needs a Win bet on the same position (Macau).
     :param rounding: how a player's payout is rounded to the minor unit: ``"down"``,
         ``"half_up"``, ``"half_even"`` or ``"up"``.
-    :param minor_unit: the smallest amount of a ``Decimal`` stake (0.01).
-    :param burn_after_shuffle: cards burned after a shuffle (None: as many as decks).
-    :param burn_per_round: cards burned before every later round of a shoe.
+    :param minor_unit: the smallest amount of a ``Decimal`` stake (0.01); kept canonical
+        (``Decimal("0.010")`` becomes ``Decimal("0.01")``).
+    :param burn_after_shuffle: cards burned after a shuffle, 0 to ``MAX_BURN`` (None: as
+        many as decks).
+    :param burn_per_round: cards burned before every later round of a shoe, 0 to ``MAX_BURN``.
     :param cut_card_range: the cut card goes between these many cards from the end.
     :param deal_one_at_a_time: deal one card at a time round the table (else three).
-    :param head_card: the online head card fixes the dealing order.
+    :param head_card: the online head card fixes the dealing order (only where a fresh
+        deck is dealt each round: the head card is the first card of a shuffled deck).
     :param head_card_burned: the head card is burned, not dealt into a hand.
+    :raises TypeError: a field of the wrong type, named.
+    :raises ValueError: a field out of range or inconsistent with the others, named.
     """
 
     name: str
@@ -184,80 +375,97 @@ class RuleSet:
     head_card_burned: bool = True
 
     def __post_init__(self) -> None:
-        set_ = object.__setattr__  # frozen: normalise in place once, here
-        if not isinstance(self.name, str) or not self.name:
-            raise ValueError(f"name: expected a non-empty string, got {self.name!r}")
-        if self.variant not in _KINDS:
-            raise ValueError(f"variant: expected 'macau' or 'online', got {self.variant!r}")
-        for name in ("decks", "positions", "burn_per_round"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise TypeError(f"{name}: expected an int, got {value!r}")
-        if self.decks < 1:
-            raise ValueError(f"decks: must be at least 1, got {self.decks}")
-        if self.positions < 1:
-            raise ValueError(f"positions: must be at least 1, got {self.positions}")
-        if self.variant == "online" and self.positions != 3:
+        # The one place a rule set's fields are checked: files and dicts come here too,
+        # after msgspec has checked their types. Frozen: normalise in place once, here.
+        set_ = object.__setattr__
+        set_(self, "name", _check_name(self.name))
+        variant = self.variant
+        if not isinstance(variant, str):
+            raise TypeError(f"variant: expected 'macau' or 'online', got {_show(variant)}")
+        if variant not in _KINDS:
+            raise ValueError(f"variant: expected 'macau' or 'online', got {_show(variant)}")
+        set_(self, "decks", _int(self.decks, "decks", 1, MAX_DECKS))
+        set_(self, "positions", _int(self.positions, "positions", 1, MAX_POSITIONS))
+        if variant == "online" and self.positions != 3:
             raise ValueError(f"positions: the online variant has 3 players, got {self.positions}")
-        if not isinstance(self.pays, Mapping):
-            raise TypeError(f"pays: expected a table of odds, got {self.pays!r}")
-        unknown = set(self.pays) - _PAY_KEYS[self.variant]
+
+        pays = _table(self.pays, "pays")
+        unknown = set(pays) - _PAY_KEYS[variant]
         if unknown:
             raise ValueError(
-                f"pays: unknown bet {sorted(unknown)[0]!r} for the {self.variant} variant "
-                f"(known: {', '.join(sorted(_PAY_KEYS[self.variant]))})"
+                f"pays: unknown bet {_show(sorted(unknown)[0])} for the {variant} variant "
+                f"(known: {', '.join(sorted(_PAY_KEYS[variant]))})"
             )
-        set_(self, "pays", _FrozenMap({k: _fraction(v, f"pays.{k}") for k, v in self.pays.items()}))
-        unknown = set(self.pair_plus_pays) - set(PAIR_PLUS_CATEGORIES)
+        set_(self, "pays", _odds(pays, "pays"))
+        pair_plus = _table(self.pair_plus_pays, "pair_plus_pays")
+        unknown = set(pair_plus) - set(PAIR_PLUS_CATEGORIES)
         if unknown:
-            raise ValueError(f"pair_plus_pays: unknown category {sorted(unknown)[0]!r}")
-        if self.pair_plus_pays and self.variant != "online":
+            raise ValueError(f"pair_plus_pays: unknown category {_show(sorted(unknown)[0])}")
+        if pair_plus and variant != "online":
             raise ValueError("pair_plus_pays: Pair Plus is a bet of the online variant")
-        set_(self, "pair_plus_pays", _FrozenMap(
-            {k: _fraction(v, f"pair_plus_pays.{k}") for k, v in self.pair_plus_pays.items()}))
-        rate = _fraction(self.commission, "commission")
-        if rate >= 1:
-            raise ValueError(f"commission: must be below 1, got {self.commission!r}")
-        set_(self, "commission", rate)
-        bets = frozenset(self.commission_bets)
-        unknown_bets = bets - set(_KINDS[self.variant])
-        if unknown_bets:
-            raise ValueError(f"commission_bets: unknown bet {sorted(unknown_bets)[0]!r}")
-        set_(self, "commission_bets", bets)
-        for name, allowed in (
-            ("tie_by", ("class", "points")),
-            ("push", ("carried", "returned")),
-            ("banker_three_faces_odd_even", ("push", "lose")),
-            ("rounding", ("down", "half_up", "half_even", "up")),
-        ):
-            if getattr(self, name) not in allowed:
-                raise ValueError(f"{name}: expected one of {allowed}, got {getattr(self, name)!r}")
+        missing = [c for c in PAIR_PLUS_CATEGORIES if c not in pair_plus]
+        if pair_plus and missing:  # settlement pays every category of a Pair Plus bet
+            raise ValueError(f"pair_plus_pays: no odds for {missing[0]!r} (give every category, or none)")
+        set_(self, "pair_plus_pays", _odds(pair_plus, "pair_plus_pays"))
+
+        set_(self, "commission", _number(self.commission, "commission", Fraction(1), below=True))
+        bets = self.commission_bets
+        if isinstance(bets, str | bytes | Mapping) or not isinstance(bets, frozenset | set | list | tuple):
+            raise TypeError(f"commission_bets: expected a set of bet kinds, got {_show(bets)}")
+        for bet in bets:
+            if not isinstance(bet, str):
+                raise TypeError(f"commission_bets: bet kinds are strings, got {_show(bet)}")
+            if bet not in _KINDS[variant]:
+                raise ValueError(f"commission_bets: unknown bet {bet!r}")
+        set_(self, "commission_bets", frozenset(bets))
+
+        for name, allowed in _CHOICES.items():
+            _choice(getattr(self, name), name, allowed)
         point = self.banker_three_faces_point
-        if point is not None and (isinstance(point, bool) or point not in range(10)):
-            raise ValueError(f"banker_three_faces_point: expected 0..9 or None, got {point!r}")
-        unit = Decimal(str(self.minor_unit)) if not isinstance(self.minor_unit, Decimal) else self.minor_unit
-        if not unit.is_finite() or unit <= 0:
-            raise ValueError(f"minor_unit: must be a positive amount, got {self.minor_unit!r}")
-        set_(self, "minor_unit", unit)
-        burn = self.burn_after_shuffle
-        if burn is not None and (isinstance(burn, bool) or not isinstance(burn, int) or burn < 0):
-            raise ValueError(f"burn_after_shuffle: expected a count >= 0 or None, got {burn!r}")
-        if self.burn_per_round < 0:
-            raise ValueError(f"burn_per_round: must not be negative, got {self.burn_per_round}")
-        lo, hi = self.cut_card_range
-        if not (isinstance(lo, int) and isinstance(hi, int) and 1 <= lo <= hi < 52 * self.decks):
-            raise ValueError(f"cut_card_range: expected 1 <= low <= high < cards, got {self.cut_card_range!r}")
+        if point is not None:
+            if isinstance(point, bool) or not isinstance(point, int):
+                raise TypeError(f"banker_three_faces_point: expected 0..9 or None, got {_show(point)}")
+            if not 0 <= point <= 9:
+                raise ValueError(f"banker_three_faces_point: expected 0..9 or None, got {_show(point)}")
+        for name in _FLAGS:
+            if not isinstance(getattr(self, name), bool):
+                raise TypeError(f"{name}: expected a bool, got {_show(getattr(self, name))}")
+        if self.tie_requires_win and "tie" in self.pays and "win" not in self.pays:
+            raise ValueError("pays: a Tie bet needs a Win bet here (tie_requires_win), but there are no odds for 'win'")
+        set_(self, "minor_unit", _minor_unit(self.minor_unit))
+
+        if self.burn_after_shuffle is not None:
+            _int(self.burn_after_shuffle, "burn_after_shuffle", 0, MAX_BURN)
+        _int(self.burn_per_round, "burn_per_round", 0, MAX_BURN)
+        cut = self.cut_card_range
+        if not isinstance(cut, tuple | list) or len(cut) != 2:
+            raise TypeError(f"cut_card_range: expected two ints (low, high), got {_show(cut)}")
+        for end in cut:
+            if isinstance(end, bool) or not isinstance(end, int):
+                raise TypeError(f"cut_card_range: expected two ints (low, high), got {_show(end)}")
+        lo, hi = int(cut[0]), int(cut[1])
+        cards = 52 * self.decks
+        if not 1 <= lo <= hi < cards:
+            raise ValueError(f"cut_card_range: expected 1 <= low <= high < {cards} (the cards in "
+                             f"{self.decks} deck(s)), got ({_show(lo)}, {_show(hi)})")
         set_(self, "cut_card_range", (lo, hi))
-        needed = self.cards_per_round
-        if self.fresh_deck_each_round:
-            available, where = 52 * self.decks, f"in {self.decks} deck(s)"
-        else:  # the shoe's last round may start with only the cut card's minimum left
-            available, where = lo, "behind the cut card at the least"
-        if needed > available:
+        if self.head_card and not self.fresh_deck_each_round:
             raise ValueError(
-                f"positions: {self.positions} positions need {needed} cards a round "
-                f"(burns included), more than the {available} {where}"
+                f"head_card: a head card needs a fresh deck each round (the online variant or "
+                f"one deck), not a shoe of {self.decks} decks"
             )
+        self._check_dealable()
+
+    def _check_dealable(self) -> None:
+        rounds = [(self.round_cards(True), 52 * self.decks, f"in {self.decks} deck(s)")]
+        if not self.fresh_deck_each_round:  # a later round may start at the cut card's minimum
+            rounds.append((self.round_cards(False), self.cut_card_range[0], "behind the cut card at the least"))
+        for needed, available, where in rounds:
+            if needed > available:
+                raise ValueError(
+                    f"positions: {self.positions} positions need {needed} cards a round "
+                    f"(burns included), more than the {available} {where}"
+                )
 
     # --- derived --------------------------------------------------------------------
 
@@ -276,11 +484,28 @@ class RuleSet:
         """Cards burned after a shuffle (by default as many as decks)."""
         return self.decks if self.burn_after_shuffle is None else self.burn_after_shuffle
 
+    def round_cards(self, first: bool) -> int:
+        """Cards a round takes out of the box or shoe, burns and a burned head card
+        included: the first round after a shuffle (``first``) or a later round of a shoe.
+
+        A rule set is made only if every round it can be asked to deal fits: the first
+        round in a full box or shoe (``round_cards(True) <= 52 * decks``, every round of a
+        fresh-deck table) and, for a shoe, every later round in the fewest cards the cut
+        card can leave (``round_cards(False) <= cut_card_range[0]``).
+
+        >>> MACAU.round_cards(True), MACAU.round_cards(False), ONLINE.round_cards(True)
+        (32, 25, 13)
+        """
+        burn = self.burn_first if first else self.burn_per_round
+        return burn + (1 if self.head_card and self.head_card_burned else 0) + 3 * self.hands
+
     @property
     def cards_per_round(self) -> int:
-        """Most cards one round takes, burns and the head card included."""
-        burn = self.burn_first if self.fresh_deck_each_round else self.burn_per_round
-        return 3 * self.hands + burn + (1 if self.head_card and self.head_card_burned else 0)
+        """Most cards one round takes, burns and the head card included (the first round
+        after a shuffle, or a later round of a shoe if that takes more)."""
+        if self.fresh_deck_each_round:
+            return self.round_cards(True)
+        return max(self.round_cards(True), self.round_cards(False))
 
     @property
     def bets(self) -> dict[str, str]:
@@ -334,13 +559,34 @@ class RuleSet:
         return BetSpec(spec.name, spec.kind, max(spec.position, 0))
 
     def replace(self, **changes: Any) -> RuleSet:
-        """A copy with some fields changed (and checked again)."""
+        """A copy with some fields changed (and checked again).
+
+        >>> MACAU.replace(colour="red")
+        Traceback (most recent call last):
+        ...
+        TypeError: colour: unknown field of a rule set
+        """
+        for name in changes:
+            if name not in _FIELDS:
+                raise TypeError(f"{name}: unknown field of a rule set")
         return dataclasses.replace(self, **changes)
+
+    def digest(self) -> str:
+        """The SHA-256 of the rule set's canonical JSON (``to_dict`` with sorted keys, no
+        spaces, UTF-8): equal rule sets have equal digests, any change changes it. A round
+        record carries it to bind the round to the exact rules it was dealt under.
+
+        >>> MACAU.digest() == MACAU.replace().digest() != MACAU.replace(decks=6).digest()
+        True
+        """
+        text = json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
     # --- files ----------------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
-        """A plain dict of JSON/TOML types (odds as ints or ``"n/d"`` strings)."""
+        """A plain dict of JSON/TOML types (odds as ints or ``"n/d"`` strings; a
+        ``banker_three_faces_point`` of None as ``"none"``, since TOML has no null)."""
         out: dict[str, Any] = {}
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
@@ -362,44 +608,221 @@ class RuleSet:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> RuleSet:
-        """Build from ``to_dict``'s form; an unknown or invalid field raises naming it."""
+        """Build from ``to_dict``'s form, as strictly as a file is read: exact types (no
+        ``"false"`` for a bool, no float where an int goes), no unknown fields. A value
+        of the wrong type raises ``TypeError`` (as ``RuleSet(...)`` does), any other
+        invalid field ``ValueError``; either names the field."""
         if not isinstance(data, Mapping):
             raise TypeError(f"a rule set is a table of fields, not {type(data).__name__}")
-        names = {f.name for f in dataclasses.fields(cls)}
-        unknown = set(data) - names
-        if unknown:
-            raise ValueError(f"{sorted(unknown)[0]}: unknown field of a rule set")
-        missing = {"name", "variant", "decks", "positions", "pays"} - set(data)
-        if missing:
-            raise ValueError(f"{sorted(missing)[0]}: missing")
-        kwargs = dict(data)
-        if "cut_card_range" in kwargs:
-            kwargs["cut_card_range"] = tuple(kwargs["cut_card_range"])
-        if "commission_bets" in kwargs:
-            kwargs["commission_bets"] = frozenset(kwargs["commission_bets"])
-        if kwargs.get("banker_three_faces_point") == "none":
-            kwargs["banker_three_faces_point"] = None
-        if "minor_unit" in kwargs:
-            kwargs["minor_unit"] = Decimal(str(kwargs["minor_unit"]))
-        return cls(**kwargs)
+        data = dict(data)
+        _scan_ints(data)
+        try:
+            parsed = msgspec.convert(data, _RuleFile, strict=True)
+        except msgspec.ValidationError as exc:
+            # a value of the wrong type is a TypeError, as when given to RuleSet(...)
+            raise (TypeError if str(exc).startswith("Expected") else ValueError)(_explain(str(exc))) from None
+        return cls(**_fields_of(parsed))
 
     @classmethod
     def load(cls, path: str | Path) -> RuleSet:
-        """Read a rule set from a ``.toml`` or ``.json`` file."""
+        """Read a rule set from a ``.toml`` or ``.json`` file (any other suffix: JSON).
+
+        Every problem raises ``ValueError`` naming the file and the field: a missing,
+        unreadable or oversized file (over ``MAX_RULE_FILE_BYTES``, refused before it is
+        read whole), text that is not UTF-8, TOML or JSON, or a field that is invalid.
+        """
         path = Path(path)
-        text = path.read_text(encoding="utf-8")
+        text = _read(path)
+        toml = path.suffix == ".toml"
+        kind = "TOML" if toml else "JSON"
         try:
-            data = tomllib.loads(text) if path.suffix == ".toml" else json.loads(text)
-        except (tomllib.TOMLDecodeError, json.JSONDecodeError) as exc:
-            raise ValueError(f"{path}: not valid {path.suffix[1:].upper() or 'JSON'}: {exc}") from None
-        return cls.from_dict(data)
+            if toml:
+                parsed = msgspec.toml.decode(text, type=_RuleFile, strict=True)
+            else:
+                parsed = msgspec.json.decode(text, type=_RuleFile, strict=True)
+        except msgspec.ValidationError as exc:
+            raise ValueError(f"{path}: {_explain(str(exc))}") from None
+        except msgspec.DecodeError as exc:
+            raise ValueError(f"{path}: not valid {kind}: {exc}") from None
+        except RecursionError:
+            raise ValueError(f"{path}: not valid {kind}: nested too deeply") from None
+        except ValueError as exc:  # tomllib refuses an int of more digits than Python prints
+            raise ValueError(f"{path}: {_huge_toml_int(text)}: not valid {kind}: {exc}") from None
+        try:
+            return cls(**_fields_of(parsed))
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"{path}: {exc}") from None
 
     def save(self, path: str | Path) -> None:
-        """Write the rule set as ``.toml`` or ``.json`` (by the file's suffix)."""
+        """Write the rule set as ``.toml`` or ``.json`` (by the file's suffix); ``load``
+        reads it back equal."""
         path = Path(path)
         data = self.to_dict()
-        path.write_text(_toml(data) if path.suffix == ".toml" else json.dumps(data, indent=2) + "\n",
-                        encoding="utf-8")
+        text = _toml(data) if path.suffix == ".toml" else json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+        path.write_text(text, encoding="utf-8")
+
+
+_FIELDS = frozenset(f.name for f in dataclasses.fields(RuleSet))
+
+
+# --- files: strict structs ---------------------------------------------------------------
+# Types only: a file (or from_dict's mapping) becomes one of these, exactly typed, then its
+# fields go to RuleSet(...), where every semantic check lives. UNSET: take RuleSet's default.
+
+_Number = int | float | str
+
+
+class _PaysFile(msgspec.Struct, forbid_unknown_fields=True):
+    win: _Number | UnsetType = UNSET
+    win_on_six: _Number | UnsetType = UNSET
+    lose: _Number | UnsetType = UNSET
+    lose_on_six: _Number | UnsetType = UNSET
+    tie: _Number | UnsetType = UNSET
+    odd: _Number | UnsetType = UNSET
+    even: _Number | UnsetType = UNSET
+    three_faces: _Number | UnsetType = UNSET
+    point: _Number | UnsetType = UNSET
+
+
+class _PairPlusFile(msgspec.Struct, forbid_unknown_fields=True):
+    pair: _Number | UnsetType = UNSET
+    flush: _Number | UnsetType = UNSET
+    straight: _Number | UnsetType = UNSET
+    three_of_a_kind: _Number | UnsetType = UNSET
+    straight_flush: _Number | UnsetType = UNSET
+
+
+class _RuleFile(msgspec.Struct, forbid_unknown_fields=True):
+    name: str
+    variant: str
+    decks: int
+    positions: int
+    pays: _PaysFile
+    pair_plus_pays: _PairPlusFile | UnsetType = UNSET
+    commission: _Number | UnsetType = UNSET
+    commission_bets: list[str] | UnsetType = UNSET
+    tie_by: str | UnsetType = UNSET
+    push: str | UnsetType = UNSET
+    banker_three_faces_odd_even: str | UnsetType = UNSET
+    banker_three_faces_point: int | str | None | UnsetType = UNSET  # "none" (TOML) or null: None
+    tie_requires_win: bool | UnsetType = UNSET
+    rounding: str | UnsetType = UNSET
+    minor_unit: str | int | UnsetType = UNSET  # never a float: money
+    burn_after_shuffle: int | None | UnsetType = UNSET
+    burn_per_round: int | UnsetType = UNSET
+    cut_card_range: tuple[int, int] | UnsetType = UNSET
+    deal_one_at_a_time: bool | UnsetType = UNSET
+    head_card: bool | UnsetType = UNSET
+    head_card_burned: bool | UnsetType = UNSET
+
+
+def _fields_of(parsed: _RuleFile) -> dict[str, Any]:
+    """RuleSet's keyword arguments from a parsed file: fields left out take the defaults."""
+    out: dict[str, Any] = {}
+    for name in parsed.__struct_fields__:
+        value = getattr(parsed, name)
+        if value is UNSET:
+            continue
+        if isinstance(value, _PaysFile | _PairPlusFile):
+            value = {k: getattr(value, k) for k in value.__struct_fields__ if getattr(value, k) is not UNSET}
+        out[name] = value
+    if out.get("banker_three_faces_point") == "none":
+        out["banker_three_faces_point"] = None
+    return out
+
+
+_AT = re.compile(r"(?P<message>.*?)(?: - at `(?P<key>key` in `)?(?P<path>[^`]*)`)?", re.DOTALL)
+_UNKNOWN = {"pays": "unknown bet", "pair_plus_pays": "unknown category"}
+_ARTICLES = {"int": "an int", "bool": "a bool", "str": "a str", "float": "a float", "object": "a table",
+             "array": "an array", "date": "a date", "time": "a time", "datetime": "a datetime"}
+
+
+def _explain(message: str) -> str:
+    """msgspec's ``Expected `bool`, got `str` - at `$.tie_requires_win``` as
+    ``tie_requires_win: expected a bool, got a str``: the failing path first."""
+    match = _AT.fullmatch(message)
+    assert match is not None  # the pattern matches any text
+    text = match["message"]
+    path = (match["path"] or "$").removeprefix("$").removeprefix(".")
+    if match["key"]:
+        text += " (a key)"
+    missing = re.fullmatch(r"Object missing required field `(.*)`", text)
+    unknown = re.fullmatch(r"Object contains unknown field `(.*)`", text)
+    if missing:
+        return f"{f'{path}.' if path else ''}{missing[1]}: missing"
+    if unknown:
+        if path in _UNKNOWN:
+            return f"{path}: {_UNKNOWN[path]} {_show(unknown[1])}"
+        return f"{f'{path}.' if path else ''}{unknown[1]}: unknown field of a rule set"
+    text = re.sub(r"`([^`]*)`", _types, text)
+    text = text[:1].lower() + text[1:]
+    if not path:
+        return f"a rule set is a table of fields: {text}"
+    if path == "minor_unit" and text.endswith("got a float"):
+        text += " (money is never a float: write it as text, such as \"0.01\")"
+    return f"{path}: {text}"
+
+
+def _types(match: re.Match[str]) -> str:
+    names = [_ARTICLES.get(name, name) for name in match[1].split(" | ")]
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
+
+
+def _scan_ints(data: Mapping[str, Any]) -> None:
+    """Refuse an int too large to be any field's value before msgspec converts it (it
+    fails on ints of more digits than Python prints, naming no field). Fields nest two
+    deep at most; anything deeper is refused by its type anyway."""
+    def check(value: object, path: str) -> None:
+        if isinstance(value, int) and value.bit_length() > _HUGE_BITS:
+            raise ValueError(f"{path}: {_show(value)} is out of range")
+
+    for key, value in data.items():
+        path = key if isinstance(key, str) else _show(key)
+        check(value, path)
+        if isinstance(value, Mapping):
+            for k, v in value.items():
+                check(k, f"{path} (a key)")
+                check(v, f"{path}.{k}" if isinstance(k, str) else path)
+        elif isinstance(value, list | tuple):
+            for i, v in enumerate(value):
+                check(v, f"{path}[{i}]")
+
+
+def _huge_toml_int(text: str) -> str:
+    """The dotted key of the first very long run of digits in a TOML text (for tomllib's
+    error about an int too long to read, which names no key)."""
+    match = re.search(r"[0-9_]{100,}", text)
+    if match is None:
+        return "a value"
+    before = text[: match.start()]
+    table = ""
+    for line in before.splitlines():
+        header = re.fullmatch(r"\s*\[\s*([A-Za-z0-9_.-]+)\s*\]\s*(?:#.*)?", line)
+        if header:
+            table = header[1] + "."
+    key = re.match(r"\s*([A-Za-z0-9_.-]+)\s*=", before.rsplit("\n", 1)[-1])
+    return f"{table}{key[1]}" if key else "a value"
+
+
+def _read(path: Path) -> str:
+    """A rule file's text: refused (ValueError naming the file) if it is missing, a
+    directory, larger than ``MAX_RULE_FILE_BYTES`` (never read whole) or not UTF-8."""
+    try:
+        info = path.stat()
+        if stat.S_ISDIR(info.st_mode):
+            raise ValueError(f"{path}: is a directory, not a rule file")
+        if stat.S_ISREG(info.st_mode) and info.st_size > MAX_RULE_FILE_BYTES:
+            raise ValueError(f"{path}: {info.st_size} bytes, more than the {MAX_RULE_FILE_BYTES} a rule file may have")
+        with path.open("rb") as file:  # not regular (a pipe): read at most one byte too many
+            data = file.read(MAX_RULE_FILE_BYTES + 1)
+    except OSError as exc:
+        raise ValueError(f"{path}: cannot read the rule file: {exc.strerror or exc}") from None
+    if len(data) > MAX_RULE_FILE_BYTES:
+        raise ValueError(f"{path}: more than the {MAX_RULE_FILE_BYTES} bytes a rule file may have")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"{path}: not UTF-8 text (byte {exc.start})") from None
 
 
 def parse_bet(name: str) -> BetSpec:
