@@ -3,6 +3,7 @@ procedures of both rule sets, shoes and cut cards, records and replays, observed
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 from collections import Counter
@@ -14,7 +15,7 @@ import pytest
 
 import sanggong._impl as _impl
 from sanggong import MACAU, ONLINE, Card, Game, ObservedTable, RoundRecord
-from sanggong import _core, _reference
+from sanggong import _core, _reference, limits
 from sanggong.dealing import assign, first_hand, round_length
 
 PARITY_BIT_GENERATORS = [np.random.PCG64, np.random.PCG64DXSM, np.random.Philox, np.random.SFC64]
@@ -281,6 +282,11 @@ def test_money_kinds_survive_json() -> None:
         (lambda: Game(MACAU, rng=np.random.RandomState(1)), TypeError, "Generator or BitGenerator"),
         (lambda: Game("macau"), TypeError, "RuleSet"),  # type: ignore[arg-type]
         (lambda: Game(MACAU, recall=-1), ValueError, "recall"),
+        (lambda: Game(MACAU, recall=limits.MAX_RECALL + 1), ValueError, r"recall must be a count 0..1000000"),
+        (lambda: Game(MACAU, recall=True), ValueError, "recall"),
+        (lambda: Game(MACAU, seed=2**256), ValueError, r"seed must be at most 2\*\*256 - 1"),
+        (lambda: Game(MACAU, 1, key="secret"), TypeError, "key must be bytes"),  # type: ignore[arg-type]
+        (lambda: Game.replay(MACAU, 1, 10**6 + 2), ValueError, "a replay deals at most 1000000 rounds"),
         (lambda: Game(MACAU.replace(positions=9)), ValueError, "positions: 9 positions need 31 cards"),
         (lambda: Game(MACAU, 1).play({"lose:1": 5}), ValueError, "unknown bet 'lose:1'"),
         (lambda: Game(MACAU, 1).play({"win:1": 0.5}), TypeError, "never a float"),
@@ -290,6 +296,27 @@ def test_money_kinds_survive_json() -> None:
 def test_bad_games(make: object, error: type[Exception], match: str) -> None:
     with pytest.raises(error, match=match):
         make()  # type: ignore[operator]
+
+
+def test_records_compare_every_field_of_the_round() -> None:
+    """Equality covers the shoe state and the rules digest (the chain fields, prev and
+    hmac, place a record in its log: records.verify_log checks them)."""
+    game = Game(MACAU, seed=3)
+    first, second = game.play(), game.play()
+    assert first.shoe_state == second.shoe_state is not None  # one shoe
+    assert dataclasses.replace(second, shoe_state={**second.shoe_state, "uinteger": 1}) != second
+    assert dataclasses.replace(second, rules_digest="0" * 64) != second
+    assert dataclasses.replace(second, prev="1" * 64) == second
+    assert second.prev == first.hash and first.prev == "0" * 64
+
+
+def test_seed_sequences_that_a_seed_cannot_recreate_are_not_recorded() -> None:
+    assert Game(MACAU, np.random.SeedSequence(5)).seed == 5
+    assert Game(MACAU, np.random.SeedSequence(5, pool_size=8)).seed is None  # replays from its shoe state
+    assert Game(MACAU, np.random.SeedSequence(5).spawn(1)[0]).seed is None
+    game = Game(MACAU, np.random.SeedSequence(5, pool_size=8))
+    record = game.play({"odd": 5})
+    assert Game.replay_record(MACAU, RoundRecord.from_json(record.to_json())) == record
 
 
 def test_a_refused_slip_deals_no_card() -> None:

@@ -15,16 +15,21 @@ handed what it was built for; each limit below says which part of it sets the bo
 from __future__ import annotations
 
 __all__ = [
+    "MAX_BETS",
     "MAX_BURN",
     "MAX_DECIMAL_EXPONENT",
     "MAX_DECKS",
     "MAX_DEAL_ROUNDS",
     "MAX_DENOMINATOR",
+    "MAX_NAME_LENGTH",
     "MAX_ODDS",
     "MAX_POSITIONS",
     "MAX_RECALL",
+    "MAX_REPLAY_ROUNDS",
+    "MAX_ROUND",
     "MAX_RECORD_BYTES",
     "MAX_RULE_FILE_BYTES",
+    "MAX_SEED",
     "MAX_SESSION_ROUNDS",
     "MAX_SESSIONS",
     "MAX_SIM_ROUNDS",
@@ -56,6 +61,9 @@ MAX_DECIMAL_EXPONENT = 30
 """A ``Decimal`` amount's exponent must lie within +-30 (a stake, a minor unit): beyond
 that its exact value is refused before it is ever expanded."""
 
+MAX_NAME_LENGTH = 64
+"""The longest rule set name (it is printed by the command line and kept in records)."""
+
 MAX_TEXT_NUMBER = 40
 """The longest number written as text in a rule file (``"1/2"``, ``"0.05"``)."""
 
@@ -82,3 +90,18 @@ MAX_DEAL_ROUNDS = 10**6
 
 MAX_THREADS = 1024
 """Threads or workers one call may ask for."""
+
+MAX_ROUND = 10**15
+"""The largest round or shoe number a record may carry (the rounds of the longest
+simulation, ``MAX_SIM_ROUNDS``)."""
+
+MAX_REPLAY_ROUNDS = 10**6
+"""The most rounds a replay deals to reach one record's round from its seed: a skipped
+round costs about 4 us in the core (30 in the reference), so at most about 4 s (30 s).
+A whole log is replayed incrementally (``records.verify_log``), whatever its length."""
+
+MAX_SEED = 2**256 - 1
+"""The largest seed a game or record takes (OS entropy is 128 bits)."""
+
+MAX_BETS = 128
+"""The most bets of one record (a Macau table of 16 positions offers 45)."""

@@ -103,7 +103,8 @@ def check_stake(bet: str, stake: object, rules: RuleSet) -> tuple[Fraction, type
             raise ValueError(f"stake on {bet}: {stake} is beyond the largest stake ({MAX_STAKE})")
     elif abs(stake) > MAX_STAKE:  # type: ignore[arg-type]
         raise ValueError(f"stake on {bet}: {stake} is beyond the largest stake ({MAX_STAKE} minor units)")
-    exact = Fraction(stake)  # type: ignore[arg-type]
+    assert isinstance(stake, int | Decimal | Fraction)
+    exact = Fraction(stake)
     if exact <= 0:
         raise ValueError(f"stake on {bet}: must be positive, got {stake}")
     units = exact / unit

@@ -487,7 +487,7 @@ class TableSession:
                         f"not {type(stake).__name__} {stake!r}"
                     )
                 comparable = not (isinstance(stake, Decimal) and not stake.is_finite())  # NaN: check_slip names it
-                if comparable and stake < carried:  # type: ignore[operator]
+                if comparable and stake < carried:
                     raise ValueError(
                         f"bet {name}: a carried stake of {carried} may be increased, "
                         f"not reduced or withdrawn (got {stake})"
