@@ -198,3 +198,62 @@ def test_analyze_text_remove_and_eor(capsys: pytest.CaptureFixture[str], tmp_pat
     assert json.loads(capsys.readouterr().out)["rules"] == "rich flush"
     assert main(["analyze", "--remove", "Kh Kh Kh Kh Kh Kh Kh Kh Kh"]) == 2
     assert "cannot remove Kh" in capsys.readouterr().err
+
+
+# --- records: deal a log, verify it, catch an edit ---------------------------------------------
+
+
+def _deal_log(tmp_path: Path, capsys: pytest.CaptureFixture[str], *extra: str) -> Path:
+    assert main(["deal", "--rules", "macau", "--decks", "2", "--rounds", "40", "--seed", "11", "--json", *extra]) == 0
+    log = tmp_path / "log.jsonl"
+    log.write_text(capsys.readouterr().out, encoding="utf-8")
+    return log
+
+
+def test_deal_writes_a_log_that_verifies(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    log = _deal_log(tmp_path, capsys)
+    lines = log.read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 40 and all(json.loads(line)["round"] == k for k, line in enumerate(lines, 1))
+    assert main(["verify", str(log)]) == 1  # the records name macau, but were dealt from 2 decks
+    assert "give the rules" in capsys.readouterr().out
+    assert main(["verify", "--decks", "2", str(log)]) == 2
+    assert "name it with --rules" in capsys.readouterr().err
+    assert main(["verify", "--rules", "macau", "--decks", "2", str(log)]) == 0
+    out = capsys.readouterr().out
+    assert len(out.splitlines()) == 1 and out.startswith("ok")
+    assert main(["verify", "--rules", "macau", "--decks", "2", "--json", str(log)]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["ok"] is True and report["records"] == 40 and report["replayed"] is True
+
+
+def test_verify_names_the_first_edited_record(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    log = _deal_log(tmp_path, capsys)
+    lines = log.read_text(encoding="utf-8").splitlines()
+    record = json.loads(lines[16])
+    record["seed"] = 12  # an edited seed: the replay no longer deals these cards
+    lines[16] = json.dumps(record)
+    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert main(["verify", "--rules", "macau", "--decks", "2", str(log)]) == 1
+    out = capsys.readouterr().out
+    assert len(out.splitlines()) == 1 and "line 17" in out
+
+
+def test_signed_logs_need_the_right_key(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    key, other, empty = tmp_path / "key", tmp_path / "other", tmp_path / "empty"
+    key.write_bytes(b"operator secret\n")
+    other.write_bytes(b"another secret")
+    empty.write_bytes(b"\n")
+    log = _deal_log(tmp_path, capsys, "--key-file", str(key))
+    macau2 = ["--rules", "macau", "--decks", "2"]
+    assert main(["verify", *macau2, "--key-file", str(key), str(log)]) == 0
+    capsys.readouterr()
+    assert main(["verify", *macau2, "--key-file", str(other), str(log)]) == 1
+    assert "line 1" in capsys.readouterr().out
+    unsigned = _deal_log(tmp_path, capsys)
+    assert main(["verify", *macau2, "--key-file", str(key), str(unsigned)]) == 1
+    capsys.readouterr()
+    for argv in (["verify", "--key-file", str(empty), str(log)], ["verify", str(tmp_path / "missing.jsonl")],
+                 ["deal", "--key-file", str(tmp_path / "missing"), "--json"]):
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert len(err.splitlines()) == 1 and "Traceback" not in err

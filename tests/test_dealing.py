@@ -1,5 +1,7 @@
 """Shuffling and dealing: bit-for-bit parity of the two implementations, the dealing
-procedures of both rule sets, shoes and cut cards, records and replays, observed shoes."""
+procedures of both rule sets, shoes and cut cards, games and their replays (``Replayer``,
+``Resettler``), observed shoes. The records themselves and the verification of a log are
+tested in test_records.py."""
 
 from __future__ import annotations
 
@@ -7,16 +9,15 @@ import dataclasses
 import json
 import math
 from collections import Counter
-from decimal import Decimal
 from fractions import Fraction
 
 import numpy as np
 import pytest
 
 import sanggong._impl as _impl
-from sanggong import MACAU, ONLINE, Card, Game, ObservedTable, RoundRecord
+from sanggong import MACAU, ONLINE, Card, Game, ObservedTable, RoundRecord, RuleSet
 from sanggong import _core, _reference, limits
-from sanggong.dealing import assign, first_hand, round_length
+from sanggong.dealing import Replayer, Resettler, assign, first_hand, round_length
 
 PARITY_BIT_GENERATORS = [np.random.PCG64, np.random.PCG64DXSM, np.random.Philox, np.random.SFC64]
 
@@ -218,7 +219,7 @@ def test_single_deck_macau_is_fresh_every_round() -> None:
         assert record.round_in_shoe == 1 and record.last_of_shoe
 
 
-# --- games, records, replays --------------------------------------------------------------
+# --- games and replays ---------------------------------------------------------------------
 
 
 def test_same_seed_same_game_and_recall() -> None:
@@ -266,14 +267,6 @@ def test_replay_of_an_unseeded_generator() -> None:
         assert Game.replay_record(MACAU, RoundRecord.from_json(record.to_json())) == record
 
 
-def test_money_kinds_survive_json() -> None:
-    game = Game(MACAU, seed=6)
-    for bets in ({"odd": Decimal("1.05")}, {"odd": Fraction(7, 2)}, {"odd": 3}):
-        record = game.play(bets)
-        back = RoundRecord.from_json(record.to_json())
-        assert back == record and type(back.bets["odd"]) is type(bets["odd"])
-
-
 @pytest.mark.parametrize(
     ("make", "error", "match"),
     [
@@ -298,18 +291,6 @@ def test_bad_games(make: object, error: type[Exception], match: str) -> None:
         make()  # type: ignore[operator]
 
 
-def test_records_compare_every_field_of_the_round() -> None:
-    """Equality covers the shoe state and the rules digest (the chain fields, prev and
-    hmac, place a record in its log: records.verify_log checks them)."""
-    game = Game(MACAU, seed=3)
-    first, second = game.play(), game.play()
-    assert first.shoe_state == second.shoe_state is not None  # one shoe
-    assert dataclasses.replace(second, shoe_state={**second.shoe_state, "uinteger": 1}) != second
-    assert dataclasses.replace(second, rules_digest="0" * 64) != second
-    assert dataclasses.replace(second, prev="1" * 64) == second
-    assert second.prev == first.hash and first.prev == "0" * 64
-
-
 def test_seed_sequences_that_a_seed_cannot_recreate_are_not_recorded() -> None:
     assert Game(MACAU, np.random.SeedSequence(5)).seed == 5
     assert Game(MACAU, np.random.SeedSequence(5, pool_size=8)).seed is None  # replays from its shoe state
@@ -326,20 +307,53 @@ def test_a_refused_slip_deals_no_card() -> None:
     assert game.round == 0 and game.play() == Game(ONLINE, seed=2).play()
 
 
+def test_a_replayer_continues_a_game_and_starts_again_elsewhere() -> None:
+    """One deal a round along a game; a record out of order starts again from its seed."""
+    game = Game(MACAU, seed=21)
+    records = [game.play({"win:1": 100} if i % 3 == 0 else {}) for i in range(30)]
+    replayer = Replayer(MACAU)
+    assert [replayer.check(r) for r in records] == records
+    assert replayer.game is not None and replayer.game.round == 30
+    assert replayer.check(records[9]) == records[9]  # out of order: dealt again from the seed
+    assert replayer.game is not None and replayer.game.round == 10
+    changed = dataclasses.replace(records[10], bets={"win:1": 200})
+    with pytest.raises(ValueError, match="^field 'results' disagrees with the replay$"):
+        replayer.check(changed)
+    assert replayer.game is None  # a record that fails leaves nothing to continue
+    assert replayer.check(records[10]) == records[10]
+    observed = ObservedTable(ONLINE).play("5h Ks Qs 9d As 2d 3c 4h 4d 4c Jh Jd Tc")
+    with pytest.raises(ValueError, match="no seed and no shoe state .*: nothing to replay"):
+        Replayer(ONLINE).check(observed)
+    with pytest.raises(TypeError, match="rules must be a RuleSet"):
+        Replayer("macau")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="record must be a RoundRecord"):
+        replayer.check(records[0].to_dict())  # type: ignore[arg-type]
+
+
 # --- observed shoes ------------------------------------------------------------------------
 
 
-def test_observed_rounds_settle_as_dealt() -> None:
-    game = Game(MACAU.replace(decks=2, positions=3, cut_card_range=(20, 24)), seed=9)
-    table = ObservedTable(game.rules)
+SMALL_SHOE = MACAU.replace(decks=2, positions=3, cut_card_range=(20, 24))
+
+
+def _observe(rules: RuleSet, seed: int, rounds: int) -> list[tuple[RoundRecord, RoundRecord]]:
+    """A game's rounds, each with the record of its cards played on an ObservedTable."""
+    game = Game(rules, seed=seed)
+    table = ObservedTable(rules)
     shoe = 1
-    for _ in range(30):
+    pairs = []
+    for _ in range(rounds):
         record = game.play({"win:1": 100, "odd": 10})
         if record.shoe != shoe:
             table.shuffle()
             shoe = record.shoe
         cards = [*record.burned] + _dealing_order(record)
-        observed = table.play(cards, {"win:1": 100, "odd": 10})  # the game's slip, carried stakes and all
+        pairs.append((record, table.play(cards, {"win:1": 100, "odd": 10})))  # the game's slip, carried stakes and all
+    return pairs
+
+
+def test_observed_rounds_settle_as_dealt() -> None:
+    for record, observed in _observe(SMALL_SHOE, 9, 30):
         assert observed.banker == record.banker and observed.hands == record.hands
         assert observed.results == record.results
 
@@ -379,6 +393,28 @@ def test_observed_shoe_counts_cards_until_the_shuffle() -> None:
     with pytest.raises(ValueError, match="takes 14 cards"):
         table.play(later)  # after a shuffle the round burns 8 again
     assert table.play(first).shoe == 2
+
+
+def test_a_resettler_plays_the_cards_of_a_log_again() -> None:
+    """Observed records are checked by playing their cards again along the log."""
+    observed = [o for _, o in _observe(SMALL_SHOE, 9, 30)]
+    assert max(r.shoe for r in observed) >= 3
+    resettler = Resettler(SMALL_SHOE)
+    assert [resettler.check(r) for r in observed] == observed
+    assert resettler.table is not None and resettler.table.round == 30
+    later = next(r for r in observed[1:] if r.round_in_shoe > 2)  # a log that starts within a shoe
+    assert Resettler(SMALL_SHOE).check(later) == later
+    changed = dataclasses.replace(later, bets={"win:1": 200, "odd": 10})
+    with pytest.raises(ValueError, match="^field 'results' disagrees with the cards as dealt and settled$"):
+        resettler.check(changed)
+    assert resettler.table is None  # a record that fails leaves nothing to continue
+    seeded = Game(SMALL_SHOE, seed=9).play()
+    with pytest.raises(ValueError, match="the record can be dealt again: replay it"):
+        resettler.check(seeded)
+    with pytest.raises(TypeError, match="rules must be a RuleSet"):
+        Resettler("small shoe")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="record must be a RoundRecord"):
+        resettler.check(later.to_dict())  # type: ignore[arg-type]
 
 
 # --- the tests regulators ask of a shuffle (99.9% confidence, fixed seeds) ------------------

@@ -1,10 +1,13 @@
 """Round records a regulator can rely on: strict reading, replays that derive every
-field, the hash chain and HMAC, log verification, and the observed shoe's cut card."""
+field, the hash chain and HMAC, log verification (``sanggong.records`` and
+``sanggong.verify``), and the observed shoe's cut card."""
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import functools
+import importlib
 import hashlib
 import hmac
 import json
@@ -20,16 +23,22 @@ from hypothesis import strategies as st
 
 from sanggong import MACAU, ONLINE, Game, ObservedTable, RoundRecord
 from sanggong import limits
+from sanggong import records, verify
 from sanggong.records import (
+    REPLAYABLE,
     ZERO_HASH,
-    VerifyReport,
+    bit_generator_from_state,
     canonical_bytes,
+    check_key,
+    check_rules,
+    check_state,
     record_hash,
     record_hmac,
     rules_digest,
-    verify_log,
+    state_json,
     write_log,
 )
+from sanggong.verify import VerifyReport, verify_log
 
 KEY = b"the operator's key"
 SMALL_SHOE = MACAU.replace(name="small shoe", decks=2, positions=3, cut_card_range=(20, 24))
@@ -150,6 +159,93 @@ def test_write_log_and_verify_a_file(tmp_path: Path) -> None:
     assert verify_log(more, rules=SMALL_SHOE, start_prev=report.last_hash).ok
     assert write_log(game.records[-5:], path, append=True) == 5
     assert verify_log(str(path), rules=SMALL_SHOE, key=KEY).records == 29
+
+
+def test_money_kinds_survive_json() -> None:
+    game = Game(MACAU, seed=6)
+    for bets in ({"odd": Decimal("1.05")}, {"odd": Fraction(7, 2)}, {"odd": 3}):
+        record = game.play(bets)
+        back = RoundRecord.from_json(record.to_json())
+        assert back == record and type(back.bets["odd"]) is type(bets["odd"])
+
+
+def test_records_compare_every_field_of_the_round() -> None:
+    """Equality covers the shoe state and the rules digest (the chain fields, prev and
+    hmac, place a record in its log: verify.verify_log checks them)."""
+    game = Game(MACAU, seed=3)
+    first, second = game.play(), game.play()
+    assert first.shoe_state == second.shoe_state is not None  # one shoe
+    assert dataclasses.replace(second, shoe_state={**second.shoe_state, "uinteger": 1}) != second
+    assert dataclasses.replace(second, rules_digest="0" * 64) != second
+    assert dataclasses.replace(second, prev="1" * 64) == second
+    assert second.prev == first.hash and first.prev == "0" * 64
+
+
+def test_hmac_key_and_rules_helpers() -> None:
+    game = Game(SMALL_SHOE, seed=8)
+    record = game.play({"win:1": 100})
+    sealed = record.with_hmac(KEY)
+    assert sealed == record and record.hmac is None
+    expected = hmac.new(KEY, canonical(record.to_dict()), hashlib.sha256).hexdigest()
+    assert sealed.hmac == record_hmac(record, KEY) == expected
+    assert sealed.hash == record.hash and RoundRecord.from_json(sealed.to_json()).hmac == sealed.hmac
+    assert Game(SMALL_SHOE, seed=8, key=KEY).play({"win:1": 100}).to_json() == sealed.to_json()
+    assert check_key(bytearray(KEY)) == KEY and check_key(None) is None
+    with pytest.raises(ValueError, match="key must not be empty"):
+        record.with_hmac(b"")
+    with pytest.raises(TypeError, match="key must be bytes, not None"):
+        record_hmac(record, None)  # type: ignore[arg-type]
+    check_rules(record, SMALL_SHOE)
+    with pytest.raises(ValueError, match="field 'rules' is 'small shoe', not the rules' name 'macau'"):
+        check_rules(record, MACAU)
+    with pytest.raises(ValueError, match="field 'rules_digest' is not the digest of the rules 'small shoe' given"):
+        check_rules(record, SMALL_SHOE.replace(burn_per_round=2))
+    with pytest.raises(TypeError, match="rules must be a RuleSet"):
+        rules_digest("small shoe")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("name", REPLAYABLE)
+def test_shoe_states_round_trip_through_json(name: str) -> None:
+    original = getattr(np.random, name)(17)
+    state = state_json(original.state)
+    assert state is not None and json.loads(json.dumps(state)) == state == check_state(state)
+    copy = bit_generator_from_state(state)
+    assert type(copy) is type(original) and copy.random_raw(5).tolist() == original.random_raw(5).tolist()
+
+    class Unnamed(np.random.PCG64):
+        pass
+
+    assert state_json(Unnamed(1).state) is None  # a class a record cannot name
+    assert Game(SMALL_SHOE, rng=Unnamed(1)).play().shoe_state is None
+
+
+@pytest.mark.single_impl
+def test_records_reads_no_dealing_and_verify_log_lives_in_verify() -> None:
+    """records is below dealing (which imports it) and verify above both: records
+    imports neither at module level, and its verify_log is verify's, imported lazily.
+    (The modules' sources, not the kernels: run once.)"""
+    source = Path(records.__file__).read_text(encoding="utf-8")
+    for node in ast.parse(source).body:  # module level, TYPE_CHECKING blocks left out
+        if isinstance(node, ast.ImportFrom):
+            assert node.module not in ("dealing", "verify", "sanggong.dealing", "sanggong.verify"), node.module
+            assert not any(alias.name in ("dealing", "verify") for alias in node.names)
+    assert records.verify_log is verify.verify_log and records.VerifyReport is verify.VerifyReport
+    with pytest.raises(AttributeError, match="has no attribute 'verify_logs'"):
+        records.verify_logs  # noqa: B018
+    from sanggong.records import verify_log as from_records
+
+    assert from_records is verify_log
+
+
+@pytest.mark.single_impl
+@pytest.mark.parametrize("module", ["dealing", "records", "verify"])
+def test_modules_import_no_private_names_of_others(module: str) -> None:
+    """Each module uses only the public names of the others (a source check: run once)."""
+    source = Path(importlib.import_module(f"sanggong.{module}").__file__ or "").read_text(encoding="utf-8")
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            private = [alias.name for alias in node.names if alias.name.startswith("_")]
+            assert not private, f"sanggong.{module} imports {private} from {node.module}"
 
 
 @pytest.mark.parametrize("key", [None, KEY], ids=["no key", "key"])

@@ -16,8 +16,9 @@ reproduce it).
 ``RoundRecord``: its cards, hands, bets and results, where it came from (seed, shoe, the
 bit generator's state at the shuffle) and the digest of the rules it was played under.
 Records of one game form a hash chain (each carries the SHA-256 of the one before), and
-with an operator ``key`` each carries an HMAC: see ``sanggong.records`` for the exact
-canonical form and for ``verify_log``, which checks a whole JSON Lines log.
+with an operator ``key`` each carries an HMAC: see ``sanggong.records`` for the record and
+its exact canonical form, and ``sanggong.verify`` for ``verify_log``, which checks a whole
+JSON Lines log (dealing it again round by round with ``Replayer`` and ``Resettler``).
 ``RoundRecord.from_dict``/``from_json`` read a record strictly (every field checked and
 every derived field, such as a hand's label, recomputed from the cards), and
 ``Game.replay_record`` deals a record's round again from its own evidence and compares
@@ -27,9 +28,10 @@ every field.
 e.g. ``randomgen``'s ``AESCounter`` or ``ChaCha`` (``Game(rules, rng=ChaCha(key=...))``),
 or a ``numpy.random.BitGenerator`` you write around your own certified source. sanggong
 only calls its ``next_uint64`` (and ``random_raw`` in the reference). Records name and
-replay only the bit generators of ``REPLAYABLE`` (a record never makes sanggong call
-anything else); the records of other generators carry no shoe state, and are checked
-like observed rounds (chain, HMAC, continuity, the shoe's cards and the settlement).
+replay only the bit generators of ``records.REPLAYABLE`` (a record never makes sanggong
+call anything else); the records of other generators carry no shoe state, and are
+checked like observed rounds (chain, HMAC, continuity, the shoe's cards and the
+settlement).
 
 >>> from sanggong import ONLINE
 >>> game = Game(ONLINE, seed=7)
@@ -45,62 +47,42 @@ True
 from __future__ import annotations
 
 import dataclasses
-import functools
-import hashlib
-import hmac as _hmac
-import json
-import re
 from collections import Counter, deque
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from decimal import Decimal
-from fractions import Fraction
-from typing import Any, Final, NoReturn
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from . import _impl
-from . import _reference as _ref
 from .cards import Card, CardLike, parse_card
-from .hands import HandValue, evaluate
-from .limits import (
-    MAX_BURN,
-    MAX_DECIMAL_EXPONENT,
-    MAX_DECKS,
-    MAX_DENOMINATOR,
-    MAX_ODDS,
-    MAX_POSITIONS,
-    MAX_BETS,
-    MAX_RECALL,
-    MAX_RECORD_BYTES,
-    MAX_REPLAY_ROUNDS,
-    MAX_ROUND,
-    MAX_SEED,
-    MAX_STAKE,
-    MAX_TEXT_NUMBER,
+from .hands import evaluate
+from .limits import MAX_RECALL, MAX_REPLAY_ROUNDS, MAX_SEED
+from .records import (
+    ZERO_HASH,
+    RoundRecord,
+    bit_generator_from_state,
+    check_key,
+    check_rules,
+    rules_digest,
+    state_json,
 )
-from .rules import RuleSet, parse_bet
+from .rules import RuleSet
 from .settlement import Money, Settlement, TableSession, check_slip
 
 __all__ = [
-    "REPLAYABLE",
-    "ZERO_HASH",
     "Deal",
     "Game",
     "ObservedTable",
+    "Replayer",
+    "Resettler",
     "RoundRecord",
     "assign",
-    "bit_generator_from_state",
     "dealing_sequence",
     "first_hand",
-    "loads_record",
+    "round_length",
+    "seed_sequence",
 ]
-
-ZERO_HASH: Final = "0" * 64
-"""The ``prev`` of a game's first record."""
-
-REPLAYABLE: Final = ("PCG64", "PCG64DXSM", "Philox", "SFC64", "MT19937")
-"""The numpy bit generators whose state a record carries and a replay restores."""
 
 
 # --- dealing procedures -----------------------------------------------------------------
@@ -201,112 +183,6 @@ def dealing_sequence(
     return pre + [by_hand[h][k] for k in range(3) for h in order]
 
 
-# --- bit generator states ----------------------------------------------------------------
-
-_U32, _U64, _U128 = 2**32, 2**64, 2**128
-# Each replayable bit generator's state as JSON: ("int", low, high) an int in
-# [low, high); ("ints", n, high) a list of n ints in [0, high) (a numpy array of the
-# matching dtype); a dict: exactly these keys.
-_Schema = Any
-_EXTRA: dict[str, _Schema] = {"has_uint32": ("int", 0, 2), "uinteger": ("int", 0, _U32)}
-_STATE_SCHEMAS: dict[str, dict[str, _Schema]] = {
-    "PCG64": {"state": {"state": ("int", 0, _U128), "inc": ("int", 0, _U128)}, **_EXTRA},
-    "PCG64DXSM": {"state": {"state": ("int", 0, _U128), "inc": ("int", 0, _U128)}, **_EXTRA},
-    "Philox": {"state": {"counter": ("ints", 4, _U64), "key": ("ints", 2, _U64)},
-               "buffer": ("ints", 4, _U64), "buffer_pos": ("int", 0, 5), **_EXTRA},
-    "SFC64": {"state": {"state": ("ints", 4, _U64)}, **_EXTRA},
-    "MT19937": {"state": {"key": ("ints", 624, _U32), "pos": ("int", 0, 625)}},
-}
-assert tuple(_STATE_SCHEMAS) == REPLAYABLE
-
-
-def _state_json(state: Mapping[str, Any]) -> dict[str, Any] | None:
-    """A live bit generator's ``state`` as plain JSON (arrays as lists of ints), or None
-    for a bit generator a record cannot name."""
-    name = state.get("bit_generator")
-    if name not in _STATE_SCHEMAS:
-        return None
-
-    def plain(value: Any) -> Any:
-        if isinstance(value, Mapping):
-            return {str(k): plain(v) for k, v in value.items()}
-        if isinstance(value, np.ndarray):
-            return [int(x) for x in value.tolist()]
-        if isinstance(value, np.integer):
-            return int(value)
-        return value
-
-    out: dict[str, Any] = plain(state)
-    return out
-
-
-def _check_state(value: object) -> dict[str, Any]:
-    """Check a record's ``shoe_state`` against its bit generator's schema (the name on the
-    allow-list, every key, type and range) and return a fresh copy."""
-    if not isinstance(value, Mapping):
-        raise TypeError(f"field 'shoe_state': expected an object or null, got {_show(value)}")
-    name = value.get("bit_generator")
-    if not isinstance(name, str) or name not in _STATE_SCHEMAS:
-        raise ValueError(f"field 'shoe_state.bit_generator': {_show(name)} is not a bit generator a record "
-                         f"may name ({', '.join(REPLAYABLE)})")
-    schema: dict[str, _Schema] = {"bit_generator": None, **_STATE_SCHEMAS[name]}
-
-    def check(value: object, schema: _Schema, path: str) -> Any:
-        if schema is None:
-            return value
-        if isinstance(schema, dict):
-            if not isinstance(value, Mapping):
-                raise TypeError(f"field {path!r}: expected an object, got {_show(value)}")
-            _check_keys(value, tuple(schema), (), path)
-            return {k: check(value[k], s, f"{path}.{k}") for k, s in schema.items()}
-        if schema[0] == "int":
-            return _int(value, path, schema[1], schema[2] - 1)
-        if not isinstance(value, list):
-            raise TypeError(f"field {path!r}: expected a list of {schema[1]} ints, got {_show(value)}")
-        if len(value) != schema[1]:
-            raise ValueError(f"field {path!r}: expected {schema[1]} ints, got {len(value)}")
-        return [_int(x, f"{path}[{i}]", 0, schema[2] - 1) for i, x in enumerate(value)]
-
-    state: dict[str, Any] = check(value, schema, "shoe_state")
-    inner = state["state"]
-    if name in ("PCG64", "PCG64DXSM") and not inner["inc"] % 2:
-        # numpy's seeding makes the increment odd; an even one can stall the generator
-        raise ValueError("field 'shoe_state.state.inc': must be odd")
-    if name == "MT19937" and not (inner["key"][0] & 0x80000000 or any(inner["key"][1:])):
-        raise ValueError("field 'shoe_state.state.key': the all-zero state of MT19937 never leaves zero")
-    return state
-
-
-def bit_generator_from_state(state: object) -> np.random.BitGenerator:
-    """A new bit generator of a record's (allow-listed, fully checked) ``shoe_state``.
-
-    Only the classes of ``REPLAYABLE`` are ever made; the state is checked before numpy
-    sees it, and a state numpy does not take exactly as given raises ValueError."""
-    checked = _check_state(state)
-    name = checked["bit_generator"]
-    cls: type[np.random.BitGenerator] = {
-        "PCG64": np.random.PCG64, "PCG64DXSM": np.random.PCG64DXSM, "Philox": np.random.Philox,
-        "SFC64": np.random.SFC64, "MT19937": np.random.MT19937,
-    }[name]
-    bit_generator = cls(0)
-    dtype = np.uint32 if name == "MT19937" else np.uint64
-
-    def native(value: Any) -> Any:
-        if isinstance(value, dict):
-            return {k: native(v) for k, v in value.items()}
-        if isinstance(value, list):
-            return np.array(value, dtype=dtype)
-        return value
-
-    try:
-        bit_generator.state = native(checked)
-    except (ValueError, TypeError, OverflowError, KeyError) as exc:  # pragma: no cover - checked above
-        raise ValueError(f"field 'shoe_state': numpy refuses this state ({exc})") from None
-    if _state_json(bit_generator.state) != checked:
-        raise ValueError("field 'shoe_state': numpy does not take this state as given")
-    return bit_generator
-
-
 # --- the shoe --------------------------------------------------------------------------
 
 
@@ -327,7 +203,7 @@ class _Shoe:
     def shuffle(self) -> None:
         """A fresh shoe: cards back in code order (the draws do the shuffling), the cut
         card placed uniformly in the rule set's range from the end (a shoe only)."""
-        self.state = _state_json(self.bit_generator.state)
+        self.state = state_json(self.bit_generator.state)
         self.cards[:] = np.arange(len(self.cards)) % 52
         self.pos = 0
         self.number += 1
@@ -364,513 +240,7 @@ class _Shoe:
         return assign(self.rules, [Card(c) for c in out.tolist()], burn), cut
 
 
-# --- records ----------------------------------------------------------------------------
-
-_MONEY_KINDS: dict[str, type] = {"int": int, "decimal": Decimal, "fraction": Fraction}
-
-
-def _money_kind(bets: Mapping[str, Money]) -> str:
-    kinds = {type(v) for v in bets.values()}
-    for name, kind in _MONEY_KINDS.items():
-        if kinds == {kind}:
-            return name
-    return "int"
-
-
-def _money_out(value: Money) -> int | str:
-    return value if isinstance(value, int) else str(value)
-
-
-def _canonical_bytes(data: Mapping[str, Any]) -> bytes:
-    """The canonical bytes of a record's dict (see ``sanggong.records``): JSON of every
-    field but ``hash`` and ``hmac``, keys sorted, no whitespace, UTF-8 unescaped."""
-    body = {k: v for k, v in data.items() if k not in ("hash", "hmac")}
-    text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
-    try:
-        return text.encode("utf-8")
-    except UnicodeEncodeError:
-        raise ValueError("the record holds text that is not valid Unicode (a lone surrogate)") from None
-
-
-def _mac(key: bytes, canonical: bytes) -> str:
-    return _hmac.new(key, canonical, hashlib.sha256).hexdigest()
-
-
-@functools.lru_cache(maxsize=64)
-def _rules_digest(rules: RuleSet) -> str:
-    """``rules.digest()`` (SHA-256 hex of the rules' canonical JSON), cached: a record
-    carries it, and a game makes one record a round."""
-    return rules.digest()
-
-
-def _check_key(key: object) -> bytes | None:
-    if key is None:
-        return None
-    if not isinstance(key, bytes | bytearray):
-        raise TypeError(f"key must be bytes (the operator's HMAC key) or None, not {type(key).__name__}")
-    if not key:
-        raise ValueError("key must not be empty")
-    return bytes(key)
-
-
-@dataclass(frozen=True)
-class RoundRecord:
-    """Everything about one round: where it came from, its cards, hands, bets and results.
-
-    ``shoe_state`` is the bit generator's state (plain JSON) when this round's shoe (or
-    deck) was shuffled and ``round_in_shoe`` the round's place in it: with them the round
-    can be dealt again exactly (``Game.replay_record``). Both are None for observed
-    rounds. ``rules_digest`` binds the record to the exact rules it was played under.
-
-    ``prev`` (the SHA-256 of the game's previous record, 64 zeros for its first) and
-    ``hmac`` (under the operator's key, if any) place the record in its game's log:
-    ``hash`` is the SHA-256 of its canonical bytes (``sanggong.records``). Equality
-    compares the round, every field but ``prev`` and ``hmac``; ``records.verify_log``
-    checks those.
-    """
-
-    rules: str
-    round: int
-    shoe: int
-    round_in_shoe: int
-    burned: tuple[Card, ...]
-    head_card: Card | None
-    banker: HandValue
-    hands: Mapping[int, HandValue]
-    bets: Mapping[str, Money]
-    results: tuple[dict[str, Any], ...]
-    carried: Mapping[str, Money]
-    last_of_shoe: bool
-    cut_card: int | None = None
-    seed: int | None = None
-    shoe_state: Mapping[str, Any] | None = None
-    rules_digest: str | None = None
-    prev: str = field(default=ZERO_HASH, compare=False)
-    hmac: str | None = field(default=None, compare=False)
-
-    @property
-    def winners(self) -> dict[int, str]:
-        """Each position against the banker: ``"win"``, ``"tie"`` or ``"lose"``."""
-        words = {1: "win", 0: "tie", -1: "lose"}
-        b = self.banker.rank
-        return {p: words[(h.rank > b) - (h.rank < b)] for p, h in self.hands.items()}
-
-    def _body(self) -> dict[str, Any]:
-        def hand(h: HandValue) -> dict[str, Any]:
-            return {"cards": [str(c) for c in h.cards], "label": h.label, "pair_plus": h.pair_plus.label}
-
-        return {
-            "rules": self.rules,
-            "rules_digest": self.rules_digest,
-            "round": self.round,
-            "shoe": self.shoe,
-            "round_in_shoe": self.round_in_shoe,
-            "seed": self.seed,
-            "cut_card": self.cut_card,
-            "last_of_shoe": self.last_of_shoe,
-            "head_card": None if self.head_card is None else str(self.head_card),
-            "burned": [str(c) for c in self.burned],
-            "banker": hand(self.banker),
-            "hands": {str(p): hand(h) for p, h in self.hands.items()},
-            "winners": {str(p): w for p, w in self.winners.items()},
-            "money": _money_kind(self.bets),
-            "bets": {k: _money_out(v) for k, v in self.bets.items()},
-            "results": [dict(r) for r in self.results],
-            "carried": {k: _money_out(v) for k, v in self.carried.items()},
-            "shoe_state": None if self.shoe_state is None else _copy_json(self.shoe_state),
-            "prev": self.prev,
-        }
-
-    @functools.cached_property
-    def canonical(self) -> bytes:
-        """The bytes ``hash`` and ``hmac`` are taken over (``sanggong.records``)."""
-        return _canonical_bytes(self._body())
-
-    @functools.cached_property
-    def hash(self) -> str:
-        """SHA-256 hex of ``canonical``: the next record's ``prev``."""
-        return hashlib.sha256(self.canonical).hexdigest()
-
-    def to_dict(self) -> dict[str, Any]:
-        out = self._body()
-        out["hash"] = self.hash
-        if self.hmac is not None:
-            out["hmac"] = self.hmac
-        return out
-
-    def to_json(self) -> str:
-        """One line of a JSON Lines log (no newline in it)."""
-        return json.dumps(self.to_dict(), ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> RoundRecord:
-        """Read a record strictly.
-
-        Every field must be present (``hmac`` is optional) and of its exact JSON type and
-        range; cards are written canonically (``Th``, not ``10h``); money is parsed by the
-        record's ``money`` kind; the state is checked against its bit generator's schema.
-        Every field the others determine (hand labels and Pair Plus categories, winners,
-        the money kind) must be what they determine, and ``hash`` must be the hash of the
-        record's canonical bytes. Anything else raises TypeError (a wrong type) or
-        ValueError, naming the field.
-        """
-        if not isinstance(data, Mapping):
-            raise TypeError(f"a record is a JSON object, not {type(data).__name__}")
-        _check_keys(data, _RECORD_KEYS, ("hmac",), "")
-        kind_name = data["money"]
-        if not isinstance(kind_name, str) or kind_name not in _MONEY_KINDS:
-            raise ValueError(f"field 'money': expected 'int', 'decimal' or 'fraction', got {_show(kind_name)}")
-        rules = data["rules"]
-        if not isinstance(rules, str):
-            raise TypeError(f"field 'rules': expected a string, got {_show(rules)}")
-        if not rules or len(rules) > 200 or not rules.isprintable():
-            raise ValueError(f"field 'rules': expected a rule set's name, got {_show(rules)}")
-        seed = data["seed"]
-        record = cls(
-            rules=rules,
-            rules_digest=_hex(data["rules_digest"], "rules_digest"),
-            round=_int(data["round"], "round", 1, MAX_ROUND),
-            shoe=_int(data["shoe"], "shoe", 1, MAX_ROUND),
-            round_in_shoe=_int(data["round_in_shoe"], "round_in_shoe", 1, MAX_ROUND),
-            seed=None if seed is None else _int(seed, "seed", 0, MAX_SEED),
-            cut_card=None if data["cut_card"] is None else _int(data["cut_card"], "cut_card", 1, 52 * MAX_DECKS - 1),
-            last_of_shoe=_bool(data["last_of_shoe"], "last_of_shoe"),
-            head_card=None if data["head_card"] is None else _card(data["head_card"], "head_card"),
-            burned=_cards(data["burned"], "burned", MAX_BURN + 1),
-            banker=_hand(data["banker"], "banker"),
-            hands=_hands(data["hands"]),
-            bets=_stakes(data["bets"], "bets", kind_name),
-            results=_results(data["results"], kind_name),
-            carried=_stakes(data["carried"], "carried", kind_name),
-            shoe_state=None if data["shoe_state"] is None else _check_state(data["shoe_state"]),
-            prev=_hex(data["prev"], "prev"),
-            hmac=None if "hmac" not in data else _hex(data["hmac"], "hmac"),
-        )
-        derived = record.to_dict()
-        for name in _RECORD_KEYS:
-            if name == "hash":
-                continue
-            path = _difference(data[name], derived[name], name)
-            if path is not None:
-                raise ValueError(f"field {path!r} is not what the record's other fields make it "
-                                 f"(the record says {_show(_at(data, path))}, they make {_show(_at(derived, path))})")
-        if not _hmac.compare_digest(_hex(data["hash"], "hash"), record.hash):
-            raise ValueError("hash does not match its contents")
-        return record
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> RoundRecord:
-        """Read one record (one line of a log) strictly: at most ``MAX_RECORD_BYTES``
-        bytes, checked before parsing; JSON without floats, NaN, duplicate keys or
-        numbers of more than 80 digits; then ``from_dict``."""
-        return cls.from_dict(loads_record(text))
-
-
-_RECORD_KEYS = (
-    "rules", "rules_digest", "round", "shoe", "round_in_shoe", "seed", "cut_card", "last_of_shoe",
-    "head_card", "burned", "banker", "hands", "winners", "money", "bets", "results", "carried",
-    "shoe_state", "prev", "hash",
-)
-_RESULT_KEYS = ("bet", "stake", "outcome", "detail", "odds", "returned", "commission", "carried", "net")
-_OUTCOMES = ("win", "lose", "push", "carried")
-_DETAILS = (None, "with a 6-point hand", *_ref.PAIR_PLUS_NAMES[1:])
-_HEX = re.compile(r"[0-9a-f]{64}")
-_DECIMAL = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:E[+-](?:0|[1-9][0-9]*))?")
-_FRACTION = re.compile(r"-?(?:0|[1-9][0-9]*)(?:/[1-9][0-9]*)?")
-_BET_NAME = re.compile(r"[a-z_]{1,32}(?::(?:banker|0|[1-9][0-9]?))?")
-_POSITION = re.compile(r"[1-9][0-9]?")
-_MAX_AMOUNT = MAX_STAKE * (MAX_ODDS + 1)  # the most a result's amount can be
-_MAX_JSON_DIGITS = 80
-
-
-def _show(value: object) -> str:
-    """A short, safe description of a value from a record (never a huge repr)."""
-    if isinstance(value, bool) or value is None:
-        return json.dumps(value)
-    if isinstance(value, int):
-        return repr(value) if value.bit_length() <= 64 else f"an int of {value.bit_length()} bits"
-    if isinstance(value, str):
-        return repr(value) if len(value) <= 40 else repr(value[:40]) + "..."
-    if isinstance(value, Mapping):
-        return f"an object of {len(value)} keys"
-    if isinstance(value, list | tuple):
-        return f"a list of {len(value)} items"
-    return f"a {type(value).__name__}"
-
-
-def _fail(name: str, expected: str, value: object, error: type[Exception] = TypeError) -> NoReturn:
-    raise error(f"field {name!r}: expected {expected}, got {_show(value)}")
-
-
-def _check_keys(data: Mapping[Any, Any], required: Sequence[str], optional: Sequence[str], path: str) -> None:
-    prefix = f"{path}." if path else ""
-    unknown = [k for k in data if k not in required and k not in optional]
-    if unknown:
-        key = unknown[0]
-        shown = repr(prefix + key) if isinstance(key, str) and len(key) <= 40 else f"{prefix}{_show(key)}"
-        raise ValueError(f"field {shown}: not a field of {'a record' if not path else repr(path)}")
-    for name in required:
-        if name not in data:
-            raise ValueError(f"field {prefix + name!r}: missing")
-
-
-def _int(value: object, name: str, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        _fail(name, "an integer", value)
-    if not low <= value <= high:
-        top = f"2**{high.bit_length()} - 1" if high > _U64 and not high & (high + 1) else str(high)
-        _fail(name, f"an integer in {low}..{top}", value, ValueError)
-    return value
-
-
-def _bool(value: object, name: str) -> bool:
-    if not isinstance(value, bool):
-        _fail(name, "true or false", value)
-    return value
-
-
-def _hex(value: object, name: str) -> str:
-    if not isinstance(value, str):
-        _fail(name, "64 lower-case hex digits", value)
-    if not _HEX.fullmatch(value):
-        _fail(name, "64 lower-case hex digits", value, ValueError)
-    return value
-
-
-def _card(value: object, name: str) -> Card:
-    if not isinstance(value, str):
-        _fail(name, "a card such as 'Kh'", value)
-    if len(value) != 2:
-        _fail(name, "a card written as two characters, such as 'Th' or 'Kh'", value, ValueError)
-    try:
-        card = Card.parse(value)
-    except ValueError:
-        _fail(name, "a card such as 'Kh'", value, ValueError)
-    if str(card) != value:
-        raise ValueError(f"field {name!r}: {value!r} is not written canonically ({str(card)!r})")
-    return card
-
-
-def _cards(value: object, name: str, most: int) -> tuple[Card, ...]:
-    if not isinstance(value, list):
-        _fail(name, "a list of cards", value)
-    if len(value) > most:
-        _fail(name, f"at most {most} cards", value, ValueError)
-    return tuple(_card(c, f"{name}[{i}]") for i, c in enumerate(value))
-
-
-def _hand(value: object, name: str) -> HandValue:
-    if not isinstance(value, Mapping):
-        _fail(name, "a hand (an object of cards, label and pair_plus)", value)
-    _check_keys(value, ("cards", "label", "pair_plus"), (), name)
-    cards = _cards(value["cards"], f"{name}.cards", 3)
-    if len(cards) != 3:
-        _fail(f"{name}.cards", "three cards", value["cards"], ValueError)
-    return evaluate(cards)  # label and pair_plus are compared with these cards' by from_dict
-
-
-def _hands(value: object) -> dict[int, HandValue]:
-    if not isinstance(value, Mapping):
-        _fail("hands", "an object of position -> hand", value)
-    if not 1 <= len(value) <= MAX_POSITIONS:
-        _fail("hands", f"the hands of 1..{MAX_POSITIONS} positions", value, ValueError)
-    positions = []
-    for key in value:
-        if not isinstance(key, str) or not _POSITION.fullmatch(key):
-            raise ValueError(f"field 'hands': {_show(key)} is not a position")
-        positions.append(int(key))
-    if sorted(positions) != list(range(1, len(value) + 1)):
-        raise ValueError(f"field 'hands': expected positions 1..{len(value)}, got {sorted(positions)}")
-    return {p: _hand(value[str(p)], f"hands.{p}") for p in sorted(positions)}
-
-
-def _bet_name(value: object, name: str) -> str:
-    if not isinstance(value, str):
-        _fail(name, "a bet name", value)
-    if not _BET_NAME.fullmatch(value) or parse_bet(value).name != value:
-        _fail(name, "a bet name such as 'win:1' or 'odd'", value, ValueError)
-    return value
-
-
-def _stake(value: object, name: str, kind: str) -> Money:
-    """A stake of ``kind`` money, strictly: positive, at most ``MAX_STAKE``, a bounded
-    decimal exponent, a bounded denominator; never an unbounded number."""
-    if kind == "int":
-        if isinstance(value, bool) or not isinstance(value, int):
-            _fail(name, "an integer stake (the record's money is 'int')", value)
-        return _int(value, name, 1, MAX_STAKE)
-    if not isinstance(value, str):
-        _fail(name, f"a stake written as a string (the record's money is {kind!r})", value)
-    amount: Money
-    if len(value) > MAX_TEXT_NUMBER:
-        _fail(name, f"an amount of at most {MAX_TEXT_NUMBER} characters", value, ValueError)
-    if kind == "decimal":
-        if not _DECIMAL.fullmatch(value):
-            _fail(name, "a decimal amount such as '1.05'", value, ValueError)
-        amount = Decimal(value)
-        exponent = amount.as_tuple().exponent
-        assert isinstance(exponent, int)
-        if abs(exponent) > MAX_DECIMAL_EXPONENT:
-            _fail(name, f"a decimal exponent within +-{MAX_DECIMAL_EXPONENT}", value, ValueError)
-    else:
-        if not _FRACTION.fullmatch(value):
-            _fail(name, "a fraction such as '7/2'", value, ValueError)
-        amount = Fraction(value)
-        if amount.denominator > MAX_DENOMINATOR:
-            _fail(name, f"a denominator of at most {MAX_DENOMINATOR}", value, ValueError)
-    if not 0 < amount <= MAX_STAKE:
-        _fail(name, f"a positive stake of at most {MAX_STAKE}", value, ValueError)
-    return amount
-
-
-def _stakes(value: object, name: str, kind: str) -> dict[str, Money]:
-    if not isinstance(value, Mapping):
-        _fail(name, "an object of bet -> stake", value)
-    if len(value) > MAX_BETS:
-        _fail(name, f"at most {MAX_BETS} bets", value, ValueError)
-    return {_bet_name(k, f"{name} key"): _stake(v, f"{name}.{k}", kind) for k, v in value.items()}
-
-
-def _amount(value: object, name: str, kind: str) -> None:
-    """A result's amount: of the record's money kind, or an exact fraction (a commission
-    that leaves a part of the minor unit); bounded in size."""
-    if kind == "int" and isinstance(value, int) and not isinstance(value, bool):
-        _int(value, name, -_MAX_AMOUNT, _MAX_AMOUNT)
-        return
-    if not isinstance(value, str):
-        _fail(name, "an amount", value)
-    if len(value) > 2 * MAX_TEXT_NUMBER + 1:
-        _fail(name, f"an amount of at most {2 * MAX_TEXT_NUMBER + 1} characters", value, ValueError)
-    if _FRACTION.fullmatch(value):
-        amount: Fraction | Decimal = Fraction(value)
-    elif kind == "decimal" and _DECIMAL.fullmatch(value):
-        amount = Decimal(value)
-        exponent = amount.as_tuple().exponent
-        assert isinstance(exponent, int)
-        if abs(exponent) > MAX_DECIMAL_EXPONENT:
-            _fail(name, f"a decimal exponent within +-{MAX_DECIMAL_EXPONENT}", value, ValueError)
-    else:
-        _fail(name, f"an amount of the record's money ({kind!r})", value, ValueError)
-    if not -_MAX_AMOUNT <= amount <= _MAX_AMOUNT:
-        _fail(name, f"an amount of at most {_MAX_AMOUNT}", value, ValueError)
-
-
-def _results(value: object, kind: str) -> tuple[dict[str, Any], ...]:
-    if not isinstance(value, list):
-        _fail("results", "a list of bet results", value)
-    if len(value) > MAX_BETS:
-        _fail("results", f"at most {MAX_BETS} results", value, ValueError)
-    out = []
-    for i, result in enumerate(value):
-        name = f"results[{i}]"
-        if not isinstance(result, Mapping):
-            _fail(name, "a bet result (an object)", result)
-        _check_keys(result, _RESULT_KEYS, (), name)
-        _bet_name(result["bet"], f"{name}.bet")
-        if result["outcome"] not in _OUTCOMES or not isinstance(result["outcome"], str):
-            _fail(f"{name}.outcome", f"one of {', '.join(_OUTCOMES)}", result["outcome"], ValueError)
-        if not (result["detail"] is None or isinstance(result["detail"], str)) or result["detail"] not in _DETAILS:
-            _fail(f"{name}.detail", "null or what won (such as 'flush')", result["detail"], ValueError)
-        odds = result["odds"]
-        if odds is not None:
-            if not isinstance(odds, str) or len(odds) > MAX_TEXT_NUMBER or not _FRACTION.fullmatch(odds):
-                _fail(f"{name}.odds", "null or odds such as '1/2'", odds, ValueError)
-            if not 0 <= Fraction(odds) <= MAX_ODDS or Fraction(odds).denominator > MAX_DENOMINATOR:
-                _fail(f"{name}.odds", f"odds of at most {MAX_ODDS}", odds, ValueError)
-        for money_field in ("stake", "returned", "commission", "carried", "net"):
-            _amount(result[money_field], f"{name}.{money_field}", kind)
-        out.append({k: result[k] for k in _RESULT_KEYS})
-    return tuple(out)
-
-
-def _copy_json(value: Any) -> Any:
-    if isinstance(value, Mapping):
-        return {k: _copy_json(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_copy_json(v) for v in value]
-    return value
-
-
-def _difference(given: Any, derived: Any, path: str) -> str | None:
-    """The path of the first place where two JSON values differ (types strictly: 1 is
-    not 1.0 nor true), or None."""
-    if type(given) is not type(derived):
-        return path
-    if isinstance(derived, dict):
-        if set(given) != set(derived):
-            return path
-        for key in sorted(derived):
-            found = _difference(given[key], derived[key], f"{path}.{key}")
-            if found is not None:
-                return found
-        return None
-    if isinstance(derived, list):
-        if len(given) != len(derived):
-            return path
-        for i, (a, b) in enumerate(zip(given, derived, strict=True)):
-            found = _difference(a, b, f"{path}[{i}]")
-            if found is not None:
-                return found
-        return None
-    return None if given == derived else path
-
-
-def _at(data: Any, path: str) -> Any:
-    """The value at a path ``_difference`` returned."""
-    for part in re.findall(r"[^.\[\]]+|\[\d+\]", path):
-        if part.startswith("["):
-            data = data[int(part[1:-1])]
-        else:
-            data = data[part]
-    return data
-
-
-def _reject(what: str) -> Any:
-    raise ValueError(what)
-
-
-def _json_int(text: str) -> int:
-    if len(text.lstrip("-")) > _MAX_JSON_DIGITS:
-        raise ValueError(f"a number of more than {_MAX_JSON_DIGITS} digits")
-    return int(text)
-
-
-def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in out:
-            raise ValueError(f"the key {_show(key)} appears twice in one object")
-        out[key] = value
-    return out
-
-
-def loads_record(text: str | bytes) -> Any:
-    """Parse one record's JSON strictly (no dict check): at most ``MAX_RECORD_BYTES``
-    bytes (refused before parsing), UTF-8, no floats, NaN or Infinity, no duplicate keys,
-    no number of more than 80 digits. Raises ValueError (or TypeError for a non-text)."""
-    if isinstance(text, bytes | bytearray):
-        size = len(text)
-    elif isinstance(text, str):
-        size = len(text) if len(text) > MAX_RECORD_BYTES else len(text.encode("utf-8", "surrogatepass"))
-    else:
-        raise TypeError(f"a record is a line of text, not {type(text).__name__}")
-    if size > MAX_RECORD_BYTES:
-        raise ValueError(f"a record is at most {MAX_RECORD_BYTES} bytes, this one is {size}")
-    if isinstance(text, bytes | bytearray):
-        try:
-            text = bytes(text).decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise ValueError(f"not UTF-8 text ({exc.reason} at byte {exc.start})") from None
-    try:
-        return json.loads(
-            text, object_pairs_hook=_object, parse_int=_json_int,
-            parse_float=lambda s: _reject(f"a number with a fraction or an exponent ({s[:20]}): records hold none"),
-            parse_constant=lambda s: _reject(f"{s} is not a number a record holds"),
-        )
-    except RecursionError:
-        raise ValueError("not a record: nested too deeply") from None
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"not valid JSON ({exc.msg} at character {exc.pos})") from None
+# --- a round's record -------------------------------------------------------------------
 
 
 def _record(
@@ -884,7 +254,7 @@ def _record(
     results = sorted((r.to_dict() for r in result.results), key=lambda r: str(r["bet"])) if result else []
     record = RoundRecord(
         rules=rules.name,
-        rules_digest=_rules_digest(rules),
+        rules_digest=rules_digest(rules),
         round=round_,
         shoe=shoe,
         round_in_shoe=round_in_shoe,
@@ -903,9 +273,7 @@ def _record(
     )
     if key is None:
         return record
-    sealed = dataclasses.replace(record, hmac=_mac(key, record.canonical))
-    sealed.__dict__["canonical"] = record.canonical  # the HMAC is not part of it
-    return sealed
+    return record.with_hmac(key)
 
 
 # --- a game -------------------------------------------------------------------------------
@@ -951,7 +319,7 @@ class Game:
     :param key: the operator's HMAC key: every record then carries an ``hmac``.
 
     The records of one game form a hash chain; write each as a line of a log
-    (``record.to_json()``) and check the log with ``sanggong.records.verify_log``.
+    (``record.to_json()``) and check the log with ``sanggong.verify.verify_log``.
     """
 
     def __init__(
@@ -967,7 +335,7 @@ class Game:
             raise TypeError(f"rules must be a RuleSet, not {type(rules).__name__}")
         if isinstance(recall, bool) or not isinstance(recall, int) or not 0 <= recall <= MAX_RECALL:
             raise ValueError(f"recall must be a count 0..{MAX_RECALL}, got {recall!r}")
-        self._key = _check_key(key)
+        self._key = check_key(key)
         self.rules = rules
         bit_generator, self.seed = _bit_generator(seed, rng)
         if self.seed is not None and self.seed > MAX_SEED:
@@ -1038,23 +406,23 @@ class Game:
         With a ``seed``, the game is dealt again from the seed up to the record's round:
         that derives the round, shoe and round-in-shoe numbers and the shoe's state, and
         all must be the record's. Without one (a bit generator of your own), the round
-        is dealt again from ``shoe_state`` (a bit generator of ``REPLAYABLE`` only) for
-        ``round_in_shoe`` rounds; its round and shoe numbers are then the record's (a
-        log's chain checks them: ``records.verify_log``). The record must carry the
-        digest of ``rules``. ``prev`` and ``hmac`` are the record's (nothing deals them).
+        is dealt again from ``shoe_state`` (a bit generator of ``records.REPLAYABLE``
+        only) for ``round_in_shoe`` rounds; its round and shoe numbers are then the
+        record's (a log's chain checks them: ``verify.verify_log``). The record must
+        carry the digest of ``rules``. ``prev`` and ``hmac`` are the record's (nothing
+        deals them).
 
         :raises ValueError: ``record round N: field 'F' disagrees with the replay``,
             naming the first field that differs (or what cannot be replayed).
         """
-        if not isinstance(rules, RuleSet):
-            raise TypeError(f"rules must be a RuleSet, not {type(rules).__name__}")
-        if not isinstance(record, RoundRecord):
-            raise TypeError(f"record must be a RoundRecord, not {type(record).__name__}")
+        replayer = Replayer(rules)
         try:
-            return _Replayer(rules).check(record)
+            return replayer.check(record)
         except ValueError as exc:
             raise ValueError(f"record round {record.round}: {exc}") from None
 
+
+# --- replays -------------------------------------------------------------------------------
 
 _COMPARED = ("seed", "round", "shoe", "round_in_shoe", "shoe_state", "cut_card", "last_of_shoe",
              "head_card", "burned", "banker", "hands", "bets", "results", "carried")
@@ -1068,13 +436,6 @@ def _compare(derived: RoundRecord, record: RoundRecord, how: str) -> None:
         raise ValueError(f"the record's canonical form disagrees with {how}")
 
 
-def _check_rules(rules: RuleSet, record: RoundRecord) -> None:
-    if record.rules != rules.name:
-        raise ValueError(f"field 'rules' is {_show(record.rules)}, not the rules' name {rules.name!r}")
-    if record.rules_digest != _rules_digest(rules):
-        raise ValueError(f"field 'rules_digest' is not the digest of the rules {rules.name!r} given")
-
-
 def _check_bets(rules: RuleSet, bets: Mapping[str, Money]) -> None:
     try:
         check_slip(rules, bets)
@@ -1082,17 +443,47 @@ def _check_bets(rules: RuleSet, bets: Mapping[str, Money]) -> None:
         raise ValueError(f"field 'bets': {exc}") from None
 
 
-class _Replayer:
-    """Deals a game's records again, one after the other: a record that follows the last
-    one replayed (round + 1) continues its game, so a whole log costs one deal a round
-    and every field of every record, its seed included, is derived from the first."""
+class Replayer:
+    """Deal a game's records again, one after the other, and compare every field.
+
+    A record that follows the last one replayed (round + 1) continues its game, so a
+    whole log costs one deal a round and every field of every record, its seed
+    included, is derived from the first; any other record starts again, from its seed
+    (dealing the rounds before it) or from its shoe state. ``Game.replay_record``
+    replays one record; ``verify.verify_log`` replays a log with one ``Replayer``.
+
+    :param rules: the rules the records were played under.
+
+    >>> import dataclasses
+    >>> from sanggong import MACAU
+    >>> game = Game(MACAU, seed=5)
+    >>> records = [game.play({"win:1": 100}) for _ in range(40)]
+    >>> replayer = Replayer(MACAU)
+    >>> all(replayer.check(record) == record for record in records)
+    True
+    >>> replayer.check(dataclasses.replace(records[-1], bets={"win:1": 200}))
+    Traceback (most recent call last):
+    ...
+    ValueError: field 'results' disagrees with the replay
+    """
 
     def __init__(self, rules: RuleSet) -> None:
+        if not isinstance(rules, RuleSet):
+            raise TypeError(f"rules must be a RuleSet, not {type(rules).__name__}")
         self.rules = rules
         self.game: Game | None = None
 
     def check(self, record: RoundRecord) -> RoundRecord:
-        _check_rules(self.rules, record)
+        """Deal ``record``'s round again, settle its bets and compare every field of the
+        result with the record's; return the result (with the record's ``prev`` and
+        ``hmac``, which nothing deals: ``verify.verify_log`` checks the chain).
+
+        :raises ValueError: naming the first field that disagrees with the replay, or
+            what cannot be replayed (an observed round: see ``Resettler``).
+        """
+        if not isinstance(record, RoundRecord):
+            raise TypeError(f"record must be a RoundRecord, not {type(record).__name__}")
+        check_rules(record, self.rules)
         game = self.game
         self.game = None  # until this record replays equal
         if game is None or record.round != game.round + 1:
@@ -1166,7 +557,7 @@ class ObservedTable:
     def __init__(self, rules: RuleSet, *, key: bytes | None = None) -> None:
         if not isinstance(rules, RuleSet):
             raise TypeError(f"rules must be a RuleSet, not {type(rules).__name__}")
-        self._key = _check_key(key)
+        self._key = check_key(key)
         self.rules = rules
         self._session = TableSession(rules)
         self._seen: Counter[int] = Counter()
@@ -1263,20 +654,50 @@ class ObservedTable:
         return parsed
 
 
-class _Resettler:
-    """Checks records that cannot be dealt again (observed rounds, or a bit generator a
-    record cannot name) by playing their cards, in the order the procedure dealt them,
-    on an ``ObservedTable`` along the log: the burns, the cards each shoe can hold, the
-    cut card, the hands and the settlement of the bets (carried stakes included) must
-    all be the record's."""
+class Resettler:
+    """Check records that cannot be dealt again (observed rounds, or those of a bit
+    generator a record cannot name) by playing their cards, in the order the procedure
+    dealt them, on an ``ObservedTable`` along the log: the burns, the cards each shoe can
+    hold, the cut card, the hands and the settlement of the bets (carried stakes
+    included) must all be the record's.
+
+    A record that follows the last one checked continues its table; any other starts a
+    new one (within a shoe, whose earlier cards are then unknown).
+
+    :param rules: the rules the records were played under.
+
+    >>> import dataclasses
+    >>> from sanggong import ONLINE
+    >>> table = ObservedTable(ONLINE)
+    >>> cards = "5h Ks Qs 9d As 2d 3c 4h 4d 4c Jh Jd Tc"
+    >>> records = [table.play(cards, {"win:1": 100}) for _ in range(3)]
+    >>> resettler = Resettler(ONLINE)
+    >>> [resettler.check(record) == record for record in records]
+    [True, True, True]
+    >>> resettler.check(dataclasses.replace(records[0], bets={"win:1": 200}))
+    Traceback (most recent call last):
+    ...
+    ValueError: field 'results' disagrees with the cards as dealt and settled
+    """
 
     def __init__(self, rules: RuleSet) -> None:
+        if not isinstance(rules, RuleSet):
+            raise TypeError(f"rules must be a RuleSet, not {type(rules).__name__}")
         self.rules = rules
         self.table: ObservedTable | None = None
 
     def check(self, record: RoundRecord) -> RoundRecord:
+        """Play ``record``'s cards again on the table and compare every field of the
+        result with the record's; return the result (with the record's ``hmac``).
+
+        :raises ValueError: naming the first field that disagrees, or what the cards
+            cannot have been (a card more than the shoe holds, a round after the cut
+            card); a record with a seed or a shoe state is for ``Replayer``.
+        """
+        if not isinstance(record, RoundRecord):
+            raise TypeError(f"record must be a RoundRecord, not {type(record).__name__}")
         rules = self.rules
-        _check_rules(rules, record)
+        check_rules(record, rules)
         if record.seed is not None or record.shoe_state is not None:
             raise ValueError("the record can be dealt again: replay it")
         table = self.table

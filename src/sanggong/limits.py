@@ -98,7 +98,7 @@ simulation, ``MAX_SIM_ROUNDS``)."""
 MAX_REPLAY_ROUNDS = 10**6
 """The most rounds a replay deals to reach one record's round from its seed: a skipped
 round costs about 4 us in the core (30 in the reference), so at most about 4 s (30 s).
-A whole log is replayed incrementally (``records.verify_log``), whatever its length."""
+A whole log is replayed incrementally (``verify.verify_log``), whatever its length."""
 
 MAX_SEED = 2**256 - 1
 """The largest seed a game or record takes (OS entropy is 128 bits)."""

@@ -1,5 +1,5 @@
-"""Round records a regulator can rely on: the canonical form, the hash chain, the HMAC,
-and the verification of a whole log.
+"""Round records a regulator can rely on: the record, its strict reading, its canonical
+form, the hash chain and the HMAC.
 
 **A log** is a JSON Lines file: one round record (``RoundRecord.to_json()``) on each
 line, UTF-8, each line ending in ``\\n``, the records of one game in the order they were
@@ -11,7 +11,7 @@ played, from the game's first round. Write one as the game goes::
             log.write(game.play(bets).to_json() + "\\n")
 
 or all at once with ``write_log(records, path)`` (``"\\n".join(r.to_json() for r in
-records) + "\\n"``). Check one with ``verify_log(path)``.
+records) + "\\n"``). Check one with ``sanggong.verify.verify_log(path)``.
 
 **The canonical bytes** of a record: take the record's JSON object (as on its line),
 drop the keys ``hash`` and ``hmac``, and write what is left as JSON with the keys of
@@ -30,50 +30,139 @@ key. Without a key anyone can recompute a consistent chain; with one, only the k
 holder can. A record's fields are described in ``RoundRecord`` and ``RULES.md``;
 ``rules_digest`` is ``RuleSet.digest()`` of the rules it was played under.
 
+**Shoe states.** A record names its bit generator only from ``REPLAYABLE``, and its
+``shoe_state`` is checked against that generator's schema before numpy sees it
+(``check_state``, ``bit_generator_from_state``).
+
+>>> import json
 >>> from sanggong import MACAU, Game
 >>> game = Game(MACAU, seed=3, key=b"operator key")
->>> lines = [game.play({"win:1": 100}).to_json() for _ in range(30)]
->>> report = verify_log(lines, key=b"operator key")
->>> report.ok, report.records, report.replayed, report.authenticated
-(True, 30, True, True)
->>> lines[6] = lines[6].replace('"win:1":100', '"win:1":200', 1)
->>> print(verify_log(lines, key=b"operator key"))
-bad: line 7 (round 7): hash does not match its contents (30 records read)
+>>> first, second = game.play({"win:1": 100}), game.play({"win:1": 100})
+>>> first.prev == ZERO_HASH and second.prev == first.hash == record_hash(first)
+True
+>>> second.hmac == record_hmac(second, b"operator key")
+True
+>>> line = second.to_json()
+>>> canonical_bytes(json.loads(line)) == second.canonical
+True
+>>> RoundRecord.from_json(line) == second
+True
+>>> RoundRecord.from_json(line.replace('"win:1":100', '"win:1":200', 1))
+Traceback (most recent call last):
+...
+ValueError: hash does not match its contents
 """
 
 from __future__ import annotations
 
+import dataclasses
+import functools
+import hashlib
 import hmac as _hmac
+import json
 import os
-from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal
+from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Final, NoReturn
 
-from .dealing import (
-    ZERO_HASH,
-    RoundRecord,
-    _canonical_bytes,
-    _check_key,
-    _mac,
-    _Replayer,
-    _Resettler,
-    _rules_digest,
-    loads_record,
+import numpy as np
+
+from .cards import Card
+from .hands import HandValue, PairPlus, evaluate
+from .limits import (
+    MAX_BETS,
+    MAX_BURN,
+    MAX_DECIMAL_EXPONENT,
+    MAX_DECKS,
+    MAX_DENOMINATOR,
+    MAX_ODDS,
+    MAX_POSITIONS,
+    MAX_RECORD_BYTES,
+    MAX_ROUND,
+    MAX_SEED,
+    MAX_STAKE,
+    MAX_TEXT_NUMBER,
 )
-from .limits import MAX_RECORD_BYTES, MAX_ROUND
-from .rules import PRESETS, RuleSet
+from .rules import RuleSet, parse_bet
+from .settlement import Money
+
+if TYPE_CHECKING:  # at run time, __getattr__ below imports them when asked for
+    from .verify import VerifyReport as VerifyReport
+    from .verify import verify_log as verify_log
 
 __all__ = [
+    "REPLAYABLE",
     "ZERO_HASH",
-    "VerifyReport",
+    "RoundRecord",
+    "bit_generator_from_state",
     "canonical_bytes",
+    "check_key",
+    "check_rules",
+    "check_state",
+    "loads_record",
     "record_hash",
     "record_hmac",
     "rules_digest",
-    "verify_log",
+    "state_json",
     "write_log",
 ]
+
+ZERO_HASH: Final = "0" * 64
+"""The ``prev`` of a game's first record."""
+
+REPLAYABLE: Final = ("PCG64", "PCG64DXSM", "Philox", "SFC64", "MT19937")
+"""The numpy bit generators whose state a record carries and a replay restores."""
+
+
+# --- the canonical form, the digest, the key ------------------------------------------------
+
+
+def _canonical_bytes(data: Mapping[str, Any]) -> bytes:
+    """The canonical bytes of a record's dict (see the module's doc): JSON of every
+    field but ``hash`` and ``hmac``, keys sorted, no whitespace, UTF-8 unescaped."""
+    body = {k: v for k, v in data.items() if k not in ("hash", "hmac")}
+    text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ValueError("the record holds text that is not valid Unicode (a lone surrogate)") from None
+
+
+def _mac(key: bytes, canonical: bytes) -> str:
+    return _hmac.new(key, canonical, hashlib.sha256).hexdigest()
+
+
+@functools.lru_cache(maxsize=64)
+def _digest(rules: RuleSet) -> str:
+    """``rules.digest()`` (SHA-256 hex of the rules' canonical JSON), cached: a record
+    carries it, and a game makes one record a round."""
+    return rules.digest()
+
+
+def check_key(key: object) -> bytes | None:
+    """The operator's HMAC key as ``bytes`` (None for none), checked.
+
+    >>> check_key(bytearray(b"operator key")), check_key(None)
+    (b'operator key', None)
+    >>> check_key(b"")
+    Traceback (most recent call last):
+    ...
+    ValueError: key must not be empty
+
+    :raises TypeError: a key that is not bytes (a ``str`` is refused: encode it).
+    :raises ValueError: an empty key.
+    """
+    if key is None:
+        return None
+    if not isinstance(key, bytes | bytearray):
+        raise TypeError(f"key must be bytes (the operator's HMAC key) or None, not {type(key).__name__}")
+    if not key:
+        raise ValueError("key must not be empty")
+    return bytes(key)
 
 
 def canonical_bytes(record: RoundRecord | Mapping[str, Any]) -> bytes:
@@ -87,341 +176,648 @@ def canonical_bytes(record: RoundRecord | Mapping[str, Any]) -> bytes:
 
 def record_hash(record: RoundRecord | Mapping[str, Any]) -> str:
     """The SHA-256 hex of a record's canonical bytes: its ``hash``, the next one's ``prev``."""
-    import hashlib
-
     return hashlib.sha256(canonical_bytes(record)).hexdigest()
 
 
 def record_hmac(record: RoundRecord | Mapping[str, Any], key: bytes) -> str:
     """The HMAC-SHA256 hex of a record's canonical bytes under ``key``."""
-    checked = _check_key(key)
+    checked = check_key(key)
     if checked is None:
         raise TypeError("key must be bytes, not None")
     return _mac(checked, canonical_bytes(record))
 
 
 def rules_digest(rules: RuleSet) -> str:
-    """The digest a record of ``rules`` carries (``RuleSet.digest()``)."""
+    """The digest a record of ``rules`` carries (``RuleSet.digest()``, cached)."""
     if not isinstance(rules, RuleSet):
         raise TypeError(f"rules must be a RuleSet, not {type(rules).__name__}")
-    return _rules_digest(rules)
+    return _digest(rules)
+
+
+def check_rules(record: RoundRecord, rules: RuleSet) -> None:
+    """Check that ``record`` was played under ``rules``: its ``rules`` is their name and
+    its ``rules_digest`` their digest.
+
+    :raises ValueError: naming the field that is not the rules'.
+    """
+    if record.rules != rules.name:
+        raise ValueError(f"field 'rules' is {_show(record.rules)}, not the rules' name {rules.name!r}")
+    if record.rules_digest != rules_digest(rules):
+        raise ValueError(f"field 'rules_digest' is not the digest of the rules {rules.name!r} given")
+
+
+# --- bit generator states ----------------------------------------------------------------
+
+_U32, _U64, _U128 = 2**32, 2**64, 2**128
+# Each replayable bit generator's state as JSON: ("int", low, high) an int in
+# [low, high); ("ints", n, high) a list of n ints in [0, high) (a numpy array of the
+# matching dtype); a dict: exactly these keys.
+_Schema = Any
+_EXTRA: dict[str, _Schema] = {"has_uint32": ("int", 0, 2), "uinteger": ("int", 0, _U32)}
+_STATE_SCHEMAS: dict[str, dict[str, _Schema]] = {
+    "PCG64": {"state": {"state": ("int", 0, _U128), "inc": ("int", 0, _U128)}, **_EXTRA},
+    "PCG64DXSM": {"state": {"state": ("int", 0, _U128), "inc": ("int", 0, _U128)}, **_EXTRA},
+    "Philox": {"state": {"counter": ("ints", 4, _U64), "key": ("ints", 2, _U64)},
+               "buffer": ("ints", 4, _U64), "buffer_pos": ("int", 0, 5), **_EXTRA},
+    "SFC64": {"state": {"state": ("ints", 4, _U64)}, **_EXTRA},
+    "MT19937": {"state": {"key": ("ints", 624, _U32), "pos": ("int", 0, 625)}},
+}
+assert tuple(_STATE_SCHEMAS) == REPLAYABLE
+
+
+def state_json(state: Mapping[str, Any]) -> dict[str, Any] | None:
+    """A live bit generator's ``state`` as plain JSON (arrays as lists of ints), as a
+    record's ``shoe_state`` holds it; None for a bit generator a record cannot name (one
+    not in ``REPLAYABLE``).
+
+    >>> state = state_json(np.random.PCG64(1).state)
+    >>> state["bit_generator"], check_state(state) == state
+    ('PCG64', True)
+    """
+    name = state.get("bit_generator")
+    if name not in _STATE_SCHEMAS:
+        return None
+
+    def plain(value: Any) -> Any:
+        if isinstance(value, Mapping):
+            return {str(k): plain(v) for k, v in value.items()}
+        if isinstance(value, np.ndarray):
+            return [int(x) for x in value.tolist()]
+        if isinstance(value, np.integer):
+            return int(value)
+        return value
+
+    out: dict[str, Any] = plain(state)
+    return out
+
+
+def check_state(value: object) -> dict[str, Any]:
+    """Check a record's ``shoe_state`` against its bit generator's schema (the name on the
+    allow-list, every key, type and range) and return a fresh copy.
+
+    :raises TypeError: a value of a wrong JSON type, naming its path.
+    :raises ValueError: a name not in ``REPLAYABLE``, a missing or unknown key, a value
+        out of range, or a state the generator never reaches, naming its path.
+    """
+    if not isinstance(value, Mapping):
+        raise TypeError(f"field 'shoe_state': expected an object or null, got {_show(value)}")
+    name = value.get("bit_generator")
+    if not isinstance(name, str) or name not in _STATE_SCHEMAS:
+        raise ValueError(f"field 'shoe_state.bit_generator': {_show(name)} is not a bit generator a record "
+                         f"may name ({', '.join(REPLAYABLE)})")
+    schema: dict[str, _Schema] = {"bit_generator": None, **_STATE_SCHEMAS[name]}
+
+    def check(value: object, schema: _Schema, path: str) -> Any:
+        if schema is None:
+            return value
+        if isinstance(schema, dict):
+            if not isinstance(value, Mapping):
+                raise TypeError(f"field {path!r}: expected an object, got {_show(value)}")
+            _check_keys(value, tuple(schema), (), path)
+            return {k: check(value[k], s, f"{path}.{k}") for k, s in schema.items()}
+        if schema[0] == "int":
+            return _int(value, path, schema[1], schema[2] - 1)
+        if not isinstance(value, list):
+            raise TypeError(f"field {path!r}: expected a list of {schema[1]} ints, got {_show(value)}")
+        if len(value) != schema[1]:
+            raise ValueError(f"field {path!r}: expected {schema[1]} ints, got {len(value)}")
+        return [_int(x, f"{path}[{i}]", 0, schema[2] - 1) for i, x in enumerate(value)]
+
+    state: dict[str, Any] = check(value, schema, "shoe_state")
+    inner = state["state"]
+    if name in ("PCG64", "PCG64DXSM") and not inner["inc"] % 2:
+        # numpy's seeding makes the increment odd; an even one can stall the generator
+        raise ValueError("field 'shoe_state.state.inc': must be odd")
+    if name == "MT19937" and not (inner["key"][0] & 0x80000000 or any(inner["key"][1:])):
+        raise ValueError("field 'shoe_state.state.key': the all-zero state of MT19937 never leaves zero")
+    return state
+
+
+def bit_generator_from_state(state: object) -> np.random.BitGenerator:
+    """A new bit generator of a record's (allow-listed, fully checked) ``shoe_state``.
+
+    Only the classes of ``REPLAYABLE`` are ever made; the state is checked before numpy
+    sees it, and a state numpy does not take exactly as given raises ValueError.
+
+    >>> original = np.random.Philox(5)
+    >>> copy = bit_generator_from_state(state_json(original.state))
+    >>> type(copy).__name__, copy.random_raw() == original.random_raw()
+    ('Philox', True)
+    """
+    checked = check_state(state)
+    name = checked["bit_generator"]
+    cls: type[np.random.BitGenerator] = {
+        "PCG64": np.random.PCG64, "PCG64DXSM": np.random.PCG64DXSM, "Philox": np.random.Philox,
+        "SFC64": np.random.SFC64, "MT19937": np.random.MT19937,
+    }[name]
+    bit_generator = cls(0)
+    dtype = np.uint32 if name == "MT19937" else np.uint64
+
+    def native(value: Any) -> Any:
+        if isinstance(value, dict):
+            return {k: native(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return np.array(value, dtype=dtype)
+        return value
+
+    try:
+        bit_generator.state = native(checked)
+    except (ValueError, TypeError, OverflowError, KeyError) as exc:  # pragma: no cover - checked above
+        raise ValueError(f"field 'shoe_state': numpy refuses this state ({exc})") from None
+    if state_json(bit_generator.state) != checked:
+        raise ValueError("field 'shoe_state': numpy does not take this state as given")
+    return bit_generator
+
+
+
+# --- the record ---------------------------------------------------------------------------
+
+_MONEY_KINDS: dict[str, type] = {"int": int, "decimal": Decimal, "fraction": Fraction}
+
+
+def _money_kind(bets: Mapping[str, Money]) -> str:
+    kinds = {type(v) for v in bets.values()}
+    for name, kind in _MONEY_KINDS.items():
+        if kinds == {kind}:
+            return name
+    return "int"
+
+
+def _money_out(value: Money) -> int | str:
+    return value if isinstance(value, int) else str(value)
 
 
 @dataclass(frozen=True)
-class VerifyReport:
-    """What ``verify_log`` found.
+class RoundRecord:
+    """Everything about one round: where it came from, its cards, hands, bets and results.
 
-    :ivar ok: every record passed every check (and the log holds at least one).
-    :ivar records: the lines (records) of the log, all of them, read to its end.
-    :ivar first_bad: the line number (from 1) of the first bad record, or None.
-    :ivar round: that record's round, where it could be read, or None.
-    :ivar reason: why it is bad, as ``"line 7 (round 7): hash does not match its
-        contents"`` (None when ``ok``).
-    :ivar replayed: the records were dealt again from their seed or shoe state and
-        matched field by field (False for observed rounds, or with ``replay=False``).
-    :ivar settled: every record's hands and bet results were recomputed from its cards
-        and bets (True with ``replay=True``: by the replay, or for observed rounds by
-        dealing their cards again on an ``ObservedTable``).
-    :ivar authenticated: every record's HMAC was checked under the key.
-    :ivar rules: the name of the rule set the records were checked against.
-    :ivar last_hash: the hash of the last record that passed: give it as ``start_prev``
-        to verify the log that continues this one.
+    ``shoe_state`` is the bit generator's state (plain JSON) when this round's shoe (or
+    deck) was shuffled and ``round_in_shoe`` the round's place in it: with them the round
+    can be dealt again exactly (``Game.replay_record``). Both are None for observed
+    rounds. ``rules_digest`` binds the record to the exact rules it was played under.
+
+    ``prev`` (the SHA-256 of the game's previous record, 64 zeros for its first) and
+    ``hmac`` (under the operator's key, if any) place the record in its game's log:
+    ``hash`` is the SHA-256 of its canonical bytes (see this module's doc). Equality
+    compares the round, every field but ``prev`` and ``hmac``; ``verify.verify_log``
+    checks those.
     """
 
-    ok: bool
-    records: int
-    first_bad: int | None
-    round: int | None
-    reason: str | None
-    replayed: bool
-    settled: bool
-    authenticated: bool
-    rules: str | None
-    last_hash: str | None
+    rules: str
+    round: int
+    shoe: int
+    round_in_shoe: int
+    burned: tuple[Card, ...]
+    head_card: Card | None
+    banker: HandValue
+    hands: Mapping[int, HandValue]
+    bets: Mapping[str, Money]
+    results: tuple[dict[str, Any], ...]
+    carried: Mapping[str, Money]
+    last_of_shoe: bool
+    cut_card: int | None = None
+    seed: int | None = None
+    shoe_state: Mapping[str, Any] | None = None
+    rules_digest: str | None = None
+    prev: str = field(default=ZERO_HASH, compare=False)
+    hmac: str | None = field(default=None, compare=False)
 
-    def __str__(self) -> str:
-        """One line: ``ok: ...`` or ``bad: <reason> (N records read)``."""
-        if not self.ok:
-            return f"bad: {self.reason} ({self.records} record{'s' if self.records != 1 else ''} read)"
-        checks = ["chained"]
-        if self.authenticated:
-            checks.append("HMAC verified")
-        checks.append("every round replayed" if self.replayed else
-                      "every round settled again from its cards" if self.settled else "not replayed")
-        return f"ok: {self.records} record{'s' if self.records != 1 else ''}, rules {self.rules!r}, {', '.join(checks)}"
+    @property
+    def winners(self) -> dict[int, str]:
+        """Each position against the banker: ``"win"``, ``"tie"`` or ``"lose"``."""
+        words = {1: "win", 0: "tie", -1: "lose"}
+        b = self.banker.rank
+        return {p: words[(h.rank > b) - (h.rank < b)] for p, h in self.hands.items()}
 
+    def _body(self) -> dict[str, Any]:
+        def hand(h: HandValue) -> dict[str, Any]:
+            return {"cards": [str(c) for c in h.cards], "label": h.label, "pair_plus": h.pair_plus.label}
 
-class _Bad(Exception):
-    def __init__(self, reason: str, round_: int | None = None) -> None:
-        super().__init__(reason)
-        self.reason = reason
-        self.round = round_
+        return {
+            "rules": self.rules,
+            "rules_digest": self.rules_digest,
+            "round": self.round,
+            "shoe": self.shoe,
+            "round_in_shoe": self.round_in_shoe,
+            "seed": self.seed,
+            "cut_card": self.cut_card,
+            "last_of_shoe": self.last_of_shoe,
+            "head_card": None if self.head_card is None else str(self.head_card),
+            "burned": [str(c) for c in self.burned],
+            "banker": hand(self.banker),
+            "hands": {str(p): hand(h) for p, h in self.hands.items()},
+            "winners": {str(p): w for p, w in self.winners.items()},
+            "money": _money_kind(self.bets),
+            "bets": {k: _money_out(v) for k, v in self.bets.items()},
+            "results": [dict(r) for r in self.results],
+            "carried": {k: _money_out(v) for k, v in self.carried.items()},
+            "shoe_state": None if self.shoe_state is None else _copy_json(self.shoe_state),
+            "prev": self.prev,
+        }
 
+    @functools.cached_property
+    def canonical(self) -> bytes:
+        """The bytes ``hash`` and ``hmac`` are taken over (see this module's doc)."""
+        return _canonical_bytes(self._body())
 
-class _TooLong:
-    """A line longer than ``MAX_RECORD_BYTES`` (not read into memory)."""
+    @functools.cached_property
+    def hash(self) -> str:
+        """SHA-256 hex of ``canonical``: the next record's ``prev``."""
+        return hashlib.sha256(self.canonical).hexdigest()
 
+    def with_hmac(self, key: bytes) -> RoundRecord:
+        """This record carrying its ``hmac`` under ``key`` (``record_hmac``)."""
+        sealed = dataclasses.replace(self, hmac=record_hmac(self, key))
+        sealed.__dict__["canonical"] = self.canonical  # the HMAC is not part of it
+        return sealed
 
-_TOO_LONG = _TooLong()
+    def to_dict(self) -> dict[str, Any]:
+        out = self._body()
+        out["hash"] = self.hash
+        if self.hmac is not None:
+            out["hmac"] = self.hmac
+        return out
 
+    def to_json(self) -> str:
+        """One line of a JSON Lines log (no newline in it)."""
+        return json.dumps(self.to_dict(), ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
-def _source(record: RoundRecord) -> str:
-    if record.seed is not None:
-        return "a seed"
-    if record.shoe_state is not None:
-        return "a shoe state"
-    return "neither a seed nor a shoe state (observed cards)"
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> RoundRecord:
+        """Read a record strictly.
 
-
-class _Verifier:
-    def __init__(self, rules: RuleSet | None, key: bytes | None, replay: bool, start_prev: str) -> None:
-        self.given = rules
-        self.rules: RuleSet | None = None
-        self.key = key
-        self.replay = replay
-        self.start_prev = start_prev
-        self.count = 0
-        self.bad: tuple[int, int | None, str] | None = None
-        self.first: RoundRecord | None = None
-        self.last: RoundRecord | None = None
-        self.replayer: _Replayer | None = None
-        self.resettler: _Resettler | None = None
-        self.replayed = replay
-        self.settled = replay
-
-    def feed(self, number: int, line: str | bytes | _TooLong) -> None:
-        self.count += 1
-        if self.bad is not None:
-            return
-        try:
-            self.last = self._check(number, line)
-            if self.first is None:
-                self.first = self.last
-        except _Bad as bad:
-            where = f"line {number}" + (f" (round {bad.round})" if bad.round is not None else "")
-            self.bad = (number, bad.round, f"{where}: {bad.reason}")
-        except Exception as exc:  # noqa: BLE001 - a log never makes verify_log raise
-            self.bad = (number, None, f"line {number}: cannot be checked ({type(exc).__name__}: {exc})")
-
-    def _check(self, number: int, line: str | bytes | _TooLong) -> RoundRecord:
-        if isinstance(line, _TooLong):
-            raise _Bad(f"longer than {MAX_RECORD_BYTES} bytes (the longest record a log may hold)")
-        if not line.strip():
-            raise _Bad("an empty line (a log holds one record on each line)")
-        try:
-            raw = loads_record(line)
-        except (ValueError, TypeError) as exc:
-            raise _Bad(f"not a record: {exc}") from None
-        round_ = raw.get("round") if isinstance(raw, dict) else None
-        if isinstance(round_, bool) or not isinstance(round_, int) or not 1 <= round_ <= MAX_ROUND:
-            round_ = None
-        try:
-            record = RoundRecord.from_dict(raw)
-        except (ValueError, TypeError) as exc:
-            raise _Bad(str(exc), round_) from None
-        round_ = record.round
-        last = self.last
-        # the chain
-        expected = last.hash if last is not None else self.start_prev
-        if not _hmac.compare_digest(record.prev, expected):
-            if last is not None:
-                raise _Bad(f"prev is not the hash of line {number - 1}: a record was removed, inserted or "
-                           f"moved, or line {number - 1} was changed", round_)
-            if self.start_prev == ZERO_HASH:
-                raise _Bad("prev is not the zero hash of a game's first record (a log starts with its "
-                           "game's first round; pass start_prev to verify one that continues another)", round_)
-            raise _Bad("prev is not the start_prev given", round_)
-        if self.key is not None:
-            if record.hmac is None:
-                raise _Bad("has no HMAC (the log was not written under a key)", round_)
-            if not _hmac.compare_digest(record.hmac, _mac(self.key, record.canonical)):
-                raise _Bad("HMAC does not match: a wrong key, or the record was changed", round_)
-        # the rules
-        rules = self._rules(record, round_)
-        # continuity
-        if (record.prev == ZERO_HASH) != (record.round == 1):
-            raise _Bad("round 1, and only round 1, is a game's first record, whose prev is the zero hash", round_)
-        fresh = rules.fresh_deck_each_round
-        if fresh and not (record.last_of_shoe and record.round_in_shoe == 1 and record.cut_card is None):
-            raise _Bad("a fresh-deck table deals every round from a new deck: round_in_shoe 1, "
-                       "last_of_shoe true, no cut card", round_)
-        if last is None:
-            if record.round == 1 and (record.shoe, record.round_in_shoe) != (1, 1):
-                raise _Bad("a game's first round is round 1 of shoe 1", round_)
-        else:
-            self._follows(record, last, number, round_)
-        # the round itself
-        if self.replay:
-            try:
-                if record.seed is not None or record.shoe_state is not None:
-                    self.replayer = self.replayer or _Replayer(rules)
-                    self.replayer.check(record)
-                else:
-                    self.replayed = False
-                    self.resettler = self.resettler or _Resettler(rules)
-                    self.resettler.check(record)
-            except ValueError as exc:
-                raise _Bad(str(exc), round_) from None
+        Every field must be present (``hmac`` is optional) and of its exact JSON type and
+        range; cards are written canonically (``Th``, not ``10h``); money is parsed by the
+        record's ``money`` kind; the state is checked against its bit generator's schema.
+        Every field the others determine (hand labels and Pair Plus categories, winners,
+        the money kind) must be what they determine, and ``hash`` must be the hash of the
+        record's canonical bytes. Anything else raises TypeError (a wrong type) or
+        ValueError, naming the field.
+        """
+        if not isinstance(data, Mapping):
+            raise TypeError(f"a record is a JSON object, not {type(data).__name__}")
+        _check_keys(data, _RECORD_KEYS, ("hmac",), "")
+        kind_name = data["money"]
+        if not isinstance(kind_name, str) or kind_name not in _MONEY_KINDS:
+            raise ValueError(f"field 'money': expected 'int', 'decimal' or 'fraction', got {_show(kind_name)}")
+        rules = data["rules"]
+        if not isinstance(rules, str):
+            raise TypeError(f"field 'rules': expected a string, got {_show(rules)}")
+        if not rules or len(rules) > 200 or not rules.isprintable():
+            raise ValueError(f"field 'rules': expected a rule set's name, got {_show(rules)}")
+        seed = data["seed"]
+        record = cls(
+            rules=rules,
+            rules_digest=_hex(data["rules_digest"], "rules_digest"),
+            round=_int(data["round"], "round", 1, MAX_ROUND),
+            shoe=_int(data["shoe"], "shoe", 1, MAX_ROUND),
+            round_in_shoe=_int(data["round_in_shoe"], "round_in_shoe", 1, MAX_ROUND),
+            seed=None if seed is None else _int(seed, "seed", 0, MAX_SEED),
+            cut_card=None if data["cut_card"] is None else _int(data["cut_card"], "cut_card", 1, 52 * MAX_DECKS - 1),
+            last_of_shoe=_bool(data["last_of_shoe"], "last_of_shoe"),
+            head_card=None if data["head_card"] is None else _card(data["head_card"], "head_card"),
+            burned=_cards(data["burned"], "burned", MAX_BURN + 1),
+            banker=_hand(data["banker"], "banker"),
+            hands=_hands(data["hands"]),
+            bets=_stakes(data["bets"], "bets", kind_name),
+            results=_results(data["results"], kind_name),
+            carried=_stakes(data["carried"], "carried", kind_name),
+            shoe_state=None if data["shoe_state"] is None else check_state(data["shoe_state"]),
+            prev=_hex(data["prev"], "prev"),
+            hmac=None if "hmac" not in data else _hex(data["hmac"], "hmac"),
+        )
+        derived = record.to_dict()
+        for name in _RECORD_KEYS:
+            if name == "hash":
+                continue
+            path = _difference(data[name], derived[name], name)
+            if path is not None:
+                raise ValueError(f"field {path!r} is not what the record's other fields make it "
+                                 f"(the record says {_show(_at(data, path))}, they make {_show(_at(derived, path))})")
+        if not _hmac.compare_digest(_hex(data["hash"], "hash"), record.hash):
+            raise ValueError("hash does not match its contents")
         return record
 
-    def _rules(self, record: RoundRecord, round_: int) -> RuleSet:
-        if self.rules is None:
-            if self.given is not None:
-                if record.rules_digest != _rules_digest(self.given):
-                    raise _Bad(f"field 'rules_digest' is not the digest of the rules given ({self.given.name!r})",
-                               round_)
-                self.rules = self.given
-            else:
-                preset = PRESETS.get(record.rules)
-                if preset is None or record.rules_digest != _rules_digest(preset):
-                    raise _Bad(f"the records' rules {record.rules!r} are not a preset's (nor is their digest): "
-                               f"give the rules they were played under", round_)
-                self.rules = preset
-        elif self.first is not None and record.rules_digest != self.first.rules_digest:
-            raise _Bad("field 'rules_digest' differs from line 1's", round_)
-        if record.rules != self.rules.name:
-            raise _Bad(f"field 'rules' is {record.rules!r}, not the name of the rules {self.rules.name!r}", round_)
-        return self.rules
-
-    def _follows(self, record: RoundRecord, last: RoundRecord, number: int, round_: int) -> None:
-        if record.round != last.round + 1:
-            raise _Bad(f"round {record.round} does not follow line {number - 1}'s round {last.round}", round_)
-        first = self.first
-        assert first is not None
-        if _source(record) != _source(first):
-            raise _Bad(f"the record has {_source(record)}, line 1 has {_source(first)}", round_)
-        if record.seed != first.seed:
-            raise _Bad("field 'seed' differs from line 1's (a log is one game)", round_)
-        same_shoe = record.shoe == last.shoe and record.round_in_shoe == last.round_in_shoe + 1
-        new_shoe = record.shoe == last.shoe + 1 and record.round_in_shoe == 1
-        where = f"shoe {record.shoe}, round {record.round_in_shoe} in the shoe"
-        if last.last_of_shoe:
-            if not new_shoe:
-                raise _Bad(f"{where}: the round after the last of shoe {last.shoe} starts shoe "
-                           f"{last.shoe + 1} (round 1 in it)", round_)
-        elif same_shoe:
-            if record.cut_card != last.cut_card:
-                raise _Bad("field 'cut_card' changed within the shoe", round_)
-        elif not (new_shoe and record.seed is None and record.shoe_state is None and record.cut_card is None):
-            # only observed cards may come from a shoe the house shuffled early
-            raise _Bad(f"{where} does not follow line {number - 1}'s shoe {last.shoe}, round "
-                       f"{last.round_in_shoe} (not the last of its shoe)", round_)
-        for bet, amount in last.carried.items():
-            stake = record.bets.get(bet)
-            if stake is None or type(stake) is not type(amount) or stake < amount:
-                raise _Bad(f"field 'bets': the stake of {amount} on {bet} carried from line {number - 1} must "
-                           f"stay on the table (at least that much, of the same kind)", round_)
-
-    def report(self) -> VerifyReport:
-        rules = None if self.rules is None else self.rules.name
-        keyed = self.key is not None
-        if self.bad is not None:
-            line, round_, reason = self.bad
-            return VerifyReport(False, self.count, line, round_, reason, self.replayed, self.settled, keyed,
-                                rules, None)
-        if self.count == 0:
-            return VerifyReport(False, 0, None, None, "the log holds no record", False, False, keyed, None, None)
-        assert self.last is not None
-        return VerifyReport(True, self.count, None, None, None, self.replayed, self.settled, keyed, rules,
-                            self.last.hash)
+    @classmethod
+    def from_json(cls, text: str | bytes) -> RoundRecord:
+        """Read one record (one line of a log) strictly: at most ``MAX_RECORD_BYTES``
+        bytes, checked before parsing; JSON without floats, NaN, duplicate keys or
+        numbers of more than 80 digits; then ``from_dict``."""
+        return cls.from_dict(loads_record(text))
 
 
-def _file_lines(handle: Any) -> Iterator[bytes | _TooLong]:
-    while True:
-        line: bytes = handle.readline(MAX_RECORD_BYTES + 2)
-        if not line:
-            return
-        if line.endswith(b"\n"):
-            line = line[:-1]
-            if line.endswith(b"\r"):
-                line = line[:-1]
-        elif len(line) > MAX_RECORD_BYTES:  # skip the rest of the line, unread
-            while line and not line.endswith(b"\n"):
-                line = handle.readline(1 << 16)
-            yield _TOO_LONG
-            continue
-        yield line if len(line) <= MAX_RECORD_BYTES else _TOO_LONG
+# --- strict reading -------------------------------------------------------------------------
+
+_RECORD_KEYS = (
+    "rules", "rules_digest", "round", "shoe", "round_in_shoe", "seed", "cut_card", "last_of_shoe",
+    "head_card", "burned", "banker", "hands", "winners", "money", "bets", "results", "carried",
+    "shoe_state", "prev", "hash",
+)
+_RESULT_KEYS = ("bet", "stake", "outcome", "detail", "odds", "returned", "commission", "carried", "net")
+_OUTCOMES = ("win", "lose", "push", "carried")
+_DETAILS = (None, "with a 6-point hand", *(p.label for p in PairPlus if p is not PairPlus.NONE))
+_HEX = re.compile(r"[0-9a-f]{64}")
+_DECIMAL = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:E[+-](?:0|[1-9][0-9]*))?")
+_FRACTION = re.compile(r"-?(?:0|[1-9][0-9]*)(?:/[1-9][0-9]*)?")
+_BET_NAME = re.compile(r"[a-z_]{1,32}(?::(?:banker|0|[1-9][0-9]?))?")
+_POSITION = re.compile(r"[1-9][0-9]?")
+_MAX_AMOUNT = MAX_STAKE * (MAX_ODDS + 1)  # the most a result's amount can be
+_MAX_JSON_DIGITS = 80
 
 
-def _given_lines(lines: Iterable[Any]) -> Iterator[str | bytes | _TooLong]:
-    for item in lines:
-        if not isinstance(item, str | bytes):
-            raise TypeError(f"a log's lines are str (or bytes), not {type(item).__name__}")
-        if len(item) > 4 * MAX_RECORD_BYTES + 2:
-            yield _TOO_LONG  # too long whatever its encoding (loads_record checks the rest)
-            continue
-        if isinstance(item, str):
-            yield item.removesuffix("\n").removesuffix("\r")
-        else:
-            yield item.removesuffix(b"\n").removesuffix(b"\r")
+def _show(value: object) -> str:
+    """A short, safe description of a value from a record (never a huge repr)."""
+    if isinstance(value, bool) or value is None:
+        return json.dumps(value)
+    if isinstance(value, int):
+        return repr(value) if value.bit_length() <= 64 else f"an int of {value.bit_length()} bits"
+    if isinstance(value, str):
+        return repr(value) if len(value) <= 40 else repr(value[:40]) + "..."
+    if isinstance(value, Mapping):
+        return f"an object of {len(value)} keys"
+    if isinstance(value, list | tuple):
+        return f"a list of {len(value)} items"
+    return f"a {type(value).__name__}"
 
 
-def verify_log(
-    log: str | os.PathLike[str] | Iterable[str],
-    rules: RuleSet | None = None,
-    key: bytes | None = None,
-    replay: bool = True,
-    *,
-    start_prev: str | None = None,
-) -> VerifyReport:
-    """Check a JSON Lines log of round records and report the first bad record.
+def _fail(name: str, expected: str, value: object, error: type[Exception] = TypeError) -> NoReturn:
+    raise error(f"field {name!r}: expected {expected}, got {_show(value)}")
 
-    :param log: a path (``str`` or ``PathLike``), read line by line, each line at most
-        ``MAX_RECORD_BYTES``; or an iterable of lines (``str``, or ``bytes`` of UTF-8; a
-        final newline is dropped). To check text in memory, pass ``text.splitlines()``.
-    :param rules: the rules the game was played under; None: the preset the records
-        name, if their digest is that preset's (else the report says the rules are
-        needed).
-    :param key: the operator's HMAC key: every record must carry a valid ``hmac``.
-    :param replay: deal every record again (from its seed, incrementally, so a whole
-        log costs one deal a round; or from its shoe state) and compare every field;
-        records of observed cards are dealt again on an ``ObservedTable`` instead.
-    :param start_prev: the hash of the record before the log's first (``last_hash`` of
-        the report on the log before it): a log that continues another. Without it, a
-        log starts with its game's round 1.
 
-    Each line is checked in this order, and the first failure is reported: it is a
-    strict record (``RoundRecord.from_json``: size, JSON, every field, every derived
-    field, the hash of its canonical bytes); ``prev`` is the previous line's hash (the
-    zero hash, or ``start_prev``, for line 1); the ``hmac`` is present and valid (with a
-    key); the rules digest is the rules' (the same on every line); rounds follow one
-    another; the same source (seed, shoe state, or neither) and the same seed on every
-    line; shoes follow one another (the next round of a shoe, or after the last round of
-    a shoe round 1 of the next; a fresh-deck table's every round is the last of its
-    deck; observed cards may start a new shoe after any round, as the house may
-    shuffle); stakes carried from a round are in the next round's bets, at least as
-    much and of the same money kind; and, with ``replay``, the record deals and settles
-    again exactly.
+def _check_keys(data: Mapping[Any, Any], required: Sequence[str], optional: Sequence[str], path: str) -> None:
+    prefix = f"{path}." if path else ""
+    unknown = [k for k in data if k not in required and k not in optional]
+    if unknown:
+        key = unknown[0]
+        shown = repr(prefix + key) if isinstance(key, str) and len(key) <= 40 else f"{prefix}{_show(key)}"
+        raise ValueError(f"field {shown}: not a field of {'a record' if not path else repr(path)}")
+    for name in required:
+        if name not in data:
+            raise ValueError(f"field {prefix + name!r}: missing")
 
-    :returns: a ``VerifyReport``; a bad log never raises.
-    :raises TypeError: an argument of a wrong type (a line that is not text).
-    :raises ValueError: a bad argument (an empty key, a ``start_prev`` that is not a hash).
-    :raises OSError: the file cannot be opened or read.
-    """
-    if rules is not None and not isinstance(rules, RuleSet):
-        raise TypeError(f"rules must be a RuleSet or None, not {type(rules).__name__}")
-    checked_key = _check_key(key)
-    if not isinstance(replay, bool):
-        raise TypeError(f"replay must be True or False, not {replay!r}")
-    if start_prev is None:
-        start_prev = ZERO_HASH
-    elif not isinstance(start_prev, str):
-        raise TypeError(f"start_prev must be a hash (64 hex digits), not {type(start_prev).__name__}")
-    elif len(start_prev) != 64 or any(c not in "0123456789abcdef" for c in start_prev):
-        raise ValueError("start_prev must be a record's hash: 64 lower-case hex digits")
-    verifier = _Verifier(rules, checked_key, replay, start_prev)
-    if isinstance(log, str | os.PathLike):
-        with open(log, "rb") as handle:
-            for number, line in enumerate(_file_lines(handle), start=1):
-                verifier.feed(number, line)
-    elif isinstance(log, bytes | bytearray):
-        raise TypeError("give a log as a path (str or PathLike) or as an iterable of lines, not bytes")
-    elif isinstance(log, Iterable):
-        for number, item in enumerate(_given_lines(log), start=1):
-            verifier.feed(number, item)
+
+def _int(value: object, name: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        _fail(name, "an integer", value)
+    if not low <= value <= high:
+        top = f"2**{high.bit_length()} - 1" if high > _U64 and not high & (high + 1) else str(high)
+        _fail(name, f"an integer in {low}..{top}", value, ValueError)
+    return value
+
+
+def _bool(value: object, name: str) -> bool:
+    if not isinstance(value, bool):
+        _fail(name, "true or false", value)
+    return value
+
+
+def _hex(value: object, name: str) -> str:
+    if not isinstance(value, str):
+        _fail(name, "64 lower-case hex digits", value)
+    if not _HEX.fullmatch(value):
+        _fail(name, "64 lower-case hex digits", value, ValueError)
+    return value
+
+
+def _card(value: object, name: str) -> Card:
+    if not isinstance(value, str):
+        _fail(name, "a card such as 'Kh'", value)
+    if len(value) != 2:
+        _fail(name, "a card written as two characters, such as 'Th' or 'Kh'", value, ValueError)
+    try:
+        card = Card.parse(value)
+    except ValueError:
+        _fail(name, "a card such as 'Kh'", value, ValueError)
+    if str(card) != value:
+        raise ValueError(f"field {name!r}: {value!r} is not written canonically ({str(card)!r})")
+    return card
+
+
+def _cards(value: object, name: str, most: int) -> tuple[Card, ...]:
+    if not isinstance(value, list):
+        _fail(name, "a list of cards", value)
+    if len(value) > most:
+        _fail(name, f"at most {most} cards", value, ValueError)
+    return tuple(_card(c, f"{name}[{i}]") for i, c in enumerate(value))
+
+
+def _hand(value: object, name: str) -> HandValue:
+    if not isinstance(value, Mapping):
+        _fail(name, "a hand (an object of cards, label and pair_plus)", value)
+    _check_keys(value, ("cards", "label", "pair_plus"), (), name)
+    cards = _cards(value["cards"], f"{name}.cards", 3)
+    if len(cards) != 3:
+        _fail(f"{name}.cards", "three cards", value["cards"], ValueError)
+    return evaluate(cards)  # label and pair_plus are compared with these cards' by from_dict
+
+
+def _hands(value: object) -> dict[int, HandValue]:
+    if not isinstance(value, Mapping):
+        _fail("hands", "an object of position -> hand", value)
+    if not 1 <= len(value) <= MAX_POSITIONS:
+        _fail("hands", f"the hands of 1..{MAX_POSITIONS} positions", value, ValueError)
+    positions = []
+    for key in value:
+        if not isinstance(key, str) or not _POSITION.fullmatch(key):
+            raise ValueError(f"field 'hands': {_show(key)} is not a position")
+        positions.append(int(key))
+    if sorted(positions) != list(range(1, len(value) + 1)):
+        raise ValueError(f"field 'hands': expected positions 1..{len(value)}, got {sorted(positions)}")
+    return {p: _hand(value[str(p)], f"hands.{p}") for p in sorted(positions)}
+
+
+def _bet_name(value: object, name: str) -> str:
+    if not isinstance(value, str):
+        _fail(name, "a bet name", value)
+    if not _BET_NAME.fullmatch(value) or parse_bet(value).name != value:
+        _fail(name, "a bet name such as 'win:1' or 'odd'", value, ValueError)
+    return value
+
+
+def _decimal(value: str, name: str) -> Decimal:
+    """A decimal amount's text (already matched), its exponent bounded."""
+    amount = Decimal(value)
+    exponent = amount.as_tuple().exponent
+    assert isinstance(exponent, int)
+    if abs(exponent) > MAX_DECIMAL_EXPONENT:
+        _fail(name, f"a decimal exponent within +-{MAX_DECIMAL_EXPONENT}", value, ValueError)
+    return amount
+
+
+def _stake(value: object, name: str, kind: str) -> Money:
+    """A stake of ``kind`` money, strictly: positive, at most ``MAX_STAKE``, a bounded
+    decimal exponent, a bounded denominator; never an unbounded number."""
+    if kind == "int":
+        if isinstance(value, bool) or not isinstance(value, int):
+            _fail(name, "an integer stake (the record's money is 'int')", value)
+        return _int(value, name, 1, MAX_STAKE)
+    if not isinstance(value, str):
+        _fail(name, f"a stake written as a string (the record's money is {kind!r})", value)
+    amount: Money
+    if len(value) > MAX_TEXT_NUMBER:
+        _fail(name, f"an amount of at most {MAX_TEXT_NUMBER} characters", value, ValueError)
+    if kind == "decimal":
+        if not _DECIMAL.fullmatch(value):
+            _fail(name, "a decimal amount such as '1.05'", value, ValueError)
+        amount = _decimal(value, name)
     else:
-        raise TypeError(f"give a log as a path or an iterable of lines, not {type(log).__name__}")
-    return verifier.report()
+        if not _FRACTION.fullmatch(value):
+            _fail(name, "a fraction such as '7/2'", value, ValueError)
+        amount = Fraction(value)
+        if amount.denominator > MAX_DENOMINATOR:
+            _fail(name, f"a denominator of at most {MAX_DENOMINATOR}", value, ValueError)
+    if not 0 < amount <= MAX_STAKE:
+        _fail(name, f"a positive stake of at most {MAX_STAKE}", value, ValueError)
+    return amount
+
+
+def _stakes(value: object, name: str, kind: str) -> dict[str, Money]:
+    if not isinstance(value, Mapping):
+        _fail(name, "an object of bet -> stake", value)
+    if len(value) > MAX_BETS:
+        _fail(name, f"at most {MAX_BETS} bets", value, ValueError)
+    return {_bet_name(k, f"{name} key"): _stake(v, f"{name}.{k}", kind) for k, v in value.items()}
+
+
+def _amount(value: object, name: str, kind: str) -> None:
+    """A result's amount: of the record's money kind, or an exact fraction (a commission
+    that leaves a part of the minor unit); bounded in size."""
+    if kind == "int" and isinstance(value, int) and not isinstance(value, bool):
+        _int(value, name, -_MAX_AMOUNT, _MAX_AMOUNT)
+        return
+    if not isinstance(value, str):
+        _fail(name, "an amount", value)
+    if len(value) > 2 * MAX_TEXT_NUMBER + 1:
+        _fail(name, f"an amount of at most {2 * MAX_TEXT_NUMBER + 1} characters", value, ValueError)
+    if _FRACTION.fullmatch(value):
+        amount: Fraction | Decimal = Fraction(value)
+    elif kind == "decimal" and _DECIMAL.fullmatch(value):
+        amount = _decimal(value, name)
+    else:
+        _fail(name, f"an amount of the record's money ({kind!r})", value, ValueError)
+    if not -_MAX_AMOUNT <= amount <= _MAX_AMOUNT:
+        _fail(name, f"an amount of at most {_MAX_AMOUNT}", value, ValueError)
+
+
+def _results(value: object, kind: str) -> tuple[dict[str, Any], ...]:
+    if not isinstance(value, list):
+        _fail("results", "a list of bet results", value)
+    if len(value) > MAX_BETS:
+        _fail("results", f"at most {MAX_BETS} results", value, ValueError)
+    out = []
+    for i, result in enumerate(value):
+        name = f"results[{i}]"
+        if not isinstance(result, Mapping):
+            _fail(name, "a bet result (an object)", result)
+        _check_keys(result, _RESULT_KEYS, (), name)
+        _bet_name(result["bet"], f"{name}.bet")
+        if result["outcome"] not in _OUTCOMES or not isinstance(result["outcome"], str):
+            _fail(f"{name}.outcome", f"one of {', '.join(_OUTCOMES)}", result["outcome"], ValueError)
+        if not (result["detail"] is None or isinstance(result["detail"], str)) or result["detail"] not in _DETAILS:
+            _fail(f"{name}.detail", "null or what won (such as 'flush')", result["detail"], ValueError)
+        odds = result["odds"]
+        if odds is not None:
+            if not isinstance(odds, str) or len(odds) > MAX_TEXT_NUMBER or not _FRACTION.fullmatch(odds):
+                _fail(f"{name}.odds", "null or odds such as '1/2'", odds, ValueError)
+            if not 0 <= Fraction(odds) <= MAX_ODDS or Fraction(odds).denominator > MAX_DENOMINATOR:
+                _fail(f"{name}.odds", f"odds of at most {MAX_ODDS}", odds, ValueError)
+        for money_field in ("stake", "returned", "commission", "carried", "net"):
+            _amount(result[money_field], f"{name}.{money_field}", kind)
+        out.append({k: result[k] for k in _RESULT_KEYS})
+    return tuple(out)
+
+
+def _copy_json(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {k: _copy_json(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_copy_json(v) for v in value]
+    return value
+
+
+def _difference(given: Any, derived: Any, path: str) -> str | None:
+    """The path of the first place where two JSON values differ (types strictly: 1 is
+    not 1.0 nor true), or None."""
+    if type(given) is not type(derived):
+        return path
+    if isinstance(derived, dict):
+        if set(given) != set(derived):
+            return path
+        for key in sorted(derived):
+            found = _difference(given[key], derived[key], f"{path}.{key}")
+            if found is not None:
+                return found
+        return None
+    if isinstance(derived, list):
+        if len(given) != len(derived):
+            return path
+        for i, (a, b) in enumerate(zip(given, derived, strict=True)):
+            found = _difference(a, b, f"{path}[{i}]")
+            if found is not None:
+                return found
+        return None
+    return None if given == derived else path
+
+
+def _at(data: Any, path: str) -> Any:
+    """The value at a path ``_difference`` returned."""
+    for part in re.findall(r"[^.\[\]]+|\[\d+\]", path):
+        if part.startswith("["):
+            data = data[int(part[1:-1])]
+        else:
+            data = data[part]
+    return data
+
+
+def _reject(what: str) -> Any:
+    raise ValueError(what)
+
+
+def _json_int(text: str) -> int:
+    if len(text.lstrip("-")) > _MAX_JSON_DIGITS:
+        raise ValueError(f"a number of more than {_MAX_JSON_DIGITS} digits")
+    return int(text)
+
+
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise ValueError(f"the key {_show(key)} appears twice in one object")
+        out[key] = value
+    return out
+
+
+def loads_record(text: str | bytes) -> Any:
+    """Parse one record's JSON strictly (no dict check): at most ``MAX_RECORD_BYTES``
+    bytes (refused before parsing), UTF-8, no floats, NaN or Infinity, no duplicate keys,
+    no number of more than 80 digits. Raises ValueError (or TypeError for a non-text)."""
+    if isinstance(text, bytes | bytearray):
+        size = len(text)
+    elif isinstance(text, str):
+        size = len(text) if len(text) > MAX_RECORD_BYTES else len(text.encode("utf-8", "surrogatepass"))
+    else:
+        raise TypeError(f"a record is a line of text, not {type(text).__name__}")
+    if size > MAX_RECORD_BYTES:
+        raise ValueError(f"a record is at most {MAX_RECORD_BYTES} bytes, this one is {size}")
+    if isinstance(text, bytes | bytearray):
+        try:
+            text = bytes(text).decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise ValueError(f"not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    try:
+        return json.loads(
+            text, object_pairs_hook=_object, parse_int=_json_int,
+            parse_float=lambda s: _reject(f"a number with a fraction or an exponent ({s[:20]}): records hold none"),
+            parse_constant=lambda s: _reject(f"{s} is not a number a record holds"),
+        )
+    except RecursionError:
+        raise ValueError("not a record: nested too deeply") from None
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"not valid JSON ({exc.msg} at character {exc.pos})") from None
+
+
+# --- logs -------------------------------------------------------------------------------------
 
 
 def write_log(records: Iterable[RoundRecord], path: str | os.PathLike[str], *, append: bool = False) -> int:
@@ -435,3 +831,14 @@ def write_log(records: Iterable[RoundRecord], path: str | os.PathLike[str], *, a
             handle.write(record.to_json() + "\n")
             count += 1
     return count
+
+
+def __getattr__(name: str) -> Any:
+    """``verify_log`` and ``VerifyReport`` live in ``sanggong.verify`` (which reads
+    records and deals them again); importing them from here still works, and imports
+    that module only when they are asked for."""
+    if name in ("verify_log", "VerifyReport"):
+        from . import verify
+
+        return getattr(verify, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,0 +1,355 @@
+"""Verification of a log of round records: the chain, the HMAC, the continuity of
+rounds and shoes, and every round dealt (or settled) again.
+
+A log is a JSON Lines file of ``RoundRecord.to_json()`` lines, one game's records in
+the order they were played (``sanggong.records`` describes the format, the canonical
+bytes, the hash chain and the HMAC). ``verify_log`` reads it line by line, reports the
+first bad record and why, and never raises for a bad log; seeded records and those of a
+``records.REPLAYABLE`` bit generator are dealt again incrementally (``dealing.Replayer``),
+observed rounds are played again on an ``ObservedTable`` (``dealing.Resettler``).
+
+>>> from sanggong import MACAU, Game
+>>> game = Game(MACAU, seed=3, key=b"operator key")
+>>> lines = [game.play({"win:1": 100}).to_json() for _ in range(30)]
+>>> report = verify_log(lines, key=b"operator key")
+>>> report.ok, report.records, report.replayed, report.authenticated
+(True, 30, True, True)
+>>> print(report)
+ok: 30 records, rules 'macau', chained, HMAC verified, every round replayed
+>>> lines[6] = lines[6].replace('"win:1":100', '"win:1":200', 1)
+>>> print(verify_log(lines, key=b"operator key"))
+bad: line 7 (round 7): hash does not match its contents (30 records read)
+"""
+
+from __future__ import annotations
+
+import hmac as _hmac
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from .dealing import Replayer, Resettler
+from .limits import MAX_RECORD_BYTES, MAX_ROUND
+from .records import ZERO_HASH, RoundRecord, check_key, loads_record, record_hmac, rules_digest
+from .rules import PRESETS, RuleSet
+
+__all__ = ["VerifyReport", "verify_log"]
+
+
+@dataclass(frozen=True)
+class VerifyReport:
+    """What ``verify_log`` found.
+
+    :ivar ok: every record passed every check (and the log holds at least one).
+    :ivar records: the lines (records) of the log, all of them, read to its end.
+    :ivar first_bad: the line number (from 1) of the first bad record, or None.
+    :ivar round: that record's round, where it could be read, or None.
+    :ivar reason: why it is bad, as ``"line 7 (round 7): hash does not match its
+        contents"`` (None when ``ok``).
+    :ivar replayed: the records were dealt again from their seed or shoe state and
+        matched field by field (False for observed rounds, or with ``replay=False``).
+    :ivar settled: every record's hands and bet results were recomputed from its cards
+        and bets (True with ``replay=True``: by the replay, or for observed rounds by
+        dealing their cards again on an ``ObservedTable``).
+    :ivar authenticated: every record's HMAC was checked under the key.
+    :ivar rules: the name of the rule set the records were checked against.
+    :ivar last_hash: the hash of the last record that passed: give it as ``start_prev``
+        to verify the log that continues this one.
+    """
+
+    ok: bool
+    records: int
+    first_bad: int | None
+    round: int | None
+    reason: str | None
+    replayed: bool
+    settled: bool
+    authenticated: bool
+    rules: str | None
+    last_hash: str | None
+
+    def __str__(self) -> str:
+        """One line: ``ok: ...`` or ``bad: <reason> (N records read)``."""
+        if not self.ok:
+            return f"bad: {self.reason} ({self.records} record{'s' if self.records != 1 else ''} read)"
+        checks = ["chained"]
+        if self.authenticated:
+            checks.append("HMAC verified")
+        checks.append("every round replayed" if self.replayed else
+                      "every round settled again from its cards" if self.settled else "not replayed")
+        return f"ok: {self.records} record{'s' if self.records != 1 else ''}, rules {self.rules!r}, {', '.join(checks)}"
+
+
+class _Bad(Exception):
+    def __init__(self, reason: str, round_: int | None = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.round = round_
+
+
+class _TooLong:
+    """A line longer than ``MAX_RECORD_BYTES`` (not read into memory)."""
+
+
+_TOO_LONG = _TooLong()
+
+
+def _source(record: RoundRecord) -> str:
+    if record.seed is not None:
+        return "a seed"
+    if record.shoe_state is not None:
+        return "a shoe state"
+    return "neither a seed nor a shoe state (observed cards)"
+
+
+class _Verifier:
+    def __init__(self, rules: RuleSet | None, key: bytes | None, replay: bool, start_prev: str) -> None:
+        self.given = rules
+        self.rules: RuleSet | None = None
+        self.key = key
+        self.replay = replay
+        self.start_prev = start_prev
+        self.count = 0
+        self.bad: tuple[int, int | None, str] | None = None
+        self.first: RoundRecord | None = None
+        self.last: RoundRecord | None = None
+        self.replayer: Replayer | None = None
+        self.resettler: Resettler | None = None
+        self.replayed = replay
+        self.settled = replay
+
+    def feed(self, number: int, line: str | bytes | _TooLong) -> None:
+        self.count += 1
+        if self.bad is not None:
+            return
+        try:
+            self.last = self._check(number, line)
+            if self.first is None:
+                self.first = self.last
+        except _Bad as bad:
+            where = f"line {number}" + (f" (round {bad.round})" if bad.round is not None else "")
+            self.bad = (number, bad.round, f"{where}: {bad.reason}")
+        except Exception as exc:  # noqa: BLE001 - a log never makes verify_log raise
+            self.bad = (number, None, f"line {number}: cannot be checked ({type(exc).__name__}: {exc})")
+
+    def _check(self, number: int, line: str | bytes | _TooLong) -> RoundRecord:
+        if isinstance(line, _TooLong):
+            raise _Bad(f"longer than {MAX_RECORD_BYTES} bytes (the longest record a log may hold)")
+        if not line.strip():
+            raise _Bad("an empty line (a log holds one record on each line)")
+        try:
+            raw = loads_record(line)
+        except (ValueError, TypeError) as exc:
+            raise _Bad(f"not a record: {exc}") from None
+        round_ = raw.get("round") if isinstance(raw, dict) else None
+        if isinstance(round_, bool) or not isinstance(round_, int) or not 1 <= round_ <= MAX_ROUND:
+            round_ = None
+        try:
+            record = RoundRecord.from_dict(raw)
+        except (ValueError, TypeError) as exc:
+            raise _Bad(str(exc), round_) from None
+        round_ = record.round
+        last = self.last
+        # the chain
+        expected = last.hash if last is not None else self.start_prev
+        if not _hmac.compare_digest(record.prev, expected):
+            if last is not None:
+                raise _Bad(f"prev is not the hash of line {number - 1}: a record was removed, inserted or "
+                           f"moved, or line {number - 1} was changed", round_)
+            if self.start_prev == ZERO_HASH:
+                raise _Bad("prev is not the zero hash of a game's first record (a log starts with its "
+                           "game's first round; pass start_prev to verify one that continues another)", round_)
+            raise _Bad("prev is not the start_prev given", round_)
+        if self.key is not None:
+            if record.hmac is None:
+                raise _Bad("has no HMAC (the log was not written under a key)", round_)
+            if not _hmac.compare_digest(record.hmac, record_hmac(record, self.key)):
+                raise _Bad("HMAC does not match: a wrong key, or the record was changed", round_)
+        # the rules
+        rules = self._rules(record, round_)
+        # continuity
+        if (record.prev == ZERO_HASH) != (record.round == 1):
+            raise _Bad("round 1, and only round 1, is a game's first record, whose prev is the zero hash", round_)
+        fresh = rules.fresh_deck_each_round
+        if fresh and not (record.last_of_shoe and record.round_in_shoe == 1 and record.cut_card is None):
+            raise _Bad("a fresh-deck table deals every round from a new deck: round_in_shoe 1, "
+                       "last_of_shoe true, no cut card", round_)
+        if last is None:
+            if record.round == 1 and (record.shoe, record.round_in_shoe) != (1, 1):
+                raise _Bad("a game's first round is round 1 of shoe 1", round_)
+        else:
+            self._follows(record, last, number, round_)
+        # the round itself
+        if self.replay:
+            try:
+                if record.seed is not None or record.shoe_state is not None:
+                    self.replayer = self.replayer or Replayer(rules)
+                    self.replayer.check(record)
+                else:
+                    self.replayed = False
+                    self.resettler = self.resettler or Resettler(rules)
+                    self.resettler.check(record)
+            except ValueError as exc:
+                raise _Bad(str(exc), round_) from None
+        return record
+
+    def _rules(self, record: RoundRecord, round_: int) -> RuleSet:
+        if self.rules is None:
+            if self.given is not None:
+                if record.rules_digest != rules_digest(self.given):
+                    raise _Bad(f"field 'rules_digest' is not the digest of the rules given ({self.given.name!r})",
+                               round_)
+                self.rules = self.given
+            else:
+                preset = PRESETS.get(record.rules)
+                if preset is None or record.rules_digest != rules_digest(preset):
+                    raise _Bad(f"the records' rules {record.rules!r} are not a preset's (nor is their digest): "
+                               f"give the rules they were played under", round_)
+                self.rules = preset
+        elif self.first is not None and record.rules_digest != self.first.rules_digest:
+            raise _Bad("field 'rules_digest' differs from line 1's", round_)
+        if record.rules != self.rules.name:
+            raise _Bad(f"field 'rules' is {record.rules!r}, not the name of the rules {self.rules.name!r}", round_)
+        return self.rules
+
+    def _follows(self, record: RoundRecord, last: RoundRecord, number: int, round_: int) -> None:
+        if record.round != last.round + 1:
+            raise _Bad(f"round {record.round} does not follow line {number - 1}'s round {last.round}", round_)
+        first = self.first
+        assert first is not None
+        if _source(record) != _source(first):
+            raise _Bad(f"the record has {_source(record)}, line 1 has {_source(first)}", round_)
+        if record.seed != first.seed:
+            raise _Bad("field 'seed' differs from line 1's (a log is one game)", round_)
+        same_shoe = record.shoe == last.shoe and record.round_in_shoe == last.round_in_shoe + 1
+        new_shoe = record.shoe == last.shoe + 1 and record.round_in_shoe == 1
+        where = f"shoe {record.shoe}, round {record.round_in_shoe} in the shoe"
+        if last.last_of_shoe:
+            if not new_shoe:
+                raise _Bad(f"{where}: the round after the last of shoe {last.shoe} starts shoe "
+                           f"{last.shoe + 1} (round 1 in it)", round_)
+        elif same_shoe:
+            if record.cut_card != last.cut_card:
+                raise _Bad("field 'cut_card' changed within the shoe", round_)
+        elif not (new_shoe and record.seed is None and record.shoe_state is None and record.cut_card is None):
+            # only observed cards may come from a shoe the house shuffled early
+            raise _Bad(f"{where} does not follow line {number - 1}'s shoe {last.shoe}, round "
+                       f"{last.round_in_shoe} (not the last of its shoe)", round_)
+        for bet, amount in last.carried.items():
+            stake = record.bets.get(bet)
+            if stake is None or type(stake) is not type(amount) or stake < amount:
+                raise _Bad(f"field 'bets': the stake of {amount} on {bet} carried from line {number - 1} must "
+                           f"stay on the table (at least that much, of the same kind)", round_)
+
+    def report(self) -> VerifyReport:
+        rules = None if self.rules is None else self.rules.name
+        keyed = self.key is not None
+        if self.bad is not None:
+            line, round_, reason = self.bad
+            return VerifyReport(False, self.count, line, round_, reason, self.replayed, self.settled, keyed,
+                                rules, None)
+        if self.count == 0:
+            return VerifyReport(False, 0, None, None, "the log holds no record", False, False, keyed, None, None)
+        assert self.last is not None
+        return VerifyReport(True, self.count, None, None, None, self.replayed, self.settled, keyed, rules,
+                            self.last.hash)
+
+
+def _file_lines(handle: Any) -> Iterator[bytes | _TooLong]:
+    while True:
+        line: bytes = handle.readline(MAX_RECORD_BYTES + 2)
+        if not line:
+            return
+        if line.endswith(b"\n"):
+            line = line[:-1]
+            if line.endswith(b"\r"):
+                line = line[:-1]
+        elif len(line) > MAX_RECORD_BYTES:  # skip the rest of the line, unread
+            while line and not line.endswith(b"\n"):
+                line = handle.readline(1 << 16)
+            yield _TOO_LONG
+            continue
+        yield line if len(line) <= MAX_RECORD_BYTES else _TOO_LONG
+
+
+def _given_lines(lines: Iterable[Any]) -> Iterator[str | bytes | _TooLong]:
+    for item in lines:
+        if not isinstance(item, str | bytes):
+            raise TypeError(f"a log's lines are str (or bytes), not {type(item).__name__}")
+        if len(item) > 4 * MAX_RECORD_BYTES + 2:
+            yield _TOO_LONG  # too long whatever its encoding (loads_record checks the rest)
+            continue
+        if isinstance(item, str):
+            yield item.removesuffix("\n").removesuffix("\r")
+        else:
+            yield item.removesuffix(b"\n").removesuffix(b"\r")
+
+
+def verify_log(
+    log: str | os.PathLike[str] | Iterable[str],
+    rules: RuleSet | None = None,
+    key: bytes | None = None,
+    replay: bool = True,
+    *,
+    start_prev: str | None = None,
+) -> VerifyReport:
+    """Check a JSON Lines log of round records and report the first bad record.
+
+    :param log: a path (``str`` or ``PathLike``), read line by line, each line at most
+        ``MAX_RECORD_BYTES``; or an iterable of lines (``str``, or ``bytes`` of UTF-8; a
+        final newline is dropped). To check text in memory, pass ``text.splitlines()``.
+    :param rules: the rules the game was played under; None: the preset the records
+        name, if their digest is that preset's (else the report says the rules are
+        needed).
+    :param key: the operator's HMAC key: every record must carry a valid ``hmac``.
+    :param replay: deal every record again (from its seed, incrementally, so a whole
+        log costs one deal a round; or from its shoe state) and compare every field;
+        records of observed cards are dealt again on an ``ObservedTable`` instead.
+    :param start_prev: the hash of the record before the log's first (``last_hash`` of
+        the report on the log before it): a log that continues another. Without it, a
+        log starts with its game's round 1.
+
+    Each line is checked in this order, and the first failure is reported: it is a
+    strict record (``RoundRecord.from_json``: size, JSON, every field, every derived
+    field, the hash of its canonical bytes); ``prev`` is the previous line's hash (the
+    zero hash, or ``start_prev``, for line 1); the ``hmac`` is present and valid (with a
+    key); the rules digest is the rules' (the same on every line); rounds follow one
+    another; the same source (seed, shoe state, or neither) and the same seed on every
+    line; shoes follow one another (the next round of a shoe, or after the last round of
+    a shoe round 1 of the next; a fresh-deck table's every round is the last of its
+    deck; observed cards may start a new shoe after any round, as the house may
+    shuffle); stakes carried from a round are in the next round's bets, at least as
+    much and of the same money kind; and, with ``replay``, the record deals and settles
+    again exactly.
+
+    :returns: a ``VerifyReport``; a bad log never raises.
+    :raises TypeError: an argument of a wrong type (a line that is not text).
+    :raises ValueError: a bad argument (an empty key, a ``start_prev`` that is not a hash).
+    :raises OSError: the file cannot be opened or read.
+    """
+    if rules is not None and not isinstance(rules, RuleSet):
+        raise TypeError(f"rules must be a RuleSet or None, not {type(rules).__name__}")
+    checked_key = check_key(key)
+    if not isinstance(replay, bool):
+        raise TypeError(f"replay must be True or False, not {replay!r}")
+    if start_prev is None:
+        start_prev = ZERO_HASH
+    elif not isinstance(start_prev, str):
+        raise TypeError(f"start_prev must be a hash (64 hex digits), not {type(start_prev).__name__}")
+    elif len(start_prev) != 64 or any(c not in "0123456789abcdef" for c in start_prev):
+        raise ValueError("start_prev must be a record's hash: 64 lower-case hex digits")
+    verifier = _Verifier(rules, checked_key, replay, start_prev)
+    if isinstance(log, str | os.PathLike):
+        with open(log, "rb") as handle:
+            for number, line in enumerate(_file_lines(handle), start=1):
+                verifier.feed(number, line)
+    elif isinstance(log, bytes | bytearray):
+        raise TypeError("give a log as a path (str or PathLike) or as an iterable of lines, not bytes")
+    elif isinstance(log, Iterable):
+        for number, item in enumerate(_given_lines(log), start=1):
+            verifier.feed(number, item)
+    else:
+        raise TypeError(f"give a log as a path or an iterable of lines, not {type(log).__name__}")
+    return verifier.report()
+
