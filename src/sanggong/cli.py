@@ -235,7 +235,7 @@ def _cmd_verify(args: argparse.Namespace) -> int:
                      "round": report.round, "reason": report.reason, "replayed": report.replayed,
                      "authenticated": report.authenticated, "last_hash": report.last_hash}))
     else:
-        print(report)
+        print(_one_line(str(report)))
     return 0 if report.ok else 1
 
 
@@ -520,11 +520,19 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _one_line(text: str) -> str:
+    """A message as one printable line: runs of white space folded to one space, any
+    other character that is not printable (a control character from a bad argument,
+    which some terminals and ``str.splitlines`` take for a line break) escaped."""
+    text = " ".join(text.split())
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse, with its errors in one line (``sanggong deal: error: ...``), exit 2."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+        self.exit(2, _one_line(f"{self.prog}: error: {message} (see {self.prog} --help)") + "\n")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -536,7 +544,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as exit_:  # --help, --version (0) and usage errors (2, one line)
         return exit_.code if isinstance(exit_.code, int) else 2
     if _impl.CONFIG_ERROR is not None:
-        print(f"sanggong {args.command}: error: {_impl.CONFIG_ERROR}", file=sys.stderr)
+        print(_one_line(f"sanggong {args.command}: error: {_impl.CONFIG_ERROR}"), file=sys.stderr)
         return 2
     try:
         status: int = args.run(args)
@@ -548,7 +556,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except (ValueError, TypeError, OSError, ArithmeticError, RecursionError, MemoryError) as exc:
         # bad input of any kind (a decimal or overflow error is the input's too): one line
-        message = " ".join(str(exc).split()) or type(exc).__name__
-        print(f"sanggong {args.command}: error: {message}", file=sys.stderr)
+        print(_one_line(f"sanggong {args.command}: error: {exc}" if str(exc) else
+                        f"sanggong {args.command}: error: {type(exc).__name__}"), file=sys.stderr)
         return 2
     return status
