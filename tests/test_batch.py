@@ -228,3 +228,16 @@ def test_bad_out_arrays() -> None:
 def test_bad_parse_hands(bad: object, error: type[Exception], match: str) -> None:
     with pytest.raises(error, match=match):
         parse_hands(bad)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("dtype", [np.uint16, np.int32, np.uint64])
+def test_misaligned_arrays_are_read_correctly(dtype: type) -> None:
+    """A view into a byte buffer at an odd offset (as arrays arrive through some pickles):
+    read as an aligned copy, never through a misaligned pointer (the sanitizer run checks)."""
+    codes = np.array([[50, 47, 33], [32, 34, 35], [0, 4, 8]], dtype=dtype)
+    raw = np.zeros(codes.nbytes + 1, dtype=np.uint8)
+    raw[1:] = codes.view(np.uint8).reshape(-1)
+    view = raw[1:].view(dtype).reshape(3, 3)
+    assert not view.flags.aligned
+    assert (rank_batch(view) == rank_batch(codes)).all()
+    assert (compare_batch(view, codes) == 0).all()

@@ -331,3 +331,24 @@ def test_ctrl_c_stops_session_mode_within_a_second() -> None:
     money = np.zeros((1, 10), dtype=np.int64)
     seeds = np.random.SeedSequence(1).spawn(3)
     assert _run_sessions(ONLINE, (("win:1", 1),), money, 100, 1000, 0, seeds, False, stop) == (0, [], 0)
+
+
+def test_misaligned_money_is_refused_by_the_core_and_realigned_by_sessions() -> None:
+    """Found by the sanitizer run: a slip's money table sent to a Dask worker arrived as a
+    view at an odd offset, read through an int64 pointer."""
+    from sanggong import _core
+    from sanggong.simulation import _histograms, _params, _run_sessions, plan_for
+
+    money = np.zeros((1, 10), dtype=np.int64)
+    money[0, :2] = (-100, 100)
+    raw = np.zeros(money.nbytes + 1, dtype=np.uint8)
+    raw[1:] = money.view(np.uint8).reshape(-1)
+    skewed = raw[1:].view(np.int64).reshape(1, 10)
+    assert not skewed.flags.aligned
+    pairs, single = _histograms(ONLINE)
+    with pytest.raises(ValueError, match="money is not aligned to 8 bytes"):
+        _core.simulate_chunk(np.random.PCG64(1), _params(ONLINE), 10, pairs, single, plan_for(ONLINE, ("win:1",)),
+                             skewed, np.zeros(10, np.int64), np.zeros(1, np.uint8))
+    seeds = np.random.SeedSequence(3).spawn(2)
+    args = (ONLINE, (("win:1", 100),), skewed, 10_000, 50, 0, seeds, False)
+    assert _run_sessions(*args) == _run_sessions(ONLINE, (("win:1", 100),), money, 10_000, 50, 0, seeds, False)

@@ -551,6 +551,15 @@ cdef enum:
     STOP_EVERY = 4096
 
 
+cdef int _check_aligned(const void* address, size_t size, str name) except -1:
+    # a typed memoryview does not check alignment, and reading an int64 through a pointer
+    # that is not 8-byte aligned is undefined behaviour (an array that came through a
+    # pickle, e.g. to a Dask worker, can be a view into a byte buffer at any offset)
+    if <size_t>address % size:
+        raise ValueError(f"{name} is not aligned to {size} bytes: pass a fresh array (numpy.require(..., requirements='A'))")
+    return 0
+
+
 @cython.boundscheck(False)
 @cython.wraparound(False)
 def simulate_chunk(bit_generator, const int64_t[::1] params, Py_ssize_t rounds,
@@ -565,6 +574,7 @@ def simulate_chunk(bit_generator, const int64_t[::1] params, Py_ssize_t rounds,
     ``stop[0]`` was set (it is read every 4,096 rounds)."""
     if params.shape[0] != N_PARAMS:
         raise ValueError("params must hold 10 values")
+    _check_aligned(&params[0], sizeof(int64_t), "params")
     cdef int64_t decks = params[P_DECKS], positions = params[P_POSITIONS]
     cdef int64_t hands = positions + 1
     cdef bint fresh = params[P_FRESH] != 0, head = params[P_HEAD] != 0
@@ -582,6 +592,8 @@ def simulate_chunk(bit_generator, const int64_t[::1] params, Py_ssize_t rounds,
         raise ValueError("a later round may need more cards than the cut card leaves")
     if pairs.shape[0] != hands or pairs.shape[1] != KEY_SPACE or single.shape[0] != hands or single.shape[1] != 186:
         raise ValueError("pairs must be (hands, 961) and single (hands, 186)")
+    _check_aligned(&pairs[0, 0], sizeof(uint64_t), "pairs")
+    _check_aligned(&single[0, 0], sizeof(uint64_t), "single")
     if stop.shape[0] < 1:
         raise ValueError("stop must hold one flag")
     cdef bint with_money = money is not None
@@ -599,6 +611,15 @@ def simulate_chunk(bit_generator, const int64_t[::1] params, Py_ssize_t rounds,
         _check_plan(table, row, hand, ka, kb, kc, hands)
         if net is None or net.shape[0] < rounds or money.shape[0] != m or money.shape[1] < 10:
             raise ValueError("money must be (bets, 10) and net hold a value per round")
+        if m:
+            _check_aligned(&money[0, 0], sizeof(int64_t), "money")
+            _check_aligned(&row[0], sizeof(int32_t), "plan.row")
+            _check_aligned(&hand[0], sizeof(int32_t), "plan.hand")
+            _check_aligned(&ka[0], sizeof(int32_t), "plan.ka")
+            _check_aligned(&kb[0], sizeof(int32_t), "plan.kb")
+            _check_aligned(&kc[0], sizeof(int32_t), "plan.kc")
+        if rounds > 0:
+            _check_aligned(&net[0], sizeof(int64_t), "net")
     cdef bitgen_t* rng = _bitgen(bit_generator)
     cdef uint8_t* deck = <uint8_t*>malloc(2 * n_cards)
     if deck == NULL:

@@ -96,6 +96,8 @@ def as_hands(hands: HandsLike, name: str = "hands") -> Hands:
         raise ValueError(f"{name} must have shape (n, 3), got shape {arr.shape}")
     if arr.dtype not in _KERNEL_DTYPES:  # e.g. non-native byte order
         arr = arr.astype(arr.dtype.newbyteorder("="))
+    if not arr.flags.aligned:  # e.g. a view into bytes at an odd offset: the kernels read aligned items
+        arr = np.require(arr, requirements="A")
     return arr
 
 

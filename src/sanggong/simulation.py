@@ -451,6 +451,7 @@ def _run_sessions(
     running bankroll may outgrow 64 bits, so it is summed in Python integers."""
     names = tuple(name for name, _ in slip)
     plan = plan_for(rules, names)
+    money = np.require(money, np.int64, ["C", "A"])  # as sent to a worker it may be a view at any offset
     total = sum(stake for _, stake in slip)
     flag = np.zeros(1, dtype=np.uint8) if stop is None else stop
     finals, ruined = [], 0
