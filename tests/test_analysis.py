@@ -197,6 +197,10 @@ def test_rule_variants_change_the_answer() -> None:
         (np.full(52, 1.0), TypeError, "dtype float64"),
         (np.array([-1] + [1] * 51), ValueError, "holds -1 of card code 0"),
         (np.array([1] * 5 + [0] * 47), ValueError, "6 cards at the least"),
+        # absurd counts: refused before any counting (they once gave probabilities above 1)
+        (np.full(52, 10**6), ValueError, "holds 1000000 of card code 0: a shoe holds at most 64 decks"),
+        (np.full(52, 2**64 - 1, dtype=np.uint64), ValueError, "holds 18446744073709551615 of card code 0"),
+        (np.array([65] + [1] * 51, dtype=np.int8), ValueError, "holds 65 of card code 0"),
     ],
 )
 def test_bad_compositions(shoe: np.ndarray, error: type[Exception], match: str) -> None:
@@ -211,6 +215,8 @@ def test_bad_removals_and_rules() -> None:
         composition(1, "Kx")
     with pytest.raises(ValueError, match="decks must be a positive int"):
         composition(0)
+    with pytest.raises(ValueError, match="at most 64"):
+        composition(10**6)
     with pytest.raises(TypeError, match="RuleSet"):
         analyze("macau")  # type: ignore[arg-type]
 
@@ -232,3 +238,19 @@ def test_effects_of_removal_balance(rules: RuleSet) -> None:
         ev_less_king = analyze(rules, composition(rules.decks, "Kc" if rules.variant == "macau" else None))
         if rules.variant == "macau":
             assert r.eor["K"] == pytest.approx(ev_less_king[name].ev - r.ev, abs=1e-15)
+
+
+def test_a_shoe_in_which_a_bet_never_resolves() -> None:
+    """Eight nines: every hand is 7 points, no face, so every Win bet ties and stays on the
+    table. The resolved edge is undefined: NaN in Python, null in strict JSON (it once
+    divided by zero)."""
+    import json
+    import math
+
+    shoe = np.zeros(52, dtype=np.int64)
+    shoe[32:36] = 2
+    result = analyze(MACAU, shoe)
+    win = result["win:1"]
+    assert [line.outcome for line in win.outcomes] == ["carried"] and math.isnan(win.house_edge_resolved)
+    data = json.loads(json.dumps(result.to_dict(), allow_nan=False))
+    assert data["bets"][0]["house_edge_resolved"] is None and data["bets"][0]["house_edge"] == 0

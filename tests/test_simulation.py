@@ -352,3 +352,40 @@ def test_misaligned_money_is_refused_by_the_core_and_realigned_by_sessions() -> 
     seeds = np.random.SeedSequence(3).spawn(2)
     args = (ONLINE, (("win:1", 100),), skewed, 10_000, 50, 0, seeds, False)
     assert _run_sessions(*args) == _run_sessions(ONLINE, (("win:1", 100),), money, 10_000, 50, 0, seeds, False)
+
+
+def test_statistics_of_no_rounds_are_null_in_json() -> None:
+    """An interrupted run may have no round at all: its return is undefined (NaN), and the
+    JSON says null rather than printing NaN, which is not JSON."""
+    from sanggong.simulation import BetStats
+
+    stats = BetStats("win:1", 0, 1, 0, 0, {}, float("nan"), float("nan"), (float("nan"),) * 2, 0.97, float("inf"))
+    data = json.loads(json.dumps(stats.to_dict(), allow_nan=False))
+    assert data["rtp"] is None and data["z"] is None and data["ci95"] == [None, None] and data["exact"] == 0.97
+
+
+def test_a_deck_larger_than_the_draw_tables_is_refused_by_both_kernels() -> None:
+    """More than 64 decks once read past the core's group table (a segfault in deal)."""
+    from sanggong import _core, _reference
+
+    for kernels in (_core, _reference):
+        with pytest.raises(ValueError, match="at most 3328 cards"):
+            kernels.draw(np.random.PCG64(1), np.zeros(52 * 65, np.uint8), 0, 5, np.zeros(5, np.uint8))
+
+
+@pytest.mark.single_impl
+def test_ctrl_c_stops_session_mode_within_a_second_with_the_sessions_finished() -> None:
+    """A real SIGINT to the installed command line in session mode (it once took most of
+    a minute: the sessions never looked at the stop flag)."""
+    proc = subprocess.Popen(
+        ["sanggong", "simulate", "--rules", "online", "--sessions", "10000000", "--session-rounds", "10000",
+         "--bankroll", "100000000", "--bet", "win:1=100", "--seed", "1"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    time.sleep(2.5)
+    start = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=20)
+    assert time.monotonic() - start < 1.5, err
+    assert proc.returncode == 130
+    assert "INTERRUPTED" in out and "risk of ruin" in out
