@@ -218,7 +218,7 @@ def compare_batch(
 
 
 # --- settlement ----------------------------------------------------------------------
-# The outcome of a bet, written plainly from RULES.md sections 2-4. The compiled core
+# The outcome of a bet, written plainly from the rules (docs/rules.md). The compiled core
 # settles by table lookup; its tables (``sanggong.settlement``) are generated from
 # ``bet_outcome`` below and the two are compared on every input in the test suite.
 

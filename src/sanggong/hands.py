@@ -2,7 +2,7 @@
 
 A hand's **rank** is its class number ``0..30``: higher is stronger, equal ranks tie.
 ``rank = 3 * points + faces`` for hands with 0, 1 or 2 faces and 30 for three faces, so
-the order is ``3P > 2P9 > P9 > 9 > 2P8 > ... > 2P0 > P0 > 0`` (RULES.md section 1).
+the order is ``3P > 2P9 > P9 > 9 > 2P8 > ... > 2P0 > P0 > 0``.
 
 >>> hand = evaluate("Kh Qs 9d")
 >>> hand.label, hand.points, hand.faces, hand.rank, hand.pair_plus

@@ -27,7 +27,7 @@ game's previous record (64 zeros for its first record); ``hash`` is the SHA-256 
 record's own canonical bytes (``prev`` included). **The HMAC**, where the operator keeps
 a key, is ``hmac``: the lower-case hex HMAC-SHA256 of the same canonical bytes under the
 key. Without a key anyone can recompute a consistent chain; with one, only the key's
-holder can. A record's fields are described in ``RoundRecord`` and ``RULES.md``;
+holder can. A record's fields are described in ``RoundRecord``;
 ``rules_digest`` is ``RuleSet.digest()`` of the rules it was played under.
 
 **Shoe states.** A record names its bit generator only from ``REPLAYABLE``, and its

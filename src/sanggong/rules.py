@@ -1,6 +1,6 @@
 """Rule sets: everything a Sam Gong table varies, as data.
 
-Two presets follow ``RULES.md``: ``MACAU`` (Portaria 22/96/M) and ``ONLINE`` (the
+Two presets: ``MACAU`` (Portaria 22/96/M) and ``ONLINE`` (the
 three-player live-dealer variant). A variant is a preset with fields replaced, or a
 TOML/JSON file:
 
@@ -329,6 +329,8 @@ class RuleSet:
         Odds 0 are allowed: a win then returns the stake only.
     :param pair_plus_pays: odds of every Pair Plus category (online), or none at all.
     :param commission: rate charged on the winnings of ``commission_bets``, 0 <= rate < 1.
+    :param commission_bets: the bet kinds whose winnings pay ``commission`` (Macau:
+        ``win``, ``odd`` and ``even``).
     :param tie_by: ``"class"`` (same points and faces) or ``"points"`` (same points;
         three faces still beat everything and tie only each other).
     :param push: a pushed Win/Lose or Odd/Even stake is ``"carried"`` to the next round
