@@ -101,7 +101,8 @@ def composition(decks: int = 1, remove: CardsLike | None = None) -> npt.NDArray[
     ValueError: cannot remove Kh: the shoe holds no more
     """
     if isinstance(decks, bool) or not isinstance(decks, int) or not 1 <= decks <= MAX_DECKS:
-        raise ValueError(f"decks must be a positive int, at most {MAX_DECKS}, got {decks!r}")
+        shown = f"a {decks.bit_length()}-bit number" if isinstance(decks, int) and abs(decks) > 10**30 else repr(decks)
+        raise ValueError(f"decks must be a positive int, at most {MAX_DECKS}, got {shown}")
     counts = np.full(_ref.N_CARDS, decks, dtype=np.int64)
     for card in parse_cards(remove) if remove is not None and remove != "" else ():
         if counts[card.code] == 0:
@@ -406,7 +407,18 @@ def effect_of_removal(rules: RuleSet, bets: Iterable[str] | None = None) -> dict
     """The effect of removing one card of each rank from a full shoe of ``rules.decks``
     decks, for every bet (or ``bets``). Suits matter to Pair Plus only: its effects are
     averaged over the four suits of each rank."""
+    if not isinstance(rules, RuleSet):
+        raise TypeError(f"rules must be a RuleSet, not {type(rules).__name__}")
+    if isinstance(bets, str):
+        raise TypeError(f"bets: give a list of bet names, not one string ({bets!r})")
     names = tuple(rules.bets if bets is None else bets)
+    if not names:
+        raise ValueError("bets: no bet to analyse")
+    for name in names:
+        rules.bet(name)  # an offered bet (names it if not)
+    if len(set(names)) != len(names):
+        twice = next(n for n in names if names.count(n) > 1)
+        raise ValueError(f"bets: {twice} is given twice")
     full = composition(rules.decks)
     base = _bet_table(rules, _counts(full), names)  # (counts everything: once)
     kinds = {rules.bet(n).kind for n in names}

@@ -272,6 +272,7 @@ def compare_batch(
     ValueError: a and b must hold the same number of hands (or one hand), got 2 and 3
     """
     x, y = _one_or_many(a, "a"), _one_or_many(b, "b")
+    given = x, y  # before broadcasting and casting (which may wrap a huge code): errors name these
     if len(x) != len(y):
         if len(x) == 1:
             x = np.broadcast_to(x, y.shape)
@@ -288,6 +289,8 @@ def compare_batch(
     out = _output(out, len(x), np.int8, [x, y])
     bad = _run(_impl.kernels.compare_batch, [x, y], [out], threads)
     if bad >= 0:
-        side, arr = ("a", x) if any(not 0 <= v < 52 for v in x[bad].tolist()) else ("b", y)
-        raise _bad_code_error(side, arr, bad)
+        gx, gy = (g[0] if len(g) == 1 else g[bad] for g in given)
+        side, arr, row = ("a", given[0], 0 if len(given[0]) == 1 else bad) \
+            if any(not 0 <= v < 52 for v in gx.tolist()) else ("b", given[1], 0 if len(given[1]) == 1 else bad)
+        raise _bad_code_error(side, arr, row)
     return out

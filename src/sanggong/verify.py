@@ -18,7 +18,7 @@ observed rounds are played again on an ``ObservedTable`` (``dealing.Resettler``)
 ok: 30 records, rules 'macau', chained, HMAC verified, every round replayed
 >>> lines[6] = lines[6].replace('"win:1":100', '"win:1":200', 1)
 >>> print(verify_log(lines, key=b"operator key"))
-bad: line 7 (round 7): hash does not match its contents (30 records read)
+bad: line 7 (round 7): hash does not match its contents (7 records read)
 """
 
 from __future__ import annotations
@@ -42,7 +42,8 @@ class VerifyReport:
     """What ``verify_log`` found.
 
     :ivar ok: every record passed every check (and the log holds at least one).
-    :ivar records: the lines (records) of the log, all of them, read to its end.
+    :ivar records: the lines (records) of the log read: all of them for a good log, up to
+        and including the first bad one otherwise (a file may never end).
     :ivar first_bad: the line number (from 1) of the first bad record, or None.
     :ivar round: that record's round, where it could be read, or None.
     :ivar reason: why it is bad, as ``"line 7 (round 7): hash does not match its
@@ -265,11 +266,9 @@ def _file_lines(handle: Any) -> Iterator[bytes | _TooLong]:
             line = line[:-1]
             if line.endswith(b"\r"):
                 line = line[:-1]
-        elif len(line) > MAX_RECORD_BYTES:  # skip the rest of the line, unread
-            while line and not line.endswith(b"\n"):
-                line = handle.readline(1 << 16)
+        elif len(line) > MAX_RECORD_BYTES:  # the log is bad here: nothing after it is read
             yield _TOO_LONG
-            continue
+            return
         yield line if len(line) <= MAX_RECORD_BYTES else _TOO_LONG
 
 
@@ -344,11 +343,15 @@ def verify_log(
         with open(log, "rb") as handle:
             for number, line in enumerate(_file_lines(handle), start=1):
                 verifier.feed(number, line)
+                if verifier.bad is not None:  # no need to read on (a file may never end)
+                    break
     elif isinstance(log, bytes | bytearray):
         raise TypeError("give a log as a path (str or PathLike) or as an iterable of lines, not bytes")
     elif isinstance(log, Iterable):
         for number, item in enumerate(_given_lines(log), start=1):
             verifier.feed(number, item)
+            if verifier.bad is not None:
+                break
     else:
         raise TypeError(f"give a log as a path or an iterable of lines, not {type(log).__name__}")
     return verifier.report()
