@@ -18,11 +18,12 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
-from sanggong import limits
+from sanggong import analyze, limits
 from sanggong.dealing import Game
 from sanggong.rules import (
     _PAY_KEYS,
@@ -896,3 +897,32 @@ def test_files_round_trip_any_valid_rule_set(rules: RuleSet) -> None:
             loaded = RuleSet.load(path)
             assert loaded == rules and loaded.digest() == rules.digest()
             assert hash(loaded) == hash(rules)
+
+
+@pytest.mark.single_impl
+@settings(max_examples=30, deadline=None, database=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(rules=_valid_rule_sets())
+def test_any_accepted_rule_set_can_be_dealt_analysed_and_simulated(rules: RuleSet) -> None:
+    """One validation shared by all three: what RuleSet accepts, the dealer deals, the
+    analysis counts (every bet's outcomes covering every deal) and the compiled round
+    loop simulates, the reference's loop dealing the same hands."""
+    from sanggong import _core, _reference
+    from sanggong.simulation import _histograms, _params, simulate
+
+    game = Game(rules, seed=5)
+    for _ in range(3):
+        assert len(game.play().hands) == rules.positions
+    if rules.bets:
+        table = analyze(rules)
+        for bet in table.bets.values():
+            assert sum(line.combinations for line in bet.outcomes) == bet.total
+        result = simulate(rules, 300, seed=2, workers=1)
+        assert result.rounds == 300 and set(result.bets) == set(rules.bets)
+    pairs, single = _histograms(rules)
+    pairs_ref, single_ref = _histograms(rules)
+    stop = np.zeros(1, dtype=np.uint8)
+    assert _core.simulate_chunk(np.random.PCG64(9), _params(rules), 50, pairs, single, None, None, None, stop) == 50
+    assert _reference.simulate_chunk(np.random.PCG64(9), _params(rules), 50, pairs_ref, single_ref, None, None, None,
+                                     stop) == 50
+    assert (pairs == pairs_ref).all() and (single == single_ref).all()
