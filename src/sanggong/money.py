@@ -154,10 +154,6 @@ class Purse:
                     return Decimal(int(units)) * self.minor_unit
         return value
 
-    def add(self, *amounts: Money) -> Money:
-        """The exact sum of amounts of this kind."""
-        return self.money(sum((Fraction(a) for a in amounts), Fraction(0)))
-
 
 def json_money(value: Money) -> int | str:
     """An amount for JSON: an int as it is, a Decimal or Fraction as its exact text."""
