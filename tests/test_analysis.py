@@ -15,6 +15,9 @@ import pytest
 from sanggong import MACAU, ONLINE, RuleSet, _core, rank_batch
 from sanggong import _reference as ref
 from sanggong.analysis import _counts, analyze, composition, effect_of_removal
+from sanggong.ranking import DEFAULT_RANKING, Ranking, tables_for
+from sanggong.rules import PRESETS
+from sanggong.settlement import result_of
 
 THREE_PICTURES = MACAU.replace(name="three pictures", tie_by="points", pays={**MACAU.pays, "tie": 8})
 RANKING = ("win", "lose", "tie")
@@ -81,40 +84,66 @@ def ordered_draw_counts(counts52: np.ndarray) -> tuple[list[list[int]], list[int
     return _ordered_draw_counts(tuple(int(x) for x in counts52))
 
 
+def _flat(joint: list[list[int]]) -> list[int]:
+    """A (31, 31) joint count under the default ranking as the analysis lays it out:
+    (position class, banker class, order), the order of two default classes being the
+    order of their numbers."""
+    out = [0] * (31 * 31 * 3)
+    for p, b in itertools.product(range(31), repeat=2):
+        out[(p * 31 + b) * 3 + 1 + (p > b) - (p < b)] = joint[p][b]
+    return out
+
+
+ONE_DECK_RANKINGS = sorted({rules.ranking for rules in PRESETS.values()}, key=repr)
+
+
 @pytest.mark.single_impl
-def test_card_by_card_enumeration_of_one_deck() -> None:
+@pytest.mark.parametrize("ranking", ONE_DECK_RANKINGS, ids=repr)
+def test_card_by_card_enumeration_of_one_deck(ranking: Ranking) -> None:
     """The 407,170,400 ordered deals of one deck, enumerated card by card in the
-    compiled core (a tool of the tests, not a kernel with a twin): they give the same
-    integers for every outcome of every ranking bet as the combinatorial analysis."""
+    compiled core (a tool of the tests, not a kernel with a twin), for the ranking of
+    every preset: they give the same integers for every outcome of every comparison bet
+    of every preset of that ranking as the combinatorial analysis. The hands' classes and
+    ranks come from the reference's plain keys (the default ranking's also from RULES.md
+    directly)."""
+    tables = tables_for(ranking)
+    n = tables.n_classes
     hands = np.array(list(itertools.combinations(range(52), 3)), dtype=np.uint8)
-    classes = np.array([_class_of_ranks(tuple(c // 4 + 1 for c in h)) for h in hands.tolist()], dtype=np.uint8)
-    brute = np.zeros((31, 31), dtype=np.uint64)
-    _core.brute_force_one_deck(classes, brute)
+    rank_of = {key: i for i, key in enumerate(tables.rank_keys)}
+    class_of = {key: i for i, key in enumerate(tables.class_keys)}
+    classes = np.array([class_of[ref.class_key(ranking, *h)] for h in hands.tolist()], dtype=np.uint8)
+    ranks = np.array([rank_of[ref.hand_key(ranking, *h)] for h in hands.tolist()], dtype=np.uint16)
+    if ranking == DEFAULT_RANKING:
+        assert classes.tolist() == [_class_of_ranks(tuple(c // 4 + 1 for c in h)) for h in hands.tolist()]
+    brute = np.zeros(n * n * 3, dtype=np.uint64)
+    _core.brute_force_one_deck(classes, ranks, n, brute)
     assert int(brute.sum()) == 407_170_400
-    for rules in (MACAU.replace(decks=1), ONLINE, THREE_PICTURES.replace(decks=1)):
+    presets = [r for r in PRESETS.values() if r.ranking == ranking]
+    if ranking == DEFAULT_RANKING:
+        presets.append(THREE_PICTURES)
+    keys = tables.class_keys
+    for rules in presets:
+        rules = rules.replace(decks=1) if rules.decks > 1 else rules
         table = analyze(rules)
         for name in rules.bets:
             spec = rules.bet(name)
-            if spec.kind not in RANKING:
+            if spec.kind not in ref.COMPARISONS:
                 continue
-            expected: dict[int, int] = {}
-            for p, b in itertools.product(range(31), repeat=2):
-                code = ref.bet_outcome(rules, spec.kind, 0, p, 0, b)
-                expected[code] = expected.get(code, 0) + int(brute[p, b])
-            got = {}
+            want: dict[tuple[str, str | None], int] = {}
+            for p, b, order in itertools.product(range(n), range(n), (-1, 0, 1)):
+                count = int(brute[(p * n + b) * 3 + order + 1])
+                if count:
+                    result = result_of(rules, ref.bet_outcome(rules, spec.kind, 0, keys[p], 0, keys[b], order))
+                    want[result] = want.get(result, 0) + count
+            got: dict[tuple[str, str | None], int] = {}
             for line in table[name].outcomes:
                 got[line.outcome, line.detail] = got.get((line.outcome, line.detail), 0) + line.combinations
-            from sanggong.settlement import RESULTS as _RESULTS
-            want: dict[tuple[str, str | None], int] = {}
-            for code, n in expected.items():
-                if n:
-                    want[_RESULTS[code]] = want.get(_RESULTS[code], 0) + n
             assert got == want, (rules.name, name)
 
 
 def test_one_deck_single_hand_counts_by_evaluating_every_hand() -> None:
     hands = np.array(list(itertools.combinations(range(52), 3)), dtype=np.uint8)
-    counts = _counts(composition(1))
+    counts = _counts(MACAU, composition(1))
     assert np.bincount(rank_batch(hands), minlength=31).tolist() == counts.marginal.tolist()
     pp = np.bincount([_pair_plus_of_cards(tuple(h)) for h in hands.tolist()], minlength=6)
     assert pp.tolist() == counts.pair_plus.tolist()
@@ -130,8 +159,8 @@ def test_one_deck_single_hand_counts_by_evaluating_every_hand() -> None:
 )
 def test_counts_against_ordered_draws(counts: np.ndarray) -> None:
     joint, marginal, pair_plus = ordered_draw_counts(counts)
-    got = _counts(counts)
-    assert got.joint.tolist() == joint
+    got = _counts(MACAU, counts)
+    assert got.joint.tolist() == _flat(joint)
     assert got.marginal.tolist() == marginal
     assert got.pair_plus.tolist() == pair_plus
     n = int(counts.sum())
@@ -140,7 +169,7 @@ def test_counts_against_ordered_draws(counts: np.ndarray) -> None:
 
 def test_huge_shoes_count_in_python_integers() -> None:
     counts = composition(60)  # 3,120 cards: the pair counts pass 2**63
-    got = _counts(counts)
+    got = _counts(MACAU, counts)
     assert got.pairs > 2**63 and int(sum(got.joint.ravel().tolist())) == got.pairs
     assert sum(got.marginal.tolist()) == comb(3120, 3)
 

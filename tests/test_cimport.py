@@ -66,7 +66,7 @@ def test_cimport_from_another_extension(tmp_path: Path) -> None:
         sys.path.remove(str(tmp_path))
         sys.modules.pop("probe", None)
     expected = [
-        (ref.rank3(a, b, c), ref.pair_plus3(a, b, c))
+        (ref.default_rank3(a, b, c), ref.pair_plus3(a, b, c))
         for a, b, c in itertools.product(range(52), repeat=3)
     ]
     assert got == expected

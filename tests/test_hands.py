@@ -3,6 +3,7 @@ implementations, combinatorial counts computed independently, and properties."""
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections import Counter
 from math import comb, prod
@@ -18,12 +19,16 @@ from sanggong import (
     HandValue,
     PairPlus,
     compare,
+    compare_batch,
     evaluate,
     hand_cards,
     pair_plus_batch,
     rank_batch,
 )
+from sanggong import _impl
 from sanggong import _reference as ref
+from sanggong.ranking import DEFAULT_RANKING, Ranking, tables_for
+from sanggong.rules import PRESETS
 
 ALL_TRIPLES = np.array(list(itertools.product(range(52), repeat=3)), dtype=np.uint8)
 ONE_DECK_HANDS = np.array(list(itertools.combinations(range(52), 3)), dtype=np.uint8)
@@ -82,7 +87,7 @@ def test_exhaustive_against_reference_scalar() -> None:
     """All 140,608 ordered triples of codes (identical cards included): the batch
     kernels and the scalar kernels of the active implementation agree with the
     reference's plain functions, for rank, label and Pair Plus category."""
-    expected_rank = np.array([ref.rank3(*map(int, t)) for t in ALL_TRIPLES], dtype=np.uint8)
+    expected_rank = np.array([ref.default_rank3(*map(int, t)) for t in ALL_TRIPLES], dtype=np.uint8)
     expected_pp = np.array([ref.pair_plus3(*map(int, t)) for t in ALL_TRIPLES], dtype=np.uint8)
     ranks = rank_batch(ALL_TRIPLES)
     np.testing.assert_array_equal(ranks, expected_rank)
@@ -93,9 +98,52 @@ def test_exhaustive_against_reference_scalar() -> None:
 
 def test_scalar_kernel_matches_reference_on_sample(impl: object) -> None:
     rng = np.random.default_rng(2)
+    tables = tables_for(DEFAULT_RANKING).kernel
     for c0, c1, c2 in rng.integers(0, 52, size=(3000, 3)).tolist():
-        assert impl.rank3(c0, c1, c2) == ref.rank3(c0, c1, c2)  # type: ignore[attr-defined]
+        assert impl.rank3(tables, c0, c1, c2) == ref.default_rank3(c0, c1, c2)  # type: ignore[attr-defined]
         assert impl.pair_plus3(c0, c1, c2) == ref.pair_plus3(c0, c1, c2)  # type: ignore[attr-defined]
+
+
+RANKINGS = sorted({rules.ranking for rules in PRESETS.values()}, key=repr) + [
+    Ranking(order="points", tiers=(), high_card="rank"),
+    Ranking(tiers=("three_threes", "face_trips", "trips", "three_faces"), high_card="rank"),
+    Ranking(order="faces_points", tiers=("trips",), high_card="rank_suit"),
+]
+
+
+@pytest.mark.parametrize("ranking", RANKINGS, ids=repr)
+def test_every_ranking_against_the_plain_reference_on_all_triples(ranking: Ranking) -> None:
+    """For every preset's ranking and a few others, on all 140,608 ordered triples: the
+    active implementation's batch ranks, classes and categories equal the reference's
+    plain ``hand_key``/``class_key`` (numbered by their sorted order), and the tables'
+    vectorized keys (``triple_keys``, which the run-time tables are built from) equal the
+    plain keys."""
+    tables = tables_for(ranking)
+    rank_of = {key: i for i, key in enumerate(tables.rank_keys)}
+    class_of = {key: i for i, key in enumerate(tables.class_keys)}
+    plain_keys = [ref.hand_key(ranking, *t) for t in ALL_TRIPLES.tolist()]
+    plain_classes = [ref.class_key(ranking, *t) for t in ALL_TRIPLES.tolist()]
+    assert sorted(set(plain_keys)) == list(tables.rank_keys)
+    vector_keys, vector_classes = ref.triple_keys(ranking)
+    assert [ref.unpack_hand_key(k) for k in vector_keys.tolist()] == plain_keys
+    assert [ref.unpack_class_key(k) for k in vector_classes.tolist()] == plain_classes
+    ranks = rank_batch(ALL_TRIPLES, rules=ranking)
+    assert ranks.dtype == (np.uint16 if tables.n_ranks > 256 else np.uint8)
+    np.testing.assert_array_equal(ranks, [rank_of[k] for k in plain_keys])
+    kernel = tables.kernel
+    classes = [_impl.kernels.class3(kernel, *t) for t in ALL_TRIPLES[::7].tolist()]
+    assert classes == [class_of[k] for k in plain_classes[::7]]
+
+
+@pytest.mark.parametrize("ranking", RANKINGS, ids=repr)
+def test_compare_batch_follows_the_plain_keys(ranking: Ranking) -> None:
+    """200,000 random pairs of hands: the batch comparison is the order of their plain keys."""
+    rng = np.random.default_rng(11)
+    a, b = rng.integers(0, 52, size=(2, 200_000, 3))
+    got = compare_batch(a, b, rules=ranking)
+    keys_a = [ref.hand_key(ranking, *t) for t in a.tolist()]
+    keys_b = [ref.hand_key(ranking, *t) for t in b.tolist()]
+    np.testing.assert_array_equal(got, [(x > y) - (x < y) for x, y in zip(keys_a, keys_b, strict=True)])
 
 
 # --- counts by combinatorics over ranks, written apart from the evaluator -----------
@@ -226,6 +274,8 @@ def test_bad_hands(bad: object, error: type[Exception], match: str) -> None:
 
 @pytest.mark.parametrize("bad", [52, -1, 255, 2**40])
 def test_scalar_kernels_check_codes(impl: object, bad: int) -> None:
-    for kernel in (impl.rank3, impl.pair_plus3):  # type: ignore[attr-defined]
+    tables = tables_for(DEFAULT_RANKING).kernel
+    for kernel in (functools.partial(impl.rank3, tables), functools.partial(impl.class3, tables),  # type: ignore[attr-defined]
+                   impl.pair_plus3):  # type: ignore[attr-defined]
         with pytest.raises((ValueError, OverflowError), match=str(bad)):
             kernel(1, bad, 2)

@@ -24,6 +24,7 @@ from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
 from sanggong import analyze, limits
+from sanggong.ranking import HIGH_CARDS, ORDERS, TIERS, Ranking, tables_for
 from sanggong.dealing import Game
 from sanggong.rules import (
     _PAY_KEYS,
@@ -48,7 +49,10 @@ def test_presets_follow_rules_md() -> None:
     assert ONLINE.pays["win_on_six"] == ONLINE.pays["lose_on_six"] == Fraction(1, 2)
     assert ONLINE.pair_plus_pays == {"straight_flush": 40, "three_of_a_kind": 30, "straight": 6, "flush": 3, "pair": 1}
     assert (ONLINE.commission, ONLINE.push, ONLINE.positions, ONLINE.head_card) == (0, "returned", 3, True)
-    assert PRESETS == {"macau": MACAU, "online": ONLINE}
+    assert list(PRESETS) == ["macau", "online", "nagaworld", "genting", "genting_no_commission", "prosperity",
+                             "san_gong", "chinese"]
+    assert PRESETS["macau"] is MACAU and PRESETS["online"] is ONLINE
+    assert all(name == rules.name for name, rules in PRESETS.items())
 
 
 def test_bet_catalogues_use_canonical_names() -> None:
@@ -153,7 +157,7 @@ def test_a_hand_written_toml_table(tmp_path: Path) -> None:
         ({"banker_three_faces_point": 10}, ValueError, "banker_three_faces_point"),
         ({"cut_card_range": (40, 30)}, ValueError, "cut_card_range"),
         ({"minor_unit": "0"}, ValueError, "minor_unit"),
-        ({"variant": "vegas"}, ValueError, "variant: expected 'macau' or 'online'"),
+        ({"variant": "vegas"}, ValueError, "variant: expected one of .*'macau', 'online'"),
         ({"name": ""}, ValueError, "name: expected a non-empty string"),
     ],
 )
@@ -225,7 +229,7 @@ def _jsonable(value: object) -> object:
 
 def test_file_structs_cover_every_field() -> None:
     assert list(_RuleFile.__struct_fields__) == FIELDS
-    assert set(_PaysFile.__struct_fields__) == _PAY_KEYS["macau"] | _PAY_KEYS["online"]
+    assert set(_PaysFile.__struct_fields__) == set().union(*_PAY_KEYS.values())
     assert set(_PairPlusFile.__struct_fields__) == set(PAIR_PLUS_CATEGORIES)
 
 
@@ -726,6 +730,8 @@ CHANGES: list[tuple[RuleSet, str, Any]] = [
     (MACAU, "burn_after_shuffle", 8), (MACAU, "burn_after_shuffle", 0), (MACAU, "burn_per_round", 0),
     (MACAU, "cut_card_range", (30, 41)), (MACAU, "deal_one_at_a_time", False),
     (ONLINE, "head_card", False), (ONLINE, "head_card_burned", False),
+    (MACAU, "ranking", Ranking(order="faces_points")), (MACAU, "ranking", Ranking(high_card="rank")),
+    (PRESETS["chinese"], "multipliers", {**PRESETS["chinese"].multipliers, "9": 4}),
 ]
 
 
@@ -833,7 +839,9 @@ def test_any_mutated_dict_builds_or_raises_value_or_type_error(data: dict[str, A
 _PRINTABLE = st.characters(codec="utf-8", exclude_categories=["Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp", "Zs"],
                            include_characters=" ")
 _KINDS_OF = {"macau": {"win", "tie", "odd", "even", "three_faces", "point"},
-             "online": {"win", "lose", "tie", "three_faces", "pair_plus"}}
+             "online": {"win", "lose", "tie", "three_faces", "pair_plus"},
+             "dragon_phoenix": {"dragon", "phoenix", "tie"},
+             "banker_game": {"player"}}
 
 
 _POSITIVE_ODDS = st.one_of(
@@ -845,11 +853,22 @@ _POSITIVE_ODDS = st.one_of(
 
 @st.composite
 def _valid_rule_sets(draw: st.DrawFn) -> RuleSet:
-    variant = draw(st.sampled_from(["macau", "online"]))
+    variant = draw(st.sampled_from(["macau", "online", "dragon_phoenix", "banker_game"]))
     online = variant == "online"
-    decks = draw(st.integers(1, limits.MAX_DECKS))
-    positions = 3 if online else draw(st.integers(1, limits.MAX_POSITIONS))
-    pays = draw(st.dictionaries(st.sampled_from(sorted(_PAY_KEYS[variant])), _POSITIVE_ODDS))
+    ranking = Ranking(
+        order=draw(st.sampled_from(ORDERS)),
+        tiers=tuple(draw(st.permutations(TIERS))[: draw(st.integers(0, len(TIERS)))]),
+        high_card=draw(st.sampled_from(HIGH_CARDS)),
+    )
+    # a suit tie-break counts by cards: at most two decks, to keep the analysis quick here
+    decks = draw(st.integers(1, 2 if ranking.uses_suits else limits.MAX_DECKS))
+    positions = 3 if online else 1 if variant == "dragon_phoenix" else draw(st.integers(1, limits.MAX_POSITIONS))
+    multipliers = {}
+    if variant == "banker_game":
+        multipliers = {key: draw(st.integers(1, 100) | st.fractions(Fraction(1, 100), 100, max_denominator=100)
+                                 .filter(lambda x: x > 0)) for key in
+                       (*(str(n) for n in range(10)), *ranking.tiers)}
+    pays = draw(st.dictionaries(st.sampled_from(sorted(_PAY_KEYS[variant])), _POSITIVE_ODDS)) if _PAY_KEYS[variant] else {}
     pair_plus = draw(st.sampled_from([{}, {c: draw(_POSITIVE_ODDS) for c in PAIR_PLUS_CATEGORIES}])) if online else {}
     low = draw(st.integers(1, 52 * decks - 1))
     fresh = online or decks == 1
@@ -871,6 +890,8 @@ def _valid_rule_sets(draw: st.DrawFn) -> RuleSet:
         "deal_one_at_a_time": draw(st.booleans()),
         "head_card": draw(st.booleans()) if fresh else False,
         "head_card_burned": draw(st.booleans()),
+        "ranking": ranking,
+        "multipliers": multipliers,
     }
     try:
         return RuleSet(**kwargs)
@@ -922,7 +943,9 @@ def test_any_accepted_rule_set_can_be_dealt_analysed_and_simulated(rules: RuleSe
     pairs, single = _histograms(rules)
     pairs_ref, single_ref = _histograms(rules)
     stop = np.zeros(1, dtype=np.uint8)
-    assert _core.simulate_chunk(np.random.PCG64(9), _params(rules), 50, pairs, single, None, None, None, stop) == 50
-    assert _reference.simulate_chunk(np.random.PCG64(9), _params(rules), 50, pairs_ref, single_ref, None, None, None,
-                                     stop) == 50
+    source = tables_for(rules.ranking)
+    assert _core.simulate_chunk(np.random.PCG64(9), _core.Tables(source), _params(rules), 50, pairs, single, None,
+                                None, None, stop) == 50
+    assert _reference.simulate_chunk(np.random.PCG64(9), _reference.Tables(source), _params(rules), 50, pairs_ref,
+                                     single_ref, None, None, None, stop) == 50
     assert (pairs == pairs_ref).all() and (single == single_ref).all()

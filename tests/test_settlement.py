@@ -11,11 +11,14 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
+from sanggong.ranking import Ranking, tables_for
+from sanggong.rules import PRESETS
 from sanggong import MACAU, ONLINE, RuleSet, TableSession, evaluate, settle
 from sanggong import _reference as ref
 from sanggong.settlement import outcome_codes
 
 THREE_PICTURES = MACAU.replace(name="three pictures", tie_by="points", pays={**MACAU.pays, "tie": 8})
+POINTS_ONLY = MACAU.replace(name="points only", ranking=Ranking(order="points"))
 
 THREE = "9c 9d 5h"  # 3 points, no face: "3" (odd)
 THREE_TOO = "9h 9s 5c"  # the same class
@@ -80,7 +83,7 @@ ONLINE_CASES = [
 
 POINTS_TIE_CASES = [
     (THREE, P3, "tie:1", "win", 900, 0, 0),  # same points, faces ignored: 8:1
-    (THREE, P3, "win:1", "carried", 0, 0, 100),
+    (THREE, P3, "win:1", "win", 195, 5, 0),  # the Tie is on points, Win still compares faces (NagaWorld)
     (THREE_FACES, THREE_FACES, "tie:1", "win", 900, 0, 0),
     (ZERO, THREE_FACES, "tie:1", "lose", 0, 0, 0),  # 3P still beats a 0-point hand
     (ZERO, THREE_FACES, "win:1", "win", 195, 5, 0),
@@ -98,7 +101,10 @@ def _slip(rules: RuleSet, bet: str) -> dict[str, int]:
 @pytest.mark.parametrize(
     ("rules", "case"),
     [(MACAU, c) for c in MACAU_CASES] + [(ONLINE, c) for c in ONLINE_CASES]
-    + [(THREE_PICTURES, c) for c in POINTS_TIE_CASES],
+    + [(THREE_PICTURES, c) for c in POINTS_TIE_CASES]
+    + [(POINTS_ONLY, (THREE, P3, "win:1", "carried", 0, 0, 100)),  # a ranking of points only: a tie
+       (POINTS_ONLY, (THREE, P3, "tie:1", "win", 2100, 0, 0)),
+       (POINTS_ONLY, (ZERO, THREE_FACES, "win:1", "win", 195, 5, 0))],
 )
 def test_every_bet_and_outcome(rules: RuleSet, case: tuple[object, ...]) -> None:
     banker, hand, bet, outcome, returned, commission, carried = case
@@ -275,40 +281,57 @@ def test_online_session_returns_pushes() -> None:
 # --- the compiled tables against the reference, on every input ---------------------------
 
 
-@pytest.mark.parametrize("rules", [MACAU, ONLINE, THREE_PICTURES], ids=lambda r: r.name)
+@pytest.mark.parametrize("rules", [MACAU, ONLINE, THREE_PICTURES, POINTS_ONLY, *(PRESETS[n] for n in (
+    "nagaworld", "genting_no_commission", "prosperity", "san_gong", "chinese"))], ids=lambda r: r.name)
 def test_outcome_codes_match_the_plain_rules_everywhere(rules: RuleSet) -> None:
-    """Every pair of hand classes x every Pair Plus category of both hands x every bet:
-    the active implementation's ``outcome_codes`` equals ``bet_outcome`` called plainly."""
-    grid = list(itertools.product(range(31), range(6), range(31), range(6)))
-    hand_rank, hand_pp, banker_rank, banker_pp = (np.array(c, dtype=np.uint8) for c in zip(*grid, strict=True))
+    """Every pair of hand classes x every Pair Plus category of both hands (x every order
+    of the two hands, where their classes do not decide it) x every bet: the active
+    implementation's ``outcome_codes`` equals ``bet_outcome`` called plainly."""
+    tables = tables_for(rules.ranking)
+    n, keys = tables.n_classes, tables.class_keys
+    pp_range = range(6) if rules.variant == "online" else range(1)
+    orders = [None] if tables.ordered_by_class else [-1, 0, 1]
+    grid = list(itertools.product(range(n), pp_range, range(n), pp_range, orders))
+    hand_cls, hand_pp, banker_cls, banker_pp = (np.array(c, dtype=np.int64) for c in list(zip(*grid, strict=True))[:4])
+    if tables.ordered_by_class:  # the classes' ranks
+        hand_rank, banker_rank = tables.class_rank[hand_cls], tables.class_rank[banker_cls]
+    else:  # ranks that give the order
+        banker_rank = np.ones(len(grid), dtype=np.int64)
+        hand_rank = 1 + np.array([g[4] for g in grid], dtype=np.int64)
+    classes = np.column_stack([banker_cls] + [hand_cls] * rules.positions)
     ranks = np.column_stack([banker_rank] + [hand_rank] * rules.positions)
     pps = np.column_stack([banker_pp] + [hand_pp] * rules.positions)
     bets = list(rules.bets)
-    codes = outcome_codes(rules, bets, ranks, pps)
+    codes = outcome_codes(rules, bets, classes, ranks, pps)
     for j, name in enumerate(bets):
         spec = rules.bet(name)
         on_banker = spec.kind in ("odd", "even", "point") or spec.position == 0
-        hr, hp = (banker_rank, banker_pp) if on_banker else (hand_rank, hand_pp)
+        hc, hp, hr = (banker_cls, banker_pp, banker_rank) if on_banker else (hand_cls, hand_pp, hand_rank)
         expected = [
-            ref.bet_outcome(rules, spec.kind, spec.position, a, b, c)
-            for a, b, c in zip(hr.tolist(), hp.tolist(), banker_rank.tolist(), strict=True)
+            ref.bet_outcome(rules, spec.kind, spec.position, keys[a], b, keys[c], (r > q) - (r < q))
+            for a, b, c, r, q in zip(hc.tolist(), hp.tolist(), banker_cls.tolist(), hr.tolist(),
+                                     banker_rank.tolist(), strict=True)
         ]
         assert codes[:, j].tolist() == expected, name
 
 
 def test_outcome_codes_reject_bad_input() -> None:
-    with pytest.raises(ValueError, match=r"round 1: ranks \[0, 31"):
-        outcome_codes(ONLINE, ["win:1"], [[0, 0, 0, 0], [0, 31, 0, 0]], np.zeros((2, 4), dtype=np.int64))
-    with pytest.raises(ValueError, match=r"round 0: ranks \[0, 287"):  # not 287 % 256 = 31 .. or 0..30
-        outcome_codes(ONLINE, ["win:1"], np.array([[0, 287, 0, 0]], dtype=np.int64), np.zeros((1, 4), dtype=np.int8))
+    zero = [[0, 0, 0, 0]]
+    with pytest.raises(ValueError, match=r"round 1: classes \[0, 31"):
+        outcome_codes(ONLINE, ["win:1"], [[0, 0, 0, 0], [0, 31, 0, 0]], zero * 2, np.zeros((2, 4), dtype=np.int64))
+    with pytest.raises(ValueError, match=r"round 0: classes \[0, 287"):  # not 287 % 256 = 31 .. or 0..30
+        outcome_codes(ONLINE, ["win:1"], np.array([[0, 287, 0, 0]], dtype=np.int64), zero,
+                      np.zeros((1, 4), dtype=np.int8))
+    with pytest.raises(ValueError, match=r"ranks \[0, 65536, 0, 0\]"):  # a rank is 16 bits
+        outcome_codes(ONLINE, ["win:1"], zero, [[0, 65536, 0, 0]], zero)
     with pytest.raises(TypeError, match="pair_plus must be an integer array, not dtype float64"):
-        outcome_codes(ONLINE, ["win:1"], [[0, 0, 0, 0]], np.full((1, 4), 0.5))
+        outcome_codes(ONLINE, ["win:1"], zero, zero, np.full((1, 4), 0.5))
     with pytest.raises(ValueError, match=r"pair plus \[6, 0, 0, 0\]"):
-        outcome_codes(ONLINE, ["win:1"], [[0, 0, 0, 0]], [[6, 0, 0, 0]])
+        outcome_codes(ONLINE, ["win:1"], zero, zero, [[6, 0, 0, 0]])
     with pytest.raises(ValueError, match=r"shape \(rounds, 4\)"):
-        outcome_codes(ONLINE, ["win:1"], [[0, 0, 0]], [[0, 0, 0]])
+        outcome_codes(ONLINE, ["win:1"], [[0, 0, 0]], [[0, 0, 0]], [[0, 0, 0]])
     with pytest.raises(ValueError, match="unknown bet"):
-        outcome_codes(ONLINE, ["odd"], [[0, 0, 0, 0]], [[0, 0, 0, 0]])
+        outcome_codes(ONLINE, ["odd"], zero, zero, zero)
 
 
 def test_evaluated_rounds_settle_alike_through_both_paths() -> None:
@@ -317,7 +340,8 @@ def test_evaluated_rounds_settle_alike_through_both_paths() -> None:
     for _ in range(200):
         cards = rng.choice(52, size=12, replace=False).tolist()
         hands = [evaluate(cards[3 * i : 3 * i + 3]) for i in range(4)]
-        codes = outcome_codes(ONLINE, bets, [[h.rank for h in hands]], [[int(h.pair_plus) for h in hands]])
+        codes = outcome_codes(ONLINE, bets, [[h.hand_class for h in hands]], [[h.rank for h in hands]],
+                              [[int(h.pair_plus) for h in hands]])
         result = settle(ONLINE, hands[0], hands[1:], {b: 1 for b in bets})
         labels = {0: "lose", 1: "win", 2: "win", 3: "push"} | {k: "win" for k in range(5, 10)}
         assert [labels[c] for c in codes[0].tolist()] == [r.outcome for r in result.results]

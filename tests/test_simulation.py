@@ -16,13 +16,37 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sanggong import MACAU, ONLINE, Game, RuleSet, _core, _reference
-from sanggong.settlement import plan_for
+from sanggong import MACAU, ONLINE, Game, HandValue, RuleSet, _core, _reference
+from sanggong.ranking import tables_for
+from sanggong.rules import PRESETS
+from sanggong.settlement import plan_for, result_of
 from sanggong.simulation import _histograms, _params, _run_chunk, bet_counts, simulate, simulate_sessions
 
 RULE_SETS = [ONLINE, MACAU, MACAU.replace(decks=1, positions=5, deal_one_at_a_time=False),
-             ONLINE.replace(head_card_burned=False), ONLINE.replace(decks=2)]
-IDS = ["online", "macau", "macau-one-deck-three-at-a-time", "online-head-card-dealt", "online-two-decks"]
+             ONLINE.replace(head_card_burned=False), ONLINE.replace(decks=2),
+             PRESETS["prosperity"].replace(decks=2, positions=3), PRESETS["nagaworld"], PRESETS["san_gong"],
+             PRESETS["chinese"], PRESETS["san_gong"].replace(decks=2)]
+IDS = ["online", "macau", "macau-one-deck-three-at-a-time", "online-head-card-dealt", "online-two-decks",
+       "prosperity-two-decks", "nagaworld", "san_gong", "chinese", "san_gong-two-decks"]
+
+
+def _tables(module: object, rules: RuleSet) -> object:
+    """The kernels' tables of ``module`` (compiled or reference) for the rules' ranking."""
+    return module.Tables(tables_for(rules.ranking))  # type: ignore[attr-defined]
+
+
+def _count_round(rules: RuleSet, pairs: np.ndarray, single: np.ndarray, banker: HandValue,
+                 hands: dict[int, HandValue]) -> None:
+    """Add one round to histograms laid out as the round loop lays them (see
+    ``_core.simulate_chunk``), from the hands' classes and ranks."""
+    tables = tables_for(rules.ranking)
+    n = tables.n_classes
+    width = 1 if tables.ordered_by_class else 3
+    for h, value in {0: banker, **hands}.items():
+        single[h, 6 * value.hand_class + int(value.pair_plus)] += 1
+        if h:
+            order = (value.rank > banker.rank) - (value.rank < banker.rank)
+            pairs[h, (value.hand_class * n + banker.hand_class) * width + (order + 1 if width == 3 else 0)] += 1
 
 
 def _rounds(impl: object, fast: int, slow: int) -> int:
@@ -36,7 +60,7 @@ def test_compiled_and_reference_rounds_agree(rules: RuleSet) -> None:
     names = tuple(rules.bets)
     plan = plan_for(rules, names)
     stake = {n: 100 for n in names}
-    money = np.zeros((len(names), 10), dtype=np.int64)
+    money = np.zeros((len(names), 256), dtype=np.int64)
     from sanggong.money import Purse as _Purse
     from sanggong.settlement import bet_result as _result
     from sanggong.simulation import _possible
@@ -48,8 +72,8 @@ def test_compiled_and_reference_rounds_agree(rules: RuleSet) -> None:
     for module in (_core, _reference):
         pairs, single = _histograms(rules)
         net = np.zeros(1500, np.int64)
-        done = module.simulate_chunk(np.random.PCG64(5), _params(rules), 1500, pairs, single, plan, money, net,
-                                     np.zeros(1, np.uint8))
+        done = module.simulate_chunk(np.random.PCG64(5), _tables(module, rules), _params(rules), 1500, pairs,
+                                     single, plan, money, net, np.zeros(1, np.uint8))
         results.append((done, pairs.tolist(), single.tolist(), net.tolist()))
     assert results[0] == results[1]
     assert int(np.asarray(results[0][2]).sum()) == 1500 * rules.hands
@@ -59,50 +83,43 @@ def test_compiled_and_reference_rounds_agree(rules: RuleSet) -> None:
 def test_simulated_rounds_are_the_games_rounds(impl: object, rules: RuleSet) -> None:
     n = _rounds(impl, 3000, 400)
     pairs, single = _histograms(rules)
-    impl.simulate_chunk(np.random.PCG64(9), _params(rules), n, pairs, single, None, None, None,  # type: ignore[attr-defined]
-                        np.zeros(1, np.uint8))
+    impl.simulate_chunk(np.random.PCG64(9), _tables(impl, rules), _params(rules), n, pairs, single,  # type: ignore[attr-defined]
+                        None, None, None, np.zeros(1, np.uint8))
     game = Game(rules, rng=np.random.PCG64(9))
     want_pairs, want_single = _histograms(rules)
     for _ in range(n):
         record = game.play()
-        hands = {0: record.banker, **record.hands}
-        for h, value in hands.items():
-            want_single[h, 6 * value.rank + int(value.pair_plus)] += 1
-            if h:
-                want_pairs[h, 31 * value.rank + record.banker.rank] += 1
+        _count_round(rules, want_pairs, want_single, record.banker, dict(record.hands))
     assert (pairs == want_pairs).all() and (single == want_single).all()
 
 
-def test_histograms_settle_as_settle_does(impl: object) -> None:
+@pytest.mark.parametrize("rules", [ONLINE, PRESETS["nagaworld"], PRESETS["san_gong"], PRESETS["chinese"],
+                                   PRESETS["prosperity"]], ids=lambda r: r.name)
+def test_histograms_settle_as_settle_does(impl: object, rules: RuleSet) -> None:
     """bet_counts over the histograms against settle() called round by round."""
-    rules = ONLINE
     names = tuple(rules.bets)
     game = Game(rules, rng=np.random.PCG64(3))
     pairs, single = _histograms(rules)
     want = {n: {} for n in names}  # type: ignore[var-annotated]
     for _ in range(300):
         record = game.play({n: 1 for n in names})
-        hands = {0: record.banker, **record.hands}
-        for h, value in hands.items():
-            single[h, 6 * value.rank + int(value.pair_plus)] += 1
-            if h:
-                pairs[h, 31 * value.rank + record.banker.rank] += 1
+        _count_round(rules, pairs, single, record.banker, dict(record.hands))
         for r in record.results:
             key = (r["outcome"], r["detail"])
             want[r["bet"]][key] = want[r["bet"]].get(key, 0) + 1
     counts = bet_counts(plan_for(rules, names), pairs, single)
-    from sanggong.settlement import RESULTS as _RESULTS
-
     for j, n in enumerate(names):
         got: dict[tuple[str, str | None], int] = {}
         for code, c in enumerate(counts[j].tolist()):
             if c:
-                got[_RESULTS[code]] = got.get(_RESULTS[code], 0) + c
+                got[result_of(rules, code)] = got.get(result_of(rules, code), 0) + c
         assert got == want[n], n
 
 
 def test_returns_agree_with_the_exact_values(impl: object) -> None:
-    for rules in (ONLINE, MACAU):
+    """Every preset (every ranking and table shape): simulated returns within 4 standard
+    errors of the exact analysis."""
+    for rules in PRESETS.values():
         result = simulate(rules, _rounds(impl, 1_000_000, 3000), seed=2026, workers=2)
         assert result.rounds == _rounds(impl, 1_000_000, 3000)
         for bet in result.bets.values():
@@ -328,7 +345,7 @@ def test_ctrl_c_stops_session_mode_within_a_second() -> None:
     from sanggong.simulation import _run_sessions
 
     stop = np.ones(1, dtype=np.uint8)
-    money = np.zeros((1, 10), dtype=np.int64)
+    money = np.zeros((1, 256), dtype=np.int64)
     seeds = np.random.SeedSequence(1).spawn(3)
     assert _run_sessions(ONLINE, (("win:1", 1),), money, 100, 1000, 0, seeds, False, stop) == (0, [], 0)
 
@@ -339,15 +356,16 @@ def test_misaligned_money_is_refused_by_the_core_and_realigned_by_sessions() -> 
     from sanggong import _core
     from sanggong.simulation import _histograms, _params, _run_sessions, plan_for
 
-    money = np.zeros((1, 10), dtype=np.int64)
+    money = np.zeros((1, 256), dtype=np.int64)
     money[0, :2] = (-100, 100)
     raw = np.zeros(money.nbytes + 1, dtype=np.uint8)
     raw[1:] = money.view(np.uint8).reshape(-1)
-    skewed = raw[1:].view(np.int64).reshape(1, 10)
+    skewed = raw[1:].view(np.int64).reshape(1, 256)
     assert not skewed.flags.aligned
     pairs, single = _histograms(ONLINE)
     with pytest.raises(ValueError, match="money is not aligned to 8 bytes"):
-        _core.simulate_chunk(np.random.PCG64(1), _params(ONLINE), 10, pairs, single, plan_for(ONLINE, ("win:1",)),
+        _core.simulate_chunk(np.random.PCG64(1), _tables(_core, ONLINE), _params(ONLINE), 10, pairs, single,
+                             plan_for(ONLINE, ("win:1",)),
                              skewed, np.zeros(10, np.int64), np.zeros(1, np.uint8))
     seeds = np.random.SeedSequence(3).spawn(2)
     args = (ONLINE, (("win:1", 100),), skewed, 10_000, 50, 0, seeds, False)

@@ -63,7 +63,7 @@ def tables(ref: ModuleType) -> tuple[list[int], list[int]]:
         state_of[a * n + b] = states[key] * n
 
     def packed(a: int, b: int, c: int) -> int:
-        return ref.rank3(a, b, c) | ref.pair_plus3(a, b, c) << 5
+        return ref.default_rank3(a, b, c) | ref.pair_plus3(a, b, c) << 5
 
     hand = [packed(a, b, c) for a, b in representative for c in range(n)]
     for a, b, c in itertools.product(range(n), repeat=3):

@@ -11,7 +11,7 @@ from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, u
 
 cimport cython
 from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_IsValid
-from libc.stdlib cimport free, malloc
+from libc.stdlib cimport free, malloc, qsort
 from libc.string cimport memcpy
 from numpy.random cimport bitgen_t
 
@@ -23,7 +23,7 @@ cdef extern from "_tables.h" nogil:
 
 cdef extern from "_eval.h" nogil:
     void sg_init_state16()
-    void sg_eval_u8(const uint8_t *h, Py_ssize_t m, uint8_t *ranks, uint8_t *pair_plus)
+    void sg_values_u8(const uint16_t *state16, const uint16_t *value, const uint8_t *h, Py_ssize_t m, uint16_t *out)
 
 sg_init_state16()  # fills the uint8 kernel's state table from SG_STATE, once, at import
 
@@ -72,14 +72,113 @@ cdef uint8_t _code(object value) except? 255:
     return <uint8_t>code
 
 
-def rank3(c0, c1, c2):
-    """Class number (0..30) of the hand of these three card codes."""
-    return _rank(_code(c0), _code(c1), _code(c2))
-
-
 def pair_plus3(c0, c1, c2):
     """Pair Plus category (0..5) of the hand of these three card codes."""
     return _pair_plus(_code(c0), _code(c1), _code(c2))
+
+
+# --- a ranking's run-time tables ---------------------------------------------------------
+# sanggong.ranking generates, for any ranking, a two-card state table and a value table
+# (rid << 3 | pair plus, uint16), and per rid its comparable rank and its class. A Tables
+# object holds them as C arrays after checking that every index a kernel can form from
+# them (given card codes in 0..51) is in bounds, so the loops need no check of their own.
+
+ctypedef struct tables_t:
+    const uint16_t* state
+    const uint16_t* state16
+    const uint16_t* value
+    const uint16_t* rank
+    const uint8_t* cls
+    Py_ssize_t n_ranks
+    Py_ssize_t n_classes
+    bint identity  # rank[rid] == rid: the ranks are the rids
+    bint ordered_by_class  # the order of two hands follows from their classes
+
+
+cdef enum:
+    MAX_CLASSES = 64
+
+
+cdef class Tables:
+    """A ranking's lookup tables as the kernels read them (built by
+    ``sanggong.ranking.RankingTables.kernel``; pickled by the ranking, not the bytes)."""
+
+    cdef tables_t t
+    cdef readonly object source
+    cdef readonly Py_ssize_t n_ranks, n_classes, n_rids
+    cdef readonly bint ordered_by_class, wide
+    cdef object _arrays
+
+    def __init__(self, source):
+        import numpy as np
+        state = np.ascontiguousarray(source.state, dtype=np.uint16)
+        state16 = np.ascontiguousarray(source.state16, dtype=np.uint16)
+        value = np.ascontiguousarray(source.value, dtype=np.uint16)
+        rank = np.ascontiguousarray(source.rank, dtype=np.uint16)
+        cls = np.ascontiguousarray(source.cls, dtype=np.uint8)
+        n_ranks, n_classes = int(source.n_ranks), int(source.n_classes)
+        n_values, n_rids = len(value), len(rank)
+        if state.shape != (2704,) or state16.shape != (52 * 256,) or n_values < 52 or n_rids < 1:
+            raise ValueError("ranking tables of the wrong shape")
+        if int(state.max()) + 52 > n_values or int(state16.max()) + 52 > n_values:
+            raise ValueError("a state of the ranking tables points outside the value table")
+        if int((value >> 3).max()) >= n_rids or int((value & 7).max()) > 5 or cls.shape != (n_rids,):
+            raise ValueError("a value of the ranking tables names no rid or category")
+        if not (1 <= n_ranks <= 65536 and 1 <= n_classes <= MAX_CLASSES) or int(rank.max()) >= n_ranks \
+                or int(cls.max()) >= n_classes:
+            raise ValueError("a rid of the ranking tables has a rank or class out of range")
+        by_class = bool(source.ordered_by_class)
+        if by_class:  # then the kernels drop the comparison: check that it is redundant
+            class_rank = np.full(n_classes, -1, dtype=np.int64)
+            class_rank[cls] = rank
+            if not np.array_equal(class_rank[cls], rank.astype(np.int64)):
+                raise ValueError("ranking tables say ordered by class, but a class has two ranks")
+        self._arrays = (state, state16, value, rank, cls)
+        cdef const uint16_t[::1] s = state, s16 = state16, v = value, r = rank
+        cdef const uint8_t[::1] c = cls
+        self.t.state = &s[0]
+        self.t.state16 = &s16[0]
+        self.t.value = &v[0]
+        self.t.rank = &r[0]
+        self.t.cls = &c[0]
+        self.t.n_ranks = n_ranks
+        self.t.n_classes = n_classes
+        self.t.identity = bool(np.array_equal(rank, np.arange(n_rids)))
+        self.t.ordered_by_class = by_class
+        self.source = source
+        self.n_ranks, self.n_classes, self.n_rids = n_ranks, n_classes, n_rids
+        self.ordered_by_class = by_class
+        self.wide = n_ranks > 256
+
+    def __reduce__(self):
+        return (_rebuild_tables, (self.source.ranking,))
+
+
+def _rebuild_tables(ranking):
+    from sanggong.ranking import tables_for
+    return Tables(tables_for(ranking))
+
+
+cdef inline uint16_t _value(const tables_t* t, size_t c0, size_t c1, size_t c2) noexcept nogil:
+    return t.value[t.state[c0 * 52 + c1] + c2]
+
+
+cdef inline uint16_t _rank_of(const tables_t* t, uint16_t value) noexcept nogil:
+    return t.rank[value >> 3]
+
+
+cdef inline uint8_t _class_of(const tables_t* t, uint16_t value) noexcept nogil:
+    return t.cls[value >> 3]
+
+
+def rank3(Tables tables not None, c0, c1, c2):
+    """Rank (0 .. n_ranks - 1, higher wins) of these three card codes under ``tables``."""
+    return _rank_of(&tables.t, _value(&tables.t, _code(c0), _code(c1), _code(c2)))
+
+
+def class3(Tables tables not None, c0, c1, c2):
+    """Class (0 .. n_classes - 1) of these three card codes under ``tables``."""
+    return _class_of(&tables.t, _value(&tables.t, _code(c0), _code(c1), _code(c2)))
 
 
 # --- batch kernels -------------------------------------------------------------------
@@ -95,6 +194,11 @@ def pair_plus3(c0, c1, c2):
 
 cdef enum:
     BLOCK = 512  # rows: a block of int64 codes (12 KiB) stays in L1 between the two passes
+
+
+ctypedef fused rank_t:
+    uint8_t
+    uint16_t
 
 
 cdef inline bint _bad(code_t c) noexcept nogil:
@@ -126,53 +230,70 @@ cdef inline Py_ssize_t _scan(
     return -1
 
 
+cdef inline void _values(const tables_t* t, const code_t* b, Py_ssize_t m, Py_ssize_t s0, Py_ssize_t s1,
+                         uint16_t* vals) noexcept nogil:
+    """The values of m rows (codes checked) into vals."""
+    cdef Py_ssize_t k
+    cdef const uint16_t* value = t.value
+    cdef const uint16_t* state = t.state
+    if s0 == 3 and s1 == 1:
+        if code_t is uint8_t:  # the common batch: a kernel of its own (_eval.h)
+            sg_values_u8(t.state16, value, b, m, vals)
+        else:
+            for k in range(m):
+                vals[k] = value[state[<size_t>b[3 * k] * 52 + <size_t>b[3 * k + 1]] + <size_t>b[3 * k + 2]]
+    else:
+        for k in range(m):
+            vals[k] = value[state[<size_t>b[k * s0] * 52 + <size_t>b[k * s0 + s1]] + <size_t>b[k * s0 + 2 * s1]]
+
+
 cdef Py_ssize_t _eval_rows(
-    const code_t* h, Py_ssize_t n, Py_ssize_t s0, Py_ssize_t s1,
-    uint8_t* ranks, uint8_t* pair_plus,
+    const tables_t* t, const code_t* h, Py_ssize_t n, Py_ssize_t s0, Py_ssize_t s1,
+    rank_t* ranks, uint8_t* pair_plus,
 ) noexcept nogil:
     """Write rank and Pair Plus category of n rows; either output may be NULL (then
     that block's values go to a scratch buffer, which keeps one branch-free loop)."""
-    cdef uint8_t scratch_r[BLOCK]
+    cdef uint16_t vals[BLOCK]
+    cdef rank_t scratch_r[BLOCK]
     cdef uint8_t scratch_p[BLOCK]
     cdef Py_ssize_t start = 0, m, k, bad
-    cdef const code_t* b
-    cdef uint8_t* r
+    cdef rank_t* r
     cdef uint8_t* p
-    cdef uint8_t v
+    cdef const uint16_t* rank = t.rank
+    cdef bint identity = t.identity
     while start < n:
         m = min(<Py_ssize_t>BLOCK, n - start)
-        b = h + start * s0
-        bad = _scan(b, m, s0, s1)
+        bad = _scan(h + start * s0, m, s0, s1)
         if bad >= 0:
             return start + bad
+        _values(t, h + start * s0, m, s0, s1, vals)
         r = ranks + start if ranks != NULL else scratch_r
         p = pair_plus + start if pair_plus != NULL else scratch_p
-        if s0 == 3 and s1 == 1:
-            if code_t is uint8_t:  # the common batch: a kernel of its own (_eval.h)
-                sg_eval_u8(b, m, r, p)
-            else:
-                for k in range(m):
-                    v = _packed(<size_t>b[3 * k], <size_t>b[3 * k + 1], <size_t>b[3 * k + 2])
-                    r[k] = v & 31
-                    p[k] = v >> 5
+        if identity:
+            for k in range(m):
+                r[k] = <rank_t>(vals[k] >> 3)
+                p[k] = vals[k] & 7
         else:
             for k in range(m):
-                v = _packed(<size_t>b[k * s0], <size_t>b[k * s0 + s1], <size_t>b[k * s0 + 2 * s1])
-                r[k] = v & 31
-                p[k] = v >> 5
+                r[k] = <rank_t>rank[vals[k] >> 3]
+                p[k] = vals[k] & 7
         start += m
     return -1
 
 
 cdef Py_ssize_t _compare_rows(
+    const tables_t* t,
     const code_t* a, Py_ssize_t as0, Py_ssize_t as1,
     const code_t* b, Py_ssize_t bs0, Py_ssize_t bs1,
     Py_ssize_t n, int8_t* out,
 ) noexcept nogil:
+    cdef uint16_t va[BLOCK]
+    cdef uint16_t vb[BLOCK]
     cdef Py_ssize_t start = 0, m, k, bad_a, bad_b
     cdef const code_t* x
     cdef const code_t* y
     cdef int ra, rb
+    cdef const uint16_t* rank = t.rank
     while start < n:
         m = min(<Py_ssize_t>BLOCK, n - start)
         x = a + start * as0
@@ -181,9 +302,11 @@ cdef Py_ssize_t _compare_rows(
         bad_b = _scan(y, m, bs0, bs1)
         if bad_a >= 0 or bad_b >= 0:
             return start + (bad_b if bad_a < 0 or 0 <= bad_b < bad_a else bad_a)
+        _values(t, x, m, as0, as1, va)
+        _values(t, y, m, bs0, bs1, vb)
         for k in range(m):
-            ra = _rank(<size_t>x[k * as0], <size_t>x[k * as0 + as1], <size_t>x[k * as0 + 2 * as1])
-            rb = _rank(<size_t>y[k * bs0], <size_t>y[k * bs0 + bs1], <size_t>y[k * bs0 + 2 * bs1])
+            ra = rank[va[k] >> 3]
+            rb = rank[vb[k] >> 3]
             out[start + k] = (ra > rb) - (ra < rb)
         start += m
     return -1
@@ -205,7 +328,7 @@ cdef int _check_shape(Py_ssize_t rows, Py_ssize_t cols, Py_ssize_t out_len, str 
 
 @cython.boundscheck(False)
 @cython.wraparound(False)
-cdef Py_ssize_t _eval_batch(const code_t[:, :] hands, uint8_t* ranks, uint8_t* pair_plus) except? -2:
+cdef Py_ssize_t _eval_batch(Tables tables, const code_t[:, :] hands, rank_t* ranks, uint8_t* pair_plus) except? -2:
     """Strides and pointers for _eval_rows (the caller has checked the shapes); an
     output that is NULL is not written."""
     cdef Py_ssize_t n = hands.shape[0], bad
@@ -214,42 +337,58 @@ cdef Py_ssize_t _eval_batch(const code_t[:, :] hands, uint8_t* ranks, uint8_t* p
     cdef Py_ssize_t s0 = _element_stride(hands.strides[0], sizeof(code_t), "hands")
     cdef Py_ssize_t s1 = _element_stride(hands.strides[1], sizeof(code_t), "hands")
     cdef const code_t* h = &hands[0, 0]
+    cdef const tables_t* t = &tables.t
     with nogil:
-        bad = _eval_rows(h, n, s0, s1, ranks, pair_plus)
+        bad = _eval_rows(t, h, n, s0, s1, ranks, pair_plus)
     return bad
 
 
-cdef inline uint8_t* _start(uint8_t[::1] out) noexcept:
-    return &out[0] if out.shape[0] else NULL
+cdef Py_ssize_t _eval_any(Tables tables, const code_t[:, :] hands, object ranks, object pair_plus) except? -2:
+    """Check the outputs (a rank array of the tables' width, or None) and evaluate."""
+    cdef uint8_t[::1] r8
+    cdef uint16_t[::1] r16
+    cdef uint8_t[::1] pp
+    cdef uint8_t* p = NULL
+    cdef Py_ssize_t n = hands.shape[0]
+    if pair_plus is not None:
+        pp = pair_plus
+        _check_shape(n, hands.shape[1], pp.shape[0], "hands")
+        p = &pp[0] if pp.shape[0] else NULL
+    else:
+        _check_shape(n, hands.shape[1], n, "hands")
+    if ranks is None:
+        return _eval_batch(tables, hands, <uint8_t*>NULL, p)
+    if tables.wide:
+        r16 = ranks
+        _check_shape(n, hands.shape[1], r16.shape[0], "hands")
+        return _eval_batch(tables, hands, &r16[0] if r16.shape[0] else <uint16_t*>NULL, p)
+    r8 = ranks
+    _check_shape(n, hands.shape[1], r8.shape[0], "hands")
+    return _eval_batch(tables, hands, &r8[0] if r8.shape[0] else <uint8_t*>NULL, p)
 
 
-def rank_batch(const code_t[:, :] hands, uint8_t[::1] out not None):
-    """Write the class number of each row of ``hands`` into ``out``; return the first
-    row holding a code outside 0..51, or -1."""
-    _check_shape(hands.shape[0], hands.shape[1], out.shape[0], "hands")
-    return _eval_batch(hands, _start(out), NULL)
+def rank_batch(Tables tables not None, const code_t[:, :] hands, out not None):
+    """Write the rank of each row of ``hands`` under ``tables`` into ``out`` (uint16 where
+    the ranking has more than 256 ranks, else uint8); return the first row holding a code
+    outside 0..51, or -1."""
+    return _eval_any(tables, hands, out, None)
 
 
-def pair_plus_batch(const code_t[:, :] hands, uint8_t[::1] out not None):
+def pair_plus_batch(Tables tables not None, const code_t[:, :] hands, uint8_t[::1] out not None):
     """Write the Pair Plus category of each row of ``hands`` into ``out``; return the
     first row holding a code outside 0..51, or -1."""
-    _check_shape(hands.shape[0], hands.shape[1], out.shape[0], "hands")
-    return _eval_batch(hands, NULL, _start(out))
+    return _eval_any(tables, hands, None, out)
 
 
-def evaluate_batch(
-    const code_t[:, :] hands, uint8_t[::1] ranks not None, uint8_t[::1] pair_plus not None
-):
-    """Write the class number and the Pair Plus category of each row; return the first
-    row holding a code outside 0..51, or -1."""
-    _check_shape(hands.shape[0], hands.shape[1], ranks.shape[0], "hands")
-    _check_shape(hands.shape[0], hands.shape[1], pair_plus.shape[0], "hands")
-    return _eval_batch(hands, _start(ranks), _start(pair_plus))
+def evaluate_batch(Tables tables not None, const code_t[:, :] hands, ranks not None, pair_plus not None):
+    """Write the rank and the Pair Plus category of each row; return the first row
+    holding a code outside 0..51, or -1."""
+    return _eval_any(tables, hands, ranks, pair_plus)
 
 
 @cython.boundscheck(False)
 @cython.wraparound(False)
-def compare_batch(const code_t[:, :] a, const code_t[:, :] b, int8_t[::1] out not None):
+def compare_batch(Tables tables not None, const code_t[:, :] a, const code_t[:, :] b, int8_t[::1] out not None):
     """Write 1, 0 or -1 as row i of ``a`` beats, ties or loses to row i of ``b``;
     return the first row where either holds a code outside 0..51, or -1."""
     cdef Py_ssize_t n = a.shape[0], bad
@@ -266,68 +405,82 @@ def compare_batch(const code_t[:, :] a, const code_t[:, :] b, int8_t[::1] out no
     cdef const code_t* pa = &a[0, 0]
     cdef const code_t* pb = &b[0, 0]
     cdef int8_t* o = &out[0]
+    cdef const tables_t* t = &tables.t
     with nogil:
-        bad = _compare_rows(pa, as0, as1, pb, bs0, bs1, n, o)
+        bad = _compare_rows(t, pa, as0, as1, pb, bs0, bs1, n, o)
     return bad
 
 
+
 # --- settlement ------------------------------------------------------------------------
-# Every bet's outcome is one lookup: table[row * 961 + key], key = a * hand_rank +
-# b * hand_pair_plus + c * banker_rank with per-bet coefficients, so no bet is special
+# Every bet's outcome is one lookup: table[row * key_space + key], with
+#     key = ka * hand_class + kb * hand_pair_plus + kc * banker_class + kd * (order + 1)
+# where order is 1, 0 or -1 as the bet's hand beats, ties or loses to the banker's (the
+# other hand of a two-hand table), and ka..kd are per-bet coefficients: no bet is special
 # in the loop. The plan (tables and coefficients) is built in sanggong.settlement from
-# the reference's bet_outcome; this kernel checks the plan's shape once and every
-# round's ranks (<= 30) and categories (<= 5) before it reads the table.
-
-cdef enum:
-    KEY_SPACE = 961  # 31 hand classes x 31 banker classes
+# the reference's bet_outcome; this kernel checks the plan once and every round's classes
+# and categories before it reads the table.
 
 
-cdef int _check_plan(const uint8_t[::1] table, const int32_t[::1] row, const int32_t[::1] hand,
+cdef int _check_plan(const uint8_t[::1] table, Py_ssize_t key_space, Py_ssize_t n_classes,
+                     const int32_t[::1] row, const int32_t[::1] hand,
                      const int32_t[::1] ka, const int32_t[::1] kb, const int32_t[::1] kc,
-                     Py_ssize_t hands) except -1:
-    """Every table index a settlement plan can form (ranks <= 30, categories <= 5) is in
-    bounds, and every bet's hand is dealt: then the loops need no check of their own."""
+                     const int32_t[::1] kd, Py_ssize_t hands) except -1:
+    """Every table index a settlement plan can form (classes < n_classes, categories <= 5,
+    order + 1 <= 2) is in bounds, and every bet's hand is dealt: then the loops need no
+    check of their own."""
     cdef Py_ssize_t m = row.shape[0], j
-    if hand.shape[0] != m or ka.shape[0] != m or kb.shape[0] != m or kc.shape[0] != m:
+    if hand.shape[0] != m or ka.shape[0] != m or kb.shape[0] != m or kc.shape[0] != m or kd.shape[0] != m:
         raise ValueError("the settlement plan's arrays disagree in length")
+    if not (1 <= n_classes <= MAX_CLASSES and 1 <= key_space <= (1 << 20)):
+        raise ValueError("the settlement plan's key space is out of range")
     for j in range(m):
-        if not (0 <= hand[j] < hands and 0 <= row[j] and (row[j] + 1) * KEY_SPACE <= table.shape[0]
-                and 0 <= ka[j] and 0 <= kb[j] and 0 <= kc[j]
-                and 30 * ka[j] + 5 * kb[j] + 30 * kc[j] < KEY_SPACE):
+        if not (0 <= hand[j] < hands and 0 <= row[j] and (row[j] + 1) * key_space <= table.shape[0]
+                and 0 <= ka[j] <= key_space and 0 <= kb[j] <= key_space and 0 <= kc[j] <= key_space
+                and 0 <= kd[j] <= key_space
+                and (n_classes - 1) * (ka[j] + kc[j]) + 5 * kb[j] + 2 * kd[j] < key_space):
             raise ValueError(f"the settlement plan's bet {j} indexes outside its table")
     return 0
 
 
 @cython.boundscheck(False)
 @cython.wraparound(False)
-def settle_batch(plan, const uint8_t[:, ::1] ranks, const uint8_t[:, ::1] pps, uint8_t[:, ::1] out not None):
-    """Write the outcome code of bet j in round i to out[i, j]; ranks and pps are
-    (rounds, hands) with column 0 the banker. Returns the first round holding a rank
-    above 30 or a category above 5, or -1."""
+def settle_batch(plan, const uint8_t[:, ::1] classes, const uint16_t[:, ::1] ranks,
+                 const uint8_t[:, ::1] pps, uint8_t[:, ::1] out not None):
+    """Write the outcome code of bet j in round i to out[i, j]; classes, ranks and pps are
+    (rounds, hands) with column 0 the banker (or a two-hand table's second hand).
+    Returns the first round holding a class of ``plan.n_classes`` or more or a category
+    above 5, or -1."""
     cdef const uint8_t[::1] table = plan.table
     cdef const int32_t[::1] row = plan.row
     cdef const int32_t[::1] hand = plan.hand
     cdef const int32_t[::1] ka = plan.ka
     cdef const int32_t[::1] kb = plan.kb
     cdef const int32_t[::1] kc = plan.kc
-    cdef Py_ssize_t n = ranks.shape[0], nh = ranks.shape[1], m = row.shape[0]
+    cdef const int32_t[::1] kd = plan.kd
+    cdef Py_ssize_t key_space = plan.key_space, n_classes = plan.n_classes
+    cdef Py_ssize_t n = classes.shape[0], nh = classes.shape[1], m = row.shape[0]
     cdef Py_ssize_t i, j, h, bad = -1
-    if pps.shape[0] != n or pps.shape[1] != nh or out.shape[0] != n or out.shape[1] != m:
-        raise ValueError("ranks, pair plus categories and outcomes disagree in shape")
-    _check_plan(table, row, hand, ka, kb, kc, nh)
+    cdef int order
+    if (ranks.shape[0] != n or ranks.shape[1] != nh or pps.shape[0] != n or pps.shape[1] != nh
+            or out.shape[0] != n or out.shape[1] != m):
+        raise ValueError("classes, ranks, pair plus categories and outcomes disagree in shape")
+    _check_plan(table, key_space, n_classes, row, hand, ka, kb, kc, kd, nh)
     with nogil:
         for i in range(n):
             for h in range(nh):
-                if ranks[i, h] > 30 or pps[i, h] > 5:
+                if classes[i, h] >= n_classes or pps[i, h] > 5:
                     bad = i
                     break
             if bad >= 0:
                 break
             for j in range(m):
                 h = hand[j]
-                out[i, j] = table[row[j] * KEY_SPACE
-                                  + ka[j] * ranks[i, h] + kb[j] * pps[i, h] + kc[j] * ranks[i, 0]]
+                order = (ranks[i, h] > ranks[i, 0]) - (ranks[i, h] < ranks[i, 0])
+                out[i, j] = table[row[j] * key_space + ka[j] * classes[i, h] + kb[j] * pps[i, h]
+                                  + kc[j] * classes[i, 0] + kd[j] * (order + 1)]
     return bad
+
 
 
 # --- shuffling and dealing ---------------------------------------------------------------
@@ -450,13 +603,26 @@ cdef int _check_multisets(Py_ssize_t kinds, const uint8_t[:, :, ::1] multisets,
 @cython.boundscheck(False)
 @cython.wraparound(False)
 def joint_class_counts(const int64_t[::1] counts, const uint8_t[:, :, ::1] multisets,
-                       const uint8_t[::1] classes, uint64_t[:, ::1] out not None):
-    """out[p, b] += ordered (position hand, banker hand) pairs of disjoint hands of
-    classes p and b; see _reference.joint_class_counts."""
+                       const uint8_t[::1] classes, const uint16_t[::1] ranks, Py_ssize_t n_classes,
+                       uint64_t[::1] out not None):
+    """out[(p * n_classes + b) * 3 + order + 1] += ordered (position hand, banker hand)
+    pairs of disjoint hands of classes p and b, the position's hand beating (order 1),
+    tying (0) or losing to (-1) the banker's by their ranks; see
+    _reference.joint_class_counts."""
     cdef Py_ssize_t n = multisets.shape[0], kinds = counts.shape[0], i, j, t
     cdef int64_t rest[64]
     cdef uint64_t w1, w2
-    _check_multisets(kinds, multisets, classes, min(out.shape[0], out.shape[1]))
+    cdef Py_ssize_t base
+    if not 1 <= n_classes <= MAX_CLASSES or out.shape[0] != n_classes * n_classes * 3 or ranks.shape[0] != n:
+        raise ValueError("out must hold n_classes ** 2 * 3 counts, and every multiset have a rank")
+    _check_multisets(kinds, multisets, classes, n_classes)
+    cdef bint single = True  # a shoe holding at most one of each kind: hands are sets
+    for t in range(kinds):
+        if counts[t] > 1:
+            single = False
+    if single:
+        _joint_sets(counts, multisets, classes, ranks, n_classes, out)
+        return None
     with nogil:
         for i in range(n):
             w1 = 1
@@ -468,12 +634,109 @@ def joint_class_counts(const int64_t[::1] counts, const uint8_t[:, :, ::1] multi
                 rest[t] = counts[t]
             for t in range(3):
                 rest[multisets[i, t, 0]] -= multisets[i, t, 1]
+            base = classes[i] * n_classes
             for j in range(n):
                 w2 = w1
                 for t in range(3):
                     w2 *= _choose(rest[multisets[j, t, 0]], multisets[j, t, 1])
-                out[classes[i], classes[j]] += w2
+                out[(base + classes[j]) * 3 + 1 + (ranks[i] > ranks[j]) - (ranks[i] < ranks[j])] += w2
     return None
+
+
+ctypedef struct _keyed_hand:
+    int64_t key  # class << 32 | rank: sorting by it groups classes, ranks ascending within
+    uint64_t mask
+
+
+cdef int _by_key(const void* a, const void* b) noexcept nogil:
+    cdef int64_t x = (<const _keyed_hand*>a).key, y = (<const _keyed_hand*>b).key
+    return (x > y) - (x < y)
+
+
+cdef inline Py_ssize_t _first_at_least(const _keyed_hand* h, Py_ssize_t lo, Py_ssize_t hi, int64_t key) noexcept nogil:
+    """The first index in [lo, hi) whose key is at least ``key`` (hi if none)."""
+    cdef Py_ssize_t mid
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if h[mid].key < key:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+cdef inline uint64_t _disjoint(uint64_t mask, const uint64_t* masks, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil:
+    """How many of masks[lo:hi] share no bit with mask (a loop the compiler vectorizes)."""
+    cdef uint64_t count = 0
+    cdef Py_ssize_t j
+    for j in range(lo, hi):
+        count += (mask & masks[j]) == 0
+    return count
+
+
+@cython.boundscheck(False)
+@cython.wraparound(False)
+cdef int _joint_sets(const int64_t[::1] counts, const uint8_t[:, :, ::1] multisets,
+                     const uint8_t[::1] classes, const uint16_t[::1] ranks, Py_ssize_t n_classes,
+                     uint64_t[::1] out) except -1:
+    """joint_class_counts for a shoe holding at most one card of each kind (a deck, less
+    what is out): a hand is drawn in one way or none, and two hands are disjoint when their
+    bit masks are (the multisets' kinds are < 64, checked). The hands the shoe holds are
+    sorted by (class, rank); then for a first hand the second hands of each class fall in
+    three runs, ranked below, equal to and above it, and each run's disjoint hands are
+    counted by one vectorized loop of AND and compare."""
+    cdef Py_ssize_t n = multisets.shape[0], i, t, m = 0, c, lo, mid, hi, start, end
+    cdef uint64_t mask
+    cdef int64_t key, rank
+    cdef bint ok
+    cdef _keyed_hand* hands = <_keyed_hand*>malloc((n + 1) * sizeof(_keyed_hand))
+    cdef uint64_t* masks = <uint64_t*>malloc((n + 1) * sizeof(uint64_t))
+    cdef Py_ssize_t* starts = <Py_ssize_t*>malloc((n_classes + 1) * sizeof(Py_ssize_t))
+    if hands == NULL or masks == NULL or starts == NULL:
+        free(hands)
+        free(masks)
+        free(starts)
+        raise MemoryError()
+    try:
+        for i in range(n):  # the hands the shoe holds, as masks
+            mask = 0
+            ok = True
+            for t in range(3):
+                if multisets[i, t, 1] == 0:
+                    continue
+                if multisets[i, t, 1] > counts[multisets[i, t, 0]]:
+                    ok = False
+                mask |= (<uint64_t>1) << multisets[i, t, 0]
+            if ok:
+                hands[m].key = ((<int64_t>classes[i]) << 32) | ranks[i]
+                hands[m].mask = mask
+                m += 1
+        with nogil:
+            qsort(hands, m, sizeof(_keyed_hand), _by_key)
+            for i in range(m):
+                masks[i] = hands[i].mask
+            for c in range(n_classes + 1):
+                starts[c] = _first_at_least(hands, 0, m, (<int64_t>c) << 32)
+            for i in range(m):
+                mask = masks[i]
+                key = hands[i].key
+                rank = key & <int64_t>0xffffffff
+                t = (key >> 32) * n_classes
+                for c in range(n_classes):
+                    start = starts[c]
+                    end = starts[c + 1]
+                    if start == end:
+                        continue
+                    lo = _first_at_least(hands, start, end, ((<int64_t>c) << 32) | rank)
+                    hi = _first_at_least(hands, lo, end, ((<int64_t>c) << 32) | (rank + 1))
+                    out[(t + c) * 3 + 2] += _disjoint(mask, masks, start, lo)  # ranked below: the first wins
+                    out[(t + c) * 3 + 1] += _disjoint(mask, masks, lo, hi)
+                    out[(t + c) * 3] += _disjoint(mask, masks, hi, end)
+    finally:
+        free(hands)
+        free(masks)
+        free(starts)
+    return 0
 
 
 @cython.boundscheck(False)
@@ -495,17 +758,23 @@ def hand_counts(const int64_t[::1] counts, const uint8_t[:, :, ::1] multisets,
 
 @cython.boundscheck(False)
 @cython.wraparound(False)
-def brute_force_one_deck(const uint8_t[::1] hand_class, uint64_t[:, ::1] out not None):
-    """Every ordered pair of disjoint hands of one deck, card by card: out[p, b] counts
-    pairs of classes p and b. ``hand_class[i]`` is the class of the i-th hand of
-    itertools.combinations(range(52), 3). A check of the counting above, independent of
-    it: 22,100 x 22,100 pairs, those sharing a card skipped (407,170,400 remain)."""
-    cdef Py_ssize_t n = 22100, i, j, a, b, c
+def brute_force_one_deck(const uint8_t[::1] hand_class, const uint16_t[::1] hand_rank, Py_ssize_t n_classes,
+                         uint64_t[::1] out not None):
+    """Every ordered pair of disjoint hands of one deck, card by card: out[(p * n_classes
+    + b) * 3 + order + 1] counts pairs of classes p and b in which the first hand beats
+    (order 1), ties or loses to the second. ``hand_class[i]`` and ``hand_rank[i]`` are the
+    class and rank of the i-th hand of itertools.combinations(range(52), 3). A check of
+    the counting above, independent of it: 22,100 x 22,100 pairs, those sharing a card
+    skipped (407,170,400 remain)."""
+    cdef Py_ssize_t n = 22100, i, j, a, b, c, base
     cdef uint64_t m
-    if hand_class.shape[0] != n or out.shape[0] < 31 or out.shape[1] < 31:
-        raise ValueError("hand_class must hold the 22,100 one-deck hands; out must be 31 x 31")
+    cdef int ri
+    if hand_class.shape[0] != n or hand_rank.shape[0] != n:
+        raise ValueError("hand_class and hand_rank must hold the 22,100 one-deck hands")
+    if not 1 <= n_classes <= MAX_CLASSES or out.shape[0] != n_classes * n_classes * 3:
+        raise ValueError("out must hold n_classes ** 2 * 3 counts")
     for i in range(n):
-        if hand_class[i] > 30:
+        if hand_class[i] >= n_classes:
             raise ValueError(f"hand_class[{i}] = {hand_class[i]} is not a class")
     cdef uint64_t* masks = <uint64_t*>malloc(n * sizeof(uint64_t))
     if masks == NULL:
@@ -520,12 +789,15 @@ def brute_force_one_deck(const uint8_t[::1] hand_class, uint64_t[:, ::1] out not
         with nogil:
             for i in range(n):
                 m = masks[i]
+                base = hand_class[i] * n_classes
+                ri = hand_rank[i]
                 for j in range(n):
                     if not (m & masks[j]):
-                        out[hand_class[i], hand_class[j]] += 1
+                        out[(base + hand_class[j]) * 3 + 1 + (ri > hand_rank[j]) - (ri < hand_rank[j])] += 1
     finally:
         free(masks)
     return None
+
 
 
 # --- simulation ----------------------------------------------------------------------------
@@ -562,12 +834,15 @@ cdef int _check_aligned(const void* address, size_t size, str name) except -1:
 
 @cython.boundscheck(False)
 @cython.wraparound(False)
-def simulate_chunk(bit_generator, const int64_t[::1] params, Py_ssize_t rounds,
+def simulate_chunk(bit_generator, Tables tables not None, const int64_t[::1] params, Py_ssize_t rounds,
                    uint64_t[:, ::1] pairs not None, uint64_t[:, ::1] single not None,
                    plan, const int64_t[:, ::1] money, int64_t[::1] net, const uint8_t[::1] stop not None):
     """Deal and evaluate ``rounds`` rounds from a fresh shoe and count what settles
-    every bet: ``pairs[h, 31 * rank_h + rank_banker]`` for each position h and
-    ``single[h, 6 * rank_h + pair_plus_h]`` for every hand (the banker's is h = 0);
+    every bet, with the hands ranked by ``tables``: for each position h
+    ``pairs[h, (class_h * C + class_banker) * W + w]`` (C classes; W = 1 and w = 0 where
+    the order of two hands follows from their classes, else W = 3 and w = order + 1, the
+    order 1, 0 or -1 as the hand beats, ties or loses to the banker's) and
+    ``single[h, 6 * class_h + pair_plus_h]`` for every hand (the banker's is h = 0);
     sanggong.simulation turns these into each bet's outcome counts with the settlement
     tables. With ``plan`` and ``money`` (net per bet and outcome), each round's net for
     that slip is written to ``net`` (session mode). Returns the rounds done: fewer when
@@ -590,16 +865,20 @@ def simulate_chunk(bit_generator, const int64_t[::1] params, Py_ssize_t rounds,
         raise ValueError(f"params {list(params)} do not describe a table this kernel deals")
     if not fresh and burn_later + head_card + 3 * hands > cut_lo:
         raise ValueError("a later round may need more cards than the cut card leaves")
-    if pairs.shape[0] != hands or pairs.shape[1] != KEY_SPACE or single.shape[0] != hands or single.shape[1] != 186:
-        raise ValueError("pairs must be (hands, 961) and single (hands, 186)")
+    cdef const tables_t* t = &tables.t
+    cdef Py_ssize_t n_classes = t.n_classes
+    cdef Py_ssize_t width = 1 if t.ordered_by_class else 3
+    cdef Py_ssize_t pair_len = n_classes * n_classes * width, single_len = n_classes * 6
+    if pairs.shape[0] != hands or pairs.shape[1] != pair_len or single.shape[0] != hands or single.shape[1] != single_len:
+        raise ValueError(f"pairs must be (hands, {pair_len}) and single (hands, {single_len})")
     _check_aligned(&pairs[0, 0], sizeof(uint64_t), "pairs")
     _check_aligned(&single[0, 0], sizeof(uint64_t), "single")
     if stop.shape[0] < 1:
         raise ValueError("stop must hold one flag")
     cdef bint with_money = money is not None
     cdef const uint8_t[::1] table
-    cdef const int32_t[::1] row, hand, ka, kb, kc
-    cdef Py_ssize_t m = 0, j, i
+    cdef const int32_t[::1] row, hand, ka, kb, kc, kd
+    cdef Py_ssize_t m = 0, j, i, key_space = 0
     if with_money:
         table = plan.table
         row = plan.row
@@ -607,10 +886,14 @@ def simulate_chunk(bit_generator, const int64_t[::1] params, Py_ssize_t rounds,
         ka = plan.ka
         kb = plan.kb
         kc = plan.kc
+        kd = plan.kd
+        key_space = plan.key_space
         m = row.shape[0]
-        _check_plan(table, row, hand, ka, kb, kc, hands)
-        if net is None or net.shape[0] < rounds or money.shape[0] != m or money.shape[1] < 10:
-            raise ValueError("money must be (bets, 10) and net hold a value per round")
+        if plan.n_classes != n_classes:
+            raise ValueError("the settlement plan was made for another ranking")
+        _check_plan(table, key_space, n_classes, row, hand, ka, kb, kc, kd, hands)
+        if net is None or net.shape[0] < rounds or money.shape[0] != m or money.shape[1] < 256:
+            raise ValueError("money must be (bets, 256) and net hold a value per round")
         if m:
             _check_aligned(&money[0, 0], sizeof(int64_t), "money")
             _check_aligned(&row[0], sizeof(int32_t), "plan.row")
@@ -618,6 +901,7 @@ def simulate_chunk(bit_generator, const int64_t[::1] params, Py_ssize_t rounds,
             _check_aligned(&ka[0], sizeof(int32_t), "plan.ka")
             _check_aligned(&kb[0], sizeof(int32_t), "plan.kb")
             _check_aligned(&kc[0], sizeof(int32_t), "plan.kc")
+            _check_aligned(&kd[0], sizeof(int32_t), "plan.kd")
         if rounds > 0:
             _check_aligned(&net[0], sizeof(int64_t), "net")
     cdef bitgen_t* rng = _bitgen(bit_generator)
@@ -629,9 +913,13 @@ def simulate_chunk(bit_generator, const int64_t[::1] params, Py_ssize_t rounds,
         ordered[i] = i % 52
     cdef uint8_t cards[1 + 64 + 3 * MAX_HANDS]
     cdef int64_t picked[1 + 64 + 3 * MAX_HANDS]
-    cdef uint8_t rank[MAX_HANDS]
+    cdef uint16_t rank[MAX_HANDS]
+    cdef uint8_t cls[MAX_HANDS]
     cdef uint8_t pp[MAX_HANDS]
-    cdef uint8_t c0, c1, c2, v, code
+    cdef uint8_t c0, c1, c2, code
+    cdef uint16_t v
+    cdef int order
+    cdef Py_ssize_t counted = width >> 1  # 1 where the order is counted, else 0
     cdef int64_t pos = 0, cut = 0, in_shoe = 0, burn, count, start, first, k, h, done = 0
     cdef int64_t total
     cdef bint last = True
@@ -646,6 +934,7 @@ def simulate_chunk(bit_generator, const int64_t[::1] params, Py_ssize_t rounds,
     cdef const int32_t* kap = &ka[0] if with_money and m else NULL
     cdef const int32_t* kbp = &kb[0] if with_money and m else NULL
     cdef const int32_t* kcp = &kc[0] if with_money and m else NULL
+    cdef const int32_t* kdp = &kd[0] if with_money and m else NULL
     cdef const int64_t* monp = &money[0, 0] if with_money and m else NULL
     cdef Py_ssize_t mon_row = money.strides[0] // sizeof(int64_t) if with_money else 0
     cdef int64_t* netp = &net[0] if with_money and rounds else NULL
@@ -683,9 +972,10 @@ def simulate_chunk(bit_generator, const int64_t[::1] params, Py_ssize_t rounds,
                         h = first + k
                         if h >= hands:
                             h -= hands
-                        v = _packed(rest[3 * k], rest[3 * k + 1], rest[3 * k + 2])
-                        rank[h] = v & 31
-                        pp[h] = v >> 5
+                        v = _value(t, rest[3 * k], rest[3 * k + 1], rest[3 * k + 2])
+                        rank[h] = t.rank[v >> 3]
+                        cls[h] = t.cls[v >> 3]
+                        pp[h] = v & 7
                 else:
                     for k in range(hands):  # position k + 1, the banker (0) last
                         h = k + 1 if k + 1 < hands else 0
@@ -697,18 +987,22 @@ def simulate_chunk(bit_generator, const int64_t[::1] params, Py_ssize_t rounds,
                             c0 = rest[3 * k]
                             c1 = rest[3 * k + 1]
                             c2 = rest[3 * k + 2]
-                        v = _packed(c0, c1, c2)
-                        rank[h] = v & 31
-                        pp[h] = v >> 5
-                singlep[6 * rank[0] + pp[0]] += 1
+                        v = _value(t, c0, c1, c2)
+                        rank[h] = t.rank[v >> 3]
+                        cls[h] = t.cls[v >> 3]
+                        pp[h] = v & 7
+                singlep[6 * cls[0] + pp[0]] += 1
                 for h in range(1, hands):
-                    pairp[h * KEY_SPACE + 31 * rank[h] + rank[0]] += 1
-                    singlep[h * 186 + 6 * rank[h] + pp[h]] += 1
+                    order = (rank[h] > rank[0]) - (rank[h] < rank[0])
+                    pairp[h * pair_len + (cls[h] * n_classes + cls[0]) * width + counted * (order + 1)] += 1
+                    singlep[h * single_len + 6 * cls[h] + pp[h]] += 1
                 if with_money:
                     total = 0
                     for j in range(m):
                         h = handp[j]
-                        code = tab[rowp[j] * KEY_SPACE + kap[j] * rank[h] + kbp[j] * pp[h] + kcp[j] * rank[0]]
+                        order = (rank[h] > rank[0]) - (rank[h] < rank[0])
+                        code = tab[rowp[j] * key_space + kap[j] * cls[h] + kbp[j] * pp[h] + kcp[j] * cls[0]
+                                   + kdp[j] * (order + 1)]
                         total += monp[j * mon_row + code]
                     netp[done] = total
                 done += 1

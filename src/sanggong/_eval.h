@@ -61,4 +61,29 @@ static inline void sg_eval_u8(const uint8_t *h, ptrdiff_t m, uint8_t *ranks, uin
         pair_plus[k] = v >> 5;
     }
 }
+
+/* The values (rid << 3 | pair plus) of the m hands at h under a ranking's run-time
+ * tables: state16 is its two-card state table re-laid by the 16-bit word of two codes
+ * (sanggong.ranking), value its value table. The same reads as sg_eval_u8. */
+static inline void sg_values_u8(const uint16_t *state16, const uint16_t *value, const uint8_t *h,
+                                ptrdiff_t m, uint16_t *out) {
+    ptrdiff_t k = 0;
+#if SG_LITTLE_ENDIAN
+    for (; k + 4 <= m; k += 4) {
+        uint32_t w0, w1, w2;
+        memcpy(&w0, h + 3 * k, 4);
+        memcpy(&w1, h + 3 * k + 4, 4);
+        memcpy(&w2, h + 3 * k + 8, 4);
+        out[k] = value[state16[w0 & 0xffff] + ((w0 >> 16) & 0xff)];
+        out[k + 1] = value[state16[(w0 >> 24) | ((w1 & 0xff) << 8)] + ((w1 >> 8) & 0xff)];
+        out[k + 2] = value[state16[w1 >> 16] + (w2 & 0xff)];
+        out[k + 3] = value[state16[(w2 >> 8) & 0xffff] + (w2 >> 24)];
+    }
+#endif
+    for (; k < m; k++) {
+        uint16_t word;
+        memcpy(&word, h + 3 * k, 2);
+        out[k] = value[state16[word] + h[3 * k + 2]];
+    }
+}
 #endif

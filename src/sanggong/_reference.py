@@ -29,6 +29,7 @@ Pair Plus categories
 from __future__ import annotations
 
 import operator
+from typing import Any
 from collections.abc import Sequence
 
 import numpy as np
@@ -116,14 +117,6 @@ def _code(value: int) -> int:
     return code
 
 
-def rank3(c0: int, c1: int, c2: int) -> int:
-    """Class number (0..30) of the hand of these three card codes."""
-    c0, c1, c2 = _code(c0), _code(c1), _code(c2)
-    points = (card_points(c0) + card_points(c1) + card_points(c2)) % 10
-    faces = card_is_face(c0) + card_is_face(c1) + card_is_face(c2)
-    return class_rank(points, faces)
-
-
 def pair_plus3(c0: int, c1: int, c2: int) -> int:
     """Pair Plus category (0..5) of the hand of these three card codes.
 
@@ -149,6 +142,217 @@ def pair_plus3(c0: int, c1: int, c2: int) -> int:
     return PP_NONE
 
 
+# --- rankings ---------------------------------------------------------------------------
+# A ranking orders hands in three steps, each a field of ``sanggong.ranking.Ranking``
+# (read here only through its attributes ``order``, ``tiers`` and ``high_card``):
+#
+# 1. **tiers**, strongest first: a hand that fits a tier beats every hand that fits a later
+#    tier or none; a hand belongs to the first tier it fits.
+# 2. below the tiers, the **order**: ``points_faces`` (points, then more faces; today's
+#    Macau and online ranking), ``points`` (points only) or ``faces_points`` (more faces
+#    first, then points).
+# 3. hands still equal are separated by the **high card**: ``none`` (they tie), ``rank``
+#    (the rank of each hand's highest card, K high .. A low) or ``rank_suit`` (that, then
+#    the highest card's suit, spades > hearts > clubs > diamonds).
+#
+# ``hand_key`` is the comparison key (higher wins, equal ties); ``class_key`` the coarse
+# class every bet but a comparison reads: (tier level, points, faces).
+
+ORDERS = ("points_faces", "points", "faces_points")
+TIERS = ("three_threes", "face_trips", "trips", "three_faces")
+TIER_LABELS = {"three_threes": "333", "face_trips": "3P trips", "trips": "trips", "three_faces": "3P"}
+HIGH_CARDS = ("none", "rank", "rank_suit")
+SUIT_STRENGTH = (1, 0, 2, 3)  # by suit code (clubs, diamonds, hearts, spades): d < c < h < s
+
+
+def fits_tier(tier: str, ranks: Sequence[int]) -> bool:
+    """Whether three cards of these ranks (1 ace .. 13 king) fit a tier."""
+    trips = ranks[0] == ranks[1] == ranks[2]
+    if tier == "three_threes":
+        return trips and ranks[0] == 3
+    if tier == "face_trips":
+        return trips and ranks[0] >= 11
+    if tier == "trips":
+        return trips
+    if tier == "three_faces":
+        return min(ranks) >= 11
+    raise ValueError(f"unknown tier {tier!r}")
+
+
+def hand_level(ranking, c0: int, c1: int, c2: int) -> int:  # type: ignore[no-untyped-def]
+    """0 for a hand outside every tier, else ``len(tiers) - i`` for the first tier i it fits."""
+    ranks = [card_rank(_code(c)) for c in (c0, c1, c2)]
+    for i, tier in enumerate(ranking.tiers):
+        if fits_tier(tier, ranks):
+            return len(ranking.tiers) - i
+    return 0
+
+
+def hand_points(c0: int, c1: int, c2: int) -> int:
+    return (card_points(_code(c0)) + card_points(_code(c1)) + card_points(_code(c2))) % 10
+
+
+def hand_faces(c0: int, c1: int, c2: int) -> int:
+    return int(card_is_face(_code(c0))) + card_is_face(_code(c1)) + card_is_face(_code(c2))
+
+
+def high_card_key(ranking, c0: int, c1: int, c2: int) -> int:  # type: ignore[no-untyped-def]
+    """The highest card's strength: 0 (``none``), its rank less one (``rank``) or
+    4 * (rank - 1) + suit strength (``rank_suit``)."""
+    if ranking.high_card == "none":
+        return 0
+    codes = [_code(c) for c in (c0, c1, c2)]
+    if ranking.high_card == "rank":
+        return max(card_rank(c) for c in codes) - 1
+    return max(4 * (card_rank(c) - 1) + SUIT_STRENGTH[card_suit(c)] for c in codes)
+
+
+def hand_key(ranking, c0: int, c1: int, c2: int) -> tuple[int, int, int]:  # type: ignore[no-untyped-def]
+    """The comparison key of a hand: (tier level, order within the level, high card).
+    Of two hands the one with the larger key wins; equal keys tie."""
+    level = hand_level(ranking, c0, c1, c2)
+    points, faces = hand_points(c0, c1, c2), hand_faces(c0, c1, c2)
+    if level:
+        base = 0  # every hand of a tier is alike but for its high card
+    elif ranking.order == "points_faces":
+        base = 4 * points + faces
+    elif ranking.order == "points":
+        base = points
+    elif ranking.order == "faces_points":
+        base = 10 * faces + points
+    else:
+        raise ValueError(f"unknown order {ranking.order!r}")
+    return (level, base, high_card_key(ranking, c0, c1, c2))
+
+
+def class_key(ranking, c0: int, c1: int, c2: int) -> tuple[int, int, int]:  # type: ignore[no-untyped-def]
+    """The class of a hand that bets other than a comparison read: (tier level, points,
+    faces). Under an order of points only, faces count only as three (3P) or not (0):
+    nothing else reads them, and the classes stay as coarse as the ranking."""
+    faces = hand_faces(c0, c1, c2)
+    if ranking.order == "points" and faces < 3:
+        faces = 0
+    return (hand_level(ranking, c0, c1, c2), hand_points(c0, c1, c2), faces)
+
+
+def class_label(ranking, key: tuple[int, int, int]) -> str:  # type: ignore[no-untyped-def]
+    """Display string of a class: a tier's label (``3P``, ``trips``, ``3P trips``,
+    ``333``), else ``3P``, ``2Pn``, ``Pn`` or ``n``."""
+    level, points, faces = key
+    if level:
+        return TIER_LABELS[ranking.tiers[len(ranking.tiers) - level]]
+    if faces == 3:
+        return "3P"
+    return ("", "P", "2P")[faces] + str(points)
+
+
+def triple_keys(ranking) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:  # type: ignore[no-untyped-def]
+    """``hand_key`` and ``class_key`` of all 140,608 ordered triples of card codes at once,
+    each key packed in one integer in the same order (index ``52 * (52 * c0 + c1) + c2``).
+    The same rules as the functions above, written with NumPy so that a ranking's tables
+    take milliseconds; the test suite checks the two agree on every triple."""
+    codes = np.arange(N_CARDS)
+    c0, c1, c2 = (a.reshape(-1) for a in np.meshgrid(codes, codes, codes, indexing="ij"))
+    r0, r1, r2 = c0 // 4 + 1, c1 // 4 + 1, c2 // 4 + 1
+    pts = np.where(r0 <= 9, r0, 0) + np.where(r1 <= 9, r1, 0) + np.where(r2 <= 9, r2, 0)
+    points = pts % 10
+    faces = (r0 >= 11).astype(np.int64) + (r1 >= 11) + (r2 >= 11)
+    trips = (r0 == r1) & (r1 == r2)
+    fits = {
+        "three_threes": trips & (r0 == 3),
+        "face_trips": trips & (r0 >= 11),
+        "trips": trips,
+        "three_faces": faces == 3,
+    }
+    level = np.zeros_like(c0)
+    for i, tier in reversed(list(enumerate(ranking.tiers))):  # the first tier fitted wins
+        level = np.where(fits[tier], len(ranking.tiers) - i, level)
+    base = {"points_faces": 4 * points + faces, "points": points, "faces_points": 10 * faces + points}[ranking.order]
+    base = np.where(level > 0, 0, base)
+    if ranking.high_card == "none":
+        high = np.zeros_like(c0)
+    elif ranking.high_card == "rank":
+        high = np.maximum(np.maximum(r0, r1), r2) - 1
+    else:
+        strength = np.array(SUIT_STRENGTH)
+        k0, k1, k2 = (4 * (r - 1) + strength[c % 4] for r, c in ((r0, c0), (r1, c1), (r2, c2)))
+        high = np.maximum(np.maximum(k0, k1), k2)
+    if ranking.order == "points":
+        faces = np.where(faces == 3, 3, 0)
+    return (level * 64 + base) * 64 + high, (level * 16 + points) * 4 + faces
+
+
+def triple_pair_plus() -> npt.NDArray[np.int64]:
+    """``pair_plus3`` of all 140,608 ordered triples at once (same index as
+    ``triple_keys``), with NumPy; checked against ``pair_plus3`` by the test suite."""
+    codes = np.arange(N_CARDS)
+    c = [a.reshape(-1) for a in np.meshgrid(codes, codes, codes, indexing="ij")]
+    ranks = np.sort(np.stack([x // 4 + 1 for x in c]), axis=0)
+    lo, mid, hi = ranks
+    flush = (c[0] % 4 == c[1] % 4) & (c[1] % 4 == c[2] % 4)
+    distinct = 1 + (mid != lo) + (hi != mid)
+    straight = (distinct == 3) & ((hi - lo == 2) | ((lo == 1) & (mid == 12) & (hi == 13)))
+    out = np.select(
+        [distinct == 1, straight & flush, straight, flush, distinct == 2],
+        [PP_THREE_OF_A_KIND, PP_STRAIGHT_FLUSH, PP_STRAIGHT, PP_FLUSH, PP_PAIR],
+        PP_NONE,
+    )
+    return out.astype(np.int64)
+
+
+def unpack_hand_key(packed: int) -> tuple[int, int, int]:
+    return (packed // 4096, packed // 64 % 64, packed % 64)
+
+
+def unpack_class_key(packed: int) -> tuple[int, int, int]:
+    return (packed // 64, packed // 4 % 16, packed % 4)
+
+
+class Tables:
+    """A ranking's hand ranks and classes, computed plainly: the twin of the compiled
+    core's ``Tables``. ``source`` is a ``sanggong.ranking.RankingTables``, whose sorted
+    keys number the ranks and classes; every hand is ranked here by ``hand_key`` and
+    ``class_key`` themselves, not by its lookup tables."""
+
+    def __init__(self, source) -> None:  # type: ignore[no-untyped-def]
+        self.source = source
+        self.ranking = source.ranking
+        self.rank_of_key = {key: i for i, key in enumerate(source.rank_keys)}
+        self.class_of_key = {key: i for i, key in enumerate(source.class_keys)}
+        self.class_keys = tuple(source.class_keys)
+        self.n_ranks, self.n_classes = len(source.rank_keys), len(source.class_keys)
+        self.ordered_by_class = bool(source.ordered_by_class)
+        self.wide = self.n_ranks > 256
+
+    def rank(self, c0: int, c1: int, c2: int) -> int:
+        return self.rank_of_key[hand_key(self.ranking, c0, c1, c2)]
+
+    def cls(self, c0: int, c1: int, c2: int) -> int:
+        return self.class_of_key[class_key(self.ranking, c0, c1, c2)]
+
+    def __reduce__(self):  # type: ignore[no-untyped-def]
+        return (Tables, (self.source,))
+
+
+def rank3(tables: Tables, c0: int, c1: int, c2: int) -> int:
+    """Rank (higher wins, equal ties) of the hand of these three card codes."""
+    return tables.rank(c0, c1, c2)
+
+
+def class3(tables: Tables, c0: int, c1: int, c2: int) -> int:
+    """Class number of the hand of these three card codes."""
+    return tables.cls(c0, c1, c2)
+
+
+def default_rank3(c0: int, c1: int, c2: int) -> int:
+    """Class number (0..30) of a hand under the default ranking: ``3 * points + faces``,
+    30 for three faces (the numbers of the build-time tables, ``_tables.h``)."""
+    c0, c1, c2 = _code(c0), _code(c1), _code(c2)
+    points = (card_points(c0) + card_points(c1) + card_points(c2)) % 10
+    faces = card_is_face(c0) + card_is_face(c1) + card_is_face(c2)
+    return class_rank(points, faces)
+
+
 # --- batch kernels -----------------------------------------------------------------
 # Same contract as the compiled core: ``hands`` is an (n, 3) integer array already
 # checked for shape and dtype by ``sanggong.batch``; the kernels check every code and
@@ -170,16 +374,16 @@ def _rows(hands: npt.NDArray[np.integer]) -> list[list[int]]:
     return rows
 
 
-def rank_batch(hands: npt.NDArray[np.integer], out: npt.NDArray[np.uint8]) -> int:
-    """Write the class number of each row of ``hands`` into ``out``."""
+def rank_batch(tables: Tables, hands: npt.NDArray[np.integer], out: npt.NDArray[np.integer]) -> int:
+    """Write the rank of each row of ``hands`` into ``out``."""
     rows = _rows(hands)
     bad = _first_bad_row(rows)
     for i, (c0, c1, c2) in enumerate(rows[: bad if bad >= 0 else len(rows)]):
-        out[i] = rank3(c0, c1, c2)
+        out[i] = tables.rank(c0, c1, c2)
     return bad
 
 
-def pair_plus_batch(hands: npt.NDArray[np.integer], out: npt.NDArray[np.uint8]) -> int:
+def pair_plus_batch(tables: Tables, hands: npt.NDArray[np.integer], out: npt.NDArray[np.uint8]) -> int:
     """Write the Pair Plus category of each row of ``hands`` into ``out``."""
     rows = _rows(hands)
     bad = _first_bad_row(rows)
@@ -189,21 +393,22 @@ def pair_plus_batch(hands: npt.NDArray[np.integer], out: npt.NDArray[np.uint8]) 
 
 
 def evaluate_batch(
+    tables: Tables,
     hands: npt.NDArray[np.integer],
-    ranks: npt.NDArray[np.uint8],
+    ranks: npt.NDArray[np.integer],
     pair_plus: npt.NDArray[np.uint8],
 ) -> int:
-    """Write both the class number and the Pair Plus category of each row."""
+    """Write both the rank and the Pair Plus category of each row."""
     rows = _rows(hands)
     bad = _first_bad_row(rows)
     for i, (c0, c1, c2) in enumerate(rows[: bad if bad >= 0 else len(rows)]):
-        ranks[i] = rank3(c0, c1, c2)
+        ranks[i] = tables.rank(c0, c1, c2)
         pair_plus[i] = pair_plus3(c0, c1, c2)
     return bad
 
 
 def compare_batch(
-    a: npt.NDArray[np.integer], b: npt.NDArray[np.integer], out: npt.NDArray[np.int8]
+    tables: Tables, a: npt.NDArray[np.integer], b: npt.NDArray[np.integer], out: npt.NDArray[np.int8]
 ) -> int:
     """Write 1, 0 or -1 as row i of ``a`` beats, ties or loses to row i of ``b``."""
     rows_a, rows_b = _rows(a), _rows(b)
@@ -211,8 +416,8 @@ def compare_batch(
     bad = min((i for i in (bad_a, bad_b) if i >= 0), default=-1)
     stop = bad if bad >= 0 else len(rows_a)
     for i in range(stop):
-        ra = rank3(rows_a[i][0], rows_a[i][1], rows_a[i][2])
-        rb = rank3(rows_b[i][0], rows_b[i][1], rows_b[i][2])
+        ra = tables.rank(*rows_a[i])
+        rb = tables.rank(*rows_b[i])
         out[i] = (ra > rb) - (ra < rb)
     return bad
 
@@ -224,75 +429,97 @@ def compare_batch(
 
 OUT_LOSE = 0
 OUT_WIN = 1
-OUT_WIN_ON_SIX = 2  # online Win/Lose when the winning hand has 6 points
+OUT_WIN_ON_SIX = 2  # Win/Lose (Dragon/Phoenix) when the winning hand has 6 points
 OUT_PUSH = 3  # the stake is returned
 OUT_CARRIED = 4  # the stake stays on the table for the next round
 OUT_PAIR_PLUS = 4  # Pair Plus wins: OUT_PAIR_PLUS + category (5 pair .. 9 straight flush)
-N_OUTCOMES = 10
+OUT_MULTIPLIED = 10  # banker game: 10 + 2 i the player wins, 11 + 2 i loses, x multiplier i
+MAX_MULTIPLIERS = 16
+N_OUTCOMES = OUT_MULTIPLIED + 2 * MAX_MULTIPLIERS
+
+# bets that read the hand at their position (or a two-hand table's first hand) and, for
+# a comparison, the banker's (or the second hand)
+COMPARISONS = ("win", "lose", "tie", "dragon", "phoenix", "player")
+ON_HAND = (*COMPARISONS, "three_faces", "pair_plus")
 
 
-def hand_order(rank_a: int, rank_b: int, tie_by: str) -> int:
-    """1, 0 or -1 as hand class ``rank_a`` beats, ties or loses to ``rank_b``.
+def points_tie(hand: tuple[int, int, int], banker: tuple[int, int, int]) -> bool:
+    """Two hands of these classes tie on points: both outside every tier with equal
+    points, or both in the same tier (so three faces tie only three faces)."""
+    return hand[0] == banker[0] and (hand[0] > 0 or hand[1] == banker[1])
 
-    With ``tie_by="points"`` two hands of equal points tie whatever their faces, but
-    three faces still beat every other hand and tie only each other.
+
+def multiplier_key(ranking, key: tuple[int, int, int]) -> str:  # type: ignore[no-untyped-def]
+    """Which multiplier of a banker game a winning hand of this class sets: its tier's,
+    or its points' (``"0"`` .. ``"9"``)."""
+    level, points, _ = key
+    return ranking.tiers[len(ranking.tiers) - level] if level else str(points)
+
+
+def bet_outcome(  # type: ignore[no-untyped-def]
+    rules, kind: str, number: int, hand: tuple[int, int, int], hand_pp: int,
+    banker: tuple[int, int, int], order: int,
+) -> int:
+    """Outcome code of one bet, written plainly from the rules (docs/rules.md).
+
+    ``hand`` is the class key (tier level, points, faces) of the hand the bet is on (the
+    banker's for bets on the banker), ``hand_pp`` its Pair Plus category, ``banker`` the
+    banker's class key (a two-hand table's second hand, Phoenix), ``order`` 1, 0 or -1 as
+    the hand beats, ties or loses to it under the ranking; ``number`` is n of ``point:n``.
+    ``rules`` is a ``sanggong.rules.RuleSet``.
     """
-    if tie_by == "points" and rank_a != THREE_FACES_RANK and rank_b != THREE_FACES_RANK:
-        a, b = rank_points(rank_a), rank_points(rank_b)
-        if a == b:
-            return 0
-    return (rank_a > rank_b) - (rank_a < rank_b)
-
-
-def bet_outcome(rules, kind: str, number: int, hand_rank: int, hand_pp: int, banker_rank: int) -> int:  # type: ignore[no-untyped-def]
-    """Outcome code of one bet. ``hand_*`` describe the hand the bet is on (the banker's
-    for bets on the banker), ``banker_rank`` the banker's hand; ``number`` is n of
-    ``point:n``. ``rules`` is a ``sanggong.rules.RuleSet``."""
     push = OUT_CARRIED if rules.push == "carried" else OUT_PUSH
-    if kind in ("win", "lose", "tie"):
-        order = hand_order(hand_rank, banker_rank, rules.tie_by)
-        if kind == "tie":
-            return OUT_WIN if order == 0 else OUT_LOSE
+    if kind == "tie":
+        tied = points_tie(hand, banker) if rules.tie_by == "points" else order == 0
+        return OUT_WIN if tied else OUT_LOSE
+    if kind == "player":
+        if order == 0:
+            return OUT_PUSH
+        winner = hand if order > 0 else banker
+        index: int = rules.multiplier_values.index(rules.multipliers[multiplier_key(rules.ranking, winner)])
+        return OUT_MULTIPLIED + 2 * index + (order < 0)
+    if kind in ("win", "lose", "dragon", "phoenix"):
         if order == 0:
             return push
-        if kind == "lose":
-            order, winner = -order, banker_rank
+        if kind in ("lose", "phoenix"):
+            order, winner = -order, banker
         else:
-            winner = hand_rank
+            winner = hand
         if order < 0:
             return OUT_LOSE
-        on_six = rank_points(winner) == 6 and rank_faces(winner) < 3
+        on_six = winner[0] == 0 and winner[1] == 6 and winner[2] < 3
         return OUT_WIN_ON_SIX if on_six and f"{kind}_on_six" in rules.pays else OUT_WIN
+    three_faces = hand[2] == 3
     if kind in ("odd", "even"):
-        if hand_rank == THREE_FACES_RANK:
+        if three_faces:
             return push if rules.banker_three_faces_odd_even == "push" else OUT_LOSE
-        odd = rank_points(hand_rank) % 2 == 1
-        return OUT_WIN if odd == (kind == "odd") else OUT_LOSE
+        return OUT_WIN if (hand[1] % 2 == 1) == (kind == "odd") else OUT_LOSE
     if kind == "three_faces":
-        return OUT_WIN if hand_rank == THREE_FACES_RANK else OUT_LOSE
+        return OUT_WIN if three_faces else OUT_LOSE
     if kind == "point":
-        if hand_rank == THREE_FACES_RANK:
-            points = rules.banker_three_faces_point
-        else:
-            points = rank_points(hand_rank)
+        points = rules.banker_three_faces_point if three_faces else hand[1]
         return OUT_WIN if points == number else OUT_LOSE
     if kind == "pair_plus":
         return OUT_LOSE if hand_pp == PP_NONE else OUT_PAIR_PLUS + hand_pp
     raise ValueError(f"unknown bet kind {kind!r}")
 
 
-def settle_batch(plan, ranks, pps, out) -> int:  # type: ignore[no-untyped-def]
-    """Outcome of every bet of ``plan`` in every round: ``ranks`` and ``pps`` are
-    (n, hands) arrays (column 0 the banker, column i position i), ``out`` is (n, bets).
-    Returns the first round holding a rank above 30 or a category above 5, or -1."""
-    rows_r, rows_p = ranks.tolist(), pps.tolist()
-    for i, (hand_ranks, hand_pps) in enumerate(zip(rows_r, rows_p)):
-        if any(not 0 <= r < N_CLASSES for r in hand_ranks) or any(not 0 <= p < N_PAIR_PLUS for p in hand_pps):
+def settle_batch(plan, classes, ranks, pps, out) -> int:  # type: ignore[no-untyped-def]
+    """Outcome of every bet of ``plan`` in every round: ``classes``, ``ranks`` and ``pps``
+    are (n, hands) arrays (column 0 the banker, column i position i), ``out`` is
+    (n, bets). Returns the first round holding a class of ``plan.n_classes`` or more or a
+    category above 5, or -1."""
+    keys = plan.class_keys
+    rows_c, rows_r, rows_p = classes.tolist(), ranks.tolist(), pps.tolist()
+    for i, (hand_classes, hand_ranks, hand_pps) in enumerate(zip(rows_c, rows_r, rows_p)):
+        if any(not 0 <= c < plan.n_classes for c in hand_classes) or any(not 0 <= p < N_PAIR_PLUS for p in hand_pps):
             return i
         for j, spec in enumerate(plan.specs):
-            h = spec.position if spec.kind in ("win", "lose", "tie", "three_faces", "pair_plus") else 0
+            h = spec.position if spec.kind in ON_HAND else 0
+            a, b = hand_ranks[h], hand_ranks[0]
             out[i, j] = bet_outcome(
-                plan.rules, spec.kind, spec.position, hand_ranks[h], hand_pps[h], hand_ranks[0]
+                plan.rules, spec.kind, spec.position, keys[hand_classes[h]], hand_pps[h],
+                keys[hand_classes[0]], (a > b) - (a < b),
             )
     return -1
 
@@ -432,28 +659,95 @@ def multiset_class(multiset: tuple[tuple[int, int], ...]) -> int:
     return class_rank(points, faces)
 
 
-def joint_class_counts(counts, multisets, classes, out) -> None:  # type: ignore[no-untyped-def]
-    """``out[p, b]`` += ordered (position hand, banker hand) pairs of disjoint hands with
-    classes p and b, from a shoe holding ``counts[k]`` cards of class rank k.
-    ``multisets`` is (286, 3, 2) (class rank, multiplicity; multiplicity 0 pads)."""
-    c = [int(x) for x in counts]
-    sets = [[(int(k), int(m)) for k, m in ms if m] for ms in multisets.tolist()]
-    cls = [int(x) for x in classes]
-    for i, first in enumerate(sets):
-        w1 = 1
-        for k, m in first:
-            w1 *= _comb(c[k], m)
-        if not w1:
-            continue
-        rest = list(c)
-        for k, m in first:
-            rest[k] -= m
-        for j, second in enumerate(sets):
-            w2 = w1
-            for k, m in second:
-                w2 *= _comb(rest[k], m)
-            if w2:
-                out[cls[i], cls[j]] += w2
+def kind_code(kind: int, kinds: int) -> int:
+    """A card of a counting kind: kinds 52 are the cards, 13 the ranks (A .. K), 11 the
+    class ranks (A .. 9, a ten, a face); suits are the lowest code's (where the ranking
+    counted with 13 or 11 kinds, suits do not change a hand's rank or class)."""
+    if kinds == N_CARDS:
+        return kind
+    if kinds == N_RANKS:
+        return 4 * kind
+    return 4 * kind if kind <= 9 else 40
+
+
+def kind_of(code: int, kinds: int) -> int:
+    """The counting kind of a card: the inverse of ``kind_code`` on its kinds."""
+    if kinds == N_CARDS:
+        return code
+    if kinds == N_RANKS:
+        return code // 4
+    return class_rank_of(code)
+
+
+def kind_multisets(kinds: int) -> list[tuple[tuple[int, int], ...]]:
+    """Every 3-card hand over ``kinds`` kinds, as ((kind, multiplicity), ...), kinds
+    ascending: 286 over 11 kinds, 455 over 13, 24,804 over 52."""
+    out = []
+    for a in range(kinds):
+        for b in range(a, kinds):
+            for c in range(b, kinds):
+                counts: dict[int, int] = {}
+                for k in (a, b, c):
+                    counts[k] = counts.get(k, 0) + 1
+                out.append(tuple(sorted(counts.items())))
+    return out
+
+
+def multiset_cards(multiset: tuple[tuple[int, int], ...], kinds: int) -> list[int]:
+    """Three card codes of a multiset of kinds."""
+    return [kind_code(k, kinds) for k, m in multiset for _ in range(m)]
+
+
+def _ways(left: Any, kinds: npt.NDArray[np.intp], mult: Any) -> Any:
+    """The ways to draw each multiset from a shoe holding ``left[k]`` of kind k:
+    prod C(left[kind], multiplicity), for every multiset at once."""
+    w = np.ones(len(kinds), dtype=left.dtype)
+    for t in range(3):
+        n, k = left[kinds[:, t]], mult[:, t]
+        choose = np.where(k == 0, 1, np.where(k == 1, n, np.where(k == 2, n * (n - 1) // 2, n * (n - 1) * (n - 2) // 6)))
+        w = w * np.where(n >= k, choose, 0)
+    return w
+
+
+def joint_class_counts(counts, multisets, classes, ranks, n_classes: int, out) -> None:  # type: ignore[no-untyped-def]
+    """``out[(p * n_classes + b) * 3 + order + 1]`` += ordered (position hand, banker hand)
+    pairs of disjoint hands with classes p and b, the position's hand beating (order 1),
+    tying (0) or losing to (-1) the banker's, from a shoe holding ``counts[k]`` cards of
+    kind k. ``multisets`` is (n, 3, 2) (kind, multiplicity; multiplicity 0 pads), each
+    with its hand's class and rank. For each first hand, the ways to draw every second
+    hand from what it leaves, all at once (in Python integers where ``out`` holds them)."""
+    exact = out.dtype == object
+    left = np.array([int(x) for x in counts], dtype=object if exact else np.int64)
+    ms = np.asarray(multisets)
+    kinds, mult = ms[:, :, 0].astype(np.intp), ms[:, :, 1].astype(np.int64)
+    if exact:
+        mult = mult.astype(object)
+    cls = np.asarray(classes, dtype=np.int64)
+    rk = np.asarray(ranks, dtype=np.int64)
+    first = _ways(left, kinds, mult)
+    if max(left, default=0) <= 1 and len(left) <= 64:  # hands are sets: disjoint when their masks are
+        held = np.flatnonzero(first)
+        masks = np.zeros(len(held), dtype=np.uint64)
+        for t in range(3):
+            bit = np.left_shift(np.uint64(1), kinds[held, t].astype(np.uint64))
+            masks |= np.where(mult[held, t].astype(np.int64) > 0, bit, np.uint64(0))
+        size = n_classes * n_classes * 3
+        total = np.zeros(size, dtype=np.int64)
+        for a, i in enumerate(held):
+            apart = (masks & masks[a]) == 0
+            index = (cls[i] * n_classes + cls[held]) * 3 + 1 + np.sign(rk[i] - rk[held])
+            total += np.bincount(index[apart], minlength=size)
+        for k in np.flatnonzero(total):
+            out[k] += int(total[k]) if exact else total[k]
+        return
+    for i in np.flatnonzero(first):
+        rest = left.copy()
+        for t in range(3):
+            rest[kinds[i, t]] -= mult[i, t]
+        w = first[i] * _ways(rest, kinds, mult)
+        keep = w != 0
+        index = (cls[i] * n_classes + cls[keep]) * 3 + 1 + np.sign(rk[i] - rk[keep])
+        np.add.at(out, index, w[keep].astype(out.dtype))
 
 
 def hand_counts(counts, multisets, values, out) -> None:  # type: ignore[no-untyped-def]
@@ -471,7 +765,7 @@ def hand_counts(counts, multisets, values, out) -> None:  # type: ignore[no-unty
 # --- simulation ----------------------------------------------------------------------------
 
 
-def simulate_chunk(bit_generator, params, rounds: int, pairs, single, plan, money, net, stop) -> int:  # type: ignore[no-untyped-def]
+def simulate_chunk(bit_generator, tables, params, rounds: int, pairs, single, plan, money, net, stop) -> int:  # type: ignore[no-untyped-def]
     """Deal and evaluate ``rounds`` rounds from a fresh shoe and count what settles
     every bet, exactly as the compiled core's ``simulate_chunk`` (and
     ``sanggong.dealing.Game``) do."""
@@ -517,17 +811,22 @@ def simulate_chunk(bit_generator, params, rounds: int, pairs, single, plan, mone
             for k in range(hands):
                 h = (k + 1) % hands
                 dealt[h] = rest[k::hands][:3] if one_at_a_time else rest[3 * k : 3 * k + 3]
-        ranks = {h: rank3(*c) for h, c in dealt.items()}
+        ranks = {h: tables.rank(*c) for h, c in dealt.items()}
+        classes = {h: tables.cls(*c) for h, c in dealt.items()}
         pps = {h: pair_plus3(*c) for h, c in dealt.items()}
+        n_classes, width = tables.n_classes, 1 if tables.ordered_by_class else 3
         for h in range(hands):
-            single[h, 6 * ranks[h] + pps[h]] += 1
+            single[h, 6 * classes[h] + pps[h]] += 1
             if h:
-                pairs[h, 31 * ranks[h] + ranks[0]] += 1
+                order = (ranks[h] > ranks[0]) - (ranks[h] < ranks[0])
+                pairs[h, (classes[h] * n_classes + classes[0]) * width + (order + 1 if width == 3 else 0)] += 1
         if money is not None:
             total = 0
             for j, spec in enumerate(plan.specs):
-                h = spec.position if spec.kind in ("win", "lose", "tie", "three_faces", "pair_plus") else 0
-                code = bet_outcome(plan.rules, spec.kind, spec.position, ranks[h], pps[h], ranks[0])
+                h = spec.position if spec.kind in ON_HAND else 0
+                order = (ranks[h] > ranks[0]) - (ranks[h] < ranks[0])
+                code = bet_outcome(plan.rules, spec.kind, spec.position, tables.class_keys[classes[h]], pps[h],
+                                   tables.class_keys[classes[0]], order)
                 total += int(money[j, code])
             net[done] = total
     return rounds

@@ -14,10 +14,20 @@ array([29, 21, 30], dtype=uint8)
 ['2P9', '7', '3P']
 >>> compare_batch(hands, "9c 9h 9s")
 array([1, 0, 1], dtype=int8)
+
+Every function takes ``rules=`` (a rule set, a preset name or a ``Ranking``; default: the
+default ranking) and ranks by its ranking. Ranks are ``uint8`` where a ranking has at most
+256 of them and ``uint16`` where suits break ties:
+
+>>> compare_batch(hands, "9c 9h 9s", rules="chinese")
+array([-1,  0, -1], dtype=int8)
+>>> rank_batch(hands, rules="chinese").dtype
+dtype('uint16')
 """
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -28,7 +38,8 @@ import numpy.typing as npt
 
 from . import _impl
 from .cards import CardsLike
-from .hands import CLASS_LABELS, HandValue, hand_cards
+from .hands import CLASS_LABELS, HandValue, RulesLike, hand_cards, ranking_of
+from .ranking import tables_for
 from .limits import MAX_THREADS
 
 __all__ = [
@@ -54,9 +65,10 @@ HandsLike: TypeAlias = npt.ArrayLike
 
 
 class BatchValues(NamedTuple):
-    """Ranks (class numbers 0..30) and Pair Plus categories (0..5) of a batch."""
+    """Ranks (under the default ranking the class numbers 0..30) and Pair Plus
+    categories (0..5) of a batch."""
 
-    rank: npt.NDArray[np.uint8]
+    rank: npt.NDArray[np.integer[Any]]
     pair_plus: npt.NDArray[np.uint8]
 
 
@@ -166,12 +178,20 @@ def _run(
     return min((b for b in bads if b >= 0), default=-1)
 
 
+def _kernel(name: str, rules: RulesLike) -> tuple[Callable[..., int], Any]:
+    """The active kernel ``name`` bound to the tables of ``rules``'s ranking, and the
+    ranks' dtype."""
+    tables = tables_for(ranking_of(rules))
+    return functools.partial(getattr(_impl.kernels, name), tables.kernel), tables.rank_dtype
+
+
 def _one_output(
-    kernel: str, hands: HandsLike, out: npt.NDArray[np.uint8] | None, threads: int | None
-) -> npt.NDArray[np.uint8]:
+    kernel: str, hands: HandsLike, out: npt.NDArray[Any] | None, threads: int | None, rules: RulesLike,
+) -> npt.NDArray[Any]:
+    run, rank_dtype = _kernel(kernel, rules)
     arr = as_hands(hands)
-    result = _output(out, len(arr), np.uint8, [arr])
-    bad = _run(getattr(_impl.kernels, kernel), [arr], [result], threads)
+    result = _output(out, len(arr), rank_dtype if kernel == "rank_batch" else np.uint8, [arr])
+    bad = _run(run, [arr], [result], threads)
     if bad >= 0:
         raise _bad_code_error("hands", arr, bad)
     return result
@@ -180,14 +200,18 @@ def _one_output(
 def rank_batch(
     hands: HandsLike,
     *,
-    out: npt.NDArray[np.uint8] | None = None,
+    rules: RulesLike = None,
+    out: npt.NDArray[Any] | None = None,
     threads: int | None = 1,
-) -> npt.NDArray[np.uint8]:
-    """Class number (0..30, higher is stronger, equal ties) of each hand.
+) -> npt.NDArray[Any]:
+    """Rank (higher is stronger, equal ties) of each hand: under the default ranking the
+    class number 0..30.
 
     :param hands: an ``(n, 3)`` integer array of card codes.
-    :param out: a ``uint8`` array of length ``n`` to write into (reusing one saves the
-        allocation and page faults of a fresh array on every call).
+    :param rules: whose ranking: a rule set, a preset name, a ``Ranking`` or None.
+    :param out: an array of length ``n`` to write into (reusing one saves the allocation
+        and page faults of a fresh array on every call): ``uint8``, or ``uint16`` for a
+        ranking of more than 256 ranks (``sanggong.ranking.tables_for(r).rank_dtype``).
     :param threads: split large batches over this many threads (None: every core).
     :raises TypeError: not an integer array.
     :raises ValueError: wrong shape, or a code outside 0..51 (the message names the row).
@@ -199,45 +223,50 @@ def rank_batch(
     ...
     ValueError: hands[1] = [40, 44, 52] holds 52, which is not a card code (0..51)
     """
-    return _one_output("rank_batch", hands, out, threads)
+    return _one_output("rank_batch", hands, out, threads, rules)
 
 
 def pair_plus_batch(
     hands: HandsLike,
     *,
+    rules: RulesLike = None,
     out: npt.NDArray[np.uint8] | None = None,
     threads: int | None = 1,
 ) -> npt.NDArray[np.uint8]:
     """Pair Plus category (0 none, 1 pair, 2 flush, 3 straight, 4 three of a kind,
-    5 straight flush) of each hand; see ``rank_batch`` for the arguments.
+    5 straight flush) of each hand, the same under every ranking; see ``rank_batch``
+    for the arguments.
 
     >>> pair_plus_batch(parse_hands(["Qh Kh Ah", "Tc Td Js"]))
     array([5, 1], dtype=uint8)
     """
-    return _one_output("pair_plus_batch", hands, out, threads)
+    return _one_output("pair_plus_batch", hands, out, threads, rules)
 
 
 def evaluate_batch(
     hands: HandsLike,
     *,
-    out: tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8]] | None = None,
+    rules: RulesLike = None,
+    out: tuple[npt.NDArray[Any], npt.NDArray[np.uint8]] | None = None,
     threads: int | None = 1,
 ) -> BatchValues:
-    """Both the class number and the Pair Plus category of each hand, in one pass.
+    """Both the rank and the Pair Plus category of each hand, in one pass.
 
-    ``out`` is an optional pair of ``uint8`` arrays (ranks, Pair Plus) to write into.
+    ``out`` is an optional pair of arrays (ranks, as for ``rank_batch``; Pair Plus,
+    ``uint8``) to write into.
 
     >>> evaluate_batch(parse_hands(["Qh Kh Ah"]))
     BatchValues(rank=array([5], dtype=uint8), pair_plus=array([5], dtype=uint8))
     """
+    run, rank_dtype = _kernel("evaluate_batch", rules)
     arr = as_hands(hands)
     if out is not None and (not isinstance(out, tuple) or len(out) != 2):
         raise TypeError(f"out must be a pair of arrays (ranks, pair_plus), not {out!r}")
-    ranks = _output(None if out is None else out[0], len(arr), np.uint8, [arr], "out[0]")
+    ranks = _output(None if out is None else out[0], len(arr), rank_dtype, [arr], "out[0]")
     pair_plus = _output(None if out is None else out[1], len(arr), np.uint8, [arr], "out[1]")
     if np.may_share_memory(ranks, pair_plus):
         raise ValueError("out[0] and out[1] must not overlap")
-    bad = _run(_impl.kernels.evaluate_batch, [arr], [ranks, pair_plus], threads)
+    bad = _run(run, [arr], [ranks, pair_plus], threads)
     if bad >= 0:
         raise _bad_code_error("hands", arr, bad)
     return BatchValues(ranks, pair_plus)
@@ -256,10 +285,12 @@ def compare_batch(
     a: HandsLike | CardsLike | HandValue,
     b: HandsLike | CardsLike | HandValue,
     *,
+    rules: RulesLike = None,
     out: npt.NDArray[np.int8] | None = None,
     threads: int | None = 1,
 ) -> npt.NDArray[np.int8]:
-    """Row by row, 1 where ``a`` beats ``b``, 0 for a tie, -1 where ``b`` wins.
+    """Row by row, 1 where ``a`` beats ``b``, 0 for a tie, -1 where ``b`` wins, under the
+    ranking of ``rules``.
 
     Either side may be a single hand (a string, a ``HandValue`` or three codes), which is
     compared with every row of the other, e.g. many players against one banker.
@@ -271,6 +302,7 @@ def compare_batch(
     ...
     ValueError: a and b must hold the same number of hands (or one hand), got 2 and 3
     """
+    run, _ = _kernel("compare_batch", rules)
     x, y = _one_or_many(a, "a"), _one_or_many(b, "b")
     given = x, y  # before broadcasting and casting (which may wrap a huge code): errors name these
     if len(x) != len(y):
@@ -287,7 +319,7 @@ def compare_batch(
         common = common if common.kind in "iu" else np.dtype(np.int64)
         x, y = x.astype(common), y.astype(common)
     out = _output(out, len(x), np.int8, [x, y])
-    bad = _run(_impl.kernels.compare_batch, [x, y], [out], threads)
+    bad = _run(run, [x, y], [out], threads)
     if bad >= 0:
         gx, gy = (g[0] if len(g) == 1 else g[bad] for g in given)
         side, arr, row = ("a", given[0], 0 if len(given[0]) == 1 else bad) \

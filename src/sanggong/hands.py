@@ -1,26 +1,64 @@
-"""Evaluate and compare single three-card hands.
+"""Evaluate and compare single three-card hands, under any ranking.
 
-A hand's **rank** is its class number ``0..30``: higher is stronger, equal ranks tie.
-``rank = 3 * points + faces`` for hands with 0, 1 or 2 faces and 30 for three faces, so
-the order is ``3P > 2P9 > P9 > 9 > 2P8 > ... > 2P0 > P0 > 0``.
+A hand's **rank** is an integer: higher is stronger, equal ranks tie. Under the default
+ranking (Macau, online) it is the class number ``0..30``: ``rank = 3 * points + faces``
+for hands with 0, 1 or 2 faces and 30 for three faces, so the order is
+``3P > 2P9 > P9 > 9 > 2P8 > ... > 2P0 > P0 > 0``. Give ``rules`` (a rule set, a preset
+name or a ``Ranking``) to rank by another table's ranking.
 
 >>> hand = evaluate("Kh Qs 9d")
 >>> hand.label, hand.points, hand.faces, hand.rank, hand.pair_plus
 ('2P9', 9, 2, 29, <PairPlus.NONE: 0>)
 >>> compare("Kh Qs 9d", "9c 9h 9s")
 1
+>>> compare("Kh Qs 9d", "9c 9h 9s", rules="chinese")    # 小三公 beats any points
+-1
+>>> evaluate("Kh Kd Ks", rules="chinese").label, evaluate("Jh Qd Ks", rules="chinese").label
+('3P trips', '3P')
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import IntEnum
+
+from typing import TypeAlias
 
 from . import _impl
 from . import _reference as _ref
 from .cards import Card, CardsLike, parse_cards
+from .ranking import DEFAULT_RANKING, Ranking, RankingTables, tables_for
+from .rules import PRESETS, RuleSet
 
-__all__ = ["CLASS_LABELS", "HandValue", "PairPlus", "compare", "evaluate", "hand_cards"]
+__all__ = ["CLASS_LABELS", "HandValue", "PairPlus", "RulesLike", "compare", "evaluate", "hand_cards", "ranking_of"]
+
+RulesLike: TypeAlias = RuleSet | Ranking | str | None
+"""What ``rules=`` accepts: a rule set, a preset name, a ranking, or None (the default ranking)."""
+
+
+def ranking_of(rules: RulesLike) -> Ranking:
+    """The ranking of ``rules``: a rule set's, a preset's (by name), a ranking itself, or
+    the default ranking for None.
+
+    >>> ranking_of("prosperity").order
+    'faces_points'
+    >>> ranking_of("baccarat")
+    Traceback (most recent call last):
+    ...
+    ValueError: rules: unknown preset 'baccarat' (known: macau, online, nagaworld, genting, genting_no_commission, prosperity, san_gong, chinese)
+    """
+    if rules is None:
+        return DEFAULT_RANKING
+    if isinstance(rules, RuleSet):
+        return rules.ranking
+    if isinstance(rules, Ranking):
+        return rules
+    if isinstance(rules, str):
+        if rules not in PRESETS:
+            shown = repr(rules) if len(rules) <= 40 else repr(rules[:40]) + "..."
+            raise ValueError(f"rules: unknown preset {shown} (known: {', '.join(PRESETS)})")
+        return PRESETS[rules].ranking
+    raise TypeError(f"rules: expected a RuleSet, a preset name or a Ranking, not {type(rules).__name__}")
 
 CLASS_LABELS: tuple[str, ...] = tuple(_ref.rank_label(r) for r in range(_ref.N_CLASSES))
 """The 31 class labels, indexed by rank: ``CLASS_LABELS[30] == "3P"``."""
@@ -59,7 +97,8 @@ def hand_cards(cards: CardsLike) -> tuple[Card, Card, Card]:
 
 @dataclass(frozen=True, slots=True)
 class HandValue:
-    """The value of one hand: its cards, class rank and Pair Plus category.
+    """The value of one hand under a ranking: its cards, rank, Pair Plus category and
+    class (``label``, ``tier``).
 
     >>> evaluate("Jc Qd Kh")
     HandValue(cards='Jc Qd Kh', label='3P', rank=30, pair_plus='straight')
@@ -68,82 +107,117 @@ class HandValue:
     cards: tuple[Card, Card, Card]
     rank: int
     pair_plus: PairPlus
+    ranking: Ranking = DEFAULT_RANKING
+    hand_class: int = field(default=-1, compare=False)
 
     def __post_init__(self) -> None:
         """A HandValue made by hand must be the true value of its cards (``evaluate``
         makes them without this check, having just computed them)."""
+        if not isinstance(self.ranking, Ranking):
+            raise TypeError(f"ranking: expected a Ranking, not {type(self.ranking).__name__}")
         cards = hand_cards(self.cards)
-        true = evaluate(cards)
-        if self.rank != true.rank or self.pair_plus != true.pair_plus or isinstance(self.rank, bool):
+        true = evaluate(cards, self.ranking)
+        if self.rank != true.rank or self.pair_plus != true.pair_plus or isinstance(self.rank, bool) \
+                or self.hand_class not in (-1, true.hand_class):
             raise ValueError(
                 f"HandValue(rank={self.rank!r}, pair_plus={self.pair_plus!r}) is not the value of "
                 f"{' '.join(map(str, cards))}: rank {true.rank}, pair plus {true.pair_plus.label}"
             )
         object.__setattr__(self, "cards", cards)
         object.__setattr__(self, "pair_plus", true.pair_plus)
+        object.__setattr__(self, "hand_class", true.hand_class)
 
     @classmethod
-    def _trusted(cls, cards: tuple[Card, Card, Card], rank: int, pair_plus: PairPlus) -> HandValue:
+    def _trusted(
+        cls, cards: tuple[Card, Card, Card], rank: int, pair_plus: PairPlus, ranking: Ranking = DEFAULT_RANKING,
+        hand_class: int | None = None,
+    ) -> HandValue:
         value = object.__new__(cls)
         object.__setattr__(value, "cards", cards)
         object.__setattr__(value, "rank", rank)
         object.__setattr__(value, "pair_plus", pair_plus)
+        object.__setattr__(value, "ranking", ranking)
+        object.__setattr__(value, "hand_class", rank if hand_class is None else hand_class)
         return value
+
+    @property
+    def _tables(self) -> RankingTables:
+        return tables_for(self.ranking)
 
     @property
     def points(self) -> int:
         """Sum of the card points modulo 10 (0 for three faces)."""
-        return _ref.rank_points(self.rank)
+        return sum(card.points for card in self.cards) % 10
 
     @property
     def faces(self) -> int:
         """Number of face cards (J, Q, K): 0..3."""
-        return _ref.rank_faces(self.rank)
+        return sum(card.is_face for card in self.cards)
+
+    @property
+    def tier(self) -> str | None:
+        """The ranking's tier the hand fits first (``"three_faces"``, ``"trips"``, ...), or
+        None for a hand ranked by its points and faces."""
+        level = self._tables.class_keys[self.hand_class][0]
+        return self.ranking.tiers[len(self.ranking.tiers) - level] if level else None
 
     @property
     def label(self) -> str:
-        """``3P``, ``2Pn``, ``Pn`` or ``n``."""
-        return CLASS_LABELS[self.rank]
+        """The class's display: ``3P``, ``2Pn``, ``Pn`` or ``n`` (``n`` only where the
+        ranking ignores faces), or a tier's label (``trips``, ``3P trips``, ``333``)."""
+        return self._tables.labels[self.hand_class]
 
     def __str__(self) -> str:
         return self.label
 
     def __repr__(self) -> str:
         cards = " ".join(map(str, self.cards))
-        label = CLASS_LABELS[self.rank] if self.rank in range(len(CLASS_LABELS)) else "?"
+        try:
+            label = self.label
+        except (IndexError, TypeError, AttributeError):  # a forged value: show what it holds
+            label = "?"
         pair_plus = getattr(self.pair_plus, "label", self.pair_plus)  # even for a forged value
-        return f"HandValue(cards={cards!r}, label={label!r}, rank={self.rank!r}, pair_plus={pair_plus!r})"
+        ranking = "" if self.ranking == DEFAULT_RANKING else f", ranking={self.ranking!r}"
+        return f"HandValue(cards={cards!r}, label={label!r}, rank={self.rank!r}, pair_plus={pair_plus!r}{ranking})"
 
 
-def evaluate(cards: CardsLike | HandValue) -> HandValue:
+def evaluate(cards: CardsLike | HandValue, rules: RulesLike = None) -> HandValue:
     """Evaluate a three-card hand.
 
     :param cards: a string such as ``"Kh Qs 9d"``, or three cards, strings or codes; a
         ``HandValue`` is evaluated again from its cards (its other fields are never trusted).
-    :raises ValueError: a malformed card, a code outside 0..51, or not three cards.
-    :raises TypeError: something that is not a card at all.
+    :param rules: whose ranking to rank by: a ``RuleSet``, a preset name (``"chinese"``),
+        a ``Ranking``, or None for the default (points, then faces; 3P on top).
+    :raises ValueError: a malformed card, a code outside 0..51, not three cards, an
+        unknown preset.
+    :raises TypeError: something that is not a card at all, or not rules.
 
     >>> evaluate(["Ts", "Jh", "Qd"]).label
     '2P0'
     >>> evaluate("Ah 2h 3h").pair_plus.label
     'straight flush'
     """
+    ranking = ranking_of(rules)
     c0, c1, c2 = hand_cards(cards.cards if isinstance(cards, HandValue) else cards)
     kernels = _impl.kernels
+    tables = tables_for(ranking).kernel
+    a, b, c = c0.code, c1.code, c2.code
     return HandValue._trusted(
-        (c0, c1, c2),
-        kernels.rank3(c0.code, c1.code, c2.code),
-        PairPlus(kernels.pair_plus3(c0.code, c1.code, c2.code)),
+        (c0, c1, c2), kernels.rank3(tables, a, b, c), PairPlus(kernels.pair_plus3(a, b, c)),
+        ranking, kernels.class3(tables, a, b, c),
     )
 
 
-def compare(a: CardsLike | HandValue, b: CardsLike | HandValue) -> int:
-    """Compare two hands: 1 if ``a`` beats ``b``, 0 for a tie, -1 if ``b`` beats ``a``.
-
-    Hands of the same class tie: same points and same number of faces, or both 3P.
+def compare(a: CardsLike | HandValue, b: CardsLike | HandValue, rules: RulesLike = None) -> int:
+    """Compare two hands: 1 if ``a`` beats ``b``, 0 for a tie, -1 if ``b`` beats ``a``,
+    under the ranking of ``rules`` (as for ``evaluate``; default: hands of the same class
+    tie, same points and same number of faces, or both 3P).
 
     >>> compare("9c 9d 9h", "Kh Qs 9d"), compare("5c Jd Kh", "Qs Jc 5d")
     (-1, 0)
+    >>> compare("5c Jd Kh", "Qs Jc 5d", rules="san_gong")   # the highest card: K beats Q
+    1
     """
-    ra, rb = evaluate(a).rank, evaluate(b).rank
+    ranking = ranking_of(rules)
+    ra, rb = evaluate(a, ranking).rank, evaluate(b, ranking).rank
     return (ra > rb) - (ra < rb)

@@ -87,6 +87,7 @@ from .limits import (
     MAX_STAKE,
     MAX_TEXT_NUMBER,
 )
+from .ranking import DEFAULT_RANKING, Ranking
 from .rules import RuleSet, parse_bet
 from .settlement import Money
 
@@ -381,6 +382,7 @@ class RoundRecord:
     rules_digest: str | None = None
     prev: str = field(default=ZERO_HASH, compare=False)
     hmac: str | None = field(default=None, compare=False)
+    ranking: Ranking = DEFAULT_RANKING
 
     @property
     def winners(self) -> dict[int, str]:
@@ -404,6 +406,7 @@ class RoundRecord:
             "last_of_shoe": self.last_of_shoe,
             "head_card": None if self.head_card is None else str(self.head_card),
             "burned": [str(c) for c in self.burned],
+            "ranking": self.ranking.to_dict(),
             "banker": hand(self.banker),
             "hands": {str(p): hand(h) for p, h in self.hands.items()},
             "winners": {str(p): w for p, w in self.winners.items()},
@@ -477,8 +480,9 @@ class RoundRecord:
             last_of_shoe=_bool(data["last_of_shoe"], "last_of_shoe"),
             head_card=None if data["head_card"] is None else _card(data["head_card"], "head_card"),
             burned=_cards(data["burned"], "burned", MAX_BURN + 1),
-            banker=_hand(data["banker"], "banker"),
-            hands=_hands(data["hands"]),
+            ranking=(ranking := _ranking(data["ranking"])),
+            banker=_hand(data["banker"], "banker", ranking),
+            hands=_hands(data["hands"], ranking),
             bets=_stakes(data["bets"], "bets", kind_name),
             results=_results(data["results"], kind_name),
             carried=_stakes(data["carried"], "carried", kind_name),
@@ -510,12 +514,13 @@ class RoundRecord:
 
 _RECORD_KEYS = (
     "rules", "rules_digest", "round", "shoe", "round_in_shoe", "seed", "cut_card", "last_of_shoe",
-    "head_card", "burned", "banker", "hands", "winners", "money", "bets", "results", "carried",
+    "head_card", "burned", "ranking", "banker", "hands", "winners", "money", "bets", "results", "carried",
     "shoe_state", "prev", "hash",
 )
 _RESULT_KEYS = ("bet", "stake", "outcome", "detail", "odds", "returned", "commission", "carried", "net")
 _OUTCOMES = ("win", "lose", "push", "carried")
 _DETAILS = (None, "with a 6-point hand", *(p.label for p in PairPlus if p is not PairPlus.NONE))
+_MULTIPLIER = re.compile(r"x[1-9][0-9]*(?:/[1-9][0-9]*)?")  # a banker game's "x3"
 _HEX = re.compile(r"[0-9a-f]{64}")
 _DECIMAL = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:E[+-](?:0|[1-9][0-9]*))?")
 _FRACTION = re.compile(r"-?(?:0|[1-9][0-9]*)(?:/[1-9][0-9]*)?")
@@ -601,17 +606,30 @@ def _cards(value: object, name: str, most: int) -> tuple[Card, ...]:
     return tuple(_card(c, f"{name}[{i}]") for i, c in enumerate(value))
 
 
-def _hand(value: object, name: str) -> HandValue:
+def _ranking(value: object) -> Ranking:
+    """The record's ranking: an object of exactly order, tiers (a list) and high_card."""
+    if not isinstance(value, Mapping):
+        _fail("ranking", "a ranking (an object of order, tiers and high_card)", value)
+    _check_keys(value, ("order", "tiers", "high_card"), (), "ranking")
+    if not isinstance(value["tiers"], list) or len(value["tiers"]) > 8:
+        _fail("ranking.tiers", "a list of tier names", value["tiers"])
+    try:
+        return Ranking(order=value["order"], tiers=tuple(value["tiers"]), high_card=value["high_card"])
+    except (TypeError, ValueError) as exc:
+        raise type(exc)(f"field {exc}") from None
+
+
+def _hand(value: object, name: str, ranking: Ranking = DEFAULT_RANKING) -> HandValue:
     if not isinstance(value, Mapping):
         _fail(name, "a hand (an object of cards, label and pair_plus)", value)
     _check_keys(value, ("cards", "label", "pair_plus"), (), name)
     cards = _cards(value["cards"], f"{name}.cards", 3)
     if len(cards) != 3:
         _fail(f"{name}.cards", "three cards", value["cards"], ValueError)
-    return evaluate(cards)  # label and pair_plus are compared with these cards' by from_dict
+    return evaluate(cards, ranking)  # label and pair_plus are compared with these cards' by from_dict
 
 
-def _hands(value: object) -> dict[int, HandValue]:
+def _hands(value: object, ranking: Ranking = DEFAULT_RANKING) -> dict[int, HandValue]:
     if not isinstance(value, Mapping):
         _fail("hands", "an object of position -> hand", value)
     if not 1 <= len(value) <= MAX_POSITIONS:
@@ -623,7 +641,7 @@ def _hands(value: object) -> dict[int, HandValue]:
         positions.append(int(key))
     if sorted(positions) != list(range(1, len(value) + 1)):
         raise ValueError(f"field 'hands': expected positions 1..{len(value)}, got {sorted(positions)}")
-    return {p: _hand(value[str(p)], f"hands.{p}") for p in sorted(positions)}
+    return {p: _hand(value[str(p)], f"hands.{p}", ranking) for p in sorted(positions)}
 
 
 def _bet_name(value: object, name: str) -> str:
@@ -713,7 +731,9 @@ def _results(value: object, kind: str) -> tuple[dict[str, Any], ...]:
         _bet_name(result["bet"], f"{name}.bet")
         if result["outcome"] not in _OUTCOMES or not isinstance(result["outcome"], str):
             _fail(f"{name}.outcome", f"one of {', '.join(_OUTCOMES)}", result["outcome"], ValueError)
-        if not (result["detail"] is None or isinstance(result["detail"], str)) or result["detail"] not in _DETAILS:
+        detail = result["detail"]
+        if not (detail is None or isinstance(detail, str)) or (detail not in _DETAILS and not (
+                isinstance(detail, str) and len(detail) <= MAX_TEXT_NUMBER + 1 and _MULTIPLIER.fullmatch(detail))):
             _fail(f"{name}.detail", "null or what won (such as 'flush')", result["detail"], ValueError)
         odds = result["odds"]
         if odds is not None:

@@ -53,6 +53,7 @@ from typing import Any, Literal
 import msgspec
 from msgspec import UNSET, UnsetType
 
+from .ranking import DEFAULT_RANKING, Ranking
 from .limits import (
     MAX_BURN,
     MAX_DECIMAL_EXPONENT,
@@ -65,11 +66,15 @@ from .limits import (
     MAX_TEXT_NUMBER,
 )
 
-__all__ = ["MACAU", "ONLINE", "PRESETS", "BetSpec", "RuleSet", "parse_bet"]
+__all__ = [
+    "CHINESE", "GENTING", "GENTING_NO_COMMISSION", "MACAU", "NAGAWORLD", "ONLINE", "PRESETS", "PROSPERITY",
+    "SAN_GONG", "BetSpec", "RuleSet", "parse_bet",
+]
 
 """The longest rule set name, in characters."""
 
-Variant = Literal["macau", "online"]
+Variant = Literal["macau", "online", "dragon_phoenix", "banker_game"]
+VARIANTS = ("macau", "online", "dragon_phoenix", "banker_game")
 PAIR_PLUS_CATEGORIES = ("pair", "flush", "straight", "three_of_a_kind", "straight_flush")
 
 # Bet kinds of each variant and what they are placed on: "position" (a position or a
@@ -84,11 +89,19 @@ _KINDS: dict[str, dict[str, str]] = {
         "win": "position", "lose": "position", "tie": "position",
         "three_faces": "position", "pair_plus": "hand",
     },
+    # two hands, Dragon (hand 1) and Phoenix (hand 0, where the banker sits elsewhere):
+    # the bets name no position
+    "dragon_phoenix": {"dragon": "pair", "phoenix": "pair", "tie": "pair"},
+    "banker_game": {"player": "position"},
 }
 _PAY_KEYS = {
-    "macau": {"win", "tie", "odd", "even", "three_faces", "point"},
+    "macau": {"win", "win_on_six", "tie", "odd", "even", "three_faces", "point"},
     "online": {"win", "win_on_six", "lose", "lose_on_six", "tie", "three_faces"},
+    "dragon_phoenix": {"dragon", "dragon_on_six", "phoenix", "phoenix_on_six", "tie"},
+    "banker_game": set(),
 }
+MULTIPLIER_POINTS = tuple(str(n) for n in range(10))
+MAX_MULTIPLIERS = 16  # distinct multipliers of a banker game (outcome codes hold 16)
 _CHOICES: dict[str, tuple[str, ...]] = {
     "tie_by": ("class", "points"),
     "push": ("carried", "returned"),
@@ -108,6 +121,10 @@ _DESCRIPTIONS = {
     ("online", "tie"): "player {t} ties the banker",
     ("online", "three_faces"): "player {t} has three faces (3P)",
     ("online", "pair_plus"): "{t}'s hand is a pair or better",
+    ("dragon_phoenix", "dragon"): "Dragon beats Phoenix",
+    ("dragon_phoenix", "phoenix"): "Phoenix beats Dragon",
+    ("dragon_phoenix", "tie"): "Dragon and Phoenix tie",
+    ("banker_game", "player"): "player {t} against the banker: the loser pays the stake x the winner's multiplier",
 }
 _BET_RE = re.compile(r"([a-z_]+)(?::([0-9a-z]+))?")
 # Odds and rates as text: an integer, a decimal or a ratio of integers, ASCII digits
@@ -320,8 +337,11 @@ class RuleSet:
     (``round_cards``).
 
     :param name: a printable name of 1 to 64 characters.
-    :param variant: ``"macau"`` (positions, Odd/Even, Point bets, commission) or
-        ``"online"`` (three players, Win/Lose/Tie, Three Faces, Pair Plus).
+    :param variant: ``"macau"`` (positions, Odd/Even, Point bets, commission),
+        ``"online"`` (three players, Win/Lose/Tie, Three Faces, Pair Plus),
+        ``"dragon_phoenix"`` (two hands, Dragon and Phoenix, and a Tie: ``positions`` is 1,
+        Dragon being hand 1 and Phoenix hand 0) or ``"banker_game"`` (each player against
+        the banker, paid by ``multipliers``).
     :param decks: decks in the box or shoe, 1 to ``MAX_DECKS``.
     :param positions: player positions, 1 to ``MAX_POSITIONS`` (``"online"``: exactly 3).
     :param pays: odds "to 1" of each bet kind; a kind without odds is not offered.
@@ -331,8 +351,9 @@ class RuleSet:
     :param commission: rate charged on the winnings of ``commission_bets``, 0 <= rate < 1.
     :param commission_bets: the bet kinds whose winnings pay ``commission`` (Macau:
         ``win``, ``odd`` and ``even``).
-    :param tie_by: ``"class"`` (same points and faces) or ``"points"`` (same points;
-        three faces still beat everything and tie only each other).
+    :param tie_by: what a Tie bet compares: ``"class"`` (the two hands tie under the
+        ranking) or ``"points"`` (equal points, a tier hand such as 3P tying only its own
+        tier). Win, Lose and every other comparison always follow ``ranking``.
     :param push: a pushed Win/Lose or Odd/Even stake is ``"carried"`` to the next round
         (Macau) or ``"returned"`` (online).
     :param banker_three_faces_odd_even: a banker 3P makes Odd/Even ``"push"`` or ``"lose"``.
@@ -350,6 +371,12 @@ class RuleSet:
     :param head_card: the online head card fixes the dealing order (only where a fresh
         deck is dealt each round: the head card is the first card of a shuffled deck).
     :param head_card_burned: the head card is burned, not dealt into a hand.
+    :param ranking: how hands are ordered (``sanggong.ranking.Ranking``; a mapping with
+        ``order``, ``tiers`` and ``high_card`` is read as one). Default: points, then
+        faces, 3P on top, equal classes tie.
+    :param multipliers: a banker game's multipliers (``variant="banker_game"`` only,
+        and required there): points ``"0"`` .. ``"9"`` and each of the ranking's tiers.
+        The loser of a ``player:<i>`` bet pays the stake times the winner's multiplier.
     :raises TypeError: a field of the wrong type, named.
     :raises ValueError: a field out of range or inconsistent with the others, named.
     """
@@ -375,6 +402,8 @@ class RuleSet:
     deal_one_at_a_time: bool = True
     head_card: bool = False
     head_card_burned: bool = True
+    ranking: Ranking = DEFAULT_RANKING
+    multipliers: Mapping[str, Fraction] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         # The one place a rule set's fields are checked: files and dicts come here too,
@@ -383,13 +412,22 @@ class RuleSet:
         set_(self, "name", _check_name(self.name))
         variant = self.variant
         if not isinstance(variant, str):
-            raise TypeError(f"variant: expected 'macau' or 'online', got {_show(variant)}")
+            raise TypeError(f"variant: expected one of {VARIANTS}, got {_show(variant)}")
         if variant not in _KINDS:
-            raise ValueError(f"variant: expected 'macau' or 'online', got {_show(variant)}")
+            raise ValueError(f"variant: expected one of {VARIANTS}, got {_show(variant)}")
         set_(self, "decks", _int(self.decks, "decks", 1, MAX_DECKS))
         set_(self, "positions", _int(self.positions, "positions", 1, MAX_POSITIONS))
         if variant == "online" and self.positions != 3:
             raise ValueError(f"positions: the online variant has 3 players, got {self.positions}")
+        if variant == "dragon_phoenix" and self.positions != 1:
+            raise ValueError(f"positions: a Dragon/Phoenix table deals two hands (positions = 1), got {self.positions}")
+        ranking = self.ranking
+        if isinstance(ranking, Mapping):
+            ranking = Ranking.from_dict(ranking)
+        if not isinstance(ranking, Ranking):
+            raise TypeError(f"ranking: expected a Ranking, got {_show(ranking)}")
+        set_(self, "ranking", ranking)
+        set_(self, "multipliers", self._check_multipliers())
 
         pays = _table(self.pays, "pays")
         unknown = set(pays) - _PAY_KEYS[variant]
@@ -458,6 +496,38 @@ class RuleSet:
             )
         self._check_dealable()
 
+    def _check_multipliers(self) -> _FrozenMap:
+        table = _table(self.multipliers, "multipliers")
+        if self.variant != "banker_game":
+            if table:
+                raise ValueError("multipliers: only a banker game (variant 'banker_game') pays by multipliers")
+            return _FrozenMap({})
+        keys = (*MULTIPLIER_POINTS, *self.ranking.tiers)
+        for key in table:
+            if key not in keys:
+                raise ValueError(f"multipliers: unknown key {_show(key)} (expected points '0'..'9' and the "
+                                 f"ranking's tiers {list(self.ranking.tiers)})")
+        for key in keys:
+            if key not in table:
+                raise ValueError(f"multipliers: no multiplier for {key!r} (give points '0'..'9' and every tier)")
+        out = _odds(table, "multipliers")
+        for key, value in out.items():
+            if value <= 0:
+                raise ValueError(f"multipliers.{key}: must be positive, got {_show(value)}")
+        if len(set(out.values())) > MAX_MULTIPLIERS:
+            raise ValueError(f"multipliers: at most {MAX_MULTIPLIERS} different multipliers")
+        return _FrozenMap({k: out[k] for k in keys})
+
+    @property
+    def multiplier_values(self) -> tuple[Fraction, ...]:
+        """The distinct multipliers of a banker game, ascending (outcome codes index them)."""
+        return tuple(sorted(set(self.multipliers.values())))
+
+    @property
+    def max_multiplier(self) -> Fraction:
+        """The most a banker-game stake can win or lose, per unit (1 elsewhere)."""
+        return max(self.multipliers.values(), default=Fraction(1))
+
     def _check_dealable(self) -> None:
         rounds = [(self.round_cards(True), 52 * self.decks, f"in {self.decks} deck(s)")]
         if not self.fresh_deck_each_round:  # a later round may start at the cut card's minimum
@@ -517,7 +587,7 @@ class RuleSet:
             if not self._offers(kind):
                 continue
             text = _DESCRIPTIONS[(self.variant, kind)]
-            if target == "banker":
+            if target in ("banker", "pair"):
                 out[kind] = text
             elif target == "point":
                 for n in range(10):
@@ -530,6 +600,8 @@ class RuleSet:
         return out
 
     def _offers(self, kind: str) -> bool:
+        if kind == "player":
+            return self.variant == "banker_game"
         return bool(self.pair_plus_pays) if kind == "pair_plus" else kind in self.pays
 
     def bet(self, name: str) -> BetSpec:
@@ -548,8 +620,10 @@ class RuleSet:
         if spec.kind not in kinds or not self._offers(spec.kind):
             raise ValueError(f"unknown bet {name!r}: the {self.variant} table offers {offered}")
         target = kinds[spec.kind]
-        if target == "banker":
+        if target in ("banker", "pair"):
             ok = spec.position == -1
+            if ok and target == "pair":  # a two-hand table's bets read hand 1 against hand 0
+                return BetSpec(spec.name, spec.kind, 1)
         elif target == "point":
             ok = 0 <= spec.position <= 9
         elif target == "hand":
@@ -602,6 +676,8 @@ class RuleSet:
                 value = str(value)
             elif isinstance(value, tuple):
                 value = list(value)
+            elif isinstance(value, Ranking):
+                value = value.to_dict()
             if f.name == "banker_three_faces_point" and value is None:
                 value = "none"  # TOML has no null
             if value is not None:
@@ -684,6 +760,10 @@ class _PaysFile(msgspec.Struct, forbid_unknown_fields=True):
     even: _Number | UnsetType = UNSET
     three_faces: _Number | UnsetType = UNSET
     point: _Number | UnsetType = UNSET
+    dragon: _Number | UnsetType = UNSET
+    dragon_on_six: _Number | UnsetType = UNSET
+    phoenix: _Number | UnsetType = UNSET
+    phoenix_on_six: _Number | UnsetType = UNSET
 
 
 class _PairPlusFile(msgspec.Struct, forbid_unknown_fields=True):
@@ -692,6 +772,12 @@ class _PairPlusFile(msgspec.Struct, forbid_unknown_fields=True):
     straight: _Number | UnsetType = UNSET
     three_of_a_kind: _Number | UnsetType = UNSET
     straight_flush: _Number | UnsetType = UNSET
+
+
+class _RankingFile(msgspec.Struct, forbid_unknown_fields=True):
+    order: str | UnsetType = UNSET
+    tiers: list[str] | UnsetType = UNSET
+    high_card: str | UnsetType = UNSET
 
 
 class _RuleFile(msgspec.Struct, forbid_unknown_fields=True):
@@ -716,6 +802,8 @@ class _RuleFile(msgspec.Struct, forbid_unknown_fields=True):
     deal_one_at_a_time: bool | UnsetType = UNSET
     head_card: bool | UnsetType = UNSET
     head_card_burned: bool | UnsetType = UNSET
+    ranking: _RankingFile | UnsetType = UNSET
+    multipliers: dict[str, _Number] | UnsetType = UNSET
 
 
 def _fields_of(parsed: _RuleFile) -> dict[str, Any]:
@@ -725,7 +813,7 @@ def _fields_of(parsed: _RuleFile) -> dict[str, Any]:
         value = getattr(parsed, name)
         if value is UNSET:
             continue
-        if isinstance(value, _PaysFile | _PairPlusFile):
+        if isinstance(value, _PaysFile | _PairPlusFile | _RankingFile):
             value = {k: getattr(value, k) for k in value.__struct_fields__ if getattr(value, k) is not UNSET}
         out[name] = value
     if out.get("banker_three_faces_point") == "none":
@@ -734,7 +822,7 @@ def _fields_of(parsed: _RuleFile) -> dict[str, Any]:
 
 
 _AT = re.compile(r"(?P<message>.*?)(?: - at `(?P<key>key` in `)?(?P<path>[^`]*)`)?", re.DOTALL)
-_UNKNOWN = {"pays": "unknown bet", "pair_plus_pays": "unknown category"}
+_UNKNOWN = {"pays": "unknown bet", "pair_plus_pays": "unknown category", "ranking": "unknown field of a ranking"}
 _ARTICLES = {"int": "an int", "bool": "a bool", "str": "a str", "float": "a float", "object": "a table",
              "array": "an array", "date": "a date", "time": "a time", "datetime": "a datetime"}
 
@@ -900,4 +988,79 @@ ONLINE = RuleSet(
 )
 """The online three-player variant: one deck shuffled every round, a burned head card."""
 
-PRESETS: dict[str, RuleSet] = {"macau": MACAU, "online": ONLINE}
+GENTING = RuleSet(
+    name="genting",
+    variant="macau",
+    decks=8,
+    positions=7,
+    pays={"win": F(1), "tie": F(8), "three_faces": F(16)},
+    commission=F(5, 100),
+    commission_bets=frozenset({"win"}),
+    push="returned",
+)
+"""Resorts World Genting: Win 1:1 less 5%, Tie 8:1, Three Faces ("Three Knights") 16:1."""
+
+NAGAWORLD = GENTING.replace(name="nagaworld", tie_by="points")
+"""NagaWorld's "Three Pictures": as Genting, but the Tie (8:1) wins on equal points while
+Win (1:1 less 5%) still compares faces and is returned on a tie of classes; Three
+Pictures 16:1 on the banker's hand."""
+
+GENTING_NO_COMMISSION = GENTING.replace(
+    name="genting_no_commission",
+    pays={"win": F(1), "win_on_six": F(1, 2), "tie": F(8), "three_faces": F(16)},
+    commission=F(0),
+    commission_bets=frozenset(),
+)
+"""Genting without commission: a Win with a 6-point hand pays 1:2."""
+
+PROSPERITY = RuleSet(
+    name="prosperity",
+    variant="macau",
+    decks=8,
+    positions=7,
+    pays={"win": F(1), "win_on_six": F(1, 2), "tie": F(10)},
+    push="returned",
+    ranking=Ranking(order="faces_points"),
+)
+"""A faces-first table: more faces wins, then points; a 6-point Win pays 1:2, Tie 10:1."""
+
+SAN_GONG = RuleSet(
+    name="san_gong",
+    variant="dragon_phoenix",
+    decks=1,
+    positions=1,
+    pays={"dragon": F(94, 100), "phoenix": F(94, 100), "tie": F(8)},
+    tie_by="points",
+    push="returned",
+    burn_after_shuffle=0,
+    burn_per_round=0,
+    deal_one_at_a_time=False,
+    ranking=Ranking(order="points", tiers=("trips", "three_faces"), high_card="rank_suit"),
+)
+"""An online "San Gong" game: Dragon and Phoenix pay 0.94:1 and are returned on a tie of
+the ranking (possible with several decks only); Tie pays 8:1 on equal points (Choice: with
+one deck, hands never tie exactly under a suit tie-break); three of a kind > three faces >
+points, then the highest card by rank and suit."""
+
+CHINESE = RuleSet(
+    name="chinese",
+    variant="banker_game",
+    decks=1,
+    positions=4,
+    pays={},
+    burn_after_shuffle=0,
+    burn_per_round=0,
+    deal_one_at_a_time=False,
+    ranking=Ranking(order="points", tiers=("face_trips", "trips", "three_faces"), high_card="rank_suit"),
+    multipliers={**{str(n): F(1) for n in range(8)}, "8": F(2), "9": F(3),
+                 "three_faces": F(4), "trips": F(5), "face_trips": F(6)},
+)
+"""The 三公 banker game: 大三公 > 小三公 > 混三公 > points; each player against the banker,
+the loser paying the stake x the winner's multiplier (points 0-7 x1, 8 x2, 9 x3, 混三公 x4,
+小三公 x5, 大三公 x6)."""
+
+PRESETS: dict[str, RuleSet] = {
+    "macau": MACAU, "online": ONLINE, "nagaworld": NAGAWORLD, "genting": GENTING,
+    "genting_no_commission": GENTING_NO_COMMISSION, "prosperity": PROSPERITY, "san_gong": SAN_GONG,
+    "chinese": CHINESE,
+}

@@ -39,6 +39,7 @@ from . import _reference as _ref
 from .cards import Card, CardsLike
 from .hands import HandValue, evaluate
 from .money import Money, Purse, check_stake, exact_decimal, json_money, money_kind
+from .ranking import tables_for
 from .rules import BetSpec, RuleSet
 
 __all__ = ["BetResult", "Money", "Settlement", "SettlementPlan", "TableSession", "settle"]
@@ -60,8 +61,18 @@ _PP_KEYS = {
     for pp, key in enumerate(("", "pair", "flush", "straight", "three_of_a_kind", "straight_flush"))
     if key
 }
-_ON_HAND = ("win", "lose", "tie", "three_faces", "pair_plus")  # bets read the position's hand
-KEY_SPACE = _ref.N_CLASSES * _ref.N_CLASSES
+_ON_HAND = _ref.ON_HAND  # bets that read the position's hand (a two-hand table's Dragon)
+_COMPARISONS = _ref.COMPARISONS
+
+
+def result_of(rules: RuleSet, code: int) -> tuple[str, str | None]:
+    """``(outcome, detail)`` of an outcome code: ``"win"``, ``"lose"``, ``"push"`` or
+    ``"carried"``, and what decided it where it matters (a Pair Plus category, a 6-point
+    hand, a banker game's multiplier such as ``"x3"``)."""
+    if code < _ref.OUT_MULTIPLIED:
+        return RESULTS[code]
+    index, lost = divmod(code - _ref.OUT_MULTIPLIED, 2)
+    return ("lose" if lost else "win"), f"x{rules.multiplier_values[index]}"
 
 
 # --- the settlement plan: tables generated from the reference ---------------------------
@@ -72,13 +83,19 @@ class SettlementPlan:
     ``specs`` under ``rules`` (see ``_core.settle_batch``); built by ``plan_for``.
 
     Row ``r`` of ``table`` holds the outcome of one bet kind for every key
-    ``ka * hand_rank + kb * hand_pair_plus + kc * banker_rank``, each entry computed by
+    ``ka * hand_class + kb * hand_pair_plus + kc * banker_class + kd * (order + 1)``
+    (``key_space`` keys a row; classes of ``rules.ranking``, order 1, 0 or -1 as the hand
+    beats, ties or loses to the banker's), each entry computed by
     ``_reference.bet_outcome``. Bets on the same kind share a row.
     """
 
     def __init__(self, rules: RuleSet, specs: Sequence[BetSpec]) -> None:
         self.rules = rules
         self.specs = tuple(specs)
+        tables = tables_for(rules.ranking)
+        self.n_classes = tables.n_classes
+        self.class_keys = tables.class_keys
+        self.key_space = key_space(rules)
         rows: dict[tuple[str, int], int] = {}
         table: list[tuple[int, ...]] = []
         coefficients = []
@@ -89,22 +106,36 @@ class SettlementPlan:
                 table.append(_outcome_row(self.rules, spec.kind, number))
             coefficients.append(
                 (rows[(spec.kind, number)], spec.position if spec.kind in _ON_HAND else 0,
-                 *self._key(spec.kind))
+                 *key_coefficients(rules, spec.kind))
             )
         self.table = np.array(table, dtype=np.uint8).reshape(-1)
-        columns = np.array(coefficients, dtype=np.int32).reshape(-1, 5).T.copy()
-        self.row, self.hand, self.ka, self.kb, self.kc = columns
+        columns = np.array(coefficients, dtype=np.int32).reshape(-1, 6).T.copy()
+        self.row, self.hand, self.ka, self.kb, self.kc, self.kd = columns
 
-    @staticmethod
-    def _key(kind: str) -> tuple[int, int, int]:
-        if kind in ("win", "lose", "tie"):
-            return (_ref.N_CLASSES, 0, 1)
-        if kind == "pair_plus":
-            return (0, 1, 0)
-        return (1, 0, 0)  # odd, even, three_faces, point: the hand's class alone
+    def row_of(self, j: int) -> npt.NDArray[np.uint8]:
+        """Bet j's row of the table: its outcome code for every key."""
+        start = int(self.row[j]) * self.key_space
+        return self.table[start : start + self.key_space]
 
     def __reduce__(self) -> tuple[Any, ...]:  # small to send: the tables are rebuilt
         return (plan_for, (self.rules, tuple(s.name for s in self.specs)))
+
+
+def key_space(rules: RuleSet) -> int:
+    """Keys of a settlement table row: every (hand class, banker class, order)."""
+    n = tables_for(rules.ranking).n_classes
+    return max(n * n * 3, _ref.N_PAIR_PLUS)
+
+
+def key_coefficients(rules: RuleSet, kind: str) -> tuple[int, int, int, int]:
+    """``(ka, kb, kc, kd)`` of a bet kind: a comparison reads both classes and the order
+    (key ``(hand_class * n + banker_class) * 3 + order + 1``, as the round loop counts
+    pairs), Pair Plus the category, the other bets the class of their hand."""
+    if kind in _COMPARISONS:
+        return (tables_for(rules.ranking).n_classes * 3, 0, 3, 1)
+    if kind == "pair_plus":
+        return (0, 1, 0, 0)
+    return (1, 0, 0, 0)  # odd, even, three_faces, point: the hand's class alone
 
 
 @functools.lru_cache(maxsize=1024)
@@ -112,13 +143,22 @@ def _outcome_row(rules: RuleSet, kind: str, number: int) -> tuple[int, ...]:
     """One bet kind's outcome for every key, from the reference's ``bet_outcome``.
     Cached apart from the plans: a new bet slip reuses the rows of the bets it shares
     with earlier ones, so a live table pays for each row once, not for each slip."""
-    ka, kb, kc = SettlementPlan._key(kind)
-    row = [0xFF] * KEY_SPACE  # keys no input reaches
-    for hand_rank in range(_ref.N_CLASSES):
-        for hand_pp in range(_ref.N_PAIR_PLUS):
-            for banker_rank in range(_ref.N_CLASSES):
-                key = ka * hand_rank + kb * hand_pp + kc * banker_rank
-                row[key] = _ref.bet_outcome(rules, kind, number, hand_rank, hand_pp, banker_rank)
+    tables = tables_for(rules.ranking)
+    keys, n = tables.class_keys, tables.n_classes
+    row = [0xFF] * key_space(rules)  # keys no input reaches
+    if kind in _COMPARISONS:
+        for hand in range(n):
+            for banker in range(n):
+                for order in (-1, 0, 1):
+                    row[(hand * n + banker) * 3 + order + 1] = _ref.bet_outcome(
+                        rules, kind, number, keys[hand], 0, keys[banker], order
+                    )
+    elif kind == "pair_plus":
+        for pp in range(_ref.N_PAIR_PLUS):
+            row[pp] = _ref.bet_outcome(rules, kind, number, keys[0], pp, keys[0], 0)
+    else:
+        for hand in range(n):
+            row[hand] = _ref.bet_outcome(rules, kind, number, keys[hand], 0, keys[hand], 0)
     return tuple(row)
 
 
@@ -254,7 +294,7 @@ def _hands(rules: RuleSet, hands: Mapping[int, HandLike] | Sequence[HandLike]) -
     for position, hand in items:
         if isinstance(position, bool) or not isinstance(position, int) or not 1 <= position <= rules.positions:
             raise ValueError(f"hands: {position!r} is not a position of this table (1..{rules.positions})")
-        out[position] = evaluate(hand)  # a HandValue is evaluated again from its cards
+        out[position] = evaluate(hand, rules)  # a HandValue is evaluated again from its cards
     return out
 
 
@@ -314,21 +354,22 @@ def settle(
     if not isinstance(rules, RuleSet):
         raise TypeError(f"rules must be a RuleSet, not {type(rules).__name__}")
     specs, checked, kinds = check_slip(rules, bets)
-    banker_value = evaluate(banker)  # a HandValue is evaluated again from its cards
+    banker_value = evaluate(banker, rules)  # a HandValue is evaluated again from its cards
     hand_values = _hands(rules, hands)
     check_cards(rules, [banker_value, *hand_values.values()])
     for spec in specs:
         if spec.kind in _ON_HAND and spec.position and spec.position not in hand_values:
             raise ValueError(f"bet {spec.name}: no hand given for position {spec.position}")
 
-    ranks = np.zeros((1, rules.hands), dtype=np.uint8)
+    classes = np.zeros((1, rules.hands), dtype=np.uint8)
+    ranks = np.zeros((1, rules.hands), dtype=np.uint16)
     pps = np.zeros((1, rules.hands), dtype=np.uint8)
     for position, value in [(0, banker_value), *hand_values.items()]:
-        ranks[0, position], pps[0, position] = value.rank, value.pair_plus
+        classes[0, position], ranks[0, position], pps[0, position] = value.hand_class, value.rank, value.pair_plus
     outcomes = np.empty((1, len(specs)), dtype=np.uint8)
     plan = plan_for(rules, tuple(bets))
-    if _impl.kernels.settle_batch(plan, ranks, pps, outcomes) >= 0:  # cannot happen: values re-derived above
-        raise ValueError(f"hand values out of range: ranks {ranks[0].tolist()}, pair plus {pps[0].tolist()}")
+    if _impl.kernels.settle_batch(plan, classes, ranks, pps, outcomes) >= 0:  # cannot happen: values re-derived
+        raise ValueError(f"hand values out of range: classes {classes[0].tolist()}, pair plus {pps[0].tolist()}")
 
     purse = Purse(kinds.pop(), rules) if kinds else None
     results = []
@@ -340,6 +381,9 @@ def settle(
 
 
 def odds_of(rules: RuleSet, kind: str, code: int) -> Fraction:
+    """The odds (a banker game: the multiplier) an outcome code pays or costs."""
+    if code >= _ref.OUT_MULTIPLIED:
+        return rules.multiplier_values[(code - _ref.OUT_MULTIPLIED) // 2]
     if code == _ref.OUT_WIN_ON_SIX:
         return rules.pays[f"{kind}_on_six"]
     if code in _PP_KEYS:
@@ -348,10 +392,13 @@ def odds_of(rules: RuleSet, kind: str, code: int) -> Fraction:
 
 
 def bet_result(rules: RuleSet, purse: Purse, spec: BetSpec, stake: Fraction, code: int) -> BetResult:
-    outcome, detail = RESULTS[code]
+    outcome, detail = result_of(rules, code)
     zero = Fraction(0)
     odds, returned, commission, carried = None, zero, zero, zero
-    if outcome == "win":
+    if code >= _ref.OUT_MULTIPLIED:  # a banker game: the loser pays stake x multiplier
+        odds = odds_of(rules, spec.kind, code)
+        returned = purse.pay(stake + stake * odds if outcome == "win" else stake - stake * odds)
+    elif outcome == "win":
         odds = odds_of(rules, spec.kind, code)
         winnings = stake * odds
         rate = rules.commission if spec.kind in rules.commission_bets else zero
@@ -376,42 +423,47 @@ def bet_result(rules: RuleSet, purse: Purse, spec: BetSpec, stake: Fraction, cod
 def outcome_codes(
     rules: RuleSet,
     bets: Sequence[str],
+    classes: npt.ArrayLike,
     ranks: npt.ArrayLike,
     pair_plus: npt.ArrayLike,
 ) -> npt.NDArray[np.uint8]:
     """Outcome codes of ``bets`` for many rounds at once (for simulations and tests).
 
-    :param ranks: ``(rounds, positions + 1)`` hand classes, column 0 the banker's.
+    :param classes: ``(rounds, positions + 1)`` hand classes under ``rules.ranking``
+        (``HandValue.hand_class``), column 0 the banker's.
+    :param ranks: the same shape, hand ranks (``HandValue.rank``; only their order counts).
     :param pair_plus: the same shape, Pair Plus categories.
     :returns: ``(rounds, len(bets))`` codes: 0 lose, 1 win, 2 win with a 6-point hand,
-        3 push, 4 carried, 5..9 Pair Plus pair .. straight flush.
+        3 push, 4 carried, 5..9 Pair Plus pair .. straight flush, 10 + 2 i (11 + 2 i) a
+        banker-game win (loss) at ``rules.multiplier_values[i]``.
     """
     if not isinstance(rules, RuleSet):
         raise TypeError(f"rules must be a RuleSet, not {type(rules).__name__}")
     if isinstance(bets, str) or not isinstance(bets, Sequence):
         raise TypeError(f"bets: expected a sequence of bet names, not {type(bets).__name__}")
+    n_classes = tables_for(rules.ranking).n_classes
     checked = []
-    for name, values, top in (("ranks", ranks, _ref.N_CLASSES), ("pair_plus", pair_plus, _ref.N_PAIR_PLUS)):
+    tops = (("classes", classes, n_classes), ("ranks", ranks, 1 << 16), ("pair_plus", pair_plus, _ref.N_PAIR_PLUS))
+    for name, values, _ in tops:
         arr = np.asarray(values)
         if arr.dtype.kind not in "iu":
             raise TypeError(f"{name} must be an integer array, not dtype {arr.dtype}")
         checked.append(arr)
-    a, b = checked
-    if a.ndim != 2 or a.shape[1] != rules.hands or b.shape != a.shape:
-        raise ValueError(
-            f"ranks and pair_plus must both have shape (rounds, {rules.hands}), got {a.shape} and {b.shape}"
-        )
-    bad_rows = ((a < 0) | (a >= _ref.N_CLASSES) | (b < 0) | (b >= _ref.N_PAIR_PLUS)).any(axis=1)
-    if bad_rows.any():  # checked before any cast to uint8: nothing wraps
+    if checked[0].ndim != 2 or checked[0].shape[1] != rules.hands or any(a.shape != checked[0].shape for a in checked):
+        raise ValueError(f"classes, ranks and pair_plus must all have shape (rounds, {rules.hands}), "
+                         f"got {', '.join(str(a.shape) for a in checked)}")
+    bad_rows = np.zeros(len(checked[0]), dtype=bool)
+    for (name, _, top), arr in zip(tops, checked, strict=True):
+        bad_rows |= ((arr < 0) | (arr >= top)).any(axis=1)
+    if bad_rows.any():  # checked before any cast: nothing wraps
         bad = int(np.argmax(bad_rows))
-        raise ValueError(f"round {bad}: ranks {a[bad].tolist()} / pair plus {b[bad].tolist()} hold a value out of range")
-    r, p = (np.ascontiguousarray(x, dtype=np.uint8) for x in checked)
-    out = np.empty((len(r), len(bets)), dtype=np.uint8)
-    bad = _impl.kernels.settle_batch(plan_for(rules, tuple(bets)), r, p, out)
+        raise ValueError(f"round {bad}: classes {checked[0][bad].tolist()} / ranks {checked[1][bad].tolist()} / "
+                         f"pair plus {checked[2][bad].tolist()} hold a value out of range")
+    c, r, p = (np.ascontiguousarray(x, dtype=t) for x, t in zip(checked, (np.uint8, np.uint16, np.uint8), strict=True))
+    out = np.empty((len(c), len(bets)), dtype=np.uint8)
+    bad = _impl.kernels.settle_batch(plan_for(rules, tuple(bets)), c, r, p, out)
     if bad >= 0:
-        raise ValueError(
-            f"round {bad}: ranks {r[bad].tolist()} / pair plus {p[bad].tolist()} hold a value out of range"
-        )
+        raise ValueError(f"round {bad}: classes {c[bad].tolist()} / pair plus {p[bad].tolist()} hold a value out of range")
     return out
 
 

@@ -44,7 +44,8 @@ from .dealing import seed_sequence
 from .limits import MAX_SESSION_ROUNDS, MAX_SESSIONS, MAX_SIM_ROUNDS, MAX_STAKE
 from .rules import RuleSet
 from .money import Money, Purse, check_stake
-from .settlement import KEY_SPACE, RESULTS, bet_result, check_slip, plan_for
+from .ranking import tables_for
+from .settlement import bet_result, check_slip, plan_for, result_of
 
 __all__ = ["BetStats", "SessionResult", "SimulationResult", "simulate", "simulate_sessions"]
 
@@ -73,25 +74,44 @@ class _Chunk:
 
 
 def _histograms(rules: RuleSet) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.uint64]]:
-    return (np.zeros((rules.hands, _ref.N_CLASSES * _ref.N_CLASSES), dtype=np.uint64),
-            np.zeros((rules.hands, _ref.N_CLASSES * _ref.N_PAIR_PLUS), dtype=np.uint64))
+    tables = tables_for(rules.ranking)
+    n = tables.n_classes
+    width = 1 if tables.ordered_by_class else 3
+    return (np.zeros((rules.hands, n * n * width), dtype=np.uint64),
+            np.zeros((rules.hands, n * _ref.N_PAIR_PLUS), dtype=np.uint64))
+
+
+def _pair_keys(rules: RuleSet) -> npt.NDArray[np.int64]:
+    """For each entry of a position's ``pairs`` histogram, its settlement key
+    ``(class * n + banker_class) * 3 + order + 1``: the histogram's own layout where the
+    round loop counts the order, else the order the two classes' ranks give."""
+    tables = tables_for(rules.ranking)
+    n = tables.n_classes
+    if not tables.ordered_by_class:
+        return np.arange(n * n * 3, dtype=np.int64)
+    hand, banker = np.divmod(np.arange(n * n, dtype=np.int64), n)
+    a, b = tables.class_rank[hand], tables.class_rank[banker]
+    keys: npt.NDArray[np.int64] = (hand * n + banker) * 3 + 1 + np.sign(a - b)
+    return keys
 
 
 def bet_counts(plan: Any, pairs: npt.NDArray[np.uint64], single: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint64]:
     """Each bet's outcome counts from the round loop's histograms: a position's bets
-    read ``pairs`` (its class against the banker's), the others ``single`` (one hand's
-    class and Pair Plus category), through the same settlement tables as ``settle``."""
-    n = _ref.N_CLASSES
+    read ``pairs`` (its class against the banker's, and the order), the others ``single``
+    (one hand's class and Pair Plus category), through the same settlement tables as
+    ``settle``."""
+    n = plan.n_classes
     out = np.zeros((len(plan.specs), _ref.N_OUTCOMES), dtype=np.uint64)
-    ranks = np.repeat(np.arange(n), _ref.N_PAIR_PLUS)
+    classes = np.repeat(np.arange(n), _ref.N_PAIR_PLUS)
     pps = np.tile(np.arange(_ref.N_PAIR_PLUS), n)
+    keys = _pair_keys(plan.rules)
     for j in range(len(plan.specs)):
-        row = plan.table[int(plan.row[j]) * KEY_SPACE : (int(plan.row[j]) + 1) * KEY_SPACE]
+        row = plan.row_of(j)
         h = int(plan.hand[j])
-        if plan.kc[j]:  # against the banker: key = 31 * class + banker's class, as in pairs
-            np.add.at(out[j], row, pairs[h])
+        if plan.kd[j]:  # against the banker: the pairs histogram, by its keys
+            np.add.at(out[j], row[keys], pairs[h])
         else:
-            np.add.at(out[j], row[int(plan.ka[j]) * ranks + int(plan.kb[j]) * pps], single[h])
+            np.add.at(out[j], row[int(plan.ka[j]) * classes + int(plan.kb[j]) * pps], single[h])
     return out
 
 
@@ -102,10 +122,11 @@ def _run_chunk(
     """One chunk: a fresh shoe and ``rounds`` rounds (picklable, for any executor)."""
     pairs, single = _histograms(rules)
     flag = np.zeros(1, dtype=np.uint8) if stop is None else stop
+    tables = tables_for(rules.ranking)
     done = _impl.kernels.simulate_chunk(
-        np.random.PCG64(seed), _params(rules), rounds, pairs, single, None, None, None, flag
+        np.random.PCG64(seed), tables.kernel, _params(rules), rounds, pairs, single, None, None, None, flag
     )
-    classes = single.reshape(rules.hands, _ref.N_CLASSES, _ref.N_PAIR_PLUS).sum(axis=(0, 2), dtype=np.uint64)
+    classes = single.reshape(rules.hands, tables.n_classes, _ref.N_PAIR_PLUS).sum(axis=(0, 2), dtype=np.uint64)
     return _Chunk(index, int(done), bet_counts(plan_for(rules, bets), pairs, single), classes)
 
 
@@ -214,7 +235,7 @@ def _stats(
         outcomes: dict[str, int] = {}
         for code, n in enumerate(tally):
             if n:
-                outcome, detail = RESULTS[code]
+                outcome, detail = result_of(rules, code)
                 label = outcome if detail is None else f"{outcome} ({detail})"
                 outcomes[label] = outcomes.get(label, 0) + n
         rtp = float(returned / staked) if rounds else math.nan
@@ -344,7 +365,7 @@ def simulate(
     sequence, recorded_seed = seed_sequence(seed)
 
     totals = np.zeros((len(names), _ref.N_OUTCOMES), dtype=object)
-    classes = np.zeros(_ref.N_CLASSES, dtype=object)
+    classes = np.zeros(tables_for(rules.ranking).n_classes, dtype=object)
     per_chunk: dict[int, tuple[int, list[int]]] = {}  # the first bet's counts, for plots
     done = 0
 
@@ -452,7 +473,7 @@ def _run_sessions(
     names = tuple(name for name, _ in slip)
     plan = plan_for(rules, names)
     money = np.require(money, np.int64, ["C", "A"])  # as sent to a worker it may be a view at any offset
-    total = sum(stake for _, stake in slip)
+    total = math.ceil(sum(stake for _, stake in slip) * rules.max_multiplier)  # a banker game: the worst loss
     flag = np.zeros(1, dtype=np.uint8) if stop is None else stop
     finals, ruined = [], 0
     net = np.zeros(rounds, dtype=np.int64)
@@ -461,7 +482,8 @@ def _run_sessions(
             break
         pairs, single = _histograms(rules)
         done = _impl.kernels.simulate_chunk(
-            np.random.PCG64(seed), _params(rules), rounds, pairs, single, plan, money, net, flag,
+            np.random.PCG64(seed), tables_for(rules.ranking).kernel, _params(rules), rounds, pairs, single,
+            plan, money, net, flag,
         )
         if done < rounds:
             break
@@ -517,7 +539,7 @@ def simulate_sessions(
     if executor is not None and not isinstance(executor, Executor):
         raise TypeError(f"executor must be a concurrent.futures.Executor, not {type(executor).__name__}")
     names = tuple(bets)
-    nets = [[0] * _ref.N_OUTCOMES for _ in names]
+    nets = [[0] * 256 for _ in names]  # a column for every outcome code a table can hold
     purse = Purse(int, rules)
     for j, name in enumerate(names):
         spec = rules.bet(name)

@@ -1,0 +1,250 @@
+"""Rankings as data: how a table orders three-card hands, and the lookup tables the
+compiled core evaluates them with, generated at run time from the pure-Python reference.
+
+A ranking has three parts (see ``docs/rules.md``):
+
+- ``tiers``, strongest first, from ``"three_threes"`` (3-3-3, 爆玖), ``"face_trips"``
+  (J-J-J, Q-Q-Q, K-K-K: 大三公), ``"trips"`` (any three of a kind; 小三公 when below
+  ``face_trips``) and ``"three_faces"`` (three face cards: 3P, 混三公 when below a trips
+  tier). A hand belongs to the first tier it fits and beats every hand of a later tier
+  or of none.
+- ``order`` below the tiers: ``"points_faces"`` (points, then more faces: ``2P9 > P9 >
+  9``), ``"points"`` (points only: equal points tie) or ``"faces_points"`` (more faces
+  first, then points).
+- ``high_card`` for hands still equal: ``"none"`` (they tie), ``"rank"`` (each hand's
+  highest card, K high .. A low) or ``"rank_suit"`` (then that card's suit, spades >
+  hearts > clubs > diamonds). With several decks two hands can still tie exactly.
+
+>>> Ranking()                                      # Macau and online: the default
+Ranking(order='points_faces', tiers=('three_faces',), high_card='none')
+>>> chinese = Ranking(order="points", tiers=("face_trips", "trips", "three_faces"), high_card="rank_suit")
+>>> tables_for(chinese).n_ranks > 256             # suits break ties: 16-bit ranks
+True
+>>> Ranking(tiers=("trips", "trips"))
+Traceback (most recent call last):
+...
+ValueError: ranking.tiers: 'trips' appears twice
+
+Hand **ranks** under a ranking are integers ``0 .. n_ranks - 1``: a higher rank wins and
+equal ranks tie. Under the default ranking they are today's 31 class numbers
+(``3 * points + faces``, 30 for 3P). A hand's **class** (tier, points, faces) is what the
+bets other than a comparison read (Odd/Even, Point, Three Faces, a multiplier).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from . import _reference as _ref
+
+__all__ = ["DEFAULT_RANKING", "HIGH_CARDS", "ORDERS", "TIERS", "Ranking", "RankingTables", "tables_for"]
+
+ORDERS = _ref.ORDERS
+TIERS = _ref.TIERS
+HIGH_CARDS = _ref.HIGH_CARDS
+
+
+def _show(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else f"a {type(value).__name__}"
+
+
+@dataclass(frozen=True, slots=True)
+class Ranking:
+    """How hands are ordered: tiers above the points, the order of points and faces,
+    and the high-card tie-break. Hashable: a ranking keys the cache of its tables.
+
+    :raises TypeError: a field of the wrong type, named.
+    :raises ValueError: an unknown order, tier or tie-break, or a tier given twice.
+    """
+
+    order: str = "points_faces"
+    tiers: tuple[str, ...] = ("three_faces",)
+    high_card: str = "none"
+
+    def __post_init__(self) -> None:
+        for name, allowed in (("order", ORDERS), ("high_card", HIGH_CARDS)):
+            value = getattr(self, name)
+            if not isinstance(value, str):
+                raise TypeError(f"ranking.{name}: expected one of {allowed}, got {_show(value)}")
+            if value not in allowed:
+                raise ValueError(f"ranking.{name}: expected one of {allowed}, got {_show(value)}")
+        tiers = self.tiers
+        if isinstance(tiers, str | bytes) or not isinstance(tiers, Sequence):
+            raise TypeError(f"ranking.tiers: expected a list of tier names, got {_show(tiers)}")
+        if len(tiers) > len(TIERS):
+            raise ValueError(f"ranking.tiers: at most {len(TIERS)} tiers, got {len(tiers)}")
+        for tier in tiers:
+            if not isinstance(tier, str):
+                raise TypeError(f"ranking.tiers: tier names are strings, got {_show(tier)}")
+            if tier not in TIERS:
+                raise ValueError(f"ranking.tiers: expected tiers from {TIERS}, got {_show(tier)}")
+            if list(tiers).count(tier) > 1:
+                raise ValueError(f"ranking.tiers: {tier!r} appears twice")
+        object.__setattr__(self, "tiers", tuple(tiers))
+
+    @property
+    def uses_suits(self) -> bool:
+        """Whether a hand's rank depends on its cards' suits (``high_card="rank_suit"``)."""
+        return self.high_card == "rank_suit"
+
+    @property
+    def kinds(self) -> int:
+        """How finely exact counting must tell cards apart: 11 (A..9, ten, a face: J, Q
+        and K alike), 13 (ranks) or 52 (cards, where suits break ties)."""
+        if self.uses_suits:
+            return 52
+        if self.high_card == "rank" or {"trips", "face_trips"} & set(self.tiers):
+            return 13
+        return 11
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"order": self.order, "tiers": list(self.tiers), "high_card": self.high_card}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Ranking:
+        if not isinstance(data, Mapping):
+            raise TypeError(f"ranking: expected a table with order, tiers and high_card, got {_show(data)}")
+        unknown = set(data) - {"order", "tiers", "high_card"}
+        if unknown:
+            raise ValueError(f"ranking.{sorted(map(str, unknown))[0]}: unknown field of a ranking")
+        tiers = data.get("tiers", ("three_faces",))
+        if isinstance(tiers, list):
+            tiers = tuple(tiers)
+        return cls(order=data.get("order", "points_faces"), tiers=tiers, high_card=data.get("high_card", "none"))
+
+
+DEFAULT_RANKING = Ranking()
+"""Points, then faces; three faces (3P) on top; equal classes tie (Macau, online)."""
+
+
+class RankingTables:
+    """Everything the kernels need to rank hands under one ranking, generated from the
+    reference's ``triple_keys`` (checked against its plain ``hand_key``/``class_key`` by
+    the test suite) and checked complete here before use.
+
+    - ``state`` (2,704 uint16): ``state[52 * c0 + c1]`` = the first two cards' state x 52;
+      ``value[state[52 * c0 + c1] + c2]`` = ``rid << 3 | pair_plus`` (uint16), where a
+      *rid* numbers the distinct (rank, class) pairs. ``state16`` re-lays ``state`` so
+      that two uint8 codes read as one 16-bit word index it.
+    - ``rank`` (uint16 per rid): the comparable rank; ``cls`` (uint8 per rid): the class.
+    - ``class_keys``: (tier level, points, faces) of each class; ``labels`` its display.
+    - ``ordered_by_class``: a comparison depends on the two classes alone (no high card,
+      and each class one rank); ``class_rank`` is then each class's rank.
+    """
+
+    def __init__(self, ranking: Ranking) -> None:
+        self.ranking = ranking
+        keys, classes = _ref.triple_keys(ranking)
+        pp = _pair_plus_of_triples()
+        pair_key = keys * 4096 + classes  # class keys < 4096
+        rid_keys, rid_of = np.unique(pair_key, return_inverse=True)
+        rank_keys, rank_of_rid = np.unique(rid_keys // 4096, return_inverse=True)
+        # classes numbered in the order of their first rid, so that under a ranking whose
+        # classes are its ranks (the default) class, rid and rank are one number
+        class_of_rid_key = rid_keys % 4096
+        _, first = np.unique(class_of_rid_key, return_index=True)
+        order = np.argsort(first, kind="stable")
+        class_key_sorted = np.unique(class_of_rid_key)[order]
+        class_index = {int(k): i for i, k in enumerate(class_key_sorted.tolist())}
+        cls_of_rid = np.array([class_index[int(k)] for k in class_of_rid_key.tolist()], dtype=np.uint8)
+        self.n_rids = len(rid_keys)
+        self.n_ranks = len(rank_keys)
+        self.n_classes = len(class_key_sorted)
+        self.rank = rank_of_rid.astype(np.uint16)
+        self.cls = cls_of_rid
+        self.class_keys: tuple[tuple[int, int, int], ...] = tuple(
+            _ref.unpack_class_key(int(k)) for k in class_key_sorted.tolist()
+        )
+        self.labels: tuple[str, ...] = tuple(_ref.class_label(ranking, k) for k in self.class_keys)
+        self.rank_keys: tuple[tuple[int, int, int], ...] = tuple(
+            _ref.unpack_hand_key(int(k)) for k in rank_keys.tolist()
+        )
+        ranks_of_class: list[set[int]] = [set() for _ in range(self.n_classes)]
+        for rid in range(self.n_rids):
+            ranks_of_class[int(self.cls[rid])].add(int(self.rank[rid]))
+        self.ordered_by_class = ranking.high_card == "none" and all(len(r) == 1 for r in ranks_of_class)
+        self.class_rank = np.array([min(r) for r in ranks_of_class], dtype=np.int64)
+        packed = (rid_of.astype(np.int64) << 3) | pp
+        self.packed_of_triple = packed  # (140,608,) rid << 3 | pair plus, for the tests
+        self.state, self.value = _state_tables(ranking, packed)
+        self.state16 = _relay(self.state)
+        self.rank_dtype = np.dtype(np.uint8 if self.n_ranks <= 256 else np.uint16)
+        self._kernel_tables: dict[str, Any] = {}
+
+    @property
+    def kernel(self) -> Any:
+        """The active kernels' ``Tables`` for this ranking (``_impl.kernels``: the compiled
+        core's, or the reference's), built once per implementation, on first use."""
+        from . import _impl
+
+        kernels = _impl.kernels
+        name = kernels.__name__
+        found = self._kernel_tables.get(name)
+        if found is None:
+            found = self._kernel_tables[name] = kernels.Tables(self)
+        return found
+
+    def __reduce__(self) -> tuple[Any, ...]:  # sent to workers by description, not bytes
+        return (tables_for, (self.ranking,))
+
+    def __repr__(self) -> str:
+        return (f"RankingTables({self.ranking!r}: {self.n_ranks} ranks, {self.n_classes} classes, "
+                f"{len(self.value) // 52} states)")
+
+
+@functools.cache
+def _pair_plus_of_triples() -> npt.NDArray[np.int64]:
+    """Pair Plus category of every ordered triple, from the reference (once a process)."""
+    return _ref.triple_pair_plus()
+
+
+def _state_tables(ranking: Ranking, packed: npt.NDArray[np.int64]) -> tuple[npt.NDArray[np.uint16], npt.NDArray[np.uint16]]:
+    """Two-step lookup tables: the first two cards give a state that keeps everything the
+    third card can change the value with (their ranks, a common suit, and where suits
+    break ties the highest card's suit), then state and third card give the value.
+    Checked against every ordered triple before it is returned."""
+    codes = np.arange(52)
+    a, b = (x.reshape(-1) for x in np.meshgrid(codes, codes, indexing="ij"))
+    ra, rb, sa, sb = a // 4, b // 4, a % 4, b % 4
+    flush = np.where(sa == sb, sa, 4)
+    if ranking.uses_suits:
+        strength = np.array(_ref.SUIT_STRENGTH)
+        ka, kb = 4 * ra + strength[sa], 4 * rb + strength[sb]
+        high = np.maximum(ka, kb) % 4
+    else:
+        high = np.zeros_like(a)
+    key = ((np.minimum(ra, rb) * 13 + np.maximum(ra, rb)) * 5 + flush) * 4 + high
+    _, first, state = np.unique(key, return_index=True, return_inverse=True)
+    value = packed.reshape(2704, 52)[first].reshape(-1)
+    state_of = (state * 52).astype(np.int64)
+    rebuilt = value[(state_of[:, None] + codes[None, :]).reshape(-1)]
+    if not np.array_equal(rebuilt, packed):
+        raise AssertionError(f"the state table of {ranking!r} loses information")
+    if value.max() >= 1 << 16 or state_of.max() + 52 > len(value) or len(value) >= 1 << 16:
+        raise AssertionError(f"the tables of {ranking!r} do not fit 16 bits")
+    return state_of.astype(np.uint16), value.astype(np.uint16)
+
+
+def _relay(state: npt.NDArray[np.uint16]) -> npt.NDArray[np.uint16]:
+    """``state`` indexed by the 16-bit word two uint8 codes make in memory."""
+    out = np.zeros(52 * 256, dtype=np.uint16)  # the largest word, 51 | 51 << 8, is below it
+    for a in range(52):
+        for b in range(52):
+            word = int.from_bytes(bytes((a, b)), "little" if np.little_endian else "big")
+            out[word] = state[a * 52 + b]
+    return out
+
+
+@functools.lru_cache(maxsize=64)
+def tables_for(ranking: Ranking) -> RankingTables:
+    """The (cached) tables of a ranking: built once per ranking and process."""
+    if not isinstance(ranking, Ranking):
+        raise TypeError(f"expected a Ranking, not {type(ranking).__name__}")
+    return RankingTables(ranking)
