@@ -27,6 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import sanggong  # noqa: E402
 from workloads import (  # noqa: E402
     numpy_evaluate,
+    same_shape_default_ranking,
     numpy_permutation_deal,
     numpy_permuted_deal,
     random_one_deck_hands,
@@ -97,6 +98,7 @@ def main() -> None:
         "numpy baseline / cython": rows["numpy baseline (rank + pair plus)"] / cy,
         "reference / cython": rows["pure-Python reference"] / cy,
     }
+    rankings = ranking_figures(hands, args.repeats)
     dealing = deal_figures(int(args.rounds), args.repeats)
     analysis = analysis_figures(args.repeats)
     simulation = simulation_figures(args.repeats)
@@ -111,7 +113,8 @@ def main() -> None:
         "cpus": os.cpu_count(),
     }
     if args.json:
-        print(json.dumps({"meta": meta, "ns_per_hand": rows, "ratios": ratios, "dealing": dealing,
+        print(json.dumps({"meta": meta, "ns_per_hand": rows, "ratios": ratios, "rankings": rankings,
+                          "dealing": dealing,
                           "analysis": analysis,
                           "simulation": simulation}, indent=2))
         return
@@ -123,6 +126,11 @@ def main() -> None:
     print()
     for name, ratio in ratios.items():
         print(f"  {name:<{width}}  {ratio:10.1f}x")
+    print(f"\nEvery preset's ranking: evaluate_batch (1 thread, out=) and simulate (1 core) against the default's,"
+          f" median of paired ratios over {args.repeats} runs")
+    width = max(map(len, rankings))
+    for name, (value, unit) in rankings.items():
+        print(f"  {name:<{width}}  {value:14,.2f} {unit}")
     print(f"\nShuffling and dealing, one core, median of {args.repeats} runs")
     width = max(map(len, dealing))
     for name, (value, unit) in dealing.items():
@@ -135,6 +143,47 @@ def main() -> None:
     width = max(map(len, simulation))
     for name, (value, unit) in simulation.items():
         print(f"  {name:<{width}}  {value:14,.2f} {unit}")
+
+
+def ranking_figures(hands: np.ndarray, repeats: int) -> dict[str, tuple[float, str]]:
+    """Each distinct preset ranking against the default: evaluate_batch on the same hands
+    and simulate() of the preset against the same table with the default ranking, timed
+    round-robin; the ratio (non-default time / default time) is the median of the pairs."""
+    from sanggong.ranking import DEFAULT_RANKING
+    from sanggong.simulation import DEFAULT_CHUNK, simulate
+
+    n = len(hands)
+    default_out = (np.empty(n, np.uint8), np.empty(n, np.uint8))
+    contenders: dict[str, tuple[Callable[[], object], int]] = {
+        "evaluate, default ranking": (lambda: sanggong.evaluate_batch(hands, out=default_out), n)}
+    pairs: list[tuple[str, str]] = []
+    seen = {DEFAULT_RANKING}
+    for rules in sanggong.PRESETS.values():
+        if rules.ranking in seen:
+            continue
+        seen.add(rules.ranking)
+        dtype = sanggong.rank_batch(hands[:1], rules=rules).dtype
+        out = (np.empty(n, dtype), np.empty(n, np.uint8))
+        name = f"evaluate, {rules.name} ranking"
+        contenders[name] = (lambda r=rules, o=out: sanggong.evaluate_batch(hands, rules=r, out=o), n)
+        pairs.append((name, "evaluate, default ranking"))
+    rounds = 8 * DEFAULT_CHUNK
+    for rules in sanggong.PRESETS.values():
+        if rules.ranking == DEFAULT_RANKING:
+            continue
+        base = same_shape_default_ranking(rules)
+        name, base_name = f"simulate {rules.name}", f"simulate {rules.name}, default ranking"
+        contenders[name] = (lambda r=rules: simulate(r, rounds, seed=1, workers=1, compare_exact=False), rounds)
+        contenders[base_name] = (lambda r=base: simulate(r, rounds, seed=1, workers=1, compare_exact=False), rounds)
+        pairs.append((name, base_name))
+    times = interleaved_times(contenders, repeats)
+    out: dict[str, tuple[float, str]] = {}
+    for name, (_, count) in contenders.items():
+        unit = "ns/hand" if name.startswith("evaluate") else "ns/round"
+        out[name] = (statistics.median(times[name]) / count * 1e9, unit)
+    for name, base_name in pairs:
+        out[f"{name} / default"] = (paired_ratio(times[name], times[base_name]), "x")
+    return out
 
 
 def simulation_figures(repeats: int) -> dict[str, tuple[float, str]]:
@@ -191,8 +240,10 @@ def analysis_figures(repeats: int) -> dict[str, tuple[float, str]]:
     medians = interleaved_medians(contenders, max(repeats, 9))
     hands = np.array(list(combinations(range(52), 3)), dtype=np.uint8)
     classes = sanggong.rank_batch(hands)
-    out = np.zeros((31, 31), dtype=np.uint64)
-    brute = interleaved_medians({"brute": (lambda: _core.brute_force_one_deck(classes, out), 1)}, 3)["brute"]
+    out = np.zeros(31 * 31 * 3, dtype=np.uint64)
+    brute = interleaved_medians(
+        {"brute": (lambda: _core.brute_force_one_deck(classes, classes.astype(np.uint16), 31, out), 1)}, 3
+    )["brute"]
     figures = {name: (seconds * 1e3, "ms") for name, seconds in medians.items()}
     figures["card-by-card enumeration, 407,170,400 one-deck deals"] = (brute * 1e3, "ms")
     figures["enumeration / analyze(macau, 1 deck)"] = (brute / medians["analyze(macau, 1 deck)"], "x")

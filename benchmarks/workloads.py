@@ -64,11 +64,25 @@ def numpy_evaluate(hands: npt.NDArray[np.uint8]) -> tuple[np.ndarray, np.ndarray
 
 def reference_evaluate(hands: npt.NDArray[np.uint8]) -> tuple[np.ndarray, np.ndarray]:
     from sanggong import _reference
+    from sanggong.ranking import DEFAULT_RANKING, tables_for
 
     ranks = np.empty(len(hands), dtype=np.uint8)
     pp = np.empty(len(hands), dtype=np.uint8)
-    _reference.evaluate_batch(hands, ranks, pp)
+    _reference.evaluate_batch(_reference.Tables(tables_for(DEFAULT_RANKING)), hands, ranks, pp)
     return ranks, pp
+
+
+def same_shape_default_ranking(rules):  # type: ignore[no-untyped-def]
+    """``rules`` with the default ranking instead of its own (a banker game keeps its
+    multipliers, with the default's one tier, three faces, at its own three faces' one):
+    the table whose speed a non-default ranking is held to."""
+    from sanggong.ranking import DEFAULT_RANKING
+
+    if rules.variant != "banker_game":
+        return rules.replace(name=f"{rules.name} (default ranking)", ranking=DEFAULT_RANKING)
+    multipliers = {k: v for k, v in rules.multipliers.items() if k.isdigit()}
+    multipliers["three_faces"] = rules.multipliers.get("three_faces", max(rules.multipliers.values()))
+    return rules.replace(name=f"{rules.name} (default ranking)", ranking=DEFAULT_RANKING, multipliers=multipliers)
 
 
 def numpy_permutation_deal(rng: np.random.Generator, rounds: int) -> np.ndarray:

@@ -92,6 +92,7 @@ ctypedef struct tables_t:
     Py_ssize_t n_ranks
     Py_ssize_t n_classes
     bint identity  # rank[rid] == rid: the ranks are the rids
+    bint class_identity  # cls[rid] == rid: the classes are the rids
     bint ordered_by_class  # the order of two hands follows from their classes
 
 
@@ -144,6 +145,7 @@ cdef class Tables:
         self.t.n_ranks = n_ranks
         self.t.n_classes = n_classes
         self.t.identity = bool(np.array_equal(rank, np.arange(n_rids)))
+        self.t.class_identity = bool(np.array_equal(cls, np.arange(n_rids)))
         self.t.ordered_by_class = by_class
         self.source = source
         self.n_ranks, self.n_classes, self.n_rids = n_ranks, n_classes, n_rids
@@ -939,6 +941,13 @@ def simulate_chunk(bit_generator, Tables tables not None, const int64_t[::1] par
     cdef Py_ssize_t mon_row = money.strides[0] // sizeof(int64_t) if with_money else 0
     cdef int64_t* netp = &net[0] if with_money and rounds else NULL
     cdef const uint8_t* stopp = &stop[0]
+    # the tables' pointers in locals too: a store to a histogram may alias the struct
+    cdef const uint16_t* state_p = t.state
+    cdef const uint16_t* value_p = t.value
+    cdef uint16_t rids[MAX_HANDS]
+    cdef const uint16_t* rank_p = t.rank
+    cdef const uint8_t* cls_p = t.cls
+    cdef bint plain = t.identity and t.class_identity and t.ordered_by_class  # rank and class are the rid
     try:
         with bit_generator.lock, nogil:
             while done < rounds:
@@ -972,9 +981,8 @@ def simulate_chunk(bit_generator, Tables tables not None, const int64_t[::1] par
                         h = first + k
                         if h >= hands:
                             h -= hands
-                        v = _value(t, rest[3 * k], rest[3 * k + 1], rest[3 * k + 2])
-                        rank[h] = t.rank[v >> 3]
-                        cls[h] = t.cls[v >> 3]
+                        v = value_p[state_p[rest[3 * k] * 52 + rest[3 * k + 1]] + rest[3 * k + 2]]
+                        rids[h] = v >> 3
                         pp[h] = v & 7
                 else:
                     for k in range(hands):  # position k + 1, the banker (0) last
@@ -987,15 +995,27 @@ def simulate_chunk(bit_generator, Tables tables not None, const int64_t[::1] par
                             c0 = rest[3 * k]
                             c1 = rest[3 * k + 1]
                             c2 = rest[3 * k + 2]
-                        v = _value(t, c0, c1, c2)
-                        rank[h] = t.rank[v >> 3]
-                        cls[h] = t.cls[v >> 3]
+                        v = value_p[state_p[c0 * 52 + c1] + c2]
+                        rids[h] = v >> 3
                         pp[h] = v & 7
-                singlep[6 * cls[0] + pp[0]] += 1
-                for h in range(1, hands):
-                    order = (rank[h] > rank[0]) - (rank[h] < rank[0])
-                    pairp[h * pair_len + (cls[h] * n_classes + cls[0]) * width + counted * (order + 1)] += 1
-                    singlep[h * single_len + 6 * cls[h] + pp[h]] += 1
+                if plain:  # the default ranking: a rid is the hand's rank and class, and classes order hands
+                    singlep[6 * rids[0] + pp[0]] += 1
+                    for h in range(1, hands):
+                        pairp[h * pair_len + rids[h] * n_classes + rids[0]] += 1
+                        singlep[h * single_len + 6 * rids[h] + pp[h]] += 1
+                    if with_money:
+                        for h in range(hands):
+                            rank[h] = rids[h]
+                            cls[h] = <uint8_t>rids[h]
+                else:
+                    for h in range(hands):
+                        rank[h] = rank_p[rids[h]]
+                        cls[h] = cls_p[rids[h]]
+                    singlep[6 * cls[0] + pp[0]] += 1
+                    for h in range(1, hands):
+                        order = (rank[h] > rank[0]) - (rank[h] < rank[0])
+                        pairp[h * pair_len + (cls[h] * n_classes + cls[0]) * width + counted * (order + 1)] += 1
+                        singlep[h * single_len + 6 * cls[h] + pp[h]] += 1
                 if with_money:
                     total = 0
                     for j in range(m):
