@@ -241,8 +241,11 @@ class PresetsTable(SphinxDirective):
         rows = []
         for field in dataclasses.fields(RuleSet):
             values = [getattr(r, field.name) for r in presets.values()]
-            if field.name in ("pays", "pair_plus_pays"):
+            if field.name in ("pays", "pair_plus_pays", "multipliers"):
                 values = [", ".join(f"{k} {v}" for k, v in value.items()) or "(none)" for value in values]
+            elif field.name == "ranking":
+                values = [f"{v.order}; tiers {', '.join(v.tiers) or '(none)'}; high card {v.high_card}"
+                          for v in values]
             rows.append([
                 [nodes.literal(field.name, field.name)],
                 _inline(docs.get(field.name, "")) or [nodes.Text("—")],

@@ -5,6 +5,8 @@
 '2P9'
 >>> sanggong.IMPLEMENTATION in ("cython", "python")
 True
+>>> sanggong.compare("Kh Kd Ks", "Qh Qd Qs", rules="chinese"), sanggong.compare("Kh Kd Ks", "Qh Qd Qs")
+(1, 0)
 """
 
 from __future__ import annotations
@@ -17,7 +19,19 @@ from .batch import BatchValues, compare_batch, evaluate_batch, pair_plus_batch, 
 from .cards import Card, CardLike, CardsLike, Rank, Suit, parse_card, parse_cards
 from .dealing import Game, ObservedTable, RoundRecord
 from .hands import CLASS_LABELS, HandValue, PairPlus, compare, evaluate, hand_cards
-from .rules import MACAU, ONLINE, PRESETS, RuleSet
+from .ranking import DEFAULT_RANKING, Ranking
+from .rules import (
+    CHINESE,
+    GENTING,
+    GENTING_NO_COMMISSION,
+    MACAU,
+    NAGAWORLD,
+    ONLINE,
+    PRESETS,
+    PROSPERITY,
+    SAN_GONG,
+    RuleSet,
+)
 from .settlement import BetResult, Settlement, TableSession, settle
 
 try:
@@ -29,11 +43,19 @@ IMPLEMENTATION: str = _impl.kernels.IMPLEMENTATION
 """``"cython"`` when the compiled core is in use, ``"python"`` for the pure-Python reference."""
 
 __all__ = [
+    "CHINESE",
     "CLASS_LABELS",
+    "DEFAULT_RANKING",
+    "GENTING",
+    "GENTING_NO_COMMISSION",
     "IMPLEMENTATION",
     "MACAU",
+    "NAGAWORLD",
     "ONLINE",
     "PRESETS",
+    "PROSPERITY",
+    "SAN_GONG",
+    "Ranking",
     "BetResult",
     "Game",
     "ObservedTable",

@@ -200,7 +200,8 @@ def _counts(
 @dataclass(frozen=True, slots=True)
 class OutcomeLine:
     """One outcome of a bet: how many deals give it, what it pays and what it returns
-    per unit staked (``net``: +odds less commission, -1, or 0)."""
+    per unit staked (``net``: +odds less commission, -1, or 0; in a banker game +m or -m,
+    the multiplier m, per unit of base stake)."""
 
     outcome: str
     detail: str | None

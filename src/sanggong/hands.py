@@ -163,8 +163,9 @@ class HandValue:
 
     @property
     def label(self) -> str:
-        """The class's display: ``3P``, ``2Pn``, ``Pn`` or ``n`` (``n`` only where the
-        ranking ignores faces), or a tier's label (``trips``, ``3P trips``, ``333``)."""
+        """The class's display: ``3P``, ``2Pn``, ``Pn`` or ``n`` (a hand without faces, or
+        any hand where the ranking ignores faces), or a tier's label (``trips``,
+        ``3P trips``, ``333``)."""
         return self._tables.labels[self.hand_class]
 
     def __str__(self) -> str:

@@ -1,7 +1,7 @@
 """Rankings as data: how a table orders three-card hands, and the lookup tables the
 compiled core evaluates them with, generated at run time from the pure-Python reference.
 
-A ranking has three parts (see ``docs/rules.md``):
+A ranking has three parts (the rules page of the documentation tells them in full):
 
 - ``tiers``, strongest first, from ``"three_threes"`` (3-3-3, 爆玖), ``"face_trips"``
   (J-J-J, Q-Q-Q, K-K-K: 大三公), ``"trips"`` (any three of a kind; 小三公 when below
@@ -105,10 +105,12 @@ class Ranking:
         return 11
 
     def to_dict(self) -> dict[str, Any]:
+        """The ranking as plain data (a rule file's ``[ranking]`` table)."""
         return {"order": self.order, "tiers": list(self.tiers), "high_card": self.high_card}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Ranking:
+        """Read ``to_dict``'s form; fields left out take the default's, unknown ones are refused."""
         if not isinstance(data, Mapping):
             raise TypeError(f"ranking: expected a table with order, tiers and high_card, got {_show(data)}")
         unknown = set(data) - {"order", "tiers", "high_card"}

@@ -1,8 +1,10 @@
 """Rule sets: everything a Sam Gong table varies, as data.
 
-Two presets: ``MACAU`` (Portaria 22/96/M) and ``ONLINE`` (the
-three-player live-dealer variant). A variant is a preset with fields replaced, or a
-TOML/JSON file:
+Eight presets (``PRESETS``): ``MACAU`` (Portaria 22/96/M), ``ONLINE`` (the three-player
+live-dealer variant) and the family of other tables, ``NAGAWORLD``, ``GENTING``,
+``GENTING_NO_COMMISSION``, ``PROSPERITY``, ``SAN_GONG`` (Dragon and Phoenix) and
+``CHINESE`` (the banker game), each with its ranking (``sanggong.ranking``). A variant is a
+preset with fields replaced, or a TOML/JSON file:
 
 >>> from sanggong.rules import MACAU, ONLINE, RuleSet
 >>> MACAU.pays["tie"], MACAU.commission, sorted(MACAU.commission_bets)
@@ -822,7 +824,7 @@ def _fields_of(parsed: _RuleFile) -> dict[str, Any]:
 
 
 _AT = re.compile(r"(?P<message>.*?)(?: - at `(?P<key>key` in `)?(?P<path>[^`]*)`)?", re.DOTALL)
-_UNKNOWN = {"pays": "unknown bet", "pair_plus_pays": "unknown category", "ranking": "unknown field of a ranking"}
+_UNKNOWN = {"pays": "unknown bet", "pair_plus_pays": "unknown category"}
 _ARTICLES = {"int": "an int", "bool": "a bool", "str": "a str", "float": "a float", "object": "a table",
              "array": "an array", "date": "a date", "time": "a time", "datetime": "a datetime"}
 
@@ -843,6 +845,8 @@ def _explain(message: str) -> str:
     if unknown:
         if path in _UNKNOWN:
             return f"{path}: {_UNKNOWN[path]} {_show(unknown[1])}"
+        if path == "ranking":
+            return f"ranking.{unknown[1]}: unknown field of a ranking"
         return f"{f'{path}.' if path else ''}{unknown[1]}: unknown field of a rule set"
     text = re.sub(r"`([^`]*)`", _types, text)
     text = text[:1].lower() + text[1:]

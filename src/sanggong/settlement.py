@@ -180,7 +180,10 @@ class BetResult:
     :ivar detail: what won, where it matters (``"flush"``, ``"with a 6-point hand"``).
     :ivar odds: the odds paid ("to 1"), for a win.
     :ivar returned: paid back to the player now: stake and winnings less commission,
-        rounded to the minor unit; the stake alone on a push; 0 on a loss or a carry.
+        rounded to the minor unit; the stake alone on a push; 0 on a loss or a carry. In a
+        banker game (``player:<i>``) a win returns stake + stake x multiplier and a loss
+        stake - stake x multiplier, which is negative where the player owes more than the
+        stake: ``net`` is then -stake x multiplier.
     :ivar commission: kept by the house from a winning commission bet (the commission
         and the rounding of the payout to the minor unit).
     :ivar carried: the stake left on the table for the next round.
