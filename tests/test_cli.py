@@ -15,7 +15,9 @@ from sanggong.cli import main
 def test_eval_text(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["eval", "Kh", "Qs", "9d"]) == 0
     out = capsys.readouterr().out
-    assert out == "Kh Qs 9d: 2P9 (points 9, faces 2, pair plus: none)\n"
+    assert out == "Kh Qs 9d: 2P9 (rank 29, points 9, faces 2, pair plus: none)\n"
+    assert main(["eval", "Jh", "Qd", "Ks"]) == 0  # a tier's hand names its tier
+    assert capsys.readouterr().out == "Jh Qd Ks: 3P (rank 30, tier three_faces, points 0, faces 3, pair plus: straight)\n"
 
 
 def test_eval_one_argument_and_symbols(capsys: pytest.CaptureFixture[str]) -> None:
@@ -31,9 +33,11 @@ def test_eval_json_matches_the_api(capsys: pytest.CaptureFixture[str]) -> None:
         "cards": ["Th", "Jh", "Qh"],
         "label": hand.label,
         "rank": hand.rank,
+        "tier": None,
         "points": hand.points,
         "faces": hand.faces,
         "pair_plus": hand.pair_plus.label,
+        "rules": "macau",
     }
     assert data["pair_plus"] == "straight flush"
 

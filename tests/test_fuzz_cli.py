@@ -292,12 +292,26 @@ def _check_output(argv: list[str], out: str, shown: str) -> None:
     if not out.strip():
         raise failure("NoOutput")(f"{shown} exited 0 and printed nothing")
     if command == "eval":
-        match = re.fullmatch(r"(\S+ \S+ \S+): (\S+) \(points (\d), faces (\d), pair plus: ([a-z ]+)\)\n", out)
+        match = re.fullmatch(r"(\S+ \S+ \S+): (.+?) \(rank (\d+)(?:, tier ([a-z_]+))?, points (\d), faces (\d), "
+                             r"pair plus: ([a-z ]+)\)\n", out)
         if match is None:
             raise failure("BadOutput")(f"{shown} printed {out!r}")
-        hand = sanggong.evaluate(match[1])
-        if (hand.label, str(hand.points), str(hand.faces), hand.pair_plus.label) != match.group(2, 3, 4, 5):
-            raise failure("WrongOutput")(f"{shown} printed {out!r}, the hand is {hand!r}")
+        rules = _ranked_by(argv)
+        if rules is not None:  # (a --rules-file: the format only)
+            hand = sanggong.evaluate(match[1], rules)
+            if (hand.label, str(hand.rank), hand.tier, str(hand.points), str(hand.faces),
+                    hand.pair_plus.label) != match.group(2, 3, 4, 5, 6, 7):
+                raise failure("WrongOutput")(f"{shown} printed {out!r}, the hand is {hand!r}")
+    if command == "compare" and out not in ("1\n", "0\n", "-1\n"):
+        raise failure("BadOutput")(f"{shown} printed {out!r}")
+
+
+def _ranked_by(argv: list[str]) -> str | None:
+    """The preset a valid argv ranks by (the last --rules, macau by default), or None where
+    a --rules-file decides."""
+    with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):
+        args = build_parser().parse_args(argv)
+    return None if args.rules_file else str(args.rules)
 
 
 def _amount(value: Any) -> Fraction:
@@ -312,8 +326,11 @@ def _check_settlement_json(doc: Any, shown: str) -> None:
         raise failure("BadOutput")(f"{shown}: the settlement JSON lacks its totals ({exc!r})") from None
     if staked - returned - carried != net:
         raise failure("MoneyNotConserved")(f"{shown}: staked {staked} - returned {returned} - carried {carried} != {net}")
+    banker_game = doc.get("rules") in sanggong.PRESETS and sanggong.PRESETS[doc["rules"]].variant == "banker_game"
     for bet in bets:
-        if min(_amount(bet["returned"]), _amount(bet["commission"]), _amount(bet["carried"])) < 0:
+        # a banker game's loss can cost more than the stake: a negative amount returned
+        returned = Fraction(0) if banker_game else _amount(bet["returned"])
+        if min(returned, _amount(bet["commission"]), _amount(bet["carried"])) < 0:
             raise failure("NegativeAmount")(f"{shown}: {bet}")
     if sum((_amount(b["stake"]) for b in bets), Fraction(0)) != staked:
         raise failure("MoneyNotConserved")(f"{shown}: the stakes do not sum to {staked}")
@@ -425,7 +442,7 @@ CARDS = ["Kh Qs 9d", "KhQs9d", "10h Jh Qh", "K♥ Q♠ 9♦", "Ah 2h 3h", "9c 9d
 
 
 def _bet_names() -> list[str]:
-    return sorted(set(MACAU.bets) | set(ONLINE.bets)) + ["win:0", "win:99", "win:01", "point:10", "lose", "odd:1", "",
+    return sorted(set().union(*(rules.bets for rules in sanggong.PRESETS.values()))) + ["win:0", "win:99", "win:01", "point:10", "lose", "odd:1", "",
                                                           "WIN:1", "win:1 ", "pair_plus:0", "win:+1", "win:١"]
 
 

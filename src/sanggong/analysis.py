@@ -237,8 +237,9 @@ class BetAnalysis:
 
     @property
     def house_edge(self) -> float:
-        """``-ev``: the house's expected gain per unit staked per round."""
-        return -self.ev
+        """``-ev``: the house's expected gain per unit staked per round (0.0, never -0.0,
+        for an even bet)."""
+        return 0.0 - self.ev
 
     @property
     def hit_frequency(self) -> float:

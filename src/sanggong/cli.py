@@ -19,7 +19,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any, NoReturn
 
 from . import __version__, _impl
-from .hands import HandValue, evaluate
+from .hands import HandValue, compare, evaluate
 from .limits import (
     MAX_DEAL_ROUNDS, MAX_DECKS, MAX_POSITIONS, MAX_SESSION_ROUNDS, MAX_SESSIONS, MAX_SIM_ROUNDS, MAX_STAKE, MAX_THREADS,
 )
@@ -35,26 +35,59 @@ def _json(data: object, **kwargs: Any) -> str:
 
 
 def _hand_json(hand: HandValue) -> dict[str, object]:
+    """A hand as JSON: its cards and what its ranking makes of them (label, rank, tier:
+    None outside every tier), then points, faces and the Pair Plus category."""
     return {
         "cards": [str(c) for c in hand.cards],
         "label": hand.label,
         "rank": hand.rank,
+        "tier": hand.tier,
         "points": hand.points,
         "faces": hand.faces,
         "pair_plus": hand.pair_plus.label,
     }
 
 
+def _hand_text(hand: HandValue) -> str:
+    """``Kh Kd Ks: 3P trips (rank 459, tier face_trips, points 0, faces 3, pair plus: ...)``."""
+    cards = " ".join(str(c) for c in hand.cards)
+    tier = "" if hand.tier is None else f", tier {hand.tier}"
+    return (f"{cards}: {hand.label} (rank {hand.rank}{tier}, points {hand.points}, faces {hand.faces}, "
+            f"pair plus: {hand.pair_plus.label})")
+
+
 def _cmd_eval(args: argparse.Namespace) -> int:
-    hand = evaluate(" ".join(args.cards))
+    rules = _rules(args)
+    hand = evaluate(" ".join(args.cards), rules)
     if args.json:
-        print(_json(_hand_json(hand), ensure_ascii=False))
+        print(_json({**_hand_json(hand), "rules": rules.name}, ensure_ascii=False))
     else:
-        cards = " ".join(str(c) for c in hand.cards)
-        print(
-            f"{cards}: {hand.label} (points {hand.points}, faces {hand.faces}, "
-            f"pair plus: {hand.pair_plus.label})"
-        )
+        print(_hand_text(hand))
+    return 0
+
+
+def _cmd_compare(args: argparse.Namespace) -> int:
+    rules = _rules(args)
+    tokens = args.hands
+    if len(tokens) == 6:  # six cards: the first three are one hand, the last three the other
+        tokens = [" ".join(tokens[:3]), " ".join(tokens[3:])]
+    if len(tokens) != 2:
+        shown = " ".join(repr(t[:40]) for t in tokens[:6]) + (" ..." if len(tokens) > 6 else "")
+        raise ValueError(f"expected two hands (\"Kh Kd Ks\" \"Qh Qd Qs\") or six cards, got {len(tokens)} "
+                         f"arguments: {shown}")
+    hands = []
+    for which, text in zip(("first", "second"), tokens):
+        try:
+            hands.append(evaluate(text, rules))
+        except (ValueError, TypeError) as exc:
+            raise ValueError(f"the {which} hand: {exc}") from None
+    a, b = hands
+    result = compare(a, b, rules)
+    if args.json:
+        print(_json({"result": result, "a": _hand_json(a), "b": _hand_json(b), "rules": rules.name},
+                    ensure_ascii=False))
+    else:
+        print(result)
     return 0
 
 
@@ -78,11 +111,19 @@ def _stake(bet: str, text: str) -> Money:
 
 
 def _rules(args: argparse.Namespace) -> RuleSet:
-    """The preset or file the command names, with --decks and --positions applied."""
+    """The preset or file the command names, with --decks and --positions applied (a
+    change the rule set refuses is named with the options that asked for it)."""
     rules = RuleSet.load(args.rules_file) if args.rules_file else PRESETS[args.rules]
     changes = {k: getattr(args, k, None) for k in ("decks", "positions")}
     changes = {k: v for k, v in changes.items() if v is not None}
-    return rules.replace(**changes) if changes else rules
+    if not changes:
+        return rules
+    try:
+        return rules.replace(**changes)
+    except (TypeError, ValueError) as exc:
+        asked = " ".join(f"--{k} {v}" for k, v in changes.items())
+        table = f"--rules-file {args.rules_file}" if args.rules_file else f"--rules {args.rules}"
+        raise ValueError(f"{asked} with {table}: {exc}") from None
 
 
 def _table_options(parser: argparse.ArgumentParser, *overrides: str) -> None:
@@ -94,15 +135,29 @@ def _table_options(parser: argparse.ArgumentParser, *overrides: str) -> None:
                             help=f"override the rule set's number of {name} (at most {limits[name]})")
 
 
+def _hand_names(rules: RuleSet) -> tuple[str, str]:
+    """What a table calls the banker's hand and a position's (``{}``: its number)."""
+    if rules.variant == "dragon_phoenix":
+        return "phoenix", "dragon"
+    return "banker", "player {}" if rules.variant == "banker_game" else "hand {}"
+
+
 def _print_settlement(result: Settlement) -> None:
     def hand(h: HandValue) -> str:
         pp = "" if not h.pair_plus else f"  ({h.pair_plus.label})"
         return f"{' '.join(map(str, h.cards))}  {h.label}{pp}"
 
+    banker, position_name = _hand_names(result.rules)
+    names = [(position_name.format(p), v) for p, v in sorted(result.hands.items())]
+    # a Dragon/Phoenix table reads Dragon (its bets' first hand) first, a table the banker first
+    if result.rules.variant == "dragon_phoenix":
+        shown = [*names, (banker, result.banker)]
+    else:
+        shown = [(banker, result.banker), *names]
+    width = max(len(name) for name, _ in shown) + 1
     print(f"rules: {result.rules.name}")
-    print(f"banker:  {hand(result.banker)}")
-    for position, value in sorted(result.hands.items()):
-        print(f"hand {position}:  {hand(value)}")
+    for name, value in shown:
+        print(f"{name + ':':<{width}}  {hand(value)}")
     header = ("bet", "stake", "outcome", "detail", "returned", "commission", "carried")
     rows = [
         (r.bet, str(r.stake), r.outcome, r.detail or "", str(r.returned), str(r.commission), str(r.carried))
@@ -117,14 +172,40 @@ def _print_settlement(result: Settlement) -> None:
     )
 
 
-def _cmd_settle(args: argparse.Namespace) -> int:
-    rules = _rules(args)
-    hands = {}
+def _settle_hands(rules: RuleSet, args: argparse.Namespace) -> tuple[str, dict[int, str]]:
+    """The banker's hand and the positions' hands from --banker and --hand, or, at a
+    Dragon/Phoenix table, from --phoenix (the banker's place, hand 0) and --dragon (hand 1)."""
+    hands: dict[int, str] = {}
     for text in args.hand:
         key, cards = _assignment(text, "--hand")
-        if not key.isdigit():
+        if not re.fullmatch(r"[0-9]{1,40}", key):
             raise ValueError(f"--hand {text!r}: {key!r} is not a position number")
         hands[int(key)] = cards
+    if rules.variant != "dragon_phoenix":
+        for option in ("dragon", "phoenix"):
+            if getattr(args, option) is not None:
+                raise ValueError(f"--{option}: only a Dragon/Phoenix table (such as --rules san_gong) has a "
+                                 f"{option.capitalize()} hand, not the {rules.name} table; give --banker and --hand")
+        if args.banker is None:
+            raise ValueError("the following arguments are required: --banker")
+        return args.banker, hands
+    if args.phoenix is not None and args.banker is not None:
+        raise ValueError("--phoenix and --banker both name the Phoenix hand: give one")
+    if args.dragon is not None and 1 in hands:
+        raise ValueError("--dragon and --hand 1=... both name the Dragon hand: give one")
+    phoenix = args.phoenix if args.phoenix is not None else args.banker
+    if args.dragon is not None:
+        hands[1] = args.dragon
+    if phoenix is None or 1 not in hands:
+        missing = " and ".join(o for o, given in (("--dragon", 1 in hands), ("--phoenix", phoenix is not None))
+                               if not given)
+        raise ValueError(f"a Dragon/Phoenix table settles two hands: give {missing} CARDS")
+    return phoenix, hands
+
+
+def _cmd_settle(args: argparse.Namespace) -> int:
+    rules = _rules(args)
+    banker, hands = _settle_hands(rules, args)
     bets: dict[str, Money] = {}
     for text in args.bet:
         name, stake = _assignment(text, "--bet")
@@ -133,7 +214,7 @@ def _cmd_settle(args: argparse.Namespace) -> int:
         bets[name] = _stake(name, stake)
     if not bets:
         raise ValueError("no bets: give at least one --bet NAME=STAKE")
-    result = settle(rules, args.banker, hands, bets)
+    result = settle(rules, banker, hands, bets)
     if args.json:
         print(_json(result.to_dict(), ensure_ascii=False))
     else:
@@ -179,7 +260,16 @@ def _seed(text: str) -> int:
     return value
 
 
-def _print_round(record: RoundRecord) -> None:
+def _table_text(rules: RuleSet) -> str:
+    """The hands a table deals, for the header of ``deal``."""
+    if rules.variant == "dragon_phoenix":
+        return "two hands (Dragon and Phoenix)"
+    if rules.variant == "banker_game":
+        return f"{rules.positions} player{'s' if rules.positions > 1 else ''} against the banker"
+    return f"{rules.positions} positions"
+
+
+def _print_round(record: RoundRecord, rules: RuleSet) -> None:
     head = ""
     if record.head_card is not None:
         from .dealing import first_hand
@@ -189,10 +279,17 @@ def _print_round(record: RoundRecord) -> None:
     last = ", last of the shoe" if record.last_of_shoe and record.cut_card else ""
     burned = " ".join(map(str, record.burned)) or "none"
     print(f"round {record.round} (shoe {record.shoe}, round {record.round_in_shoe}{last}){head}; burned: {burned}")
-    print(f"  banker  {' '.join(map(str, record.banker.cards))}  {record.banker.label}")
+    width = max(4, *(len(h.label) for h in (record.banker, *record.hands.values())))
     winners = record.winners
+    if rules.variant == "dragon_phoenix":  # Dragon (hand 1) against Phoenix (the banker's place)
+        dragon, phoenix = record.hands[1], record.banker
+        print(f"  dragon   {' '.join(map(str, dragon.cards))}  {dragon.label}")
+        print(f"  phoenix  {' '.join(map(str, phoenix.cards))}  {phoenix.label}")
+        print(f"  {'dragon wins' if winners[1] == 'win' else 'phoenix wins' if winners[1] == 'lose' else 'tie'}")
+        return
+    print(f"  banker  {' '.join(map(str, record.banker.cards))}  {record.banker.label}")
     for position, hand in record.hands.items():
-        print(f"  {position:<6}  {' '.join(map(str, hand.cards))}  {hand.label:<4} {winners[position]}")
+        print(f"  {position:<6}  {' '.join(map(str, hand.cards))}  {hand.label:<{width}} {winners[position]}")
 
 
 def _key(path: str | None) -> bytes | None:
@@ -212,13 +309,13 @@ def _cmd_deal(args: argparse.Namespace) -> int:
     rules = _rules(args)
     game = Game(rules, args.seed, recall=0, key=_key(args.key_file))
     if not args.json:
-        print(f"rules: {rules.name}, {rules.decks} deck(s), {rules.positions} positions, seed {game.seed}")
+        print(f"rules: {rules.name}, {rules.decks} deck(s), {_table_text(rules)}, seed {game.seed}")
     for _ in range(args.rounds):  # streamed: a round is printed as it is dealt
         record = game.play()
         if args.json:
             print(record.to_json())
         else:
-            _print_round(record)
+            _print_round(record, rules)
     return 0
 
 
@@ -268,9 +365,12 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
     for bet in result.bets.values():
         for k, line in enumerate(bet.outcomes):
             outcome = line.outcome + (f" ({line.detail})" if line.detail else "")
+            # a banker game's loss costs the winner's multiplier (its detail): it pays nothing
+            pays = "" if line.pays is None or line.net < 0 else f"{line.pays}:1"
             rows.append((bet.bet if k == 0 else "", outcome, f"{line.combinations:,}",
-                         f"{line.probability:.8f}", "" if line.pays is None else f"{line.pays}:1", f"{float(line.net):+.4f}"))
-        rows.append(("", f"house edge {100 * bet.house_edge:.4f}%", "", "", "sd", f"{bet.sd:.4f}"))
+                         f"{line.probability:.8f}", pays, f"{float(line.net):+.4f}"))
+        edge = 100 * bet.house_edge + 0.0  # + 0.0: an even game's edge is 0, never -0
+        rows.append(("", f"house edge {edge:.4f}%", "", "", "sd", f"{bet.sd:.4f}"))
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
     for row in [header, *rows]:
         print("  ".join(c.ljust(w) if i < 2 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths))).rstrip())
@@ -409,7 +509,7 @@ def _progress_bar(total: int, quiet: bool) -> _Bar | None:
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="sanggong",
-        description="Sam Gong (三公) engine: evaluate hands, settle bets, deal, analyse and simulate.",
+        description="Sam Gong (三公) engine: evaluate and compare hands, settle bets, deal, verify, analyse and simulate.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_Parser)
@@ -417,28 +517,61 @@ def build_parser() -> argparse.ArgumentParser:
     ev = commands.add_parser(
         "eval",
         help="evaluate one three-card hand",
-        description="Print a hand's label, points, faces and Pair Plus category.",
-        epilog="example: sanggong eval Kh Qs 9d   (or: sanggong eval 'K♥ Q♠ 10d')",
+        description=(
+            "Print a hand's label, rank and tier under the rule set's ranking (--rules; default: "
+            "macau's, points then faces with 3P on top), its points, faces and Pair Plus category."
+        ),
+        epilog="example: sanggong eval Kh Qs 9d   (or: sanggong eval 'K♥ Q♠ 10d'; under another ranking: "
+               "sanggong eval --rules chinese Kh Kd Ks)",
     )
     ev.add_argument("cards", nargs="+", metavar="CARD", help="three cards, e.g. Kh Qs 9d")
-    ev.add_argument("--json", action="store_true", help="print the result as JSON")
+    _table_options(ev)
+    ev.add_argument("--json", action="store_true", help="print the result as JSON (tier: null outside every tier)")
     ev.set_defaults(run=_cmd_eval)
+
+    co = commands.add_parser(
+        "compare",
+        help="compare two hands under a rule set's ranking: 1, 0 or -1",
+        description=(
+            "Print 1 if the first hand beats the second, 0 if they tie, -1 if it loses, under the "
+            "ranking of the rule set (--rules; default: macau's, where hands of one class tie, both 3P "
+            "for one). Give the two hands as two arguments, or six cards."
+        ),
+        epilog='example: sanggong compare --rules chinese "Kh Kd Ks" "Qh Qd Qs"   (prints 1: K-K-K is the higher 大三公)',
+    )
+    co.add_argument("hands", nargs="+", metavar="HAND", help='the two hands, e.g. "Kh Kd Ks" "Qh Qd Qs"')
+    _table_options(co)
+    co.add_argument("--json", action="store_true",
+                    help='print {"result", "a", "b", "rules"} as JSON: the result and both hands as eval shows them')
+    co.set_defaults(run=_cmd_compare)
 
     st = commands.add_parser(
         "settle",
         help="settle a bet slip on one round's hands",
         description=(
             "Settle bets on a round. Stakes are integers in the minor unit (100 = 1.00) "
-            "or decimals (1.00); amounts are exact."
+            "or decimals (1.00); amounts are exact. A banker game (--rules chinese) settles "
+            "player:N bets, each --hand N against the banker's: the loser pays the stake times the "
+            "winner's multiplier, so a player's returned amount is negative when a loss costs more "
+            "than the stake. A Dragon/Phoenix table (--rules san_gong) deals two hands, --dragon and "
+            "--phoenix, and takes the bets dragon, phoenix and tie."
         ),
         epilog=(
-            'example: sanggong settle --rules online --banker "Kh Qs 9d" '
-            '--hand 1="As 2d 3c" --bet win:1=100 --bet pair_plus:banker=10'
+            'examples: sanggong settle --rules online --banker "Kh Qs 9d" '
+            '--hand 1="As 2d 3c" --bet win:1=100 --bet pair_plus:banker=10; '
+            'sanggong settle --rules chinese --banker "Qh Qd 8d" --hand 1="Kh Kd Ks" '
+            '--hand 2="2c 7c 3d" --bet player:1=100 --bet player:2=100; '
+            'sanggong settle --rules san_gong --dragon "Qs Jc 5d" --phoenix "5c Jd Kh" '
+            '--bet dragon=100 --bet tie=10'
         ),
     )
     _table_options(st)
-    st.add_argument("--banker", required=True, metavar="CARDS", help='the banker\'s hand, e.g. "Kh Qs 9d"')
-    st.add_argument("--hand", action="append", default=[], metavar="POS=CARDS", help="a position's hand; repeat")
+    st.add_argument("--banker", metavar="CARDS", help='the banker\'s hand, e.g. "Kh Qs 9d" (required; at a Dragon/Phoenix table, the Phoenix hand)')
+    st.add_argument("--hand", action="append", default=[], metavar="POS=CARDS",
+                    help="a position's (a banker game: a player's) hand; repeat")
+    st.add_argument("--dragon", metavar="CARDS", help="a Dragon/Phoenix table (--rules san_gong): the Dragon hand")
+    st.add_argument("--phoenix", metavar="CARDS",
+                    help="a Dragon/Phoenix table: the Phoenix hand (it sits where the banker's does: --banker too)")
     st.add_argument("--bet", action="append", default=[], metavar="BET=STAKE", help="a bet and its stake; repeat")
     st.add_argument("--json", action="store_true", help="print the settlement as JSON")
     st.set_defaults(run=_cmd_settle)
