@@ -178,6 +178,21 @@ def ranking_figures(hands: np.ndarray, repeats: int) -> dict[str, tuple[float, s
         pairs.append((name, base_name))
     times = interleaved_times(contenders, repeats)
     out: dict[str, tuple[float, str]] = {}
+    from sanggong.ranking import RankingTables
+    from sanggong.ranking import _pair_plus_of_triples as pair_plus_once
+
+    pair_plus_once.cache_clear()
+    start = time.perf_counter()
+    RankingTables(DEFAULT_RANKING)  # the first tables of a process also compute the Pair Plus categories
+    out["tables built, first ranking of a process"] = ((time.perf_counter() - start) * 1e3, "ms")
+    for ranking in sorted(seen, key=repr):
+        builds = []
+        for _ in range(repeats):
+            start = time.perf_counter()
+            RankingTables(ranking)  # not the cache: built afresh
+            builds.append(time.perf_counter() - start)
+        name = next(r.name for r in sanggong.PRESETS.values() if r.ranking == ranking)
+        out[f"tables built, {name} ranking"] = (statistics.median(builds) * 1e3, "ms")
     for name, (_, count) in contenders.items():
         unit = "ns/hand" if name.startswith("evaluate") else "ns/round"
         out[name] = (statistics.median(times[name]) / count * 1e9, unit)
