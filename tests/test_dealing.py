@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import sanggong._impl as _impl
-from sanggong import MACAU, ONLINE, Card, Game, ObservedTable, RoundRecord, RuleSet
+from sanggong import MACAU, ONLINE, PRESETS, Card, Game, ObservedTable, RoundRecord, RuleSet
 from sanggong import _core, _reference, limits
 from sanggong.dealing import Replayer, Resettler, assign, first_hand, round_length
 
@@ -512,3 +512,30 @@ def test_runs_and_serial_correlation_of_results(rules: object, rounds: int) -> N
     x = np.array(bankers, dtype=float)
     r = np.corrcoef(x[:-1], x[1:])[0, 1]
     assert abs(r * (len(x) - 1) ** 0.5) < 3.2905
+
+
+@pytest.mark.parametrize("name", ["san_gong", "chinese", "prosperity"])
+def test_observed_rounds_of_every_table_shape(name: str) -> None:
+    """Dragon/Phoenix and the banker game (three cards to each hand in turn, the banker or
+    Phoenix last) and a faces-first shoe: the cards a Game dealt, played on an
+    ObservedTable, settle alike, ranked by the preset's ranking."""
+    rules = PRESETS[name].replace(decks=2, positions=3, cut_card_range=(20, 24)) if name == "prosperity" else PRESETS[name]
+    slip = {bet: 100 for bet in list(rules.bets)[:2]}
+    game = Game(rules, seed=4)
+    table = ObservedTable(rules)
+    shoe = 1
+    for _ in range(40):
+        record = game.play(slip)
+        if record.shoe != shoe:
+            table.shuffle()
+            shoe = record.shoe
+        hands = {0: record.banker, **record.hands}
+        order = [*sorted(record.hands), 0]
+        if rules.deal_one_at_a_time:
+            cards = [hands[h].cards[k] for k in range(3) for h in order]
+        else:
+            cards = [c for h in order for c in hands[h].cards]
+        observed = table.play([*record.burned, *cards], slip)
+        assert observed.banker == record.banker and observed.hands == record.hands
+        assert observed.results == record.results
+        assert observed.banker.ranking == rules.ranking
