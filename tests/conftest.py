@@ -8,11 +8,15 @@ the tests of that parameter, and puts back the import's choice afterwards.
 
 A test marked ``@pytest.mark.single_impl`` runs once, with the compiled core: it tests
 something that does not depend on the kernels (and says why in its docstring).
+
+``SANGGONG_TEST_IMPLS=cython`` runs only the compiled core's half (the sanitizer run,
+``tools/sanitize.sh``, whose instruments see only the compiled core); unset, both.
 """
 
 from __future__ import annotations
 
 import importlib
+import os
 from collections.abc import Iterator
 from types import ModuleType
 
@@ -27,9 +31,20 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "single_impl: run once, not once per implementation")
 
 
+def _implementations() -> list[str]:
+    wanted = os.environ.get("SANGGONG_TEST_IMPLS", "").strip()
+    if not wanted:
+        return list(MODULES)
+    names = [name.strip() for name in wanted.split(",")]
+    unknown = [name for name in names if name not in MODULES]
+    if unknown or not names:
+        raise pytest.UsageError(f"SANGGONG_TEST_IMPLS={wanted!r}: expected a comma-separated choice of {list(MODULES)}")
+    return names
+
+
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "impl" in metafunc.fixturenames:
-        names = ["cython"] if metafunc.definition.get_closest_marker("single_impl") else list(MODULES)
+        names = ["cython"] if metafunc.definition.get_closest_marker("single_impl") else _implementations()
         metafunc.parametrize("impl", names, indirect=True, scope="session")
 
 
