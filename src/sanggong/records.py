@@ -355,7 +355,9 @@ class RoundRecord:
     ``shoe_state`` is the bit generator's state (plain JSON) when this round's shoe (or
     deck) was shuffled and ``round_in_shoe`` the round's place in it: with them the round
     can be dealt again exactly (``Game.replay_record``). Both are None for observed
-    rounds. ``rules_digest`` binds the record to the exact rules it was played under.
+    rounds. ``rules_digest`` binds the record to the exact rules it was played under;
+    ``ranking`` is those rules' ranking, by which the hands' labels and ``winners`` are
+    read (a two-hand table's Dragon is hand 1 and its Phoenix the ``banker``).
 
     ``prev`` (the SHA-256 of the game's previous record, 64 zeros for its first) and
     ``hmac`` (under the operator's key, if any) place the record in its game's log:
