@@ -366,7 +366,7 @@ def test_the_issues_commands(capsys: pytest.CaptureFixture[str]) -> None:
     (both kernels are run on every preset at small size above)."""
     out = run(["simulate", "--rules", "chinese", "--rounds", "100000", "--seed", "1"], capsys)
     assert out.startswith("rules: chinese, 100,000 rounds")
-    assert [line.split()[0] for line in out.splitlines()[2:]] == ["player:1", "player:2", "player:3", "player:4"]
+    assert [line.split()[0] for line in out.splitlines()[3:-2]] == ["player:1", "player:2", "player:3", "player:4"]
     out = run(["analyze", "--rules", "san_gong"], capsys)
     assert out.startswith("rules: san_gong, 1 deck(s), 52 cards")
     assert out.count("house edge 3.0000%") == 2  # Dragon and Phoenix: 0.94:1 on an even chance

@@ -10,22 +10,25 @@ result where there is one). Every ``--json`` output is strict JSON (no NaN or In
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import os
+import platform
 import re
 import sys
-from collections.abc import Sequence
-from decimal import Decimal, InvalidOperation
+from collections.abc import Mapping, Sequence
+from decimal import Context, Decimal, InvalidOperation
+from fractions import Fraction
 from typing import Any, NoReturn
 
-from . import __version__, _impl
+from . import _impl
 from .hands import HandValue, compare, evaluate
 from .limits import (
     MAX_DEAL_ROUNDS, MAX_DECKS, MAX_POSITIONS, MAX_SESSION_ROUNDS, MAX_SESSIONS, MAX_SIM_ROUNDS, MAX_STAKE, MAX_THREADS,
 )
 from .analysis import analyze, composition, effect_of_removal
 from .dealing import Game, RoundRecord
-from .rules import PRESETS, RuleSet
+from .rules import PRESETS, RuleSet, _toml
 from .settlement import Money, Settlement, settle
 
 
@@ -266,7 +269,7 @@ def _table_text(rules: RuleSet) -> str:
         return "two hands (Dragon and Phoenix)"
     if rules.variant == "banker_game":
         return f"{rules.positions} player{'s' if rules.positions > 1 else ''} against the banker"
-    return f"{rules.positions} positions"
+    return f"{rules.positions} position{'s' if rules.positions > 1 else ''}"
 
 
 def _print_round(record: RoundRecord, rules: RuleSet) -> None:
@@ -377,6 +380,144 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
     return 0
 
 
+# --- rules and bets: what the tables are ------------------------------------------------------
+
+# One line on each preset (the docstrings of the constants in sanggong.rules say more; a
+# module-level constant's docstring is not reachable at run time).
+_PRESET_TEXT = {
+    "macau": "Macau's official rules (Portaria 22/96/M): Win, Tie, Odd/Even, Three Faces, Point",
+    "online": "the online live-dealer table: three players, a burned head card, Pair Plus",
+    "nagaworld": "NagaWorld's Three Pictures: as genting, but the Tie wins on equal points",
+    "genting": "Resorts World Genting: Win 1:1 less 5%, Tie 8:1, Three Faces 16:1",
+    "genting_no_commission": "Genting without commission: a Win with a 6-point hand pays 1:2",
+    "prosperity": "a faces-first table: more faces wins, then points; Tie 10:1",
+    "san_gong": "online Dragon and Phoenix: trips > three faces > points, then the highest card",
+    "chinese": "the Chinese banker game: each player against the banker for a multiple of the stake",
+}
+_TIER_TEXT = {
+    "three_threes": "three_threes (3-3-3)",
+    "face_trips": "face_trips (J-J-J, Q-Q-Q, K-K-K)",
+    "trips": "trips (three of a kind)",
+    "three_faces": "three_faces (three face cards)",
+}
+
+
+def _print_table(header: Sequence[str], rows: Sequence[Sequence[str]], right: Sequence[int] = ()) -> None:
+    """Columns two spaces apart, left-aligned but for the columns ``right``; no trailing blanks."""
+    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
+    for row in [header, *rows]:
+        print("  ".join(c.rjust(w) if i in right else c.ljust(w)
+                        for i, (c, w) in enumerate(zip(row, widths, strict=True))).rstrip())
+
+
+def _cmd_rules_list(args: argparse.Namespace) -> int:
+    presets = [{"name": name, "variant": rules.variant, "decks": rules.decks, "positions": rules.positions,
+                "description": _PRESET_TEXT.get(name, "")} for name, rules in PRESETS.items()]
+    if getattr(args, "json", False):  # --json is left unset where not given (see build_parser)
+        print(_json({"default": "macau", "presets": presets}, ensure_ascii=False))
+        return 0
+    rows = [[str(p[k]) for k in ("name", "variant", "decks", "positions", "description")] for p in presets]
+    _print_table(("preset", "variant", "decks", "positions", "description"), rows, right=(2, 3))
+    return 0
+
+
+def _cmd_rules_show(args: argparse.Namespace) -> int:
+    data = PRESETS[args.preset].to_dict()
+    as_json = getattr(args, "json", False)  # left unset where not given (see build_parser)
+    # exactly what RuleSet.save writes to a .json or a .toml file
+    print(_json(data, indent=2, ensure_ascii=False) if as_json else _toml(data), end="\n" if as_json else "")
+    return 0
+
+
+def _odds_text(value: Fraction) -> str:
+    """Odds or a rate as people read them: ``8``, ``0.94`` (a terminating decimal), else ``1/3``."""
+    if value.denominator == 1:
+        return str(value.numerator)
+    rest = value.denominator
+    for factor in (2, 5):
+        while rest % factor == 0:
+            rest //= factor
+    if rest != 1:
+        return f"{value.numerator}/{value.denominator}"
+    exact = Context(prec=60).divide(Decimal(value.numerator), Decimal(value.denominator))
+    return format(exact, "f")
+
+
+def _json_odds(value: Fraction) -> int | str:
+    """Odds as a rule file writes them: an int, or ``"n/d"``."""
+    return value.numerator if value.denominator == 1 else str(value)
+
+
+def _multiplier_groups(multipliers: Mapping[str, Fraction]) -> list[tuple[Fraction, str]]:
+    """A banker game's multipliers, ascending, each with the winning hands that set it:
+    ``(1, "0-7 points")``, ``(4, "three_faces (three face cards)")``."""
+    out = []
+    for value in sorted(set(multipliers.values())):
+        keys = [k for k, v in multipliers.items() if v == value]
+        points = [int(k) for k in keys if k.isdigit()]
+        parts, start = [], 0
+        while start < len(points):  # runs of consecutive points: 0-7
+            end = start
+            while end + 1 < len(points) and points[end + 1] == points[end] + 1:
+                end += 1
+            parts.append(f"{points[start]}" if start == end else f"{points[start]}-{points[end]}")
+            start = end + 1
+        text = [f"{', '.join(parts)} point{'s' if len(points) > 1 or points != [1] else ''}"] if parts else []
+        text += [_TIER_TEXT.get(k, k) for k in keys if not k.isdigit()]
+        out.append((value, ", ".join(text)))
+    return out
+
+
+def _bet_pays(rules: RuleSet, kind: str) -> str:
+    """The pays column of ``sanggong bets``."""
+    if rules.variant == "banker_game":
+        values = rules.multiplier_values
+        return f"x{_odds_text(values[0])} to x{_odds_text(values[-1])} by the winning hand (below)"
+    if kind == "pair_plus":
+        return "by the hand (below)"
+    text = f"{_odds_text(rules.pays[kind])}:1"
+    six = rules.pays.get(f"{kind}_on_six")
+    if six is not None:
+        text += f" ({_odds_text(six)}:1 when the winning hand has 6 points)"
+    if kind in rules.commission_bets and rules.commission:
+        text += f", less {_odds_text(100 * rules.commission)}% commission on the winnings"
+    return text
+
+
+def _cmd_bets(args: argparse.Namespace) -> int:
+    rules = _rules(args)
+    bets = []
+    for name, description in rules.bets.items():
+        kind = rules.bet(name).kind
+        six = rules.pays.get(f"{kind}_on_six")
+        pair_plus = kind == "pair_plus"
+        bets.append({
+            "bet": name, "kind": kind, "description": description,
+            "pays": _json_odds(rules.pays[kind]) if kind in rules.pays else None,
+            "pays_on_six": None if six is None else _json_odds(six),
+            "pair_plus_pays": {k: _json_odds(v) for k, v in rules.pair_plus_pays.items()} if pair_plus else None,
+            "multipliers": ({k: _json_odds(v) for k, v in rules.multipliers.items()}
+                            if rules.variant == "banker_game" else None),
+            "commission": (_json_odds(rules.commission)
+                           if kind in rules.commission_bets and rules.commission else None),
+        })
+    if args.json:
+        print(_json({"rules": rules.name, "variant": rules.variant, "decks": rules.decks,
+                     "positions": rules.positions, "bets": bets}, ensure_ascii=False))
+        return 0
+    print(f"rules: {rules.name} (variant {rules.variant}), {rules.decks} deck(s), {_table_text(rules)}: "
+          f"{len(bets)} bet{'s' if len(bets) > 1 else ''}")
+    rows = [(str(b["bet"]), str(b["description"]), _bet_pays(rules, str(b["kind"]))) for b in bets]
+    _print_table(("bet", "wins when", "pays"), rows)
+    if any(b["pair_plus_pays"] for b in bets):
+        print("Pair Plus pays by the hand's category: " + ", ".join(
+            f"{k.replace('_', ' ')} {_odds_text(v)}:1" for k, v in rules.pair_plus_pays.items()))
+    if rules.variant == "banker_game":
+        print("multipliers (the winning hand's; the loser pays the stake x it): " + "; ".join(
+            f"x{_odds_text(v)} {hands}" for v, hands in _multiplier_groups(rules.multipliers)))
+    return 0
+
+
 def _plot_convergence(path: str, result: object, title: str) -> None:
     plt = _pyplot()
     points = result.convergence  # type: ignore[attr-defined]
@@ -420,6 +561,41 @@ def _pyplot() -> Any:
     return plt
 
 
+def _workers_text(args: argparse.Namespace) -> str:
+    """Where ``simulate`` runs: ``2 workers (every core)``, ``1 worker``, or a Dask cluster."""
+    if args.scheduler:
+        return f"on the Dask cluster {args.scheduler}"
+    count = args.workers if args.workers is not None else os.cpu_count() or 1
+    return f"{count} worker{'s' if count > 1 else ''}{' (every core)' if args.workers is None else ''}"
+
+
+def _print_simulation(result: Any, rules: RuleSet, workers: str, implementation: str) -> None:
+    """The table of ``simulate``: a header naming the run, each bet's return per unit staked
+    (simulated, its 95% interval, exact), the house edge and z, and what they mean."""
+    rate = result.rounds / result.seconds if result.seconds else float("nan")
+    note = " (INTERRUPTED: partial result)" if result.interrupted else ""
+    print(f"rules: {rules.name}, {result.rounds:,} rounds in {result.seconds:.2f} s "
+          f"({rate / 1e6:.2f} M rounds/s), seed {result.seed}; {workers}, implementation {implementation}{note}")
+    header = ("bet", "simulated", "95% interval", "exact", "1 - exact", "z")
+    rows = []
+    for b in result.bets.values():
+        edge = "" if b.exact is None else f"{round(100 * (1 - b.exact), 4) + 0.0:.4f}%"  # + 0.0: never -0
+        rows.append((b.bet, f"{b.rtp:.6f}", f"{b.ci95[0]:.6f} .. {b.ci95[1]:.6f}",
+                     "" if b.exact is None else f"{b.exact:.6f}", edge, "" if b.z is None else f"{b.z:+.2f}"))
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+    group, edge_title = "return per unit staked (RTP)", "house edge"
+    span = widths[1] + widths[2] + widths[3] + 4  # the RTP columns, with the two spaces between them
+    if len(group) > span:
+        widths[2] += len(group) - span
+        span = len(group)
+    widths[4] = max(widths[4], len(edge_title))
+    print(" " * widths[0] + "  " + group.center(span) + "  " + edge_title.rjust(widths[4]))
+    for row in [header, *rows]:
+        print("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths))))
+    print("RTP = returned / staked, the stake included (a carried stake counts as returned); house edge = 1 - RTP")
+    print("z = (simulated - exact) / standard error; by chance |z| > 2 for about 1 bet in 20, > 3 for 1 in 370")
+
+
 def _cmd_simulate(args: argparse.Namespace) -> int:
     from .simulation import simulate, simulate_sessions
 
@@ -451,7 +627,8 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
                 data = sessions.to_dict()
                 note = " (INTERRUPTED: the sessions finished so far)" if sessions.interrupted else ""
                 print(f"rules: {rules.name}, {data['sessions']:,} sessions of {data['rounds']:,} rounds, "
-                      f"bankroll {data['bankroll']:,}, slip {data['slip']}, seed {data['seed']}{note}")
+                      f"bankroll {data['bankroll']:,}, slip {data['slip']}, seed {data['seed']}; "
+                      f"{_workers_text(args)}, implementation {_impl.kernels.IMPLEMENTATION}{note}")
                 if data["sessions"]:
                     print(f"risk of ruin {100 * data['risk_of_ruin']:.2f}%, mean final bankroll {data['mean_final']:,.1f}")
                     print("final bankroll quantiles: " + ", ".join(f"{k} {v:,}" for k, v in data["quantiles"].items()))
@@ -471,17 +648,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     if args.json:
         print(_json(result.to_dict()))
     else:
-        rate = result.rounds / result.seconds if result.seconds else float("nan")
-        note = " (INTERRUPTED: partial result)" if result.interrupted else ""
-        print(f"rules: {rules.name}, {result.rounds:,} rounds in {result.seconds:.2f} s "
-              f"({rate / 1e6:.2f} M rounds/s), seed {result.seed}{note}")
-        header = ("bet", "return", "95% interval", "exact", "z")
-        rows = [(b.bet, f"{b.rtp:.6f}", f"{b.ci95[0]:.6f} .. {b.ci95[1]:.6f}",
-                 "" if b.exact is None else f"{b.exact:.6f}", "" if b.z is None else f"{b.z:+.2f}")
-                for b in result.bets.values()]
-        widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-        for row in [header, *rows]:
-            print("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths))))
+        _print_simulation(result, rules, _workers_text(args), result.versions.get("implementation", "unknown"))
     if args.plot:
         _plot_convergence(args.plot, result, f"{rules.name}: return as rounds accumulate")
     return 130 if result.interrupted else 0
@@ -506,12 +673,69 @@ def _progress_bar(total: int, quiet: bool) -> _Bar | None:
     return None if quiet else _Bar(total)
 
 
+# CPU features worth naming for the compiled core, in this order (NumPy's names): x86's SIMD
+# levels, ARM's (NEON on 32 bits, ASIMD on 64), and POWER's and IBM Z's vector units.
+_CPU_FEATURES = ("SSE2", "SSE41", "SSE42", "AVX", "AVX2", "FMA3", "AVX512F", "NEON", "ASIMD", "SVE", "VSX", "VX")
+
+
+def _cpu_features() -> list[str] | None:
+    """The CPU features of ``_CPU_FEATURES`` this machine has, by NumPy's run-time detection
+    (``numpy._core._multiarray_umath.__cpu_features__``; ``numpy.core`` before NumPy 2);
+    None where NumPy does not say."""
+    for module in ("numpy._core._multiarray_umath", "numpy.core._multiarray_umath"):
+        try:
+            found = getattr(importlib.import_module(module), "__cpu_features__", None)
+        except ImportError:
+            continue
+        if isinstance(found, Mapping):
+            return [name for name in _CPU_FEATURES if found.get(name)]
+    return None
+
+
+def _version_text() -> str:
+    """``sanggong --version``: the package, the implementation in use, the CPU."""
+    implementation = _impl.kernels.IMPLEMENTATION
+    what = {"cython": "the compiled core", "python": "the pure-Python reference"}.get(implementation)
+    if what is None:  # an unknown SANGGONG_NO_EXTENSIONS value
+        what = _impl.CONFIG_ERROR or "unknown"
+    try:
+        import numpy
+
+        numpy_version = f", NumPy {numpy.__version__}"
+    except ImportError:  # pragma: no cover - a dependency
+        numpy_version = ""
+    features = _cpu_features()
+    shown = "unknown" if features is None else " ".join(features) or "none of " + " ".join(_CPU_FEATURES)
+    machine = platform.machine() or "unknown machine"
+    from . import __version__  # read here: the package metadata costs ~10 ms a start
+
+    return (f"sanggong {__version__}, implementation {implementation} ({what})\n"
+            f"CPU {machine} ({platform.system() or 'unknown system'}), features: {shown} "
+            f"(NumPy's run-time detection); Python {platform.python_version()}{numpy_version}")
+
+
+class _Version(argparse.Action):
+    """``--version``: print ``_version_text()`` on standard output and exit 0 (worked out
+    only when asked for, unlike argparse's own version action)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS,
+                 default: str = argparse.SUPPRESS, help: str | None = None) -> None:
+        super().__init__(option_strings, dest=dest, default=default, nargs=0, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: str | Sequence[Any] | None, option_string: str | None = None) -> None:
+        print(_version_text())
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="sanggong",
-        description="Sam Gong (三公) engine: evaluate and compare hands, settle bets, deal, verify, analyse and simulate.",
+        description=("Sam Gong (三公) engine: evaluate and compare hands, settle bets, deal, verify, analyse and "
+                     "simulate; list the preset rule sets and the bets of a table."),
     )
-    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.add_argument("--version", action=_Version,
+                        help="print the version, the implementation in use (cython or python) and the CPU's features")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_Parser)
 
     ev = commands.add_parser(
@@ -650,6 +874,61 @@ def build_parser() -> argparse.ArgumentParser:
     si.add_argument("--plot", metavar="FILE", help="draw the return's convergence (or the sessions) to FILE")
     si.add_argument("--json", action="store_true", help="print the result as JSON (no progress bar)")
     si.set_defaults(run=_cmd_simulate)
+
+    ru = commands.add_parser(
+        "rules",
+        help="the preset rule sets: list them, or print one as a rule file to edit",
+        description=(
+            "List the preset rule sets (rules list), or print one as TOML, exactly as RuleSet.save writes "
+            "it (rules show PRESET): save it, edit it, and use it with --rules-file."
+        ),
+        epilog=("examples: sanggong rules list; "
+                "sanggong rules show macau > table.toml && sanggong bets --rules-file table.toml"),
+    )
+    # --json before the action (rules --json list) or after it (rules list --json): SUPPRESS
+    # leaves it unset where not given, so that neither parser's default overwrites the other's
+    json_help = "print the result as JSON (also after the action)"
+    ru.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help=json_help)
+    actions = ru.add_subparsers(dest="rules_command", required=True, metavar="ACTION", parser_class=_Parser)
+    rl = actions.add_parser(
+        "list",
+        help="one line per preset: name, variant, decks, positions and what it is",
+        description="List the preset rule sets, one line each: name, variant, decks, positions and a description.",
+        epilog="example: sanggong rules list --json",
+    )
+    rl.add_argument("--json", action="store_true", default=argparse.SUPPRESS,
+                    help='print {"default", "presets": [{"name", "variant", "decks", "positions", "description"}]}')
+    rl.set_defaults(run=_cmd_rules_list)
+    rs = actions.add_parser(
+        "show",
+        help="print a preset as a TOML rule file (what RuleSet.save writes), to edit and use with --rules-file",
+        description=(
+            "Print a preset rule set as TOML, exactly as RuleSet.save writes a .toml file (with --json, "
+            "as it writes a .json file): every field, so that an edited copy works with --rules-file."
+        ),
+        epilog="example: sanggong rules show online > mine.toml && sanggong analyze --rules-file mine.toml",
+    )
+    rs.add_argument("preset", metavar="PRESET", choices=sorted(PRESETS),
+                    help=f"the preset: {', '.join(sorted(PRESETS))}")
+    rs.add_argument("--json", action="store_true", default=argparse.SUPPRESS,
+                    help="print the rule set as JSON (a .json rule file) instead")
+    rs.set_defaults(run=_cmd_rules_show)
+
+    be = commands.add_parser(
+        "bets",
+        help="every bet of a table: what it wins on and what it pays",
+        description=(
+            "List every bet a table offers by its name (as --bet takes it), what it wins on and its pays: "
+            "odds to 1, the pays with a 6-point hand where the table has them, commission where the bet "
+            "pays one, the Pair Plus pays of each category, or a banker game's multipliers and the hands "
+            "that set them."
+        ),
+        epilog="example: sanggong bets --rules online   (or: sanggong bets --rules macau --positions 3 --json)",
+    )
+    _table_options(be, "decks", "positions")
+    be.add_argument("--json", action="store_true",
+                    help="print the table and its bets as JSON (odds as ints or \"n/d\", as in a rule file)")
+    be.set_defaults(run=_cmd_bets)
     return parser
 
 

@@ -589,6 +589,10 @@ class RuleSet:
             if not self._offers(kind):
                 continue
             text = _DESCRIPTIONS[(self.variant, kind)]
+            if (self.variant, kind) == ("macau", "win") and self.push == "returned":
+                text = text.replace("a tie carries the stake", "a tie returns the stake")
+            if (self.variant, kind) == ("macau", "tie") and not self.tie_requires_win:
+                text = text.replace(" (needs a Win bet on the position)", "")
             if target in ("banker", "pair"):
                 out[kind] = text
             elif target == "point":
