@@ -29,13 +29,14 @@ True
 from __future__ import annotations
 
 import functools
+import importlib
 import itertools
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from math import comb, sqrt
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -48,7 +49,10 @@ from .rules import RuleSet
 from .ranking import Ranking, tables_for
 from .settlement import odds_of, plan_for, result_of
 
-__all__ = ["Analysis", "BetAnalysis", "OutcomeLine", "analyze", "composition", "effect_of_removal"]
+if TYPE_CHECKING:  # pandas is optional (the "frame" extra), and typed only with pandas-stubs
+    from pandas import DataFrame  # type: ignore[import-not-found, import-untyped, unused-ignore]
+
+__all__ = ["Analysis", "BetAnalysis", "OutcomeLine", "Removal", "analyze", "composition", "effect_of_removal"]
 
 RANK_SYMBOLS = _ref.RANK_SYMBOLS
 
@@ -194,6 +198,45 @@ def _counts(
     return _Counts(joint, marginal, pair_plus, pairs, hands)
 
 
+# --- results as tables: pandas DataFrames and HTML for notebooks ----------------------------
+
+_FRAME_EXTRA = "pip install 'sanggong[frame]'"
+"""The install command that brings pandas, which ``to_frame()`` needs."""
+
+
+def _pandas() -> Any:
+    """pandas, imported on first use: it is an optional dependency (the ``frame`` extra)."""
+    try:
+        return importlib.import_module("pandas")
+    except ImportError as exc:
+        raise ImportError(f"to_frame() needs pandas: {_FRAME_EXTRA} ({exc})", name="pandas") from exc
+
+
+def _percent(value: float | None) -> str:
+    return "\u2014" if value is None or math.isnan(value) else f"{value:.4%}"
+
+
+def _decimal(value: float | None, places: int = 4) -> str:
+    return "\u2014" if value is None or math.isnan(value) else f"{value:.{places}f}"
+
+
+def _html_table(kind: str, caption: str, header: Iterable[str], rows: Iterable[Iterable[str]]) -> str:
+    """An HTML table of text, every piece escaped here: the first cell of each row heads
+    the row, the others (numbers) are aligned right. Needs no pandas."""
+    from html import escape
+
+    out = [f'<table class="sanggong-{escape(kind)}">', f"<caption>{escape(caption)}</caption>", "<thead><tr>"]
+    out += [f"<th>{escape(cell)}</th>" for cell in header]
+    out.append("</tr></thead><tbody>")
+    for row in rows:
+        first, *rest = row
+        out.append(f'<tr><th style="text-align: left">{escape(first)}</th>')
+        out += [f'<td style="text-align: right">{escape(cell)}</td>' for cell in rest]
+        out.append("</tr>")
+    out.append("</tbody></table>")
+    return "\n".join(out)
+
+
 # --- results ---------------------------------------------------------------------------------
 
 
@@ -314,6 +357,63 @@ class Analysis:
             "cards": self.cards,
             "bets": [b.to_dict() for b in self.bets.values()],
         }
+
+    _BET_COLUMNS = ("total", "ev", "ev_exact", "house_edge", "house_edge_resolved", "hit_frequency",
+                    "carry_probability", "sd", "variance", "variance_exact")
+    _OUTCOME_COLUMNS = ("bet", "outcome", "detail", "combinations", "probability", "pays", "net")
+
+    def to_frame(self, *, outcomes: bool = False) -> DataFrame:
+        """This analysis as a pandas ``DataFrame``: one row per bet, or with
+        ``outcomes=True`` one row per outcome of each bet. pandas is optional:
+        ``pip install 'sanggong[frame]'``.
+
+        One row per bet (the default) is the table to compare bets by: it is indexed by
+        the bets' names (the index is named ``bet``), in the order of ``bets``, and its
+        columns are the figures of :class:`BetAnalysis` of the same names: ``total`` (the
+        deals counted), ``ev``, ``ev_exact``, ``house_edge``, ``house_edge_resolved``,
+        ``hit_frequency``, ``carry_probability``, ``sd``, ``variance`` and
+        ``variance_exact``.
+
+        One row per outcome is the distribution of each bet's return: columns ``bet``,
+        then the fields of :class:`OutcomeLine` (``outcome``, ``detail``,
+        ``combinations``, ``probability``, ``pays``, ``net``), bet after bet, each bet's
+        lines in their order (wins first), on a plain 0..n-1 index.
+
+        Every value is the attribute's own: the exact ``Fraction`` values stay exact (in
+        object columns: ``.astype(float)`` gives floats), a count beyond 64 bits stays a
+        Python int, an undefined ``house_edge_resolved`` is NaN, and a ``detail`` or
+        ``pays`` that the line does not have is missing (``isna()``: None, or NaN in a
+        column of strings). ``attrs`` holds the shoe: ``rules`` (the rule set's name),
+        ``decks`` and ``cards``.
+
+        :raises ImportError: pandas is not installed (the message names the extra).
+        """
+        pd = _pandas()
+        bets = list(self.bets.values())
+        if outcomes:
+            rows = [(b.bet, line.outcome, line.detail, line.combinations, line.probability, line.pays, line.net)
+                    for b in bets for line in b.outcomes]
+            frame = pd.DataFrame.from_records(rows, columns=list(self._OUTCOME_COLUMNS))
+        else:
+            data = {column: [getattr(b, column) for b in bets] for column in self._BET_COLUMNS}
+            frame = pd.DataFrame(data, index=pd.Index([b.bet for b in bets], name="bet"),
+                                 columns=list(self._BET_COLUMNS))
+        frame.attrs.update(rules=self.rules.name, decks=self.rules.decks, cards=self.cards)
+        return frame
+
+    def _repr_html_(self) -> str:
+        """The bets as an HTML table, for notebooks (needs no pandas)."""
+        full = all(count == self.rules.decks for count in self.counts)
+        decks = self.rules.decks
+        shoe = (f"{decks} deck{'s' if decks != 1 else ''} ({self.cards:,} cards)" if full
+                else f"a shoe of {self.cards:,} cards")
+        rows = [
+            (b.bet, _percent(b.house_edge), _percent(b.house_edge_resolved), _percent(b.hit_frequency),
+             _percent(b.carry_probability), _decimal(b.sd), f"{b.total:,}")
+            for b in self.bets.values()
+        ]
+        header = ("bet", "house edge", "edge per resolved bet", "hit frequency", "carried", "sd", "combinations")
+        return _html_table("analysis", f"Exact analysis: {self.rules.name}, {shoe}", header, rows)
 
 
 _ORDER = {"win": 0, "push": 1, "carried": 2, "lose": 3}

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -46,6 +46,9 @@ from .rules import RuleSet
 from .money import Money, Purse, check_stake
 from .ranking import tables_for
 from .settlement import bet_result, check_slip, plan_for, result_of
+
+if TYPE_CHECKING:  # pandas is optional (the "frame" extra), and typed only with pandas-stubs
+    from pandas import DataFrame  # type: ignore[import-not-found, import-untyped, unused-ignore]
 
 __all__ = ["BetStats", "SessionResult", "SimulationResult", "simulate", "simulate_sessions"]
 
@@ -194,6 +197,57 @@ class SimulationResult:
             "interrupted": self.interrupted, "seconds": self.seconds, "versions": dict(self.versions),
             "bets": [b.to_dict() for b in self.bets.values()], "classes": list(self.classes),
         }
+
+    _COLUMNS = ("rounds", "stake", "staked", "returned", "rtp", "sd", "ci95_low", "ci95_high", "exact", "z")
+
+    def to_frame(self) -> DataFrame:
+        """The bets' statistics as a pandas ``DataFrame``, one row per bet. pandas is
+        optional: ``pip install 'sanggong[frame]'``.
+
+        The frame is indexed by the bets' names (the index is named ``bet``), in the
+        order of ``bets``; its columns are the fields of :class:`BetStats` of the same
+        names, ``ci95`` as two columns: ``rounds``, ``stake``, ``staked``, ``returned``,
+        ``rtp``, ``sd``, ``ci95_low``, ``ci95_high``, ``exact`` and ``z``. Amounts are the
+        result's own (``int``, or exact ``Decimal`` or ``Fraction`` values in object
+        columns); ``exact`` and ``z`` are NaN where the result holds None. The counts of
+        each outcome stay in ``bets[name].outcomes``. ``attrs`` holds the run: ``rules``,
+        ``rounds``, ``seed``, ``chunk_size``, ``interrupted``, ``seconds`` and
+        ``versions``.
+
+        :raises ImportError: pandas is not installed (the message names the extra).
+        """
+        from .analysis import _pandas
+
+        pd = _pandas()
+        bets = list(self.bets.values())
+        nan = math.nan
+        rows = [
+            (b.rounds, b.stake, b.staked, b.returned, b.rtp, b.sd, b.ci95[0], b.ci95[1],
+             nan if b.exact is None else b.exact, nan if b.z is None else b.z)
+            for b in bets
+        ]
+        frame = pd.DataFrame.from_records(rows, columns=list(self._COLUMNS),
+                                          index=pd.Index([b.bet for b in bets], name="bet"))
+        for column in ("rtp", "sd", "ci95_low", "ci95_high", "exact", "z"):
+            frame[column] = frame[column].astype(float)
+        frame.attrs.update(rules=self.rules, rounds=self.rounds, seed=self.seed, chunk_size=self.chunk_size,
+                           interrupted=self.interrupted, seconds=self.seconds, versions=dict(self.versions))
+        return frame
+
+    def _repr_html_(self) -> str:
+        """The bets' returns as an HTML table, for notebooks (needs no pandas)."""
+        from .analysis import _decimal, _html_table, _percent
+
+        caption = f"Simulation: {self.rules}, {self.rounds:,} rounds, seed {self.seed}"
+        if self.interrupted:
+            caption += " (interrupted)"
+        rows = [
+            (b.bet, str(b.stake), _percent(b.rtp), f"{_percent(b.ci95[0])} to {_percent(b.ci95[1])}",
+             _percent(b.exact), _decimal(b.z, 2), _decimal(b.sd))
+            for b in self.bets.values()
+        ]
+        header = ("bet", "stake", "return", "95% interval", "exact return", "z", "sd")
+        return _html_table("simulation", caption, header, rows)
 
 
 def _versions() -> dict[str, str]:
