@@ -25,9 +25,13 @@ from sanggong.simulation import _histograms, _params, _run_chunk, bet_counts, si
 RULE_SETS = [ONLINE, MACAU, MACAU.replace(decks=1, positions=5, deal_one_at_a_time=False),
              ONLINE.replace(head_card_burned=False), ONLINE.replace(decks=2),
              PRESETS["prosperity"].replace(decks=2, positions=3), PRESETS["nagaworld"], PRESETS["san_gong"],
-             PRESETS["chinese"], PRESETS["san_gong"].replace(decks=2)]
+             PRESETS["chinese"], PRESETS["san_gong"].replace(decks=2),
+             # a head card naming hand 3 at a table of fewer hands: the count wraps more than once
+             PRESETS["san_gong"].replace(head_card=True, head_card_burned=False),
+             MACAU.replace(decks=1, positions=2, head_card=True)]
 IDS = ["online", "macau", "macau-one-deck-three-at-a-time", "online-head-card-dealt", "online-two-decks",
-       "prosperity-two-decks", "nagaworld", "san_gong", "chinese", "san_gong-two-decks"]
+       "prosperity-two-decks", "nagaworld", "san_gong", "chinese", "san_gong-two-decks",
+       "san_gong-head-card", "macau-two-positions-head-card"]
 
 
 def _tables(module: object, rules: RuleSet) -> object:

@@ -1,4 +1,4 @@
-# cython: language_level=3
+# cython: language_level=3, freethreading_compatible=True
 """sanggong's compiled core: hand evaluation by table lookup, without the GIL.
 
 The kernels here have twins of the same names and results in ``_reference.py``; the
@@ -978,8 +978,8 @@ def simulate_chunk(bit_generator, Tables tables not None, const int64_t[::1] par
                     if head_burned:
                         rest += 1
                     for k in range(hands):
-                        h = first + k
-                        if h >= hands:
+                        h = first + k  # (first + k) mod hands: first <= 3 may pass hands more than once
+                        while h >= hands:
                             h -= hands
                         v = value_p[state_p[rest[3 * k] * 52 + rest[3 * k + 1]] + rest[3 * k + 2]]
                         rids[h] = v >> 3
