@@ -363,7 +363,9 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
         return 0
     removed = f", less {args.remove}" if args.remove else ""
     print(f"rules: {rules.name}, {rules.decks} deck(s), {result.cards} cards{removed}")
-    header = ("bet", "outcome", "combinations", "probability", "pays", "return")
+    # "net": what one unit staked gains (won less commission) or loses on that outcome; not
+    # the simulation's return per unit staked (RTP), which counts the stake given back too
+    header = ("bet", "outcome", "combinations", "probability", "pays", "net per unit")
     rows = []
     for bet in result.bets.values():
         for k, line in enumerate(bet.outcomes):
