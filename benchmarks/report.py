@@ -68,6 +68,8 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=7)
     parser.add_argument("--rounds", type=float, default=1e6, help="online rounds to deal (default 1e6)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--chunks", type=int, default=32,
+                        help="simulation chunks of 2**18 rounds per contender (default 32; the docs build uses fewer)")
     args = parser.parse_args()
     if sanggong.IMPLEMENTATION != "cython":
         raise SystemExit("the compiled core is not loaded: build it first (pip install .)")
@@ -98,14 +100,15 @@ def main() -> None:
         "numpy baseline / cython": rows["numpy baseline (rank + pair plus)"] / cy,
         "reference / cython": rows["pure-Python reference"] / cy,
     }
-    rankings = ranking_figures(hands, args.repeats)
+    rankings = ranking_figures(hands, args.repeats, max(1, args.chunks // 4))
     dealing = deal_figures(int(args.rounds), args.repeats)
     analysis = analysis_figures(args.repeats)
-    simulation = simulation_figures(args.repeats)
+    simulation = simulation_figures(args.repeats, args.chunks)
     meta = {
         "hands": n,
         "reference_hands": slice_n,
         "repeats": args.repeats,
+        "chunks": args.chunks,
         "python": platform.python_version(),
         "numpy": np.__version__,
         "sanggong": sanggong.__version__,
@@ -145,7 +148,7 @@ def main() -> None:
         print(f"  {name:<{width}}  {value:14,.2f} {unit}")
 
 
-def ranking_figures(hands: np.ndarray, repeats: int) -> dict[str, tuple[float, str]]:
+def ranking_figures(hands: np.ndarray, repeats: int, chunks: int = 8) -> dict[str, tuple[float, str]]:
     """Each distinct preset ranking against the default: evaluate_batch on the same hands
     and simulate() of the preset against the same table with the default ranking, timed
     round-robin; the ratio (non-default time / default time) is the median of the pairs."""
@@ -167,7 +170,7 @@ def ranking_figures(hands: np.ndarray, repeats: int) -> dict[str, tuple[float, s
         name = f"evaluate, {rules.name} ranking"
         contenders[name] = (lambda r=rules, o=out: sanggong.evaluate_batch(hands, rules=r, out=o), n)
         pairs.append((name, "evaluate, default ranking"))
-    rounds = 8 * DEFAULT_CHUNK
+    rounds = chunks * DEFAULT_CHUNK
     for rules in sanggong.PRESETS.values():
         if rules.ranking == DEFAULT_RANKING:
             continue
@@ -201,7 +204,7 @@ def ranking_figures(hands: np.ndarray, repeats: int) -> dict[str, tuple[float, s
     return out
 
 
-def simulation_figures(repeats: int) -> dict[str, tuple[float, str]]:
+def simulation_figures(repeats: int, chunks: int = 32) -> dict[str, tuple[float, str]]:
     """Rounds per second of simulate(): one core, both cores, and the reference."""
     from sanggong.simulation import DEFAULT_CHUNK, simulate
 
@@ -209,7 +212,7 @@ def simulation_figures(repeats: int) -> dict[str, tuple[float, str]]:
     # 32 chunks of 2**18 rounds: a whole number of chunks per core, as in a long run, where
     # the last, lone chunk is a rounding error (with 2 million rounds, 7.6 chunks, one core
     # would wait for the other's last chunk and the scaling would measure that tail)
-    n = 32 * DEFAULT_CHUNK
+    n = chunks * DEFAULT_CHUNK
     few = 3000  # rounds for the pure-Python reference
     cpus = os.cpu_count()
 

@@ -503,6 +503,85 @@ def check_public_names(app: Sphinx, env: BuildEnvironment) -> None:
             logger.warning("sanggong.%s (in sanggong.__all__) is not documented in the API reference", name)
 
 
+# --- sanggong-report -----------------------------------------------------------------------
+# The benchmark report run when the documentation is built (html only), at a reduced size
+# (``--hands 2e6 --repeats 3 --chunks 4``: about a minute), its sections as tables and the
+# hand-evaluation figures as a bar chart.
+
+_REPORT_ARGS = ["--json", "--hands", "2e6", "--reference-hands", "2e4", "--repeats", "3", "--rounds", "2e5",
+                "--chunks", "4"]
+
+
+def _run_report(srcdir: str) -> dict[str, Any]:
+    import json
+    import subprocess
+    import sys
+
+    script = os.path.join(os.path.dirname(srcdir), "benchmarks", "report.py")
+    done = subprocess.run([sys.executable, script, *_REPORT_ARGS], capture_output=True, text=True, check=False)
+    if done.returncode:
+        raise RuntimeError(f"benchmarks/report.py failed:\n{done.stderr[-2000:]}")
+    data: dict[str, Any] = json.loads(done.stdout)
+    return data
+
+
+def _figure_rows(section: dict[str, Any]) -> list[list[list[nodes.Node]]]:
+    rows = []
+    for name, value in section.items():
+        number, unit = (value, "ns/hand") if not isinstance(value, list) else value
+        text = f"{number:,.2f} {unit}" if unit != "x" else f"{number:,.2f}x"
+        rows.append([[nodes.Text(name)], [nodes.Text(text)]])
+    return rows
+
+
+class ReportDirective(SphinxDirective):
+    """Run ``benchmarks/report.py`` now and show what it measured (html builds only)."""
+
+    has_content = False
+
+    def run(self) -> list[nodes.Node]:
+        if self.env.app.builder.name != "html":
+            return [nodes.paragraph(text="(The report runs when the HTML pages are built.)")]
+        data = _run_report(self.env.srcdir)
+        meta = data["meta"]
+        out: list[nodes.Node] = [nodes.paragraph(text=(
+            f"Measured while this page was built: sanggong {meta['sanggong']}, Python {meta['python']}, "
+            f"NumPy {meta['numpy']}, {meta['machine']}, {meta['cpus']} CPUs; {meta['hands']:,} hands, "
+            f"medians of {meta['repeats']} runs, {meta['chunks']} simulation chunks a contender."))]
+        ns = {name: [value, "ns/hand"] for name, value in data["ns_per_hand"].items()}
+        ratios = {name: [value, "x"] for name, value in data["ratios"].items()}
+        sections = [("hand evaluation", {**ns, **ratios}), ("every preset's ranking against the default's",
+                    data["rankings"]), ("shuffling and dealing, one core", data["dealing"]),
+                    ("exact analysis of every bet, one core", data["analysis"]),
+                    ("simulation, every bet settled every round", data["simulation"])]
+        for title, section in sections:
+            out.append(_table([title, "measured"], _figure_rows(section), [60, 30]))
+        figure = self._chart(ns)
+        if figure is not None:
+            out.append(figure)
+        return out
+
+    def _chart(self, ns: dict[str, list[Any]]) -> nodes.Node | None:
+        try:
+            import matplotlib
+
+            matplotlib.use("Agg")
+            import matplotlib.pyplot as plt
+        except ImportError:
+            return nodes.paragraph(text="(matplotlib is not installed: no chart.)")
+        names = [n for n in ns if "reference" not in n]
+        fig, ax = plt.subplots(figsize=(7, 0.45 * len(names) + 1))
+        ax.barh(names, [ns[n][0] for n in names], color="#3b6ea5")
+        ax.set_xlabel("ns per hand (lower is faster)")
+        ax.invert_yaxis()
+        fig.tight_layout()
+        path = os.path.join(self.env.srcdir, "_generated_report.png")
+        fig.savefig(path, dpi=100)
+        plt.close(fig)
+        self.env.note_dependency(path)
+        return nodes.image(uri="_generated_report.png", alt="hand evaluation, ns per hand")
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("sanggong_type_aliases", [], "env", list)
     _use_napoleon_except_on_attributes(app)
@@ -511,6 +590,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("sanggong-limits", LimitsTable)
     app.add_directive("sanggong-presets", PresetsTable)
     app.add_directive("sanggong-console", ConsoleDirective)
+    app.add_directive("sanggong-report", ReportDirective)
     # after intersphinx (priority 500): only what its inventories lack comes here
     app.connect("missing-reference", resolve_missing, priority=900)
     app.connect("env-check-consistency", check_public_names)
