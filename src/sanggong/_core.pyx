@@ -945,6 +945,7 @@ def simulate_chunk(bit_generator, Tables tables not None, const int64_t[::1] par
     cdef const uint16_t* state_p = t.state
     cdef const uint16_t* value_p = t.value
     cdef uint16_t rids[MAX_HANDS]
+    cdef Py_ssize_t rank0, rank_h, cls0, cls_h
     cdef const uint16_t* rank_p = t.rank
     cdef const uint8_t* cls_p = t.cls
     cdef bint plain = t.identity and t.class_identity and t.ordered_by_class  # rank and class are the rid
@@ -1007,15 +1008,23 @@ def simulate_chunk(bit_generator, Tables tables not None, const int64_t[::1] par
                         for h in range(hands):
                             rank[h] = rids[h]
                             cls[h] = <uint8_t>rids[h]
-                else:
-                    for h in range(hands):
-                        rank[h] = rank_p[rids[h]]
-                        cls[h] = cls_p[rids[h]]
-                    singlep[6 * cls[0] + pp[0]] += 1
+                else:  # the rid's rank and class from the tables, in registers
+                    rank0 = rank_p[rids[0]]
+                    cls0 = cls_p[rids[0]]
+                    singlep[6 * cls0 + pp[0]] += 1
                     for h in range(1, hands):
-                        order = (rank[h] > rank[0]) - (rank[h] < rank[0])
-                        pairp[h * pair_len + (cls[h] * n_classes + cls[0]) * width + counted * (order + 1)] += 1
-                        singlep[h * single_len + 6 * cls[h] + pp[h]] += 1
+                        rank_h = rank_p[rids[h]]
+                        cls_h = cls_p[rids[h]]
+                        if counted:
+                            pairp[h * pair_len + (cls_h * n_classes + cls0) * 3 + 1
+                                  + (rank_h > rank0) - (rank_h < rank0)] += 1
+                        else:
+                            pairp[h * pair_len + cls_h * n_classes + cls0] += 1
+                        singlep[h * single_len + 6 * cls_h + pp[h]] += 1
+                    if with_money:
+                        for h in range(hands):
+                            rank[h] = rank_p[rids[h]]
+                            cls[h] = cls_p[rids[h]]
                 if with_money:
                     total = 0
                     for j in range(m):
