@@ -19,6 +19,7 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+from cli_run import fails, run
 
 import sanggong
 from sanggong import ONLINE, RuleSet
@@ -28,28 +29,6 @@ from sanggong.rules import PRESETS
 ALL = list(PRESETS)
 
 
-def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
-    """``sanggong argv``: exit 0, nothing on standard error; its standard output."""
-    status = main(argv)
-    captured = capsys.readouterr()
-    assert status == 0, (argv, captured.err)
-    assert captured.err == "", (argv, captured.err)
-    return captured.out
-
-
-def fails(argv: list[str], needle: str, capsys: pytest.CaptureFixture[str], prog: str | None = None) -> str:
-    """``sanggong argv``: exit 2 with one line on standard error (``sanggong CMD: error: ...``,
-    ``prog`` naming a nested command such as ``rules show``) holding ``needle``, nothing on
-    standard output, never a traceback."""
-    assert main(argv) == 2
-    captured = capsys.readouterr()
-    assert captured.out == ""
-    lines = captured.err.splitlines()
-    assert len(lines) == 1, captured.err
-    assert lines[0].startswith(f"sanggong {prog or argv[0]}: error:"), lines[0]
-    assert needle in lines[0], lines[0]
-    assert "Traceback" not in captured.err
-    return lines[0]
 
 
 # --- rules list ---------------------------------------------------------------------------------------
@@ -140,7 +119,7 @@ def test_an_edited_rule_file_is_used(tmp_path: Path, capsys: pytest.CaptureFixtu
 def test_rules_bad_input_exits_2(argv: list[str], needle: str, prog: str, capsys: pytest.CaptureFixture[str]) -> None:
     """(Argument parsing only: once.)"""
     if prog:
-        fails(argv, needle, capsys, prog)
+        fails(argv, needle, capsys, prog=prog)
     else:  # argparse reports unrecognized arguments from the top-level parser: "sanggong: error:"
         assert main(argv) == 2
         captured = capsys.readouterr()

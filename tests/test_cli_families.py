@@ -11,6 +11,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from cli_run import fails, run
 
 from sanggong import evaluate, settle
 from sanggong.cli import main
@@ -19,27 +20,6 @@ from sanggong.rules import CHINESE, PRESETS
 ALL = list(PRESETS)
 
 
-def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
-    """``sanggong argv``: exit 0, nothing on standard error; its standard output."""
-    status = main(argv)
-    captured = capsys.readouterr()
-    assert status == 0, (argv, captured.err)
-    assert captured.err == "", (argv, captured.err)
-    return captured.out
-
-
-def fails(argv: list[str], needle: str, capsys: pytest.CaptureFixture[str], status: int = 2) -> str:
-    """``sanggong argv``: exit 2 with one line on standard error (``sanggong CMD: error: ...``)
-    holding ``needle``, nothing on standard output."""
-    assert main(argv) == status
-    captured = capsys.readouterr()
-    assert captured.out == ""
-    lines = captured.err.splitlines()
-    assert len(lines) == 1, captured.err
-    assert lines[0].startswith(f"sanggong {argv[0]}: error:"), lines[0]
-    assert needle in lines[0], lines[0]
-    assert "Traceback" not in captured.err
-    return lines[0]
 
 
 # --- compare: hand-worked examples ----------------------------------------------------------

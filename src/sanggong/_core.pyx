@@ -22,10 +22,7 @@ cdef extern from "_tables.h" nogil:
     const uint8_t SG_HAND[23660]
 
 cdef extern from "_eval.h" nogil:
-    void sg_init_state16()
     void sg_values_u8(const uint16_t *state16, const uint16_t *value, const uint8_t *h, Py_ssize_t m, uint16_t *out)
-
-sg_init_state16()  # fills the uint8 kernel's state table from SG_STATE, once, at import
 
 IMPLEMENTATION = "cython"
 

@@ -613,9 +613,9 @@ def deal_fresh_batch(bit_generator, decks: int, out) -> None:  # type: ignore[no
 
 
 # --- exact counting ---------------------------------------------------------------------
-# A hand's class depends only on its ranks, and J, Q and K are alike for it (faces worth
-# 0): so counting goes over 11 "class ranks" (A..9, T, face), whose hands are the 286
-# multisets of 3. A multiset with m_k cards of class rank k can be drawn in
+# A hand's class and rank depend on as little as its ranking reads: counting goes over 11
+# "class ranks" (A..9, T, a face: J, Q and K alike), 13 ranks or the 52 cards
+# (``Ranking.kinds``), whose hands are the multisets of 3 (``kind_multisets``). A multiset with m_k cards of class rank k can be drawn in
 # prod C(c_k, m_k) ways from a shoe holding c_k such cards; a second hand then in
 # prod C(c_k - m_k, m'_k). Pair Plus needs suits: its counts go over the 52 card kinds.
 
@@ -637,26 +637,6 @@ def _comb(n: int, k: int) -> int:
     if k == 3:
         return n * (n - 1) * (n - 2) // 6
     return 1
-
-
-def class_multisets() -> list[tuple[tuple[int, int], ...]]:
-    """The 286 hands over class ranks, each as ((class rank, multiplicity), ...)."""
-    out = []
-    for a in range(N_CLASS_RANKS):
-        for b in range(a, N_CLASS_RANKS):
-            for c in range(b, N_CLASS_RANKS):
-                counts: dict[int, int] = {}
-                for k in (a, b, c):
-                    counts[k] = counts.get(k, 0) + 1
-                out.append(tuple(sorted(counts.items())))
-    return out
-
-
-def multiset_class(multiset: tuple[tuple[int, int], ...]) -> int:
-    """The class number of a hand of these class ranks."""
-    points = sum((k + 1) * m for k, m in multiset if k <= 8) % 10
-    faces = sum(m for k, m in multiset if k == 10)
-    return class_rank(points, faces)
 
 
 def kind_code(kind: int, kinds: int) -> int:

@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import functools
 import importlib
-import itertools
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -87,14 +86,8 @@ def _class_tables(ranking: Ranking) -> tuple[npt.NDArray[np.uint8], npt.NDArray[
 
 @functools.cache
 def _card_tables() -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8]]:
-    multisets, categories = [], []
-    for combo in itertools.combinations_with_replacement(range(_ref.N_CARDS), 3):
-        counts: dict[int, int] = {}
-        for code in combo:
-            counts[code] = counts.get(code, 0) + 1
-        multisets.append(tuple(sorted(counts.items())))
-        categories.append(_ref.pair_plus3(*combo))
-    values = np.array(categories, dtype=np.uint8)
+    multisets = _ref.kind_multisets(_ref.N_CARDS)
+    values = np.array([_ref.pair_plus3(*_ref.multiset_cards(ms, _ref.N_CARDS)) for ms in multisets], dtype=np.uint8)
     values.flags.writeable = False
     return _pack(multisets), values
 

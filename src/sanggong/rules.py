@@ -112,8 +112,8 @@ _CHOICES: dict[str, tuple[str, ...]] = {
 }
 _FLAGS = ("tie_requires_win", "deal_one_at_a_time", "head_card", "head_card_burned")
 _DESCRIPTIONS = {
-    ("macau", "win"): "position {t} beats the banker; a tie carries the stake",
-    ("macau", "tie"): "position {t} ties the banker (needs a Win bet on the position)",
+    ("macau", "win"): "position {t} beats the banker; a tie {push} the stake",
+    ("macau", "tie"): "position {t} ties the banker{needs_win}",
     ("macau", "odd"): "the banker's points are odd",
     ("macau", "even"): "the banker's points are even",
     ("macau", "three_faces"): "the banker has three faces (3P)",
@@ -588,11 +588,10 @@ class RuleSet:
         for kind, target in _KINDS[self.variant].items():
             if not self._offers(kind):
                 continue
-            text = _DESCRIPTIONS[(self.variant, kind)]
-            if (self.variant, kind) == ("macau", "win") and self.push == "returned":
-                text = text.replace("a tie carries the stake", "a tie returns the stake")
-            if (self.variant, kind) == ("macau", "tie") and not self.tie_requires_win:
-                text = text.replace(" (needs a Win bet on the position)", "")
+            text = _DESCRIPTIONS[(self.variant, kind)].format(  # the table's own fields; {t} stays
+                t="{t}", push="carries" if self.push == "carried" else "returns",
+                needs_win=" (needs a Win bet on the position)" if self.tie_requires_win else "",
+            )
             if target in ("banker", "pair"):
                 out[kind] = text
             elif target == "point":
