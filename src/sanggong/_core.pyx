@@ -1035,3 +1035,6 @@ def simulate_chunk(bit_generator, Tables tables not None, const int64_t[::1] par
     finally:
         free(deck)
     return done
+
+
+include "_shoe.pxi"

@@ -28,6 +28,7 @@ Pair Plus categories
 
 from __future__ import annotations
 
+import math
 import operator
 from typing import Any
 from collections.abc import Sequence
@@ -810,3 +811,69 @@ def simulate_chunk(bit_generator, tables, params, rounds: int, pairs, single, pl
                 total += int(money[j, code])
             net[done] = total
     return rounds
+
+
+# --- the shoe evaluator -----------------------------------------------------------------------
+# The twin of _core.ShoeKernel (sanggong.shoe explains the method): each row's sum over
+# multisets of (ways to draw the multiset) x (its scaled net value), in Python integers.
+
+
+class ShoeKernel:
+    """The exact sums behind every bet's EV for an unseen composition, card by card."""
+
+    def __init__(self, plan: Any, counts: Any) -> None:
+        self.plan = plan
+        self._fold = [int(k) for k in plan.fold]
+        self._parts = []
+        for name, kinds in (("pairs", plan.kinds), ("single", plan.kinds), ("cards", N_CARDS)):
+            idx, values = np.asarray(getattr(plan, name + "_idx")), np.asarray(getattr(plan, name + "_values"))
+            rows = values.shape[1] if len(idx) else 0
+            entries = [[(int(e) // 8, int(e) % 8) for e in row if int(e) != 8 * kinds] for row in idx.tolist()]
+            if any(not (0 <= k < kinds and m <= 6) for row in entries for k, m in row) or (
+                    len(idx) and values.shape[0] != len(idx)):
+                raise ValueError(f"the shoe plan's {name} multisets name an entry outside the binomials")
+            self._parts.append((name, kinds, entries, values.tolist(), rows))
+        self.set_counts(counts)
+
+    def set_counts(self, counts: Any) -> None:
+        values = [int(x) for x in counts]
+        if len(values) != N_CARDS or min(values) < 0 or max(values) > 64:
+            raise ValueError("a composition is 52 counts of 0..64")
+        self._cards = values
+
+    def remove(self, code: int) -> None:
+        if not 0 <= code < N_CARDS or self._cards[code] == 0:
+            raise ValueError(f"no card of code {code} is left to remove")
+        self._cards[code] -= 1
+
+    def add(self, code: int) -> None:
+        if not 0 <= code < N_CARDS or self._cards[code] >= 64:
+            raise ValueError(f"cannot add a card of code {code}: at most 64 of a card")
+        self._cards[code] += 1
+
+    @property
+    def n_cards(self) -> int:
+        return sum(self._cards)
+
+    @property
+    def counts(self) -> list[int]:
+        return list(self._cards)
+
+    def numerators(self, with_pairs: bool = True) -> list[int]:
+        by_kind = [0] * self.plan.kinds
+        for code, n in enumerate(self._cards):
+            by_kind[self._fold[code]] += n
+        out: list[int] = []
+        for name, kinds, entries, values, rows in self._parts:
+            held = self._cards if kinds == N_CARDS else by_kind
+            sums = [0] * rows
+            if name != "pairs" or with_pairs:
+                for multiset, row in zip(entries, values):
+                    w = 1
+                    for k, m in multiset:
+                        w *= math.comb(held[k], m)
+                    if w:
+                        for r in range(rows):
+                            sums[r] += w * row[r]
+            out += sums
+        return out

@@ -1,0 +1,99 @@
+/* The shoe evaluator's arithmetic: binomial tables of a composition and exact weighted
+ * sums over multisets of counting kinds (sanggong.shoe explains the method; the
+ * pure-Python twin is _reference.ShoeKernel).
+ *
+ * A multiset (a hand of 3 cards, or the 6 cards of a position's hand and the banker's)
+ * is a row of indices into a table B of binomials, B[8 k + j] = C(c_k, j) for the c_k
+ * cards of kind k the shoe holds (j <= 6), and B[8 K] = 1 pads a row. Its weight, the
+ * ways to draw its cards, is the product of its entries; a weight never exceeds C(n, 6)
+ * for n <= 52 * 64 cards, below 2**61. Each sum adds weight * value (a value fits in 32
+ * bits, checked by the caller) in 128 bits: exact for any shoe up to 64 decks. */
+#ifndef SANGGONG_SHOE_H
+#define SANGGONG_SHOE_H
+#include <stdint.h>
+
+#define SG_BINOM_STRIDE 8
+#define SG_MAX_EV_ROWS 64
+
+/* B[8 k + j] = C(counts[k], j) for j = 0..top; B[8 kinds] = 1 */
+static inline void sg_binoms(const int64_t *counts, int64_t kinds, int64_t top, int64_t *B) {
+    for (int64_t k = 0; k < kinds; k++) {
+        int64_t c = counts[k], *b = B + SG_BINOM_STRIDE * k;
+        b[0] = 1;
+        for (int64_t j = 1; j <= top; j++)
+            b[j] = c < j ? 0 : b[j - 1] * (c - j + 1) / j; /* exact: C(c, j - 1) (c - j + 1) = j C(c, j) */
+    }
+    B[SG_BINOM_STRIDE * kinds] = 1;
+}
+
+/* Signed 128-bit sums, as two 64-bit halves (value = hi * 2**64 + lo). */
+typedef struct {
+    uint64_t lo;
+    int64_t hi;
+} sg_i128;
+
+#if defined(__SIZEOF_INT128__)
+typedef __int128 sg_acc_t;
+#define SG_ACC_ZERO(a) ((a) = 0)
+#define SG_ACC_ADD(a, w, v) ((a) += (__int128)(w) * (v))
+static inline sg_i128 sg_acc_out(sg_acc_t a) {
+    sg_i128 r;
+    r.lo = (uint64_t)a;
+    r.hi = (int64_t)(a >> 64);
+    return r;
+}
+#else
+/* portable: the magnitude |w v| in 128 bits, added or subtracted with carries */
+typedef sg_i128 sg_acc_t;
+#define SG_ACC_ZERO(a) ((a).lo = 0, (a).hi = 0)
+static inline void sg_acc_add(sg_i128 *a, int64_t w, int64_t v) {
+    uint64_t mag = (uint64_t)(v < 0 ? -v : v), lo, hi;
+    uint64_t w_lo = (uint32_t)w, w_hi = (uint64_t)w >> 32; /* w >= 0 */
+    uint64_t p0 = w_lo * mag, p1 = w_hi * mag;          /* mag < 2**32 */
+    lo = p0 + (p1 << 32);
+    hi = (p1 >> 32) + (lo < p0);
+    if (v >= 0) {
+        uint64_t old = a->lo;
+        a->lo += lo;
+        a->hi += (int64_t)(hi + (a->lo < old));
+    } else {
+        uint64_t old = a->lo;
+        a->lo -= lo;
+        a->hi -= (int64_t)(hi + (a->lo > old));
+    }
+}
+#define SG_ACC_ADD(a, w, v) sg_acc_add(&(a), (w), (v))
+static inline sg_i128 sg_acc_out(sg_acc_t a) { return a; }
+#endif
+
+/* out[r] = sum over multisets i of weight_i * values[i * rows + r], r < rows <= SG_MAX_EV_ROWS */
+static inline void sg_multiset_dot(const int64_t *B, const uint16_t *idx, int64_t width, int64_t n,
+                                   const int32_t *values, int64_t rows, sg_i128 *out) {
+    sg_acc_t acc[SG_MAX_EV_ROWS];
+    for (int64_t r = 0; r < rows; r++)
+        SG_ACC_ZERO(acc[r]);
+    if (width == 6 && rows == 2) { /* the position bets of a Macau table: Win and Tie */
+        for (int64_t i = 0; i < n; i++) {
+            const uint16_t *m = idx + 6 * i;
+            int64_t w = B[m[0]] * B[m[1]] * B[m[2]] * (B[m[3]] * B[m[4]] * B[m[5]]);
+            SG_ACC_ADD(acc[0], w, values[2 * i]);
+            SG_ACC_ADD(acc[1], w, values[2 * i + 1]);
+        }
+    } else {
+        for (int64_t i = 0; i < n; i++) {
+            const uint16_t *m = idx + width * i;
+            int64_t w = B[m[0]];
+            for (int64_t t = 1; t < width; t++)
+                w *= B[m[t]];
+            if (w == 0)
+                continue;
+            const int32_t *v = values + rows * i;
+            for (int64_t r = 0; r < rows; r++)
+                SG_ACC_ADD(acc[r], w, v[r]);
+        }
+    }
+    for (int64_t r = 0; r < rows; r++)
+        out[r] = sg_acc_out(acc[r]);
+}
+
+#endif
