@@ -45,6 +45,19 @@ if TYPE_CHECKING:  # what type checkers see; at run time __getattr__ imports eac
         RuleSet,
     )
     from .settlement import BetResult, Settlement, TableSession, settle
+    from .shoe import (
+        BetPlay,
+        CountBin,
+        CountPlay,
+        CountStats,
+        PayOption,
+        PerfectPlay,
+        PlayResult,
+        ShoeEvaluator,
+        StrategyStats,
+        design,
+        play_shoes,
+    )
     from .simulation import BetStats, SessionResult, SimulationResult, simulate, simulate_sessions
     from .verify import VerifyReport, verify_log
 
@@ -86,6 +99,10 @@ _LAZY: dict[str, str] = {
     # sanggong.simulation
     "BetStats": "simulation", "SessionResult": "simulation", "SimulationResult": "simulation",
     "simulate": "simulation", "simulate_sessions": "simulation",
+    # sanggong.shoe
+    "BetPlay": "shoe", "CountBin": "shoe", "CountPlay": "shoe", "CountStats": "shoe", "PayOption": "shoe",
+    "PerfectPlay": "shoe", "PlayResult": "shoe", "ShoeEvaluator": "shoe", "StrategyStats": "shoe",
+    "design": "shoe", "play_shoes": "shoe",
 }
 
 __all__ = [
@@ -156,6 +173,18 @@ __all__ = [
     "SimulationResult",
     "simulate",
     "simulate_sessions",
+    # a shoe as it is dealt: exact EVs, counting, game protection, pay tables
+    "ShoeEvaluator",
+    "play_shoes",
+    "PerfectPlay",
+    "CountPlay",
+    "PlayResult",
+    "BetPlay",
+    "StrategyStats",
+    "CountStats",
+    "CountBin",
+    "design",
+    "PayOption",
 ]
 
 if not TYPE_CHECKING:  # hidden from type checkers, which would otherwise accept any attribute

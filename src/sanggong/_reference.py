@@ -746,6 +746,22 @@ def hand_counts(counts, multisets, values, out) -> None:  # type: ignore[no-unty
 # --- simulation ----------------------------------------------------------------------------
 
 
+def _hands_of(rest: list[int], hands: int, head: int, head_burned: int, one_at_a_time: int) -> dict[int, list[int]]:
+    """A round's cards after the burned ones, by hand (0 the banker), as Game assigns them."""
+    dealt: dict[int, list[int]] = {}
+    if head:
+        first = (card_rank(rest[0]) - 1) % 4
+        if head_burned:
+            rest = rest[1:]
+        for k in range(hands):
+            dealt[(first + k) % hands] = rest[3 * k : 3 * k + 3]
+    else:
+        for k in range(hands):
+            h = (k + 1) % hands
+            dealt[h] = rest[k::hands][:3] if one_at_a_time else rest[3 * k : 3 * k + 3]
+    return dealt
+
+
 def simulate_chunk(bit_generator, tables, params, rounds: int, pairs, single, plan, money, net, stop) -> int:  # type: ignore[no-untyped-def]
     """Deal and evaluate ``rounds`` rounds from a fresh shoe and count what settles
     every bet, exactly as the compiled core's ``simulate_chunk`` (and
@@ -780,18 +796,7 @@ def simulate_chunk(bit_generator, tables, params, rounds: int, pairs, single, pl
         start, pos = pos, pos + count
         in_shoe += 1
         last = bool(fresh) or start <= cut < pos
-        rest = cards[burn:]
-        dealt: dict[int, list[int]] = {}
-        if head:
-            first = (card_rank(rest[0]) - 1) % 4
-            if head_burned:
-                rest = rest[1:]
-            for k in range(hands):
-                dealt[(first + k) % hands] = rest[3 * k : 3 * k + 3]
-        else:
-            for k in range(hands):
-                h = (k + 1) % hands
-                dealt[h] = rest[k::hands][:3] if one_at_a_time else rest[3 * k : 3 * k + 3]
+        dealt = _hands_of(cards[burn:], hands, head, head_burned, one_at_a_time)
         ranks = {h: tables.rank(*c) for h, c in dealt.items()}
         classes = {h: tables.cls(*c) for h, c in dealt.items()}
         pps = {h: pair_plus3(*c) for h, c in dealt.items()}
@@ -877,3 +882,104 @@ class ShoeKernel:
                             sums[r] += w * row[r]
             out += sums
         return out
+
+
+def play_chunk(  # type: ignore[no-untyped-def]
+    bit_generator, tables, params, shoes: int, plan, columns, kernel, bet_row, row_scale, row_part, fixed_ev,
+    tags, bet_tag, bin_width: float, bin_zero: int, burned_seen: bool, count_hist, perfect_hist, ev_bins,
+    moments, stop,
+) -> tuple[int, int]:
+    """Deal ``shoes`` shoes as ``simulate_chunk`` does and count every bet's outcomes by
+    true count and, where its exact EV is positive, as a perfect-information bet (the
+    compiled core's ``play_chunk``; outcomes from ``bet_outcome`` directly, EVs from the
+    kernel's exact sums)."""
+    decks, positions, fresh, burn_first, burn_later, head, head_burned, one_at_a_time, cut_lo, cut_hi = (
+        int(x) for x in params
+    )
+    hands = positions + 1
+    n_cards = 52 * decks
+    if not (1 <= decks <= 64 and 1 <= positions < 17 and 0 <= burn_first <= 64 and 0 <= burn_later <= 64
+            and burn_first + (1 if head and head_burned else 0) + 3 * hands <= n_cards
+            and (fresh or 1 <= cut_lo <= cut_hi < n_cards)):
+        raise ValueError(f"params {[int(x) for x in params]} do not describe a table this kernel deals")
+    if kernel is not None and len(fixed_ev):
+        raise ValueError("give a kernel or fixed EVs, not both")
+    bins = count_hist.shape[0]
+    perfect = kernel is not None or len(fixed_ev) > 0
+    full = kernel.counts if kernel is not None else None
+    rounds = shoes_done = 0
+    tag_rows = [[int(x) for x in row] for row in tags]
+    column_of = []  # each bet's outcome code -> its column
+    for j in range(len(plan.specs)):
+        start = int(plan.row[j]) * plan.key_space
+        codes = plan.table[start : start + plan.key_space].tolist()
+        column_of.append(dict(zip(codes, columns[int(plan.row[j])].tolist())))
+    while shoes_done < shoes and not stop[0]:
+        deck = [i % 52 for i in range(n_cards)]
+        pos = in_shoe = 0
+        unseen = n_cards
+        cut = 0 if fresh else n_cards - (cut_lo + bounded(bit_generator, cut_hi - cut_lo + 1))
+        if kernel is not None:
+            kernel.set_counts(full)
+        running = [0] * len(tag_rows)
+        last = False
+        while not last:
+            if kernel is not None:
+                sums, n = kernel.numerators(), kernel.n_cards
+                totals = (math.comb(n, 3) * math.comb(n - 3, 3), math.comb(n, 3))
+                evs = [float(s) * float(row_scale[r]) / float(totals[0 if row_part[r] == 0 else 1])
+                       for r, s in enumerate(sums)]
+                positive = [s > 0 for s in sums]
+            elif perfect:
+                evs = [float(x) for x in fixed_ev]
+                positive = [x > 0 for x in evs]
+            tcs, tc_bins = [], []
+            per_card = 52.0 / unseen
+            scale = per_card / bin_width
+            for value in running:
+                tc = value * per_card
+                b = value * scale + bin_zero
+                tcs.append(tc)
+                tc_bins.append(0 if b < 0 else bins - 1 if b >= bins else min(math.floor(b), bins - 1))
+            burn = burn_first if in_shoe == 0 else burn_later
+            count = burn + (1 if head and head_burned else 0) + 3 * hands
+            cards = [0] * count
+            draw(bit_generator, deck, pos, count, cards)
+            start, pos = pos, pos + count
+            in_shoe += 1
+            last = bool(fresh) or start <= cut < pos
+            if fresh:
+                deck = [i % 52 for i in range(n_cards)]
+                pos = 0
+            dealt = _hands_of(cards[burn:], hands, head, head_burned, one_at_a_time)
+            ranks = {h: tables.rank(*c) for h, c in dealt.items()}
+            classes = {h: tables.cls(*c) for h, c in dealt.items()}
+            pps = {h: pair_plus3(*c) for h, c in dealt.items()}
+            for j, spec in enumerate(plan.specs):
+                h = spec.position if spec.kind in ON_HAND else 0
+                order = (ranks[h] > ranks[0]) - (ranks[h] < ranks[0])
+                code = bet_outcome(plan.rules, spec.kind, spec.position, tables.class_keys[classes[h]], pps[h],
+                                   tables.class_keys[classes[0]], order)
+                col = column_of[j][code]
+                t = int(bet_tag[j])
+                count_hist[tc_bins[t], j, col] += 1
+                if perfect:
+                    r = int(bet_row[j])
+                    e, x = evs[r], tcs[t]
+                    if positive[r]:
+                        perfect_hist[j, col] += 1
+                        moments[j, 0] += e
+                    ev_bins[tc_bins[t], j] += e
+                    moments[j, 1:] += (e, e * e, x, x * x, x * e)
+            rounds += 1
+            seen = cards if burned_seen else cards[burn:]
+            for c in seen:
+                if kernel is not None:
+                    kernel.remove(c)
+                for t, row in enumerate(tag_rows):
+                    running[t] += row[card_rank(c) - 1]
+            unseen -= len(seen)
+        shoes_done += 1
+    if kernel is not None:
+        kernel.set_counts(full)
+    return rounds, shoes_done

@@ -168,3 +168,313 @@ cdef class ShoeKernel:
         with nogil:
             _shoe_numerators(&self.s, with_pairs, out)
         return [_i128(out[r]) for r in range(self.s.rows)]
+
+
+# --- playing shoes ---------------------------------------------------------------------------
+# Shoes dealt exactly as simulate_chunk (and sanggong.dealing.Game) deal them. Before each
+# round: every bet's exact EV of the unseen cards (perfect information) and each tag
+# vector's true count; after it, each bet's outcome counted by true-count bin (and, where
+# the EV is positive, as a perfect-information bet), then the seen cards leave the shoe.
+
+cdef enum:
+    M_EV_BET = 0  # sum of the EV over the rounds perfect information bets
+    M_EV = 1  # sum of the EV over every round
+    M_EV2 = 2
+    M_TC = 3
+    M_TC2 = 4
+    M_TC_EV = 5
+    N_MOMENTS = 6
+    MAX_TAGS = 64
+    BET_ROW = 0  # the fields of a bet's record in play_chunk
+    BET_KA = 1
+    BET_KB = 2
+    BET_KC = 3
+    BET_KD = 4
+    BET_HAND = 5
+    BET_TAG = 6
+    BET_HIST = 7
+    BET_FIELDS = 8
+
+
+cdef inline double _i128_double(sg_i128 v) noexcept nogil:
+    # a value within 64 bits converts in one rounding; hi * 2**64 + lo would cancel
+    # catastrophically for a small negative value (hi = -1, lo near 2**64)
+    if (v.hi == 0 and v.lo < (<uint64_t>1 << 63)) or (v.hi == -1 and v.lo >= (<uint64_t>1 << 63)):
+        return <double>(<int64_t>v.lo)
+    return <double>v.hi * 18446744073709551616.0 + <double>v.lo
+
+
+@cython.boundscheck(False)
+@cython.wraparound(False)
+@cython.cdivision(True)
+def play_chunk(bit_generator, Tables tables not None, const int64_t[::1] params, Py_ssize_t shoes,
+               plan, const uint8_t[:, ::1] columns not None, ShoeKernel kernel,
+               const int32_t[::1] bet_row not None, const double[::1] row_scale not None,
+               const uint8_t[::1] row_part not None, const double[::1] fixed_ev not None,
+               const int32_t[:, ::1] tags not None, const int32_t[::1] bet_tag not None,
+               double bin_width, Py_ssize_t bin_zero, bint burned_seen,
+               uint64_t[:, :, ::1] count_hist not None, uint64_t[:, ::1] perfect_hist not None,
+               double[:, ::1] ev_bins not None, double[:, ::1] moments not None,
+               const uint8_t[::1] stop not None):
+    """Deal ``shoes`` shoes (a fresh deck: a round each) and count, for every bet j of
+    ``plan``, its outcomes (the column ``columns[row, key]`` its settlement row and key
+    give, in place of the outcome code of ``plan.table``) by the true count of its tag vector
+    (``count_hist[bin, j]``: a round's counts lie close together) and, when ``kernel`` (the unseen composition's EVs, a full
+    shoe when called) or ``fixed_ev`` (a fresh deck's) is given, over the rounds its EV
+    is positive (``perfect_hist[j]``), with the EV's sums (``ev_bins``, ``moments``).
+    Returns (rounds, shoes) done: fewer when ``stop[0]`` was set (read every shoe)."""
+    if params.shape[0] != N_PARAMS:
+        raise ValueError("params must hold 10 values")
+    _check_aligned(&params[0], sizeof(int64_t), "params")
+    cdef int64_t decks = params[P_DECKS], positions = params[P_POSITIONS]
+    cdef int64_t hands = positions + 1
+    cdef bint fresh = params[P_FRESH] != 0, head = params[P_HEAD] != 0
+    cdef bint head_burned = params[P_HEAD_BURNED] != 0, one_at_a_time = params[P_ONE_AT_A_TIME] != 0
+    cdef int64_t burn_first = params[P_BURN_FIRST], burn_later = params[P_BURN_LATER]
+    cdef int64_t cut_lo = params[P_CUT_LO], cut_hi = params[P_CUT_HI]
+    cdef int64_t n_cards = 52 * decks
+    cdef int64_t head_card = 1 if head and head_burned else 0
+    if not (1 <= decks <= 64 and 1 <= positions < MAX_HANDS and 0 <= burn_first <= 64 and 0 <= burn_later <= 64
+            and burn_first + head_card + 3 * hands <= n_cards and (fresh or 1 <= cut_lo <= cut_hi < n_cards)):
+        raise ValueError(f"params {list(params)} do not describe a table this kernel deals")
+    if not fresh and burn_later + head_card + 3 * hands > cut_lo:
+        raise ValueError("a later round may need more cards than the cut card leaves")
+    cdef const tables_t* t = &tables.t
+    cdef const uint8_t[::1] table = plan.table
+    cdef const int32_t[::1] row = plan.row, hand = plan.hand, ka = plan.ka, kb = plan.kb, kc = plan.kc, kd = plan.kd
+    cdef Py_ssize_t key_space = plan.key_space, m = row.shape[0], j, i, r
+    if plan.n_classes != t.n_classes:
+        raise ValueError("the settlement plan was made for another ranking")
+    _check_plan(table, key_space, t.n_classes, row, hand, ka, kb, kc, kd, hands)
+    cdef Py_ssize_t bins = count_hist.shape[0], codes = count_hist.shape[2]
+    cdef Py_ssize_t n_tags = tags.shape[0]
+    if (m < 1 or count_hist.shape[1] != m or bins < 1 or codes < 1 or columns.shape[1] != key_space
+            or columns.shape[0] * key_space != table.shape[0]):
+        raise ValueError("count_hist must be (bins, bets, codes) and columns (plan rows, key space)")
+    for j in range(columns.shape[0]):
+        for i in range(key_space):
+            if columns[j, i] >= codes:
+                raise ValueError(f"columns names an outcome column outside count_hist in row {j}")
+    if not (1 <= n_tags <= MAX_TAGS) or tags.shape[1] != 13 or bet_tag.shape[0] != m:
+        raise ValueError(f"tags must be (1..{MAX_TAGS}, 13) with a tag vector for every bet")
+    for j in range(m):
+        if not 0 <= bet_tag[j] < n_tags:
+            raise ValueError(f"bet {j}'s tag vector is outside tags")
+    if not (bin_width > 0 and 0 <= bin_zero < bins):
+        raise ValueError("the true-count bins are ill-formed")
+    cdef bint perfect = kernel is not None or fixed_ev.shape[0] > 0
+    cdef Py_ssize_t n_rows = kernel.s.rows if kernel is not None else fixed_ev.shape[0]
+    if kernel is not None and fixed_ev.shape[0] > 0:
+        raise ValueError("give a kernel or fixed EVs, not both")
+    if kernel is not None and fresh:
+        raise ValueError("a fresh deck has fixed EVs: give them, not a kernel")
+    if perfect:
+        if (perfect_hist.shape[0] != m or perfect_hist.shape[1] != codes or ev_bins.shape[0] != bins
+                or ev_bins.shape[1] != m or moments.shape[0] != m or moments.shape[1] != N_MOMENTS
+                or row_scale.shape[0] != n_rows or row_part.shape[0] != n_rows):
+            raise ValueError("the perfect-information arrays have the wrong shapes")
+        for j in range(m):
+            if not 0 <= bet_row[j] < n_rows:
+                raise ValueError(f"bet {j}'s EV row is outside the kernel's rows")
+        _check_aligned(&perfect_hist[0, 0], sizeof(uint64_t), "perfect_hist")
+        _check_aligned(&ev_bins[0, 0], sizeof(double), "ev_bins")
+        _check_aligned(&moments[0, 0], sizeof(double), "moments")
+    _check_aligned(&count_hist[0, 0, 0], sizeof(uint64_t), "count_hist")
+    if stop.shape[0] < 1:
+        raise ValueError("stop must hold one flag")
+    cdef shoe_state_t* state = &kernel.s if kernel is not None else NULL
+    cdef shoe_state_t start_state
+    if state != NULL:
+        start_state = state[0]  # the full shoe, restored at every shuffle
+    cdef bitgen_t* rng = _bitgen(bit_generator)
+    # one block: each bet's record (see below), then the shoe and a fresh shoe
+    cdef int64_t* bet = <int64_t*>malloc(BET_FIELDS * m * sizeof(int64_t) + 2 * n_cards)
+    if bet == NULL:
+        raise MemoryError()
+    cdef uint8_t* deck = <uint8_t*>(bet + BET_FIELDS * m)
+    cdef uint8_t* ordered = deck + n_cards
+    for i in range(n_cards):
+        ordered[i] = i % 52
+    cdef uint8_t cards[1 + 64 + 3 * MAX_HANDS]
+    cdef int64_t picked[1 + 64 + 3 * MAX_HANDS]
+    cdef uint16_t rank[MAX_HANDS]
+    cdef uint8_t cls[MAX_HANDS]
+    cdef uint8_t pp[MAX_HANDS]
+    cdef uint8_t c0, c1, c2, col
+    cdef uint16_t v
+    cdef int order
+    cdef int64_t pos = 0, cut = 0, in_shoe = 0, burn, count, start, first, k, h
+    cdef int64_t rounds = 0, shoes_done = 0, seen_from, unseen = n_cards
+    cdef bint last = True
+    cdef uint8_t* rest
+    cdef sg_i128 nums[SG_MAX_EV_ROWS]
+    cdef double ev_row[SG_MAX_EV_ROWS]
+    cdef bint positive[SG_MAX_EV_ROWS]
+    cdef int32_t running[MAX_TAGS]
+    cdef int32_t by_rank[13 * MAX_TAGS]  # tags[i, r] at [r * n_tags + i]: a card adds a row
+    cdef double per_card, scale
+    cdef const int32_t* add
+    cdef double tc[MAX_TAGS]
+    cdef Py_ssize_t tc_bin[MAX_TAGS]
+    cdef double pairs_total, single_total, nn, e, x, b
+    cdef const uint16_t* state_p = t.state
+    cdef const uint16_t* value_p = t.value
+    cdef const uint16_t* rank_p = t.rank
+    cdef const uint8_t* cls_p = t.cls
+    cdef const uint8_t* colp = &columns[0, 0]
+    cdef const int32_t* browp = &bet_row[0]
+    cdef const double* scalep = &row_scale[0] if n_rows else NULL
+    cdef const uint8_t* partp = &row_part[0] if n_rows else NULL
+    cdef Py_ssize_t per_bin = m * codes  # a bin's counts are every bet's, side by side
+    # each bet's settlement and counting in one record: its row's offset, the key's
+    # coefficients, its hand, tag vector and histogram (indices checked above)
+    for j in range(m):
+        bet[BET_FIELDS * j + BET_ROW] = row[j] * key_space
+        bet[BET_FIELDS * j + BET_KA] = ka[j]
+        bet[BET_FIELDS * j + BET_KB] = kb[j]
+        bet[BET_FIELDS * j + BET_KC] = kc[j]
+        bet[BET_FIELDS * j + BET_KD] = kd[j]
+        bet[BET_FIELDS * j + BET_HAND] = hand[j]
+        bet[BET_FIELDS * j + BET_TAG] = bet_tag[j]
+        bet[BET_FIELDS * j + BET_HIST] = j * codes
+    cdef const int64_t* bj
+    cdef int64_t hand_cls[MAX_HANDS]
+    cdef int64_t hand_pp[MAX_HANDS]
+    cdef int64_t hand_order[MAX_HANDS]
+    cdef int64_t tc_base[MAX_TAGS]
+    cdef uint16_t rank0
+    cdef uint8_t cls0
+    for i in range(n_tags):
+        for k in range(13):
+            by_rank[k * n_tags + i] = tags[i, k]
+    cdef uint64_t* histp = &count_hist[0, 0, 0]
+    cdef uint64_t* perfp = &perfect_hist[0, 0] if perfect else NULL
+    cdef double* evbp = &ev_bins[0, 0] if perfect else NULL
+    cdef double* momp = &moments[0, 0] if perfect else NULL
+    cdef const uint8_t* stopp = &stop[0]
+    for r in range(n_rows if perfect and kernel is None else 0):
+        ev_row[r] = fixed_ev[r]
+        positive[r] = fixed_ev[r] > 0
+    try:
+        with bit_generator.lock, nogil:
+            while shoes_done < shoes and not stopp[0]:
+                # a fresh shoe: cards back in code order, the cut card placed
+                memcpy(deck, ordered, n_cards)
+                pos = 0
+                in_shoe = 0
+                unseen = n_cards
+                if not fresh:
+                    cut = n_cards - (cut_lo + <int64_t>_below(rng, <uint64_t>(cut_hi - cut_lo + 1)))
+                if state != NULL:
+                    state[0] = start_state
+                for i in range(n_tags):
+                    running[i] = 0
+                last = False
+                while not last:
+                    if state != NULL:  # the exact EVs of what is unseen now
+                        _shoe_numerators(state, True, nums)
+                        nn = <double>state.n_cards
+                        single_total = nn * (nn - 1) * (nn - 2) / 6
+                        pairs_total = single_total * ((nn - 3) * (nn - 4) * (nn - 5) / 6)
+                        for r in range(n_rows):
+                            ev_row[r] = _i128_double(nums[r]) * scalep[r] / (
+                                pairs_total if partp[r] == PART_PAIRS else single_total)
+                            positive[r] = nums[r].hi > 0 or (nums[r].hi == 0 and nums[r].lo > 0)
+                    per_card = 52.0 / <double>unseen
+                    scale = per_card / bin_width
+                    for i in range(n_tags):  # true counts: per 52 unseen cards
+                        tc[i] = <double>running[i] * per_card
+                        b = <double>running[i] * scale + <double>bin_zero  # the bin, before flooring
+                        if b < 0:
+                            tc_bin[i] = 0
+                        elif b >= <double>bins:
+                            tc_bin[i] = bins - 1
+                        else:
+                            tc_bin[i] = <Py_ssize_t>b  # (b >= 0: truncation floors)
+                            if tc_bin[i] >= bins:
+                                tc_bin[i] = bins - 1
+                    burn = burn_first if in_shoe == 0 else burn_later
+                    count = burn + (1 if head and head_burned else 0) + 3 * hands
+                    sg_draw(rng.next_uint64, rng.state, deck, n_cards, pos, count, cards,
+                            &picked[0] if fresh else NULL)
+                    start = pos
+                    pos += count
+                    in_shoe += 1
+                    last = fresh or (start <= cut < pos)
+                    if fresh:
+                        sg_reset(deck, ordered, n_cards, count, picked)
+                    rest = cards + burn
+                    if head:
+                        first = (rest[0] >> 2) & 3
+                        if head_burned:
+                            rest += 1
+                        for k in range(hands):
+                            h = first + k
+                            while h >= hands:
+                                h -= hands
+                            v = value_p[state_p[rest[3 * k] * 52 + rest[3 * k + 1]] + rest[3 * k + 2]]
+                            rank[h] = rank_p[v >> 3]
+                            cls[h] = cls_p[v >> 3]
+                            pp[h] = v & 7
+                    else:
+                        for k in range(hands):
+                            h = k + 1 if k + 1 < hands else 0
+                            if one_at_a_time:
+                                c0 = rest[k]
+                                c1 = rest[k + hands]
+                                c2 = rest[k + 2 * hands]
+                            else:
+                                c0 = rest[3 * k]
+                                c1 = rest[3 * k + 1]
+                                c2 = rest[3 * k + 2]
+                            v = value_p[state_p[c0 * 52 + c1] + c2]
+                            rank[h] = rank_p[v >> 3]
+                            cls[h] = cls_p[v >> 3]
+                            pp[h] = v & 7
+                    rank0 = rank[0]
+                    cls0 = cls[0]
+                    for h in range(hands):  # what the bets on each hand read
+                        hand_cls[h] = cls[h]
+                        hand_pp[h] = pp[h]
+                        hand_order[h] = 1 + (rank[h] > rank0) - (rank[h] < rank0)
+                    for i in range(n_tags):
+                        tc_base[i] = tc_bin[i] * per_bin
+                    for j in range(m):  # each bet's outcome, by true count and by EV
+                        bj = &bet[BET_FIELDS * j]
+                        h = bj[BET_HAND]
+                        col = colp[bj[BET_ROW] + bj[BET_KA] * hand_cls[h] + bj[BET_KB] * hand_pp[h]
+                                   + bj[BET_KC] * cls0 + bj[BET_KD] * hand_order[h]]
+                        i = bj[BET_TAG]
+                        histp[bj[BET_HIST] + tc_base[i] + col] += 1
+                        if perfect:
+                            r = browp[j]
+                            e = ev_row[r]
+                            x = tc[i]
+                            if positive[r]:
+                                perfp[j * codes + col] += 1
+                                momp[j * N_MOMENTS + M_EV_BET] += e
+                            evbp[tc_bin[i] * m + j] += e
+                            momp[j * N_MOMENTS + M_EV] += e
+                            momp[j * N_MOMENTS + M_EV2] += e * e
+                            momp[j * N_MOMENTS + M_TC] += x
+                            momp[j * N_MOMENTS + M_TC2] += x * x
+                            momp[j * N_MOMENTS + M_TC_EV] += x * e
+                    rounds += 1
+                    # the seen cards leave the unseen: every hand's, the head card, burns if shown
+                    seen_from = 0 if burned_seen else burn
+                    for k in range(seen_from, count):
+                        add = &by_rank[(cards[k] >> 2) * n_tags]
+                        for i in range(n_tags):
+                            running[i] += add[i]
+                        if state != NULL:
+                            state.cards[cards[k]] -= 1
+                            state.by_kind[state.fold[cards[k]]] -= 1
+                    if state != NULL:
+                        state.n_cards -= count - seen_from
+                    unseen -= count - seen_from
+                shoes_done += 1
+    finally:
+        free(bet)
+        if state != NULL:
+            state[0] = start_state
+    return rounds, shoes_done

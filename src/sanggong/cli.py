@@ -16,6 +16,7 @@ import os
 import platform
 import re
 import sys
+import tomllib
 from collections.abc import Mapping, Sequence
 from decimal import Context, Decimal, InvalidOperation
 from fractions import Fraction
@@ -24,7 +25,8 @@ from typing import Any, NoReturn
 from . import _impl
 from .hands import HandValue, compare, evaluate
 from .limits import (
-    MAX_DEAL_ROUNDS, MAX_DECKS, MAX_POSITIONS, MAX_SESSION_ROUNDS, MAX_SESSIONS, MAX_SIM_ROUNDS, MAX_STAKE, MAX_THREADS,
+    MAX_DEAL_ROUNDS, MAX_DECKS, MAX_POSITIONS, MAX_SESSION_ROUNDS, MAX_SESSIONS, MAX_SHOES, MAX_SIM_ROUNDS, MAX_STAKE,
+    MAX_THREADS,
 )
 from .analysis import analyze, composition, effect_of_removal
 from .dealing import Game, RoundRecord
@@ -656,11 +658,200 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     return 130 if result.interrupted else 0
 
 
+_RANGE = re.compile(r"\s*(-?\d{1,12}(?:\.\d{1,12})?)(%?)\s*(?:-|\.\.|,)\s*(-?\d{1,12}(?:\.\d{1,12})?)(%?)\s*")
+
+
+def _range(what: str, text: str) -> tuple[Fraction, Fraction]:
+    """``LOW-HIGH`` (also ``LOW..HIGH``, ``LOW,HIGH``; ``2%-6%`` in percent) as Fractions."""
+    match = _RANGE.fullmatch(text)
+    if match is None:
+        raise ValueError(f"{what} {text[:40]!r}: expected LOW-HIGH, e.g. 0.02-0.06 or 2%-6%")
+    low, high = (Fraction(match[i]) / (100 if match[i + 1] else 1) for i in (1, 3))
+    if low > high:
+        raise ValueError(f"{what} {text[:40]!r}: the low end is above the high end")
+    return low, high
+
+
+def _tags_file(path: str) -> dict[str, Any]:
+    """A tags file: JSON or TOML, rank symbol -> int for every bet, or bet -> such a table."""
+    from .limits import MAX_RULE_FILE_BYTES
+
+    with open(path, "rb") as f:
+        data = f.read(MAX_RULE_FILE_BYTES + 1)
+    if len(data) > MAX_RULE_FILE_BYTES:
+        raise ValueError(f"--tags {path}: larger than {MAX_RULE_FILE_BYTES:,} bytes")
+    try:
+        text = data.decode("utf-8")
+        parsed = json.loads(text) if text.lstrip().startswith("{") else tomllib.loads(text)
+    except (UnicodeDecodeError, ValueError) as exc:  # (TOMLDecodeError and JSONDecodeError are ValueErrors)
+        raise ValueError(f"--tags {path}: not JSON or TOML ({exc})") from None
+    if not isinstance(parsed, dict):
+        raise ValueError(f"--tags {path}: expected a table of rank -> tag (or bet -> table)")
+    return parsed
+
+
+def _plot_counts(path: str, result: Any, title: str) -> None:
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    for b in result.bets.values():
+        if b.count is None:
+            continue
+        points = [((lo if lo is not None else hi - 0.5) + (hi if hi is not None else lo + 0.5)) / 2
+                  for lo, hi in ((row.low, row.high) for row in b.count.table)]
+        values = [row.ev if row.ev is not None else row.result for row in b.count.table]
+        xs = [x for x, v, row in zip(points, values, b.count.table) if v is not None and row.rounds >= 100]
+        ys = [100 * v for x, v, row in zip(points, values, b.count.table) if v is not None and row.rounds >= 100]
+        if xs:
+            ax.plot(xs, ys, marker=".", label=b.bet)
+    ax.axhline(0, color="black", linewidth=1)
+    ax.set_xlabel("true count (its bet's tags)")
+    ax.set_ylabel("EV per unit (%)")
+    ax.set_title(title)
+    ax.legend(fontsize="small", ncol=2)
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+
+
+def _executor(args: argparse.Namespace) -> tuple[Any, Any]:
+    """A Dask client and its executor where ``--scheduler`` names one, else (None, None)."""
+    if not getattr(args, "scheduler", None):
+        return None, None
+    try:
+        from distributed import Client
+    except ImportError:
+        raise ValueError("--scheduler needs Dask: pip install 'sanggong[distributed]'") from None
+    client = Client(args.scheduler)  # type: ignore[no-untyped-call]
+    return client, client.get_executor()  # type: ignore[no-untyped-call]
+
+
+def _plural(n: int, what: str) -> str:
+    return f"{n:,} {what}{'' if n == 1 else 's'}"
+
+
+def _signed(value: float | None, places: int = 3) -> str:
+    return "" if value is None else f"{round(value, places) + 0.0:+.{places}f}"
+
+
+def _cmd_protect(args: argparse.Namespace) -> int:
+    from .shoe import CountPlay, play_shoes
+
+    rules = _rules(args)
+    if args.cut:
+        low, high = _range("--cut", args.cut)
+        if low.denominator != 1 or high.denominator != 1:
+            raise ValueError(f"--cut {args.cut}: the cut card's place is a whole number of cards")
+        try:
+            rules = rules.replace(cut_card_range=(int(low), int(high)))
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"--cut {args.cut}: {exc}") from None
+    if args.plot:
+        _pyplot()
+    tags = _tags_file(args.tags) if args.tags else None
+    bets = [b.strip() for b in args.bets.split(",")] if args.bets else None
+    strategies = [s.strip() for s in args.strategy.split(",")]
+    chosen: list[Any] = []
+    for name in strategies:
+        if name == "count":
+            chosen.append(CountPlay(tags=tags))
+        elif name == "perfect":
+            chosen.append("perfect")
+        else:
+            raise ValueError(f"--strategy: unknown strategy {name[:40]!r}: expected perfect, count or both")
+    client, executor = _executor(args)
+    try:
+        bar = None if args.json else _Bar(args.shoes, unit=" shoes")
+        try:
+            result = play_shoes(rules, args.shoes, chosen, args.seed, args.workers, executor,
+                                bar.update if bar else None, bets=bets, burned_seen=args.burned_seen,
+                                bankroll=args.bankroll, partial_on_interrupt=True)
+        finally:
+            if bar:
+                bar.close()
+    finally:
+        if client is not None:
+            client.close()  # type: ignore[no-untyped-call]
+    if args.json:
+        print(_json(result.to_dict()))
+    else:
+        note = " (INTERRUPTED: partial result)" if result.interrupted else ""
+        dealt = ("a fresh deck each round" if rules.fresh_deck_each_round else
+                 f"cut card {rules.cut_card_range[0]}-{rules.cut_card_range[1]} from the end")
+        print(f"rules: {rules.name}, {_plural(rules.decks, 'deck')}, {_plural(rules.positions, 'position')}, {dealt}; "
+              f"{result.shoes:,} shoes, "
+              f"{result.rounds:,} rounds in {result.seconds:.1f} s, seed {result.seed}; "
+              f"{_workers_text(args)}{note}")
+        header = ["bet", "house edge"]
+        perfect = any(b.perfect is not None for b in result.bets.values())
+        count = any(b.count is not None for b in result.bets.values())
+        if perfect:
+            header += ["perfect: bets", "advantage", "gain/100"]
+        if count:
+            header += ["count: from", "bets", "gain/100", "± se", "corr"]
+        header.append("beatable")
+        rows = []
+        for b in result.bets.values():
+            row = [b.bet, f"{100 * b.house_edge:.3f}%"]
+            if perfect:
+                p = b.perfect
+                row += ["", "", ""] if p is None else [
+                    f"{100 * p.frequency:.2f}%", "" if p.advantage is None else f"{100 * p.advantage:+.3f}%",
+                    _signed(p.expected_gain_per_100)]
+            if count:
+                c = b.count
+                row += ["", "", "", "", ""] if c is None else [
+                    "never" if c.threshold is None else f"TC {c.threshold:+g}", f"{100 * c.frequency:.2f}%",
+                    _signed(c.expected_gain_per_100 if c.expected_gain_per_100 is not None else c.gain_per_100),
+                    f"{c.gain_per_100_se:.3f}", "" if c.correlation is None else f"{c.correlation:.2f}"]
+            row.append("yes" if b.beatable else "")
+            rows.append(row)
+        _print_table(header, rows, right=range(1, len(header) - 1))
+        print("house edge: fresh shoe, exact. perfect: one unit on each bet whenever its exact EV of the unseen "
+              "cards is positive. count: one unit when the bet's true count (its balanced tags per 52 unseen "
+              "cards) reaches the threshold that gains most. gain/100: units won per 100 rounds dealt, from the "
+              "exact EVs of the rounds bet (the realized results and their standard errors are in --json). "
+              "corr: the true count's correlation with the exact EV. beatable: a strategy gains.")
+    if args.plot:
+        _plot_counts(args.plot, result, f"{rules.name}: EV by true count")
+    return 130 if result.interrupted else 0
+
+
+def _cmd_design(args: argparse.Namespace) -> int:
+    from .shoe import design
+
+    rules = _rules(args)
+    edge = _range("--edge", args.edge)
+    pays = _range("--pays", args.pays) if args.pays else None
+    step = Fraction(args.step) if re.fullmatch(r"\d{1,12}(?:\.\d{1,12})?", args.step or "") else None
+    if step is None or step <= 0:
+        raise ValueError(f"--step {args.step[:40]!r}: expected a positive number, e.g. 0.5")
+    options = design(rules, args.bet, edge, step=step, pays=pays, shoes=args.shoes, seed=args.seed,
+                     workers=args.workers, limit=args.limit)
+    if args.json:
+        print(_json({"rules": rules.name, "decks": rules.decks, "bet": args.bet,
+                     "edge": [float(edge[0]), float(edge[1])], "step": str(step), "shoes": args.shoes,
+                     "seed": args.seed, "options": [o.to_dict() for o in options]}))
+        return 0
+    print(f"rules: {rules.name}, {_plural(rules.decks, 'deck')}; {args.bet}: pays in steps of {step} with a house edge in "
+          f"{100 * float(edge[0]):.2f}%..{100 * float(edge[1]):.2f}%, nearest the middle first")
+    if not options:
+        print("no pay in that range has such an edge")
+        return 0
+    header = ["pays (to 1)", "house edge", "perfect: bets", "gain/100"]
+    rows = [[", ".join(f"{k} {_odds_text(v)}" for k, v in o.pays.items()), f"{100 * float(o.house_edge):.3f}%",
+             "" if o.perfect_frequency is None else f"{100 * o.perfect_frequency:.2f}%",
+             _signed(o.perfect_gain_per_100)] for o in options]
+    _print_table(header, rows, right=(1, 2, 3))
+    print(f"perfect: how often, and how much per 100 rounds, a player who knows the exact EV of the unseen "
+          f"cards gains on that pay ({args.shoes:,} shoes, seed {args.seed})")
+    return 0
+
+
 class _Bar:
-    def __init__(self, total: int) -> None:
+    def __init__(self, total: int, unit: str = " rounds") -> None:
         from tqdm import tqdm
 
-        self._bar = tqdm(total=total, unit=" rounds", unit_scale=True, file=sys.stderr, disable=None)
+        self._bar = tqdm(total=total, unit=unit, unit_scale=True, file=sys.stderr, disable=None)
         self._last = 0
 
     def update(self, done: int, total: int) -> None:
@@ -876,6 +1067,58 @@ def build_parser() -> argparse.ArgumentParser:
     si.add_argument("--plot", metavar="FILE", help="draw the return's convergence (or the sessions) to FILE")
     si.add_argument("--json", action="store_true", help="print the result as JSON (no progress bar)")
     si.set_defaults(run=_cmd_simulate)
+
+    pr = commands.add_parser(
+        "protect",
+        help="game protection: how often each bet turns positive as a shoe is dealt, and whether a count beats it",
+        description=(
+            "Deal shoes exactly as the rules prescribe and play two strategies on every bet: perfect "
+            "information (bet whenever the exact EV of the unseen cards is positive) and a card count "
+            "(each bet's balanced tags from its effect of removal, or --tags). Prints each bet's fresh-shoe "
+            "edge, how often each strategy bets, its advantage and gain per 100 rounds, and marks the bets "
+            "a player can beat. The same seed gives the same result whatever the workers."
+        ),
+        epilog="example: sanggong protect --rules macau --shoes 100000 --seed 1",
+    )
+    _table_options(pr, "decks", "positions")
+    pr.add_argument("--shoes", type=_count(MAX_SHOES), default=10_000, help="shoes to play (default 10,000)")
+    pr.add_argument("--seed", type=_seed, help="seed (default: fresh entropy, printed)")
+    pr.add_argument("--cut", metavar="LO-HI", help="cut card between LO and HI cards from the end (e.g. 30-40)")
+    pr.add_argument("--tags", metavar="FILE",
+                    help="count tags, JSON or TOML: rank -> int for every bet, or bet -> {rank: int}")
+    pr.add_argument("--bets", metavar="BET,BET", help="the bets to play (default: every bet of the table)")
+    pr.add_argument("--strategy", default="perfect,count", help="perfect, count, or both (default)")
+    pr.add_argument("--burned-seen", action="store_true", help="count burned cards as seen (default: unseen)")
+    pr.add_argument("--bankroll", type=_count(10**15), help="units: report each strategy's risk of ruin (--json)")
+    pr.add_argument("--workers", type=_count(MAX_THREADS), help="threads (default: every core)")
+    pr.add_argument("--scheduler", metavar="ADDRESS", help="run on a Dask cluster, e.g. tcp://host:8786")
+    pr.add_argument("--plot", metavar="FILE", help="draw each bet's EV by true count to FILE")
+    pr.add_argument("--json", action="store_true", help="print the result as JSON (no progress bar)")
+    pr.set_defaults(run=_cmd_protect)
+
+    dg = commands.add_parser(
+        "design",
+        help="pay tables designed to an edge: the pays of a bet whose exact house edge lies in a range",
+        description=(
+            "List the pays of a bet (odds to 1, in steps of --step) whose exact fresh-shoe house edge lies "
+            "in --edge, nearest the middle first, each with what perfect-information play gains on it per "
+            "100 rounds: a table both profitable and unbeatable. Pair Plus is designed as a whole table "
+            "(pays non-decreasing from pair to straight flush)."
+        ),
+        epilog="example: sanggong design --rules macau --bet point:0 --edge 0.02-0.06",
+    )
+    _table_options(dg, "decks", "positions")
+    dg.add_argument("--bet", required=True, help="the bet, e.g. point:0 or pair_plus:1")
+    dg.add_argument("--edge", required=True, metavar="LOW-HIGH", help="house edge range, e.g. 0.02-0.06 or 2%%-6%%")
+    dg.add_argument("--step", default="0.5", help="odds in multiples of this (default 0.5)")
+    dg.add_argument("--pays", metavar="LOW-HIGH", help="odds to try (default: 1 step to twice the current)")
+    dg.add_argument("--shoes", type=_count(MAX_SHOES), default=1000,
+                    help="shoes played for each pay's perfect-information gain (default 1,000)")
+    dg.add_argument("--seed", type=_seed, default=1, help="seed of those shoes (default 1)")
+    dg.add_argument("--workers", type=_count(MAX_THREADS), help="threads (default: every core)")
+    dg.add_argument("--limit", type=_count(10_000), default=50, help="list at most this many (default 50)")
+    dg.add_argument("--json", action="store_true", help="print the options as JSON")
+    dg.set_defaults(run=_cmd_design)
 
     ru = commands.add_parser(
         "rules",

@@ -32,8 +32,10 @@ __all__ = [
     "MAX_SEED",
     "MAX_SESSION_ROUNDS",
     "MAX_SESSIONS",
+    "MAX_SHOES",
     "MAX_SIM_ROUNDS",
     "MAX_STAKE",
+    "MAX_TAG",
     "MAX_TEXT_NUMBER",
     "MAX_THREADS",
 ]
@@ -78,6 +80,12 @@ MAX_SIM_ROUNDS = 10**15
 
 MAX_SESSIONS = 10**7
 """Sessions in one session-mode simulation."""
+
+MAX_SHOES = 10**12
+"""Shoes one ``play_shoes`` call plays (a Macau shoe is about 16 rounds)."""
+
+MAX_TAG = 100
+"""The largest tag (in absolute value) of a card-counting system."""
 
 MAX_SESSION_ROUNDS = 10**7
 """Rounds in one session (a session keeps one net amount per round)."""

@@ -36,8 +36,9 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+import time
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
@@ -52,7 +53,8 @@ from .ranking import Ranking, tables_for
 from .rules import RuleSet
 from .settlement import plan_for
 
-__all__ = ["ShoeEvaluator"]
+__all__ = ["BetPlay", "CountBin", "CountPlay", "CountStats", "PayOption", "PerfectPlay", "PlayResult", "ShoeEvaluator",
+           "StrategyStats", "design", "play_shoes"]
 
 _PAIRS, _SINGLE, _CARDS = 0, 1, 2
 _STRIDE = 8  # entries of the binomial table per kind (the core's SG_BINOM_STRIDE)
@@ -341,3 +343,777 @@ class ShoeEvaluator:
 
     def __repr__(self) -> str:
         return f"ShoeEvaluator({self.rules.name!r}, cards={self.cards}, bets={len(self.bets)})"
+
+
+# --- playing shoes -------------------------------------------------------------------------------
+
+RANK_SYMBOLS = _ref.RANK_SYMBOLS
+DEFAULT_BIN_WIDTH = 0.5
+DEFAULT_MAX_COUNT = 25.0
+
+
+@dataclass(frozen=True)
+class PerfectPlay:
+    """Bet one unit on each bet whose exact EV of the unseen cards is positive."""
+
+    name: str = "perfect"
+
+
+@dataclass(frozen=True)
+class CountPlay:
+    """A card count: a running sum of per-rank tags over the seen cards; the true count is
+    it per 52 unseen cards. Bet one unit on a bet when its true count reaches
+    ``threshold``, or as many units as ``spread`` gives for the true count.
+
+    :param tags: None: each bet's own balanced tags from its effect of removal
+        (``effect_of_removal``); a mapping of rank symbol (``A 2 .. 9 T J Q K``) to int for
+        every bet; or a mapping of bet name to such a mapping (bets left out: their own).
+    :param threshold: None: for each bet the threshold that maximises its gain over the
+        shoes played (by the exact EVs when perfect information is played alongside,
+        else by the results); a number for every bet; or a mapping of bet name to number.
+        Thresholds fall on the true-count bins: multiples of ``bin_width``.
+    :param spread: units bet by true count: a mapping of true count to units, the units
+        of the largest true count not above the round's (none below the smallest).
+        Overrides ``threshold``.
+    :param bin_width: the width of the true-count bins the results are tabled by.
+    :param max_count: true counts beyond +-max_count share the outermost bins.
+    """
+
+    tags: Mapping[str, Any] | None = None
+    threshold: float | Mapping[str, float] | None = None
+    spread: Mapping[float, int] | None = None
+    bin_width: float = DEFAULT_BIN_WIDTH
+    max_count: float = DEFAULT_MAX_COUNT
+    name: str = "count"
+
+
+Strategy = PerfectPlay | CountPlay
+
+
+def _strategies(strategy: object) -> tuple[PerfectPlay | None, CountPlay | None]:
+    items = [strategy] if isinstance(strategy, str | PerfectPlay | CountPlay) else strategy
+    if not isinstance(items, Iterable):
+        raise TypeError(f"strategy: expected 'perfect', 'count', a PerfectPlay or CountPlay, or a list of them, "
+                        f"not {type(strategy).__name__}")
+    perfect: PerfectPlay | None = None
+    count: CountPlay | None = None
+    for item in list(items):
+        if item == "perfect":
+            item = PerfectPlay()
+        elif item == "count":
+            item = CountPlay()
+        if isinstance(item, PerfectPlay) and perfect is None:
+            perfect = item
+        elif isinstance(item, CountPlay) and count is None:
+            count = item
+        elif isinstance(item, PerfectPlay | CountPlay):
+            raise ValueError(f"strategy: {item.name} is given twice")
+        else:
+            raise ValueError(f"strategy: unknown strategy {item!r}: expected 'perfect' or 'count'")
+    if perfect is None and count is None:
+        raise ValueError("strategy: give at least one strategy ('perfect', 'count')")
+    return perfect, count
+
+
+def _number(name: str, value: object, lo: float, hi: float) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float | Fraction) or not math.isfinite(value):
+        raise TypeError(f"{name} must be a finite number, not {value!r}")
+    if not lo <= value <= hi:
+        raise ValueError(f"{name} must be in {lo:g}..{hi:g}, got {value!r}")
+    return float(value)
+
+
+def _tag_vector(where: str, tags: object) -> tuple[int, ...]:
+    from .limits import MAX_TAG
+
+    if not isinstance(tags, Mapping):
+        raise TypeError(f"{where}: tags are a mapping of rank symbol to int, not {type(tags).__name__}")
+    unknown = [k for k in tags if k not in RANK_SYMBOLS]
+    if unknown:
+        raise ValueError(f"{where}: unknown rank {unknown[0]!r}: ranks are {' '.join(RANK_SYMBOLS)}")
+    out = []
+    for symbol in RANK_SYMBOLS:
+        value = tags.get(symbol, 0)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise TypeError(f"{where}: the tag of {symbol} must be an int, not {value!r}")
+        if abs(value) > MAX_TAG:
+            raise ValueError(f"{where}: the tag of {symbol} is {value}, beyond +-{MAX_TAG}")
+        out.append(value)
+    return tuple(out)
+
+
+def _bet_tags(rules: RuleSet, bets: tuple[str, ...], count: CountPlay) -> dict[str, tuple[int, ...]]:
+    """Each bet's tag vector (13 ints, A..K)."""
+    given = count.tags
+    per_bet: dict[str, tuple[int, ...]] = {}
+    if given is not None:
+        if not isinstance(given, Mapping):
+            raise TypeError(f"tags: expected a mapping, not {type(given).__name__}")
+        if given and all(k in RANK_SYMBOLS for k in given):
+            vector = _tag_vector("tags", given)
+            per_bet = {bet: vector for bet in bets}
+        else:
+            for bet, tags in given.items():
+                if bet not in bets:
+                    rules.bet(bet)  # names an unknown bet
+                    raise ValueError(f"tags: {bet} is not among the bets played")
+                per_bet[bet] = _tag_vector(f"tags of {bet}", tags)
+    missing = [b for b in bets if b not in per_bet]
+    if missing:
+        if rules.fresh_deck_each_round:  # a fresh deck each round: nothing to count
+            per_bet.update({b: (0,) * len(RANK_SYMBOLS) for b in missing})
+        else:
+            from .analysis import effect_of_removal
+
+            removal = effect_of_removal(rules, missing)
+            per_bet.update({b: tuple(removal[b].tags[s] for s in RANK_SYMBOLS) for b in missing})
+    return per_bet
+
+
+@dataclass(frozen=True)
+class CountBin:
+    """The rounds whose true count fell in [low, high) (None: unbounded)."""
+
+    low: float | None
+    high: float | None
+    rounds: int
+    ev: float | None  # the mean exact EV there (with perfect information played alongside)
+    result: float | None  # the mean result per unit staked there
+
+
+@dataclass(frozen=True)
+class StrategyStats:
+    """How one strategy fared with one bet (units won per unit staked; every figure per
+    round dealt unless it says per unit bet).
+
+    ``frequency``: the fraction of rounds it bet. ``advantage``: its mean exact EV per unit
+    bet (None where the EVs were not computed). ``result_per_unit``: the mean result per
+    unit bet. ``gain_per_100``: units won per 100 rounds dealt, with its standard error
+    (rounds treated as independent); ``expected_gain_per_100``: the same from the exact
+    EVs of the rounds it bet (a far smaller error). ``sd``: the standard deviation of the
+    result per round dealt. ``risk_of_ruin``: with ``bankroll``, the chance of losing it
+    (the diffusion approximation ``exp(-2 gain bankroll / sd**2)``)."""
+
+    strategy: str
+    rounds: int
+    rounds_bet: int
+    units_bet: float
+    frequency: float
+    advantage: float | None
+    result_per_unit: float | None
+    gain_per_100: float
+    gain_per_100_se: float
+    expected_gain_per_100: float | None
+    sd: float
+    risk_of_ruin: float | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items() if k != "strategy"}
+
+
+@dataclass(frozen=True)
+class CountStats(StrategyStats):
+    """A count's results, with its tags, the threshold it bet from, the correlation of
+    the true count with the exact EV, and the results by true count."""
+
+    tags: Mapping[str, int] = field(default_factory=dict)
+    threshold: float | None = None
+    correlation: float | None = None
+    table: tuple[CountBin, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        out = super().to_dict()
+        out["tags"] = dict(self.tags)
+        out["table"] = [b.__dict__ for b in self.table if b.rounds]
+        return out
+
+
+@dataclass(frozen=True)
+class BetPlay:
+    """One bet over the shoes played: its fresh-shoe EV and each strategy's results."""
+
+    bet: str
+    ev: Fraction  # exact, fresh shoe
+    always: StrategyStats  # betting every round: the control
+    perfect: StrategyStats | None
+    count: CountStats | None
+
+    @property
+    def house_edge(self) -> float:
+        return -float(self.ev)
+
+    @property
+    def beatable(self) -> bool:
+        """Whether a strategy gains over the shoes played: by the exact EVs of the rounds
+        it bet where they were computed (perfect information played), else by the count's
+        results, more than 3 standard errors above 0 (its threshold was chosen on these
+        same shoes, which flatters it)."""
+        if self.perfect is not None:
+            return any(s is not None and (s.expected_gain_per_100 or 0.0) > 0 for s in (self.perfect, self.count))
+        return self.count is not None and self.count.gain_per_100 - 3 * self.count.gain_per_100_se > 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"bet": self.bet, "house_edge": self.house_edge, "beatable": self.beatable,
+                "always": self.always.to_dict(),
+                "perfect": None if self.perfect is None else self.perfect.to_dict(),
+                "count": None if self.count is None else self.count.to_dict()}
+
+
+@dataclass(frozen=True)
+class PlayResult:
+    """What ``play_shoes`` found, per bet."""
+
+    rules: str
+    decks: int
+    positions: int
+    shoes: int
+    rounds: int
+    seed: int | None
+    burned_seen: bool
+    bets: Mapping[str, BetPlay]
+    interrupted: bool = False
+    seconds: float = field(default=0.0, compare=False)
+
+    def __getitem__(self, bet: str) -> BetPlay:
+        return self.bets[bet]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"rules": self.rules, "decks": self.decks, "positions": self.positions, "shoes": self.shoes,
+                "rounds": self.rounds, "seed": self.seed, "burned_seen": self.burned_seen,
+                "interrupted": self.interrupted, "bets": [b.to_dict() for b in self.bets.values()]}
+
+    def to_frame(self) -> Any:
+        """One row per bet and strategy (pandas, the ``frame`` extra)."""
+        from .analysis import _pandas
+
+        rows = []
+        for b in self.bets.values():
+            for s in (b.always, b.perfect, b.count):
+                if s is not None:
+                    rows.append({"bet": b.bet, "house_edge": b.house_edge, **s.__dict__,
+                                 **({"tags": None, "table": None} if isinstance(s, CountStats) else {})})
+        return _pandas().DataFrame(rows).set_index(["bet", "strategy"])
+
+    def _repr_html_(self) -> str:
+        from .analysis import _html_table, _percent
+
+        def f(s: StrategyStats | None, what: str) -> str:
+            if s is None:
+                return ""
+            value = getattr(s, what)
+            return "" if value is None else (_percent(value) if what == "frequency" else f"{value:+.4f}")
+
+        rows = [(b.bet, _percent(b.house_edge), f(b.perfect, "frequency"), f(b.perfect, "expected_gain_per_100"),
+                 f(b.count, "frequency"), f(b.count, "gain_per_100"), "yes" if b.beatable else "")
+                for b in self.bets.values()]
+        header = ("bet", "house edge", "perfect: frequency", "perfect: gain/100", "count: frequency",
+                  "count: gain/100", "beatable")
+        return _html_table("play", f"{self.rules}: {self.shoes:,} shoes, {self.rounds:,} rounds", header, rows)
+
+
+@dataclass(frozen=True)
+class _PlayChunk:
+    index: int
+    rounds: int
+    shoes: int
+    count_hist: npt.NDArray[np.uint64]
+    perfect_hist: npt.NDArray[np.uint64]
+    ev_bins: npt.NDArray[np.float64]
+    moments: npt.NDArray[np.float64]
+
+
+@dataclass(frozen=True)
+class _Setup:
+    """What every chunk needs besides its seed (picklable: the plans are rebuilt)."""
+
+    rules: RuleSet
+    bets: tuple[str, ...]
+    perfect: bool
+    tags: npt.NDArray[np.int32]  # (vectors, 13)
+    bet_tag: npt.NDArray[np.int32]
+    bin_width: float
+    bin_zero: int
+    bins: int
+    burned_seen: bool
+
+
+@functools.lru_cache(maxsize=64)
+def _outcome_columns(rules: RuleSet, bets: tuple[str, ...]) -> tuple[npt.NDArray[np.uint8], tuple[tuple[int, ...], ...]]:
+    """The settlement plan's outcome codes compacted to a few columns per row: (plan
+    rows, key space) row and key -> column (keys no hand reaches: 0), and each bet's
+    codes by column."""
+    plan = plan_for(rules, bets)
+    table = plan.table.reshape(-1, plan.key_space)
+    columns = np.zeros(table.shape, dtype=np.uint8)
+    codes = []
+    for j in range(len(bets)):
+        row = int(plan.row[j])
+        reached = [int(c) for c in np.unique(table[row]) if c != 0xFF]
+        lookup = np.zeros(256, dtype=np.uint8)
+        lookup[reached] = np.arange(len(reached))
+        columns[row] = lookup[table[row]]
+        codes.append(tuple(reached))
+    columns.flags.writeable = False
+    return columns, tuple(codes)
+
+
+@functools.lru_cache(maxsize=64)
+def _fixed_evs(rules: RuleSet, bets: tuple[str, ...]) -> npt.NDArray[np.float64]:
+    """A fresh deck's EV of each row of the shoe plan (cached: a suit ranking's take a
+    second to count)."""
+    plan = shoe_plan(rules, bets)
+    evs = ShoeEvaluator(rules, bets=bets).evs()
+    out = np.zeros(len(plan.rows), dtype=np.float64)
+    for j, bet in enumerate(bets):
+        out[plan.bet_row[j]] = float(evs[bet])
+    out.flags.writeable = False
+    return out
+
+
+def _run_play_chunk(setup: _Setup, index: int, seed: np.random.SeedSequence, shoes: int,
+                    stop: npt.NDArray[np.uint8] | None = None) -> _PlayChunk:
+    rules, bets = setup.rules, setup.bets
+    tables = tables_for(rules.ranking)
+    plan = plan_for(rules, bets)
+    columns, codes = _outcome_columns(rules, bets)
+    width = max(len(c) for c in codes)
+    shoe = shoe_plan(rules, bets)
+    kernel = None
+    fixed = np.zeros(0, dtype=np.float64)
+    if setup.perfect:
+        if rules.fresh_deck_each_round:
+            fixed = _fixed_evs(rules, bets)
+        else:
+            kernel = _kernel(shoe, composition(rules.decks).tolist())
+    rows = len(shoe.rows) - (len(shoe.counted) if kernel is not None else 0)
+    row_scale = np.array([1 / r.denominator for r in shoe.rows], dtype=np.float64)[len(shoe.rows) - rows:]
+    row_part = np.array([r.part for r in shoe.rows], dtype=np.uint8)[len(shoe.rows) - rows:]
+    bet_row = np.array(shoe.bet_row, dtype=np.int32) - (len(shoe.rows) - rows)
+    m = len(bets)
+    count_hist = np.zeros((setup.bins, m, width), dtype=np.uint64)
+    perfect_hist = np.zeros((m, width), dtype=np.uint64)
+    ev_bins = np.zeros((setup.bins, m), dtype=np.float64)
+    moments = np.zeros((m, 6), dtype=np.float64)
+    flag = np.zeros(1, dtype=np.uint8) if stop is None else stop
+    from .simulation import _params
+
+    rounds, done = _impl.kernels.play_chunk(
+        np.random.PCG64(seed), tables.kernel, _params(rules), shoes, plan, columns, kernel, bet_row, row_scale,
+        row_part, fixed, setup.tags, setup.bet_tag, setup.bin_width, setup.bin_zero, setup.burned_seen,
+        count_hist, perfect_hist, ev_bins, moments, flag,
+    )
+    return _PlayChunk(index, int(rounds), int(done), count_hist, perfect_hist, ev_bins, moments)
+
+
+def _stats(name: str, rounds: int, counts: npt.NDArray[Any], nets: list[Fraction], units: npt.NDArray[Any] | None,
+           ev_sum: float | None, bankroll: float | None) -> StrategyStats:
+    """A strategy's figures from its outcome counts: ``counts`` (columns) for one unit a
+    round, or (bins, columns) weighted by ``units`` per bin."""
+    if units is None:
+        by_col = [int(x) for x in counts]
+        rounds_bet = sum(by_col)
+        units_bet = float(rounds_bet)
+        total = sum((c * n for c, n in zip(by_col, nets)), Fraction(0))
+        squares = sum((c * n * n for c, n in zip(by_col, nets)), Fraction(0))
+    else:
+        rounds_bet = 0
+        units_bet = 0.0
+        total = squares = Fraction(0)
+        for b, u in enumerate(units):
+            if u == 0:
+                continue
+            row = [int(x) for x in counts[b]]
+            n_b = sum(row)
+            rounds_bet += n_b
+            units_bet += float(u) * n_b
+            total += Fraction(u) * sum((c * n for c, n in zip(row, nets)), Fraction(0))
+            squares += Fraction(u) ** 2 * sum((c * n * n for c, n in zip(row, nets)), Fraction(0))
+    mean = total / rounds if rounds else Fraction(0)
+    var = max(float(squares / rounds - mean * mean), 0.0) if rounds else math.nan
+    sd = math.sqrt(var)
+    gain = 100 * float(mean)
+    se = 100 * sd / math.sqrt(rounds) if rounds else math.nan
+    expected = None if ev_sum is None else 100 * ev_sum / rounds if rounds else math.nan
+    ruin = None
+    if bankroll is not None:
+        ruin = 1.0 if mean <= 0 or var == 0 else min(1.0, math.exp(-2 * float(mean) * bankroll / var))
+    return StrategyStats(
+        strategy=name, rounds=rounds, rounds_bet=rounds_bet, units_bet=units_bet,
+        frequency=rounds_bet / rounds if rounds else 0.0,
+        advantage=None if ev_sum is None or not units_bet else ev_sum / units_bet,
+        result_per_unit=float(total) / units_bet if units_bet else None,
+        gain_per_100=gain, gain_per_100_se=se, expected_gain_per_100=expected, sd=sd, risk_of_ruin=ruin,
+    )
+
+
+def _bin_edges(setup: _Setup) -> list[tuple[float | None, float | None]]:
+    w, z = setup.bin_width, setup.bin_zero
+    return [(None if b == 0 else (b - z) * w, None if b == setup.bins - 1 else (b - z + 1) * w)
+            for b in range(setup.bins)]
+
+
+def _count_units(setup: _Setup, count: CountPlay, bet: str, hist: npt.NDArray[Any], nets: list[Fraction],
+                 ev_bins: npt.NDArray[np.float64] | None) -> tuple[npt.NDArray[Any], float | None]:
+    """Units bet in each true-count bin, and the threshold they come from."""
+    edges = _bin_edges(setup)
+    lows = [(-math.inf if lo is None else lo) for lo, _ in edges]
+    if count.spread is not None:
+        steps = sorted(count.spread.items())
+        units = np.zeros(setup.bins, dtype=object)
+        for b, lo in enumerate(lows):
+            for tc, u in steps:
+                if lo >= tc - 1e-9:
+                    units[b] = u
+        return units, float(steps[0][0])
+    threshold = count.threshold
+    if isinstance(threshold, Mapping):
+        threshold = threshold.get(bet)
+    if threshold is None:  # the best: the bins whose gain sums highest from some bin up
+        if ev_bins is not None:
+            gains = [float(x) for x in ev_bins]
+        else:
+            gains = [float(sum((int(c) * n for c, n in zip(hist[b], nets)), Fraction(0))) for b in range(setup.bins)]
+        best, best_at, running = 0.0, None, 0.0
+        for b in range(setup.bins - 1, 0, -1):
+            running += gains[b]
+            if running > best:
+                best, best_at = running, b
+        if best_at is None:
+            return np.zeros(setup.bins, dtype=object), None
+        threshold = lows[best_at]
+    units = np.array([1 if lo >= threshold - 1e-9 else 0 for lo in lows], dtype=object)
+    return units, float(threshold)
+
+
+def _correlation(moments: npt.NDArray[np.float64], rounds: int) -> float | None:
+    if not rounds:
+        return None
+    _, ev, ev2, tc, tc2, tc_ev = (float(x) / rounds for x in moments)
+    var_ev, var_tc = ev2 - ev * ev, tc2 - tc * tc
+    if var_ev <= 0 or var_tc <= 0:
+        return None
+    return (tc_ev - tc * ev) / math.sqrt(var_ev * var_tc)
+
+
+def play_shoes(
+    rules: RuleSet,
+    shoes: int,
+    strategy: str | Strategy | Iterable[str | Strategy],
+    seed: int | np.random.SeedSequence | None = None,
+    workers: int | None = None,
+    executor: Any = None,
+    progress: Callable[[int, int], None] | None = None,
+    *,
+    bets: Iterable[str] | None = None,
+    burned_seen: bool = False,
+    bankroll: float | None = None,
+    chunk_size: int | None = None,
+    partial_on_interrupt: bool = False,
+) -> PlayResult:
+    """Deal ``shoes`` shoes exactly as ``Game`` deals them and play ``strategy`` on every
+    bet of ``rules`` (or ``bets``): ``"perfect"`` (``PerfectPlay``), ``"count"``
+    (``CountPlay``), or both. Betting every round is always reported too (``always``).
+
+    Chunks of ``chunk_size`` shoes (1,024; 65,536 rounds where a fresh deck deals each
+    round) each draw from ``SeedSequence(seed).spawn(...)[k]``: chunk k plays the shoes
+    ``Game(rules, seed=<that sequence>)`` deals, and the result is the same for any
+    ``workers`` and any ``executor`` (e.g. Dask's ``Client.get_executor()``).
+
+    :param burned_seen: count burned cards as seen (by default they stay unseen: face down).
+    :param bankroll: units: report each strategy's risk of ruin with this bankroll.
+    :param progress: called with (shoes done, shoes) as chunks finish.
+    :param partial_on_interrupt: on Ctrl-C return what the finished chunks found.
+    """
+    from concurrent.futures import Executor, ThreadPoolExecutor
+
+    from .dealing import seed_sequence
+    from .limits import MAX_SHOES
+    from .simulation import _chunks, _count, _execute, _workers
+
+    if not isinstance(rules, RuleSet):
+        raise TypeError(f"rules must be a RuleSet, not {type(rules).__name__}")
+    _count("shoes", shoes, MAX_SHOES)
+    perfect, count = _strategies(strategy)
+    if isinstance(bets, str):
+        raise TypeError(f"bets: give a list of bet names, not one string ({bets!r})")
+    names = tuple(rules.bets if bets is None else bets)
+    if not names:
+        raise ValueError("bets: no bet to play")
+    for name in names:
+        rules.bet(name)
+    if len(set(names)) != len(names):
+        raise ValueError(f"bets: {next(n for n in names if names.count(n) > 1)} is given twice")
+    if not isinstance(burned_seen, bool):
+        raise TypeError(f"burned_seen must be True or False, not {burned_seen!r}")
+    if bankroll is not None:
+        bankroll = _number("bankroll", bankroll, 1e-9, 1e15)
+    if progress is not None and not callable(progress):
+        raise TypeError(f"progress must be callable, not {type(progress).__name__}")
+    if executor is not None and not isinstance(executor, Executor):
+        raise TypeError(f"executor must be a concurrent.futures.Executor, not {type(executor).__name__}")
+    default_chunk = 65536 if rules.fresh_deck_each_round else 1024
+    chunk = _count("chunk_size", default_chunk if chunk_size is None else chunk_size, MAX_SHOES)
+    shoe = shoe_plan(rules, names)
+    if perfect is not None and shoe.counted and not rules.fresh_deck_each_round:
+        raise ValueError(f"perfect information on a shoe needs every bet's EV each round; the {rules.name} "
+                         f"ranking breaks ties by suit, which the shoe evaluator counts in seconds: play "
+                         f"'count', or a fresh deck each round")
+    counting = count if count is not None else CountPlay()
+    width = _number("bin_width", counting.bin_width, 1e-3, 100.0)
+    reach = _number("max_count", counting.max_count, width, 1e4)
+    if count is not None and count.spread is not None:
+        if not isinstance(count.spread, Mapping) or not count.spread:
+            raise TypeError("spread: a non-empty mapping of true count to units")
+        for tc, units in count.spread.items():
+            _number("spread: a true count", tc, -1e4, 1e4)
+            if isinstance(units, bool) or not isinstance(units, int) or not 0 <= units <= 10**6:
+                raise ValueError(f"spread: units must be ints in 0..1,000,000, got {units!r} at {tc}")
+    if count is not None and count.threshold is not None:
+        given = count.threshold if isinstance(count.threshold, Mapping) else {n: count.threshold for n in names}
+        for bet, value in given.items():
+            if bet not in names:
+                raise ValueError(f"threshold: {bet} is not among the bets played")
+            _number(f"threshold of {bet}", value, -1e4, 1e4)
+    zero = int(math.ceil(reach / width))
+    bins = 2 * zero + 2  # [-reach, reach) in bins of width, and one open bin at each end
+    bin_zero = zero + 1
+    tags_by_bet = _bet_tags(rules, names, counting) if count is not None else {n: (0,) * 13 for n in names}
+    vectors = sorted(set(tags_by_bet.values()))
+    if len(vectors) > 64:
+        raise ValueError("tags: at most 64 different tag vectors")
+    setup = _Setup(
+        rules=rules, bets=names, perfect=perfect is not None,
+        tags=np.array(vectors, dtype=np.int32).reshape(-1, 13),
+        bet_tag=np.array([vectors.index(tags_by_bet[n]) for n in names], dtype=np.int32),
+        bin_width=width, bin_zero=bin_zero, bins=bins, burned_seen=burned_seen,
+    )
+    window = _workers(workers)
+    sequence, recorded_seed = seed_sequence(seed)
+    _, codes = _outcome_columns(rules, names)
+    m, ncol = len(names), max(len(c) for c in codes)
+    count_hist = np.zeros((bins, m, ncol), dtype=object)
+    perfect_hist = np.zeros((m, ncol), dtype=object)
+    ev_bins = np.zeros((bins, m), dtype=np.float64)
+    moments = np.zeros((m, 6), dtype=np.float64)
+    done_rounds = done_shoes = 0
+    parts: dict[int, _PlayChunk] = {}
+
+    def absorb(part: _PlayChunk) -> None:
+        nonlocal done_rounds, done_shoes
+        parts[part.index] = part
+        done_rounds += part.rounds
+        done_shoes += part.shoes
+        count_hist[...] += part.count_hist.astype(object)
+        perfect_hist[...] += part.perfect_hist.astype(object)
+        if progress is not None:
+            progress(done_shoes, shoes)
+
+    stop = np.zeros(1, dtype=np.uint8)
+    tasks = ((setup, k, child, n) for k, child, n in _chunks(shoes, chunk, sequence))
+    start = time.perf_counter()
+    if executor is None:
+        with ThreadPoolExecutor(max_workers=window, thread_name_prefix="sanggong-shoe") as pool:
+            interrupted = _execute(((*t, stop) for t in tasks), _run_play_chunk, pool, 2 * window, absorb, stop)
+    else:
+        interrupted = _execute(tasks, _run_play_chunk, executor, 2 * window, absorb, None)
+    seconds = time.perf_counter() - start
+    if interrupted and not partial_on_interrupt:
+        raise KeyboardInterrupt
+    for k in sorted(parts):  # floating sums in chunk order: the same whatever finished first
+        ev_bins += parts[k].ev_bins
+        moments += parts[k].moments
+    fresh = analyze(rules)
+    out: dict[str, BetPlay] = {}
+    for j, name in enumerate(names):
+        kind = rules.bet(name).kind
+        nets = [_payout(rules, kind, c)[1] for c in codes[j]] + [Fraction(0)] * (ncol - len(codes[j]))
+        hist = count_hist[:, j]
+        evs = ev_bins[:, j] if perfect is not None else None
+        always = _stats("always", done_rounds, hist.sum(axis=0), nets, None,
+                        float(moments[j, 1]) if perfect is not None else None, bankroll)
+        perfect_stats = None
+        if perfect is not None:
+            perfect_stats = _stats("perfect", done_rounds, perfect_hist[j], nets, None, float(moments[j, 0]), bankroll)
+        count_stats = None
+        if count is not None:
+            units, threshold = _count_units(setup, count, name, hist, nets, evs)
+            ev_sum = float(sum(float(u) * float(e) for u, e in zip(units, evs))) if evs is not None else None
+            base = _stats("count", done_rounds, hist, nets, units, ev_sum, bankroll)
+            table = []
+            for b, (lo, hi) in enumerate(_bin_edges(setup)):
+                n_b = int(sum(int(c) for c in hist[b]))
+                result = (float(sum((int(c) * n for c, n in zip(hist[b], nets)), Fraction(0))) / n_b) if n_b else None
+                table.append(CountBin(lo, hi, n_b, float(evs[b]) / n_b if evs is not None and n_b else None, result))
+            count_stats = CountStats(
+                **base.__dict__, tags=dict(zip(RANK_SYMBOLS, tags_by_bet[name], strict=True)),
+                threshold=threshold, correlation=_correlation(moments[j], done_rounds) if perfect is not None else None,
+                table=tuple(table),
+            )
+        out[name] = BetPlay(name, fresh[name].ev_exact, always, perfect_stats, count_stats)
+    return PlayResult(
+        rules=rules.name, decks=rules.decks, positions=rules.positions, shoes=done_shoes, rounds=done_rounds,
+        seed=recorded_seed, burned_seen=burned_seen, bets=out, interrupted=interrupted, seconds=seconds,
+    )
+
+
+# --- pay tables designed to an edge ---------------------------------------------------------------
+
+DESIGN_LIMIT = 50
+"""At most this many pay tables are listed (those whose edge is nearest the range's middle)."""
+
+
+@dataclass(frozen=True)
+class PayOption:
+    """A pay table for one bet (``pays``: odds to 1, by pays key or Pair Plus category)
+    with its exact fresh-shoe house edge and what perfect-information play gains on it
+    per 100 rounds dealt (from the exact EVs of the rounds bet; None where not played)."""
+
+    pays: Mapping[str, Fraction]
+    house_edge: Fraction
+    perfect_gain_per_100: float | None
+    perfect_frequency: float | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"pays": {k: str(v) for k, v in self.pays.items()}, "house_edge": float(self.house_edge),
+                "house_edge_exact": str(self.house_edge), "perfect_gain_per_100": self.perfect_gain_per_100,
+                "perfect_frequency": self.perfect_frequency}
+
+
+def _fraction(name: str, value: object) -> Fraction:
+    if isinstance(value, bool) or not isinstance(value, int | Fraction | str | float):
+        raise TypeError(f"{name} must be a number, not {value!r}")
+    try:
+        out = Fraction(str(value)) if isinstance(value, float | str) else Fraction(value)
+    except (ValueError, ZeroDivisionError):
+        raise ValueError(f"{name} must be a number, not {value!r}") from None
+    if abs(out.numerator) > 10**12 or out.denominator > 10**6:
+        raise ValueError(f"{name}: {value!r} is beyond the numbers a pay table holds")
+    return out
+
+
+def design(
+    rules: RuleSet,
+    bet: str,
+    edge: tuple[Any, Any],
+    decks: int | None = None,
+    *,
+    step: Any = Fraction(1, 2),
+    pays: tuple[Any, Any] | None = None,
+    shoes: int = 1000,
+    seed: int | np.random.SeedSequence | None = 1,
+    workers: int | None = None,
+    limit: int = DESIGN_LIMIT,
+) -> list[PayOption]:
+    """The pays of ``bet`` (odds to 1, multiples of ``step``) whose exact house edge on a
+    fresh shoe of ``decks`` decks (default ``rules.decks``) lies in ``edge = (low, high)``
+    (fractions of the stake: 0.02 is 2%), each with its perfect-information gain per 100
+    rounds over ``shoes`` shoes played from ``seed`` (a shoe game: a designer wants a pay
+    that is profitable *and* gains a perfect counter little).
+
+    A bet's pay is its kind's (bets of one kind share it: every ``point:<n>``; a Win's
+    six-point pay stays as it is). Pair Plus is designed as a whole table: every
+    category's odds, non-decreasing from pair to straight flush. ``pays = (low, high)``
+    bounds the odds tried (default: 1 to twice the table's highest for the bet).
+    """
+    from .limits import MAX_DECKS
+
+    if not isinstance(rules, RuleSet):
+        raise TypeError(f"rules must be a RuleSet, not {type(rules).__name__}")
+    if not isinstance(bet, str):
+        raise TypeError(f"bet must be a bet name, not {type(bet).__name__}")
+    spec = rules.bet(bet)
+    if decks is not None:
+        if isinstance(decks, bool) or not isinstance(decks, int) or not 1 <= decks <= MAX_DECKS:
+            raise ValueError(f"decks must be an int in 1..{MAX_DECKS}, got {decks!r}")
+        rules = rules.replace(decks=decks)
+    if not isinstance(edge, tuple | list) or len(edge) != 2:
+        raise TypeError(f"edge must be a (low, high) pair, not {edge!r}")
+    low, high = (_fraction("edge", e) for e in edge)
+    if not -1 <= low <= high <= 1:
+        raise ValueError(f"edge must satisfy -1 <= low <= high <= 1, got ({edge[0]}, {edge[1]})")
+    unit = _fraction("step", step)
+    if unit <= 0:
+        raise ValueError(f"step must be positive, got {step!r}")
+    if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= 10_000:
+        raise ValueError(f"limit must be an int in 1..10,000, got {limit!r}")
+    if spec.kind == "player":
+        raise ValueError("a banker game's bets pay by its multipliers table, which design does not vary")
+    pair_plus = spec.kind == "pair_plus"
+    current = dict(rules.pair_plus_pays) if pair_plus else {spec.kind: rules.pays[spec.kind]}
+    if pays is None:
+        lo_pay, hi_pay = unit, 2 * max(current.values())
+    else:
+        if not isinstance(pays, tuple | list) or len(pays) != 2:
+            raise TypeError(f"pays must be a (low, high) pair of odds, not {pays!r}")
+        lo_pay, hi_pay = (_fraction("pays", p) for p in pays)
+    if not 0 < lo_pay <= hi_pay <= 10**6:
+        raise ValueError(f"pays must satisfy 0 < low <= high <= 1,000,000, got ({lo_pay}, {hi_pay})")
+    grid_lo, grid_hi = math.ceil(lo_pay / unit), math.floor(hi_pay / unit)
+    if grid_hi < grid_lo:
+        raise ValueError(f"no multiple of {unit} lies between {lo_pay} and {hi_pay}")
+    if (grid_hi - grid_lo + 1) > 10**6:
+        raise ValueError("pays: more than a million odds to try: take a larger step or a narrower range")
+    # the edge is affine in each pay: EV = base + sum over pays of slope * pay
+    def with_pays(table: Mapping[str, Fraction]) -> RuleSet:
+        if pair_plus:
+            return rules.replace(pair_plus_pays=dict(table))
+        return rules.replace(pays={**rules.pays, **table})
+
+    keys = list(current)
+    base = analyze(with_pays({k: Fraction(1, 10**6) for k in keys}), None)[bet].ev_exact
+    slopes = {}
+    for k in keys:
+        probe = dict.fromkeys(keys, Fraction(1, 10**6))
+        probe[k] = Fraction(1)
+        slopes[k] = (analyze(with_pays(probe), None)[bet].ev_exact - base) / (1 - Fraction(1, 10**6))
+    base -= sum(slopes.values()) * Fraction(1, 10**6)
+    target = (low + high) / 2
+    found: list[tuple[Fraction, dict[str, Fraction]]] = []
+    if not pair_plus:
+        (k,) = keys
+        for g in range(grid_lo, grid_hi + 1):
+            p = g * unit
+            house = -(base + slopes[k] * p)
+            if low <= house <= high:
+                found.append((house, {k: p}))
+    else:  # monotone tables, category by category, pruned by the reachable edge
+        order = list(keys)
+        tried = 0
+
+        def walk(i: int, floor_g: int, partial: Fraction, chosen: dict[str, Fraction]) -> None:
+            nonlocal tried
+            if i == len(order):
+                tried += 1
+                house = -(base + partial)
+                if low <= house <= high:
+                    found.append((house, dict(chosen)))
+                return
+            rest = order[i:]
+            for g in range(floor_g, grid_hi + 1):
+                if tried > 2_000_000:
+                    raise ValueError("pays: too many Pair Plus tables to try: take a larger step or a narrower range")
+                p = g * unit
+                lo_ev = partial + sum(slopes[c] for c in rest) * p  # the rest at this pay at the least
+                hi_ev = partial + slopes[order[i]] * p + sum(slopes[c] for c in rest[1:]) * grid_hi * unit
+                if -(base + lo_ev) < low:  # paying more only lowers the edge further
+                    break
+                if -(base + hi_ev) > high:
+                    continue
+                chosen[order[i]] = p
+                walk(i + 1, g, partial + slopes[order[i]] * p, chosen)
+                del chosen[order[i]]
+
+        walk(0, grid_lo, Fraction(0), {})
+    found.sort(key=lambda item: (abs(item[0] - target), sorted(item[1].items())))
+    out = []
+    for house, table in found[:limit]:
+        gain = frequency = None
+        if rules.fresh_deck_each_round:  # every round is a fresh deck: bet iff the edge is negative
+            gain, frequency = (float(-house) * 100, 1.0) if house < 0 else (0.0, 0.0)
+        elif not shoe_plan(with_pays(table), (bet,)).counted:
+            played = play_shoes(with_pays(table), shoes, "perfect", seed=seed, workers=workers, bets=[bet])
+            perfect = played[bet].perfect
+            assert perfect is not None
+            gain, frequency = perfect.expected_gain_per_100, perfect.frequency
+        out.append(PayOption(table, house, gain, frequency))
+    return out
