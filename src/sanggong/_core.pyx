@@ -697,11 +697,11 @@ cdef inline int64_t _shoe_round(shoe_t* s, bitgen_t* rng, uint8_t* hands, uint8_
     return burn + head_burned
 
 
-cdef int64_t shoe_deal(shoe_t* shoe, bitgen_t* rng, uint8_t* hands, uint8_t* burned,
+cdef int64_t shoe_deal(shoe_t* shoe, void* bitgen, uint8_t* hands, uint8_t* burned,
                        uint8_t* head_card) noexcept nogil:
     if shoe.n_cards == 0:  # not set up (shoe_init refused the table): deal nothing
         return -1
-    return _shoe_round(shoe, rng, hands, burned, head_card)
+    return _shoe_round(shoe, <bitgen_t*>bitgen, hands, burned, head_card)
 
 
 @cython.boundscheck(False)
