@@ -272,3 +272,14 @@ def test_chunk_seed(impl: Any) -> None:
     for bad in (-1, True, 1.0):
         with pytest.raises(ValueError, match="chunk number"):
             dealt.chunk_seed(bad)  # type: ignore[arg-type]
+
+
+def test_module_examples(impl: Any) -> None:
+    """The docstring examples of ``sanggong.rounds`` (which tests/test_doctests.py does
+    not list), with both implementations."""
+    import doctest
+
+    import sanggong.rounds
+
+    result = doctest.testmod(sanggong.rounds, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    assert result.attempted > 0 and result.failed == 0
