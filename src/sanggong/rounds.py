@@ -80,6 +80,7 @@ class DealtRounds:
         card came out.
     :ivar cut_card: ``uint16``: where the shoe's cut card lies, in cards from the end
         (0 for a fresh deck: ``RoundRecord.cut_card`` is then None).
+    :ivar sequence: the ``SeedSequence`` the chunks' seeds are spawned from.
     """
 
     rules: RuleSet
@@ -172,8 +173,8 @@ def deal_batch(
 ) -> DealtRounds:
     """Deal ``rounds`` rounds as ``rules`` prescribe, in the compiled core, and return
     their cards: the hands (banker first), burned cards, head cards, shoe and round
-    numbers, for a simulator of your own. About 20 million online rounds a second on
-    one core of the development machine.
+    numbers, for a simulator of your own: over 20 million online rounds a second on one
+    core of the development machine.
 
     :param rules: a ``RuleSet`` or a preset's name.
     :param rounds: 0 .. 10**9 (``MAX_BATCH_ROUNDS``).
