@@ -11,7 +11,12 @@ chunk's are the rounds ``Game(rules, seed=result.chunk_seed(k))`` deals, one aft
 other from its first (its records' hands, burned cards, head card, round in shoe, last
 of shoe and cut card; the shoe numbers go on counting from the earlier chunks' shoes).
 They are also the rounds ``simulate(rules, rounds, seed=seed, chunk_size=chunk_size)``
-plays and counts.
+plays and counts. (Not those of ``Game(rules, seed=seed)`` itself: even the first chunk
+draws from a spawned child of ``seed``, as ``simulate``'s does.)
+
+Cython code can deal from a shoe of its own, one round at a time into its own buffers,
+with the same procedure: ``shoe_init`` and ``shoe_deal`` (``from sanggong._core cimport
+...``, documented in ``_core.pxd``).
 
 >>> from sanggong import ONLINE, Game
 >>> dealt = deal_batch(ONLINE, 1000, seed=7)
