@@ -61,7 +61,10 @@ def _arrays(rules: RuleSet, rounds: int, width: int | None = None) -> dict[str, 
     }
 
 
-def _deal(kernels: Any, rules: RuleSet, seed: int, rounds: int, width: int | None = None) -> tuple[int, dict[str, Any], int]:
+def _deal(
+    kernels: Any, rules: RuleSet, seed: int, rounds: int, width: int | None = None
+) -> tuple[int, dict[str, Any], int]:
+    """Deal with ``kernels``: (shoes begun, the arrays, the generator's next word)."""
     bit_generator = np.random.PCG64(seed)
     arrays = _arrays(rules, rounds, width)
     shoes = kernels.deal_chunk(bit_generator, _params(rules), *arrays.values())

@@ -734,7 +734,8 @@ def deal_chunk(bit_generator, const int64_t[::1] params, uint8_t[:, :, ::1] hand
             raise ValueError(f"params {list(params)} do not describe a table this kernel deals")
         most = (s.burn_first if s.fresh else max(s.burn_first, s.burn_later)) + s.head_burned
         if hands.shape[1] != s.hands or hands.shape[2] != 3:
-            raise ValueError(f"hands must have shape (rounds, {s.hands}, 3), got ({hands.shape[0]}, {hands.shape[1]}, {hands.shape[2]})")
+            raise ValueError(f"hands must have shape (rounds, {s.hands}, 3), "
+                             f"got ({hands.shape[0]}, {hands.shape[1]}, {hands.shape[2]})")
         if width < most:
             raise ValueError(f"burned must hold {most} cards a round, it holds {width}")
         for name, length in (("burned", burned.shape[0]), ("burn_counts", burn_counts.shape[0]),
