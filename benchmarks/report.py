@@ -269,24 +269,29 @@ def analysis_figures(repeats: int) -> dict[str, tuple[float, str]]:
 
 
 def deal_figures(rounds: int, repeats: int) -> dict[str, tuple[float, str]]:
-    """ns per card drawn and online rounds dealt per second, sanggong against NumPy."""
+    """ns per card drawn and online rounds dealt per second, sanggong against NumPy; and
+    deal_batch, the raw rounds (its arrays allocated each call, as a user gets them)."""
     shoes = max(1, rounds // 32)
     bit_generator = np.random.PCG64(1)
     rng = np.random.Generator(np.random.PCG64(1))
     online = np.empty((rounds, 13), np.uint8)
     shoe_rows = np.empty((shoes, 416), np.uint8)
     few = max(1, rounds // 50)
+    macau_rounds = max(1, rounds // 4)
     reference_rows = np.empty((max(1, rounds // 200), 13), np.uint8)
     game = sanggong.Game(sanggong.ONLINE, 1)
     contenders: dict[str, tuple[Callable[[], object], int]] = {
         "online": (lambda: _core.deal_fresh_batch(bit_generator, 1, online), rounds),
+        "deal_batch": (lambda: sanggong.deal_batch(sanggong.ONLINE, rounds, seed=1, workers=1), rounds),
+        "deal_batch macau": (lambda: sanggong.deal_batch(sanggong.MACAU, macau_rounds, seed=1, workers=1),
+                             macau_rounds),
         "shoe": (lambda: _core.deal_fresh_batch(bit_generator, 8, shoe_rows), shoes),
         "permutation": (lambda: numpy_permutation_deal(rng, few), few),
         "permuted": (lambda: numpy_permuted_deal(rng, rounds), rounds),
         "game": (lambda: [game.deal() for _ in range(few)], few),
     }
-    medians = interleaved_medians(contenders, repeats)
-    per = {name: medians[name] / count for name, (_, count) in contenders.items()}
+    times = interleaved_times(contenders, repeats)
+    per = {name: statistics.median(times[name]) / count for name, (_, count) in contenders.items()}
     reference = interleaved_medians(
         {"ref": (lambda: _reference.deal_fresh_batch(bit_generator, 1, reference_rows), 0)}, 3
     )["ref"] / len(reference_rows)
@@ -294,6 +299,8 @@ def deal_figures(rounds: int, repeats: int) -> dict[str, tuple[float, str]]:
         "cython: ns per card drawn, full 8-deck shoes": (per["shoe"] / 416 * 1e9, "ns/card"),
         "cython: ns per card drawn, online rounds (13 cards)": (per["online"] / 13 * 1e9, "ns/card"),
         "cython: online rounds dealt (deal_fresh_batch)": (1 / per["online"], "rounds/s"),
+        "deal_batch: online rounds, 1 worker (hands, burns, head cards, shoes)": (1 / per["deal_batch"], "rounds/s"),
+        "deal_batch: Macau rounds (8-deck shoe, 7 positions), 1 worker": (1 / per["deal_batch macau"], "rounds/s"),
         "numpy: Generator.permutation per round, in a loop": (1 / per["permutation"], "rounds/s"),
         "numpy: Generator.permuted, vectorised over rounds": (1 / per["permuted"], "rounds/s"),
         "sanggong.Game.deal, the whole procedure, per call": (1 / per["game"], "rounds/s"),
@@ -301,8 +308,10 @@ def deal_figures(rounds: int, repeats: int) -> dict[str, tuple[float, str]]:
         "cython / permutation loop": (per["permutation"] / per["online"], "x"),
         "cython / vectorised permuted": (per["permuted"] / per["online"], "x"),
         "cython / reference": (reference / per["online"], "x"),
+        "deal_batch / deal_fresh_batch, online, time per round (paired)": (
+            paired_ratio(times["deal_batch"], times["online"]), "x"),
+        "Game.deal / deal_batch, online, time per round": (per["game"] / per["deal_batch"], "x"),
     }
-
 
 if __name__ == "__main__":
     main()

@@ -34,3 +34,15 @@ def test_numpy_permuted(benchmark) -> None:
 def test_game_deal(benchmark) -> None:
     game = sanggong.Game(sanggong.ONLINE, 1)
     benchmark(lambda: [game.deal() for _ in range(1000)])
+
+
+def test_deal_batch_online_one_worker(benchmark) -> None:
+    benchmark(sanggong.deal_batch, sanggong.ONLINE, ROUNDS, seed=1, workers=1)
+
+
+def test_deal_batch_macau_one_worker(benchmark) -> None:
+    benchmark(sanggong.deal_batch, sanggong.MACAU, ROUNDS // 4, seed=1, workers=1)
+
+
+def test_deal_batch_online_every_core(benchmark) -> None:
+    benchmark(sanggong.deal_batch, sanggong.ONLINE, 10 * ROUNDS, seed=1, workers=None, chunk_size=ROUNDS)

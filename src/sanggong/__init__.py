@@ -31,6 +31,7 @@ if TYPE_CHECKING:  # what type checkers see; at run time __getattr__ imports eac
     from .hands import CLASS_LABELS, HandValue, PairPlus, RulesLike, compare, evaluate, hand_cards
     from .money import Money
     from .ranking import DEFAULT_RANKING, Ranking
+    from .rounds import DealtRounds, deal_batch
     from .rules import (
         CHINESE,
         GENTING,
@@ -91,6 +92,8 @@ _LAZY: dict[str, str] = {
     # sanggong.dealing
     "Deal": "dealing", "Game": "dealing", "ObservedTable": "dealing", "Replayer": "dealing",
     "Resettler": "dealing", "RoundRecord": "dealing",
+    # sanggong.rounds
+    "DealtRounds": "rounds", "deal_batch": "rounds",
     # sanggong.verify
     "VerifyReport": "verify", "verify_log": "verify",
     # sanggong.analysis
@@ -157,6 +160,8 @@ __all__ = [
     "Replayer",
     "Resettler",
     "RoundRecord",
+    "DealtRounds",
+    "deal_batch",
     "VerifyReport",
     "verify_log",
     # exact analysis

@@ -30,3 +30,15 @@ def evaluate_batch(
 def compare_batch(
     tables: Tables, a: npt.NDArray[np.integer], b: npt.NDArray[np.integer], out: npt.NDArray[np.int8]
 ) -> int: ...
+def deal_chunk(
+    bit_generator: Any,
+    params: npt.NDArray[np.int64],
+    hands: npt.NDArray[np.uint8],
+    burned: npt.NDArray[np.uint8],
+    burn_counts: npt.NDArray[np.uint8],
+    head_cards: npt.NDArray[np.uint8] | None,
+    shoe: npt.NDArray[np.int64],
+    round_in_shoe: npt.NDArray[np.uint16],
+    last: npt.NDArray[np.uint8],
+    cut_card: npt.NDArray[np.uint16],
+) -> int: ...

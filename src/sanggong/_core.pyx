@@ -568,6 +568,246 @@ def deal_fresh_batch(bit_generator, Py_ssize_t decks, uint8_t[:, ::1] out not No
     return None
 
 
+# --- raw rounds ------------------------------------------------------------------------------
+# A shoe dealt round after round exactly as sanggong.dealing.Game deals (the draws of
+# simulate_chunk, in the same order), its cards assigned to the hands and written out:
+# for simulators of their own. shoe_init and shoe_deal are the C-level API (_core.pxd
+# documents them); deal_chunk, the kernel of sanggong.rounds.deal_batch, is the same
+# round in a loop over caller arrays. The twin is _reference.deal_chunk.
+
+cdef uint8_t _FRESH_SHOE[SHOE_MAX_CARDS]  # 64 decks in code order, copied in at a shuffle
+
+
+cdef void _init_fresh_shoe() noexcept nogil:
+    cdef Py_ssize_t i
+    for i in range(SHOE_MAX_CARDS):
+        _FRESH_SHOE[i] = i % 52
+
+
+_init_fresh_shoe()
+
+
+cdef int shoe_init(shoe_t* shoe, int64_t decks, int64_t positions, bint fresh, int64_t burn_first,
+                   int64_t burn_later, bint head, bint head_burned, bint one_at_a_time, int64_t cut_lo,
+                   int64_t cut_hi) noexcept nogil:
+    cdef int64_t n_cards = 52 * decks, extra = 1 if head and head_burned else 0, hands = positions + 1
+    shoe.n_cards = 0  # unusable unless the table is one this deals
+    # the conditions of RuleSet (sanggong.rules), as simulate_chunk checks them: the first
+    # round after a shuffle fits the shoe, a later one behind the cut card at its earliest
+    if not (1 <= decks <= 64 and 1 <= positions < SHOE_MAX_HANDS and 0 <= burn_first <= 64
+            and 0 <= burn_later <= 64 and burn_first + extra + 3 * hands <= n_cards):
+        return -1
+    if not fresh and not (1 <= cut_lo <= cut_hi < n_cards and burn_later + extra + 3 * hands <= cut_lo):
+        return -1
+    shoe.decks = decks
+    shoe.positions = positions
+    shoe.hands = hands
+    shoe.n_cards = n_cards
+    shoe.burn_first = burn_first
+    shoe.burn_later = burn_later
+    shoe.cut_lo = cut_lo if not fresh else 0
+    shoe.cut_hi = cut_hi if not fresh else 0
+    shoe.fresh = fresh
+    shoe.head = head
+    shoe.head_burned = head and head_burned
+    shoe.one_at_a_time = one_at_a_time
+    shoe.pos = 0
+    shoe.cut = n_cards
+    shoe.number = 0
+    shoe.round_in_shoe = 0
+    shoe.last = True
+    memcpy(shoe.deck, _FRESH_SHOE, n_cards)  # a fresh deck stays in code order between rounds
+    return 0
+
+
+cdef inline void _assign(const uint8_t* cards, int64_t burn, int64_t nh, bint head, bint head_burned,
+                         bint one_at_a_time, uint8_t* hands, uint8_t* burned, uint8_t* head_card) noexcept nogil:
+    """Assign a round's cards, in the order they came out, as dealing.assign does: the
+    burned cards (a burned head card last), the head card, the hands (the banker's
+    first). Everything it reads is in its arguments: a store through uint8_t* may alias
+    anything, and a struct's fields would be reloaded after each."""
+    cdef int64_t k, h, first
+    cdef const uint8_t* rest = cards + burn
+    cdef uint8_t head_code
+    for k in range(burn):
+        burned[k] = cards[k]
+    if head:  # the head card names the first hand; three cards a hand round the cycle
+        head_code = rest[0]
+        if head_card != NULL:
+            head_card[0] = head_code
+        first = (head_code >> 2) & 3  # (rank - 1) mod 4
+        if head_burned:
+            burned[burn] = head_code
+            rest += 1
+        h = first
+        while h >= nh:  # first <= 3 may pass hands more than once
+            h -= nh
+        for k in range(nh):  # hand h = (first + k) mod hands
+            hands[3 * h] = rest[3 * k]
+            hands[3 * h + 1] = rest[3 * k + 1]
+            hands[3 * h + 2] = rest[3 * k + 2]
+            h += 1
+            h = h if h < nh else 0  # (a conditional move: where it wraps is random, a branch would miss)
+    else:
+        if head_card != NULL:
+            head_card[0] = SHOE_NO_CARD
+        for k in range(nh):  # position k + 1, the banker (hand 0) last
+            h = k + 1 if k + 1 < nh else 0
+            if one_at_a_time:
+                hands[3 * h] = rest[k]
+                hands[3 * h + 1] = rest[k + nh]
+                hands[3 * h + 2] = rest[k + 2 * nh]
+            else:
+                hands[3 * h] = rest[3 * k]
+                hands[3 * h + 1] = rest[3 * k + 1]
+                hands[3 * h + 2] = rest[3 * k + 2]
+
+
+cdef inline int64_t _shoe_round(shoe_t* s, bitgen_t* rng, uint8_t* hands, uint8_t* burned,
+                                uint8_t* head_card) noexcept nogil:
+    """One round of shoe_deal (the shoe set up by shoe_init): the burned cards' count."""
+    cdef uint8_t cards[SHOE_MAX_BURNED + 3 * SHOE_MAX_HANDS]
+    cdef int64_t picked[SHOE_MAX_BURNED + 3 * SHOE_MAX_HANDS]
+    cdef int64_t n = s.n_cards, nh = s.hands, burn, count, start
+    cdef bint head = s.head, head_burned = s.head_burned, one_at_a_time = s.one_at_a_time
+    if s.fresh:  # a shuffle every round: the deck is in code order, put back after the draw
+        burn = s.burn_first
+        count = burn + head_burned + 3 * nh
+        sg_draw(rng.next_uint64, rng.state, s.deck, n, 0, count, cards, picked)
+        sg_reset(s.deck, _FRESH_SHOE, n, count, picked)
+        s.number += 1
+        s.round_in_shoe = 1
+        s.last = True
+    else:
+        if s.last:  # shuffle: cards back in code order, the cut card placed (one draw)
+            memcpy(s.deck, _FRESH_SHOE, n)
+            s.pos = 0
+            s.round_in_shoe = 0
+            s.number += 1
+            s.cut = n - (s.cut_lo + <int64_t>sg_bounded(rng.next_uint64, rng.state,
+                                                         <uint64_t>(s.cut_hi - s.cut_lo + 1)))
+        burn = s.burn_first if s.round_in_shoe == 0 else s.burn_later
+        count = burn + head_burned + 3 * nh
+        start = s.pos
+        sg_draw(rng.next_uint64, rng.state, s.deck, n, start, count, cards, NULL)
+        s.pos = start + count
+        s.round_in_shoe += 1
+        s.last = start <= s.cut < start + count  # the cut card came out in this round: the shoe's last
+    _assign(cards, burn, nh, head, head_burned, one_at_a_time, hands, burned, head_card)
+    return burn + head_burned
+
+
+cdef int64_t shoe_deal(shoe_t* shoe, void* bitgen, uint8_t* hands, uint8_t* burned,
+                       uint8_t* head_card) noexcept nogil:
+    if shoe.n_cards == 0:  # not set up (shoe_init refused the table): deal nothing
+        return -1
+    return _shoe_round(shoe, <bitgen_t*>bitgen, hands, burned, head_card)
+
+
+@cython.boundscheck(False)
+@cython.wraparound(False)
+def deal_chunk(bit_generator, const int64_t[::1] params, uint8_t[:, :, ::1] hands not None,
+               uint8_t[:, ::1] burned not None, uint8_t[::1] burn_counts not None, uint8_t[::1] head_cards,
+               int64_t[::1] shoe not None, uint16_t[::1] round_in_shoe not None, uint8_t[::1] last not None,
+               uint16_t[::1] cut_card not None):
+    """Deal ``hands.shape[0]`` rounds from a fresh shoe (the table of ``params``, laid out
+    as simulate_chunk's) as ``sanggong.Game`` deals them, and write for round i: its
+    hands (``hands[i, 0]`` the banker's, ``hands[i, p]`` position p's), its burned cards
+    (``burned[i, :burn_counts[i]]``, a burned head card last; the rest of the row 255),
+    its head card (``head_cards[i]``, 255 where there is none; ``head_cards`` may be
+    None), its shoe (from 1), round in shoe (from 1), whether it was the shoe's last (1
+    or 0) and the cut card's place from the end (0 for a fresh deck). Returns the shoes
+    begun."""
+    if params.shape[0] != N_PARAMS:
+        raise ValueError("params must hold 10 values")
+    _check_aligned(&params[0], sizeof(int64_t), "params")
+    cdef shoe_t* s = <shoe_t*>malloc(sizeof(shoe_t))
+    if s == NULL:
+        raise MemoryError()
+    cdef int ok = shoe_init(s, params[P_DECKS], params[P_POSITIONS], params[P_FRESH] != 0, params[P_BURN_FIRST],
+                            params[P_BURN_LATER], params[P_HEAD] != 0, params[P_HEAD_BURNED] != 0,
+                            params[P_ONE_AT_A_TIME] != 0, params[P_CUT_LO], params[P_CUT_HI])
+    cdef Py_ssize_t rounds = hands.shape[0], width = burned.shape[1]
+    cdef int64_t most
+    try:
+        if ok != 0:
+            raise ValueError(f"params {list(params)} do not describe a table this kernel deals")
+        most = (s.burn_first if s.fresh else max(s.burn_first, s.burn_later)) + s.head_burned
+        if hands.shape[1] != s.hands or hands.shape[2] != 3:
+            raise ValueError(f"hands must have shape (rounds, {s.hands}, 3), "
+                             f"got ({hands.shape[0]}, {hands.shape[1]}, {hands.shape[2]})")
+        if width < most:
+            raise ValueError(f"burned must hold {most} cards a round, it holds {width}")
+        for name, length in (("burned", burned.shape[0]), ("burn_counts", burn_counts.shape[0]),
+                             ("shoe", shoe.shape[0]), ("round_in_shoe", round_in_shoe.shape[0]),
+                             ("last", last.shape[0]), ("cut_card", cut_card.shape[0])):
+            if length != rounds:
+                raise ValueError(f"{name} must hold {rounds} rounds, it holds {length}")
+        if head_cards is not None and head_cards.shape[0] != rounds:
+            raise ValueError(f"head_cards must hold {rounds} rounds, it holds {head_cards.shape[0]}")
+        if rounds == 0:
+            return 0
+        _check_aligned(&shoe[0], sizeof(int64_t), "shoe")
+        _check_aligned(&round_in_shoe[0], sizeof(uint16_t), "round_in_shoe")
+        _check_aligned(&cut_card[0], sizeof(uint16_t), "cut_card")
+        return _deal_rows(bit_generator, s, rounds, &hands[0, 0, 0], &burned[0, 0], width, &burn_counts[0],
+                          &head_cards[0] if head_cards is not None else NULL, &shoe[0], &round_in_shoe[0],
+                          &last[0], &cut_card[0])
+    finally:
+        free(s)
+
+
+cdef int64_t _deal_rows(object bit_generator, shoe_t* s, Py_ssize_t rounds, uint8_t* hands, uint8_t* burned,
+                        Py_ssize_t width, uint8_t* burn_counts, uint8_t* head_cards, int64_t* shoe,
+                        uint16_t* round_in_shoe, uint8_t* last, uint16_t* cut_card) except -1:
+    """deal_chunk's loop (the arrays checked), without the GIL. A fresh-deck table (every
+    online table) has a loop of its own: the same rounds as _shoe_round's, with what
+    every round shares in locals (a store through uint8_t* may alias any field read
+    through a pointer, which would then be reloaded after each)."""
+    cdef bitgen_t* rng = _bitgen(bit_generator)
+    cdef uint64_t (*next_word)(void *) noexcept nogil
+    cdef void* state
+    cdef Py_ssize_t i, k, row = 3 * s.hands
+    cdef int64_t n_burned, n = s.n_cards, nh = s.hands, burn = s.burn_first, count, number = s.number
+    cdef bint head = s.head, head_burned = s.head_burned, one_at_a_time = s.one_at_a_time
+    cdef uint8_t* deck = s.deck
+    cdef uint8_t cards[SHOE_MAX_BURNED + 3 * SHOE_MAX_HANDS]
+    cdef int64_t picked[SHOE_MAX_BURNED + 3 * SHOE_MAX_HANDS]
+    with bit_generator.lock, nogil:
+        next_word = rng.next_uint64
+        state = rng.state
+        if s.fresh:
+            count = burn + head_burned + 3 * nh
+            n_burned = burn + head_burned
+            for i in range(rounds):
+                sg_draw(next_word, state, deck, n, 0, count, cards, picked)
+                sg_reset(deck, _FRESH_SHOE, n, count, picked)
+                _assign(cards, burn, nh, head, head_burned, one_at_a_time, hands + i * row, burned + i * width,
+                        head_cards + i if head_cards != NULL else NULL)
+                for k in range(n_burned, width):
+                    burned[i * width + k] = SHOE_NO_CARD
+                burn_counts[i] = <uint8_t>n_burned
+                shoe[i] = number + 1 + i
+                round_in_shoe[i] = 1
+                last[i] = 1
+                cut_card[i] = 0
+            s.number = number + rounds
+            s.round_in_shoe = 1
+            s.last = True
+        else:
+            for i in range(rounds):
+                n_burned = _shoe_round(s, rng, hands + i * row, burned + i * width,
+                                       head_cards + i if head_cards != NULL else NULL)
+                for k in range(n_burned, width):
+                    burned[i * width + k] = SHOE_NO_CARD
+                burn_counts[i] = <uint8_t>n_burned
+                shoe[i] = s.number
+                round_in_shoe[i] = <uint16_t>s.round_in_shoe
+                last[i] = s.last
+                cut_card[i] = <uint16_t>(s.n_cards - s.cut)
+    return s.number
+
+
 # --- exact counting -------------------------------------------------------------------------
 # The compiled twins of _reference.joint_class_counts and hand_counts, in uint64: the
 # caller (sanggong.analysis) checks that the shoe is small enough for no sum to overflow.

@@ -613,6 +613,94 @@ def deal_fresh_batch(bit_generator, decks: int, out) -> None:  # type: ignore[no
         out[r, :] = cards
 
 
+# Raw rounds (the compiled deal_chunk, and shoe_init / shoe_deal of _core.pxd): a shoe
+# dealt round after round exactly as sanggong.dealing.Game deals, the cards of each
+# round assigned to the hands and written out for simulators of their own.
+
+NO_CARD = 255
+
+
+def deal_chunk(  # type: ignore[no-untyped-def]
+    bit_generator, params, hands, burned, burn_counts, head_cards, shoe, round_in_shoe, last, cut_card
+) -> int:
+    """Deal ``len(hands)`` rounds from a fresh shoe (the table of ``params``, laid out as
+    ``simulate_chunk``'s) as ``sanggong.dealing.Game`` deals them, and write for round i:
+    its hands (``hands[i, 0]`` the banker's, ``hands[i, p]`` position p's), its burned
+    cards (``burned[i, :burn_counts[i]]``, a burned head card last; the rest of the row
+    ``NO_CARD``), its head card (``head_cards[i]``, ``NO_CARD`` where there is none;
+    ``head_cards`` may be None), its shoe (from 1), round in shoe (from 1), whether it was
+    the shoe's last (1 or 0) and the cut card's place from the end (0 for a fresh deck).
+    Returns the shoes begun."""
+    if len(params) != 10:
+        raise ValueError("params must hold 10 values")
+    decks, positions, fresh, burn_first, burn_later, head, head_burned, one_at_a_time, cut_lo, cut_hi = (
+        int(x) for x in params
+    )
+    head_burned = 1 if head and head_burned else 0
+    n_cards = 52 * decks
+    n_hands = positions + 1
+    if not (1 <= decks <= 64 and 1 <= positions < 17 and 0 <= burn_first <= 64 and 0 <= burn_later <= 64
+            and burn_first + head_burned + 3 * n_hands <= n_cards
+            and (fresh or (1 <= cut_lo <= cut_hi < n_cards and burn_later + head_burned + 3 * n_hands <= cut_lo))):
+        raise ValueError(f"params {[int(x) for x in params]} do not describe a table this kernel deals")
+    rounds = hands.shape[0]
+    most = (burn_first if fresh else max(burn_first, burn_later)) + head_burned
+    if hands.shape[1:] != (n_hands, 3):
+        raise ValueError(f"hands must have shape (rounds, {n_hands}, 3), got {hands.shape}")
+    width = burned.shape[1]
+    if width < most:
+        raise ValueError(f"burned must hold {most} cards a round, it holds {width}")
+    for name, array in (("burned", burned), ("burn_counts", burn_counts), ("shoe", shoe),
+                        ("round_in_shoe", round_in_shoe), ("last", last), ("cut_card", cut_card)):
+        if len(array) != rounds:
+            raise ValueError(f"{name} must hold {rounds} rounds, it holds {len(array)}")
+    if head_cards is not None and len(head_cards) != rounds:
+        raise ValueError(f"head_cards must hold {rounds} rounds, it holds {len(head_cards)}")
+    deck: list[int] = []
+    number = in_shoe = pos = 0
+    cut = n_cards
+    is_last = True
+    for i in range(rounds):
+        if fresh or is_last:  # shuffle: the cards back in code order, the cut card placed
+            deck = [c % 52 for c in range(n_cards)]
+            number += 1
+            in_shoe = pos = 0
+            if not fresh:
+                cut = n_cards - (cut_lo + _bounded_raw(bit_generator, cut_hi - cut_lo + 1))
+        burn = burn_first if in_shoe == 0 else burn_later
+        count = burn + head_burned + 3 * n_hands
+        cards = [0] * count
+        draw(bit_generator, deck, pos, count, cards)
+        start, pos = pos, pos + count
+        in_shoe += 1
+        is_last = bool(fresh) or start <= cut < pos
+        # assign the cards as dealing.assign does
+        gone, rest = cards[:burn], cards[burn:]
+        head_code = NO_CARD
+        if head:
+            head_code = rest[0]
+            if head_burned:
+                gone.append(rest.pop(0))
+            first = (card_rank(head_code) - 1) % 4  # the hand the head card names (dealing.first_hand)
+            order = [(first + k) % n_hands for k in range(n_hands)]  # from the hand it names, round the cycle
+        else:
+            order = [*range(1, n_hands), 0]  # position 1 first, the banker last
+        for k, h in enumerate(order):
+            if head or not one_at_a_time:
+                hands[i, h] = rest[3 * k : 3 * k + 3]
+            else:  # one card at a time round the table
+                hands[i, h] = rest[k :: n_hands]
+        burned[i] = gone + [NO_CARD] * (width - len(gone))
+        burn_counts[i] = len(gone)
+        if head_cards is not None:
+            head_cards[i] = head_code
+        shoe[i] = number
+        round_in_shoe[i] = in_shoe
+        last[i] = is_last
+        cut_card[i] = n_cards - cut
+    return number
+
+
 # --- exact counting ---------------------------------------------------------------------
 # A hand's class and rank depend on as little as its ranking reads: counting goes over 11
 # "class ranks" (A..9, T, a face: J, Q and K alike), 13 ranks or the 52 cards
