@@ -104,6 +104,7 @@ def main() -> None:
     dealing = deal_figures(int(args.rounds), args.repeats)
     analysis = analysis_figures(args.repeats)
     simulation = simulation_figures(args.repeats, args.chunks)
+    shoe = shoe_figures(args.repeats)
     meta = {
         "hands": n,
         "reference_hands": slice_n,
@@ -119,7 +120,8 @@ def main() -> None:
         print(json.dumps({"meta": meta, "ns_per_hand": rows, "ratios": ratios, "rankings": rankings,
                           "dealing": dealing,
                           "analysis": analysis,
-                          "simulation": simulation}, indent=2))
+                          "simulation": simulation,
+                          "shoe": shoe}, indent=2))
         return
     print(f"Evaluating {n:,} random one-deck hands (uint8 codes), median of {args.repeats} runs")
     print(f"python {meta['python']}, numpy {meta['numpy']}, {meta['machine']}, {meta['cpus']} cpus\n")
@@ -145,6 +147,10 @@ def main() -> None:
     print("\nSimulation, every bet settled every round")
     width = max(map(len, simulation))
     for name, (value, unit) in simulation.items():
+        print(f"  {name:<{width}}  {value:14,.2f} {unit}")
+    print(f"\nA Macau shoe (8 decks, 7 positions) as it is dealt, one core, median of {max(args.repeats, 5)} runs")
+    width = max(map(len, shoe))
+    for name, (value, unit) in shoe.items():
         print(f"  {name:<{width}}  {value:14,.2f} {unit}")
 
 
@@ -265,6 +271,53 @@ def analysis_figures(repeats: int) -> dict[str, tuple[float, str]]:
     figures = {name: (seconds * 1e3, "ms") for name, seconds in medians.items()}
     figures["card-by-card enumeration, 407,170,400 one-deck deals"] = (brute * 1e3, "ms")
     figures["enumeration / analyze(macau, 1 deck)"] = (brute / medians["analyze(macau, 1 deck)"], "x")
+    return figures
+
+
+def shoe_figures(repeats: int) -> dict[str, tuple[float, str]]:
+    """The shoe evaluator's time for an 8-deck Macau shoe 100 cards in, and shoe play of
+    that table on one core: rounds per second for perfect information (every bet, the
+    banker's bets) and for a count (every bet), each timed interleaved, kernel included
+    and Python's per-chunk work too (one chunk of shoes per call)."""
+    from sanggong.shoe import CountPlay, ShoeEvaluator, _bet_tags, _run_play_chunk, _Setup
+
+    macau = sanggong.MACAU
+    banker = ("odd", "even", "three_faces", *(f"point:{n}" for n in range(10)))
+    rng = np.random.default_rng(1)
+    seen = [sanggong.Card(int(c)) for c in rng.permutation(np.repeat(np.arange(52), 8))[:100]]
+    evaluators = {}
+    for label, bets in (("every bet", None), ("the banker's bets", banker)):
+        shoe = ShoeEvaluator(macau, bets=bets)
+        shoe.remove(seen)
+        evaluators[label] = shoe
+    timed = interleaved_medians({f"shoe evaluator, {label}": (shoe.numerators, 1)
+                                 for label, shoe in evaluators.items()}, max(repeats, 9) * 20)
+    figures = {name: (seconds * 1e6, "us") for name, seconds in timed.items()}
+
+    def setup(bets: tuple[str, ...], perfect: bool) -> _Setup:
+        tags = _bet_tags(macau, bets, CountPlay())
+        vectors = sorted(set(tags.values()))
+        return _Setup(macau, bets, perfect, np.array(vectors, dtype=np.int32),
+                      np.array([vectors.index(tags[b]) for b in bets], dtype=np.int32), 0.5, 51, 102, False)
+
+    every = tuple(macau.bets)
+    plays = {
+        "perfect information, every bet": (setup(every, True), 100),
+        "perfect information, the banker's bets": (setup(banker, True), 400),
+        "count, every bet": (setup(every, False), 20_000),
+    }
+    rounds: dict[str, int] = {}
+
+    def play(name: str) -> Callable[[], object]:
+        configured, shoes = plays[name]
+
+        def run() -> None:
+            rounds[name] = _run_play_chunk(configured, 0, np.random.SeedSequence(1), shoes).rounds
+        return run
+
+    medians = interleaved_medians({name: (play(name), 1) for name in plays}, max(repeats, 5))
+    for name, seconds in medians.items():
+        figures[f"{name}, rounds/s (one core)"] = (rounds[name] / seconds, "rounds/s")
     return figures
 
 

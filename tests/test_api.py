@@ -32,7 +32,7 @@ API_DOCS = ROOT / "docs" / "api"
 PUBLIC_MODULES = [
     "sanggong.cards", "sanggong.hands", "sanggong.batch", "sanggong.ranking", "sanggong.rules", "sanggong.money",
     "sanggong.settlement", "sanggong.dealing", "sanggong.records", "sanggong.verify", "sanggong.analysis",
-    "sanggong.simulation", "sanggong.limits",
+    "sanggong.simulation", "sanggong.limits", "sanggong.rounds", "sanggong.shoe",
 ]
 
 # The names of the public modules' __all__ that are not exported from sanggong, and why.

@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 
 from sanggong import MACAU, ONLINE, PRESETS, DealtRounds, Game, RuleSet, deal_batch, rank_batch, simulate
 from sanggong import _core, _reference
-from sanggong.rounds import MAX_BATCH_ROUNDS, NO_CARD
+from sanggong.limits import MAX_BATCH_ROUNDS
+from sanggong.rounds import NO_CARD
 from sanggong.simulation import _params
 
 # name -> rule set: positions 1..16, burns, a head card burned or not, one card at a

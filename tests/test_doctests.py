@@ -10,7 +10,8 @@ import pytest
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 MODULES = ["sanggong", "sanggong.cards", "sanggong.hands", "sanggong.batch", "sanggong.rules", "sanggong.settlement",
-           "sanggong.dealing", "sanggong.records", "sanggong.verify", "sanggong.money", "sanggong.limits", "sanggong.analysis", "sanggong.simulation"]
+           "sanggong.dealing", "sanggong.records", "sanggong.verify", "sanggong.money", "sanggong.limits", "sanggong.analysis", "sanggong.simulation",
+           "sanggong.rounds", "sanggong.shoe"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -15,6 +15,7 @@ handed what it was built for; each limit below says which part of it sets the bo
 from __future__ import annotations
 
 __all__ = [
+    "MAX_BATCH_ROUNDS",
     "MAX_BETS",
     "MAX_BURN",
     "MAX_DECIMAL_EXPONENT",
@@ -80,6 +81,11 @@ MAX_SIM_ROUNDS = 10**15
 
 MAX_SESSIONS = 10**7
 """Sessions in one session-mode simulation."""
+
+MAX_BATCH_ROUNDS = 10**9
+"""Rounds one ``deal_batch`` call deals: at least 28 bytes of arrays a round (online; 130
+at 16 positions), so already 28 GB. Deal more in several calls (``chunk_seed`` continues
+the chunks of one seed: see ``deal_batch``)."""
 
 MAX_SHOES = 10**12
 """Shoes one ``play_shoes`` call plays (a Macau shoe is about 16 rounds)."""

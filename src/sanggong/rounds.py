@@ -43,6 +43,7 @@ from . import _impl
 from .batch import cores
 from .dealing import seed_sequence
 from .rules import PRESETS, RuleSet
+from .limits import MAX_BATCH_ROUNDS
 from .simulation import DEFAULT_CHUNK, _child, _params
 
 __all__ = ["DealtRounds", "deal_batch"]
@@ -50,10 +51,6 @@ __all__ = ["DealtRounds", "deal_batch"]
 NO_CARD = 255
 """The code that pads ``DealtRounds.burned`` (and stands for no head card in the core)."""
 
-MAX_BATCH_ROUNDS = 10**9
-"""Rounds one ``deal_batch`` call deals: at least 28 bytes of arrays a round (online; 130
-at 16 positions), so already 28 GB. Deal more in several calls (``chunk_seed`` continues
-the chunks of one seed: see ``deal_batch``)."""
 
 
 @dataclass(frozen=True, eq=False)

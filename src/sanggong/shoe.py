@@ -516,10 +516,10 @@ class CountStats(StrategyStats):
     """A count's results, with its tags, the threshold it bet from, the correlation of
     the true count with the exact EV, and the results by true count."""
 
-    tags: Mapping[str, int] = field(default_factory=dict)
-    threshold: float | None = None
-    correlation: float | None = None
-    table: tuple[CountBin, ...] = ()
+    tags: Mapping[str, int]
+    threshold: float | None
+    correlation: float | None
+    table: tuple[CountBin, ...]
 
     def to_dict(self) -> dict[str, Any]:
         out = super().to_dict()
