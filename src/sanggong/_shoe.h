@@ -96,4 +96,58 @@ static inline void sg_multiset_dot(const int64_t *B, const uint16_t *idx, int64_
         out[r] = sg_acc_out(acc[r]);
 }
 
+/* A round's seen cards added to each tag vector's running count. by_rank[r * stride + i]
+ * is vector i's tag for rank r (0 = ace), stride a multiple of 8, |tag| <= 127 and at most
+ * 128 cards: a round's change of a count fits 16 bits, so eight vectors go at once (SSE2,
+ * which every x86-64 has), card by card, the sums in registers. */
+#if defined(__SSE2__) || defined(_M_X64)
+#include <emmintrin.h>
+static inline void sg_count_cards(const uint8_t *cards, int64_t n, const int16_t *by_rank, int64_t stride,
+                                  int32_t *running) {
+    for (int64_t b = 0; b < stride; b += 16) { /* sixteen vectors a pass over the cards */
+        __m128i acc0 = _mm_setzero_si128(), acc1 = _mm_setzero_si128();
+        int two = b + 8 < stride;
+        for (int64_t k = 0; k < n; k++) {
+            const __m128i *row = (const __m128i *)(by_rank + (cards[k] >> 2) * stride + b);
+            acc0 = _mm_add_epi16(acc0, _mm_loadu_si128(row));
+            if (two)
+                acc1 = _mm_add_epi16(acc1, _mm_loadu_si128(row + 1));
+        }
+        for (int half = 0; half <= two; half++) {
+            __m128i acc = half ? acc1 : acc0;
+            __m128i lo = _mm_srai_epi32(_mm_unpacklo_epi16(acc, acc), 16); /* sign-extended to 32 bits */
+            __m128i hi = _mm_srai_epi32(_mm_unpackhi_epi16(acc, acc), 16);
+            __m128i *r = (__m128i *)(running + b + 8 * half);
+            _mm_storeu_si128(r, _mm_add_epi32(_mm_loadu_si128(r), lo));
+            _mm_storeu_si128(r + 1, _mm_add_epi32(_mm_loadu_si128(r + 1), hi));
+        }
+    }
+}
+#else
+static inline void sg_count_cards(const uint8_t *cards, int64_t n, const int16_t *by_rank, int64_t stride,
+                                  int32_t *running) {
+    for (int64_t b = 0; b < stride; b += 8) {
+        int32_t acc[8] = {0};
+        for (int64_t k = 0; k < n; k++) {
+            const int16_t *row = by_rank + (cards[k] >> 2) * stride + b;
+            for (int l = 0; l < 8; l++)
+                acc[l] += row[l];
+        }
+        for (int l = 0; l < 8; l++)
+            running[b + l] += acc[l];
+    }
+}
+#endif
+
+/* Each bet's outcome of a round counted in its true-count bin: bet j's record is
+ * bets[4 j ..] = (its settlement row's offset in cols, where in keys its hand's key is,
+ * its tag vector, its offset in a bin), and hist[bin_base[tag] + offset + column] += 1. */
+static inline void sg_tally(const int64_t *bets, int64_t m, const int64_t *keys, const uint8_t *cols,
+                            const int64_t *bin_base, uint64_t *hist) {
+    for (int64_t j = 0; j < m; j++) {
+        const int64_t *b = bets + 4 * j;
+        hist[bin_base[b[2]] + b[3] + cols[b[0] + keys[b[1]]]] += 1;
+    }
+}
+
 #endif

@@ -8,6 +8,10 @@ cdef extern from "_shoe.h" nogil:
     void sg_binoms(const int64_t *counts, int64_t kinds, int64_t top, int64_t *B)
     void sg_multiset_dot(const int64_t *B, const uint16_t *idx, int64_t width, int64_t n,
                          const int32_t *values, int64_t rows, sg_i128 *out)
+    void sg_count_cards(const uint8_t *cards, int64_t n, const int16_t *by_rank, int64_t stride,
+                        int32_t *running)
+    void sg_tally(const int64_t *bets, int64_t m, const int64_t *keys, const uint8_t *cols,
+                  const int64_t *bin_base, uint64_t *hist)
     enum:
         SG_BINOM_STRIDE
         SG_MAX_EV_ROWS
@@ -184,16 +188,13 @@ cdef enum:
     M_TC2 = 4
     M_TC_EV = 5
     N_MOMENTS = 6
-    MAX_TAGS = 64
+    MAX_TAGS = 64  # a multiple of 8 (sg_count_cards)
+    MAX_KERNEL_TAG = 127  # a round's change of a running count then fits 16 bits
     BET_ROW = 0  # the fields of a bet's record in play_chunk
-    BET_KA = 1
-    BET_KB = 2
-    BET_KC = 3
-    BET_KD = 4
-    BET_HAND = 5
-    BET_TAG = 6
-    BET_HIST = 7
-    BET_FIELDS = 8
+    BET_KEY = 1
+    BET_TAG = 2
+    BET_HIST = 3
+    BET_FIELDS = 4
 
 
 cdef inline double _i128_double(sg_i128 v) noexcept nogil:
@@ -257,6 +258,10 @@ def play_chunk(bit_generator, Tables tables not None, const int64_t[::1] params,
                 raise ValueError(f"columns names an outcome column outside count_hist in row {j}")
     if not (1 <= n_tags <= MAX_TAGS) or tags.shape[1] != 13 or bet_tag.shape[0] != m:
         raise ValueError(f"tags must be (1..{MAX_TAGS}, 13) with a tag vector for every bet")
+    for i in range(n_tags):
+        for r in range(13):
+            if not -MAX_KERNEL_TAG <= tags[i, r] <= MAX_KERNEL_TAG:
+                raise ValueError(f"tag {tags[i, r]} is beyond +-{MAX_KERNEL_TAG}")
     for j in range(m):
         if not 0 <= bet_tag[j] < n_tags:
             raise ValueError(f"bet {j}'s tag vector is outside tags")
@@ -288,10 +293,16 @@ def play_chunk(bit_generator, Tables tables not None, const int64_t[::1] params,
         start_state = state[0]  # the full shoe, restored at every shuffle
     cdef bitgen_t* rng = _bitgen(bit_generator)
     # one block: each bet's record (see below), then the shoe and a fresh shoe
-    cdef int64_t* bet = <int64_t*>malloc(BET_FIELDS * m * sizeof(int64_t) + 2 * n_cards)
+    # (the key patterns: the distinct (ka, kb, kc, kd) of the bets, and a round's key of
+    # each pattern for each hand, which a bet reads at pattern * hands + its hand)
+    cdef int64_t* bet = <int64_t*>malloc((BET_FIELDS + 5 + 2 * MAX_HANDS) * m * sizeof(int64_t) + 2 * n_cards)
     if bet == NULL:
         raise MemoryError()
-    cdef uint8_t* deck = <uint8_t*>(bet + BET_FIELDS * m)
+    cdef int64_t* pattern = bet + BET_FIELDS * m
+    cdef int64_t* keys = pattern + 4 * m
+    cdef int64_t* pattern_hands = keys + MAX_HANDS * m  # the hands bets read under each pattern
+    cdef int64_t* pattern_count = pattern_hands + MAX_HANDS * m
+    cdef uint8_t* deck = <uint8_t*>(pattern_count + m)
     cdef uint8_t* ordered = deck + n_cards
     for i in range(n_cards):
         ordered[i] = i % 52
@@ -311,9 +322,10 @@ def play_chunk(bit_generator, Tables tables not None, const int64_t[::1] params,
     cdef double ev_row[SG_MAX_EV_ROWS]
     cdef bint positive[SG_MAX_EV_ROWS]
     cdef int32_t running[MAX_TAGS]
-    cdef int32_t by_rank[13 * MAX_TAGS]  # tags[i, r] at [r * n_tags + i]: a card adds a row
+    # tags[i, r] at [r * tag_stride + i], zero-padded to whole blocks of 8 (sg_count_cards)
+    cdef int16_t by_rank[13 * MAX_TAGS]
+    cdef Py_ssize_t tag_stride = (n_tags + 7) & ~7
     cdef double per_card, scale
-    cdef const int32_t* add
     cdef double tc[MAX_TAGS]
     cdef Py_ssize_t tc_bin[MAX_TAGS]
     cdef double pairs_total, single_total, nn, e, x, b
@@ -321,6 +333,7 @@ def play_chunk(bit_generator, Tables tables not None, const int64_t[::1] params,
     cdef const uint16_t* value_p = t.value
     cdef const uint16_t* rank_p = t.rank
     cdef const uint8_t* cls_p = t.cls
+    cdef bint plain = t.identity and t.class_identity  # the default ranking: the rid is rank and class
     cdef const uint8_t* colp = &columns[0, 0]
     cdef const int32_t* browp = &bet_row[0]
     cdef const double* scalep = &row_scale[0] if n_rows else NULL
@@ -328,25 +341,41 @@ def play_chunk(bit_generator, Tables tables not None, const int64_t[::1] params,
     cdef Py_ssize_t per_bin = m * codes  # a bin's counts are every bet's, side by side
     # each bet's settlement and counting in one record: its row's offset, the key's
     # coefficients, its hand, tag vector and histogram (indices checked above)
+    cdef Py_ssize_t n_patterns = 0, p
     for j in range(m):
+        for p in range(n_patterns + 1):
+            if p == n_patterns:  # a new pattern
+                pattern[4 * p] = ka[j]
+                pattern[4 * p + 1] = kb[j]
+                pattern[4 * p + 2] = kc[j]
+                pattern[4 * p + 3] = kd[j]
+                pattern_count[p] = 0
+                n_patterns += 1
+                break
+            if (pattern[4 * p] == ka[j] and pattern[4 * p + 1] == kb[j] and pattern[4 * p + 2] == kc[j]
+                    and pattern[4 * p + 3] == kd[j]):
+                break
+        for i in range(pattern_count[p] + 1):
+            if i == pattern_count[p]:
+                pattern_hands[p * MAX_HANDS + i] = hand[j]
+                pattern_count[p] += 1
+                break
+            if pattern_hands[p * MAX_HANDS + i] == hand[j]:
+                break
         bet[BET_FIELDS * j + BET_ROW] = row[j] * key_space
-        bet[BET_FIELDS * j + BET_KA] = ka[j]
-        bet[BET_FIELDS * j + BET_KB] = kb[j]
-        bet[BET_FIELDS * j + BET_KC] = kc[j]
-        bet[BET_FIELDS * j + BET_KD] = kd[j]
-        bet[BET_FIELDS * j + BET_HAND] = hand[j]
+        bet[BET_FIELDS * j + BET_KEY] = p * hands + hand[j]
         bet[BET_FIELDS * j + BET_TAG] = bet_tag[j]
         bet[BET_FIELDS * j + BET_HIST] = j * codes
     cdef const int64_t* bj
-    cdef int64_t hand_cls[MAX_HANDS]
-    cdef int64_t hand_pp[MAX_HANDS]
+    cdef const int64_t* pat
+    cdef int64_t* kp
     cdef int64_t hand_order[MAX_HANDS]
     cdef int64_t tc_base[MAX_TAGS]
     cdef uint16_t rank0
     cdef uint8_t cls0
-    for i in range(n_tags):
-        for k in range(13):
-            by_rank[k * n_tags + i] = tags[i, k]
+    for k in range(13):
+        for i in range(tag_stride):
+            by_rank[k * tag_stride + i] = tags[i, k] if i < n_tags else 0
     cdef uint64_t* histp = &count_hist[0, 0, 0]
     cdef uint64_t* perfp = &perfect_hist[0, 0] if perfect else NULL
     cdef double* evbp = &ev_bins[0, 0] if perfect else NULL
@@ -367,7 +396,7 @@ def play_chunk(bit_generator, Tables tables not None, const int64_t[::1] params,
                     cut = n_cards - (cut_lo + <int64_t>_below(rng, <uint64_t>(cut_hi - cut_lo + 1)))
                 if state != NULL:
                     state[0] = start_state
-                for i in range(n_tags):
+                for i in range(tag_stride):
                     running[i] = 0
                 last = False
                 while not last:
@@ -413,8 +442,12 @@ def play_chunk(bit_generator, Tables tables not None, const int64_t[::1] params,
                             while h >= hands:
                                 h -= hands
                             v = value_p[state_p[rest[3 * k] * 52 + rest[3 * k + 1]] + rest[3 * k + 2]]
-                            rank[h] = rank_p[v >> 3]
-                            cls[h] = cls_p[v >> 3]
+                            if plain:
+                                rank[h] = v >> 3
+                                cls[h] = <uint8_t>(v >> 3)
+                            else:
+                                rank[h] = rank_p[v >> 3]
+                                cls[h] = cls_p[v >> 3]
                             pp[h] = v & 7
                     else:
                         for k in range(hands):
@@ -428,25 +461,31 @@ def play_chunk(bit_generator, Tables tables not None, const int64_t[::1] params,
                                 c1 = rest[3 * k + 1]
                                 c2 = rest[3 * k + 2]
                             v = value_p[state_p[c0 * 52 + c1] + c2]
-                            rank[h] = rank_p[v >> 3]
-                            cls[h] = cls_p[v >> 3]
+                            if plain:
+                                rank[h] = v >> 3
+                                cls[h] = <uint8_t>(v >> 3)
+                            else:
+                                rank[h] = rank_p[v >> 3]
+                                cls[h] = cls_p[v >> 3]
                             pp[h] = v & 7
                     rank0 = rank[0]
                     cls0 = cls[0]
-                    for h in range(hands):  # what the bets on each hand read
-                        hand_cls[h] = cls[h]
-                        hand_pp[h] = pp[h]
+                    for h in range(hands):
                         hand_order[h] = 1 + (rank[h] > rank0) - (rank[h] < rank0)
+                    for p in range(n_patterns):  # the key of each hand a bet reads, under each pattern
+                        pat = &pattern[4 * p]
+                        kp = &keys[p * hands]
+                        for i in range(pattern_count[p]):
+                            h = pattern_hands[p * MAX_HANDS + i]
+                            kp[h] = pat[0] * cls[h] + pat[1] * pp[h] + pat[2] * cls0 + pat[3] * hand_order[h]
                     for i in range(n_tags):
                         tc_base[i] = tc_bin[i] * per_bin
-                    for j in range(m):  # each bet's outcome, by true count and by EV
-                        bj = &bet[BET_FIELDS * j]
-                        h = bj[BET_HAND]
-                        col = colp[bj[BET_ROW] + bj[BET_KA] * hand_cls[h] + bj[BET_KB] * hand_pp[h]
-                                   + bj[BET_KC] * cls0 + bj[BET_KD] * hand_order[h]]
-                        i = bj[BET_TAG]
-                        histp[bj[BET_HIST] + tc_base[i] + col] += 1
-                        if perfect:
+                    sg_tally(bet, m, keys, colp, tc_base, histp)  # each bet's outcome, by true count
+                    if perfect:  # and where its EV is positive
+                        for j in range(m):
+                            bj = &bet[BET_FIELDS * j]
+                            col = colp[bj[BET_ROW] + keys[bj[BET_KEY]]]
+                            i = bj[BET_TAG]
                             r = browp[j]
                             e = ev_row[r]
                             x = tc[i]
@@ -462,11 +501,9 @@ def play_chunk(bit_generator, Tables tables not None, const int64_t[::1] params,
                     rounds += 1
                     # the seen cards leave the unseen: every hand's, the head card, burns if shown
                     seen_from = 0 if burned_seen else burn
-                    for k in range(seen_from, count):
-                        add = &by_rank[(cards[k] >> 2) * n_tags]
-                        for i in range(n_tags):
-                            running[i] += add[i]
-                        if state != NULL:
+                    sg_count_cards(cards + seen_from, count - seen_from, by_rank, tag_stride, running)
+                    if state != NULL:
+                        for k in range(seen_from, count):
                             state.cards[cards[k]] -= 1
                             state.by_kind[state.fold[cards[k]]] -= 1
                     if state != NULL:
