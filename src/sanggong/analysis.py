@@ -522,22 +522,29 @@ def _correlation(a: list[float], b: list[float]) -> float:
     return float(np.corrcoef(a, b)[0, 1])
 
 
+def _bet_names(rules: RuleSet, bets: Iterable[str] | None, what: str) -> tuple[str, ...]:
+    """``bets`` checked against ``rules`` (None: every bet of the table): a list of offered
+    bet names, none twice (``what``: the verb an empty list is refused with)."""
+    if isinstance(bets, str):
+        raise TypeError(f"bets: give a list of bet names, not one string ({bets!r})")
+    names = tuple(rules.bets if bets is None else bets)
+    if not names:
+        raise ValueError(f"bets: no bet to {what}")
+    for name in names:
+        rules.bet(name)  # an offered bet (names it if not)
+    if len(set(names)) != len(names):
+        twice = next(n for n in names if names.count(n) > 1)
+        raise ValueError(f"bets: {twice} is given twice")
+    return names
+
+
 def effect_of_removal(rules: RuleSet, bets: Iterable[str] | None = None) -> dict[str, Removal]:
     """The effect of removing one card of each rank from a full shoe of ``rules.decks``
     decks, for every bet (or ``bets``). Suits matter to Pair Plus only: its effects are
     averaged over the four suits of each rank."""
     if not isinstance(rules, RuleSet):
         raise TypeError(f"rules must be a RuleSet, not {type(rules).__name__}")
-    if isinstance(bets, str):
-        raise TypeError(f"bets: give a list of bet names, not one string ({bets!r})")
-    names = tuple(rules.bets if bets is None else bets)
-    if not names:
-        raise ValueError("bets: no bet to analyse")
-    for name in names:
-        rules.bet(name)  # an offered bet (names it if not)
-    if len(set(names)) != len(names):
-        twice = next(n for n in names if names.count(n) > 1)
-        raise ValueError(f"bets: {twice} is given twice")
+    names = _bet_names(rules, bets, "analyse")
     full = composition(rules.decks)
     base = _bet_table(rules, _counts(rules, full), names)  # (counts everything: once)
     kinds = {rules.bet(n).kind for n in names}

@@ -47,7 +47,7 @@ import numpy.typing as npt
 
 from . import _impl
 from . import _reference as _ref
-from .analysis import _card_tables, _check_counts, _class_tables, _payout, analyze, composition
+from .analysis import _card_tables, _check_counts, _class_tables, _payout, analyze, _bet_names, composition
 from .cards import Card, CardsLike, parse_cards
 from .ranking import Ranking, tables_for
 from .rules import RuleSet
@@ -253,16 +253,7 @@ class ShoeEvaluator:
         if not isinstance(rules, RuleSet):
             raise TypeError(f"rules must be a RuleSet, not {type(rules).__name__}")
         counts = composition(rules.decks) if shoe is None else _check_counts(shoe)
-        if isinstance(bets, str):
-            raise TypeError(f"bets: give a list of bet names, not one string ({bets!r})")
-        names = tuple(rules.bets if bets is None else bets)
-        if not names:
-            raise ValueError("bets: no bet to evaluate")
-        for name in names:
-            rules.bet(name)
-        if len(set(names)) != len(names):
-            twice = next(n for n in names if names.count(n) > 1)
-            raise ValueError(f"bets: {twice} is given twice")
+        names = _bet_names(rules, bets, "evaluate")
         self.rules = rules
         self.bets = names
         self._plan = shoe_plan(rules, names)
@@ -834,15 +825,7 @@ def play_shoes(
         raise TypeError(f"rules must be a RuleSet, not {type(rules).__name__}")
     _count("shoes", shoes, MAX_SHOES)
     perfect, count = _strategies(strategy)
-    if isinstance(bets, str):
-        raise TypeError(f"bets: give a list of bet names, not one string ({bets!r})")
-    names = tuple(rules.bets if bets is None else bets)
-    if not names:
-        raise ValueError("bets: no bet to play")
-    for name in names:
-        rules.bet(name)
-    if len(set(names)) != len(names):
-        raise ValueError(f"bets: {next(n for n in names if names.count(n) > 1)} is given twice")
+    names = _bet_names(rules, bets, "play")
     if not isinstance(burned_seen, bool):
         raise TypeError(f"burned_seen must be True or False, not {burned_seen!r}")
     if bankroll is not None:
