@@ -42,3 +42,39 @@ def deal_chunk(
     last: npt.NDArray[np.uint8],
     cut_card: npt.NDArray[np.uint16],
 ) -> int: ...
+
+class ShoeKernel:
+    """The exact sums behind every bet's EV for an unseen composition (``sanggong.shoe``)."""
+
+    plan: Any
+    n_cards: int
+    counts: list[int]
+    def __init__(self, plan: Any, counts: Any) -> None: ...
+    def set_counts(self, counts: Any) -> None: ...
+    def remove(self, code: int) -> None: ...
+    def add(self, code: int) -> None: ...
+    def numerators(self, with_pairs: bool = True) -> list[int]: ...
+
+def play_chunk(
+    bit_generator: Any,
+    tables: Tables,
+    params: npt.NDArray[np.int64],
+    shoes: int,
+    plan: Any,
+    columns: npt.NDArray[np.uint8],
+    kernel: ShoeKernel | None,
+    bet_row: npt.NDArray[np.int32],
+    row_scale: npt.NDArray[np.float64],
+    row_part: npt.NDArray[np.uint8],
+    fixed_ev: npt.NDArray[np.float64],
+    tags: npt.NDArray[np.int32],
+    bet_tag: npt.NDArray[np.int32],
+    bin_width: float,
+    bin_zero: int,
+    burned_seen: bool,
+    count_hist: npt.NDArray[np.uint64],
+    perfect_hist: npt.NDArray[np.uint64],
+    ev_bins: npt.NDArray[np.float64],
+    moments: npt.NDArray[np.float64],
+    stop: npt.NDArray[np.uint8],
+) -> tuple[int, int]: ...

@@ -770,7 +770,7 @@ def _cmd_protect(args: argparse.Namespace) -> int:
                 bar.close()
     finally:
         if client is not None:
-            client.close()  # type: ignore[no-untyped-call]
+            client.close()
     if args.json:
         print(_json(result.to_dict()))
     else:

@@ -196,10 +196,9 @@ def shoe_plan(rules: RuleSet, bets: tuple[str, ...]) -> ShoePlan:
         by_part[part].append((row, values, denominator, spec.kind))
     rows: list[_Row] = []
     offset = {}
-    arrays = {}
+    arrays: dict[int, npt.NDArray[Any] | None] = {}
     wide = False
-    for part, n in ((_PAIRS, len(pairs.idx) if pairs is not None else 0), (_SINGLE, len(class_sets)),
-                    (_CARDS, len(card_sets))):
+    for part in (_PAIRS, _SINGLE, _CARDS):
         entries = by_part[part]
         offset[part] = len(rows)
         if part == _PAIRS and pairs is None:
@@ -213,7 +212,6 @@ def shoe_plan(rules: RuleSet, bets: tuple[str, ...]) -> ShoePlan:
             arrays[part] = matrix
         else:
             arrays[part] = None
-        arrays[(part, "n")] = n
     def packed(part: int, idx: npt.NDArray[np.uint16]) -> tuple[npt.NDArray[np.uint16], npt.NDArray[Any]]:
         matrix = arrays[part]
         if matrix is None:
@@ -847,10 +845,10 @@ def play_shoes(
     if count is not None and count.spread is not None:
         if not isinstance(count.spread, Mapping) or not count.spread:
             raise TypeError("spread: a non-empty mapping of true count to units")
-        for tc, units in count.spread.items():
+        for tc, amount in count.spread.items():
             _number("spread: a true count", tc, -1e4, 1e4)
-            if isinstance(units, bool) or not isinstance(units, int) or not 0 <= units <= 10**6:
-                raise ValueError(f"spread: units must be ints in 0..1,000,000, got {units!r} at {tc}")
+            if isinstance(amount, bool) or not isinstance(amount, int) or not 0 <= amount <= 10**6:
+                raise ValueError(f"spread: units must be ints in 0..1,000,000, got {amount!r} at {tc}")
     if count is not None and count.threshold is not None:
         given = count.threshold if isinstance(count.threshold, Mapping) else {n: count.threshold for n in names}
         for bet, value in given.items():
