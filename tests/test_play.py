@@ -301,3 +301,34 @@ def test_design_command(capsys: pytest.CaptureFixture[str]) -> None:
     fails(["design", "--bet", "point:0", "--edge", "lots"], "--edge", capsys)
     fails(["design", "--bet", "point:0", "--edge", "0.02-0.06", "--step", "-1"], "--step", capsys)
     fails(["design", "--bet", "nope", "--edge", "0.02-0.06"], "nope", capsys)
+
+
+def test_progress_interruption_and_bankroll(impl: object) -> None:
+    import threading
+    import time
+
+    seen: list[tuple[int, int]] = []
+    play_shoes(SMALL, 12, "count", seed=1, workers=2, chunk_size=3, bets=["odd"],
+               progress=lambda d, t: seen.append((d, t)))
+    assert [t for _, t in seen] == [12] * 4 and [d for _, d in sorted(seen)] == [12] * 4
+    assert sorted(d for d, _ in seen) == [d for d, _ in seen] and seen[-1][0] == 12
+
+    def interrupt(done: int, total: int) -> None:
+        raise KeyboardInterrupt
+
+    before = threading.active_count()
+    with pytest.raises(KeyboardInterrupt):
+        play_shoes(SMALL, 60, "count", seed=1, workers=2, chunk_size=3, bets=["odd"], progress=interrupt)
+    time.sleep(0.2)
+    assert threading.active_count() <= before
+    partial = play_shoes(SMALL, 60, "count", seed=1, workers=2, chunk_size=3, bets=["odd"], progress=interrupt,
+                         partial_on_interrupt=True)
+    assert partial.interrupted and 0 < partial.shoes < 60
+    ruin = play_shoes(MACAU, 30, ["perfect", "count"], seed=2, bets=["point:0"], bankroll=50)
+    perfect = ruin["point:0"].perfect
+    assert perfect is not None and perfect.risk_of_ruin is not None
+    for stats in (perfect, ruin["point:0"].always, ruin["point:0"].count):
+        assert stats is not None
+        mean, var = stats.gain_per_100 / 100, stats.sd ** 2  # per round dealt: the diffusion approximation
+        expected = 1.0 if mean <= 0 or var == 0 else min(1.0, math.exp(-2 * mean * 50 / var))
+        assert stats.risk_of_ruin == pytest.approx(expected)
