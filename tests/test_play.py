@@ -268,8 +268,24 @@ def test_design_refuses_bad_input(impl: object) -> None:
             design(MACAU, "point:0", **kwargs)  # type: ignore[arg-type]
     with pytest.raises(ValueError):
         design(MACAU, "lose:1", (0.01, 0.02))
-    with pytest.raises(ValueError, match="multipliers"):
-        design(PRESETS["chinese"], "player:1", (0.01, 0.02))
+    with pytest.raises(ValueError, match="key"):
+        design(PRESETS["chinese"], "player:1", (0.01, 0.02), key="10")
+    with pytest.raises(ValueError, match="key"):
+        design(MACAU, "point:0", (0.01, 0.02), key="9")
+
+
+@pytest.mark.single_impl
+def test_design_of_a_banker_game_multiplier() -> None:
+    """A banker game's player bet: the multiplier of one hand varied, every grid point
+    checked with analyze (the suit tie-break's counts: once, with the compiled core)."""
+    rules = PRESETS["chinese"]
+    low, high = Fraction(-10, 100), Fraction(10, 100)
+    options = design(rules, "player:1", (low, high), step=1, pays=(1, 8), key="9")
+    listed = {o.pays["9"] for o in options}
+    for m in range(1, 9):
+        edge = -analyze(rules.replace(multipliers={**rules.multipliers, "9": Fraction(m)}))["player:1"].ev_exact
+        assert (m in listed) == (low <= edge <= high), m
+    assert all(o.perfect_gain_per_100 == (max(0.0, -float(o.house_edge)) * 100) for o in options)
 
 
 def test_protect_command(capsys: pytest.CaptureFixture[str]) -> None:

@@ -826,7 +826,7 @@ def _cmd_design(args: argparse.Namespace) -> int:
     if step is None or step <= 0:
         raise ValueError(f"--step {args.step[:40]!r}: expected a positive number, e.g. 0.5")
     options = design(rules, args.bet, edge, step=step, pays=pays, shoes=args.shoes, seed=args.seed,
-                     workers=args.workers, limit=args.limit)
+                     workers=args.workers, limit=args.limit, key=args.key)
     if args.json:
         print(_json({"rules": rules.name, "decks": rules.decks, "bet": args.bet,
                      "edge": [float(edge[0]), float(edge[1])], "step": str(step), "shoes": args.shoes,
@@ -1117,6 +1117,7 @@ def build_parser() -> argparse.ArgumentParser:
     dg.add_argument("--seed", type=_seed, default=1, help="seed of those shoes (default 1)")
     dg.add_argument("--workers", type=_count(MAX_THREADS), help="threads (default: every core)")
     dg.add_argument("--limit", type=_count(10_000), default=50, help="list at most this many (default 50)")
+    dg.add_argument("--key", help="a banker game's multiplier to vary (e.g. 9 or face_trips; default the highest)")
     dg.add_argument("--json", action="store_true", help="print the options as JSON")
     dg.set_defaults(run=_cmd_design)
 

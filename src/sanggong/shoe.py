@@ -984,6 +984,7 @@ def design(
     seed: int | np.random.SeedSequence | None = 1,
     workers: int | None = None,
     limit: int = DESIGN_LIMIT,
+    key: str | None = None,
 ) -> list[PayOption]:
     """The pays of ``bet`` (odds to 1, multiples of ``step``) whose exact house edge on a
     fresh shoe of ``decks`` decks (default ``rules.decks``) lies in ``edge = (low, high)``
@@ -994,7 +995,9 @@ def design(
     A bet's pay is its kind's (bets of one kind share it: every ``point:<n>``; a Win's
     six-point pay stays as it is). Pair Plus is designed as a whole table: every
     category's odds, non-decreasing from pair to straight flush. ``pays = (low, high)``
-    bounds the odds tried (default: 1 to twice the table's highest for the bet).
+    bounds the odds tried (default: 1 to twice the table's highest for the bet). A banker
+    game's bet pays by its multipliers: ``key`` names the one to vary (``"9"``,
+    ``"face_trips"``, ...; default the highest), the others staying as they are.
     """
     from .limits import MAX_DECKS
 
@@ -1017,10 +1020,18 @@ def design(
         raise ValueError(f"step must be positive, got {step!r}")
     if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= 10_000:
         raise ValueError(f"limit must be an int in 1..10,000, got {limit!r}")
-    if spec.kind == "player":
-        raise ValueError("a banker game's bets pay by its multipliers table, which design does not vary")
     pair_plus = spec.kind == "pair_plus"
-    current = dict(rules.pair_plus_pays) if pair_plus else {spec.kind: rules.pays[spec.kind]}
+    multiplied = spec.kind == "player"
+    if key is not None and not multiplied:
+        raise ValueError(f"key: only a banker game's bets pay by a multiplier to choose; {bet} pays its odds")
+    if multiplied:
+        if key is None:
+            key = max(rules.multipliers, key=lambda k: (rules.multipliers[k], k))
+        if not isinstance(key, str) or key not in rules.multipliers:
+            raise ValueError(f"key: {key!r} is not a multiplier of the table: {', '.join(rules.multipliers)}")
+        current = {key: rules.multipliers[key]}
+    else:
+        current = dict(rules.pair_plus_pays) if pair_plus else {spec.kind: rules.pays[spec.kind]}
     if pays is None:
         lo_pay, hi_pay = unit, 2 * max(current.values())
     else:
@@ -1038,6 +1049,8 @@ def design(
     def with_pays(table: Mapping[str, Fraction]) -> RuleSet:
         if pair_plus:
             return rules.replace(pair_plus_pays=dict(table))
+        if multiplied:
+            return rules.replace(multipliers={**rules.multipliers, **table})
         return rules.replace(pays={**rules.pays, **table})
 
     keys = list(current)
