@@ -916,14 +916,25 @@ class ShoeKernel:
 
     def __init__(self, plan: Any, counts: Any) -> None:
         self.plan = plan
-        self._fold = [int(k) for k in plan.fold]
+        kinds_of = plan.kinds
+        if isinstance(kinds_of, bool) or not isinstance(kinds_of, int) or not 1 <= kinds_of <= N_CARDS:
+            raise ValueError(f"a shoe plan counts over 1..52 kinds, not {kinds_of!r}")
+        fold = np.asarray(plan.fold)
+        if fold.shape != (N_CARDS,) or fold.dtype.kind not in "iu" or not all(0 <= int(k) < kinds_of for k in fold):
+            raise ValueError("the shoe plan's fold must give each of the 52 cards a kind of its own kinds")
+        self._fold = [int(k) for k in fold]
         self._parts = []
-        for name, kinds in (("pairs", plan.kinds), ("single", plan.kinds), ("cards", N_CARDS)):
+        for name, kinds, width in (("pairs", kinds_of, 6), ("single", kinds_of, 3), ("cards", N_CARDS, 3)):
             idx, values = np.asarray(getattr(plan, name + "_idx")), np.asarray(getattr(plan, name + "_values"))
+            if idx.ndim != 2 or values.ndim != 2 or values.shape[0] != len(idx) or (len(idx) and idx.shape[1] != width):
+                raise ValueError(f"the shoe plan's {name} arrays have the wrong shapes")
+            if idx.dtype.kind not in "iu" or not all(isinstance(v, int) and not isinstance(v, bool)
+                                                    for v in values.ravel().tolist()):
+                raise ValueError(f"the shoe plan's {name} arrays must hold integers")
             rows = values.shape[1] if len(idx) else 0
             entries = [[(int(e) // 8, int(e) % 8) for e in row if int(e) != 8 * kinds] for row in idx.tolist()]
-            if any(not (0 <= k < kinds and m <= 6) for row in entries for k, m in row) or (
-                    len(idx) and values.shape[0] != len(idx)):
+            if any(not (0 <= k < kinds and 1 <= m <= 6) for row in entries for k, m in row) or any(
+                    sum(m for _, m in row) != width or len({k for k, _ in row}) != len(row) for row in entries):
                 raise ValueError(f"the shoe plan's {name} multisets name an entry outside the binomials")
             self._parts.append((name, kinds, entries, values.tolist(), rows))
         self.set_counts(counts)

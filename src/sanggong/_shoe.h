@@ -5,12 +5,14 @@
  * A multiset (a hand of 3 cards, or the 6 cards of a position's hand and the banker's)
  * is a row of indices into a table B of binomials, B[8 k + j] = C(c_k, j) for the c_k
  * cards of kind k the shoe holds (j <= 6), and B[8 K] = 1 pads a row. Its weight, the
- * ways to draw its cards, is the product of its entries; a weight never exceeds C(n, 6)
- * for n <= 52 * 64 cards, below 2**61. Each sum adds weight * value (a value fits in 32
- * bits, checked by the caller) in 128 bits: exact for any shoe up to 64 decks. */
+ * ways to draw its cards, is the product of its entries, and the weights of a part's
+ * multisets sum to C(n, 6) (or C(n, 3)), below 2**61 for n <= 52 * 64 cards. Each sum adds
+ * weight * value (a 64-bit value) in 128 bits: |sum| < 2**61 * 2**63 = 2**124, exact for
+ * any shoe up to 64 decks. */
 #ifndef SANGGONG_SHOE_H
 #define SANGGONG_SHOE_H
 #include <stdint.h>
+#include "_random.h" /* sg_mul128 */
 
 #define SG_BINOM_STRIDE 8
 #define SG_MAX_EV_ROWS 64
@@ -43,21 +45,16 @@ static inline sg_i128 sg_acc_out(sg_acc_t a) {
     return r;
 }
 #else
-/* portable: the magnitude |w v| in 128 bits, added or subtracted with carries */
+/* portable: the magnitude |w v| in 128 bits (sg_mul128), added or subtracted with carries */
 typedef sg_i128 sg_acc_t;
 #define SG_ACC_ZERO(a) ((a).lo = 0, (a).hi = 0)
 static inline void sg_acc_add(sg_i128 *a, int64_t w, int64_t v) {
-    uint64_t mag = (uint64_t)(v < 0 ? -v : v), lo, hi;
-    uint64_t w_lo = (uint32_t)w, w_hi = (uint64_t)w >> 32; /* w >= 0 */
-    uint64_t p0 = w_lo * mag, p1 = w_hi * mag;          /* mag < 2**32 */
-    lo = p0 + (p1 << 32);
-    hi = (p1 >> 32) + (lo < p0);
+    uint64_t mag = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v, lo, hi = sg_mul128((uint64_t)w, mag, &lo);
+    uint64_t old = a->lo;
     if (v >= 0) {
-        uint64_t old = a->lo;
         a->lo += lo;
         a->hi += (int64_t)(hi + (a->lo < old));
     } else {
-        uint64_t old = a->lo;
         a->lo -= lo;
         a->hi -= (int64_t)(hi + (a->lo > old));
     }
@@ -68,7 +65,7 @@ static inline sg_i128 sg_acc_out(sg_acc_t a) { return a; }
 
 /* out[r] = sum over multisets i of weight_i * values[i * rows + r], r < rows <= SG_MAX_EV_ROWS */
 static inline void sg_multiset_dot(const int64_t *B, const uint16_t *idx, int64_t width, int64_t n,
-                                   const int32_t *values, int64_t rows, sg_i128 *out) {
+                                   const int64_t *values, int64_t rows, sg_i128 *out) {
     sg_acc_t acc[SG_MAX_EV_ROWS];
     for (int64_t r = 0; r < rows; r++)
         SG_ACC_ZERO(acc[r]);
@@ -87,7 +84,7 @@ static inline void sg_multiset_dot(const int64_t *B, const uint16_t *idx, int64_
                 w *= B[m[t]];
             if (w == 0)
                 continue;
-            const int32_t *v = values + rows * i;
+            const int64_t *v = values + rows * i;
             for (int64_t r = 0; r < rows; r++)
                 SG_ACC_ADD(acc[r], w, v[r]);
         }

@@ -7,7 +7,7 @@ cdef extern from "_shoe.h" nogil:
         int64_t hi
     void sg_binoms(const int64_t *counts, int64_t kinds, int64_t top, int64_t *B)
     void sg_multiset_dot(const int64_t *B, const uint16_t *idx, int64_t width, int64_t n,
-                         const int32_t *values, int64_t rows, sg_i128 *out)
+                         const int64_t *values, int64_t rows, sg_i128 *out)
     void sg_count_cards(const uint8_t *cards, int64_t n, const int16_t *by_rank, int64_t stride,
                         int32_t *running)
     void sg_tally(const int64_t *bets, int64_t m, const int64_t *keys, const uint8_t *cols,
@@ -26,7 +26,7 @@ cdef enum:
 
 ctypedef struct shoe_part_t:
     const uint16_t* idx  # (n, width) indices into the binomial table of its kinds
-    const int32_t* values  # (n, rows) scaled net value of each multiset for each row
+    const int64_t* values  # (n, rows) scaled net value of each multiset for each row
     int64_t width
     int64_t n
     int64_t rows
@@ -66,6 +66,21 @@ cdef inline void _shoe_numerators(const shoe_state_t* s, bint with_pairs, sg_i12
         sg_multiset_dot(bc, p.idx, p.width, p.n, p.values, p.rows, out + at)
 
 
+def _int_array(value, name, ndim):
+    """An integer array of ``ndim`` dimensions, as given (int64), or ValueError naming it."""
+    import numpy as np
+    arr = np.asarray(value)
+    if arr.dtype == object:  # Python integers: only where each is an int that fits 64 bits
+        if not all(isinstance(x, int) and not isinstance(x, bool) and -2**63 <= x < 2**63 for x in arr.ravel().tolist()):
+            raise ValueError(f"the shoe plan's {name} holds a value that is not a 64-bit integer")
+        arr = arr.astype(np.int64)
+    if arr.dtype.kind not in "iu" or arr.ndim != ndim:
+        raise ValueError(f"the shoe plan's {name} must be a {ndim}-dimensional integer array")
+    if arr.dtype == np.uint64 and arr.size and int(arr.max()) >= 2**63:
+        raise ValueError(f"the shoe plan's {name} holds a value beyond 64 bits")
+    return arr.astype(np.int64)
+
+
 cdef inline object _i128(sg_i128 v):
     return (<object>v.hi << 64) | <object>v.lo
 
@@ -80,30 +95,41 @@ cdef class ShoeKernel:
 
     def __init__(self, plan, counts):
         import numpy as np
-        kinds = int(plan.kinds)
-        if not 1 <= kinds <= 52:
-            raise ValueError(f"a shoe plan counts over 1..52 kinds, not {kinds}")
-        fold = np.ascontiguousarray(plan.fold, dtype=np.uint8)
-        if fold.shape != (52,) or int(fold.max()) >= kinds:
-            raise ValueError("the shoe plan's fold names a kind outside its kinds")
+        kinds = plan.kinds
+        if isinstance(kinds, bool) or not isinstance(kinds, int) or not 1 <= kinds <= 52:
+            raise ValueError(f"a shoe plan counts over 1..52 kinds, not {kinds!r}")
+        fold = _int_array(plan.fold, "fold", 1)
+        if fold.shape != (52,) or int(fold.min()) < 0 or int(fold.max()) >= kinds:
+            raise ValueError("the shoe plan's fold must give each of the 52 cards a kind of its own kinds")
+        fold = fold.astype(np.uint8)
         self.s.kinds = kinds
         arrays = []
         cdef Py_ssize_t total = 0, q
         cdef const uint16_t[:, ::1] idx
-        cdef const int32_t[:, ::1] values
+        cdef const int64_t[:, ::1] values
         for q, (name, width, part_kinds, top) in enumerate(
                 (("pairs", 6, kinds, 6), ("single", 3, kinds, 3), ("cards", 3, 52, 3))):
-            idx_arr = np.ascontiguousarray(getattr(plan, name + "_idx"), dtype=np.uint16)
-            val_arr = np.ascontiguousarray(getattr(plan, name + "_values"), dtype=np.int32)
-            n = idx_arr.shape[0]
-            if idx_arr.ndim != 2 or val_arr.ndim != 2 or val_arr.shape[0] != n or (n and idx_arr.shape[1] != width):
+            # every entry checked as given, before any cast could wrap it: a multiset holds
+            # `width` cards of distinct kinds (so that the weights sum to C(n, 6) < 2**61),
+            # and every value fits 64 bits (_int_array): the sums stay within 128 bits
+            entry = _int_array(getattr(plan, name + "_idx"), name + "_idx", 2)
+            raw_values = _int_array(getattr(plan, name + "_values"), name + "_values", 2)
+            n = entry.shape[0]
+            if raw_values.shape[0] != n or (n and entry.shape[1] != width):
                 raise ValueError(f"the shoe plan's {name} arrays have the wrong shapes")
-            rows = val_arr.shape[1] if n else 0
+            rows = raw_values.shape[1] if n else 0
             if n:
-                entry = idx_arr.astype(np.int64)
                 pad = entry == SG_BINOM_STRIDE * part_kinds
-                if int(entry.max()) > SG_BINOM_STRIDE * part_kinds or int((entry % SG_BINOM_STRIDE)[~pad].max(initial=0)) > top:
+                kind, mult = entry // SG_BINOM_STRIDE, entry % SG_BINOM_STRIDE
+                if (int(entry.min()) < 0 or int(entry.max()) > SG_BINOM_STRIDE * part_kinds
+                        or ((mult < 1) & ~pad).any() or int(np.where(pad, 0, mult).max()) > top
+                        or not (np.where(pad, 0, mult).sum(axis=1) == width).all()):
                     raise ValueError(f"the shoe plan's {name} multisets name an entry outside the binomials")
+                ordered = np.sort(np.where(pad, -1 - np.arange(width), kind), axis=1)
+                if (ordered[:, 1:] == ordered[:, :-1]).any():
+                    raise ValueError(f"a multiset of the shoe plan's {name} names a kind twice")
+            idx_arr = np.ascontiguousarray(entry, dtype=np.uint16)
+            val_arr = np.ascontiguousarray(raw_values, dtype=np.int64)
             total += rows
             if total > SG_MAX_EV_ROWS:
                 raise ValueError(f"a shoe plan holds at most {SG_MAX_EV_ROWS} rows")
@@ -265,14 +291,34 @@ def play_chunk(bit_generator, Tables tables not None, const int64_t[::1] params,
     for j in range(m):
         if not 0 <= bet_tag[j] < n_tags:
             raise ValueError(f"bet {j}'s tag vector is outside tags")
-    if not (bin_width > 0 and 0 <= bin_zero < bins):
+    if not (1e-6 <= bin_width <= 1e6 and 0 <= bin_zero < bins <= (1 << 20)):
         raise ValueError("the true-count bins are ill-formed")
+    if bet_row.shape[0] != m:
+        raise ValueError("bet_row must name an EV row for every bet")
+    # a typed memoryview does not check alignment (see _check_aligned)
+    _check_aligned(&tags[0, 0], sizeof(int32_t), "tags")
+    _check_aligned(&bet_tag[0], sizeof(int32_t), "bet_tag")
+    _check_aligned(&bet_row[0], sizeof(int32_t), "bet_row")
+    _check_aligned(&row[0], sizeof(int32_t), "plan.row")
+    _check_aligned(&hand[0], sizeof(int32_t), "plan.hand")
+    _check_aligned(&ka[0], sizeof(int32_t), "plan.ka")
+    _check_aligned(&kb[0], sizeof(int32_t), "plan.kb")
+    _check_aligned(&kc[0], sizeof(int32_t), "plan.kc")
+    _check_aligned(&kd[0], sizeof(int32_t), "plan.kd")
+    if row_scale.shape[0]:
+        _check_aligned(&row_scale[0], sizeof(double), "row_scale")
+    if fixed_ev.shape[0]:
+        _check_aligned(&fixed_ev[0], sizeof(double), "fixed_ev")
     cdef bint perfect = kernel is not None or fixed_ev.shape[0] > 0
     cdef Py_ssize_t n_rows = kernel.s.rows if kernel is not None else fixed_ev.shape[0]
     if kernel is not None and fixed_ev.shape[0] > 0:
         raise ValueError("give a kernel or fixed EVs, not both")
     if kernel is not None and fresh:
         raise ValueError("a fresh deck has fixed EVs: give them, not a kernel")
+    if kernel is not None:  # it follows this shoe: it must start as the full shoe
+        for i in range(52):
+            if kernel.s.cards[i] != n_cards // 52:
+                raise ValueError(f"the kernel holds {kernel.s.cards[i]} of card {i}, not the full shoe's {n_cards // 52}")
     if perfect:
         if (perfect_hist.shape[0] != m or perfect_hist.shape[1] != codes or ev_bins.shape[0] != bins
                 or ev_bins.shape[1] != m or moments.shape[0] != m or moments.shape[1] != N_MOMENTS

@@ -554,6 +554,16 @@ def _plot_sessions(path: str, result: object, title: str) -> None:
     plt.close(fig)
 
 
+def _plot_target(path: str) -> None:
+    """``--plot FILE``, checked before any work: matplotlib is there, and so is FILE's folder."""
+    _pyplot()
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise ValueError(f"--plot {path}: no such folder {folder}")
+    if os.path.isdir(path):
+        raise ValueError(f"--plot {path}: a folder, not a file")
+
+
 def _pyplot() -> Any:
     try:
         import matplotlib
@@ -605,7 +615,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
 
     rules = _rules(args)
     if args.plot:
-        _pyplot()  # the extra is checked before any work
+        _plot_target(args.plot)  # the extra and the file's folder are checked before any work
     bets: dict[str, Money] = {}
     for text in args.bet:
         name, stake = _assignment(text, "--bet")
@@ -685,6 +695,8 @@ def _tags_file(path: str) -> dict[str, Any]:
         parsed = json.loads(text) if text.lstrip().startswith("{") else tomllib.loads(text)
     except (UnicodeDecodeError, ValueError) as exc:  # (TOMLDecodeError and JSONDecodeError are ValueErrors)
         raise ValueError(f"--tags {path}: not JSON or TOML ({exc})") from None
+    except RecursionError:
+        raise ValueError(f"--tags {path}: nested too deeply to be a tags file") from None
     if not isinstance(parsed, dict):
         raise ValueError(f"--tags {path}: expected a table of rank -> tag (or bet -> table)")
     return parsed
@@ -746,10 +758,12 @@ def _cmd_protect(args: argparse.Namespace) -> int:
         except (TypeError, ValueError) as exc:
             raise ValueError(f"--cut {args.cut}: {exc}") from None
     if args.plot:
-        _pyplot()
+        _plot_target(args.plot)
     tags = _tags_file(args.tags) if args.tags else None
     bets = [b.strip() for b in args.bets.split(",")] if args.bets else None
     strategies = [s.strip() for s in args.strategy.split(",")]
+    if tags is not None and "count" not in strategies:
+        raise ValueError(f"--tags {args.tags}: tags are the count's, and --strategy {args.strategy} plays no count")
     chosen: list[Any] = []
     for name in strategies:
         if name == "count":

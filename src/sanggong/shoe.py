@@ -35,7 +35,9 @@ True
 from __future__ import annotations
 
 import functools
+import heapq
 import math
+import re
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -58,7 +60,7 @@ __all__ = ["BetPlay", "CountBin", "CountPlay", "CountStats", "PayOption", "Perfe
 
 _PAIRS, _SINGLE, _CARDS = 0, 1, 2
 _STRIDE = 8  # entries of the binomial table per kind (the core's SG_BINOM_STRIDE)
-_INT32 = 2**31 - 1
+_MAX_VALUE = 2**63  # a value the compiled kernel sums: any of 64 bits (its sums stay within 128)
 
 
 # --- what does not depend on the shoe: built once per ranking ------------------------------
@@ -142,7 +144,7 @@ class ShoePlan:
     rows: tuple[_Row, ...]  # in the kernels' order: pairs, single, cards
     bet_row: tuple[int, ...]  # each bet's row
     counted: tuple[int, ...]  # rows of comparisons counted as analyze counts (suit rankings)
-    wide: bool  # a value beyond 32 bits: the sums go through the reference (Python ints)
+    wide: bool  # a value beyond 64 bits: the sums go through the reference (Python ints)
 
 
 def _nets(rules: RuleSet, kind: str, codes: npt.NDArray[np.uint8]) -> tuple[npt.NDArray[Any], int]:
@@ -208,15 +210,15 @@ def shoe_plan(rules: RuleSet, bets: tuple[str, ...]) -> ShoePlan:
         rows += [_Row(part, d, kind) for _, _, d, kind in entries]
         if entries_values:
             matrix = np.stack(entries_values, axis=1)
-            wide |= bool(max(abs(int(x)) for x in matrix.ravel()) > _INT32)
+            wide |= bool(max(abs(int(x)) for x in matrix.ravel()) >= _MAX_VALUE)  # (abs: -2**63 too)
             arrays[part] = matrix
         else:
             arrays[part] = None
     def packed(part: int, idx: npt.NDArray[np.uint16]) -> tuple[npt.NDArray[np.uint16], npt.NDArray[Any]]:
         matrix = arrays[part]
         if matrix is None:
-            return np.zeros((0, idx.shape[1]), dtype=np.uint16), np.zeros((0, 0), dtype=np.int32)
-        return idx, matrix if wide else matrix.astype(np.int32)
+            return np.zeros((0, idx.shape[1]), dtype=np.uint16), np.zeros((0, 0), dtype=np.int64)
+        return idx, matrix if wide else matrix.astype(np.int64)
     pairs_idx, pairs_values = packed(_PAIRS, pairs.idx if pairs is not None else np.zeros((0, 6), np.uint16))
     single_idx, single_values = packed(_SINGLE, _entries(class_sets, kinds))
     cards_idx, cards_values = packed(_CARDS, _entries(card_sets, _ref.N_CARDS))
@@ -228,7 +230,7 @@ def shoe_plan(rules: RuleSet, bets: tuple[str, ...]) -> ShoePlan:
 
 
 def _kernel(plan: ShoePlan, counts: Iterable[int]) -> Any:
-    """The compiled ``ShoeKernel``, or the reference's where a value needs more than 32 bits."""
+    """The compiled ``ShoeKernel``, or the reference's where a value needs more than 64 bits."""
     kernels = _ref if plan.wide else _impl.kernels
     return kernels.ShoeKernel(plan, counts)
 
@@ -269,7 +271,9 @@ class ShoeEvaluator:
         return int(self._kernel.n_cards)
 
     def _codes(self, cards: CardsLike) -> list[int]:
-        return [c.code for c in parse_cards(cards)] if cards != "" else []
+        if isinstance(cards, str) and not cards.strip():
+            return []  # no card (parse_cards reads any other empty collection as none too)
+        return [c.code for c in parse_cards(cards)]
 
     def remove(self, cards: CardsLike) -> None:
         """Take ``cards`` out of the unseen cards (all or none: a card the shoe no longer
@@ -336,9 +340,10 @@ class ShoeEvaluator:
 
 # --- playing shoes -------------------------------------------------------------------------------
 
-RANK_SYMBOLS = _ref.RANK_SYMBOLS
+RANK_SYMBOLS = tuple(_ref.RANK_SYMBOLS)  # (a tuple: "23" in a string of the symbols would be a rank)
 DEFAULT_BIN_WIDTH = 0.5
 DEFAULT_MAX_COUNT = 25.0
+MAX_COUNT_BINS = 4096  # true-count bins (bets x bins x outcomes counts a chunk)
 
 
 @dataclass(frozen=True)
@@ -405,10 +410,15 @@ def _strategies(strategy: object) -> tuple[PerfectPlay | None, CountPlay | None]
 
 
 def _number(name: str, value: object, lo: float, hi: float) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float | Fraction) or not math.isfinite(value):
+    """A finite number in lo..hi, as a float (ints and Fractions compared exactly first: a
+    huge one is refused by name, never converted)."""
+    if isinstance(value, bool) or not isinstance(value, int | float | Fraction):
+        raise TypeError(f"{name} must be a finite number, not {value!r}"[:200])
+    if isinstance(value, float) and not math.isfinite(value):
         raise TypeError(f"{name} must be a finite number, not {value!r}")
     if not lo <= value <= hi:
-        raise ValueError(f"{name} must be in {lo:g}..{hi:g}, got {value!r}")
+        shown = f"a {value.bit_length()}-bit number" if isinstance(value, int) and abs(value) > 10**30 else repr(value)
+        raise ValueError(f"{name} must be in {lo:g}..{hi:g}, got {shown}"[:200])
     return float(value)
 
 
@@ -438,6 +448,9 @@ def _bet_tags(rules: RuleSet, bets: tuple[str, ...], count: CountPlay) -> dict[s
     if given is not None:
         if not isinstance(given, Mapping):
             raise TypeError(f"tags: expected a mapping, not {type(given).__name__}")
+        odd = next((k for k in given if not isinstance(k, str)), None)
+        if odd is not None:
+            raise TypeError(f"tags: keys are rank symbols or bet names, not {odd!r}"[:200])
         if given and all(k in RANK_SYMBOLS for k in given):
             vector = _tag_vector("tags", given)
             per_bet = {bet: vector for bet in bets}
@@ -686,9 +699,13 @@ def _run_play_chunk(setup: _Setup, index: int, seed: np.random.SeedSequence, sho
     flag = np.zeros(1, dtype=np.uint8) if stop is None else stop
     from .simulation import _params
 
+    # a setup sent to a Dask worker can arrive with its arrays as views into a byte buffer
+    # at any offset: the kernel refuses those, so aligned copies where they are not aligned
+    tags = np.require(setup.tags, np.int32, ["C", "A"])
+    bet_tag = np.require(setup.bet_tag, np.int32, ["C", "A"])
     rounds, done = _impl.kernels.play_chunk(
         np.random.PCG64(seed), tables.kernel, _params(rules), shoes, plan, columns, kernel, bet_row, row_scale,
-        row_part, fixed, setup.tags, setup.bet_tag, setup.bin_width, setup.bin_zero, setup.burned_seen,
+        row_part, fixed, tags, bet_tag, setup.bin_width, setup.bin_zero, setup.burned_seen,
         count_hist, perfect_hist, ev_bins, moments, flag,
     )
     return _PlayChunk(index, int(rounds), int(done), count_hist, perfect_hist, ev_bins, moments)
@@ -824,8 +841,9 @@ def play_shoes(
     _count("shoes", shoes, MAX_SHOES)
     perfect, count = _strategies(strategy)
     names = _bet_names(rules, bets, "play")
-    if not isinstance(burned_seen, bool):
-        raise TypeError(f"burned_seen must be True or False, not {burned_seen!r}")
+    for flag, value in (("burned_seen", burned_seen), ("partial_on_interrupt", partial_on_interrupt)):
+        if not isinstance(value, bool):
+            raise TypeError(f"{flag} must be True or False, not {value!r}"[:200])
     if bankroll is not None:
         bankroll = _number("bankroll", bankroll, 1e-9, 1e15)
     if progress is not None and not callable(progress):
@@ -839,6 +857,10 @@ def play_shoes(
         raise ValueError(f"perfect information on a shoe needs every bet's EV each round; the {rules.name} "
                          f"ranking breaks ties by suit, which the shoe evaluator counts in seconds: play "
                          f"'count', or a fresh deck each round")
+    if perfect is not None and shoe.wide and not rules.fresh_deck_each_round:
+        raise ValueError("perfect information on a shoe: these pays' exact nets, over a common denominator, "
+                         "need more than 64 bits (odds and rates with large, different denominators), which "
+                         "only the pure-Python evaluator sums; play 'count', or round the odds")
     counting = count if count is not None else CountPlay()
     width = _number("bin_width", counting.bin_width, 1e-3, 100.0)
     reach = _number("max_count", counting.max_count, width, 1e4)
@@ -856,6 +878,9 @@ def play_shoes(
                 raise ValueError(f"threshold: {bet} is not among the bets played")
             _number(f"threshold of {bet}", value, -1e4, 1e4)
     zero = int(math.ceil(reach / width))
+    if zero > MAX_COUNT_BINS // 2:
+        raise ValueError(f"max_count / bin_width = {reach:g} / {width:g} makes {2 * zero + 2:,} true-count bins; "
+                         f"at most {MAX_COUNT_BINS:,}")
     bins = 2 * zero + 2  # [-reach, reach) in bins of width, and one open bin at each end
     bin_zero = zero + 1
     tags_by_bet = _bet_tags(rules, names, counting) if count is not None else {n: (0,) * 13 for n in names}
@@ -942,6 +967,9 @@ def play_shoes(
 DESIGN_LIMIT = 50
 """At most this many pay tables are listed (those whose edge is nearest the range's middle)."""
 
+MAX_DESIGN_TABLES = 2_000_000
+"""Partial Pair Plus tables the search of ``design`` visits at most (about a second)."""
+
 
 @dataclass(frozen=True)
 class PayOption:
@@ -960,13 +988,24 @@ class PayOption:
                 "perfect_frequency": self.perfect_frequency}
 
 
+_DECIMAL = re.compile(r"[+-]?(?:\d{1,15}(?:\.\d{0,15})?|\.\d{1,15})(?:[eE][+-]?\d{1,3})?")
+
+
 def _fraction(name: str, value: object) -> Fraction:
+    """A pay table's number, exactly: an int, a Fraction, a finite float, or a decimal
+    string (its exponent checked before it is expanded)."""
     if isinstance(value, bool) or not isinstance(value, int | Fraction | str | float):
-        raise TypeError(f"{name} must be a number, not {value!r}")
+        raise TypeError(f"{name} must be a number, not {value!r}"[:200])
+    if isinstance(value, str) and not _DECIMAL.fullmatch(value.strip()):
+        raise ValueError(f"{name} must be a number, not {value[:40]!r}")
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ValueError(f"{name} must be a finite number, not {value!r}")
+    if isinstance(value, int) and abs(value) > 10**12:
+        raise ValueError(f"{name}: {value if abs(value) < 10**30 else 'a huge number'} is beyond the numbers a pay table holds")
     try:
-        out = Fraction(str(value)) if isinstance(value, float | str) else Fraction(value)
+        out = Fraction(str(value).strip()) if isinstance(value, float | str) else Fraction(value)
     except (ValueError, ZeroDivisionError):
-        raise ValueError(f"{name} must be a number, not {value!r}") from None
+        raise ValueError(f"{name} must be a number, not {str(value)[:40]!r}") from None
     if abs(out.numerator) > 10**12 or out.denominator > 10**6:
         raise ValueError(f"{name}: {value!r} is beyond the numbers a pay table holds")
     return out
@@ -1032,19 +1071,32 @@ def design(
         current = {key: rules.multipliers[key]}
     else:
         current = dict(rules.pair_plus_pays) if pair_plus else {spec.kind: rules.pays[spec.kind]}
-    if pays is None:
-        lo_pay, hi_pay = unit, 2 * max(current.values())
+    if pays is None:  # around the table's own: half to twice each pay (a whole table: each category)
+        ranges = {k: (max(unit, v / 2), 2 * v) for k, v in current.items()}
+        if all(unit > hi for _, hi in ranges.values()):
+            raise ValueError(f"step {step} is larger than twice the table's pays ({', '.join(map(str, current.values()))}): "
+                             f"take a smaller step, or give pays")
     else:
         if not isinstance(pays, tuple | list) or len(pays) != 2:
-            raise TypeError(f"pays must be a (low, high) pair of odds, not {pays!r}")
+            raise TypeError(f"pays must be a (low, high) pair of odds, not {pays!r}"[:200])
         lo_pay, hi_pay = (_fraction("pays", p) for p in pays)
-    if not 0 < lo_pay <= hi_pay <= 10**6:
-        raise ValueError(f"pays must satisfy 0 < low <= high <= 1,000,000, got ({lo_pay}, {hi_pay})")
-    grid_lo, grid_hi = math.ceil(lo_pay / unit), math.floor(hi_pay / unit)
-    if grid_hi < grid_lo:
-        raise ValueError(f"no multiple of {unit} lies between {lo_pay} and {hi_pay}")
-    if (grid_hi - grid_lo + 1) > 10**6:
-        raise ValueError("pays: more than a million odds to try: take a larger step or a narrower range")
+        if not 0 < lo_pay <= hi_pay <= 10**6:
+            raise ValueError(f"pays must satisfy 0 < low <= high <= 1,000,000, got ({lo_pay}, {hi_pay})")
+        ranges = dict.fromkeys(current, (lo_pay, hi_pay))
+    grids = {k: (math.ceil(lo / unit), math.floor(hi / unit)) for k, (lo, hi) in ranges.items()}
+    for k, (g_lo, g_hi) in grids.items():
+        if g_hi < g_lo:
+            raise ValueError(f"no multiple of step {unit} lies between {ranges[k][0]} and {ranges[k][1]} (the pays tried)")
+        if g_hi - g_lo + 1 > 10**6:
+            raise ValueError("pays: more than a million odds to try: take a larger step or a narrower range")
+    from .dealing import seed_sequence
+    from .limits import MAX_SHOES
+    from .simulation import _count, _workers
+
+    _count("shoes", shoes, MAX_SHOES)  # checked now: the plays come after the search
+    seed_sequence(seed)
+    _workers(workers)
+
     # the edge is affine in each pay: EV = base + sum over pays of slope * pay
     def with_pays(table: Mapping[str, Fraction]) -> RuleSet:
         if pair_plus:
@@ -1054,50 +1106,76 @@ def design(
         return rules.replace(pays={**rules.pays, **table})
 
     keys = list(current)
-    base = analyze(with_pays({k: Fraction(1, 10**6) for k in keys}), None)[bet].ev_exact
+    tiny = Fraction(1, 10**6)
+    base = analyze(with_pays(dict.fromkeys(keys, tiny)), None)[bet].ev_exact
     slopes = {}
     for k in keys:
-        probe = dict.fromkeys(keys, Fraction(1, 10**6))
+        probe = dict.fromkeys(keys, tiny)
         probe[k] = Fraction(1)
-        slopes[k] = (analyze(with_pays(probe), None)[bet].ev_exact - base) / (1 - Fraction(1, 10**6))
-    base -= sum(slopes.values()) * Fraction(1, 10**6)
+        slopes[k] = (analyze(with_pays(probe), None)[bet].ev_exact - base) / (1 - tiny)
+    base -= sum(slopes.values()) * tiny
     target = (low + high) / 2
+    # in integers: scaled by a common denominator, the edge of grid points g is -(B + sum S_k g_k) / L
+    scale = math.lcm(base.denominator, low.denominator, high.denominator,
+                     *((slopes[k] * unit).denominator for k in keys))
+    big_b, lo_i, hi_i = int(base * scale), int(low * scale), int(high * scale)
+    slope_i = {k: int(slopes[k] * unit * scale) for k in keys}
     found: list[tuple[Fraction, dict[str, Fraction]]] = []
     if not pair_plus:
         (k,) = keys
-        for g in range(grid_lo, grid_hi + 1):
-            p = g * unit
-            house = -(base + slopes[k] * p)
-            if low <= house <= high:
-                found.append((house, {k: p}))
-    else:  # monotone tables, category by category, pruned by the reachable edge
+        g_lo, g_hi = grids[k]
+        if slope_i[k] == 0:
+            inside = lo_i <= -big_b <= hi_i
+            g_from, g_to, g_mid = (g_lo, g_hi, g_lo) if inside else (1, 0, 0)
+        else:  # lo <= -(B + S g) <= hi, solved for g
+            a_, b_ = Fraction(-hi_i - big_b, slope_i[k]), Fraction(-lo_i - big_b, slope_i[k])
+            g_from, g_to = max(g_lo, math.ceil(min(a_, b_))), min(g_hi, math.floor(max(a_, b_)))
+            g_mid = round(Fraction(-int(target * scale) - big_b, slope_i[k]))
+        if g_from <= g_to:  # the limit nearest the middle, from the grid point there outward
+            g_mid = min(max(g_mid, g_from), g_to)
+            window = range(max(g_from, g_mid - limit), min(g_to, g_mid + limit) + 1)
+            for g in window:
+                found.append((-(base + slopes[k] * g * unit), {k: g * unit}))
+    else:  # monotone tables, category by category, pruned by the edge still reachable
         order = list(keys)
-        tried = 0
+        visited = 0
+        chosen: list[int] = []
+        best: list[tuple[int, tuple[int, ...]]] = []  # a heap of the limit nearest the middle, by -distance
+        middle = lo_i + hi_i  # twice the middle edge, scaled
 
-        def walk(i: int, floor_g: int, partial: Fraction, chosen: dict[str, Fraction]) -> None:
-            nonlocal tried
+        def walk(i: int, floor_g: int, partial: int) -> None:
+            nonlocal visited
             if i == len(order):
-                tried += 1
-                house = -(base + partial)
-                if low <= house <= high:
-                    found.append((house, dict(chosen)))
+                edge = -(big_b + partial)
+                if lo_i <= edge <= hi_i:
+                    item = (-abs(2 * edge - middle), tuple(chosen))
+                    if len(best) < limit:
+                        heapq.heappush(best, item)
+                    elif item > best[0]:
+                        heapq.heapreplace(best, item)
                 return
-            rest = order[i:]
-            for g in range(floor_g, grid_hi + 1):
-                if tried > 2_000_000:
-                    raise ValueError("pays: too many Pair Plus tables to try: take a larger step or a narrower range")
-                p = g * unit
-                lo_ev = partial + sum(slopes[c] for c in rest) * p  # the rest at this pay at the least
-                hi_ev = partial + slopes[order[i]] * p + sum(slopes[c] for c in rest[1:]) * grid_hi * unit
-                if -(base + lo_ev) < low:  # paying more only lowers the edge further
+            c, s_c = order[i], slope_i[order[i]]
+            rest = [(slope_i[r], grids[r][0]) for r in order[i + 1:]]
+            top_rest = sum(s_r * grids[r][1] for r, (s_r, _) in zip(order[i + 1:], rest))
+            for g in range(max(floor_g, grids[c][0]), grids[c][1] + 1):
+                visited += 1
+                if visited > MAX_DESIGN_TABLES:
+                    raise ValueError(f"pays: more than {MAX_DESIGN_TABLES:,} Pair Plus tables to try: take a larger "
+                                     f"step or a narrower range of pays")
+                here = partial + s_c * g
+                least = here + sum(s_r * (g if g > g_r else g_r) for s_r, g_r in rest)
+                if -(big_b + least) < lo_i:  # paying more only lowers the edge further
                     break
-                if -(base + hi_ev) > high:
-                    continue
-                chosen[order[i]] = p
-                walk(i + 1, g, partial + slopes[order[i]] * p, chosen)
-                del chosen[order[i]]
+                if -(big_b + here + top_rest) > hi_i:
+                    continue  # the most the rest can pay leaves the edge too high
+                chosen.append(g)
+                walk(i + 1, g, here)
+                chosen.pop()
 
-        walk(0, grid_lo, Fraction(0), {})
+        walk(0, 0, 0)
+        for _, table in best:
+            pays_of = {c: g * unit for c, g in zip(order, table, strict=True)}
+            found.append((-(base + sum(slopes[c] * p for c, p in pays_of.items())), pays_of))
     found.sort(key=lambda item: (abs(item[0] - target), sorted(item[1].items())))
     out = []
     for house, table in found[:limit]:
