@@ -831,6 +831,65 @@ cdef int _check_aligned(const void* address, size_t size, str name) except -1:
     return 0
 
 
+cdef extern from "_rounds.h" nogil:
+    ctypedef struct sg_table:
+        int64_t decks, hands, fresh, burn_first, burn_later, head, head_burned, one_at_a_time, cut_lo, cut_hi
+        const uint16_t *state
+        const uint16_t *value
+        const uint64_t *entry
+        int counted
+        uint64_t *pairs
+        uint64_t *single
+        int64_t pair_len, single_len
+        const uint8_t *stop
+    uint64_t sg_entry(uint64_t cls, uint64_t rank, uint64_t n_classes, uint64_t width)
+    int64_t sg_simulate(uint64_t (*next)(void *), void *rng, const sg_table *t, int64_t rounds)
+
+
+cdef Py_ssize_t _simulate_histograms(object bit_generator, bitgen_t* rng, Tables tables, const int64_t[::1] params,
+                                     Py_ssize_t rounds, uint64_t* pairs, uint64_t* single, Py_ssize_t pair_len,
+                                     Py_ssize_t single_len, const uint8_t* stop) except -1:
+    """simulate_chunk without money, its arguments checked: sg_simulate's loops, with a
+    hand's counts from one entry per rid of the ranking (sg_entry)."""
+    cdef const tables_t* t = &tables.t
+    cdef Py_ssize_t n_rids = tables.n_rids, i
+    cdef uint64_t width = 1 if t.ordered_by_class else 3
+    cdef uint64_t* entry = <uint64_t*>malloc(n_rids * sizeof(uint64_t))
+    if entry == NULL:
+        raise MemoryError()
+    for i in range(n_rids):
+        entry[i] = sg_entry(t.cls[i], t.rank[i], t.n_classes, width)
+    cdef sg_table table
+    table.decks = params[P_DECKS]
+    table.hands = params[P_POSITIONS] + 1
+    table.fresh = params[P_FRESH] != 0
+    table.burn_first = params[P_BURN_FIRST]
+    table.burn_later = params[P_BURN_LATER]
+    table.head = params[P_HEAD] != 0
+    table.head_burned = params[P_HEAD_BURNED] != 0
+    table.one_at_a_time = params[P_ONE_AT_A_TIME] != 0
+    table.cut_lo = params[P_CUT_LO]
+    table.cut_hi = params[P_CUT_HI]
+    table.state = t.state
+    table.value = t.value
+    table.entry = entry
+    table.counted = width == 3
+    table.pairs = pairs
+    table.single = single
+    table.pair_len = pair_len
+    table.single_len = single_len
+    table.stop = stop
+    cdef int64_t done
+    try:
+        with bit_generator.lock, nogil:
+            done = sg_simulate(rng.next_uint64, rng.state, &table, rounds)
+    finally:
+        free(entry)
+    if done < 0:
+        raise MemoryError()
+    return done
+
+
 @cython.boundscheck(False)
 @cython.wraparound(False)
 def simulate_chunk(bit_generator, Tables tables not None, const int64_t[::1] params, Py_ssize_t rounds,
@@ -904,6 +963,9 @@ def simulate_chunk(bit_generator, Tables tables not None, const int64_t[::1] par
         if rounds > 0:
             _check_aligned(&net[0], sizeof(int64_t), "net")
     cdef bitgen_t* rng = _bitgen(bit_generator)
+    if not with_money:  # the histograms only: the specialised loops of _rounds.h
+        return _simulate_histograms(bit_generator, rng, tables, params, rounds, &pairs[0, 0], &single[0, 0],
+                                    pair_len, single_len, &stop[0])
     cdef uint8_t* deck = <uint8_t*>malloc(2 * n_cards)
     if deck == NULL:
         raise MemoryError()

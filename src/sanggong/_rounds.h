@@ -1,0 +1,292 @@
+/* The round loop of simulate_chunk (sanggong._core) without money: rounds dealt exactly as
+ * sg_draw deals them (the same draws of the bit generator, in the same order), evaluated by
+ * the ranking's tables and counted into the histograms. The twin is
+ * _reference.simulate_chunk; tests/test_simulation.py checks them equal for many shapes.
+ *
+ * What makes it fast (benchmarks/yardstick.c is the best plain-C loop for the two common
+ * shapes; benchmarks/report.py times this loop against it):
+ * - the draw plan is made once per chunk: every round of a shoe starts at the same
+ *   position from shoe to shoe (and a fresh deck's round at 0), so the groups of bounds
+ *   sg_draw would take, their products and, card by card, the product of the bounds
+ *   before it in its group are known before the first round (sg_plan);
+ * - a card's digit of the group's word is computed on its own: digit t of x is the high
+ *   half of (x * q_t mod 2**64) * bound_t, q_t the product of the bounds before it in its
+ *   group, the same number as sg_draw's chain of multiplies; all the digits of a round
+ *   are computed before its swaps, which leaves the swaps as the only chain;
+ * - a hand's everything (single-histogram index, its class's offsets in the pairs
+ *   histogram as hand and as banker, its rank) comes from one 64-bit entry per rid
+ *   (sg_entry), built once per chunk, kept in registers;
+ * - the dealing options are parameters of one always-inlined loop (sg_loop), which the
+ *   dispatch (sg_simulate) instantiates with constants for the common shapes (a fresh deck
+ *   with a burned head card and 4 hands; an 8-deck shoe dealt one card at a time to 8
+ *   hands) and with run-time values for every other table. */
+#ifndef SANGGONG_ROUNDS_H
+#define SANGGONG_ROUNDS_H
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "_random.h"
+
+#if defined(_MSC_VER)
+#define SG_ALWAYS_INLINE static __forceinline
+#else
+#define SG_ALWAYS_INLINE static inline __attribute__((always_inline))
+#endif
+
+#define SG_MAX_ROUND_CARDS (64 + 1 + 3 * 17) /* burns, a head card, 17 hands */
+#define SG_STOP_EVERY 4096
+
+/* high 64 bits of a * b */
+SG_ALWAYS_INLINE uint64_t sg_mulhi(uint64_t a, uint64_t b) {
+    uint64_t lo;
+    return sg_mul128(a, b, &lo);
+}
+
+/* One word for a group of bounds of product P, redrawn while Lemire's rejection says so:
+ * the word x is kept when x * P mod 2**64 >= 2**64 mod P (as sg_draw). */
+SG_ALWAYS_INLINE uint64_t sg_group_word(uint64_t (*next)(void *), void *state, uint64_t product) {
+    for (;;) {
+        uint64_t x = next(state);
+        uint64_t low = x * product;
+        if (low >= product || low >= (0 - product) % product)
+            return x;
+    }
+}
+
+/* The table and what the loop counts. */
+typedef struct {
+    int64_t decks, hands, fresh, burn_first, burn_later, head, head_burned, one_at_a_time, cut_lo, cut_hi;
+    const uint16_t *state; /* the ranking's two-card state table, 52 * 52 */
+    const uint16_t *value; /* its value table: rid << 3 | pair plus */
+    const uint64_t *entry; /* per rid: sg_entry */
+    int counted;           /* the order against the banker is counted (pairs width 3) */
+    uint64_t *pairs, *single;
+    int64_t pair_len, single_len;
+    const uint8_t *stop; /* read every SG_STOP_EVERY rounds */
+} sg_table;
+
+/* A rid's entry: 6 * class (bits 0-15: plus the pair plus category, the hand's index in
+ * its row of the single histogram), class * n_classes * width (16-31: its offset as the
+ * hand in a row of the pairs histogram), class * width (32-47: as the banker), rank
+ * (48-63). */
+static inline uint64_t sg_entry(uint64_t cls, uint64_t rank, uint64_t n_classes, uint64_t width) {
+    return 6 * cls | (cls * n_classes * width) << 16 | (cls * width) << 32 | rank << 48;
+}
+
+/* The draw plan of the rounds of a shoe (one round for a fresh deck): round r takes the
+ * cards at positions begin[r] .. begin[r + 1] - 1, in the groups group[r] ..
+ * group[r + 1] - 1 of products product[]; the card at position i takes the word of its
+ * round's group word[i] and its digit with q[i]. */
+typedef struct {
+    int64_t rounds;
+    int64_t *begin, *group;
+    uint64_t *product, *q;
+    uint8_t *word;
+} sg_plan;
+
+static void sg_plan_free(sg_plan *p) {
+    free(p->begin);
+    free(p->group);
+    free(p->product);
+    free(p->q);
+    free(p->word);
+}
+
+/* The plan of every round a shoe can deal: those starting at or before the last place the
+ * cut card can be (a round starting after it would follow a round that took the cut card).
+ * Returns 0, or -1 when out of memory. */
+static int sg_plan_make(sg_plan *p, const sg_table *t) {
+    int64_t n = 52 * t->decks, head_card = t->head && t->head_burned;
+    int64_t later = t->burn_later + head_card + 3 * t->hands;
+    int64_t last_start = t->fresh ? 0 : n - t->cut_lo;
+    memset(p, 0, sizeof(*p));
+    p->begin = (int64_t *)malloc((size_t)(n + 2) * sizeof(int64_t));
+    p->group = (int64_t *)malloc((size_t)(n + 2) * sizeof(int64_t));
+    p->product = (uint64_t *)malloc((size_t)n * sizeof(uint64_t));
+    p->q = (uint64_t *)malloc((size_t)n * sizeof(uint64_t));
+    p->word = (uint8_t *)malloc((size_t)n);
+    if (!p->begin || !p->group || !p->product || !p->q || !p->word) {
+        sg_plan_free(p);
+        return -1;
+    }
+    int64_t pos = 0, g = 0, r = 0;
+    while (r == 0 || pos <= last_start) {
+        int64_t end = pos + (r == 0 ? t->burn_first + head_card + 3 * t->hands : later);
+        p->begin[r] = pos;
+        p->group[r] = g;
+        for (int64_t i = pos, w = 0; i < end; w++) {
+            int64_t size = sg_group[n - i];
+            if (size > end - i)
+                size = end - i;
+            uint64_t q = 1;
+            for (int64_t k = 0; k < size; k++, i++) {
+                p->q[i] = q;
+                p->word[i] = (uint8_t)w;
+                q *= (uint64_t)(n - i);
+            }
+            p->product[g++] = q;
+        }
+        pos = end;
+        r++;
+    }
+    p->begin[r] = pos;
+    p->group[r] = g;
+    p->rounds = r;
+    return 0;
+}
+
+/* The counts of one hand (entry e, the pair plus category added) against the banker's
+ * (entry b): its cell of the single histogram's row and of the pairs histogram's row. */
+#define SG_SINGLE_CELL(e) ((e) & 0xffff)
+#define SG_RANK(e) ((e) >> 48)
+
+SG_ALWAYS_INLINE uint64_t sg_pair_cell(uint64_t e, uint64_t b, const int counted) {
+    uint64_t cell = ((e >> 16) & 0xffff) + ((b >> 32) & 0xffff);
+    if (counted)
+        cell += 1 + (SG_RANK(e) > SG_RANK(b)) - (SG_RANK(e) < SG_RANK(b));
+    return cell;
+}
+
+SG_ALWAYS_INLINE uint64_t sg_hand(const uint16_t *state, const uint16_t *value, const uint64_t *entry,
+                                  uint8_t c0, uint8_t c1, uint8_t c2) {
+    uint64_t v = value[state[c0 * 52 + c1] + c2];
+    return entry[v >> 3] + (v & 7);
+}
+
+/* The loop, for the table t and its plan; the other parameters are t's own values, given
+ * again so that a caller can make them constants (then the compiler specialises). */
+SG_ALWAYS_INLINE int64_t sg_loop(uint64_t (*next)(void *), void *rng, const sg_table *t, const sg_plan *p,
+                                 int64_t rounds, uint8_t *deck, const uint8_t *ordered, const int64_t n,
+                                 const int64_t hands, const int fresh, const int64_t burn_first,
+                                 const int64_t burn_later, const int head, const int head_burned,
+                                 const int one_at_a_time, const int counted) {
+    const uint16_t *state = t->state, *value = t->value;
+    const uint64_t *entry = t->entry;
+    uint64_t *pairs = t->pairs, *single = t->single;
+    const int64_t pair_len = t->pair_len, single_len = t->single_len;
+    const uint8_t *stop = t->stop;
+    const int64_t cut_lo = t->cut_lo, cut_hi = t->cut_hi;
+    const int64_t *begin_at = p->begin, *group_at = p->group;
+    const uint64_t *product = p->product, *q = p->q;
+    const uint8_t *word = p->word;
+    uint8_t cards[SG_MAX_ROUND_CARDS];
+    int64_t jj[SG_MAX_ROUND_CARDS];
+    uint64_t x[SG_MAX_ROUND_CARDS];
+    uint64_t e[17];
+    /* (rank - 1) mod 4 of the head card, taken mod hands: the first hand */
+    int64_t first_of[4];
+    for (int64_t k = 0; k < 4; k++)
+        first_of[k] = k % hands;
+    int64_t done = 0, r = 0, cut = 0;
+    int last = 1;
+    memcpy(deck, ordered, (size_t)n);
+    while (done < rounds) {
+        if ((done & (SG_STOP_EVERY - 1)) == 0 && stop[0])
+            break;
+        if (!fresh && last) { /* shuffle: cards back in code order, the cut card placed */
+            memcpy(deck, ordered, (size_t)n);
+            cut = n - (cut_lo + (int64_t)sg_bounded(next, rng, (uint64_t)(cut_hi - cut_lo + 1)));
+            r = 0;
+            last = 0;
+        }
+        const int64_t begin = fresh ? 0 : begin_at[r];
+        const int64_t burn = (fresh || r == 0) ? burn_first : burn_later;
+        const int64_t count = burn + (head && head_burned) + 3 * hands;
+        const int64_t g0 = fresh ? 0 : group_at[r], groups = (fresh ? group_at[1] : group_at[r + 1]) - g0;
+        for (int64_t g = 0; g < groups; g++)
+            x[g] = sg_group_word(next, rng, product[g0 + g]);
+        for (int64_t k = 0; k < count; k++) {
+            int64_t i = begin + k;
+            jj[k] = i + (int64_t)sg_mulhi(x[word[i]] * q[i], (uint64_t)(n - i));
+        }
+        for (int64_t k = 0; k < count; k++) {
+            int64_t i = begin + k, j = jj[k];
+            uint8_t card = deck[j];
+            deck[j] = deck[i];
+            deck[i] = card;
+            cards[k] = card;
+        }
+        if (fresh) { /* the deck in code order again, for the next round (as sg_reset) */
+            if (n == 52 || 4 * count > n) {
+                memcpy(deck, ordered, (size_t)n);
+            } else {
+                for (int64_t k = 0; k < count; k++) {
+                    deck[k] = ordered[k];
+                    deck[jj[k]] = ordered[jj[k]];
+                }
+            }
+        } else {
+            last = begin <= cut && cut < begin + count;
+            r++;
+        }
+        const uint8_t *rest = cards + burn;
+        if (head) { /* the head card names the first hand; three cards a hand */
+            int64_t first = first_of[(rest[0] >> 2) & 3];
+            if (head_burned)
+                rest++;
+            for (int64_t k = 0; k < hands; k++)
+                e[k] = sg_hand(state, value, entry, rest[3 * k], rest[3 * k + 1], rest[3 * k + 2]);
+            uint64_t b = e[first ? hands - first : 0]; /* hand k is position (first + k) mod hands */
+            for (int64_t k = 0; k < hands; k++) {
+                int64_t h = first + k;
+                h = h >= hands ? h - hands : h;
+                single[h * single_len + SG_SINGLE_CELL(e[k])]++;
+                pairs[h * pair_len + sg_pair_cell(e[k], b, counted)] += h != 0; /* (row 0 is the banker's: 0 added) */
+            }
+        } else { /* position k + 1, the banker (0) last */
+            uint64_t b = one_at_a_time
+                ? sg_hand(state, value, entry, rest[hands - 1], rest[2 * hands - 1], rest[3 * hands - 1])
+                : sg_hand(state, value, entry, rest[3 * hands - 3], rest[3 * hands - 2], rest[3 * hands - 1]);
+            single[SG_SINGLE_CELL(b)]++;
+            for (int64_t k = 0; k + 1 < hands; k++) {
+                uint64_t h = one_at_a_time
+                    ? sg_hand(state, value, entry, rest[k], rest[k + hands], rest[k + 2 * hands])
+                    : sg_hand(state, value, entry, rest[3 * k], rest[3 * k + 1], rest[3 * k + 2]);
+                single[(k + 1) * single_len + SG_SINGLE_CELL(h)]++;
+                pairs[(k + 1) * pair_len + sg_pair_cell(h, b, counted)]++;
+            }
+        }
+        done++;
+    }
+    return done;
+}
+
+/* Runs up to `rounds` rounds of the table t from a fresh shoe; returns the rounds done
+ * (fewer when t->stop[0] was set), or -1 when out of memory. The caller has checked t
+ * (the conditions of simulate_chunk) and holds the bit generator's lock. */
+static int64_t sg_simulate(uint64_t (*next)(void *), void *rng, const sg_table *t, int64_t rounds) {
+    int64_t n = 52 * t->decks, done;
+    sg_plan p;
+    if (sg_plan_make(&p, t) < 0)
+        return -1;
+    uint8_t *deck = (uint8_t *)malloc((size_t)(2 * n));
+    if (!deck) {
+        sg_plan_free(&p);
+        return -1;
+    }
+    uint8_t *ordered = deck + n;
+    for (int64_t i = 0; i < n; i++)
+        ordered[i] = (uint8_t)(i % 52);
+    int head = t->head != 0, burned = t->head_burned != 0, one = t->one_at_a_time != 0, counted = t->counted != 0;
+    if (t->fresh && n == 52 && t->hands == 4 && t->burn_first == 0 && head && burned && !counted)
+        /* the online table */
+        done = sg_loop(next, rng, t, &p, rounds, deck, ordered, 52, 4, 1, 0, 0, 1, 1, 0, 0);
+    else if (!t->fresh && n == 416 && t->hands == 8 && !head && one && !counted)
+        /* Macau: 8 decks, 7 positions */
+        done = sg_loop(next, rng, t, &p, rounds, deck, ordered, 416, 8, 0, t->burn_first, t->burn_later, 0, 0,
+                       1, 0);
+    else if (t->fresh)
+        done = counted ? sg_loop(next, rng, t, &p, rounds, deck, ordered, n, t->hands, 1, t->burn_first,
+                                 t->burn_later, head, burned, one, 1)
+                       : sg_loop(next, rng, t, &p, rounds, deck, ordered, n, t->hands, 1, t->burn_first,
+                                 t->burn_later, head, burned, one, 0);
+    else
+        done = counted ? sg_loop(next, rng, t, &p, rounds, deck, ordered, n, t->hands, 0, t->burn_first,
+                                 t->burn_later, head, burned, one, 1)
+                       : sg_loop(next, rng, t, &p, rounds, deck, ordered, n, t->hands, 0, t->burn_first,
+                                 t->burn_later, head, burned, one, 0);
+    free(deck);
+    sg_plan_free(&p);
+    return done;
+}
+#endif
