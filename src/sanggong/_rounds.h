@@ -251,6 +251,69 @@ SG_ALWAYS_INLINE int64_t sg_loop(uint64_t (*next)(void *), void *rng, const sg_t
     return done;
 }
 
+/* The online table (a fresh deck every round, no burns, a burned head card, 4 hands, the
+ * order not counted): sg_loop's work with the plan's two groups (52 .. 44 and 43 .. 40:
+ * sg_group[52] == 9) in registers, and the four hands' values packed in one word rotated
+ * by the head card, so that each hand's row of the histograms is a constant. Returns -2
+ * when the plan is not that (the caller then runs sg_loop). */
+#define SG_ONLINE_FIRST 9
+static int64_t sg_online(uint64_t (*next)(void *), void *rng, const sg_table *t, const sg_plan *p,
+                         int64_t rounds, const uint8_t *ordered) {
+    if (p->group[1] != 2 || p->begin[1] != 13)
+        return -2;
+    for (int64_t i = 0; i < 13; i++)
+        if (p->word[i] != (i >= SG_ONLINE_FIRST))
+            return -2;
+    const uint16_t *state = t->state, *value = t->value;
+    const uint64_t *entry = t->entry;
+    const uint8_t *stop = t->stop;
+    uint64_t *s0 = t->single, *s1 = s0 + t->single_len, *s2 = s1 + t->single_len, *s3 = s2 + t->single_len;
+    uint64_t *a1 = t->pairs + t->pair_len, *a2 = a1 + t->pair_len, *a3 = a2 + t->pair_len;
+    uint64_t q[13];
+    memcpy(q, p->q, sizeof(q));
+    const uint64_t p0 = p->product[0], p1 = p->product[1];
+    uint8_t deck[64], c[16];
+    int64_t jj[13];
+    int64_t done = 0;
+    for (; done < rounds; done++) {
+        if ((done & (SG_STOP_EVERY - 1)) == 0 && stop[0])
+            break;
+        memcpy(deck, ordered, 52);
+        uint64_t x0 = sg_group_word(next, rng, p0), x1 = sg_group_word(next, rng, p1);
+        for (int k = 0; k < SG_ONLINE_FIRST; k++)
+            jj[k] = k + (int64_t)sg_mulhi(x0 * q[k], (uint64_t)(52 - k));
+        for (int k = SG_ONLINE_FIRST; k < 13; k++)
+            jj[k] = k + (int64_t)sg_mulhi(x1 * q[k], (uint64_t)(52 - k));
+        for (int k = 0; k < 13; k++) {
+            int64_t j = jj[k];
+            uint8_t card = deck[j];
+            deck[j] = deck[k];
+            deck[k] = card;
+            c[k] = card;
+        }
+        unsigned first = (c[0] >> 2) & 3; /* hand k is position (first + k) mod 4 */
+        uint64_t v0 = value[state[c[1] * 52 + c[2]] + c[3]];
+        uint64_t v1 = value[state[c[4] * 52 + c[5]] + c[6]];
+        uint64_t v2 = value[state[c[7] * 52 + c[8]] + c[9]];
+        uint64_t v3 = value[state[c[10] * 52 + c[11]] + c[12]];
+        uint64_t packed = v0 | v1 << 16 | v2 << 32 | v3 << 48;
+        unsigned shift = 16 * first; /* then position h's value is at bits 16 h */
+        packed = (packed << shift) | (packed >> ((64 - shift) & 63));
+        uint64_t vb = packed & 0xffff, w1 = (packed >> 16) & 0xffff, w2 = (packed >> 32) & 0xffff,
+                 w3 = packed >> 48;
+        uint64_t b = entry[vb >> 3] + (vb & 7), e1 = entry[w1 >> 3] + (w1 & 7), e2 = entry[w2 >> 3] + (w2 & 7),
+                 e3 = entry[w3 >> 3] + (w3 & 7);
+        s0[SG_SINGLE_CELL(b)]++;
+        s1[SG_SINGLE_CELL(e1)]++;
+        s2[SG_SINGLE_CELL(e2)]++;
+        s3[SG_SINGLE_CELL(e3)]++;
+        a1[sg_pair_cell(e1, b, 0)]++;
+        a2[sg_pair_cell(e2, b, 0)]++;
+        a3[sg_pair_cell(e3, b, 0)]++;
+    }
+    return done;
+}
+
 /* Runs up to `rounds` rounds of the table t from a fresh shoe; returns the rounds done
  * (fewer when t->stop[0] was set), or -1 when out of memory. The caller has checked t
  * (the conditions of simulate_chunk) and holds the bit generator's lock. */
@@ -268,9 +331,11 @@ static int64_t sg_simulate(uint64_t (*next)(void *), void *rng, const sg_table *
     for (int64_t i = 0; i < n; i++)
         ordered[i] = (uint8_t)(i % 52);
     int head = t->head != 0, burned = t->head_burned != 0, one = t->one_at_a_time != 0, counted = t->counted != 0;
+    done = -2;
     if (t->fresh && n == 52 && t->hands == 4 && t->burn_first == 0 && head && burned && !counted)
-        /* the online table */
-        done = sg_loop(next, rng, t, &p, rounds, deck, ordered, 52, 4, 1, 0, 0, 1, 1, 0, 0);
+        done = sg_online(next, rng, t, &p, rounds, ordered); /* the online table */
+    if (done != -2)
+        ; /* done */
     else if (!t->fresh && n == 416 && t->hands == 8 && !head && one && !counted)
         /* Macau: 8 decks, 7 positions */
         done = sg_loop(next, rng, t, &p, rounds, deck, ordered, 416, 8, 0, t->burn_first, t->burn_later, 0, 0,
