@@ -838,6 +838,8 @@ cdef extern from "_rounds.h" nogil:
         const uint16_t *value
         const uint64_t *entry
         int counted
+        int plain
+        int64_t n_classes
         uint64_t *pairs
         uint64_t *single
         int64_t pair_len, single_len
@@ -874,6 +876,8 @@ cdef Py_ssize_t _simulate_histograms(object bit_generator, bitgen_t* rng, Tables
     table.value = t.value
     table.entry = entry
     table.counted = width == 3
+    table.plain = t.identity and t.class_identity and t.ordered_by_class
+    table.n_classes = t.n_classes
     table.pairs = pairs
     table.single = single
     table.pair_len = pair_len

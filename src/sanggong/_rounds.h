@@ -60,6 +60,8 @@ typedef struct {
     const uint16_t *value; /* its value table: rid << 3 | pair plus */
     const uint64_t *entry; /* per rid: sg_entry */
     int counted;           /* the order against the banker is counted (pairs width 3) */
+    int plain;             /* a rid is its own class and rank, the order not counted (the default ranking) */
+    int64_t n_classes;
     uint64_t *pairs, *single;
     int64_t pair_len, single_len;
     const uint8_t *stop; /* read every SG_STOP_EVERY rounds */
@@ -147,10 +149,20 @@ SG_ALWAYS_INLINE uint64_t sg_pair_cell(uint64_t e, uint64_t b, const int counted
     return cell;
 }
 
+/* A hand's entry, the pair plus category added; for a plain ranking its value (rid << 3 |
+ * pair plus), the cells then computed from it (no lookup) */
 SG_ALWAYS_INLINE uint64_t sg_hand(const uint16_t *state, const uint16_t *value, const uint64_t *entry,
-                                  uint8_t c0, uint8_t c1, uint8_t c2) {
+                                  uint8_t c0, uint8_t c1, uint8_t c2, const int plain) {
     uint64_t v = value[state[c0 * 52 + c1] + c2];
-    return entry[v >> 3] + (v & 7);
+    return plain ? v : entry[v >> 3] + (v & 7);
+}
+
+SG_ALWAYS_INLINE uint64_t sg_single(uint64_t e, const int plain) {
+    return plain ? 6 * (e >> 3) + (e & 7) : SG_SINGLE_CELL(e);
+}
+
+SG_ALWAYS_INLINE uint64_t sg_pair(uint64_t e, uint64_t b, const int counted, const int plain, int64_t n_classes) {
+    return plain ? (e >> 3) * (uint64_t)n_classes + (b >> 3) : sg_pair_cell(e, b, counted);
 }
 
 /* The loop, for the table t and its plan; the other parameters are t's own values, given
@@ -159,7 +171,8 @@ SG_ALWAYS_INLINE int64_t sg_loop(uint64_t (*next)(void *), void *rng, const sg_t
                                  int64_t rounds, uint8_t *deck, const uint8_t *ordered, const int64_t n,
                                  const int64_t hands, const int fresh, const int64_t burn_first,
                                  const int64_t burn_later, const int head, const int head_burned,
-                                 const int one_at_a_time, const int counted) {
+                                 const int one_at_a_time, const int counted, const int plain) {
+    const int64_t n_classes = t->n_classes;
     const uint16_t *state = t->state, *value = t->value;
     const uint64_t *entry = t->entry;
     uint64_t *pairs = t->pairs, *single = t->single;
@@ -225,25 +238,25 @@ SG_ALWAYS_INLINE int64_t sg_loop(uint64_t (*next)(void *), void *rng, const sg_t
             if (head_burned)
                 rest++;
             for (int64_t k = 0; k < hands; k++)
-                e[k] = sg_hand(state, value, entry, rest[3 * k], rest[3 * k + 1], rest[3 * k + 2]);
+                e[k] = sg_hand(state, value, entry, rest[3 * k], rest[3 * k + 1], rest[3 * k + 2], plain);
             uint64_t b = e[first ? hands - first : 0]; /* hand k is position (first + k) mod hands */
             for (int64_t k = 0; k < hands; k++) {
                 int64_t h = first + k;
                 h = h >= hands ? h - hands : h;
-                single[h * single_len + SG_SINGLE_CELL(e[k])]++;
-                pairs[h * pair_len + sg_pair_cell(e[k], b, counted)] += h != 0; /* (row 0 is the banker's: 0 added) */
+                single[h * single_len + sg_single(e[k], plain)]++;
+                pairs[h * pair_len + sg_pair(e[k], b, counted, plain, n_classes)] += h != 0; /* (row 0 is the banker's: 0 added) */
             }
         } else { /* position k + 1, the banker (0) last */
             uint64_t b = one_at_a_time
-                ? sg_hand(state, value, entry, rest[hands - 1], rest[2 * hands - 1], rest[3 * hands - 1])
-                : sg_hand(state, value, entry, rest[3 * hands - 3], rest[3 * hands - 2], rest[3 * hands - 1]);
-            single[SG_SINGLE_CELL(b)]++;
+                ? sg_hand(state, value, entry, rest[hands - 1], rest[2 * hands - 1], rest[3 * hands - 1], plain)
+                : sg_hand(state, value, entry, rest[3 * hands - 3], rest[3 * hands - 2], rest[3 * hands - 1], plain);
+            single[sg_single(b, plain)]++;
             for (int64_t k = 0; k + 1 < hands; k++) {
                 uint64_t h = one_at_a_time
-                    ? sg_hand(state, value, entry, rest[k], rest[k + hands], rest[k + 2 * hands])
-                    : sg_hand(state, value, entry, rest[3 * k], rest[3 * k + 1], rest[3 * k + 2]);
-                single[(k + 1) * single_len + SG_SINGLE_CELL(h)]++;
-                pairs[(k + 1) * pair_len + sg_pair_cell(h, b, counted)]++;
+                    ? sg_hand(state, value, entry, rest[k], rest[k + hands], rest[k + 2 * hands], plain)
+                    : sg_hand(state, value, entry, rest[3 * k], rest[3 * k + 1], rest[3 * k + 2], plain);
+                single[(k + 1) * single_len + sg_single(h, plain)]++;
+                pairs[(k + 1) * pair_len + sg_pair(h, b, counted, plain, n_classes)]++;
             }
         }
         done++;
@@ -338,18 +351,20 @@ static int64_t sg_simulate(uint64_t (*next)(void *), void *rng, const sg_table *
         ; /* done */
     else if (!t->fresh && n == 416 && t->hands == 8 && !head && one && !counted)
         /* Macau: 8 decks, 7 positions */
-        done = sg_loop(next, rng, t, &p, rounds, deck, ordered, 416, 8, 0, t->burn_first, t->burn_later, 0, 0,
-                       1, 0);
+        done = t->plain ? sg_loop(next, rng, t, &p, rounds, deck, ordered, 416, 8, 0, t->burn_first, t->burn_later,
+                                  0, 0, 1, 0, 1)
+                        : sg_loop(next, rng, t, &p, rounds, deck, ordered, 416, 8, 0, t->burn_first, t->burn_later,
+                                  0, 0, 1, 0, 0);
     else if (t->fresh)
         done = counted ? sg_loop(next, rng, t, &p, rounds, deck, ordered, n, t->hands, 1, t->burn_first,
-                                 t->burn_later, head, burned, one, 1)
+                                 t->burn_later, head, burned, one, 1, 0)
                        : sg_loop(next, rng, t, &p, rounds, deck, ordered, n, t->hands, 1, t->burn_first,
-                                 t->burn_later, head, burned, one, 0);
+                                 t->burn_later, head, burned, one, 0, 0);
     else
         done = counted ? sg_loop(next, rng, t, &p, rounds, deck, ordered, n, t->hands, 0, t->burn_first,
-                                 t->burn_later, head, burned, one, 1)
+                                 t->burn_later, head, burned, one, 1, 0)
                        : sg_loop(next, rng, t, &p, rounds, deck, ordered, n, t->hands, 0, t->burn_first,
-                                 t->burn_later, head, burned, one, 0);
+                                 t->burn_later, head, burned, one, 0, 0);
     free(deck);
     sg_plan_free(&p);
     return done;
