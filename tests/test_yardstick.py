@@ -6,6 +6,7 @@ compiler; skipped where there is none."""
 
 from __future__ import annotations
 
+import subprocess
 import sys
 from pathlib import Path
 
@@ -16,7 +17,10 @@ from sanggong import _core, _reference
 from sanggong.ranking import tables_for
 from sanggong.simulation import _histograms, _params
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
+if not (BENCHMARKS / "yardstick.c").exists():
+    pytest.skip("the benchmarks directory (yardstick.c) is not next to the tests", allow_module_level=True)
+sys.path.insert(0, str(BENCHMARKS))
 import yardstick  # noqa: E402
 
 SHAPES = {"online": (yardstick.ONLINE, yardstick.online), "macau": (yardstick.MACAU, yardstick.macau)}
@@ -26,7 +30,12 @@ SHAPES = {"online": (yardstick.ONLINE, yardstick.online), "macau": (yardstick.MA
 def lib() -> object:
     if yardstick.compiler() is None:
         pytest.skip("no C compiler found (set CC, or put cc, gcc or clang on the PATH) to build the yardstick")
-    return yardstick.build()
+    try:
+        return yardstick.build()
+    except subprocess.CalledProcessError as error:
+        if sys.platform.startswith("linux"):  # CI's gcc must build it
+            raise
+        pytest.skip(f"the C compiler could not build the yardstick (GCC/Clang C is needed): {error.stderr}")
 
 
 def _core_chunk(module: object, rules: object, seed: int, rounds: int) -> tuple[np.ndarray, np.ndarray, dict]:
