@@ -264,17 +264,19 @@ SG_ALWAYS_INLINE int64_t sg_loop(uint64_t (*next)(void *), void *rng, const sg_t
     return done;
 }
 
-/* The online table (a fresh deck every round, no burns, a burned head card, 4 hands, the
- * order not counted): sg_loop's work with the plan's two groups (52 .. 44 and 43 .. 40:
- * sg_group[52] == 9) in registers, and the four hands' values packed in one word rotated
- * by the head card, so that each hand's row of the histograms is a constant. Returns -2
- * when the plan is not that (the caller then runs sg_loop). */
+/* The online table (a fresh deck every round, no burns, a head card, burned or dealt, 4
+ * hands, the order not counted): sg_loop's work with the plan's two groups (52 .. 44 and
+ * the rest: sg_group[52] == 9) in registers, and the four hands' values packed in one
+ * word rotated by the head card, so that each hand's row of the histograms is a
+ * constant. Returns -2 when the plan is not that (the caller then runs sg_loop). */
 #define SG_ONLINE_FIRST 9
-static int64_t sg_online(uint64_t (*next)(void *), void *rng, const sg_table *t, const sg_plan *p,
-                         int64_t rounds, const uint8_t *ordered) {
-    if (p->group[1] != 2 || p->begin[1] != 13)
+SG_ALWAYS_INLINE int64_t sg_online(uint64_t (*next)(void *), void *rng, const sg_table *t, const sg_plan *p,
+                                   int64_t rounds, const uint8_t *ordered, const int burned) {
+    enum { N = 12 + 1 }; /* at most 13 cards, 12 when the head card is dealt */
+    const int count = 12 + burned;
+    if (p->group[1] != 2 || p->begin[1] != count)
         return -2;
-    for (int64_t i = 0; i < 13; i++)
+    for (int i = 0; i < count; i++)
         if (p->word[i] != (i >= SG_ONLINE_FIRST))
             return -2;
     const uint16_t *state = t->state, *value = t->value;
@@ -282,11 +284,11 @@ static int64_t sg_online(uint64_t (*next)(void *), void *rng, const sg_table *t,
     const uint8_t *stop = t->stop;
     uint64_t *s0 = t->single, *s1 = s0 + t->single_len, *s2 = s1 + t->single_len, *s3 = s2 + t->single_len;
     uint64_t *a1 = t->pairs + t->pair_len, *a2 = a1 + t->pair_len, *a3 = a2 + t->pair_len;
-    uint64_t q[13];
-    memcpy(q, p->q, sizeof(q));
+    uint64_t q[N];
+    memcpy(q, p->q, sizeof(uint64_t) * (size_t)count);
     const uint64_t p0 = p->product[0], p1 = p->product[1];
     uint8_t deck[64], c[16];
-    int64_t jj[13];
+    int64_t jj[N];
     int64_t done = 0;
     for (; done < rounds; done++) {
         if ((done & (SG_STOP_EVERY - 1)) == 0 && stop[0])
@@ -295,9 +297,9 @@ static int64_t sg_online(uint64_t (*next)(void *), void *rng, const sg_table *t,
         uint64_t x0 = sg_group_word(next, rng, p0), x1 = sg_group_word(next, rng, p1);
         for (int k = 0; k < SG_ONLINE_FIRST; k++)
             jj[k] = k + (int64_t)sg_mulhi(x0 * q[k], (uint64_t)(52 - k));
-        for (int k = SG_ONLINE_FIRST; k < 13; k++)
+        for (int k = SG_ONLINE_FIRST; k < count; k++)
             jj[k] = k + (int64_t)sg_mulhi(x1 * q[k], (uint64_t)(52 - k));
-        for (int k = 0; k < 13; k++) {
+        for (int k = 0; k < count; k++) {
             int64_t j = jj[k];
             uint8_t card = deck[j];
             deck[j] = deck[k];
@@ -305,10 +307,11 @@ static int64_t sg_online(uint64_t (*next)(void *), void *rng, const sg_table *t,
             c[k] = card;
         }
         unsigned first = (c[0] >> 2) & 3; /* hand k is position (first + k) mod 4 */
-        uint64_t v0 = value[state[c[1] * 52 + c[2]] + c[3]];
-        uint64_t v1 = value[state[c[4] * 52 + c[5]] + c[6]];
-        uint64_t v2 = value[state[c[7] * 52 + c[8]] + c[9]];
-        uint64_t v3 = value[state[c[10] * 52 + c[11]] + c[12]];
+        const uint8_t *h = c + burned;
+        uint64_t v0 = value[state[h[0] * 52 + h[1]] + h[2]];
+        uint64_t v1 = value[state[h[3] * 52 + h[4]] + h[5]];
+        uint64_t v2 = value[state[h[6] * 52 + h[7]] + h[8]];
+        uint64_t v3 = value[state[h[9] * 52 + h[10]] + h[11]];
         uint64_t packed = v0 | v1 << 16 | v2 << 32 | v3 << 48;
         unsigned shift = 16 * first; /* then position h's value is at bits 16 h */
         packed = (packed << shift) | (packed >> ((64 - shift) & 63));
@@ -345,8 +348,9 @@ static int64_t sg_simulate(uint64_t (*next)(void *), void *rng, const sg_table *
         ordered[i] = (uint8_t)(i % 52);
     int head = t->head != 0, burned = t->head_burned != 0, one = t->one_at_a_time != 0, counted = t->counted != 0;
     done = -2;
-    if (t->fresh && n == 52 && t->hands == 4 && t->burn_first == 0 && head && burned && !counted)
-        done = sg_online(next, rng, t, &p, rounds, ordered); /* the online table */
+    if (t->fresh && n == 52 && t->hands == 4 && t->burn_first == 0 && head && !counted)
+        done = burned ? sg_online(next, rng, t, &p, rounds, ordered, 1) /* the online table */
+                      : sg_online(next, rng, t, &p, rounds, ordered, 0);
     if (done != -2)
         ; /* done */
     else if (!t->fresh && n == 416 && t->hands == 8 && !head && one && !counted)
@@ -356,15 +360,19 @@ static int64_t sg_simulate(uint64_t (*next)(void *), void *rng, const sg_table *
                         : sg_loop(next, rng, t, &p, rounds, deck, ordered, 416, 8, 0, t->burn_first, t->burn_later,
                                   0, 0, 1, 0, 0);
     else if (t->fresh)
-        done = counted ? sg_loop(next, rng, t, &p, rounds, deck, ordered, n, t->hands, 1, t->burn_first,
-                                 t->burn_later, head, burned, one, 1, 0)
-                       : sg_loop(next, rng, t, &p, rounds, deck, ordered, n, t->hands, 1, t->burn_first,
-                                 t->burn_later, head, burned, one, 0, 0);
+        done = counted    ? sg_loop(next, rng, t, &p, rounds, deck, ordered, n, t->hands, 1, t->burn_first,
+                                    t->burn_later, head, burned, one, 1, 0)
+               : t->plain ? sg_loop(next, rng, t, &p, rounds, deck, ordered, n, t->hands, 1, t->burn_first,
+                                    t->burn_later, head, burned, one, 0, 1)
+                          : sg_loop(next, rng, t, &p, rounds, deck, ordered, n, t->hands, 1, t->burn_first,
+                                    t->burn_later, head, burned, one, 0, 0);
     else
-        done = counted ? sg_loop(next, rng, t, &p, rounds, deck, ordered, n, t->hands, 0, t->burn_first,
-                                 t->burn_later, head, burned, one, 1, 0)
-                       : sg_loop(next, rng, t, &p, rounds, deck, ordered, n, t->hands, 0, t->burn_first,
-                                 t->burn_later, head, burned, one, 0, 0);
+        done = counted    ? sg_loop(next, rng, t, &p, rounds, deck, ordered, n, t->hands, 0, t->burn_first,
+                                    t->burn_later, head, burned, one, 1, 0)
+               : t->plain ? sg_loop(next, rng, t, &p, rounds, deck, ordered, n, t->hands, 0, t->burn_first,
+                                    t->burn_later, head, burned, one, 0, 1)
+                          : sg_loop(next, rng, t, &p, rounds, deck, ordered, n, t->hands, 0, t->burn_first,
+                                    t->burn_later, head, burned, one, 0, 0);
     free(deck);
     sg_plan_free(&p);
     return done;
