@@ -1,9 +1,10 @@
-"""The round loops of ``_core.simulate_chunk`` without money (``_rounds.h``: the online
-table's own loop, the Macau shoe's instantiation and the general loop, each with its draw
-plan made once per chunk) against the pure-Python reference, bit for bit: the same
-histograms and the same draws consumed, for many table shapes (positions 1 to 16, burns,
-a head card burned or dealt, one card at a time or three, fresh decks and shoes of 1 to
-64 decks, cut cards near either end) under every preset's ranking."""
+"""The round loops of ``_core.simulate_chunk`` (``_rounds.h``: the online table's own
+loop, the Macau shoe's instantiation, the general loop and its session mode, each with its
+draw plan made once per chunk) against the pure-Python reference, bit for bit: the same
+histograms, the same nets of a bet slip and the same draws consumed, for many table shapes
+(positions 1 to 16, burns, a head card burned or dealt, one card at a time or three,
+fresh decks and shoes of 1 to 64 decks, cut cards near either end) under every preset's
+ranking."""
 
 from __future__ import annotations
 
@@ -12,9 +13,14 @@ import random
 import numpy as np
 import pytest
 
+from fractions import Fraction
+
 from sanggong import _core, _reference
+from sanggong.money import Purse
 from sanggong.ranking import DEFAULT_RANKING, tables_for
-from sanggong.rules import PRESETS
+from sanggong.rules import PRESETS, RuleSet
+from sanggong.settlement import bet_result, plan_for
+from sanggong.simulation import _histograms, _params, _possible
 
 RANKINGS = {rules.ranking: name for name, rules in reversed(list(PRESETS.items()))}
 RANKING_IDS = {name: ranking for ranking, name in RANKINGS.items()}
@@ -133,3 +139,54 @@ def test_parity_can_fail() -> None:
     a = _chunk(_core, DEFAULT_RANKING, ONLINE, 1, 300)
     b = _chunk(_core, DEFAULT_RANKING, ONLINE, 2, 300)
     assert not np.array_equal(a[2], b[2])
+
+
+def _session_rules() -> dict[str, RuleSet]:
+    """Every preset, and each with a head card (burned, then dealt), other positions and
+    decks, and burns, where the rules allow it: the session mode's loop under every
+    ranking and layout."""
+    variants = {
+        "head-card": {"decks": 1, "head_card": True, "head_card_burned": True},
+        "head-card-dealt": {"decks": 1, "positions": 2, "head_card": True, "head_card_burned": False},
+        "two-decks-two-positions": {"decks": 2, "positions": 2},
+        "three-decks-burns": {"decks": 3, "positions": 5, "burn_after_shuffle": 4,
+                       "burn_per_round": 2},
+    }
+    rules: dict[str, RuleSet] = {}
+    for name, preset in PRESETS.items():
+        rules[name] = preset
+        for variant, changes in variants.items():
+            try:
+                rules[f"{name}-{variant}"] = preset.replace(**changes)  # type: ignore[arg-type]
+            except ValueError:  # not a table these rules allow
+                pass
+    return rules
+
+
+SESSION_RULES = _session_rules()
+
+
+def _session(module: object, rules: RuleSet, rounds: int) -> tuple[object, ...]:
+    names = tuple(rules.bets)
+    plan = plan_for(rules, names)
+    money = np.zeros((len(names), 256), dtype=np.int64)
+    for j, name in enumerate(names):
+        for code in _possible(rules, name):
+            money[j, code] = int(bet_result(rules, Purse(int, rules), rules.bet(name), Fraction(100 + 7 * j),
+                                            code).net)
+    pairs, single = _histograms(rules)
+    net = np.zeros(rounds, np.int64)
+    bit_generator = np.random.PCG64(12)
+    done = module.simulate_chunk(bit_generator, module.Tables(tables_for(rules.ranking)),  # type: ignore[attr-defined]
+                                 _params(rules), rounds, pairs, single, plan, money, net, np.zeros(1, np.uint8))
+    return done, pairs.tolist(), single.tolist(), net.tolist(), bit_generator.state
+
+
+@pytest.mark.single_impl
+@pytest.mark.parametrize("rules", list(SESSION_RULES))
+def test_session_mode_agrees_with_the_reference(rules: str) -> None:
+    """Each round's net of a bet slip with every bet, and the histograms, in session mode."""
+    got = _session(_core, SESSION_RULES[rules], 200)
+    want = _session(_reference, SESSION_RULES[rules], 200)
+    assert got == want
+    assert any(got[3])  # money changed hands

@@ -65,6 +65,18 @@ typedef struct {
     uint64_t *pairs, *single;
     int64_t pair_len, single_len;
     const uint8_t *stop; /* read every SG_STOP_EVERY rounds */
+    int session; /* session mode: */
+    /* each round's net of a bet slip of `bets` bets into
+     * net[round], bet j's outcome code outcome[row[j] * key_space + ka[j] * class_h +
+     * kb[j] * pair_plus_h + kc[j] * class_banker + kd[j] * (order + 1)] (h = hand[j]) and its
+     * net money[j * money_row + code]; rank and cls per rid */
+    const int64_t *money;
+    int64_t *net;
+    int64_t bets, key_space, money_row;
+    const uint8_t *outcome;
+    const int32_t *row, *hand, *ka, *kb, *kc, *kd;
+    const uint16_t *rank;
+    const uint8_t *cls;
 } sg_table;
 
 /* A rid's entry: 6 * class (bits 0-15: plus the pair plus category, the hand's index in
@@ -150,10 +162,13 @@ SG_ALWAYS_INLINE uint64_t sg_pair_cell(uint64_t e, uint64_t b, const int counted
 }
 
 /* A hand's entry, the pair plus category added; for a plain ranking its value (rid << 3 |
- * pair plus), the cells then computed from it (no lookup) */
+ * pair plus), the cells then computed from it (no lookup). The value also to *raw unless
+ * raw is NULL. */
 SG_ALWAYS_INLINE uint64_t sg_hand(const uint16_t *state, const uint16_t *value, const uint64_t *entry,
-                                  uint8_t c0, uint8_t c1, uint8_t c2, const int plain) {
+                                  uint8_t c0, uint8_t c1, uint8_t c2, const int plain, uint16_t *raw) {
     uint64_t v = value[state[c0 * 52 + c1] + c2];
+    if (raw)
+        *raw = (uint16_t)v;
     return plain ? v : entry[v >> 3] + (v & 7);
 }
 
@@ -171,8 +186,20 @@ SG_ALWAYS_INLINE int64_t sg_loop(uint64_t (*next)(void *), void *rng, const sg_t
                                  int64_t rounds, uint8_t *deck, const uint8_t *ordered, const int64_t n,
                                  const int64_t hands, const int fresh, const int64_t burn_first,
                                  const int64_t burn_later, const int head, const int head_burned,
-                                 const int one_at_a_time, const int counted, const int plain) {
+                                 const int one_at_a_time, const int counted, const int plain,
+                                 const int with_money) {
     const int64_t n_classes = t->n_classes;
+    uint16_t raw_k[17], raw[17]; /* session mode: hand k's value, position h's value */
+    int64_t rank_h[17];
+    int64_t cls_h[17], pp_h[17];
+    /* (all in locals: a store to a histogram or to net may alias t's fields) */
+    const int64_t bets = t->bets, key_space = t->key_space, money_row = t->money_row;
+    const int64_t *money = t->money;
+    int64_t *net = t->net;
+    const uint8_t *outcome = t->outcome;
+    const int32_t *bet_row = t->row, *bet_hand = t->hand, *ka = t->ka, *kb = t->kb, *kc = t->kc, *kd = t->kd;
+    const uint16_t *rank_of = t->rank;
+    const uint8_t *cls_of = t->cls;
     const uint16_t *state = t->state, *value = t->value;
     const uint64_t *entry = t->entry;
     uint64_t *pairs = t->pairs, *single = t->single;
@@ -238,26 +265,49 @@ SG_ALWAYS_INLINE int64_t sg_loop(uint64_t (*next)(void *), void *rng, const sg_t
             if (head_burned)
                 rest++;
             for (int64_t k = 0; k < hands; k++)
-                e[k] = sg_hand(state, value, entry, rest[3 * k], rest[3 * k + 1], rest[3 * k + 2], plain);
+                e[k] = sg_hand(state, value, entry, rest[3 * k], rest[3 * k + 1], rest[3 * k + 2], plain,
+                              with_money ? &raw_k[k] : NULL);
             uint64_t b = e[first ? hands - first : 0]; /* hand k is position (first + k) mod hands */
             for (int64_t k = 0; k < hands; k++) {
                 int64_t h = first + k;
                 h = h >= hands ? h - hands : h;
+                if (with_money)
+                    raw[h] = raw_k[k];
                 single[h * single_len + sg_single(e[k], plain)]++;
                 pairs[h * pair_len + sg_pair(e[k], b, counted, plain, n_classes)] += h != 0; /* (row 0 is the banker's: 0 added) */
             }
         } else { /* position k + 1, the banker (0) last */
             uint64_t b = one_at_a_time
-                ? sg_hand(state, value, entry, rest[hands - 1], rest[2 * hands - 1], rest[3 * hands - 1], plain)
-                : sg_hand(state, value, entry, rest[3 * hands - 3], rest[3 * hands - 2], rest[3 * hands - 1], plain);
+                ? sg_hand(state, value, entry, rest[hands - 1], rest[2 * hands - 1], rest[3 * hands - 1], plain,
+                          with_money ? &raw[0] : NULL)
+                : sg_hand(state, value, entry, rest[3 * hands - 3], rest[3 * hands - 2], rest[3 * hands - 1], plain,
+                          with_money ? &raw[0] : NULL);
             single[sg_single(b, plain)]++;
             for (int64_t k = 0; k + 1 < hands; k++) {
                 uint64_t h = one_at_a_time
-                    ? sg_hand(state, value, entry, rest[k], rest[k + hands], rest[k + 2 * hands], plain)
-                    : sg_hand(state, value, entry, rest[3 * k], rest[3 * k + 1], rest[3 * k + 2], plain);
+                    ? sg_hand(state, value, entry, rest[k], rest[k + hands], rest[k + 2 * hands], plain,
+                              with_money ? &raw[k + 1] : NULL)
+                    : sg_hand(state, value, entry, rest[3 * k], rest[3 * k + 1], rest[3 * k + 2], plain,
+                              with_money ? &raw[k + 1] : NULL);
                 single[(k + 1) * single_len + sg_single(h, plain)]++;
                 pairs[(k + 1) * pair_len + sg_pair(h, b, counted, plain, n_classes)]++;
             }
+        }
+        if (with_money) { /* the bet slip's net this round */
+            for (int64_t k = 0; k < hands; k++) {
+                rank_h[k] = plain ? raw[k] >> 3 : rank_of[raw[k] >> 3];
+                cls_h[k] = plain ? raw[k] >> 3 : cls_of[raw[k] >> 3];
+                pp_h[k] = raw[k] & 7;
+            }
+            int64_t total = 0;
+            for (int64_t j = 0; j < bets; j++) {
+                int64_t h = bet_hand[j];
+                int64_t order = (rank_h[h] > rank_h[0]) - (rank_h[h] < rank_h[0]);
+                uint8_t code = outcome[bet_row[j] * key_space + ka[j] * cls_h[h] + kb[j] * pp_h[h] + kc[j] * cls_h[0]
+                                       + kd[j] * (order + 1)];
+                total += money[j * money_row + code];
+            }
+            net[done] = total;
         }
         done++;
     }
@@ -348,31 +398,30 @@ static int64_t sg_simulate(uint64_t (*next)(void *), void *rng, const sg_table *
         ordered[i] = (uint8_t)(i % 52);
     int head = t->head != 0, burned = t->head_burned != 0, one = t->one_at_a_time != 0, counted = t->counted != 0;
     done = -2;
-    if (t->fresh && n == 52 && t->hands == 4 && t->burn_first == 0 && head && !counted)
+#define SG_LOOP(n_, hands_, fresh_, head_, burned_, one_, counted_, plain_, money_)                          \
+    sg_loop(next, rng, t, &p, rounds, deck, ordered, n_, hands_, fresh_, t->burn_first, t->burn_later, head_, \
+            burned_, one_, counted_, plain_, money_)
+    if (t->session) /* session mode: the general loop, a bet slip settled every round */
+        done = t->fresh ? (t->plain ? SG_LOOP(n, t->hands, 1, head, burned, one, 0, 1, 1)
+                                    : SG_LOOP(n, t->hands, 1, head, burned, one, counted, 0, 1))
+                        : (t->plain ? SG_LOOP(n, t->hands, 0, head, burned, one, 0, 1, 1)
+                                    : SG_LOOP(n, t->hands, 0, head, burned, one, counted, 0, 1));
+    else if (t->fresh && n == 52 && t->hands == 4 && t->burn_first == 0 && head && !counted)
         done = burned ? sg_online(next, rng, t, &p, rounds, ordered, 1) /* the online table */
                       : sg_online(next, rng, t, &p, rounds, ordered, 0);
     if (done != -2)
         ; /* done */
-    else if (!t->fresh && n == 416 && t->hands == 8 && !head && one && !counted)
-        /* Macau: 8 decks, 7 positions */
-        done = t->plain ? sg_loop(next, rng, t, &p, rounds, deck, ordered, 416, 8, 0, t->burn_first, t->burn_later,
-                                  0, 0, 1, 0, 1)
-                        : sg_loop(next, rng, t, &p, rounds, deck, ordered, 416, 8, 0, t->burn_first, t->burn_later,
-                                  0, 0, 1, 0, 0);
+    else if (!t->fresh && n == 416 && t->hands == 8 && !head && one && !counted) /* Macau: 8 decks, 7 positions */
+        done = t->plain ? SG_LOOP(416, 8, 0, 0, 0, 1, 0, 1, 0) : SG_LOOP(416, 8, 0, 0, 0, 1, 0, 0, 0);
     else if (t->fresh)
-        done = counted    ? sg_loop(next, rng, t, &p, rounds, deck, ordered, n, t->hands, 1, t->burn_first,
-                                    t->burn_later, head, burned, one, 1, 0)
-               : t->plain ? sg_loop(next, rng, t, &p, rounds, deck, ordered, n, t->hands, 1, t->burn_first,
-                                    t->burn_later, head, burned, one, 0, 1)
-                          : sg_loop(next, rng, t, &p, rounds, deck, ordered, n, t->hands, 1, t->burn_first,
-                                    t->burn_later, head, burned, one, 0, 0);
+        done = counted    ? SG_LOOP(n, t->hands, 1, head, burned, one, 1, 0, 0)
+               : t->plain ? SG_LOOP(n, t->hands, 1, head, burned, one, 0, 1, 0)
+                          : SG_LOOP(n, t->hands, 1, head, burned, one, 0, 0, 0);
     else
-        done = counted    ? sg_loop(next, rng, t, &p, rounds, deck, ordered, n, t->hands, 0, t->burn_first,
-                                    t->burn_later, head, burned, one, 1, 0)
-               : t->plain ? sg_loop(next, rng, t, &p, rounds, deck, ordered, n, t->hands, 0, t->burn_first,
-                                    t->burn_later, head, burned, one, 0, 1)
-                          : sg_loop(next, rng, t, &p, rounds, deck, ordered, n, t->hands, 0, t->burn_first,
-                                    t->burn_later, head, burned, one, 0, 0);
+        done = counted    ? SG_LOOP(n, t->hands, 0, head, burned, one, 1, 0, 0)
+               : t->plain ? SG_LOOP(n, t->hands, 0, head, burned, one, 0, 1, 0)
+                          : SG_LOOP(n, t->hands, 0, head, burned, one, 0, 0, 0);
+#undef SG_LOOP
     free(deck);
     sg_plan_free(&p);
     return done;
