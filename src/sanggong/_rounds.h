@@ -1,25 +1,28 @@
-/* The round loop of simulate_chunk (sanggong._core) without money: rounds dealt exactly as
- * sg_draw deals them (the same draws of the bit generator, in the same order), evaluated by
- * the ranking's tables and counted into the histograms. The twin is
- * _reference.simulate_chunk; tests/test_simulation.py checks them equal for many shapes.
+/* The round loop of simulate_chunk (sanggong._core): rounds dealt exactly as sg_draw deals
+ * them (the same draws of the bit generator, in the same order), evaluated by the ranking's
+ * tables and counted into the histograms, and in session mode a bet slip settled every
+ * round. The twin is _reference.simulate_chunk; tests/test_rounds.py and
+ * tests/test_simulation.py check them equal for many shapes and every preset's ranking.
  *
  * What makes it fast (benchmarks/yardstick.c is the best plain-C loop for the two common
- * shapes; benchmarks/report.py times this loop against it):
+ * tables; benchmarks/report.py times this loop against it):
  * - the draw plan is made once per chunk: every round of a shoe starts at the same
  *   position from shoe to shoe (and a fresh deck's round at 0), so the groups of bounds
  *   sg_draw would take, their products and, card by card, the product of the bounds
  *   before it in its group are known before the first round (sg_plan);
- * - a card's digit of the group's word is computed on its own: digit t of x is the high
+ * - a card's digit of its group's word is computed on its own: digit t of x is the high
  *   half of (x * q_t mod 2**64) * bound_t, q_t the product of the bounds before it in its
  *   group, the same number as sg_draw's chain of multiplies; all the digits of a round
  *   are computed before its swaps, which leaves the swaps as the only chain;
- * - a hand's everything (single-histogram index, its class's offsets in the pairs
- *   histogram as hand and as banker, its rank) comes from one 64-bit entry per rid
- *   (sg_entry), built once per chunk, kept in registers;
+ * - a hand's counts come from its value: computed from it for the default ranking (a rid
+ *   is its own class and rank), else from one 64-bit entry per rid (sg_entry: its cell in
+ *   the single histogram, its class's offsets in the pairs histogram as hand and as
+ *   banker, its rank), built once per chunk;
  * - the dealing options are parameters of one always-inlined loop (sg_loop), which the
- *   dispatch (sg_simulate) instantiates with constants for the common shapes (a fresh deck
- *   with a burned head card and 4 hands; an 8-deck shoe dealt one card at a time to 8
- *   hands) and with run-time values for every other table. */
+ *   dispatch (sg_simulate) instantiates with constants for the Macau table (an 8-deck shoe
+ *   dealt one card at a time to 8 hands) and with run-time values for every other table;
+ *   the online table (a fresh deck, a head card, 4 hands) has a loop of its own
+ *   (sg_online) with the four hands' values in one register. */
 #ifndef SANGGONG_ROUNDS_H
 #define SANGGONG_ROUNDS_H
 #include <stdint.h>
