@@ -415,7 +415,10 @@ static int64_t sg_simulate(uint64_t (*next)(void *), void *rng, const sg_table *
     if (done != -2)
         ; /* done */
     else if (!t->fresh && n == 416 && t->hands == 8 && !head && one && !counted) /* Macau: 8 decks, 7 positions */
-        done = t->plain ? SG_LOOP(416, 8, 0, 0, 0, 1, 0, 1, 0) : SG_LOOP(416, 8, 0, 0, 0, 1, 0, 0, 0);
+        done = t->plain && t->burn_first == 8 && t->burn_later == 1 /* the Macau preset's burns */
+                   ? sg_loop(next, rng, t, &p, rounds, deck, ordered, 416, 8, 0, 8, 1, 0, 0, 1, 0, 1, 0)
+               : t->plain ? SG_LOOP(416, 8, 0, 0, 0, 1, 0, 1, 0)
+                          : SG_LOOP(416, 8, 0, 0, 0, 1, 0, 0, 0);
     else if (t->fresh)
         done = counted    ? SG_LOOP(n, t->hands, 1, head, burned, one, 1, 0, 0)
                : t->plain ? SG_LOOP(n, t->hands, 1, head, burned, one, 0, 1, 0)
