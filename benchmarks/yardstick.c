@@ -31,13 +31,7 @@ static inline uint64_t mulhi(uint64_t a, uint64_t b) {
     return (uint64_t)(((__uint128_t)a * b) >> 64);
 }
 
-/* The bounds b, b - 1, ... of one batched draw: the group's size, the running products
- * q[t] = b (b - 1) ... (b - t + 1) (q[0] = 1) and the group's product q[size]. */
-typedef struct {
-    int size;
-    uint64_t q[18];
-} group_t;
-
+/* How many bounds b, b - 1, ... one word takes: sg_group[b] of src/sanggong/_random.h. */
 static int group_size(uint64_t b) { /* as sg_init_groups */
     uint64_t product = b, size = 1;
     while (size < b && product * (b - size) <= LIMIT) {
@@ -45,13 +39,6 @@ static int group_size(uint64_t b) { /* as sg_init_groups */
         size++;
     }
     return (int)size;
-}
-
-static void make_group(group_t *g, uint64_t b, int size) {
-    g->size = size;
-    g->q[0] = 1;
-    for (int t = 0; t < size; t++)
-        g->q[t + 1] = g->q[t] * (b - (uint64_t)t);
 }
 
 /* One word for a group, redrawn while Lemire's rejection says so (the threshold
@@ -62,20 +49,6 @@ static inline uint64_t group_word(bitgen_t *rng, uint64_t product) {
         uint64_t low = x * product;
         if (low >= product || low >= (0 - product) % product)
             return x;
-    }
-}
-
-/* Draws the group's cards into out, from deck[i:] (the bound at i is g->q[1]). The
- * digits are independent: digit t is the high half of (x * q[t] mod 2**64) * bound_t. */
-static inline void draw_group(bitgen_t *rng, const group_t *g, uint8_t *deck, int i, uint8_t *out) {
-    uint64_t x = group_word(rng, g->q[g->size]);
-    uint64_t b = g->q[1];
-    for (int t = 0; t < g->size; t++) {
-        int j = i + t + (int)mulhi(x * g->q[t], b - (uint64_t)t);
-        uint8_t card = deck[j];
-        deck[j] = deck[i + t];
-        deck[i + t] = card;
-        out[t] = card;
     }
 }
 
