@@ -105,6 +105,7 @@ def main() -> None:
     analysis = analysis_figures(args.repeats)
     simulation = simulation_figures(args.repeats, args.chunks)
     shoe = shoe_figures(args.repeats)
+    yardstick_rounds = yardstick_figures(args.repeats, args.chunks)
     meta = {
         "hands": n,
         "reference_hands": slice_n,
@@ -121,7 +122,8 @@ def main() -> None:
                           "dealing": dealing,
                           "analysis": analysis,
                           "simulation": simulation,
-                          "shoe": shoe}, indent=2))
+                          "shoe": shoe,
+                          "yardstick_rounds": yardstick_rounds}, indent=2))
         return
     print(f"Evaluating {n:,} random one-deck hands (uint8 codes), median of {args.repeats} runs")
     print(f"python {meta['python']}, numpy {meta['numpy']}, {meta['machine']}, {meta['cpus']} cpus\n")
@@ -152,6 +154,69 @@ def main() -> None:
     width = max(map(len, shoe))
     for name, (value, unit) in shoe.items():
         print(f"  {name:<{width}}  {value:14,.2f} {unit}")
+    print(f"\nRound loops against the best plain-C loop for the same work (benchmarks/yardstick.c),"
+          f" one core, median of {args.repeats} interleaved runs")
+    if not yardstick_rounds:
+        print("  (no C compiler found: the yardstick is not built)")
+    width = max(map(len, yardstick_rounds), default=0)
+    for name, (value, unit) in yardstick_rounds.items():
+        print(f"  {name:<{width}}  {value:14,.2f} {unit}")
+
+
+def cpu_ghz() -> float | None:
+    """The CPU's clock in GHz as /proc/cpuinfo states it (Linux), else None."""
+    try:
+        with open("/proc/cpuinfo") as info:
+            for line in info:
+                if line.startswith("cpu MHz"):
+                    return float(line.split(":")[1]) / 1e3
+    except (OSError, ValueError):
+        pass
+    return None
+
+
+def yardstick_figures(repeats: int, chunks: int = 32) -> dict[str, tuple[float, str]]:
+    """The core's round loop (``_core.simulate_chunk``, one core, the default ranking,
+    every bet's histograms) against the yardstick's plain-C loop for the same rounds from
+    the same seed, timed round-robin: ns (and cycles, where the clock is known) per round,
+    and project / C as the median of the paired ratios. The outputs are checked equal
+    first. Empty when there is no C compiler."""
+    import yardstick
+    from sanggong.ranking import tables_for
+    from sanggong.simulation import DEFAULT_CHUNK, _histograms, _params
+
+    lib = yardstick.build()
+    if lib is None:
+        return {}
+    rounds = max(1, chunks // 8) * DEFAULT_CHUNK
+    flag = np.zeros(1, np.uint8)
+    contenders: dict[str, tuple[Callable[[], object], int]] = {}
+    for label, rules, run in (("online", yardstick.ONLINE, yardstick.online),
+                              ("macau 8 decks 7 positions", yardstick.MACAU, yardstick.macau)):
+        kernel, params = tables_for(rules.ranking).kernel, _params(rules)
+        pairs, single = _histograms(rules)
+        y_pairs, y_single = yardstick.histograms(rules.hands)
+        check = min(rounds, 1 << 16)
+        _core.simulate_chunk(np.random.PCG64(1), kernel, params, check, pairs, single, None, None, None, flag)
+        run(lib, np.random.PCG64(1), check, y_pairs, y_single)
+        if not (np.array_equal(pairs, y_pairs) and np.array_equal(single, y_single)):
+            raise AssertionError(f"the yardstick's {label} histograms differ from the core's")
+        contenders[f"{label}: project"] = (
+            lambda k=kernel, p=params, a=pairs, b=single: _core.simulate_chunk(
+                np.random.PCG64(1), k, p, rounds, a, b, None, None, None, flag), rounds)
+        contenders[f"{label}: C yardstick"] = (
+            lambda r=run, a=y_pairs, b=y_single: r(lib, np.random.PCG64(1), rounds, a, b), rounds)
+    times = interleaved_times(contenders, repeats)
+    ghz = cpu_ghz()
+    out: dict[str, tuple[float, str]] = {}
+    for name, (_, count) in contenders.items():
+        ns = statistics.median(times[name]) / count * 1e9
+        out[name] = (ns, "ns/round")
+        if ghz:
+            out[f"{name}, cycles at {ghz:.2f} GHz"] = (ns * ghz, "cycles/round")
+    for label in ("online", "macau 8 decks 7 positions"):
+        out[f"{label}: project / C"] = (paired_ratio(times[f"{label}: project"], times[f"{label}: C yardstick"]), "x")
+    return out
 
 
 def ranking_figures(hands: np.ndarray, repeats: int, chunks: int = 8) -> dict[str, tuple[float, str]]:

@@ -1044,7 +1044,8 @@ def brute_force_one_deck(const uint8_t[::1] hand_class, const uint16_t[::1] hand
 # order, so a chunk's hands are the game's hands for the same bit generator), evaluated
 # and settled by table lookup, all without the GIL. Money never enters the loop except
 # as the per-outcome integer net of a bet slip (session mode); returns are summed from
-# the outcome counts afterwards, exactly.
+# the outcome counts afterwards, exactly. simulate_chunk checks its arguments; the loops
+# are C, in _rounds.h (specialised for the online and Macau tables, general for the rest).
 
 cdef enum:
     P_DECKS = 0
@@ -1059,7 +1060,6 @@ cdef enum:
     P_CUT_HI = 9
     N_PARAMS = 10
     MAX_HANDS = 17
-    STOP_EVERY = 4096
 
 
 cdef int _check_aligned(const void* address, size_t size, str name) except -1:
@@ -1069,6 +1069,84 @@ cdef int _check_aligned(const void* address, size_t size, str name) except -1:
     if <size_t>address % size:
         raise ValueError(f"{name} is not aligned to {size} bytes: pass a fresh array (numpy.require(..., requirements='A'))")
     return 0
+
+
+cdef extern from "_rounds.h" nogil:
+    ctypedef struct sg_table:
+        int64_t decks, hands, fresh, burn_first, burn_later, head, head_burned, one_at_a_time, cut_lo, cut_hi
+        const uint16_t *state
+        const uint16_t *value
+        const uint64_t *entry
+        int counted
+        int plain
+        int64_t n_classes
+        uint64_t *pairs
+        uint64_t *single
+        int64_t pair_len, single_len
+        const uint8_t *stop
+        int session
+        const int64_t *money
+        int64_t *net
+        int64_t bets, key_space, money_row
+        const uint8_t *outcome
+        const int32_t *row
+        const int32_t *hand
+        const int32_t *ka
+        const int32_t *kb
+        const int32_t *kc
+        const int32_t *kd
+        const uint16_t *rank
+        const uint8_t *cls
+    uint64_t sg_entry(uint64_t cls, uint64_t rank, uint64_t n_classes, uint64_t width)
+    int64_t sg_simulate(uint64_t (*next)(void *), void *rng, const sg_table *t, int64_t rounds)
+
+
+cdef Py_ssize_t _simulate_rounds(object bit_generator, bitgen_t* rng, Tables tables, const int64_t[::1] params,
+                                 Py_ssize_t rounds, uint64_t* pairs, uint64_t* single, Py_ssize_t pair_len,
+                                 Py_ssize_t single_len, const uint8_t* stop, sg_table* table) except -1:
+    """simulate_chunk's rounds, its arguments checked (``table`` holds the session mode's,
+    or money NULL): sg_simulate's loops, with a hand's counts from one entry per rid of
+    the ranking (sg_entry)."""
+    cdef const tables_t* t = &tables.t
+    cdef Py_ssize_t n_rids = tables.n_rids, i
+    cdef uint64_t width = 1 if t.ordered_by_class else 3
+    cdef uint64_t* entry = <uint64_t*>malloc(n_rids * sizeof(uint64_t))
+    if entry == NULL:
+        raise MemoryError()
+    for i in range(n_rids):
+        entry[i] = sg_entry(t.cls[i], t.rank[i], t.n_classes, width)
+    table.decks = params[P_DECKS]
+    table.hands = params[P_POSITIONS] + 1
+    table.fresh = params[P_FRESH] != 0
+    table.burn_first = params[P_BURN_FIRST]
+    table.burn_later = params[P_BURN_LATER]
+    table.head = params[P_HEAD] != 0
+    table.head_burned = params[P_HEAD_BURNED] != 0
+    table.one_at_a_time = params[P_ONE_AT_A_TIME] != 0
+    table.cut_lo = params[P_CUT_LO]
+    table.cut_hi = params[P_CUT_HI]
+    table.state = t.state
+    table.value = t.value
+    table.entry = entry
+    table.counted = width == 3
+    table.plain = t.identity and t.class_identity and t.ordered_by_class
+    table.n_classes = t.n_classes
+    table.pairs = pairs
+    table.single = single
+    table.pair_len = pair_len
+    table.single_len = single_len
+    table.stop = stop
+    table.rank = t.rank
+    table.cls = t.cls
+    cdef int64_t done
+    try:
+        with bit_generator.lock, nogil:
+            done = sg_simulate(rng.next_uint64, rng.state, table, rounds)
+    finally:
+        free(entry)
+    if done < 0:
+        raise MemoryError()
+    return done
 
 
 @cython.boundscheck(False)
@@ -1115,11 +1193,11 @@ def simulate_chunk(bit_generator, Tables tables not None, const int64_t[::1] par
     if stop.shape[0] < 1:
         raise ValueError("stop must hold one flag")
     cdef bint with_money = money is not None
-    cdef const uint8_t[::1] table
+    cdef const uint8_t[::1] outcomes
     cdef const int32_t[::1] row, hand, ka, kb, kc, kd
-    cdef Py_ssize_t m = 0, j, i, key_space = 0
+    cdef Py_ssize_t m = 0, key_space = 0
     if with_money:
-        table = plan.table
+        outcomes = plan.table
         row = plan.row
         hand = plan.hand
         ka = plan.ka
@@ -1130,7 +1208,7 @@ def simulate_chunk(bit_generator, Tables tables not None, const int64_t[::1] par
         m = row.shape[0]
         if plan.n_classes != n_classes:
             raise ValueError("the settlement plan was made for another ranking")
-        _check_plan(table, key_space, n_classes, row, hand, ka, kb, kc, kd, hands)
+        _check_plan(outcomes, key_space, n_classes, row, hand, ka, kb, kc, kd, hands)
         if net is None or net.shape[0] < rounds or money.shape[0] != m or money.shape[1] < 256:
             raise ValueError("money must be (bets, 256) and net hold a value per round")
         if m:
@@ -1144,137 +1222,23 @@ def simulate_chunk(bit_generator, Tables tables not None, const int64_t[::1] par
         if rounds > 0:
             _check_aligned(&net[0], sizeof(int64_t), "net")
     cdef bitgen_t* rng = _bitgen(bit_generator)
-    cdef uint8_t* deck = <uint8_t*>malloc(2 * n_cards)
-    if deck == NULL:
-        raise MemoryError()
-    cdef uint8_t* ordered = deck + n_cards  # a fresh shoe, copied in at every shuffle
-    for i in range(n_cards):
-        ordered[i] = i % 52
-    cdef uint8_t cards[1 + 64 + 3 * MAX_HANDS]
-    cdef int64_t picked[1 + 64 + 3 * MAX_HANDS]
-    cdef uint16_t rank[MAX_HANDS]
-    cdef uint8_t cls[MAX_HANDS]
-    cdef uint8_t pp[MAX_HANDS]
-    cdef uint8_t c0, c1, c2, code
-    cdef uint16_t v
-    cdef int order
-    cdef Py_ssize_t counted = width >> 1  # 1 where the order is counted, else 0
-    cdef int64_t pos = 0, cut = 0, in_shoe = 0, burn, count, start, first, k, h, done = 0
-    cdef int64_t total
-    cdef bint last = True
-    cdef uint8_t* rest
-    # raw pointers in locals: a store through uint64_t* may alias a memoryview's own
-    # fields (its strides are 64-bit), which would be reloaded after every count
-    cdef uint64_t* pairp = &pairs[0, 0]
-    cdef uint64_t* singlep = &single[0, 0]
-    cdef const uint8_t* tab = &table[0] if with_money else NULL
-    cdef const int32_t* rowp = &row[0] if with_money and m else NULL
-    cdef const int32_t* handp = &hand[0] if with_money and m else NULL
-    cdef const int32_t* kap = &ka[0] if with_money and m else NULL
-    cdef const int32_t* kbp = &kb[0] if with_money and m else NULL
-    cdef const int32_t* kcp = &kc[0] if with_money and m else NULL
-    cdef const int32_t* kdp = &kd[0] if with_money and m else NULL
-    cdef const int64_t* monp = &money[0, 0] if with_money and m else NULL
-    cdef Py_ssize_t mon_row = money.strides[0] // sizeof(int64_t) if with_money else 0
-    cdef int64_t* netp = &net[0] if with_money and rounds else NULL
-    cdef const uint8_t* stopp = &stop[0]
-    # the tables' pointers in locals too: a store to a histogram may alias the struct
-    cdef const uint16_t* state_p = t.state
-    cdef const uint16_t* value_p = t.value
-    cdef uint16_t rids[MAX_HANDS]
-    cdef Py_ssize_t rank0, rank_h, cls0, cls_h
-    cdef const uint16_t* rank_p = t.rank
-    cdef const uint8_t* cls_p = t.cls
-    cdef bint plain = t.identity and t.class_identity and t.ordered_by_class  # rank and class are the rid
-    try:
-        with bit_generator.lock, nogil:
-            while done < rounds:
-                if (done & (STOP_EVERY - 1)) == 0 and stopp[0]:  # (no division in this loop)
-                    break
-                if last:  # shuffle: cards back in code order, the cut card placed
-                    memcpy(deck, ordered, n_cards)
-                    pos = 0
-                    in_shoe = 0
-                    if not fresh:
-                        cut = n_cards - (cut_lo + <int64_t>_below(rng, <uint64_t>(cut_hi - cut_lo + 1)))
-                    last = False
-                burn = burn_first if in_shoe == 0 else burn_later
-                count = burn + (1 if head and head_burned else 0) + 3 * hands
-                sg_draw(rng.next_uint64, rng.state, deck, n_cards, pos, count, cards,
-                        &picked[0] if fresh else NULL)  # as draw(); positions kept to reset a fresh deck
-                start = pos
-                pos += count
-                in_shoe += 1
-                last = not fresh and start <= cut < pos
-                if fresh:  # the shoe in code order again, for the next round
-                    sg_reset(deck, ordered, n_cards, count, picked)
-                    pos = 0
-                    in_shoe = 0
-                rest = cards + burn
-                if head:  # the head card names the first hand; three cards a hand
-                    first = (rest[0] >> 2) & 3  # (rank - 1) mod 4
-                    if head_burned:
-                        rest += 1
-                    for k in range(hands):
-                        h = first + k  # (first + k) mod hands: first <= 3 may pass hands more than once
-                        while h >= hands:
-                            h -= hands
-                        v = value_p[state_p[rest[3 * k] * 52 + rest[3 * k + 1]] + rest[3 * k + 2]]
-                        rids[h] = v >> 3
-                        pp[h] = v & 7
-                else:
-                    for k in range(hands):  # position k + 1, the banker (0) last
-                        h = k + 1 if k + 1 < hands else 0
-                        if one_at_a_time:
-                            c0 = rest[k]
-                            c1 = rest[k + hands]
-                            c2 = rest[k + 2 * hands]
-                        else:
-                            c0 = rest[3 * k]
-                            c1 = rest[3 * k + 1]
-                            c2 = rest[3 * k + 2]
-                        v = value_p[state_p[c0 * 52 + c1] + c2]
-                        rids[h] = v >> 3
-                        pp[h] = v & 7
-                if plain:  # the default ranking: a rid is the hand's rank and class, and classes order hands
-                    singlep[6 * rids[0] + pp[0]] += 1
-                    for h in range(1, hands):
-                        pairp[h * pair_len + rids[h] * n_classes + rids[0]] += 1
-                        singlep[h * single_len + 6 * rids[h] + pp[h]] += 1
-                    if with_money:
-                        for h in range(hands):
-                            rank[h] = rids[h]
-                            cls[h] = <uint8_t>rids[h]
-                else:  # the rid's rank and class from the tables, in registers
-                    rank0 = rank_p[rids[0]]
-                    cls0 = cls_p[rids[0]]
-                    singlep[6 * cls0 + pp[0]] += 1
-                    for h in range(1, hands):
-                        rank_h = rank_p[rids[h]]
-                        cls_h = cls_p[rids[h]]
-                        if counted:
-                            pairp[h * pair_len + (cls_h * n_classes + cls0) * 3 + 1
-                                  + (rank_h > rank0) - (rank_h < rank0)] += 1
-                        else:
-                            pairp[h * pair_len + cls_h * n_classes + cls0] += 1
-                        singlep[h * single_len + 6 * cls_h + pp[h]] += 1
-                    if with_money:
-                        for h in range(hands):
-                            rank[h] = rank_p[rids[h]]
-                            cls[h] = cls_p[rids[h]]
-                if with_money:
-                    total = 0
-                    for j in range(m):
-                        h = handp[j]
-                        order = (rank[h] > rank[0]) - (rank[h] < rank[0])
-                        code = tab[rowp[j] * key_space + kap[j] * cls[h] + kbp[j] * pp[h] + kcp[j] * cls[0]
-                                   + kdp[j] * (order + 1)]
-                        total += monp[j * mon_row + code]
-                    netp[done] = total
-                done += 1
-    finally:
-        free(deck)
-    return done
+    cdef sg_table table
+    table.session = with_money
+    if with_money:
+        table.money = &money[0, 0] if m else NULL
+        table.net = &net[0] if rounds else NULL
+        table.bets = m
+        table.key_space = key_space
+        table.money_row = money.strides[0] // sizeof(int64_t)
+        table.outcome = &outcomes[0] if outcomes.shape[0] else NULL
+        table.row = &row[0] if m else NULL
+        table.hand = &hand[0] if m else NULL
+        table.ka = &ka[0] if m else NULL
+        table.kb = &kb[0] if m else NULL
+        table.kc = &kc[0] if m else NULL
+        table.kd = &kd[0] if m else NULL
+    return _simulate_rounds(bit_generator, rng, tables, params, rounds, &pairs[0, 0], &single[0, 0],
+                            pair_len, single_len, &stop[0], &table)
 
 
 include "_shoe.pxi"
