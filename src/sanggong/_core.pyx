@@ -106,6 +106,7 @@ cdef class Tables:
     cdef readonly Py_ssize_t n_ranks, n_classes, n_rids
     cdef readonly bint ordered_by_class, wide
     cdef object _arrays
+    cdef object _vector  # the batch kernels' vector plan, built on first use (_vector_plan)
 
     def __init__(self, source):
         import numpy as np
@@ -193,6 +194,188 @@ def class3(Tables tables not None, c0, c1, c2):
 
 cdef enum:
     BLOCK = 512  # rows: a block of int64 codes (12 KiB) stays in L1 between the two passes
+
+
+# The vector kernel (_simd.h): 32 hands a step by arithmetic on the codes, the check of the
+# codes in the same pass, for C-contiguous byte codes on CPUs with AVX2 (chosen at run time,
+# so one build serves every x86-64 CPU); everything else takes the table loops below. A
+# ranking enters it as a plan of four 64-byte tables, derived here from the ranking's own
+# tables (the scalar kernel's results on all 140,608 ordered triples) and checked on all of
+# them, both by the formula and by the kernel itself, before it is used.
+
+cdef extern from "_simd.h" nogil:
+    ctypedef struct sg_plan:
+        uint8_t a_lo[64]
+        uint8_t a_hi[64]
+        uint8_t gap_at[64]
+        uint8_t gap[64]
+        int high
+        int wide
+    int SG_HAVE_AVX2_KERNEL
+    int sg_cpu_has_avx2()
+    Py_ssize_t sg_eval_avx2(const sg_plan* plan, const uint8_t* h, Py_ssize_t n, void* ranks, uint8_t* pp)
+    void sg_key(int high, unsigned c0, unsigned c1, unsigned c2, unsigned* key, unsigned* h)
+
+cdef enum:
+    KERNEL_SCALAR = 0
+    KERNEL_AVX2 = 1
+
+_KERNEL_NAMES = ("scalar", "avx2")
+cdef int _chosen_kernel = -1  # -1: not chosen yet (the CPU is asked on first use)
+
+
+cdef inline int _kernel() noexcept:
+    global _chosen_kernel
+    if _chosen_kernel < 0:
+        _chosen_kernel = KERNEL_AVX2 if SG_HAVE_AVX2_KERNEL and sg_cpu_has_avx2() else KERNEL_SCALAR
+    return _chosen_kernel
+
+
+def _eval_kernels():
+    """The batch evaluation kernels this build can run on this CPU, the fallback first."""
+    return _KERNEL_NAMES[:2] if SG_HAVE_AVX2_KERNEL and sg_cpu_has_avx2() else _KERNEL_NAMES[:1]
+
+
+def _use_eval_kernel(name=None):
+    """Choose the batch evaluation kernel by name (None: the best this CPU runs, as on
+    import); return the name of the one chosen before. For the tests and benchmarks,
+    which compare the kernels on one machine."""
+    global _chosen_kernel
+    before = _KERNEL_NAMES[_kernel()]
+    available = _eval_kernels()
+    if name is None:
+        name = available[-1]
+    if name not in available:
+        raise ValueError(f"evaluation kernel {name!r} is not available here (choose from {available})")
+    _chosen_kernel = _KERNEL_NAMES.index(name)
+    return before
+
+
+cdef class _VectorPlan:
+    cdef sg_plan plan
+
+
+cdef object _TRIPLES = None  # every ordered triple of codes, (140,608, 3) uint8, index 52 * (52 * c0 + c1) + c2
+
+
+cdef object _triples():
+    global _TRIPLES
+    if _TRIPLES is None:
+        import numpy as np
+        codes = np.arange(52, dtype=np.uint8)
+        _TRIPLES = np.stack([x.reshape(-1) for x in np.meshgrid(codes, codes, codes, indexing="ij")], axis=1).copy()
+    return _TRIPLES
+
+
+def _plan_keys(int high):
+    """The key K and high card H of every ordered triple (sg_key, as the vector kernel
+    computes them), as two int64 arrays."""
+    import numpy as np
+    cdef const uint8_t[:, ::1] tri = _triples()
+    key = np.empty(len(tri), dtype=np.int64)
+    hc = np.empty(len(tri), dtype=np.int64)
+    cdef int64_t[::1] k = key, hv = hc
+    cdef Py_ssize_t i
+    cdef unsigned a, b
+    for i in range(tri.shape[0]):
+        sg_key(high, tri[i, 0], tri[i, 1], tri[i, 2], &a, &b)
+        k[i] = a
+        hv[i] = b
+    return key, hc
+
+
+def _plan_tables(rank, int high):
+    """Tables A, T, B (int64, 64 each) with rank == A[K] + H - (H >= T[K]) * B[K] on
+    every triple (rank: the ranks of all ordered triples), or None where no such tables
+    exist for this high-card mode."""
+    import numpy as np
+    key, hc = _plan_keys(high)
+    pair = key * 64 + hc
+    pairs, first, inverse = np.unique(pair, return_index=True, return_inverse=True)
+    d = rank - hc
+    if not np.array_equal(d, d[first][inverse]):  # the rank is not a function of (K, H)
+        return None
+    a = np.zeros(64, dtype=np.int64)
+    t = np.full(64, 255, dtype=np.int64)
+    b = np.zeros(64, dtype=np.int64)
+    seen = np.zeros(64, dtype=bool)
+    for p, v in zip(pairs.tolist(), d[first].tolist()):  # by K, then H ascending
+        kk, hh = divmod(p, 64)
+        if not seen[kk]:
+            seen[kk], a[kk] = True, v
+        elif v != a[kk] and t[kk] == 255:
+            t[kk], b[kk] = hh, a[kk] - v
+    if (b < 0).any() or (b > 255).any() or (a < -32768).any() or (a > 65535).any():
+        return None
+    if not np.array_equal(a[key] + hc - (hc >= t[key]) * b[key], rank):
+        return None
+    return a, t, b
+
+
+cdef const sg_plan* _vector_plan(Tables tables) except? NULL:
+    """The vector plan of these tables (built on first use), or NULL where none fits."""
+    cdef _VectorPlan vp
+    if tables._vector is None:
+        tables._vector = _build_plan(tables)
+    if tables._vector is False:
+        return NULL
+    vp = tables._vector
+    return &vp.plan
+
+
+cdef object _build_plan(Tables tables):
+    import numpy as np
+    tri = _triples()
+    n = len(tri)
+    dtype = np.uint16 if tables.wide else np.uint8
+    rank = np.empty(n, dtype=dtype)
+    pp = np.empty(n, dtype=np.uint8)
+    cdef const uint8_t[:, ::1] view = tri
+    if tables.wide:
+        bad = _eval_rows(&tables.t, &view[0, 0], n, 3, 1, _u16(rank), _u8(pp))
+    else:
+        bad = _eval_rows(&tables.t, &view[0, 0], n, 3, 1, _u8(rank), _u8(pp))
+    if bad != -1:
+        raise AssertionError("the triples hold a bad code")
+    cdef _VectorPlan vp = _VectorPlan()
+    found = None
+    for high in range(3):
+        found = _plan_tables(rank.astype(np.int64), high)
+        if found is not None:
+            break
+    if found is None:
+        return False
+    a, t, b = found
+    a16 = (a & 0xFFFF).astype(np.uint16)
+    cdef Py_ssize_t i
+    for i in range(64):
+        vp.plan.a_lo[i] = a16[i] & 0xFF
+        vp.plan.a_hi[i] = a16[i] >> 8
+        vp.plan.gap_at[i] = t[i]
+        vp.plan.gap[i] = b[i]
+    vp.plan.high = high
+    vp.plan.wide = tables.wide
+    if sg_cpu_has_avx2():  # the kernel itself, on every triple
+        got_rank = np.empty(n, dtype=dtype)
+        got_pp = np.empty(n, dtype=np.uint8)
+        bad = sg_eval_avx2(&vp.plan, &view[0, 0], n, _any_ptr(got_rank), _u8(got_pp))
+        if bad != -1 or not np.array_equal(got_rank, rank) or not np.array_equal(got_pp, pp):
+            raise AssertionError(f"the vector kernel disagrees with the tables of {tables.source!r}")
+    return vp
+
+
+cdef uint8_t* _u8(object arr):
+    cdef uint8_t[::1] v = arr
+    return &v[0]
+
+
+cdef uint16_t* _u16(object arr):
+    cdef uint16_t[::1] v = arr
+    return &v[0]
+
+
+cdef void* _any_ptr(object arr):
+    return <void*>_u16(arr) if arr.dtype.itemsize == 2 else <void*>_u8(arr)
 
 
 ctypedef fused rank_t:
@@ -328,8 +511,9 @@ cdef int _check_shape(Py_ssize_t rows, Py_ssize_t cols, Py_ssize_t out_len, str 
 @cython.boundscheck(False)
 @cython.wraparound(False)
 cdef Py_ssize_t _eval_batch(Tables tables, const code_t[:, :] hands, rank_t* ranks, uint8_t* pair_plus) except? -2:
-    """Strides and pointers for _eval_rows (the caller has checked the shapes); an
-    output that is NULL is not written."""
+    """Strides and pointers for _eval_rows, or for the vector kernel where the codes are
+    C-contiguous bytes, the CPU has it and the ranking has a plan (the caller has checked
+    the shapes); an output that is NULL is not written."""
     cdef Py_ssize_t n = hands.shape[0], bad
     if n == 0:
         return -1
@@ -337,8 +521,14 @@ cdef Py_ssize_t _eval_batch(Tables tables, const code_t[:, :] hands, rank_t* ran
     cdef Py_ssize_t s1 = _element_stride(hands.strides[1], sizeof(code_t), "hands")
     cdef const code_t* h = &hands[0, 0]
     cdef const tables_t* t = &tables.t
+    cdef const sg_plan* plan = NULL
+    if (code_t is uint8_t or code_t is int8_t) and s0 == 3 and s1 == 1 and _kernel() == KERNEL_AVX2:
+        plan = _vector_plan(tables)  # (int8 codes read as bytes: a negative one is above 51)
     with nogil:
-        bad = _eval_rows(t, h, n, s0, s1, ranks, pair_plus)
+        if plan != NULL:
+            bad = sg_eval_avx2(plan, <const uint8_t*>h, n, ranks, pair_plus)
+        else:
+            bad = _eval_rows(t, h, n, s0, s1, ranks, pair_plus)
     return bad
 
 
