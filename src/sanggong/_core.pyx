@@ -290,26 +290,38 @@ def _plan_tables(rank, int high):
     exist for this high-card mode."""
     import numpy as np
     key, hc = _plan_keys(high)
-    pair = key * 64 + hc
-    pairs, first, inverse = np.unique(pair, return_index=True, return_inverse=True)
+    pair = key * 64 + hc  # < 4096
     d = rank - hc
-    if not np.array_equal(d, d[first][inverse]):  # the rank is not a function of (K, H)
+    of_pair = np.zeros(4096, dtype=np.int64)
+    of_pair[pair] = d
+    if not np.array_equal(of_pair[pair], d):  # the rank is not a function of (K, H)
         return None
+    present = np.zeros(4096, dtype=bool)
+    present[pair] = True
     a = np.zeros(64, dtype=np.int64)
     t = np.full(64, 255, dtype=np.int64)
     b = np.zeros(64, dtype=np.int64)
-    seen = np.zeros(64, dtype=bool)
-    for p, v in zip(pairs.tolist(), d[first].tolist()):  # by K, then H ascending
+    last = -1
+    for p in np.flatnonzero(present).tolist():  # by K, then H ascending
         kk, hh = divmod(p, 64)
-        if not seen[kk]:
-            seen[kk], a[kk] = True, v
-        elif v != a[kk] and t[kk] == 255:
+        v = int(of_pair[p])
+        if kk != last:  # the lowest high card of key kk
+            last, a[kk] = kk, v
+        elif v != a[kk] and t[kk] == 255:  # the first after the gap (checked below: one gap)
             t[kk], b[kk] = hh, a[kk] - v
     if (b < 0).any() or (b > 255).any() or (a < -32768).any() or (a > 65535).any():
         return None
     if not np.array_equal(a[key] + hc - (hc >= t[key]) * b[key], rank):
         return None
     return a, t, b
+
+
+def _plan_mode(Tables tables not None):
+    """The high-card mode of the vector kernel's plan for these tables (0 none, 1 rank,
+    2 rank and suit), or None where the ranking has no plan (then the scalar kernel
+    serves it); builds the plan if need be. For the tests."""
+    cdef const sg_plan* plan = _vector_plan(tables)
+    return None if plan == NULL else plan.high
 
 
 cdef const sg_plan* _vector_plan(Tables tables) except? NULL:
