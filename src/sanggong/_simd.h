@@ -5,10 +5,10 @@
  * the rest of the core and the wheel stay baseline x86-64), else the scalar table kernel
  * of _eval.h. aarch64 stays on the scalar kernel.
  *
- * A ranking enters as a plan of four 64-byte tables (built and checked against the
- * ranking's tables by sanggong._core): every hand has a key K < 64 (its points and faces,
- * or the rank of its trips) and a high card H (0; the highest card's rank 0..12; or its
- * rank and suit 0..51), and under every ranking
+ * A ranking enters as a plan of four byte tables (built and checked against the ranking's
+ * tables by sanggong._core): every hand has a key K < 48 (4 * points + faces, or for trips
+ * a key of their rank) and a high card H (0; the highest card's rank 0..12; or its rank
+ * and suit, 0..51), and under every ranking (all 585 of them)
  *
  *     rank = A[K] + H - (H >= T[K] ? B[K] : 0)         (mod 2**16, or 2**8 for uint8 ranks)
  *
@@ -31,13 +31,17 @@ typedef struct {
     int wide;            /* ranks are uint16 */
 } sg_plan;
 
+/* The key of trips of each rank (A..K): the keys 4 * points + 3 no other hand has (three
+ * faces have no points), then 40..43. Every key is below 48. */
+static const unsigned char sg_trips_key[16] = {7, 11, 15, 19, 23, 27, 31, 35, 39, 40, 41, 42, 43, 0, 0, 0};
+
 /* sg_key: the key K and high card H of one hand, as the vector kernel computes them (for
  * the plan's check and for machines without the vector kernel it is never used in a loop). */
 static inline void sg_key(int high, unsigned c0, unsigned c1, unsigned c2, unsigned *key, unsigned *h) {
     static const unsigned char pts[13] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 0, 0, 0};
     unsigned r0 = c0 >> 2, r1 = c1 >> 2, r2 = c2 >> 2;
     unsigned p = (pts[r0] + pts[r1] + pts[r2]) % 10, f = (r0 >= 10) + (r1 >= 10) + (r2 >= 10);
-    *key = (r0 == r1 && r1 == r2) ? 40 + r0 : 4 * p + f;
+    *key = (r0 == r1 && r1 == r2) ? sg_trips_key[r0] : 4 * p + f;
     if (high == 0) {
         *h = 0;
     } else if (high == 1) {
@@ -80,12 +84,11 @@ static int sg_cpu_has_avx2(void) {
 #endif
 }
 
-/* The 64-entry byte table t (four 16-byte quarters broadcast to both lanes) at k < 64:
+/* The 48-entry byte table t (three 16-byte thirds broadcast to both lanes) at k < 48:
  * s4 and s5 carry bits 4 and 5 of k in each byte's top bit. */
-SG_AVX2 SG_INLINE __m256i sg_lut64(const __m256i *t, __m256i k, __m256i s4, __m256i s5) {
+SG_AVX2 SG_INLINE __m256i sg_lut48(const __m256i *t, __m256i k, __m256i s4, __m256i s5) {
     __m256i lo = _mm256_blendv_epi8(_mm256_shuffle_epi8(t[0], k), _mm256_shuffle_epi8(t[1], k), s4);
-    __m256i hi = _mm256_blendv_epi8(_mm256_shuffle_epi8(t[2], k), _mm256_shuffle_epi8(t[3], k), s4);
-    return _mm256_blendv_epi8(lo, hi, s5);
+    return _mm256_blendv_epi8(lo, _mm256_shuffle_epi8(t[2], k), s5);
 }
 
 SG_AVX2 SG_INLINE __m256i sg_bcast16(const uint8_t *p) {
@@ -140,9 +143,9 @@ static ptrdiff_t sg_first_bad_u8(const uint8_t *h, ptrdiff_t n) {
     return n;  /* (not reached) */
 }
 
-/* x mod 10 for bytes x < 20: x - 10 wraps above x when x < 10. */
+/* 4 * (p mod 10) + f from x = 4 * p + f, p < 20, f < 4: x - 40 wraps above x when p < 10. */
 SG_AVX2 SG_INLINE __m256i sg_mod10(__m256i x) {
-    return _mm256_min_epu8(x, _mm256_sub_epi8(x, _mm256_set1_epi8(10)));
+    return _mm256_min_epu8(x, _mm256_sub_epi8(x, _mm256_set1_epi8(40)));
 }
 
 /* The ranks (uint8 where !wide, else uint16) and Pair Plus categories of the 32 hands of
@@ -151,9 +154,11 @@ SG_AVX2 SG_INLINE void sg_eval32(const __m256i *ta, const __m256i *th, const __m
                                  const int high, const int wide, __m256i c0, __m256i c1, __m256i c2,
                                  void *r, uint8_t *pp) {
     const __m256i rank_mask = _mm256_set1_epi8((char)0xfc), three = _mm256_set1_epi8(3);
-    /* points of A..K (index rank) + 32 for a face: three cards sum below 128 */
-    const __m256i pf_table = _mm256_setr_epi8(1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 32, 32, 32, 0, 0, 0,
-                                              1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 32, 32, 32, 0, 0, 0);
+    /* 4 * points of A..K (index rank) + 1 for a face: three cards sum to 4 * points + faces */
+    const __m256i pf_table = _mm256_setr_epi8(4, 8, 12, 16, 20, 24, 28, 32, 36, 0, 1, 1, 1, 0, 0, 0,
+                                              4, 8, 12, 16, 20, 24, 28, 32, 36, 0, 1, 1, 1, 0, 0, 0);
+    const __m256i trips_table = _mm256_setr_epi8(7, 11, 15, 19, 23, 27, 31, 35, 39, 40, 41, 42, 43, 0, 0, 0,
+                                                 7, 11, 15, 19, 23, 27, 31, 35, 39, 40, 41, 42, 43, 0, 0, 0);
     /* Pair Plus by trips << 3 | straight << 2 | flush << 1 | pair */
     const __m256i pp_table = _mm256_setr_epi8(0, 1, 2, 2, 3, 3, 5, 5, 4, 4, 4, 4, 4, 4, 4, 4,
                                               0, 1, 2, 2, 3, 3, 5, 5, 4, 4, 4, 4, 4, 4, 4, 4);
@@ -165,8 +170,6 @@ SG_AVX2 SG_INLINE void sg_eval32(const __m256i *ta, const __m256i *th, const __m
     __m256i any = _mm256_or_si256(_mm256_or_si256(e01, e12), e02);
     __m256i s = _mm256_add_epi8(_mm256_add_epi8(_mm256_shuffle_epi8(pf_table, r0), _mm256_shuffle_epi8(pf_table, r1)),
                                 _mm256_shuffle_epi8(pf_table, r2));
-    __m256i faces = _mm256_and_si256(_mm256_srli_epi16(s, 5), three);
-    __m256i points = sg_mod10(sg_mod10(_mm256_and_si256(s, _mm256_set1_epi8(31))));
     if (pp != NULL) {
         __m256i lo = _mm256_min_epu8(_mm256_min_epu8(q0, q1), q2), hi = _mm256_max_epu8(_mm256_max_epu8(q0, q1), q2);
         __m256i sum = _mm256_add_epi8(_mm256_add_epi8(q0, q1), q2);
@@ -184,10 +187,9 @@ SG_AVX2 SG_INLINE void sg_eval32(const __m256i *ta, const __m256i *th, const __m
         _mm256_storeu_si256((__m256i *)pp, _mm256_shuffle_epi8(pp_table, key));
     }
     if (r == NULL) return;
-    __m256i k = _mm256_add_epi8(_mm256_slli_epi16(points, 2), faces);
-    k = _mm256_blendv_epi8(k, _mm256_add_epi8(r0, _mm256_set1_epi8(40)), trips);
+    __m256i k = _mm256_blendv_epi8(sg_mod10(sg_mod10(s)), _mm256_shuffle_epi8(trips_table, r0), trips);
     __m256i s4 = _mm256_slli_epi16(k, 3), s5 = _mm256_slli_epi16(k, 2);
-    __m256i lo = sg_lut64(ta, k, s4, s5);
+    __m256i lo = sg_lut48(ta, k, s4, s5);
     if (high) {
         __m256i h;
         if (high == 1) {
@@ -200,11 +202,11 @@ SG_AVX2 SG_INLINE void sg_eval32(const __m256i *ta, const __m256i *th, const __m
             __m256i k2 = _mm256_xor_si256(c2, _mm256_shuffle_epi8(flip, c2));
             h = _mm256_max_epu8(_mm256_max_epu8(k0, k1), k2);
         }
-        __m256i at = sg_lut64(tt, k, s4, s5);
+        __m256i at = sg_lut48(tt, k, s4, s5);
         __m256i past = _mm256_cmpeq_epi8(_mm256_max_epu8(h, at), h);  /* h >= T[k] */
-        h = _mm256_sub_epi8(h, _mm256_and_si256(past, sg_lut64(tb, k, s4, s5)));  /* 0..51 */
+        h = _mm256_sub_epi8(h, _mm256_and_si256(past, sg_lut48(tb, k, s4, s5)));  /* 0..51 */
         if (wide) {
-            __m256i hi = sg_lut64(th, k, s4, s5);
+            __m256i hi = sg_lut48(th, k, s4, s5);
             __m256i sum = _mm256_add_epi8(lo, h);
             __m256i no_carry = _mm256_cmpeq_epi8(_mm256_max_epu8(sum, h), sum);  /* sum >= h */
             hi = _mm256_add_epi8(_mm256_add_epi8(hi, _mm256_set1_epi8(1)), no_carry);
@@ -216,7 +218,7 @@ SG_AVX2 SG_INLINE void sg_eval32(const __m256i *ta, const __m256i *th, const __m
         lo = _mm256_add_epi8(lo, h);
     }
     if (wide) {
-        __m256i hi = sg_lut64(th, k, s4, s5);
+        __m256i hi = sg_lut48(th, k, s4, s5);
         __m256i w0 = _mm256_unpacklo_epi8(lo, hi), w1 = _mm256_unpackhi_epi8(lo, hi);
         _mm256_storeu_si256((__m256i *)r, _mm256_permute2x128_si256(w0, w1, 0x20));
         _mm256_storeu_si256((__m256i *)r + 1, _mm256_permute2x128_si256(w0, w1, 0x31));
@@ -228,12 +230,12 @@ SG_AVX2 SG_INLINE void sg_eval32(const __m256i *ta, const __m256i *th, const __m
 /* The loop, for a high-card mode and rank width fixed at compile time. */
 SG_AVX2 SG_INLINE ptrdiff_t sg_eval_avx2_loop(const sg_plan *plan, const int high, const int wide,
                                               const uint8_t *h, ptrdiff_t n, void *ranks, uint8_t *pp) {
-    __m256i ta[4], th[4], tt[4], tb[4];
+    __m256i ta[3], th[3], tt[3], tb[3];
     const __m256i limit = _mm256_set1_epi8(51);
     const ptrdiff_t size = wide ? 2 : 1;
     uint8_t *r = (uint8_t *)ranks;
     ptrdiff_t i = 0, j;
-    for (j = 0; j < 4; j++) {
+    for (j = 0; j < 3; j++) {
         ta[j] = sg_bcast16(plan->a_lo + 16 * j);
         th[j] = sg_bcast16(plan->a_hi + 16 * j);
         tt[j] = sg_bcast16(plan->gap_at + 16 * j);
