@@ -207,8 +207,7 @@ cdef extern from "_simd.h" nogil:
     ctypedef struct sg_plan:
         uint8_t a_lo[64]
         uint8_t a_hi[64]
-        uint8_t gap_at[64]
-        uint8_t gap[64]
+        uint8_t gap[16]
         int high
         int wide
     int SG_HAVE_AVX2_KERNEL
@@ -284,36 +283,27 @@ def _plan_keys(int high):
     return key, hc
 
 
+GAP_FROM = (255, 4, 16)  # G of each high-card mode (_simd.h): no hand's highest card is a five
+
+
 def _plan_tables(rank, int high):
-    """Tables A, T, B (int64, 64 each) with rank == A[K] + H - (H >= T[K]) * B[K] on
-    every triple (rank: the ranks of all ordered triples), or None where no such tables
-    exist for this high-card mode."""
+    """Tables A (64) and B (64, 0 but for the keys 16..31) with rank == A[K] + H - (H >= G)
+    * B[K] on every triple (rank: the ranks of all ordered triples; G: GAP_FROM[high]), as
+    int64 arrays, or None where no such tables exist for this high-card mode."""
     import numpy as np
     key, hc = _plan_keys(high)
-    pair = key * 64 + hc  # < 4096
     d = rank - hc
-    of_pair = np.zeros(4096, dtype=np.int64)
-    of_pair[pair] = d
-    if not np.array_equal(of_pair[pair], d):  # the rank is not a function of (K, H)
-        return None
-    present = np.zeros(4096, dtype=bool)
-    present[pair] = True
+    past = hc >= GAP_FROM[high]
     a = np.zeros(64, dtype=np.int64)
-    t = np.full(64, 255, dtype=np.int64)
+    a[key[past]] = d[past]
+    a[key[~past]] = d[~past]  # (where a key has high cards below G, they give A)
     b = np.zeros(64, dtype=np.int64)
-    last = -1
-    for p in np.flatnonzero(present).tolist():  # by K, then H ascending
-        kk, hh = divmod(p, 64)
-        v = int(of_pair[p])
-        if kk != last:  # the lowest high card of key kk
-            last, a[kk] = kk, v
-        elif v != a[kk] and t[kk] == 255:  # the first after the gap (checked below: one gap)
-            t[kk], b[kk] = hh, a[kk] - v
-    if (b < 0).any() or (b > 255).any() or (a < -32768).any() or (a > 65535).any():
+    b[key[past]] = a[key[past]] - d[past]
+    if (b < 0).any() or (b > 255).any() or b[:16].any() or b[32:].any() or (a < -32768).any() or (a > 65535).any():
         return None
-    if not np.array_equal(a[key] + hc - (hc >= t[key]) * b[key], rank):
+    if not np.array_equal(a[key] + hc - past * b[key], rank):
         return None
-    return a, t, b
+    return a, b
 
 
 def _plan_mode(Tables tables not None):
@@ -357,14 +347,15 @@ cdef object _build_plan(Tables tables):
             break
     if found is None:
         return False
-    a, t, b = found
+    a, b = found
     a16 = (a & 0xFFFF).astype(np.uint16)
+    carry = 1 if high and tables.wide else 0  # (_simd.h: the kernel adds -1 where no carry)
     cdef Py_ssize_t i
     for i in range(64):
         vp.plan.a_lo[i] = a16[i] & 0xFF
-        vp.plan.a_hi[i] = a16[i] >> 8
-        vp.plan.gap_at[i] = t[i]
-        vp.plan.gap[i] = b[i]
+        vp.plan.a_hi[i] = ((a16[i] >> 8) + carry) & 0xFF
+    for i in range(16):
+        vp.plan.gap[i] = b[16 + i]
     vp.plan.high = high
     vp.plan.wide = tables.wide
     if sg_cpu_has_avx2():  # the kernel itself, on every triple
