@@ -57,8 +57,11 @@ static inline void sg_key(int high, unsigned c0, unsigned c1, unsigned c2, unsig
     }
 }
 
+/* x86-64 with gcc or clang (target attributes, __builtin_cpu_supports) or MSVC (intrinsics
+ * in any function, __cpuid); not clang-cl, whose CPU detection needs a runtime library
+ * MSVC's linker is not given: it builds the scalar kernel only. */
 #if (defined(__x86_64__) || defined(_M_X64)) && !defined(_M_ARM64EC) && \
-    (defined(__GNUC__) || defined(__clang__) || defined(_MSC_VER))
+    ((defined(__GNUC__) && !defined(_MSC_VER)) || (defined(_MSC_VER) && !defined(__clang__)))
 #define SG_HAVE_AVX2_KERNEL 1
 #include <immintrin.h>
 #if defined(_MSC_VER) && !defined(__clang__)
@@ -101,12 +104,22 @@ SG_AVX2 SG_INLINE __m256i sg_bcast16(const uint8_t *p) {
 /* 96 bytes at h (32 hands) as three vectors of their first, second and third codes, hands
  * 0..15 in the low lane and 16..31 in the high one (the order of a 32-byte store). */
 SG_AVX2 SG_INLINE void sg_load32(const uint8_t *h, __m256i *a, __m256i *b, __m256i *c) {
+#if defined(_MSC_VER) || defined(SG_LOAD_256)
+    /* 256-bit loads only: MSVC, not told to compile for AVX, would encode a 128-bit load
+     * as legacy SSE, and mixing that with AVX code costs a state transition. */
+    __m256i x = _mm256_loadu_si256((const __m256i *)(h + 16)), y = _mm256_loadu_si256((const __m256i *)(h + 64));
+    *a = _mm256_permute2x128_si256(_mm256_loadu_si256((const __m256i *)h),
+                                   _mm256_loadu_si256((const __m256i *)(h + 48)), 0x20);
+    *b = _mm256_permute2x128_si256(x, y, 0x20);
+    *c = _mm256_permute2x128_si256(x, y, 0x31);
+#else
     *a = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)h)),
                                  _mm_loadu_si128((const __m128i *)(h + 48)), 1);
     *b = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(h + 16))),
                                  _mm_loadu_si128((const __m128i *)(h + 64)), 1);
     *c = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(h + 32))),
                                  _mm_loadu_si128((const __m128i *)(h + 80)), 1);
+#endif
 }
 
 #define SG_X (-1)
