@@ -26,8 +26,8 @@
  * the sixteen vector registers do not hold them all. */
 #define R4(v) v, v, v, v
 #define ROW(v) {R4(v), R4(v), R4(v), R4(v), R4(v), R4(v), R4(v), R4(v)}
-enum { RANK_BITS, ONE, TWO, THREE, FOUR, EIGHT, THIRTY, THIRTY_ONE, FORTY_EIGHT, FIFTY_ONE, NINETY_TWO };
-static const uint8_t uniform[][32] = {ROW(0xfc), ROW(1), ROW(2), ROW(3), ROW(4), ROW(8), ROW(30), ROW(31), ROW(48),
+enum { RANK_BITS, ONE, TWO, THREE, FOUR, EIGHT, FIFTEEN, THIRTY, THIRTY_ONE, FORTY_EIGHT, FIFTY_ONE, NINETY_TWO };
+static const uint8_t uniform[][32] = {ROW(0xfc), ROW(1), ROW(2), ROW(3), ROW(4), ROW(8), ROW(15), ROW(30), ROW(31), ROW(48),
                                       ROW(51), ROW(92)};
 typedef const uint8_t (*constants)[32];
 static constants volatile uniform_at = uniform;
@@ -65,7 +65,7 @@ AVX2 static inline void eval32(constants k, __m256i a, __m256i b, __m256i c, uin
     const __m256i lo = _mm256_shuffle_epi8(_mm256_setr_epi8(LANES(0, 3, 6, 9, 12, 15, 18, 21, 24, 27, 0, 3, 6, 9, 12, 15)), sum);
     const __m256i hi = _mm256_shuffle_epi8(_mm256_setr_epi8(LANES(18, 21, 24, 27, 0, 3, 6, 9, 12, 15, 18, 21, 24, 27, 0, 0)), sum);
     const __m256i faces = _mm256_and_si256(_mm256_srli_epi16(s, 5), three);
-    __m256i rank = _mm256_add_epi8(_mm256_blendv_epi8(lo, hi, _mm256_slli_epi16(sum, 3)), faces);
+    __m256i rank = _mm256_add_epi8(_mm256_blendv_epi8(lo, hi, _mm256_cmpgt_epi8(sum, U(FIFTEEN))), faces);
     rank = _mm256_blendv_epi8(rank, U(THIRTY), _mm256_cmpeq_epi8(faces, three));
     _mm256_storeu_si256((__m256i *)r, rank);
     /* Pair Plus */

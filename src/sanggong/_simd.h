@@ -91,7 +91,8 @@ static inline int sg_cpu_has_avx2(void) {
 }
 
 /* The 48-entry byte table t (three 16-byte thirds broadcast to both lanes) at k < 48:
- * s4 and s5 carry bits 4 and 5 of k in each byte's top bit. */
+ * s4 and s5 are the masks of k > 15 and k > 31 (compares: GCC would turn a blend on a
+ * shifted k's top bit into a compare and a blend). */
 SG_AVX2 SG_INLINE __m256i sg_lut48(const __m256i *t, __m256i k, __m256i s4, __m256i s5) {
     __m256i lo = _mm256_blendv_epi8(_mm256_shuffle_epi8(t[0], k), _mm256_shuffle_epi8(t[1], k), s4);
     return _mm256_blendv_epi8(lo, _mm256_shuffle_epi8(t[2], k), s5);
@@ -165,10 +166,10 @@ static ptrdiff_t sg_first_bad_u8(const uint8_t *h, ptrdiff_t n) {
 #define SG_R4(v) v, v, v, v
 #define SG_R32(v) {SG_R4(v), SG_R4(v), SG_R4(v), SG_R4(v), SG_R4(v), SG_R4(v), SG_R4(v), SG_R4(v)}
 #define SG_LANES(...) {__VA_ARGS__, __VA_ARGS__}
-enum { SG_RANK_BITS, SG_1, SG_2, SG_3, SG_4, SG_8, SG_15, SG_16, SG_40, SG_48, SG_51, SG_92, SG_112, SG_POINTS_FACES,
+enum { SG_RANK_BITS, SG_1, SG_2, SG_3, SG_4, SG_8, SG_15, SG_16, SG_31, SG_40, SG_48, SG_51, SG_92, SG_112, SG_POINTS_FACES,
        SG_TRIPS_KEY, SG_PAIR_PLUS, SG_SUIT_FLIP };
 static const uint8_t sg_const[][32] = {
-    SG_R32(0xfc), SG_R32(1), SG_R32(2), SG_R32(3), SG_R32(4), SG_R32(8), SG_R32(15), SG_R32(16), SG_R32(40), SG_R32(48),
+    SG_R32(0xfc), SG_R32(1), SG_R32(2), SG_R32(3), SG_R32(4), SG_R32(8), SG_R32(15), SG_R32(16), SG_R32(31), SG_R32(40), SG_R32(48),
     SG_R32(51), SG_R32(92), SG_R32(112),
     /* 4 * points of A..K (by rank) + 1 for a face: three cards sum to 4 * points + faces */
     SG_LANES(4, 8, 12, 16, 20, 24, 28, 32, 36, 0, 1, 1, 1, 0, 0, 0),
@@ -220,7 +221,7 @@ SG_AVX2 SG_INLINE void sg_eval32(sg_const_t sgk, const __m256i *ta, const __m256
                                                 _mm256_shuffle_epi8(SG_K(SG_POINTS_FACES), r1)),
                                 _mm256_shuffle_epi8(SG_K(SG_POINTS_FACES), r2));
     __m256i k = _mm256_blendv_epi8(sg_mod10(sgk, sg_mod10(sgk, s)), _mm256_shuffle_epi8(SG_K(SG_TRIPS_KEY), r0), trips);
-    __m256i s4 = _mm256_slli_epi16(k, 3), s5 = _mm256_slli_epi16(k, 2);  /* bits 4 and 5 to the top */
+    __m256i s4 = _mm256_cmpgt_epi8(k, SG_K(SG_15)), s5 = _mm256_cmpgt_epi8(k, SG_K(SG_31));
     __m256i lo = sg_lut48(ta, k, s4, s5);
     if (high) {
         __m256i h;
