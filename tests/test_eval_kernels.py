@@ -157,3 +157,25 @@ def test_the_kernel_choice_does_not_leak() -> None:
     """(The fixture restores the choice: the rest of the suite runs the import's kernel.)"""
     assert sanggong.IMPLEMENTATION == "cython"
     assert _core._use_eval_kernel(None) == _core._eval_kernels()[-1]
+
+
+def test_tables_no_plan_fits_take_the_scalar_kernel(kernel: str) -> None:
+    """Tables whose ranks follow no plan (a suit ranking's ranks shuffled among its rids: not
+    a ranking's, but valid tables) get none, and both kernel choices give the tables'
+    own ranks: the vector kernel is never used where it would be wrong."""
+    source = tables_for(PRESETS["chinese"].ranking)
+
+    class Shuffled:
+        def __init__(self) -> None:
+            for name in ("state", "state16", "value", "cls", "n_ranks", "n_classes", "ordered_by_class", "ranking"):
+                setattr(self, name, getattr(source, name))
+            self.rank = np.random.default_rng(1).permutation(source.rank)
+            self.ordered_by_class = False
+
+    tables = _core.Tables(Shuffled())
+    assert _core._plan_mode(tables) is None
+    rank = np.empty(len(ALL_TRIPLES), dtype=np.uint16)
+    pp = np.empty(len(ALL_TRIPLES), dtype=np.uint8)
+    assert _core.evaluate_batch(tables, ALL_TRIPLES, rank, pp) == -1
+    np.testing.assert_array_equal(rank, tables.source.rank[source.packed_of_triple >> 3])
+    np.testing.assert_array_equal(pp, ref.triple_pair_plus())
