@@ -199,9 +199,11 @@ cdef enum:
 # The vector kernel (_simd.h): 32 hands a step by arithmetic on the codes, the check of the
 # codes in the same pass, for C-contiguous byte codes on CPUs with AVX2 (chosen at run time,
 # so one build serves every x86-64 CPU); everything else takes the table loops below. A
-# ranking enters it as a plan of four 64-byte tables, derived here from the ranking's own
-# tables (the scalar kernel's results on all 140,608 ordered triples) and checked on all of
-# them, both by the formula and by the kernel itself, before it is used.
+# ranking enters it as a plan (rank = A[K] + H - (H >= G) * B[K], _simd.h: A by key, two
+# bytes, and B for 16 keys), derived here from the ranking's own tables (the scalar
+# kernel's results on all 140,608 ordered triples) and checked on all of them, both by the
+# formula and by the kernel itself, before it is used; tables no plan fits keep the scalar
+# kernel. Rankings are data, so this is how the arithmetic kernel serves any of them.
 
 cdef extern from "_simd.h" nogil:
     ctypedef struct sg_plan:

@@ -12,13 +12,14 @@
  *
  *     rank = A[K] + H - (H >= G ? B[K] : 0)            (mod 2**16, or 2**8 for uint8 ranks)
  *
- * A as its bytes A_lo, A_hi. The B step skips the high cards that no hand of key K has:
- * they are all below a five (G = 4 by rank, 16 by rank and suit: a hand of 4, 5 or 6
- * points without a face can hold no three or four, four, or five as its highest card), so
- * B is 0 but for the keys 16..31, and a 16-entry table holds it. The Pair Plus category
- * is the same under every ranking. _reference.py's rules are
- * the source of truth: sanggong._core checks this formula on all 140,608 ordered triples
- * before it uses a plan, and the tests compare both kernels with the reference. */
+ * with A as its bytes A_lo, A_hi. The B step skips the high cards no hand of key K has.
+ * Such gaps come only from hands of 4, 5 or 6 points without a face (keys 16, 20, 24),
+ * whose highest card cannot be a 3 or 4, a 4 or 5, a 5: below every gap the highest card
+ * is at most a 4 and above it at least a 5, so one G serves all (a 5 or higher: 4 by
+ * rank, 16 by rank and suit), and B, 0 but for the keys 16..31, fits a 16-entry table. The Pair Plus category is the same under
+ * every ranking. _reference.py's rules are the source of truth: sanggong._core derives
+ * the plan from a ranking's tables and checks it on all 140,608 ordered triples before
+ * it uses it, and the tests compare both kernels with the reference. */
 #ifndef SANGGONG_SIMD_H
 #define SANGGONG_SIMD_H
 #include <stdint.h>
