@@ -179,3 +179,37 @@ def test_tables_no_plan_fits_take_the_scalar_kernel(kernel: str) -> None:
     assert _core.evaluate_batch(tables, ALL_TRIPLES, rank, pp) == -1
     np.testing.assert_array_equal(rank, tables.source.rank[source.packed_of_triple >> 3])
     np.testing.assert_array_equal(pp, ref.triple_pair_plus())
+
+
+@pytest.mark.parametrize("ranking", [Ranking(), PRESETS["san_gong"].ranking, Ranking(high_card="rank")], ids=repr)
+def test_compare_batch_every_layout(kernel: str, ranking: Ranking) -> None:
+    """compare_batch with the vector kernel on either side, both, or neither (a broadcast
+    hand, a strided view), at lengths around the 512-row blocks: the order of the
+    reference's ranks; and a bad code on either side names the first bad row."""
+    rng = np.random.default_rng(9)
+    for n in (1, 31, 33, 511, 512, 513, 1500):
+        a = rng.integers(0, 52, size=(n, 3), dtype=np.uint8)
+        b = rng.integers(0, 52, size=(n, 3), dtype=np.uint8)
+        ra, _ = _expected(ranking, a)
+        rb, _ = _expected(ranking, b)
+        want = np.sign(ra.astype(np.int64) - rb.astype(np.int64))
+        np.testing.assert_array_equal(sanggong.compare_batch(a, b, rules=ranking), want)
+        strided = np.zeros((n, 6), dtype=np.uint8)[:, ::2]
+        strided[:] = b
+        np.testing.assert_array_equal(sanggong.compare_batch(a, strided, rules=ranking), want)
+        np.testing.assert_array_equal(sanggong.compare_batch(strided, a, rules=ranking), -want)
+        one = b[0]
+        r1, _ = _expected(ranking, one.reshape(1, 3))
+        np.testing.assert_array_equal(sanggong.compare_batch(a, one.tolist(), rules=ranking),
+                                      np.sign(ra.astype(np.int64) - int(r1[0])))
+        np.testing.assert_array_equal(sanggong.compare_batch(one.tolist(), a, rules=ranking),
+                                      np.sign(int(r1[0]) - ra.astype(np.int64)))
+        np.testing.assert_array_equal(sanggong.compare_batch(a.astype(np.int8), b.astype(np.int8), rules=ranking), want)
+        if n > 40:
+            bad_a, bad_b = a.copy(), b.copy()
+            bad_a[n - 2, 1] = 52
+            bad_b[n - 7, 2] = 255
+            with pytest.raises(ValueError, match=rf"b\[{n - 7}\]"):
+                sanggong.compare_batch(bad_a, bad_b, rules=ranking)
+            with pytest.raises(ValueError, match=rf"a\[{n - 2}\]"):
+                sanggong.compare_batch(bad_a, strided, rules=ranking)
