@@ -39,8 +39,8 @@ typedef struct {
  * faces have no points), then 40..43. Every key is below 48. */
 static const unsigned char sg_trips_key[16] = {7, 11, 15, 19, 23, 27, 31, 35, 39, 40, 41, 42, 43, 0, 0, 0};
 
-/* sg_key: the key K and high card H of one hand, as the vector kernel computes them (for
- * the plan's check and for machines without the vector kernel it is never used in a loop). */
+/* The key K and high card H of one hand, as the vector kernel computes them: sanggong._core
+ * derives a ranking's plan from these, so that plan and kernel agree (no loop uses it). */
 static inline void sg_key(int high, unsigned c0, unsigned c1, unsigned c2, unsigned *key, unsigned *h) {
     static const unsigned char pts[13] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 0, 0, 0};
     unsigned r0 = c0 >> 2, r1 = c1 >> 2, r2 = c2 >> 2;
@@ -108,7 +108,8 @@ SG_AVX2 SG_INLINE __m256i sg_bcast16(const uint8_t *p) {
 SG_AVX2 SG_INLINE void sg_load32(const uint8_t *h, __m256i *a, __m256i *b, __m256i *c) {
 #if defined(_MSC_VER) || defined(SG_LOAD_256)
     /* 256-bit loads only: MSVC, not told to compile for AVX, would encode a 128-bit load
-     * as legacy SSE, and mixing that with AVX code costs a state transition. */
+     * as legacy SSE, and mixing that with AVX code costs a state transition. (SG_LOAD_256
+     * compiles this path with gcc, to test it.) */
     __m256i x = _mm256_loadu_si256((const __m256i *)(h + 16)), y = _mm256_loadu_si256((const __m256i *)(h + 64));
     *a = _mm256_permute2x128_si256(_mm256_loadu_si256((const __m256i *)h),
                                    _mm256_loadu_si256((const __m256i *)(h + 48)), 0x20);
