@@ -199,23 +199,17 @@ cdef enum:
 # The vector kernel (_simd.h): 32 hands a step by arithmetic on the codes, the check of the
 # codes in the same pass, for C-contiguous byte codes on CPUs with AVX2 (chosen at run time,
 # so one build serves every x86-64 CPU); everything else takes the table loops below. A
-# ranking enters it as a plan (rank = A[K] + H - (H >= G) * B[K], _simd.h: A by key, two
-# bytes, and B for 16 keys), derived here from the ranking's own tables (the scalar
-# kernel's results on all 140,608 ordered triples) and checked on all of them, both by the
-# formula and by the kernel itself, before it is used; tables no plan fits keep the scalar
-# kernel. Rankings are data, so this is how the arithmetic kernel serves any of them.
+# ranking enters it as a plan (rank = A[K] + H - (H >= G) * B[K]), derived by
+# sanggong._vector_plan from the ranking's own tables and checked on all 140,608 ordered
+# triples, by the formula and by this kernel, before it is used; tables no plan fits keep
+# the scalar kernel. Rankings are data: this is how the arithmetic kernel serves any.
 
 cdef extern from "_simd.h" nogil:
     ctypedef struct sg_plan:
-        uint8_t a_lo[64]
-        uint8_t a_hi[64]
-        uint8_t gap[16]
         int high
-        int wide
     int SG_HAVE_AVX2_KERNEL
     int sg_cpu_has_avx2()
     Py_ssize_t sg_eval_avx2(const sg_plan* plan, const uint8_t* h, Py_ssize_t n, void* ranks, uint8_t* pp)
-    void sg_key(int high, unsigned c0, unsigned c1, unsigned c2, unsigned* key, unsigned* h)
 
 cdef enum:
     KERNEL_SCALAR = 0
@@ -234,7 +228,7 @@ cdef inline int _kernel() noexcept:
 
 def _eval_kernels():
     """The batch evaluation kernels this build can run on this CPU, the fallback first."""
-    return _KERNEL_NAMES[:2] if SG_HAVE_AVX2_KERNEL and sg_cpu_has_avx2() else _KERNEL_NAMES[:1]
+    return _KERNEL_NAMES[:1 + (SG_HAVE_AVX2_KERNEL and sg_cpu_has_avx2())]
 
 
 def _use_eval_kernel(name=None):
@@ -244,143 +238,50 @@ def _use_eval_kernel(name=None):
     global _chosen_kernel
     before = _KERNEL_NAMES[_kernel()]
     available = _eval_kernels()
-    if name is None:
-        name = available[-1]
-    if name not in available:
+    if name not in available and name is not None:
         raise ValueError(f"evaluation kernel {name!r} is not available here (choose from {available})")
-    _chosen_kernel = _KERNEL_NAMES.index(name)
+    _chosen_kernel = len(available) - 1 if name is None else _KERNEL_NAMES.index(name)
     return before
-
-
-cdef class _VectorPlan:
-    cdef sg_plan plan
-
-
-cdef object _TRIPLES = None  # every ordered triple of codes, (140,608, 3) uint8, index 52 * (52 * c0 + c1) + c2
-
-
-cdef object _triples():
-    global _TRIPLES
-    if _TRIPLES is None:
-        import numpy as np
-        codes = np.arange(52, dtype=np.uint8)
-        _TRIPLES = np.stack([x.reshape(-1) for x in np.meshgrid(codes, codes, codes, indexing="ij")], axis=1).copy()
-    return _TRIPLES
-
-
-def _plan_keys(int high):
-    """The key K and high card H of every ordered triple (sg_key, as the vector kernel
-    computes them), as two int64 arrays."""
-    import numpy as np
-    cdef const uint8_t[:, ::1] tri = _triples()
-    key = np.empty(len(tri), dtype=np.int64)
-    hc = np.empty(len(tri), dtype=np.int64)
-    cdef int64_t[::1] k = key, hv = hc
-    cdef Py_ssize_t i
-    cdef unsigned a, b
-    for i in range(tri.shape[0]):
-        sg_key(high, tri[i, 0], tri[i, 1], tri[i, 2], &a, &b)
-        k[i] = a
-        hv[i] = b
-    return key, hc
-
-
-GAP_FROM = (255, 4, 16)  # G of each high-card mode (_simd.h): no hand's highest card is a five
-
-
-def _plan_tables(rank, int high):
-    """Tables A (64) and B (64, 0 but for the keys 16..31) with rank == A[K] + H - (H >= G)
-    * B[K] on every triple (rank: the ranks of all ordered triples; G: GAP_FROM[high]), as
-    int64 arrays, or None where no such tables exist for this high-card mode."""
-    import numpy as np
-    key, hc = _plan_keys(high)
-    d = rank - hc
-    past = hc >= GAP_FROM[high]
-    a = np.zeros(64, dtype=np.int64)
-    a[key[past]] = d[past]
-    a[key[~past]] = d[~past]  # (where a key has high cards below G, they give A)
-    b = np.zeros(64, dtype=np.int64)
-    b[key[past]] = a[key[past]] - d[past]
-    if (b < 0).any() or (b > 255).any() or b[:16].any() or b[32:].any() or (a < -32768).any() or (a > 65535).any():
-        return None
-    if not np.array_equal(a[key] + hc - past * b[key], rank):
-        return None
-    return a, b
 
 
 def _plan_mode(Tables tables not None):
     """The high-card mode of the vector kernel's plan for these tables (0 none, 1 rank,
-    2 rank and suit), or None where the ranking has no plan (then the scalar kernel
-    serves it); builds the plan if need be. For the tests."""
+    2 rank and suit), or None where no plan fits them (then the scalar kernel serves
+    them); makes the plan if need be. For the tests."""
     cdef const sg_plan* plan = _vector_plan(tables)
     return None if plan == NULL else plan.high
 
 
+def _plan_run(bytes plan not None, const uint8_t[:, ::1] hands not None, ranks, uint8_t[::1] pp not None):
+    """Run the vector kernel with a plan (the bytes of an sg_plan) on C-contiguous uint8
+    codes into ranks (uint8 or uint16, the plan's width) and pp; the first bad row, or -1.
+    For sanggong._vector_plan's check: the caller holds to the plan's layout and sizes."""
+    if len(plan) != sizeof(sg_plan) or not sg_cpu_has_avx2() or hands.shape[0] > pp.shape[0] \
+            or hands.shape[0] > len(ranks) or hands.shape[1] != 3 or hands.shape[0] == 0:
+        raise ValueError("no vector kernel here, or arrays that do not fit")
+    return sg_eval_avx2(<const sg_plan*><const char*>plan, &hands[0, 0], hands.shape[0], _data(ranks), &pp[0])
+
+
+cdef void* _data(object arr) except NULL:
+    cdef uint16_t[::1] r16
+    cdef uint8_t[::1] r8
+    if arr.dtype.itemsize == 2:
+        r16 = arr
+        return &r16[0]
+    r8 = arr
+    return &r8[0]
+
+
 cdef const sg_plan* _vector_plan(Tables tables) except? NULL:
-    """The vector plan of these tables (built on first use), or NULL where none fits."""
-    cdef _VectorPlan vp
+    """The vector plan of these tables (made on first use), or NULL where none fits."""
     if tables._vector is None:
-        tables._vector = _build_plan(tables)
+        from sanggong._vector_plan import make_plan
+        tables._vector = False  # (the scalar kernel while the plan is made)
+        tables._vector = make_plan(tables.source, tables.wide, sizeof(sg_plan),
+                                   _plan_run if sg_cpu_has_avx2() else None) or False
     if tables._vector is False:
         return NULL
-    vp = tables._vector
-    return &vp.plan
-
-
-cdef object _build_plan(Tables tables):
-    import numpy as np
-    tri = _triples()
-    n = len(tri)
-    dtype = np.uint16 if tables.wide else np.uint8
-    rank = np.empty(n, dtype=dtype)
-    pp = np.empty(n, dtype=np.uint8)
-    cdef const uint8_t[:, ::1] view = tri
-    if tables.wide:
-        bad = _eval_rows(&tables.t, &view[0, 0], n, 3, 1, _u16(rank), _u8(pp))
-    else:
-        bad = _eval_rows(&tables.t, &view[0, 0], n, 3, 1, _u8(rank), _u8(pp))
-    if bad != -1:
-        raise AssertionError("the triples hold a bad code")
-    cdef _VectorPlan vp = _VectorPlan()
-    found = None
-    for high in range(3):
-        found = _plan_tables(rank.astype(np.int64), high)
-        if found is not None:
-            break
-    if found is None:
-        return False
-    a, b = found
-    a16 = (a & 0xFFFF).astype(np.uint16)
-    carry = 1 if high and tables.wide else 0  # (_simd.h: the kernel adds -1 where no carry)
-    cdef Py_ssize_t i
-    for i in range(64):
-        vp.plan.a_lo[i] = a16[i] & 0xFF
-        vp.plan.a_hi[i] = ((a16[i] >> 8) + carry) & 0xFF
-    for i in range(16):
-        vp.plan.gap[i] = b[16 + i]
-    vp.plan.high = high
-    vp.plan.wide = tables.wide
-    if sg_cpu_has_avx2():  # the kernel itself, on every triple
-        got_rank = np.empty(n, dtype=dtype)
-        got_pp = np.empty(n, dtype=np.uint8)
-        bad = sg_eval_avx2(&vp.plan, &view[0, 0], n, _any_ptr(got_rank), _u8(got_pp))
-        if bad != -1 or not np.array_equal(got_rank, rank) or not np.array_equal(got_pp, pp):
-            raise AssertionError(f"the vector kernel disagrees with the tables of {tables.source!r}")
-    return vp
-
-
-cdef uint8_t* _u8(object arr):
-    cdef uint8_t[::1] v = arr
-    return &v[0]
-
-
-cdef uint16_t* _u16(object arr):
-    cdef uint16_t[::1] v = arr
-    return &v[0]
-
-
-cdef void* _any_ptr(object arr):
-    return <void*>_u16(arr) if arr.dtype.itemsize == 2 else <void*>_u8(arr)
+    return <const sg_plan*><const char*>tables._vector
 
 
 ctypedef fused rank_t:
@@ -499,15 +400,15 @@ cdef Py_ssize_t _compare_rows(
     return -1
 
 
-cdef inline Py_ssize_t _block_ranks(const sg_plan* plan, const tables_t* t, const code_t* x, Py_ssize_t m,
-                                    Py_ssize_t s0, Py_ssize_t s1, uint16_t* vals, void* r) noexcept nogil:
-    """The ranks of m rows at x into r (uint16 where the plan's are wide, else uint8), by the
-    vector kernel for C-contiguous byte codes, else by the table loops (one lookup for a
-    broadcast row); the first bad row, or -1. vals is scratch."""
+cdef Py_ssize_t _block_ranks(const sg_plan* plan, bint wide, const tables_t* t, const uint8_t* x, Py_ssize_t m,
+                             Py_ssize_t s0, Py_ssize_t s1, uint16_t* vals, void* r) noexcept nogil:
+    """The ranks of m rows of byte codes at x (int8 read as uint8: a negative code is
+    above 51) into r (uint16 where wide, else uint8), by the vector kernel for C-contiguous
+    rows, else by the table loops (one lookup for a broadcast row); the first bad row, or
+    -1. vals is scratch."""
     cdef Py_ssize_t k, bad
-    if code_t is uint8_t or code_t is int8_t:
-        if s0 == 3 and s1 == 1:
-            return sg_eval_avx2(plan, <const uint8_t*>x, m, r, NULL)
+    if s0 == 3 and s1 == 1:
+        return sg_eval_avx2(plan, x, m, r, NULL)
     bad = _scan(x, 1 if s0 == 0 else m, s0, s1)
     if bad >= 0:
         return bad
@@ -517,7 +418,7 @@ cdef inline Py_ssize_t _block_ranks(const sg_plan* plan, const tables_t* t, cons
             vals[k] = vals[0]
     else:
         _values(t, x, m, s0, s1, vals)
-    if plan.wide:
+    if wide:
         for k in range(m):
             (<uint16_t*>r)[k] = t.rank[vals[k] >> 3]
     else:
@@ -527,9 +428,9 @@ cdef inline Py_ssize_t _block_ranks(const sg_plan* plan, const tables_t* t, cons
 
 
 cdef Py_ssize_t _compare_rows_vec(
-    const sg_plan* plan, const tables_t* t,
-    const code_t* a, Py_ssize_t as0, Py_ssize_t as1,
-    const code_t* b, Py_ssize_t bs0, Py_ssize_t bs1,
+    const sg_plan* plan, bint wide, const tables_t* t,
+    const uint8_t* a, Py_ssize_t as0, Py_ssize_t as1,
+    const uint8_t* b, Py_ssize_t bs0, Py_ssize_t bs1,
     Py_ssize_t n, int8_t* out,
 ) noexcept nogil:
     """_compare_rows where a side is C-contiguous byte codes: its ranks by the vector kernel."""
@@ -541,11 +442,11 @@ cdef Py_ssize_t _compare_rows_vec(
     cdef Py_ssize_t start = 0, m, k, bad_a, bad_b
     while start < n:
         m = min(<Py_ssize_t>BLOCK, n - start)
-        bad_a = _block_ranks(plan, t, a + start * as0, m, as0, as1, vals, ra)
-        bad_b = _block_ranks(plan, t, b + start * bs0, m, bs0, bs1, vals, rb)
+        bad_a = _block_ranks(plan, wide, t, a + start * as0, m, as0, as1, vals, ra)
+        bad_b = _block_ranks(plan, wide, t, b + start * bs0, m, bs0, bs1, vals, rb)
         if bad_a >= 0 or bad_b >= 0:
             return start + (bad_b if bad_a < 0 or 0 <= bad_b < bad_a else bad_a)
-        if plan.wide:
+        if wide:
             for k in range(m):
                 out[start + k] = (ra[k] > rb[k]) - (ra[k] < rb[k])
         else:
@@ -657,12 +558,17 @@ def compare_batch(Tables tables not None, const code_t[:, :] a, const code_t[:, 
     cdef int8_t* o = &out[0]
     cdef const tables_t* t = &tables.t
     cdef const sg_plan* plan = NULL
+    cdef bint wide = tables.wide
     if (code_t is uint8_t or code_t is int8_t) and ((as0 == 3 and as1 == 1) or (bs0 == 3 and bs1 == 1)) \
             and _kernel() == KERNEL_AVX2:
         plan = _vector_plan(tables)
     with nogil:
-        if plan != NULL:
-            bad = _compare_rows_vec(plan, t, pa, as0, as1, pb, bs0, bs1, n, o)
+        if code_t is uint8_t or code_t is int8_t:  # (the other dtypes never have a plan here)
+            if plan != NULL:
+                bad = _compare_rows_vec(plan, wide, t, <const uint8_t*>pa, as0, as1, <const uint8_t*>pb,
+                                        bs0, bs1, n, o)
+            else:
+                bad = _compare_rows(t, pa, as0, as1, pb, bs0, bs1, n, o)
         else:
             bad = _compare_rows(t, pa, as0, as1, pb, bs0, bs1, n, o)
     return bad

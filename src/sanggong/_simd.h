@@ -32,31 +32,8 @@ typedef struct {
                           * kernel adds the low byte's no-carry mask, -1 or 0) */
     uint8_t gap[16];     /* B of the keys 16..31 */
     int high;            /* 0 none, 1 the highest card's rank, 2 its rank and suit */
-    int wide;            /* ranks are uint16 */
+    int wide;            /* ranks are uint16: where high is 2, and only there */
 } sg_plan;
-
-/* The key of trips of each rank (A..K): the keys 4 * points + 3 no other hand has (three
- * faces have no points), then 40..43. Every key is below 48. */
-static const unsigned char sg_trips_key[16] = {7, 11, 15, 19, 23, 27, 31, 35, 39, 40, 41, 42, 43, 0, 0, 0};
-
-/* The key K and high card H of one hand, as the vector kernel computes them: sanggong._core
- * derives a ranking's plan from these, so that plan and kernel agree (no loop uses it). */
-static inline void sg_key(int high, unsigned c0, unsigned c1, unsigned c2, unsigned *key, unsigned *h) {
-    static const unsigned char pts[13] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 0, 0, 0};
-    unsigned r0 = c0 >> 2, r1 = c1 >> 2, r2 = c2 >> 2;
-    unsigned p = (pts[r0] + pts[r1] + pts[r2]) % 10, f = (r0 >= 10) + (r1 >= 10) + (r2 >= 10);
-    *key = (r0 == r1 && r1 == r2) ? sg_trips_key[r0] : 4 * p + f;
-    if (high == 0) {
-        *h = 0;
-    } else if (high == 1) {
-        unsigned m = r0 > r1 ? r0 : r1;
-        *h = m > r2 ? m : r2;
-    } else {  /* 4 * rank + suit strength (diamonds 0, clubs 1, hearts 2, spades 3) */
-        unsigned k0 = c0 ^ (((c0 >> 1) & 1) ^ 1), k1 = c1 ^ (((c1 >> 1) & 1) ^ 1), k2 = c2 ^ (((c2 >> 1) & 1) ^ 1);
-        unsigned m = k0 > k1 ? k0 : k1;
-        *h = m > k2 ? m : k2;
-    }
-}
 
 /* x86-64 with gcc or clang (target attributes, __builtin_cpu_supports) or MSVC (intrinsics
  * in any function, __cpuid); not clang-cl, whose CPU detection needs a runtime library
@@ -175,7 +152,7 @@ static const uint8_t sg_const[][32] = {
     SG_R32(51), SG_R32(92), SG_R32(112),
     /* 4 * points of A..K (by rank) + 1 for a face: three cards sum to 4 * points + faces */
     SG_LANES(4, 8, 12, 16, 20, 24, 28, 32, 36, 0, 1, 1, 1, 0, 0, 0),
-    /* the key of trips of each rank (sg_trips_key) */
+    /* the key of trips of each rank (sanggong._vector_plan.TRIPS_KEY) */
     SG_LANES(7, 11, 15, 19, 23, 27, 31, 35, 39, 40, 41, 42, 43, 0, 0, 0),
     /* Pair Plus by trips << 3 | straight << 2 | flush << 1 | pair */
     SG_LANES(0, 1, 2, 2, 3, 3, 5, 5, 4, 4, 4, 4, 4, 4, 4, 4),
@@ -298,15 +275,14 @@ SG_AVX2 SG_INLINE ptrdiff_t sg_eval_avx2_loop(const sg_plan *plan, const int hig
     return -1;
 }
 
-#define SG_LOOPS(want_rank, want_pp)                                                                       \
-    (plan->high == 0 ? (plan->wide ? sg_eval_avx2_loop(plan, 0, 1, want_rank, want_pp, h, n, r, pp)         \
-                                   : sg_eval_avx2_loop(plan, 0, 0, want_rank, want_pp, h, n, r, pp))        \
-     : plan->high == 1 ? (plan->wide ? sg_eval_avx2_loop(plan, 1, 1, want_rank, want_pp, h, n, r, pp)       \
-                                     : sg_eval_avx2_loop(plan, 1, 0, want_rank, want_pp, h, n, r, pp))      \
-                       : (plan->wide ? sg_eval_avx2_loop(plan, 2, 1, want_rank, want_pp, h, n, r, pp)       \
-                                     : sg_eval_avx2_loop(plan, 2, 0, want_rank, want_pp, h, n, r, pp)))
+/* The plans pair the modes with the ranks' widths as every ranking does (no high card and
+ * the rank: uint8 ranks; rank and suit: uint16): three loops for each choice of outputs. */
+#define SG_LOOPS(want_rank, want_pp)                                                \
+    (plan->high == 0   ? sg_eval_avx2_loop(plan, 0, 0, want_rank, want_pp, h, n, r, pp) \
+     : plan->high == 1 ? sg_eval_avx2_loop(plan, 1, 0, want_rank, want_pp, h, n, r, pp) \
+                       : sg_eval_avx2_loop(plan, 2, 1, want_rank, want_pp, h, n, r, pp))
 
-/* Rank (uint8, or uint16 where plan->wide) and Pair Plus category of the n hands at h
+/* Rank (uint8, or uint16 where plan->high is 2) and Pair Plus category of the n hands at h
  * into ranks and pp (either may be NULL); returns the first row holding a code outside
  * 0..51 (the rows before it are written), or -1. Call only where sg_cpu_has_avx2(). */
 SG_AVX2 static ptrdiff_t sg_eval_avx2(const sg_plan *plan, const uint8_t *h, ptrdiff_t n, void *ranks, uint8_t *pp) {
