@@ -101,6 +101,7 @@ def main() -> None:
         "reference / cython": rows["pure-Python reference"] / cy,
     }
     rankings = ranking_figures(hands, args.repeats, max(1, args.chunks // 4))
+    yardstick = evaluation_yardstick_figures(hands, args.repeats)
     dealing = deal_figures(int(args.rounds), args.repeats)
     analysis = analysis_figures(args.repeats)
     simulation = simulation_figures(args.repeats, args.chunks)
@@ -119,6 +120,7 @@ def main() -> None:
     }
     if args.json:
         print(json.dumps({"meta": meta, "ns_per_hand": rows, "ratios": ratios, "rankings": rankings,
+                          "evaluation_yardstick": yardstick,
                           "dealing": dealing,
                           "analysis": analysis,
                           "simulation": simulation,
@@ -138,6 +140,12 @@ def main() -> None:
     width = max(map(len, rankings))
     for name, (value, unit) in rankings.items():
         print(f"  {name:<{width}}  {value:14,.2f} {unit}")
+    if yardstick:
+        print(f"\nevaluate_batch against the C yardstick (the same outputs), uint8, default ranking,"
+              f" median of {args.repeats} runs; ratios: paired medians")
+        width = max(map(len, yardstick))
+        for name, (value, unit) in yardstick.items():
+            print(f"  {name:<{width}}  {value:14,.3f} {unit}")
     print(f"\nShuffling and dealing, one core, median of {args.repeats} runs")
     width = max(map(len, dealing))
     for name, (value, unit) in dealing.items():
@@ -273,6 +281,58 @@ def ranking_figures(hands: np.ndarray, repeats: int, chunks: int = 8) -> dict[st
     for name, base_name in pairs:
         out[f"{name} / default"] = (paired_ratio(times[name], times[base_name]), "x")
     return out
+
+
+def evaluation_yardstick_figures(hands: np.ndarray, repeats: int) -> dict[str, tuple[float, str]]:
+    """evaluate_batch (uint8 codes, default ranking, 1 thread; with out= and without) against
+    the yardstick (yardstick_eval.c: the best plain-C loop for the same work, AVX2, checked
+    to give the same outputs here first), timed round-robin; the ratios are medians of the
+    pairs. Empty, with the reason printed, where the yardstick cannot run."""
+    from yardstick_eval import YardstickUnavailable, load_eval_yardstick
+
+    try:
+        yardstick = load_eval_yardstick()
+    except YardstickUnavailable as exc:
+        print(f"(no evaluation yardstick: {exc})", file=sys.stderr)
+        return {}
+    n = len(hands)
+    rank, pp = np.empty(n, np.uint8), np.empty(n, np.uint8)
+    out = (np.empty(n, np.uint8), np.empty(n, np.uint8))
+    expected = sanggong.evaluate_batch(hands, threads=1)
+    if yardstick(hands, rank, pp) != -1 or not (np.array_equal(rank, expected.rank)
+                                                and np.array_equal(pp, expected.pair_plus)):
+        raise AssertionError("the evaluation yardstick does not give evaluate_batch's outputs")
+    contenders: dict[str, tuple[Callable[[], object], int]] = {
+        "C yardstick (AVX2 arithmetic), 1 thread": (lambda: yardstick(hands, rank, pp), n),
+        # the same, writing into new arrays each call as evaluate_batch without out= does
+        # (the page faults of fresh memory are then a large part of either's time)
+        "C yardstick, new output arrays each call": (
+            lambda: yardstick(hands, np.empty(n, np.uint8), np.empty(n, np.uint8)), n),
+        "evaluate_batch, 1 thread, out=": (lambda: sanggong.evaluate_batch(hands, out=out, threads=1), n),
+        "evaluate_batch, 1 thread": (lambda: sanggong.evaluate_batch(hands, threads=1), n),
+    }
+    kernels = _core._eval_kernels()
+    if len(kernels) > 1:  # the scalar fallback, as a CPU without AVX2 would run it
+
+        def scalar() -> object:
+            chosen = _core._use_eval_kernel("scalar")
+            try:
+                return sanggong.evaluate_batch(hands, out=out, threads=1)
+            finally:
+                _core._use_eval_kernel(chosen)
+
+        contenders["evaluate_batch, 1 thread, out=, scalar kernel"] = (scalar, n)
+    times = interleaved_times(contenders, repeats)
+    figures = {name: (statistics.median(times[name]) / count * 1e9, "ns/hand")
+               for name, (_, count) in contenders.items()}
+    base = times["C yardstick (AVX2 arithmetic), 1 thread"]
+    for name in contenders:
+        if name.startswith("evaluate_batch") and name != "evaluate_batch, 1 thread":
+            figures[f"{name.removeprefix('evaluate_batch, ')} / yardstick"] = (paired_ratio(times[name], base), "x")
+    figures["1 thread (new arrays) / yardstick with new arrays"] = (
+        paired_ratio(times["evaluate_batch, 1 thread"], times["C yardstick, new output arrays each call"]), "x")
+    figures["1 thread (new arrays) / yardstick"] = (paired_ratio(times["evaluate_batch, 1 thread"], base), "x")
+    return figures
 
 
 def simulation_figures(repeats: int, chunks: int = 32) -> dict[str, tuple[float, str]]:

@@ -106,6 +106,7 @@ cdef class Tables:
     cdef readonly Py_ssize_t n_ranks, n_classes, n_rids
     cdef readonly bint ordered_by_class, wide
     cdef object _arrays
+    cdef object _vector  # the batch kernels' vector plan, built on first use (_vector_plan)
 
     def __init__(self, source):
         import numpy as np
@@ -193,6 +194,94 @@ def class3(Tables tables not None, c0, c1, c2):
 
 cdef enum:
     BLOCK = 512  # rows: a block of int64 codes (12 KiB) stays in L1 between the two passes
+
+
+# The vector kernel (_simd.h): 32 hands a step by arithmetic on the codes, the check of the
+# codes in the same pass, for C-contiguous byte codes on CPUs with AVX2 (chosen at run time,
+# so one build serves every x86-64 CPU); everything else takes the table loops below. A
+# ranking enters it as a plan (rank = A[K] + H - (H >= G) * B[K]), derived by
+# sanggong._vector_plan from the ranking's own tables and checked on all 140,608 ordered
+# triples, by the formula and by this kernel, before it is used; tables no plan fits keep
+# the scalar kernel. Rankings are data: this is how the arithmetic kernel serves any.
+
+cdef extern from "_simd.h" nogil:
+    ctypedef struct sg_eval_plan:
+        int high
+    int SG_HAVE_AVX2_KERNEL
+    int sg_cpu_has_avx2()
+    Py_ssize_t sg_eval_avx2(const sg_eval_plan* plan, const uint8_t* h, Py_ssize_t n, void* ranks, uint8_t* pp)
+
+cdef enum:
+    KERNEL_SCALAR = 0
+    KERNEL_AVX2 = 1
+
+_KERNEL_NAMES = ("scalar", "avx2")
+cdef int _chosen_kernel = -1  # -1: not chosen yet (the CPU is asked on first use)
+
+
+cdef inline int _kernel() noexcept:
+    global _chosen_kernel
+    if _chosen_kernel < 0:
+        _chosen_kernel = KERNEL_AVX2 if SG_HAVE_AVX2_KERNEL and sg_cpu_has_avx2() else KERNEL_SCALAR
+    return _chosen_kernel
+
+
+def _eval_kernels():
+    """The batch evaluation kernels this build can run on this CPU, the fallback first."""
+    return _KERNEL_NAMES[:1 + (SG_HAVE_AVX2_KERNEL and sg_cpu_has_avx2())]
+
+
+def _use_eval_kernel(name=None):
+    """Choose the batch evaluation kernel by name (None: the best this CPU runs, as on
+    import); return the name of the one chosen before. For the tests and benchmarks,
+    which compare the kernels on one machine."""
+    global _chosen_kernel
+    before = _KERNEL_NAMES[_kernel()]
+    available = _eval_kernels()
+    if name not in available and name is not None:
+        raise ValueError(f"evaluation kernel {name!r} is not available here (choose from {available})")
+    _chosen_kernel = len(available) - 1 if name is None else _KERNEL_NAMES.index(name)
+    return before
+
+
+def _plan_mode(Tables tables not None):
+    """The high-card mode of the vector kernel's plan for these tables (0 none, 1 rank,
+    2 rank and suit), or None where no plan fits them (then the scalar kernel serves
+    them); makes the plan if need be. For the tests."""
+    cdef const sg_eval_plan* plan = _vector_plan(tables)
+    return None if plan == NULL else plan.high
+
+
+def _plan_run(bytes plan not None, const uint8_t[:, ::1] hands not None, ranks, uint8_t[::1] pp not None):
+    """Run the vector kernel with a plan (the bytes of an sg_eval_plan) on C-contiguous uint8
+    codes into ranks (uint8 or uint16, the plan's width) and pp; the first bad row, or -1.
+    For sanggong._vector_plan's check: the caller holds to the plan's layout and sizes."""
+    if len(plan) != sizeof(sg_eval_plan) or not sg_cpu_has_avx2() or hands.shape[0] > pp.shape[0] \
+            or hands.shape[0] > len(ranks) or hands.shape[1] != 3 or hands.shape[0] == 0:
+        raise ValueError("no vector kernel here, or arrays that do not fit")
+    return sg_eval_avx2(<const sg_eval_plan*><const char*>plan, &hands[0, 0], hands.shape[0], _data(ranks), &pp[0])
+
+
+cdef void* _data(object arr) except NULL:
+    cdef uint16_t[::1] r16
+    cdef uint8_t[::1] r8
+    if arr.dtype.itemsize == 2:
+        r16 = arr
+        return &r16[0]
+    r8 = arr
+    return &r8[0]
+
+
+cdef const sg_eval_plan* _vector_plan(Tables tables) except? NULL:
+    """The vector plan of these tables (made on first use), or NULL where none fits."""
+    if tables._vector is None:
+        from sanggong._vector_plan import make_plan
+        tables._vector = False  # (the scalar kernel while the plan is made)
+        tables._vector = make_plan(tables.source, tables.wide, sizeof(sg_eval_plan),
+                                   _plan_run if sg_cpu_has_avx2() else None) or False
+    if tables._vector is False:
+        return NULL
+    return <const sg_eval_plan*><const char*>tables._vector
 
 
 ctypedef fused rank_t:
@@ -311,6 +400,62 @@ cdef Py_ssize_t _compare_rows(
     return -1
 
 
+cdef Py_ssize_t _block_ranks(const sg_eval_plan* plan, bint wide, const tables_t* t, const uint8_t* x, Py_ssize_t m,
+                             Py_ssize_t s0, Py_ssize_t s1, uint16_t* vals, void* r) noexcept nogil:
+    """The ranks of m rows of byte codes at x (int8 read as uint8: a negative code is
+    above 51) into r (uint16 where wide, else uint8), by the vector kernel for C-contiguous
+    rows, else by the table loops (one lookup for a broadcast row); the first bad row, or
+    -1. vals is scratch."""
+    cdef Py_ssize_t k, bad
+    if s0 == 3 and s1 == 1:
+        return sg_eval_avx2(plan, x, m, r, NULL)
+    bad = _scan(x, 1 if s0 == 0 else m, s0, s1)
+    if bad >= 0:
+        return bad
+    if s0 == 0:  # one hand against many
+        _values(t, x, 1, s0, s1, vals)
+        for k in range(1, m):
+            vals[k] = vals[0]
+    else:
+        _values(t, x, m, s0, s1, vals)
+    if wide:
+        for k in range(m):
+            (<uint16_t*>r)[k] = t.rank[vals[k] >> 3]
+    else:
+        for k in range(m):
+            (<uint8_t*>r)[k] = <uint8_t>t.rank[vals[k] >> 3]
+    return -1
+
+
+cdef Py_ssize_t _compare_rows_vec(
+    const sg_eval_plan* plan, bint wide, const tables_t* t,
+    const uint8_t* a, Py_ssize_t as0, Py_ssize_t as1,
+    const uint8_t* b, Py_ssize_t bs0, Py_ssize_t bs1,
+    Py_ssize_t n, int8_t* out,
+) noexcept nogil:
+    """_compare_rows where a side is C-contiguous byte codes: its ranks by the vector kernel."""
+    cdef uint16_t vals[BLOCK]
+    cdef uint16_t ra[BLOCK]
+    cdef uint16_t rb[BLOCK]
+    cdef const uint8_t* a8 = <const uint8_t*>ra
+    cdef const uint8_t* b8 = <const uint8_t*>rb
+    cdef Py_ssize_t start = 0, m, k, bad_a, bad_b
+    while start < n:
+        m = min(<Py_ssize_t>BLOCK, n - start)
+        bad_a = _block_ranks(plan, wide, t, a + start * as0, m, as0, as1, vals, ra)
+        bad_b = _block_ranks(plan, wide, t, b + start * bs0, m, bs0, bs1, vals, rb)
+        if bad_a >= 0 or bad_b >= 0:
+            return start + (bad_b if bad_a < 0 or 0 <= bad_b < bad_a else bad_a)
+        if wide:
+            for k in range(m):
+                out[start + k] = (ra[k] > rb[k]) - (ra[k] < rb[k])
+        else:
+            for k in range(m):
+                out[start + k] = (a8[k] > b8[k]) - (a8[k] < b8[k])
+        start += m
+    return -1
+
+
 cdef Py_ssize_t _element_stride(Py_ssize_t stride, size_t itemsize, str name) except? -1:
     if stride % <Py_ssize_t>itemsize:
         raise ValueError(f"{name} has a stride ({stride} bytes) that is not a whole number of items")
@@ -328,8 +473,9 @@ cdef int _check_shape(Py_ssize_t rows, Py_ssize_t cols, Py_ssize_t out_len, str 
 @cython.boundscheck(False)
 @cython.wraparound(False)
 cdef Py_ssize_t _eval_batch(Tables tables, const code_t[:, :] hands, rank_t* ranks, uint8_t* pair_plus) except? -2:
-    """Strides and pointers for _eval_rows (the caller has checked the shapes); an
-    output that is NULL is not written."""
+    """Strides and pointers for _eval_rows, or for the vector kernel where the codes are
+    C-contiguous bytes, the CPU has it and the ranking has a plan (the caller has checked
+    the shapes); an output that is NULL is not written."""
     cdef Py_ssize_t n = hands.shape[0], bad
     if n == 0:
         return -1
@@ -337,8 +483,14 @@ cdef Py_ssize_t _eval_batch(Tables tables, const code_t[:, :] hands, rank_t* ran
     cdef Py_ssize_t s1 = _element_stride(hands.strides[1], sizeof(code_t), "hands")
     cdef const code_t* h = &hands[0, 0]
     cdef const tables_t* t = &tables.t
+    cdef const sg_eval_plan* plan = NULL
+    if (code_t is uint8_t or code_t is int8_t) and s0 == 3 and s1 == 1 and _kernel() == KERNEL_AVX2:
+        plan = _vector_plan(tables)  # (int8 codes read as bytes: a negative one is above 51)
     with nogil:
-        bad = _eval_rows(t, h, n, s0, s1, ranks, pair_plus)
+        if plan != NULL:
+            bad = sg_eval_avx2(plan, <const uint8_t*>h, n, ranks, pair_plus)
+        else:
+            bad = _eval_rows(t, h, n, s0, s1, ranks, pair_plus)
     return bad
 
 
@@ -405,8 +557,20 @@ def compare_batch(Tables tables not None, const code_t[:, :] a, const code_t[:, 
     cdef const code_t* pb = &b[0, 0]
     cdef int8_t* o = &out[0]
     cdef const tables_t* t = &tables.t
+    cdef const sg_eval_plan* plan = NULL
+    cdef bint wide = tables.wide
+    if (code_t is uint8_t or code_t is int8_t) and ((as0 == 3 and as1 == 1) or (bs0 == 3 and bs1 == 1)) \
+            and _kernel() == KERNEL_AVX2:
+        plan = _vector_plan(tables)
     with nogil:
-        bad = _compare_rows(t, pa, as0, as1, pb, bs0, bs1, n, o)
+        if code_t is uint8_t or code_t is int8_t:  # (the other dtypes never have a plan here)
+            if plan != NULL:
+                bad = _compare_rows_vec(plan, wide, t, <const uint8_t*>pa, as0, as1, <const uint8_t*>pb,
+                                        bs0, bs1, n, o)
+            else:
+                bad = _compare_rows(t, pa, as0, as1, pb, bs0, bs1, n, o)
+        else:
+            bad = _compare_rows(t, pa, as0, as1, pb, bs0, bs1, n, o)
     return bad
 
 

@@ -1,0 +1,310 @@
+/* Vectorised hand evaluation of C-contiguous uint8 card codes, 32 hands a step, by
+ * arithmetic on the codes (byte shuffles and compares, no table in memory and no gather),
+ * with the check that every code is in 0..51 in the same pass. Chosen at run time: the
+ * AVX2 kernel where the CPU has AVX2 (x86-64, compiled for AVX2 in its own functions, so
+ * the rest of the core and the wheel stay baseline x86-64), else the scalar table kernel
+ * of _eval.h. aarch64 stays on the scalar kernel.
+ *
+ * A ranking enters as a plan of three small byte tables (built and checked against the
+ * ranking's tables by sanggong._core): every hand has a key K < 48 (4 * points + faces, or
+ * for trips a key of their rank) and a high card H (0; the highest card's rank 0..12; or
+ * its rank and suit, 0..51), and under every ranking (all 585 of them)
+ *
+ *     rank = A[K] + H - (H >= G ? B[K] : 0)            (mod 2**16, or 2**8 for uint8 ranks)
+ *
+ * with A as its bytes A_lo, A_hi. The B step skips the high cards no hand of key K has.
+ * Such gaps come only from hands of 4, 5 or 6 points without a face (keys 16, 20, 24),
+ * whose highest card cannot be a 3 or 4, a 4 or 5, a 5: below every gap the highest card
+ * is at most a 4 and above it at least a 5, so one G serves all (a 5 or higher: 4 by
+ * rank, 16 by rank and suit), and B, 0 but for the keys 16..31, fits a 16-entry table. The Pair Plus category is the same under
+ * every ranking. _reference.py's rules are the source of truth: sanggong._core derives
+ * the plan from a ranking's tables and checks it on all 140,608 ordered triples before
+ * it uses it, and the tests compare both kernels with the reference. */
+#ifndef SANGGONG_SIMD_H
+#define SANGGONG_SIMD_H
+#include <stdint.h>
+#include <stddef.h>
+#include <string.h>
+
+typedef struct {
+    uint8_t a_lo[64];
+    uint8_t a_hi[64];    /* (+1 where there is a high card and the ranks are wide: the
+                          * kernel adds the low byte's no-carry mask, -1 or 0) */
+    uint8_t gap[16];     /* B of the keys 16..31 */
+    int high;            /* 0 none, 1 the highest card's rank, 2 its rank and suit */
+    int wide;            /* ranks are uint16: where high is 2, and only there */
+} sg_eval_plan;
+
+/* x86-64 with gcc or clang (target attributes, __builtin_cpu_supports) or MSVC (intrinsics
+ * in any function, __cpuid); not clang-cl, whose CPU detection needs a runtime library
+ * MSVC's linker is not given: it builds the scalar kernel only. */
+#if (defined(__x86_64__) || defined(_M_X64)) && !defined(_M_ARM64EC) && \
+    ((defined(__GNUC__) && !defined(_MSC_VER)) || (defined(_MSC_VER) && !defined(__clang__)))
+#define SG_HAVE_AVX2_KERNEL 1
+#include <immintrin.h>
+#if defined(_MSC_VER) && !defined(__clang__)
+#include <intrin.h>
+#define SG_AVX2 /* MSVC compiles AVX2 intrinsics in any function */
+#define SG_INLINE static __forceinline
+#else
+#define SG_AVX2 __attribute__((target("avx2")))
+#define SG_INLINE static inline __attribute__((always_inline))
+#endif
+
+/* Whether this CPU (and its OS, which must save the ymm registers) runs AVX2. */
+static inline int sg_cpu_has_avx2(void) {
+#if defined(_MSC_VER) && !defined(__clang__)
+    int info[4];
+    __cpuid(info, 0);
+    if (info[0] < 7) return 0;
+    __cpuid(info, 1);
+    if (!(info[2] & (1 << 27)) || !(info[2] & (1 << 28))) return 0;  /* OSXSAVE, AVX */
+    if ((_xgetbv(0) & 6) != 6) return 0;                             /* xmm and ymm state */
+    __cpuidex(info, 7, 0);
+    return (info[1] & (1 << 5)) != 0;
+#else
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2") != 0;  /* (checks the OS's ymm support too) */
+#endif
+}
+
+/* The 48-entry byte table t (three 16-byte thirds broadcast to both lanes) at k < 48:
+ * s4 and s5 are the masks of k > 15 and k > 31 (compares: GCC would turn a blend on a
+ * shifted k's top bit into a compare and a blend). */
+SG_AVX2 SG_INLINE __m256i sg_lut48(const __m256i *t, __m256i k, __m256i s4, __m256i s5) {
+    __m256i lo = _mm256_blendv_epi8(_mm256_shuffle_epi8(t[0], k), _mm256_shuffle_epi8(t[1], k), s4);
+    return _mm256_blendv_epi8(lo, _mm256_shuffle_epi8(t[2], k), s5);
+}
+
+SG_AVX2 SG_INLINE __m256i sg_bcast16(const uint8_t *p) {
+    return _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)p));
+}
+
+/* 96 bytes at h (32 hands) as three vectors of their first, second and third codes, hands
+ * 0..15 in the low lane and 16..31 in the high one (the order of a 32-byte store). */
+SG_AVX2 SG_INLINE void sg_load32(const uint8_t *h, __m256i *a, __m256i *b, __m256i *c) {
+#if defined(_MSC_VER) || defined(SG_LOAD_256)
+    /* 256-bit loads only: MSVC, not told to compile for AVX, would encode a 128-bit load
+     * as legacy SSE, and mixing that with AVX code costs a state transition. (SG_LOAD_256
+     * compiles this path with gcc, to test it.) */
+    __m256i x = _mm256_loadu_si256((const __m256i *)(h + 16)), y = _mm256_loadu_si256((const __m256i *)(h + 64));
+    *a = _mm256_permute2x128_si256(_mm256_loadu_si256((const __m256i *)h),
+                                   _mm256_loadu_si256((const __m256i *)(h + 48)), 0x20);
+    *b = _mm256_permute2x128_si256(x, y, 0x20);
+    *c = _mm256_permute2x128_si256(x, y, 0x31);
+#else
+    *a = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)h)),
+                                 _mm_loadu_si128((const __m128i *)(h + 48)), 1);
+    *b = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(h + 16))),
+                                 _mm_loadu_si128((const __m128i *)(h + 64)), 1);
+    *c = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(h + 32))),
+                                 _mm_loadu_si128((const __m128i *)(h + 80)), 1);
+#endif
+}
+
+#define SG_X (-1)
+SG_AVX2 SG_INLINE void sg_split(__m256i a, __m256i b, __m256i c, __m256i *c0, __m256i *c1, __m256i *c2) {
+    const __m256i m0a = _mm256_setr_epi8(0, 3, 6, 9, 12, 15, SG_X, SG_X, SG_X, SG_X, SG_X, SG_X, SG_X, SG_X, SG_X, SG_X,
+                                         0, 3, 6, 9, 12, 15, SG_X, SG_X, SG_X, SG_X, SG_X, SG_X, SG_X, SG_X, SG_X, SG_X);
+    const __m256i m0b = _mm256_setr_epi8(SG_X, SG_X, SG_X, SG_X, SG_X, SG_X, 2, 5, 8, 11, 14, SG_X, SG_X, SG_X, SG_X, SG_X,
+                                         SG_X, SG_X, SG_X, SG_X, SG_X, SG_X, 2, 5, 8, 11, 14, SG_X, SG_X, SG_X, SG_X, SG_X);
+    const __m256i m0c = _mm256_setr_epi8(SG_X, SG_X, SG_X, SG_X, SG_X, SG_X, SG_X, SG_X, SG_X, SG_X, SG_X, 1, 4, 7, 10, 13,
+                                         SG_X, SG_X, SG_X, SG_X, SG_X, SG_X, SG_X, SG_X, SG_X, SG_X, SG_X, 1, 4, 7, 10, 13);
+    const __m256i m1a = _mm256_setr_epi8(1, 4, 7, 10, 13, SG_X, SG_X, SG_X, SG_X, SG_X, SG_X, SG_X, SG_X, SG_X, SG_X, SG_X,
+                                         1, 4, 7, 10, 13, SG_X, SG_X, SG_X, SG_X, SG_X, SG_X, SG_X, SG_X, SG_X, SG_X, SG_X);
+    const __m256i m1b = _mm256_setr_epi8(SG_X, SG_X, SG_X, SG_X, SG_X, 0, 3, 6, 9, 12, 15, SG_X, SG_X, SG_X, SG_X, SG_X,
+                                         SG_X, SG_X, SG_X, SG_X, SG_X, 0, 3, 6, 9, 12, 15, SG_X, SG_X, SG_X, SG_X, SG_X);
+    const __m256i m1c = _mm256_setr_epi8(SG_X, SG_X, SG_X, SG_X, SG_X, SG_X, SG_X, SG_X, SG_X, SG_X, SG_X, 2, 5, 8, 11, 14,
+                                         SG_X, SG_X, SG_X, SG_X, SG_X, SG_X, SG_X, SG_X, SG_X, SG_X, SG_X, 2, 5, 8, 11, 14);
+    const __m256i m2a = _mm256_setr_epi8(2, 5, 8, 11, 14, SG_X, SG_X, SG_X, SG_X, SG_X, SG_X, SG_X, SG_X, SG_X, SG_X, SG_X,
+                                         2, 5, 8, 11, 14, SG_X, SG_X, SG_X, SG_X, SG_X, SG_X, SG_X, SG_X, SG_X, SG_X, SG_X);
+    const __m256i m2b = _mm256_setr_epi8(SG_X, SG_X, SG_X, SG_X, SG_X, 1, 4, 7, 10, 13, SG_X, SG_X, SG_X, SG_X, SG_X, SG_X,
+                                         SG_X, SG_X, SG_X, SG_X, SG_X, 1, 4, 7, 10, 13, SG_X, SG_X, SG_X, SG_X, SG_X, SG_X);
+    const __m256i m2c = _mm256_setr_epi8(SG_X, SG_X, SG_X, SG_X, SG_X, SG_X, SG_X, SG_X, SG_X, SG_X, 0, 3, 6, 9, 12, 15,
+                                         SG_X, SG_X, SG_X, SG_X, SG_X, SG_X, SG_X, SG_X, SG_X, SG_X, 0, 3, 6, 9, 12, 15);
+    *c0 = _mm256_or_si256(_mm256_or_si256(_mm256_shuffle_epi8(a, m0a), _mm256_shuffle_epi8(b, m0b)),
+                          _mm256_shuffle_epi8(c, m0c));
+    *c1 = _mm256_or_si256(_mm256_or_si256(_mm256_shuffle_epi8(a, m1a), _mm256_shuffle_epi8(b, m1b)),
+                          _mm256_shuffle_epi8(c, m1c));
+    *c2 = _mm256_or_si256(_mm256_or_si256(_mm256_shuffle_epi8(a, m2a), _mm256_shuffle_epi8(b, m2b)),
+                          _mm256_shuffle_epi8(c, m2c));
+}
+#undef SG_X
+
+/* First row of the n (<= 32) at h holding a code outside 0..51 (there is one). */
+static ptrdiff_t sg_first_bad_u8(const uint8_t *h, ptrdiff_t n) {
+    ptrdiff_t k;
+    for (k = 0; k < n; k++)
+        if (h[3 * k] > 51 || h[3 * k + 1] > 51 || h[3 * k + 2] > 51) return k;
+    return n;  /* (not reached) */
+}
+
+/* The kernel's constants, read from memory where they are used (GCC would otherwise
+ * rebuild each uniform one in the loop from an immediate, three instructions each, where
+ * the sixteen vector registers do not hold them all). */
+#define SG_R4(v) v, v, v, v
+#define SG_R32(v) {SG_R4(v), SG_R4(v), SG_R4(v), SG_R4(v), SG_R4(v), SG_R4(v), SG_R4(v), SG_R4(v)}
+#define SG_LANES(...) {__VA_ARGS__, __VA_ARGS__}
+enum { SG_RANK_BITS, SG_1, SG_2, SG_3, SG_4, SG_8, SG_15, SG_16, SG_31, SG_40, SG_48, SG_51, SG_92, SG_112, SG_POINTS_FACES,
+       SG_TRIPS_KEY, SG_PAIR_PLUS, SG_SUIT_FLIP };
+static const uint8_t sg_const[][32] = {
+    SG_R32(0xfc), SG_R32(1), SG_R32(2), SG_R32(3), SG_R32(4), SG_R32(8), SG_R32(15), SG_R32(16), SG_R32(31), SG_R32(40), SG_R32(48),
+    SG_R32(51), SG_R32(92), SG_R32(112),
+    /* 4 * points of A..K (by rank) + 1 for a face: three cards sum to 4 * points + faces */
+    SG_LANES(4, 8, 12, 16, 20, 24, 28, 32, 36, 0, 1, 1, 1, 0, 0, 0),
+    /* the key of trips of each rank (sanggong._vector_plan.TRIPS_KEY) */
+    SG_LANES(7, 11, 15, 19, 23, 27, 31, 35, 39, 40, 41, 42, 43, 0, 0, 0),
+    /* Pair Plus by trips << 3 | straight << 2 | flush << 1 | pair */
+    SG_LANES(0, 1, 2, 2, 3, 3, 5, 5, 4, 4, 4, 4, 4, 4, 4, 4),
+    /* 4 * rank + suit strength from the code: the suit bits 0 1 2 3 (c d h s) read 1 0 2 3 */
+    SG_LANES(1, 1, 0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 1, 1, 0, 0),
+};
+/* (read through a volatile pointer, once a call, so that the compiler cannot see the values) */
+typedef const uint8_t (*sg_const_t)[32];
+static sg_const_t volatile sg_const_at = sg_const;
+#define SG_K(name) _mm256_loadu_si256((const __m256i *)sgk[name])
+
+/* 4 * (p mod 10) + f from x = 4 * p + f, p < 20, f < 4: x - 40 wraps above x when p < 10. */
+SG_AVX2 SG_INLINE __m256i sg_mod10(sg_const_t sgk, __m256i x) {
+    return _mm256_min_epu8(x, _mm256_sub_epi8(x, SG_K(SG_40)));
+}
+
+/* The ranks (uint8 where !wide, else uint16: 64 bytes) and Pair Plus categories of the 32
+ * hands of codes c0, c1, c2 (checked), to r and pp, as want_rank and want_pp say. */
+SG_AVX2 SG_INLINE void sg_eval32(sg_const_t sgk, const __m256i *ta, const __m256i *th, __m256i tb,
+                                 const int high, const int wide, const int want_rank, const int want_pp,
+                                 __m256i c0, __m256i c1, __m256i c2, uint8_t *r, uint8_t *pp) {
+    __m256i q0 = _mm256_and_si256(c0, SG_K(SG_RANK_BITS)), q1 = _mm256_and_si256(c1, SG_K(SG_RANK_BITS));
+    __m256i q2 = _mm256_and_si256(c2, SG_K(SG_RANK_BITS));  /* 4 * rank */
+    __m256i r0 = _mm256_srli_epi16(q0, 2);  /* (no bit crosses a byte: q's low bits are 0) */
+    __m256i e01 = _mm256_cmpeq_epi8(q0, q1), e12 = _mm256_cmpeq_epi8(q1, q2), e02 = _mm256_cmpeq_epi8(q0, q2);
+    __m256i trips = _mm256_and_si256(e01, e12);
+    __m256i any = _mm256_or_si256(_mm256_or_si256(e01, e12), e02);
+    if (want_pp) {
+        __m256i lo = _mm256_min_epu8(_mm256_min_epu8(q0, q1), q2), hi = _mm256_max_epu8(_mm256_max_epu8(q0, q1), q2);
+        __m256i run = _mm256_cmpeq_epi8(_mm256_sub_epi8(hi, lo), SG_K(SG_8));
+        /* A, Q, K: lowest and highest 4 * rank sum to 48 and all three to 92 (or a pair, 4 44 44) */
+        __m256i aqk = _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_add_epi8(lo, hi), SG_K(SG_48)),
+                                       _mm256_cmpeq_epi8(_mm256_add_epi8(_mm256_add_epi8(q0, q1), q2), SG_K(SG_92)));
+        __m256i straight = _mm256_andnot_si256(any, _mm256_or_si256(run, aqk));
+        __m256i suits = _mm256_and_si256(_mm256_or_si256(_mm256_xor_si256(c0, c1), _mm256_xor_si256(c1, c2)), SG_K(SG_3));
+        __m256i flush = _mm256_cmpeq_epi8(suits, _mm256_setzero_si256());
+        __m256i key = _mm256_or_si256(
+            _mm256_or_si256(_mm256_and_si256(trips, SG_K(SG_8)), _mm256_and_si256(straight, SG_K(SG_4))),
+            _mm256_or_si256(_mm256_and_si256(flush, SG_K(SG_2)), _mm256_and_si256(any, SG_K(SG_1))));
+        _mm256_storeu_si256((__m256i *)pp, _mm256_shuffle_epi8(SG_K(SG_PAIR_PLUS), key));
+    }
+    if (!want_rank) return;
+    __m256i r1 = _mm256_srli_epi16(q1, 2), r2 = _mm256_srli_epi16(q2, 2);
+    __m256i s = _mm256_add_epi8(_mm256_add_epi8(_mm256_shuffle_epi8(SG_K(SG_POINTS_FACES), r0),
+                                                _mm256_shuffle_epi8(SG_K(SG_POINTS_FACES), r1)),
+                                _mm256_shuffle_epi8(SG_K(SG_POINTS_FACES), r2));
+    __m256i k = _mm256_blendv_epi8(sg_mod10(sgk, sg_mod10(sgk, s)), _mm256_shuffle_epi8(SG_K(SG_TRIPS_KEY), r0), trips);
+    __m256i s4 = _mm256_cmpgt_epi8(k, SG_K(SG_15)), s5 = _mm256_cmpgt_epi8(k, SG_K(SG_31));
+    __m256i lo = sg_lut48(ta, k, s4, s5);
+    if (high) {
+        __m256i h;
+        if (high == 1) {
+            h = _mm256_max_epu8(_mm256_max_epu8(r0, r1), r2);
+        } else {
+            __m256i k0 = _mm256_xor_si256(c0, _mm256_shuffle_epi8(SG_K(SG_SUIT_FLIP), c0));
+            __m256i k1 = _mm256_xor_si256(c1, _mm256_shuffle_epi8(SG_K(SG_SUIT_FLIP), c1));
+            __m256i k2 = _mm256_xor_si256(c2, _mm256_shuffle_epi8(SG_K(SG_SUIT_FLIP), c2));
+            h = _mm256_max_epu8(_mm256_max_epu8(k0, k1), k2);
+        }
+        /* B[k] for k in 16..31 (k - 16 + 112 keeps the shuffle's index there, sets its top
+         * bit, which gives 0, elsewhere), taken off h >= G (h < 128: a signed compare) */
+        __m256i b = _mm256_shuffle_epi8(tb, _mm256_adds_epu8(_mm256_sub_epi8(k, SG_K(SG_16)), SG_K(SG_112)));
+        __m256i past = _mm256_cmpgt_epi8(h, high == 1 ? SG_K(SG_3) : SG_K(SG_15));
+        h = _mm256_sub_epi8(h, _mm256_and_si256(past, b));  /* 0..51 */
+        lo = _mm256_add_epi8(lo, h);
+        if (wide) {  /* the high byte, with the carry of the low one */
+            __m256i no_carry = _mm256_cmpeq_epi8(_mm256_max_epu8(lo, h), lo);  /* lo >= h */
+            __m256i hi = _mm256_add_epi8(sg_lut48(th, k, s4, s5), no_carry);
+            __m256i w0 = _mm256_unpacklo_epi8(lo, hi), w1 = _mm256_unpackhi_epi8(lo, hi);
+            _mm256_storeu_si256((__m256i *)r, _mm256_permute2x128_si256(w0, w1, 0x20));
+            _mm256_storeu_si256((__m256i *)r + 1, _mm256_permute2x128_si256(w0, w1, 0x31));
+            return;
+        }
+    }
+    if (wide) {
+        __m256i hi = sg_lut48(th, k, s4, s5);
+        __m256i w0 = _mm256_unpacklo_epi8(lo, hi), w1 = _mm256_unpackhi_epi8(lo, hi);
+        _mm256_storeu_si256((__m256i *)r, _mm256_permute2x128_si256(w0, w1, 0x20));
+        _mm256_storeu_si256((__m256i *)r + 1, _mm256_permute2x128_si256(w0, w1, 0x31));
+    } else {
+        _mm256_storeu_si256((__m256i *)r, lo);
+    }
+}
+
+/* The loop, for a high-card mode, rank width and outputs fixed at compile time. The last
+ * hands (fewer than 32) go through buffers, the codes padded with aces. */
+SG_AVX2 SG_INLINE ptrdiff_t sg_eval_avx2_loop(const sg_eval_plan *plan, const int high, const int wide, const int want_rank,
+                                              const int want_pp, const uint8_t *h, ptrdiff_t n, uint8_t *r,
+                                              uint8_t *pp) {
+    __m256i ta[3], th[3], tb;
+    const ptrdiff_t size = wide ? 2 : 1;
+    uint8_t in[96], out_r[64], out_p[32];
+    sg_const_t sgk = sg_const_at;
+    ptrdiff_t i, j;
+    for (j = 0; j < 3; j++) {
+        ta[j] = sg_bcast16(plan->a_lo + 16 * j);
+        th[j] = sg_bcast16(plan->a_hi + 16 * j);
+    }
+    tb = sg_bcast16(plan->gap);
+    for (i = 0; i < n; i += 32) {
+        const uint8_t *x = h + 3 * i;
+        uint8_t *to_r = want_rank ? r + size * i : out_r, *to_p = want_pp ? pp + i : out_p;
+        ptrdiff_t m = n - i < 32 ? n - i : 32;
+        __m256i a, b, c, c0, c1, c2;
+        if (m < 32) {
+            memset(in, 0, sizeof in);
+            memcpy(in, x, (size_t)(3 * m));
+            x = in, to_r = out_r, to_p = out_p;
+        }
+        sg_load32(x, &a, &b, &c);
+        __m256i over = _mm256_subs_epu8(_mm256_max_epu8(_mm256_max_epu8(a, b), c), SG_K(SG_51));
+        if (!_mm256_testz_si256(over, over)) return i + sg_first_bad_u8(x, m);
+        sg_split(a, b, c, &c0, &c1, &c2);
+        sg_eval32(sgk, ta, th, tb, high, wide, want_rank, want_pp, c0, c1, c2, to_r, to_p);
+        if (m < 32) {
+            if (want_rank) memcpy(r + size * i, out_r, (size_t)(size * m));
+            if (want_pp) memcpy(pp + i, out_p, (size_t)m);
+        }
+    }
+    return -1;
+}
+
+/* The plans pair the modes with the ranks' widths as every ranking does (no high card and
+ * the rank: uint8 ranks; rank and suit: uint16): three loops for each choice of outputs. */
+#define SG_LOOPS(want_rank, want_pp)                                                \
+    (plan->high == 0   ? sg_eval_avx2_loop(plan, 0, 0, want_rank, want_pp, h, n, r, pp) \
+     : plan->high == 1 ? sg_eval_avx2_loop(plan, 1, 0, want_rank, want_pp, h, n, r, pp) \
+                       : sg_eval_avx2_loop(plan, 2, 1, want_rank, want_pp, h, n, r, pp))
+
+/* Rank (uint8, or uint16 where plan->high is 2) and Pair Plus category of the n hands at h
+ * into ranks and pp (either may be NULL); returns the first row holding a code outside
+ * 0..51 (the rows before it are written), or -1. Call only where sg_cpu_has_avx2(). */
+SG_AVX2 static ptrdiff_t sg_eval_avx2(const sg_eval_plan *plan, const uint8_t *h, ptrdiff_t n, void *ranks, uint8_t *pp) {
+    ptrdiff_t bad;
+    uint8_t *r = (uint8_t *)ranks;
+    if (r == NULL)
+        bad = sg_eval_avx2_loop(plan, 0, 0, 0, 1, h, n, r, pp);
+    else if (pp == NULL)
+        bad = SG_LOOPS(1, 0);
+    else
+        bad = SG_LOOPS(1, 1);
+    _mm256_zeroupper();
+    return bad;
+}
+#undef SG_LOOPS
+
+#else
+#define SG_HAVE_AVX2_KERNEL 0
+static int sg_cpu_has_avx2(void) { return 0; }
+static ptrdiff_t sg_eval_avx2(const sg_eval_plan *plan, const uint8_t *h, ptrdiff_t n, void *ranks, uint8_t *pp) {
+    (void)plan; (void)h; (void)n; (void)ranks; (void)pp;
+    return -2;  /* never called: sg_cpu_has_avx2() is 0 */
+}
+#endif
+#endif
