@@ -80,7 +80,7 @@ def plan_tables(rank: Int64s, high: int) -> tuple[Int64s, Int64s] | None:
 
 def make_plan(source: Any, wide: bool, size: int, run: PlanRun | None) -> bytes | None:
     """The plan of a ranking's tables (``RankingTables``, or anything with its ``state``,
-    ``value`` and ``rank``) as the bytes of an ``sg_plan`` (``size`` of them), or None
+    ``value`` and ``rank``) as the bytes of an ``sg_eval_plan`` (``size`` of them), or None
     where none fits. ``run`` runs the vector kernel with a plan, where this CPU has it: the
     plan is checked with it on every triple (AssertionError if they disagree)."""
     tri = triples().astype(np.int64)
