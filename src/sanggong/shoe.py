@@ -873,10 +873,10 @@ def play_shoes(
                 raise ValueError(f"spread: units must be ints in 0..1,000,000, got {amount!r} at {tc}")
     if count is not None and count.threshold is not None:
         given = count.threshold if isinstance(count.threshold, Mapping) else {n: count.threshold for n in names}
-        for bet, value in given.items():
+        for bet, level in given.items():
             if bet not in names:
                 raise ValueError(f"threshold: {bet} is not among the bets played")
-            _number(f"threshold of {bet}", value, -1e4, 1e4)
+            _number(f"threshold of {bet}", level, -1e4, 1e4)
     zero = int(math.ceil(reach / width))
     if zero > MAX_COUNT_BINS // 2:
         raise ValueError(f"max_count / bin_width = {reach:g} / {width:g} makes {2 * zero + 2:,} true-count bins; "
@@ -1173,8 +1173,8 @@ def design(
                 chosen.pop()
 
         walk(0, 0, 0)
-        for _, table in best:
-            pays_of = {c: g * unit for c, g in zip(order, table, strict=True)}
+        for _, grid_points in best:
+            pays_of = {c: g * unit for c, g in zip(order, grid_points, strict=True)}
             found.append((-(base + sum(slopes[c] * p for c, p in pays_of.items())), pays_of))
     found.sort(key=lambda item: (abs(item[0] - target), sorted(item[1].items())))
     out = []
