@@ -190,7 +190,7 @@ def test_the_build_switches_are_read_strictly(tmp_path: Path) -> None:
 
 def test_the_core_is_built_without_debug_information() -> None:
     """-g0 everywhere but the sanitizer build; a stripped symbol table on Linux (-s) and
-    macOS (ld64's -S -x): the x86-64 wheel is 0.36 MB instead of 1.3 MB."""
+    macOS (ld64's -S -x): the x86-64 wheel is 0.50 MB instead of about 1.7 MB."""
     setup = (ROOT / "setup.py").read_text(encoding="utf-8")
     assert re.search(r'extra_compile_args = \["-O3", "-fno-strict-aliasing", "-g0"\]', setup)
     assert 'extra_link_args = ["-s"]' in setup
@@ -198,7 +198,7 @@ def test_the_core_is_built_without_debug_information() -> None:
 
 
 def test_the_wheel_size_budget() -> None:
-    assert _pyproject()["tool"]["sanggong"]["wheel"]["max-bytes"] == 400_000
+    assert _pyproject()["tool"]["sanggong"]["wheel"]["max-bytes"] == 560_000
 
 
 @pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")

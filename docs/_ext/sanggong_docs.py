@@ -553,9 +553,15 @@ class ReportDirective(SphinxDirective):
         sections = [("hand evaluation", {**ns, **ratios}), ("every preset's ranking against the default's",
                     data["rankings"]), ("shuffling and dealing, one core", data["dealing"]),
                     ("exact analysis of every bet, one core", data["analysis"]),
-                    ("simulation, every bet settled every round", data["simulation"])]
+                    ("simulation, every bet settled every round", data["simulation"]),
+                    ("round loops against the best plain-C loop (benchmarks/yardstick.c)",
+                     data.get("yardstick_rounds", {})),
+                    ("evaluation against the best plain-C loop (benchmarks/yardstick_eval.c)",
+                     data.get("evaluation_yardstick", {})),
+                    ("a Macau shoe as it is dealt (8 decks, 7 positions), one core", data.get("shoe", {}))]
         for title, section in sections:
-            out.append(_table([title, "measured"], _figure_rows(section), [60, 30]))
+            if section:  # (a yardstick needs a C compiler where the pages are built)
+                out.append(_table([title, "measured"], _figure_rows(section), [60, 30]))
         figure = self._chart(ns)
         if figure is not None:
             out.append(figure)
