@@ -509,6 +509,12 @@ def argvs(draw: st.DrawFn, command: str | None = None, base: bool = False) -> li
         argv += ["--rounds", str(draw(st.integers(1, 200)))]
     if command == "deal":
         argv += ["--rounds", str(draw(st.integers(1, 5)))]
+    if command in ("protect", "design"):  # a small job: a shoe or two of a deck or two, few options
+        argv += ["--shoes", str(draw(st.integers(1, 2))), "--decks", str(draw(st.integers(1, 2)))]
+    if command == "design":
+        argv += ["--limit", "2"]
+        if base:
+            argv += ["--bet", draw(st.sampled_from(["point:0", "odd", "win:1"])), "--edge", "0.02-0.06"]
     if base and command in VALID_BASE:
         argv += VALID_BASE[command]
     elif command == "settle" and draw(st.integers(0, 5)):
@@ -554,6 +560,11 @@ def _long_job(argv: list[str]) -> bool:
         work = sessions * rounds if sessions and rounds else args.rounds
     elif getattr(args, "command", None) == "deal":
         work = args.rounds * 100
+    elif getattr(args, "command", None) in ("protect", "design"):  # shoes played (per pay table: design)
+        decks = args.decks if args.decks is not None else 8
+        limit = getattr(args, "limit", 1)
+        if args.shoes > 2 or decks > 2 or limit > 3:
+            return True
     return isinstance(work, int) and work > 100_000
 
 
