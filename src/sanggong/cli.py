@@ -801,7 +801,7 @@ def _cmd_protect(args: argparse.Namespace) -> int:
         if perfect:
             header += ["perfect: bets", "advantage", "gain/100"]
         if count:
-            header += ["count: from", "bets", "gain/100", "± se", "corr"]
+            header += ["count: from", "bets", "gain/100", "± se", "corr"]  # (± se: of results, where no EVs)
         header.append("beatable")
         rows = []
         for b in result.bets.values():
@@ -813,18 +813,20 @@ def _cmd_protect(args: argparse.Namespace) -> int:
                     _signed(p.expected_gain_per_100)]
             if count:
                 c = b.count
+                by_evs = c is not None and c.expected_gain_per_100 is not None
                 row += ["", "", "", "", ""] if c is None else [
                     "never" if c.threshold is None else f"TC {c.threshold:+g}", f"{100 * c.frequency:.2f}%",
-                    _signed(c.expected_gain_per_100 if c.expected_gain_per_100 is not None else c.gain_per_100),
-                    f"{c.gain_per_100_se:.3f}", "" if c.correlation is None else f"{c.correlation:.2f}"]
+                    _signed(c.expected_gain_per_100 if by_evs else c.gain_per_100),
+                    "" if by_evs else f"{c.gain_per_100_se:.3f}", "" if c.correlation is None else f"{c.correlation:.2f}"]
             row.append("yes" if b.beatable else "")
             rows.append(row)
         _print_table(header, rows, right=range(1, len(header) - 1))
         print("house edge: fresh shoe, exact. perfect: one unit on each bet whenever its exact EV of the unseen "
               "cards is positive. count: one unit when the bet's true count (its balanced tags per 52 unseen "
               "cards) reaches the threshold that gains most. gain/100: units won per 100 rounds dealt, from the "
-              "exact EVs of the rounds bet (the realized results and their standard errors are in --json). "
-              "corr: the true count's correlation with the exact EV. beatable: a strategy gains.")
+              "exact EVs of the rounds bet where perfect information was played alongside, else from the results "
+              "(± their standard error); --json has both. corr: the true count's correlation with the exact EV. "
+              "beatable: a strategy gains.")
     if args.plot:
         _plot_counts(args.plot, result, f"{rules.name}: EV by true count")
     return 130 if result.interrupted else 0
