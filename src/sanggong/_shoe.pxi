@@ -272,9 +272,29 @@ def play_chunk(bit_generator, Tables tables not None, const int64_t[::1] params,
     cdef Py_ssize_t key_space = plan.key_space, m = row.shape[0], j, i, r
     if plan.n_classes != t.n_classes:
         raise ValueError("the settlement plan was made for another ranking")
-    _check_plan(table, key_space, t.n_classes, row, hand, ka, kb, kc, kd, hands)
     cdef Py_ssize_t bins = count_hist.shape[0], codes = count_hist.shape[2]
     cdef Py_ssize_t n_tags = tags.shape[0]
+    # before any element is read: the shapes, then the alignment (a typed memoryview does
+    # not check it, and a misaligned int32 or double read is undefined: see _check_aligned)
+    if not (1 <= m and hand.shape[0] == m and ka.shape[0] == m and kb.shape[0] == m and kc.shape[0] == m
+            and kd.shape[0] == m and bet_tag.shape[0] == m and bet_row.shape[0] == m
+            and 1 <= n_tags <= MAX_TAGS and tags.shape[1] == 13):
+        raise ValueError(f"the bets' arrays (plan, bet_tag, bet_row) must have a value for every bet, and tags "
+                         f"must be (1..{MAX_TAGS}, 13)")
+    _check_aligned(&tags[0, 0], sizeof(int32_t), "tags")
+    _check_aligned(&bet_tag[0], sizeof(int32_t), "bet_tag")
+    _check_aligned(&bet_row[0], sizeof(int32_t), "bet_row")
+    _check_aligned(&row[0], sizeof(int32_t), "plan.row")
+    _check_aligned(&hand[0], sizeof(int32_t), "plan.hand")
+    _check_aligned(&ka[0], sizeof(int32_t), "plan.ka")
+    _check_aligned(&kb[0], sizeof(int32_t), "plan.kb")
+    _check_aligned(&kc[0], sizeof(int32_t), "plan.kc")
+    _check_aligned(&kd[0], sizeof(int32_t), "plan.kd")
+    if row_scale.shape[0]:
+        _check_aligned(&row_scale[0], sizeof(double), "row_scale")
+    if fixed_ev.shape[0]:
+        _check_aligned(&fixed_ev[0], sizeof(double), "fixed_ev")
+    _check_plan(table, key_space, t.n_classes, row, hand, ka, kb, kc, kd, hands)
     if (m < 1 or count_hist.shape[1] != m or bins < 1 or codes < 1 or columns.shape[1] != key_space
             or columns.shape[0] * key_space != table.shape[0]):
         raise ValueError("count_hist must be (bins, bets, codes) and columns (plan rows, key space)")
@@ -293,22 +313,6 @@ def play_chunk(bit_generator, Tables tables not None, const int64_t[::1] params,
             raise ValueError(f"bet {j}'s tag vector is outside tags")
     if not (1e-6 <= bin_width <= 1e6 and 0 <= bin_zero < bins <= (1 << 20)):
         raise ValueError("the true-count bins are ill-formed")
-    if bet_row.shape[0] != m:
-        raise ValueError("bet_row must name an EV row for every bet")
-    # a typed memoryview does not check alignment (see _check_aligned)
-    _check_aligned(&tags[0, 0], sizeof(int32_t), "tags")
-    _check_aligned(&bet_tag[0], sizeof(int32_t), "bet_tag")
-    _check_aligned(&bet_row[0], sizeof(int32_t), "bet_row")
-    _check_aligned(&row[0], sizeof(int32_t), "plan.row")
-    _check_aligned(&hand[0], sizeof(int32_t), "plan.hand")
-    _check_aligned(&ka[0], sizeof(int32_t), "plan.ka")
-    _check_aligned(&kb[0], sizeof(int32_t), "plan.kb")
-    _check_aligned(&kc[0], sizeof(int32_t), "plan.kc")
-    _check_aligned(&kd[0], sizeof(int32_t), "plan.kd")
-    if row_scale.shape[0]:
-        _check_aligned(&row_scale[0], sizeof(double), "row_scale")
-    if fixed_ev.shape[0]:
-        _check_aligned(&fixed_ev[0], sizeof(double), "fixed_ev")
     cdef bint perfect = kernel is not None or fixed_ev.shape[0] > 0
     cdef Py_ssize_t n_rows = kernel.s.rows if kernel is not None else fixed_ev.shape[0]
     if kernel is not None and fixed_ev.shape[0] > 0:
