@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -30,12 +31,21 @@ ONLINE = PRESETS["online"]
 POINT = ["point:0"]
 
 
+SANITIZED = "ASAN_OPTIONS" in os.environ  # tools/sanitize.sh: ASan reserves terabytes of shadow, and slows malloc
+
+
 def _child(code: str, timeout: float, memory: int | None = None) -> subprocess.CompletedProcess[str] | None:
-    """Run ``code`` in a fresh interpreter (under ``memory`` bytes of address space);
-    None when it ran past ``timeout`` seconds (and was killed)."""
+    """Run ``code`` in a fresh interpreter (under ``memory`` bytes of address space more
+    than an interpreter starts with); None when it ran past ``timeout`` seconds (and was
+    killed). Under the sanitizers the time is four times as long, and the memory limit
+    counts from the address space the child has once it runs (ASan's shadow included)."""
     prelude = ""
-    if memory is not None:
-        prelude = f"import resource\nresource.setrlimit(resource.RLIMIT_AS, ({memory}, {memory}))\n"
+    if SANITIZED:
+        timeout *= 4
+    if memory is not None and sys.platform == "linux":  # (elsewhere: the time limit alone)
+        prelude = ("import resource\n"
+                   "vm = int(next(l for l in open('/proc/self/status') if l.startswith('VmSize')).split()[1]) * 1024\n"
+                   f"resource.setrlimit(resource.RLIMIT_AS, (vm + {memory}, vm + {memory}))\n")
     try:
         return subprocess.run([sys.executable, "-c", prelude + textwrap.dedent(code)], capture_output=True,
                               text=True, timeout=timeout)
