@@ -850,6 +850,37 @@ def _hands_of(rest: list[int], hands: int, head: int, head_burned: int, one_at_a
     return dealt
 
 
+class _ShoeRounds:
+    """A table's rounds as Game deals them: a shuffle when one is due (the cut card placed
+    with one draw, for a shoe), then each round's cards by lazy Fisher-Yates."""
+
+    def __init__(self, bit_generator: Any, n_cards: int, fresh: int, burn_first: int, burn_later: int,
+                 round_cards: int, cut_lo: int, cut_hi: int) -> None:
+        self.bit_generator, self.n_cards, self.fresh = bit_generator, n_cards, bool(fresh)
+        self.burn_first, self.burn_later, self.round_cards = burn_first, burn_later, round_cards
+        self.cut_lo, self.cut_hi = cut_lo, cut_hi
+        self.deck: list[int] = []
+        self.pos = self.cut = self.in_shoe = 0
+        self.last = True  # the next round shuffles first
+
+    def deal(self) -> tuple[list[int], int]:
+        """One round's cards, in the order they came out, and how many of them are burned
+        (a burned head card not counted); ``last`` then says whether it ended the shoe."""
+        if self.last:
+            self.deck = [i % 52 for i in range(self.n_cards)]
+            self.pos = self.in_shoe = 0
+            if not self.fresh:
+                self.cut = self.n_cards - (self.cut_lo + bounded(self.bit_generator, self.cut_hi - self.cut_lo + 1))
+        burn = self.burn_first if self.in_shoe == 0 else self.burn_later
+        count = burn + self.round_cards
+        cards = [0] * count
+        draw(self.bit_generator, self.deck, self.pos, count, cards)
+        start, self.pos = self.pos, self.pos + count
+        self.in_shoe += 1
+        self.last = self.fresh or start <= self.cut < self.pos
+        return cards, burn
+
+
 def simulate_chunk(bit_generator, tables, params, rounds: int, pairs, single, plan, money, net, stop) -> int:  # type: ignore[no-untyped-def]
     """Deal and evaluate ``rounds`` rounds from a fresh shoe and count what settles
     every bet, exactly as the compiled core's ``simulate_chunk`` (and
@@ -865,25 +896,11 @@ def simulate_chunk(bit_generator, tables, params, rounds: int, pairs, single, pl
         raise ValueError(f"params {[int(x) for x in params]} do not describe a table this kernel deals")
     if not fresh and burn_later + head_card + 3 * hands > cut_lo:
         raise ValueError("a later round may need more cards than the cut card leaves")
-    deck = [0] * n_cards
-    pos = cut = in_shoe = 0
-    last = True
+    shoe = _ShoeRounds(bit_generator, n_cards, fresh, burn_first, burn_later, head_card + 3 * hands, cut_lo, cut_hi)
     for done in range(rounds):
         if done % 4096 == 0 and stop[0]:
             return done
-        if last or fresh:
-            deck = [i % 52 for i in range(n_cards)]
-            pos = in_shoe = 0
-            if not fresh:
-                cut = n_cards - (cut_lo + bounded(bit_generator, cut_hi - cut_lo + 1))
-            last = False
-        burn = burn_first if in_shoe == 0 else burn_later
-        count = burn + (1 if head and head_burned else 0) + 3 * hands
-        cards = [0] * count
-        draw(bit_generator, deck, pos, count, cards)
-        start, pos = pos, pos + count
-        in_shoe += 1
-        last = bool(fresh) or start <= cut < pos
+        cards, burn = shoe.deal()
         dealt = _hands_of(cards[burn:], hands, head, head_burned, one_at_a_time)
         ranks = {h: tables.rank(*c) for h, c in dealt.items()}
         classes = {h: tables.cls(*c) for h, c in dealt.items()}
@@ -1013,11 +1030,10 @@ def play_chunk(  # type: ignore[no-untyped-def]
         start = int(plan.row[j]) * plan.key_space
         codes = plan.table[start : start + plan.key_space].tolist()
         column_of.append(dict(zip(codes, columns[int(plan.row[j])].tolist())))
+    shoe = _ShoeRounds(bit_generator, n_cards, fresh, burn_first, burn_later,
+                       (1 if head and head_burned else 0) + 3 * hands, cut_lo, cut_hi)
     while shoes_done < shoes and not stop[0]:
-        deck = [i % 52 for i in range(n_cards)]
-        pos = in_shoe = 0
         unseen = n_cards
-        cut = 0 if fresh else n_cards - (cut_lo + bounded(bit_generator, cut_hi - cut_lo + 1))
         if kernel is not None:
             kernel.set_counts(full)
         running = [0] * len(tag_rows)
@@ -1040,16 +1056,8 @@ def play_chunk(  # type: ignore[no-untyped-def]
                 b = value * scale + bin_zero
                 tcs.append(tc)
                 tc_bins.append(0 if b < 0 else bins - 1 if b >= bins else min(math.floor(b), bins - 1))
-            burn = burn_first if in_shoe == 0 else burn_later
-            count = burn + (1 if head and head_burned else 0) + 3 * hands
-            cards = [0] * count
-            draw(bit_generator, deck, pos, count, cards)
-            start, pos = pos, pos + count
-            in_shoe += 1
-            last = bool(fresh) or start <= cut < pos
-            if fresh:
-                deck = [i % 52 for i in range(n_cards)]
-                pos = 0
+            cards, burn = shoe.deal()
+            last = shoe.last
             dealt = _hands_of(cards[burn:], hands, head, head_burned, one_at_a_time)
             ranks = {h: tables.rank(*c) for h, c in dealt.items()}
             classes = {h: tables.cls(*c) for h, c in dealt.items()}
