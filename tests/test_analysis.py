@@ -18,6 +18,7 @@ from sanggong.analysis import _counts, analyze, composition, effect_of_removal
 from sanggong.ranking import DEFAULT_RANKING, Ranking, tables_for
 from sanggong.rules import PRESETS
 from sanggong.settlement import result_of
+from rank_numbers import rank_numbers
 
 THREE_PICTURES = MACAU.replace(name="three pictures", tie_by="points", pays={**MACAU.pays, "tie": 8})
 RANKING = ("win", "lose", "tie")
@@ -109,10 +110,11 @@ def test_card_by_card_enumeration_of_one_deck(ranking: Ranking) -> None:
     tables = tables_for(ranking)
     n = tables.n_classes
     hands = np.array(list(itertools.combinations(range(52), 3)), dtype=np.uint8)
-    rank_of = {key: i for i, key in enumerate(tables.rank_keys)}
     class_of = {key: i for i, key in enumerate(tables.class_keys)}
     classes = np.array([class_of[ref.class_key(ranking, *h)] for h in hands.tolist()], dtype=np.uint8)
-    ranks = np.array([rank_of[ref.hand_key(ranking, *h)] for h in hands.tolist()], dtype=np.uint16)
+    keys = [ref.hand_key(ranking, *h) for h in hands.tolist()]
+    rank_of = rank_numbers(ranking, keys)
+    ranks = np.array([rank_of[k] for k in keys], dtype=np.uint16)
     if ranking == DEFAULT_RANKING:
         assert classes.tolist() == [_class_of_ranks(tuple(c // 4 + 1 for c in h)) for h in hands.tolist()]
     brute = np.zeros(n * n * 3, dtype=np.uint64)

@@ -85,8 +85,8 @@ def test_all_triples_every_ranking(kernel: str, ranking: Ranking) -> None:
 @pytest.mark.parametrize("ranking", RANKINGS, ids=repr)
 def test_the_rankings_have_a_vector_plan(ranking: Ranking) -> None:
     """The AVX2 kernel serves these rankings (no silent fallback to the scalar kernel): its
-    plan (rank = A[K] + H - B[K] * (H >= T[K])), derived from and checked against the
-    tables, fits them, with the ranking's high-card mode. (It fits all 585 rankings; a
+    plan (rank = A[K] + H - B[K] * (H >= G), or 256 * A[K] + H for 16-bit ranks), derived
+    from and checked against the tables, fits them, with the ranking's high-card mode. (It fits all 585 rankings; a
     ranking it did not fit would take the scalar kernel.)"""
     assert _core._plan_mode(tables_for(ranking).kernel) == HIGH_CARDS.index(ranking.high_card)
 
@@ -179,6 +179,32 @@ def test_tables_no_plan_fits_take_the_scalar_kernel(kernel: str) -> None:
     assert _core.evaluate_batch(tables, ALL_TRIPLES, rank, pp) == -1
     np.testing.assert_array_equal(rank, tables.source.rank[source.packed_of_triple >> 3])
     np.testing.assert_array_equal(pp, ref.triple_pair_plus())
+
+
+def test_dense_16_bit_ranks_take_the_scalar_kernel(kernel: str) -> None:
+    """A suit ranking's tables with its ranks renumbered 0, 1, 2 .. (the same order, valid
+    tables, but not the 256 * p + s numbering the 16-bit vector loop writes) get no plan,
+    and both kernel choices give those ranks."""
+    source = tables_for(PRESETS["san_gong"].ranking)
+
+    class Dense:
+        def __init__(self) -> None:
+            for name in ("state", "state16", "value", "cls", "n_classes", "ordered_by_class", "ranking"):
+                setattr(self, name, getattr(source, name))
+            self.rank = np.unique(source.rank, return_inverse=True)[1].reshape(-1).astype(np.uint16)
+            self.n_ranks = int(self.rank.max()) + 1
+
+    tables = _core.Tables(Dense())
+    assert tables.wide and _core._plan_mode(tables) is None
+    rank = np.empty(len(ALL_TRIPLES), dtype=np.uint16)
+    pp = np.empty(len(ALL_TRIPLES), dtype=np.uint8)
+    assert _core.evaluate_batch(tables, ALL_TRIPLES, rank, pp) == -1
+    np.testing.assert_array_equal(pp, ref.triple_pair_plus())
+    expected = tables.source.rank[source.packed_of_triple >> 3]
+    np.testing.assert_array_equal(rank, expected)
+    # the same order as the ranking's own ranks, triple by triple
+    own = source.rank[source.packed_of_triple >> 3].astype(np.int64)
+    assert np.array_equal(np.argsort(own, kind="stable"), np.argsort(expected, kind="stable"))
 
 
 @pytest.mark.parametrize("ranking", [Ranking(), PRESETS["san_gong"].ranking, Ranking(high_card="rank")], ids=repr)

@@ -192,7 +192,17 @@ def test_rank_batch_orders_every_triple_as_the_rules(impl: ModuleType, preset: s
     rank_of_key[keys] = ranks
     assert np.array_equal(rank_of_key[keys], ranks), "two triples of one key have different ranks"
     assert (np.diff(rank_of_key) > 0).all(), "ranks do not strictly increase with the keys"
-    assert n_keys == tables.n_ranks and set(ranks.tolist()) == set(range(tables.n_ranks))
+    assert n_keys == len(tables.rank_keys) and set(ranks.tolist()) == set(tables.rank_values)
+    if PRESETS[preset].ranking.uses_suits:
+        # 256 x the place of the tier and points + the strongest card: 4 x (rank - 1) + its
+        # suit's strength, spades > hearts > clubs > diamonds (the suit codes c d h s)
+        codes = ALL_TRIPLES.astype(np.int64)
+        strongest = (4 * (codes // 4) + np.array([1, 0, 2, 3])[codes % 4]).max(axis=1)
+        assert np.array_equal(ranks % 256, strongest)
+        assert set((ranks // 256).tolist()) == set(range(int(ranks.max()) // 256 + 1))
+        assert tables.n_ranks == int(ranks.max()) + 1
+    else:
+        assert n_keys == tables.n_ranks and set(ranks.tolist()) == set(range(tables.n_ranks))
     # the tables' own view of the same triples, and evaluate_batch, agree
     assert np.array_equal(tables.rank[tables.packed_of_triple >> 3].astype(np.int64), ranks)
     step = 1 if impl.IMPLEMENTATION == "cython" else 13  # the reference's takes seconds

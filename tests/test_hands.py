@@ -29,6 +29,7 @@ from sanggong import _impl
 from sanggong import _reference as ref
 from sanggong.ranking import DEFAULT_RANKING, Ranking, tables_for
 from sanggong.rules import PRESETS
+from rank_numbers import rank_numbers
 
 ALL_TRIPLES = np.array(list(itertools.product(range(52), repeat=3)), dtype=np.uint8)
 ONE_DECK_HANDS = np.array(list(itertools.combinations(range(52), 3)), dtype=np.uint8)
@@ -115,15 +116,17 @@ RANKINGS = sorted({rules.ranking for rules in PRESETS.values()}, key=repr) + [
 def test_every_ranking_against_the_plain_reference_on_all_triples(ranking: Ranking) -> None:
     """For every preset's ranking and a few others, on all 140,608 ordered triples: the
     active implementation's batch ranks, classes and categories equal the reference's
-    plain ``hand_key``/``class_key`` (numbered by their sorted order), and the tables'
+    plain ``hand_key``/``class_key`` (numbered as documented: tests/rank_numbers.py), and the tables'
     vectorized keys (``triple_keys``, which the run-time tables are built from) equal the
     plain keys."""
     tables = tables_for(ranking)
-    rank_of = {key: i for i, key in enumerate(tables.rank_keys)}
     class_of = {key: i for i, key in enumerate(tables.class_keys)}
     plain_keys = [ref.hand_key(ranking, *t) for t in ALL_TRIPLES.tolist()]
     plain_classes = [ref.class_key(ranking, *t) for t in ALL_TRIPLES.tolist()]
+    rank_of = rank_numbers(ranking, plain_keys)
     assert sorted(set(plain_keys)) == list(tables.rank_keys)
+    assert list(tables.rank_values) == [rank_of[k] for k in tables.rank_keys]
+    assert tables.n_ranks == max(rank_of.values()) + 1
     vector_keys, vector_classes = ref.triple_keys(ranking)
     assert [ref.unpack_hand_key(k) for k in vector_keys.tolist()] == plain_keys
     assert [ref.unpack_class_key(k) for k in vector_classes.tolist()] == plain_classes

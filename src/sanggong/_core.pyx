@@ -172,7 +172,7 @@ cdef inline uint8_t _class_of(const tables_t* t, uint16_t value) noexcept nogil:
 
 
 def rank3(Tables tables not None, c0, c1, c2):
-    """Rank (0 .. n_ranks - 1, higher wins) of these three card codes under ``tables``."""
+    """Rank (below n_ranks, higher wins) of these three card codes under ``tables``."""
     return _rank_of(&tables.t, _value(&tables.t, _code(c0), _code(c1), _code(c2)))
 
 

@@ -318,10 +318,10 @@ class Tables:
     def __init__(self, source) -> None:  # type: ignore[no-untyped-def]
         self.source = source
         self.ranking = source.ranking
-        self.rank_of_key = {key: i for i, key in enumerate(source.rank_keys)}
+        self.rank_of_key: dict[tuple[int, int, int], int] = dict(zip(source.rank_keys, source.rank_values, strict=True))
         self.class_of_key = {key: i for i, key in enumerate(source.class_keys)}
         self.class_keys = tuple(source.class_keys)
-        self.n_ranks, self.n_classes = len(source.rank_keys), len(source.class_keys)
+        self.n_ranks, self.n_classes = int(source.n_ranks), len(source.class_keys)
         self.ordered_by_class = bool(source.ordered_by_class)
         self.wide = self.n_ranks > 256
 

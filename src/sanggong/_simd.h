@@ -10,14 +10,19 @@
  * for trips a key of their rank) and a high card H (0; the highest card's rank 0..12; or
  * its rank and suit, 0..51), and under every ranking (all 585 of them)
  *
- *     rank = A[K] + H - (H >= G ? B[K] : 0)            (mod 2**16, or 2**8 for uint8 ranks)
+ *     rank = A[K] + H - (H >= G ? B[K] : 0)                  (uint8 ranks: mod 2**8)
  *
- * with A as its bytes A_lo, A_hi. The B step skips the high cards no hand of key K has.
- * Such gaps come only from hands of 4, 5 or 6 points without a face (keys 16, 20, 24),
- * whose highest card cannot be a 3 or 4, a 4 or 5, a 5: below every gap the highest card
- * is at most a 4 and above it at least a 5, so one G serves all (a 5 or higher: 4 by
- * rank, 16 by rank and suit), and B, 0 but for the keys 16..31, fits a 16-entry table. The Pair Plus category is the same under
- * every ranking. _reference.py's rules are the source of truth: sanggong._core derives
+ * or, where H is the rank and suit (uint16 ranks, numbered so by sanggong.ranking),
+ *
+ *     rank = 256 * A_hi[K] + H                               (one byte each: no carry)
+ *
+ * with A as the plan's A_lo, or A_hi. The B step keeps uint8 ranks consecutive: it skips
+ * the high cards no hand of key K has. Such gaps come only from hands of 4, 5 or 6 points
+ * without a face (keys 16, 20, 24), whose highest card cannot be a 3 or 4, a 4 or 5, a 5:
+ * below every gap the highest card is at most a 4 and above it at least a 5, so one G (a
+ * five, 4 by rank) serves all, and B, 0 but for the keys 16..31, fits a 16-entry table.
+ * The uint16 numbering leaves those ranks unused instead, which spares the kernel the step
+ * and a 16-bit carry. The Pair Plus category is the same under every ranking. _reference.py's rules are the source of truth: sanggong._core derives
  * the plan from a ranking's tables and checks it on all 140,608 ordered triples before
  * it uses it, and the tests compare both kernels with the reference. */
 #ifndef SANGGONG_SIMD_H
@@ -27,10 +32,9 @@
 #include <string.h>
 
 typedef struct {
-    uint8_t a_lo[64];
-    uint8_t a_hi[64];    /* (+1 where there is a high card and the ranks are wide: the
-                          * kernel adds the low byte's no-carry mask, -1 or 0) */
-    uint8_t gap[16];     /* B of the keys 16..31 */
+    uint8_t a_lo[64];    /* A, uint8 ranks */
+    uint8_t a_hi[64];    /* A / 256, uint16 ranks (A_lo is then 0) */
+    uint8_t gap[16];     /* B of the keys 16..31 (uint8 ranks) */
     int high;            /* 0 none, 1 the highest card's rank, 2 its rank and suit */
     int wide;            /* ranks are uint16: where high is 2, and only there */
 } sg_eval_plan;
@@ -169,10 +173,10 @@ SG_AVX2 SG_INLINE __m256i sg_mod10(sg_const_t sgk, __m256i x) {
     return _mm256_min_epu8(x, _mm256_sub_epi8(x, SG_K(SG_40)));
 }
 
-/* The ranks (uint8 where !wide, else uint16: 64 bytes) and Pair Plus categories of the 32
- * hands of codes c0, c1, c2 (checked), to r and pp, as want_rank and want_pp say. */
+/* The ranks (uint8, or uint16 where high is 2: 64 bytes) and Pair Plus categories of the
+ * 32 hands of codes c0, c1, c2 (checked), to r and pp, as want_rank and want_pp say. */
 SG_AVX2 SG_INLINE void sg_eval32(sg_const_t sgk, const __m256i *ta, const __m256i *th, __m256i tb,
-                                 const int high, const int wide, const int want_rank, const int want_pp,
+                                 const int high, const int want_rank, const int want_pp,
                                  __m256i c0, __m256i c1, __m256i c2, uint8_t *r, uint8_t *pp) {
     __m256i q0 = _mm256_and_si256(c0, SG_K(SG_RANK_BITS)), q1 = _mm256_and_si256(c1, SG_K(SG_RANK_BITS));
     __m256i q2 = _mm256_and_si256(c2, SG_K(SG_RANK_BITS));  /* 4 * rank */
@@ -201,40 +205,26 @@ SG_AVX2 SG_INLINE void sg_eval32(sg_const_t sgk, const __m256i *ta, const __m256
                                 _mm256_shuffle_epi8(SG_K(SG_POINTS_FACES), r2));
     __m256i k = _mm256_blendv_epi8(sg_mod10(sgk, sg_mod10(sgk, s)), _mm256_shuffle_epi8(SG_K(SG_TRIPS_KEY), r0), trips);
     __m256i s4 = _mm256_cmpgt_epi8(k, SG_K(SG_15)), s5 = _mm256_cmpgt_epi8(k, SG_K(SG_31));
+    if (high == 2) {  /* uint16: the high byte A_hi[K], the low one the strongest card */
+        __m256i k0 = _mm256_xor_si256(c0, _mm256_shuffle_epi8(SG_K(SG_SUIT_FLIP), c0));
+        __m256i k1 = _mm256_xor_si256(c1, _mm256_shuffle_epi8(SG_K(SG_SUIT_FLIP), c1));
+        __m256i k2 = _mm256_xor_si256(c2, _mm256_shuffle_epi8(SG_K(SG_SUIT_FLIP), c2));
+        __m256i h = _mm256_max_epu8(_mm256_max_epu8(k0, k1), k2), hi = sg_lut48(th, k, s4, s5);
+        __m256i w0 = _mm256_unpacklo_epi8(h, hi), w1 = _mm256_unpackhi_epi8(h, hi);
+        _mm256_storeu_si256((__m256i *)r, _mm256_permute2x128_si256(w0, w1, 0x20));
+        _mm256_storeu_si256((__m256i *)r + 1, _mm256_permute2x128_si256(w0, w1, 0x31));
+        return;
+    }
     __m256i lo = sg_lut48(ta, k, s4, s5);
-    if (high) {
-        __m256i h;
-        if (high == 1) {
-            h = _mm256_max_epu8(_mm256_max_epu8(r0, r1), r2);
-        } else {
-            __m256i k0 = _mm256_xor_si256(c0, _mm256_shuffle_epi8(SG_K(SG_SUIT_FLIP), c0));
-            __m256i k1 = _mm256_xor_si256(c1, _mm256_shuffle_epi8(SG_K(SG_SUIT_FLIP), c1));
-            __m256i k2 = _mm256_xor_si256(c2, _mm256_shuffle_epi8(SG_K(SG_SUIT_FLIP), c2));
-            h = _mm256_max_epu8(_mm256_max_epu8(k0, k1), k2);
-        }
+    if (high == 1) {
+        __m256i h = _mm256_max_epu8(_mm256_max_epu8(r0, r1), r2);
         /* B[k] for k in 16..31 (k - 16 + 112 keeps the shuffle's index there, sets its top
          * bit, which gives 0, elsewhere), taken off h >= G (h < 128: a signed compare) */
         __m256i b = _mm256_shuffle_epi8(tb, _mm256_adds_epu8(_mm256_sub_epi8(k, SG_K(SG_16)), SG_K(SG_112)));
-        __m256i past = _mm256_cmpgt_epi8(h, high == 1 ? SG_K(SG_3) : SG_K(SG_15));
-        h = _mm256_sub_epi8(h, _mm256_and_si256(past, b));  /* 0..51 */
-        lo = _mm256_add_epi8(lo, h);
-        if (wide) {  /* the high byte, with the carry of the low one */
-            __m256i no_carry = _mm256_cmpeq_epi8(_mm256_max_epu8(lo, h), lo);  /* lo >= h */
-            __m256i hi = _mm256_add_epi8(sg_lut48(th, k, s4, s5), no_carry);
-            __m256i w0 = _mm256_unpacklo_epi8(lo, hi), w1 = _mm256_unpackhi_epi8(lo, hi);
-            _mm256_storeu_si256((__m256i *)r, _mm256_permute2x128_si256(w0, w1, 0x20));
-            _mm256_storeu_si256((__m256i *)r + 1, _mm256_permute2x128_si256(w0, w1, 0x31));
-            return;
-        }
+        __m256i past = _mm256_cmpgt_epi8(h, SG_K(SG_3));
+        lo = _mm256_add_epi8(lo, _mm256_sub_epi8(h, _mm256_and_si256(past, b)));
     }
-    if (wide) {
-        __m256i hi = sg_lut48(th, k, s4, s5);
-        __m256i w0 = _mm256_unpacklo_epi8(lo, hi), w1 = _mm256_unpackhi_epi8(lo, hi);
-        _mm256_storeu_si256((__m256i *)r, _mm256_permute2x128_si256(w0, w1, 0x20));
-        _mm256_storeu_si256((__m256i *)r + 1, _mm256_permute2x128_si256(w0, w1, 0x31));
-    } else {
-        _mm256_storeu_si256((__m256i *)r, lo);
-    }
+    _mm256_storeu_si256((__m256i *)r, lo);
 }
 
 /* The loop, for a high-card mode, rank width and outputs fixed at compile time. The last
@@ -266,7 +256,7 @@ SG_AVX2 SG_INLINE ptrdiff_t sg_eval_avx2_loop(const sg_eval_plan *plan, const in
         __m256i over = _mm256_subs_epu8(_mm256_max_epu8(_mm256_max_epu8(a, b), c), SG_K(SG_51));
         if (!_mm256_testz_si256(over, over)) return i + sg_first_bad_u8(x, m);
         sg_split(a, b, c, &c0, &c1, &c2);
-        sg_eval32(sgk, ta, th, tb, high, wide, want_rank, want_pp, c0, c1, c2, to_r, to_p);
+        sg_eval32(sgk, ta, th, tb, high, want_rank, want_pp, c0, c1, c2, to_r, to_p);
         if (m < 32) {
             if (want_rank) memcpy(r + size * i, out_r, (size_t)(size * m));
             if (want_pp) memcpy(pp + i, out_p, (size_t)m);

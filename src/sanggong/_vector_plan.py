@@ -5,10 +5,12 @@ ranking: tables A (by key) and B (for the keys 16..31) with
 
 on every ordered triple of card codes, where K and H are a hand's key and high card as
 the kernel computes them (``keys``, the twin of its arithmetic) and G is
-``GAP_FROM[high]``. Made here from the ranks a ranking's tables give every triple, checked
-on all of them by the formula and then by the kernel itself; tables no plan fits (no
-ranking today: all 585 have one) keep the scalar kernel. In Python, not in the core: it
-runs once per ranking, and compiled it would only grow the wheel.
+``GAP_FROM[high]``. Where suits break ties (H the highest card's rank and suit) the ranks
+are 16-bit and numbered ``256 * p + H`` (``sanggong.ranking``): A is then 256 times a byte
+and B is 0, and the plan holds A / 256. Made here from the ranks a ranking's tables give
+every triple, checked on all of them by the formula and then by the kernel itself; tables
+no plan fits (no ranking today: all 585 have one) keep the scalar kernel. In Python, not in
+the core: it runs once per ranking, and compiled it would only grow the wheel.
 """
 
 from __future__ import annotations
@@ -96,11 +98,15 @@ def make_plan(source: Any, wide: bool, size: int, run: PlanRun | None) -> bytes 
     if wide != (high == 2):  # (every ranking's pairing, and all the kernel has loops for)
         return None
     a, b = found
-    carry = 1 if wide else 0  # (_simd.h: the kernel adds -1 where no carry)
-    a16 = a & 0xFFFF
+    if high == 2:  # rank = 256 * (A[K] / 256) + H: the kernel's only 16-bit form
+        if (a & 0xFF).any() or b.any() or (a < 0).any() or (a >> 8 > 255).any():
+            return None
+        a_lo, a_hi = np.zeros(64, dtype=np.int64), a >> 8
+    else:
+        a_lo, a_hi = a & 0xFF, np.zeros(64, dtype=np.int64)
     plan = struct.pack(
-        "=64s64s16sii", (a16 & 0xFF).astype(np.uint8).tobytes(),
-        (((a16 >> 8) + carry) & 0xFF).astype(np.uint8).tobytes(), b[16:32].astype(np.uint8).tobytes(), high, int(wide),
+        "=64s64s16sii", a_lo.astype(np.uint8).tobytes(), a_hi.astype(np.uint8).tobytes(),
+        b[16:32].astype(np.uint8).tobytes(), high, int(wide),
     )
     if len(plan) != size:  # (a layout this module does not know: no plan)
         return None

@@ -54,7 +54,7 @@ def _hand_json(hand: HandValue) -> dict[str, object]:
 
 
 def _hand_text(hand: HandValue) -> str:
-    """``Kh Kd Ks: 3P trips (rank 459, tier face_trips, points 0, faces 3, pair plus: ...)``."""
+    """``Kh Kd Ks: 3P trips (rank 3123, tier face_trips, points 0, faces 3, pair plus: ...)``."""
     cards = " ".join(str(c) for c in hand.cards)
     tier = "" if hand.tier is None else f", tier {hand.tier}"
     return (f"{cards}: {hand.label} (rank {hand.rank}{tier}, points {hand.points}, faces {hand.faces}, "

@@ -26,8 +26,12 @@ Traceback (most recent call last):
 ValueError: ranking.tiers: 'trips' appears twice
 
 Hand **ranks** under a ranking are integers ``0 .. n_ranks - 1``: a higher rank wins and
-equal ranks tie. Under the default ranking they are today's 31 class numbers
-(``3 * points + faces``, 30 for 3P). A hand's **class** (tier, points, faces) is what the
+equal ranks tie. They number the ranking's distinct strengths from 0 up; under the default
+ranking they are today's 31 class numbers (``3 * points + faces``, 30 for 3P). Where suits
+break ties a rank is ``256 * p + s`` instead: ``p`` numbers the hand's tier and points (as
+the ranking orders them) from 0 up, and ``s`` is its highest card's strength, 4 x (its rank
+- 1) + its suit's (♦ 0, ♣ 1, ♥ 2, ♠ 3): A♦ 0 .. K♠ 51. Not every integer below ``n_ranks``
+is then a rank. A hand's **class** (tier, points, faces) is what the
 bets other than a comparison read (Odd/Even, Point, Three Faces, a multiplier).
 """
 
@@ -135,7 +139,10 @@ class RankingTables:
       ``value[state[52 * c0 + c1] + c2]`` = ``rid << 3 | pair_plus`` (uint16), where a
       *rid* numbers the distinct (rank, class) pairs. ``state16`` re-lays ``state`` so
       that two uint8 codes read as one 16-bit word index it.
-    - ``rank`` (uint16 per rid): the comparable rank; ``cls`` (uint8 per rid): the class.
+    - ``rank`` (uint16 per rid): the comparable rank, below ``n_ranks``; ``cls`` (uint8
+      per rid): the class.
+    - ``rank_keys``: the distinct comparison keys (``hand_key``), ascending, and
+      ``rank_values`` the rank of each.
     - ``class_keys``: (tier level, points, faces) of each class; ``labels`` its display.
     - ``ordered_by_class``: a comparison depends on the two classes alone (no high card,
       and each class one rank); ``class_rank`` is then each class's rank.
@@ -157,9 +164,17 @@ class RankingTables:
         class_index = {int(k): i for i, k in enumerate(class_key_sorted.tolist())}
         cls_of_rid = np.array([class_index[int(k)] for k in class_of_rid_key.tolist()], dtype=np.uint8)
         self.n_rids = len(rid_keys)
-        self.n_ranks = len(rank_keys)
         self.n_classes = len(class_key_sorted)
-        self.rank = rank_of_rid.astype(np.uint16)
+        # the rank of each distinct key: its place among them, or where suits break ties
+        # 256 x the place of its tier and points among theirs + its highest card's strength
+        # (0..51), which the vector kernel writes without a table (_simd.h)
+        if ranking.uses_suits:
+            _, part = np.unique(rank_keys // 64, return_inverse=True)
+            rank_values = part.reshape(-1) * 256 + rank_keys % 64
+        else:
+            rank_values = np.arange(len(rank_keys))
+        self.n_ranks = int(rank_values[-1]) + 1
+        self.rank = rank_values[rank_of_rid].astype(np.uint16)
         self.cls = cls_of_rid
         self.class_keys: tuple[tuple[int, int, int], ...] = tuple(
             _ref.unpack_class_key(int(k)) for k in class_key_sorted.tolist()
@@ -168,6 +183,7 @@ class RankingTables:
         self.rank_keys: tuple[tuple[int, int, int], ...] = tuple(
             _ref.unpack_hand_key(int(k)) for k in rank_keys.tolist()
         )
+        self.rank_values: tuple[int, ...] = tuple(rank_values.tolist())
         ranks_of_class: list[set[int]] = [set() for _ in range(self.n_classes)]
         for rid in range(self.n_rids):
             ranks_of_class[int(self.cls[rid])].add(int(self.rank[rid]))
