@@ -86,8 +86,8 @@ def test_all_triples_every_ranking(kernel: str, ranking: Ranking) -> None:
 def test_the_rankings_have_a_vector_plan(ranking: Ranking) -> None:
     """The AVX2 kernel serves these rankings (no silent fallback to the scalar kernel): its
     plan (rank = A[K] + H - B[K] * (H >= G), or 256 * A[K] + H for 16-bit ranks), derived
-    from and checked against the tables, fits them, with the ranking's high-card mode. (It fits all 585 rankings; a
-    ranking it did not fit would take the scalar kernel.)"""
+    from and checked against the tables, fits them, with the ranking's high-card mode.
+    (It fits all 585 rankings; a ranking it did not fit would take the scalar kernel.)"""
     assert _core._plan_mode(tables_for(ranking).kernel) == HIGH_CARDS.index(ranking.high_card)
 
 

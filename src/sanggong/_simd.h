@@ -22,9 +22,10 @@
  * below every gap the highest card is at most a 4 and above it at least a 5, so one G (a
  * five, 4 by rank) serves all, and B, 0 but for the keys 16..31, fits a 16-entry table.
  * The uint16 numbering leaves those ranks unused instead, which spares the kernel the step
- * and a 16-bit carry. The Pair Plus category is the same under every ranking. _reference.py's rules are the source of truth: sanggong._core derives
- * the plan from a ranking's tables and checks it on all 140,608 ordered triples before
- * it uses it, and the tests compare both kernels with the reference. */
+ * and a 16-bit carry. The Pair Plus category is the same under every ranking.
+ * _reference.py's rules are the source of truth: sanggong._core derives the plan from a
+ * ranking's tables and checks it on all 140,608 ordered triples before it uses it, and the
+ * tests compare both kernels with the reference. */
 #ifndef SANGGONG_SIMD_H
 #define SANGGONG_SIMD_H
 #include <stdint.h>

@@ -25,7 +25,8 @@ import numpy.typing as npt
 
 GAP_FROM = (255, 4, 16)
 """G of each high-card mode (none, rank, rank and suit): the first high card past every
-gap, a five (_simd.h says why one G serves every ranking)."""
+gap, a five (_simd.h says why one G serves every ranking). The kernel reads it in mode 1
+only: in mode 2 the ranks leave the gaps unused, and a plan needs B to be 0."""
 
 TRIPS_KEY = (7, 11, 15, 19, 23, 27, 31, 35, 39, 40, 41, 42, 43)
 """K of trips of each rank, A..K: the keys 4 * points + 3 no other hand has, then 40..43."""
@@ -99,7 +100,7 @@ def make_plan(source: Any, wide: bool, size: int, run: PlanRun | None) -> bytes 
         return None
     a, b = found
     if high == 2:  # rank = 256 * (A[K] / 256) + H: the kernel's only 16-bit form
-        if (a & 0xFF).any() or b.any() or (a < 0).any() or (a >> 8 > 255).any():
+        if (a & 0xFF).any() or b.any() or (a < 0).any():
             return None
         a_lo, a_hi = np.zeros(64, dtype=np.int64), a >> 8
     else:

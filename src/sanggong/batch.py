@@ -16,8 +16,8 @@ array([29, 21, 30], dtype=uint8)
 array([1, 0, 1], dtype=int8)
 
 Every function takes ``rules=`` (a rule set, a preset name or a ``Ranking``; default: the
-default ranking) and ranks by its ranking. Ranks are ``uint8`` where a ranking has at most
-256 of them and ``uint16`` where suits break ties:
+default ranking) and ranks by its ranking. Ranks are ``uint8`` where they are all below 256
+(``tables_for(ranking).n_ranks <= 256``) and ``uint16`` where suits break ties:
 
 >>> compare_batch(hands, "9c 9h 9s", rules="chinese")
 array([-1,  0, -1], dtype=int8)
@@ -211,7 +211,7 @@ def rank_batch(
     :param rules: whose ranking: a rule set, a preset name, a ``Ranking`` or None.
     :param out: an array of length ``n`` to write into (reusing one saves the allocation
         and page faults of a fresh array on every call): ``uint8``, or ``uint16`` for a
-        ranking of more than 256 ranks (``sanggong.ranking.tables_for(r).rank_dtype``).
+        ranking with ranks of 256 and up (``sanggong.ranking.tables_for(r).rank_dtype``).
     :param threads: split large batches over this many threads (None: every core).
     :raises TypeError: not an integer array.
     :raises ValueError: wrong shape, or a code outside 0..51 (the message names the row).

@@ -26,11 +26,12 @@ Traceback (most recent call last):
 ValueError: ranking.tiers: 'trips' appears twice
 
 Hand **ranks** under a ranking are integers ``0 .. n_ranks - 1``: a higher rank wins and
-equal ranks tie. They number the ranking's distinct strengths from 0 up; under the default
-ranking they are today's 31 class numbers (``3 * points + faces``, 30 for 3P). Where suits
-break ties a rank is ``256 * p + s`` instead: ``p`` numbers the hand's tier and points (as
-the ranking orders them) from 0 up, and ``s`` is its highest card's strength, 4 x (its rank
-- 1) + its suit's (♦ 0, ♣ 1, ♥ 2, ♠ 3): A♦ 0 .. K♠ 51. Not every integer below ``n_ranks``
+equal ranks tie. Without a suit tie-break they number the ranking's distinct strengths
+from 0 up; under the default ranking they are today's 31 class numbers (``3 * points +
+faces``, 30 for 3P). Where suits break ties a rank is ``256 * p + s`` instead: ``p``
+numbers the hand's tier and its place in the order below the tiers (points, or points and
+faces) from 0 up, and ``s`` is its highest card's strength, four times its rank less one
+plus its suit's (♦ 0, ♣ 1, ♥ 2, ♠ 3): A♦ 0 .. K♠ 51. Not every integer below ``n_ranks``
 is then a rank. A hand's **class** (tier, points, faces) is what the
 bets other than a comparison read (Odd/Even, Point, Three Faces, a multiplier).
 """
