@@ -54,11 +54,16 @@ def ranking_of(rules: RulesLike) -> Ranking:
     if isinstance(rules, Ranking):
         return rules
     if isinstance(rules, str):
-        if rules not in PRESETS:
-            shown = repr(rules) if len(rules) <= 40 else repr(rules[:40]) + "..."
-            raise ValueError(f"rules: unknown preset {shown} (known: {', '.join(PRESETS)})")
-        return PRESETS[rules].ranking
+        return _preset_named(rules).ranking
     raise TypeError(f"rules: expected a RuleSet, a preset name or a Ranking, not {type(rules).__name__}")
+
+
+def _preset_named(name: str) -> RuleSet:
+    """The preset of this name, or a ValueError naming it (cut to 40 characters) and the known ones."""
+    if name not in PRESETS:
+        shown = repr(name) if len(name) <= 40 else repr(name[:40]) + "..."
+        raise ValueError(f"rules: unknown preset {shown} (known: {', '.join(PRESETS)})")
+    return PRESETS[name]
 
 CLASS_LABELS: tuple[str, ...] = tuple(_ref.rank_label(r) for r in range(_ref.N_CLASSES))
 """The 31 class labels, indexed by rank: ``CLASS_LABELS[30] == "3P"``."""

@@ -42,7 +42,8 @@ import numpy.typing as npt
 from . import _impl
 from .batch import cores
 from .dealing import seed_sequence
-from .rules import PRESETS, RuleSet
+from .hands import _preset_named
+from .rules import RuleSet
 from .limits import MAX_BATCH_ROUNDS
 from .simulation import DEFAULT_CHUNK, _child, _params
 
@@ -144,10 +145,7 @@ def _rule_set(rules: object) -> RuleSet:
     if isinstance(rules, RuleSet):
         return rules
     if isinstance(rules, str):
-        if rules not in PRESETS:
-            shown = repr(rules) if len(rules) <= 40 else repr(rules[:40]) + "..."
-            raise ValueError(f"rules: unknown preset {shown} (known: {', '.join(PRESETS)})")
-        return PRESETS[rules]
+        return _preset_named(rules)
     raise TypeError(f"rules: expected a RuleSet or a preset name, not {type(rules).__name__}")
 
 
