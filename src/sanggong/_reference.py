@@ -312,8 +312,9 @@ def unpack_class_key(packed: int) -> tuple[int, int, int]:
 class Tables:
     """A ranking's hand ranks and classes, computed plainly: the twin of the compiled
     core's ``Tables``. ``source`` is a ``sanggong.ranking.RankingTables``, whose
-    ``rank_keys`` and ``rank_values`` number the ranks and sorted ``class_keys`` the classes; every hand is ranked here by ``hand_key`` and
-    ``class_key`` themselves, not by its lookup tables."""
+    ``rank_keys`` and ``rank_values`` number the ranks and sorted ``class_keys`` the
+    classes; every hand is ranked here by ``hand_key`` and ``class_key`` themselves, not by
+    its lookup tables."""
 
     def __init__(self, source) -> None:  # type: ignore[no-untyped-def]
         self.source = source

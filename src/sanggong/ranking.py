@@ -32,8 +32,8 @@ faces``, 30 for 3P). Where suits break ties a rank is ``256 * p + s`` instead: `
 numbers the hand's tier and its place in the order below the tiers (points, or points and
 faces) from 0 up, and ``s`` is its highest card's strength, four times its rank less one
 plus its suit's (♦ 0, ♣ 1, ♥ 2, ♠ 3): A♦ 0 .. K♠ 51. Not every integer below ``n_ranks``
-is then a rank. A hand's **class** (tier, points, faces) is what the
-bets other than a comparison read (Odd/Even, Point, Three Faces, a multiplier).
+is then a rank. A hand's **class** (tier, points, faces) is what the bets other than a
+comparison read (Odd/Even, Point, Three Faces, a multiplier).
 """
 
 from __future__ import annotations
