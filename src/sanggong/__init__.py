@@ -32,6 +32,7 @@ if TYPE_CHECKING:  # what type checkers see; at run time __getattr__ imports eac
     from .money import Money
     from .ranking import DEFAULT_RANKING, Ranking
     from .rounds import DealtRounds, deal_batch
+    from .seeds import Seed
     from .rules import (
         CHINESE,
         GENTING,
@@ -94,6 +95,8 @@ _LAZY: dict[str, str] = {
     "Resettler": "dealing", "RoundRecord": "dealing",
     # sanggong.rounds
     "DealtRounds": "rounds", "deal_batch": "rounds",
+    # sanggong.seeds
+    "Seed": "seeds",
     # sanggong.verify
     "VerifyReport": "verify", "verify_log": "verify",
     # sanggong.analysis
@@ -162,6 +165,7 @@ __all__ = [
     "RoundRecord",
     "DealtRounds",
     "deal_batch",
+    "Seed",
     "VerifyReport",
     "verify_log",
     # exact analysis

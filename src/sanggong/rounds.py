@@ -34,18 +34,19 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from . import _impl
-from .batch import cores
-from .dealing import seed_sequence
+from . import _parallel
 from .hands import _preset_named
 from .rules import RuleSet
 from .limits import MAX_BATCH_ROUNDS
-from .simulation import DEFAULT_CHUNK, _child, _params
+from .seeds import Seed, SeedLike, check_seed, child
+from .simulation import DEFAULT_CHUNK, _params
 
 __all__ = ["DealtRounds", "deal_batch"]
 
@@ -59,7 +60,8 @@ class DealtRounds:
     """Rounds dealt by ``deal_batch``, one row per round, in the order they were dealt.
 
     :ivar rules: the rule set they were dealt under.
-    :ivar seed: the int that recreates the seed (None for a spawned ``SeedSequence``).
+    :ivar seed: the seed that re-creates these rounds: an int, or the whole sequence as a
+        ``seeds.Seed`` (``deal_batch(rules, n, seed=dealt.seed)`` deals them again).
     :ivar chunk_size: rounds per chunk (each chunk starts from a fresh shoe).
     :ivar hands: ``uint8``, shape ``(rounds, 1 + positions, 3)``: ``hands[i, 0]`` the
         banker's three cards, ``hands[i, p]`` position p's, each in the order the hand
@@ -87,7 +89,7 @@ class DealtRounds:
     """
 
     rules: RuleSet
-    seed: int | None
+    seed: int | Seed
     chunk_size: int
     hands: npt.NDArray[np.uint8]
     burned: npt.NDArray[np.uint8]
@@ -120,7 +122,7 @@ class DealtRounds:
         continue the batch (``deal_batch(rules, n, seed=chunk_seed(k))`` is not that)."""
         if isinstance(k, bool) or not isinstance(k, int) or k < 0:
             raise ValueError(f"k must be a chunk number 0 or more, got {k!r}")
-        return _child(self.sequence, k)
+        return child(self.sequence, k)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, DealtRounds):
@@ -166,7 +168,7 @@ def _deal(params: npt.NDArray[np.int64], seed: np.random.SeedSequence, arrays: t
 def deal_batch(
     rules: RuleSet | str,
     rounds: int,
-    seed: int | np.random.SeedSequence | None = None,
+    seed: SeedLike = None,
     workers: int | None = None,
     *,
     chunk_size: int = DEFAULT_CHUNK,
@@ -178,10 +180,11 @@ def deal_batch(
 
     :param rules: a ``RuleSet`` or a preset's name.
     :param rounds: 0 .. 10**9 (``MAX_BATCH_ROUNDS``).
-    :param seed: an int or ``SeedSequence``; None draws OS entropy (kept in the
-        result's ``seed``).
+    :param seed: an int, a ``SeedSequence`` or a ``seeds.Seed``; None draws OS entropy.
+        The result's ``seed`` re-creates it.
     :param workers: threads dealing chunks without the GIL (None: every core); the
-        result does not depend on it.
+        result does not depend on it. At most twice as many chunks are in flight, so
+        the memory beyond the output arrays stays O(workers x chunk).
     :param chunk_size: rounds per chunk; chunk k is the game of ``chunk_seed(k)``
         (see ``sanggong.rounds``), as ``simulate``'s chunk k is.
 
@@ -194,10 +197,10 @@ def deal_batch(
     (True, True)
     """
     rules = _rule_set(rules)
+    sequence, recorded = check_seed(seed)  # its size checked before any work
     _count("rounds", rounds, 0, MAX_BATCH_ROUNDS)
     _count("chunk_size", chunk_size, 1, MAX_BATCH_ROUNDS)
-    window = cores(workers, "workers")
-    sequence, recorded = seed_sequence(seed)
+    window = _parallel.workers(workers)
     params = _params(rules)
     hands = np.empty((rounds, rules.hands, 3), np.uint8)
     burned = np.empty((rounds, _burn_width(rules)), np.uint8)
@@ -208,24 +211,30 @@ def deal_batch(
     last = np.empty(rounds, np.uint8)
     cut_card = np.empty(rounds, np.uint16)
     starts = range(0, rounds, chunk_size)
+    shoes = np.zeros(len(starts), np.int64)  # shoes begun by each chunk
 
-    def task(k: int) -> tuple[np.random.SeedSequence, tuple[Any, ...]]:
-        part = slice(starts[k], starts[k] + chunk_size)
-        arrays = (hands[part], burned[part], burn_counts[part], None if head_cards is None else head_cards[part],
-                  shoe[part], round_in_shoe[part], last[part], cut_card[part])
-        return _child(sequence, k), arrays
+    def tasks() -> Iterator[tuple[int, np.random.SeedSequence, tuple[Any, ...]]]:
+        for k, start in enumerate(starts):  # made as they are submitted: none waits in memory
+            part = slice(start, start + chunk_size)
+            yield k, child(sequence, k), (
+                hands[part], burned[part], burn_counts[part], None if head_cards is None else head_cards[part],
+                shoe[part], round_in_shoe[part], last[part], cut_card[part])
+
+    def run(k: int, seed: np.random.SeedSequence, arrays: tuple[Any, ...]) -> tuple[int, int]:
+        return k, _deal(params, seed, arrays)
+
+    def absorb(result: tuple[int, int]) -> None:
+        shoes[result[0]] = result[1]
 
     if window == 1 or len(starts) <= 1:
-        shoes = [_deal(params, *task(k)) for k in range(len(starts))]
+        for task in tasks():
+            absorb(run(*task))
     else:
-        pool = ThreadPoolExecutor(max_workers=min(window, len(starts)), thread_name_prefix="sanggong-deal")
-        try:
-            futures = [pool.submit(_deal, params, *task(k)) for k in range(len(starts))]
-            shoes = [future.result() for future in futures]
-        finally:  # on Ctrl-C (or an error) the chunks not yet begun are dropped
-            pool.shutdown(wait=True, cancel_futures=True)
+        with ThreadPoolExecutor(max_workers=min(window, len(starts)), thread_name_prefix="sanggong-deal") as pool:
+            if _parallel.execute(tasks(), run, pool, 2 * window, absorb, None):
+                raise KeyboardInterrupt  # (the chunks in flight finished; the rest never began)
     offset = 0
-    for k, begun in enumerate(shoes):  # a chunk's shoes are numbered from 1: continue the count
+    for k, begun in enumerate(shoes.tolist()):  # a chunk's shoes are numbered from 1: continue the count
         if offset:
             shoe[starts[k]:starts[k] + chunk_size] += offset
         offset += begun

@@ -53,6 +53,7 @@ from .analysis import _card_tables, _check_counts, _class_tables, _payout, analy
 from .cards import Card, CardsLike, parse_cards
 from .ranking import Ranking, tables_for
 from .rules import RuleSet
+from .seeds import Seed, SeedLike, seed_json
 from .settlement import plan_for
 
 __all__ = ["BetPlay", "CountBin", "CountPlay", "CountStats", "PayOption", "PerfectPlay", "PlayResult", "ShoeEvaluator",
@@ -570,7 +571,7 @@ class PlayResult:
     positions: int
     shoes: int
     rounds: int
-    seed: int | None
+    seed: int | Seed
     burned_seen: bool
     bets: Mapping[str, BetPlay]
     interrupted: bool = False
@@ -581,7 +582,7 @@ class PlayResult:
 
     def to_dict(self) -> dict[str, Any]:
         return {"rules": self.rules, "decks": self.decks, "positions": self.positions, "shoes": self.shoes,
-                "rounds": self.rounds, "seed": self.seed, "burned_seen": self.burned_seen,
+                "rounds": self.rounds, "seed": seed_json(self.seed), "burned_seen": self.burned_seen,
                 "interrupted": self.interrupted, "bets": [b.to_dict() for b in self.bets.values()]}
 
     def to_frame(self) -> Any:
@@ -805,7 +806,7 @@ def play_shoes(
     rules: RuleSet,
     shoes: int,
     strategy: str | Strategy | Iterable[str | Strategy],
-    seed: int | np.random.SeedSequence | None = None,
+    seed: SeedLike = None,
     workers: int | None = None,
     executor: Any = None,
     progress: Callable[[int, int], None] | None = None,
@@ -832,12 +833,14 @@ def play_shoes(
     """
     from concurrent.futures import Executor, ThreadPoolExecutor
 
-    from .dealing import seed_sequence
+    from . import _parallel
     from .limits import MAX_SHOES
-    from .simulation import _chunks, _count, _execute, _workers
+    from .seeds import check_seed
+    from .simulation import _count
 
     if not isinstance(rules, RuleSet):
         raise TypeError(f"rules must be a RuleSet, not {type(rules).__name__}")
+    sequence, recorded_seed = check_seed(seed)  # its size checked before any work
     _count("shoes", shoes, MAX_SHOES)
     perfect, count = _strategies(strategy)
     names = _bet_names(rules, bets, "play")
@@ -893,8 +896,7 @@ def play_shoes(
         bet_tag=np.array([vectors.index(tags_by_bet[n]) for n in names], dtype=np.int32),
         bin_width=width, bin_zero=bin_zero, bins=bins, burned_seen=burned_seen,
     )
-    window = _workers(workers)
-    sequence, recorded_seed = seed_sequence(seed)
+    window = _parallel.workers(workers)
     _, codes = _outcome_columns(rules, names)
     m, ncol = len(names), max(len(c) for c in codes)
     count_hist = np.zeros((bins, m, ncol), dtype=object)
@@ -915,13 +917,14 @@ def play_shoes(
             progress(done_shoes, shoes)
 
     stop = np.zeros(1, dtype=np.uint8)
-    tasks = ((setup, k, child, n) for k, child, n in _chunks(shoes, chunk, sequence))
+    tasks = ((setup, k, child, n) for k, child, n in _parallel.chunks(shoes, chunk, sequence))
     start = time.perf_counter()
     if executor is None:
         with ThreadPoolExecutor(max_workers=window, thread_name_prefix="sanggong-shoe") as pool:
-            interrupted = _execute(((*t, stop) for t in tasks), _run_play_chunk, pool, 2 * window, absorb, stop)
+            interrupted = _parallel.execute(((*t, stop) for t in tasks), _run_play_chunk, pool, 2 * window, absorb,
+                                            stop)
     else:
-        interrupted = _execute(tasks, _run_play_chunk, executor, 2 * window, absorb, None)
+        interrupted = _parallel.execute(tasks, _run_play_chunk, executor, 2 * window, absorb, None)
     seconds = time.perf_counter() - start
     if interrupted and not partial_on_interrupt:
         raise KeyboardInterrupt
@@ -1020,7 +1023,7 @@ def design(
     step: Any = Fraction(1, 2),
     pays: tuple[Any, Any] | None = None,
     shoes: int = 1000,
-    seed: int | np.random.SeedSequence | None = 1,
+    seed: SeedLike = 1,
     workers: int | None = None,
     limit: int = DESIGN_LIMIT,
     key: str | None = None,
@@ -1039,9 +1042,11 @@ def design(
     ``"face_trips"``, ...; default the highest), the others staying as they are.
     """
     from .limits import MAX_DECKS
+    from .seeds import check_seed
 
     if not isinstance(rules, RuleSet):
         raise TypeError(f"rules must be a RuleSet, not {type(rules).__name__}")
+    check_seed(seed)  # its size checked before any work
     if not isinstance(bet, str):
         raise TypeError(f"bet must be a bet name, not {type(bet).__name__}")
     spec = rules.bet(bet)
@@ -1089,13 +1094,12 @@ def design(
             raise ValueError(f"no multiple of step {unit} lies between {ranges[k][0]} and {ranges[k][1]} (the pays tried)")
         if g_hi - g_lo + 1 > 10**6:
             raise ValueError("pays: more than a million odds to try: take a larger step or a narrower range")
-    from .dealing import seed_sequence
+    from . import _parallel
     from .limits import MAX_SHOES
-    from .simulation import _count, _workers
+    from .simulation import _count
 
     _count("shoes", shoes, MAX_SHOES)  # checked now: the plays come after the search
-    seed_sequence(seed)
-    _workers(workers)
+    _parallel.workers(workers)
 
     # the edge is affine in each pay: EV = base + sum over pays of slope * pay
     def with_pays(table: Mapping[str, Fraction]) -> RuleSet:

@@ -26,8 +26,8 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Iterator, Mapping
-from concurrent.futures import FIRST_COMPLETED, Executor, Future, ThreadPoolExecutor, wait
+from collections.abc import Callable, Mapping
+from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
@@ -39,11 +39,11 @@ import numpy.typing as npt
 
 from . import _impl
 from . import _reference as _ref
-from .batch import cores
-from .dealing import seed_sequence
+from . import _parallel
+from .seeds import Seed, SeedLike, check_seed, child, seed_json
 from .limits import MAX_SESSION_ROUNDS, MAX_SESSIONS, MAX_SIM_ROUNDS, MAX_STAKE
 from .rules import RuleSet
-from .money import Money, Purse, check_stake
+from .money import Money, Purse, check_stake, json_money, money_text
 from .ranking import tables_for
 from .settlement import bet_result, check_slip, plan_for, result_of
 
@@ -159,9 +159,7 @@ class BetStats:
     z: float | None
 
     def to_dict(self) -> dict[str, Any]:
-        def money(value: Money) -> int | str:
-            return value if isinstance(value, int) else str(value)
-
+        money = json_money  # (a Decimal written the same whatever the caller's context)
         return {
             "bet": self.bet, "rounds": self.rounds, "stake": money(self.stake), "staked": money(self.staked),
             "returned": money(self.returned), "outcomes": dict(self.outcomes), "rtp": _finite(self.rtp),
@@ -182,7 +180,7 @@ class SimulationResult:
 
     rules: str
     rounds: int
-    seed: int | None
+    seed: int | Seed
     chunk_size: int
     bets: Mapping[str, BetStats]
     classes: tuple[int, ...]  # hands dealt of each class (all hands, banker included)
@@ -193,7 +191,7 @@ class SimulationResult:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "rules": self.rules, "rounds": self.rounds, "seed": self.seed, "chunk_size": self.chunk_size,
+            "rules": self.rules, "rounds": self.rounds, "seed": seed_json(self.seed), "chunk_size": self.chunk_size,
             "interrupted": self.interrupted, "seconds": self.seconds, "versions": dict(self.versions),
             "bets": [b.to_dict() for b in self.bets.values()], "classes": list(self.classes),
         }
@@ -242,7 +240,7 @@ class SimulationResult:
         if self.interrupted:
             caption += " (interrupted)"
         rows = [
-            (b.bet, str(b.stake), _percent(b.rtp), f"{_percent(b.ci95[0])} to {_percent(b.ci95[1])}",
+            (b.bet, money_text(b.stake), _percent(b.rtp), f"{_percent(b.ci95[0])} to {_percent(b.ci95[1])}",
              _percent(b.exact), _decimal(b.z, 2), _decimal(b.sd))
             for b in self.bets.values()
         ]
@@ -322,65 +320,11 @@ def _count(name: str, value: object, limit: int) -> int:
     return value
 
 
-# --- scheduling --------------------------------------------------------------------------------
-
-
-def _child(seed: np.random.SeedSequence, k: int) -> np.random.SeedSequence:
-    """``seed.spawn(n)[k]`` for any n > k, made on demand: a billion chunks need no list
-    of a billion sequences (``spawn`` keys its k-th child by appending k)."""
-    return np.random.SeedSequence(
-        seed.entropy, spawn_key=(*seed.spawn_key, seed.n_children_spawned + k), pool_size=seed.pool_size
-    )
-
-
-def _chunks(rounds: int, chunk_size: int, seed: np.random.SeedSequence) -> Iterator[tuple[int, np.random.SeedSequence, int]]:
-    for k in range(-(-rounds // chunk_size)):
-        yield k, _child(seed, k), min(chunk_size, rounds - k * chunk_size)
-
-
-def _workers(workers: int | None) -> int:
-    return cores(workers, "workers")
-
-
-def _execute(
-    tasks: Iterator[tuple[Any, ...]], run: Callable[..., Any], executor: Executor, window: int,
-    on_result: Callable[[Any], None], stop: npt.NDArray[np.uint8] | None,
-) -> bool:
-    """Run ``run(*task)`` for every task, at most ``window`` at once; returns True when
-    interrupted (KeyboardInterrupt), after the running tasks have stopped."""
-    pending: set[Future[Any]] = set()
-    interrupted = False
-    try:
-        for task in tasks:
-            while len(pending) >= window:
-                finished, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
-                for future in finished:
-                    on_result(future.result())
-            pending.add(executor.submit(run, *task))
-        while pending:
-            finished, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
-            for future in finished:
-                on_result(future.result())
-    except KeyboardInterrupt:
-        interrupted = True
-        if stop is not None:
-            stop[0] = 1
-        for future in pending:
-            future.cancel()
-        for future in pending:  # the running chunks stop within STOP_EVERY rounds
-            if not future.cancelled():
-                try:
-                    on_result(future.result())  # a chunk stopped short still counts
-                except (Exception, KeyboardInterrupt):  # noqa: BLE001 - a second Ctrl-C, a progress callback
-                    pass
-    return interrupted
-
-
 def simulate(
     rules: RuleSet,
     rounds: int,
     bets: Mapping[str, Money] | None = None,
-    seed: int | np.random.SeedSequence | None = None,
+    seed: SeedLike = None,
     workers: int | None = None,
     executor: Executor | None = None,
     progress: Progress | None = None,
@@ -392,7 +336,8 @@ def simulate(
     """Play ``rounds`` rounds as the dealing procedure prescribes and settle ``bets`` (by
     default every bet the table offers, one unit each) every round.
 
-    :param seed: an int or ``SeedSequence``; None draws OS entropy (kept in the result).
+    :param seed: an int, a ``SeedSequence`` or a ``Seed``; None draws OS entropy. The
+        result's ``seed`` re-creates the run (an int, or the whole sequence as a ``Seed``).
     :param workers: threads running chunks without the GIL (None: every core).
     :param executor: run the chunks on this executor instead (e.g. Dask's
         ``Client.get_executor()``); ``workers`` then only bounds the chunks in flight.
@@ -402,6 +347,7 @@ def simulate(
     """
     if not isinstance(rules, RuleSet):
         raise TypeError(f"rules must be a RuleSet, not {type(rules).__name__}")
+    sequence, recorded_seed = check_seed(seed)  # its size checked before any work
     _count("rounds", rounds, MAX_SIM_ROUNDS)
     _count("chunk_size", chunk_size, MAX_SIM_ROUNDS)
     if bets is not None and not isinstance(bets, Mapping):
@@ -413,10 +359,9 @@ def simulate(
     slip: dict[str, Money] = dict(bets) if bets is not None else {name: Fraction(1) for name in rules.bets}
     if not slip:
         raise ValueError("bets: nothing to simulate")
-    check_slip(rules, slip)
+    slip = check_slip(rules, slip).slip  # normalised: a stake of a Decimal subclass is a Decimal
     names = tuple(slip)
-    window = _workers(workers)
-    sequence, recorded_seed = seed_sequence(seed)
+    window = _parallel.workers(workers)
 
     totals = np.zeros((len(names), _ref.N_OUTCOMES), dtype=object)
     classes = np.zeros(tables_for(rules.ranking).n_classes, dtype=object)
@@ -433,15 +378,15 @@ def simulate(
             progress(done, rounds)
 
     stop = np.zeros(1, dtype=np.uint8)
-    tasks = ((rules, names, k, child, n) for k, child, n in _chunks(rounds, chunk_size, sequence))
+    tasks = ((rules, names, k, child, n) for k, child, n in _parallel.chunks(rounds, chunk_size, sequence))
     start = time.perf_counter()
     if executor is None:
         with ThreadPoolExecutor(max_workers=window, thread_name_prefix="sanggong-sim") as pool:
-            interrupted = _execute(
+            interrupted = _parallel.execute(
                 ((*t, stop) for t in tasks), _run_chunk, pool, 2 * window, absorb, stop
             )
     else:
-        interrupted = _execute(tasks, _run_chunk, executor, 2 * window, absorb, None)
+        interrupted = _parallel.execute(tasks, _run_chunk, executor, 2 * window, absorb, None)
     seconds = time.perf_counter() - start
     if interrupted and not partial_on_interrupt:
         raise KeyboardInterrupt
@@ -491,7 +436,7 @@ class SessionResult:
     slip: Mapping[str, int]
     finals: npt.NDArray[Any] = field(compare=False)
     ruined: int
-    seed: int | None
+    seed: int | Seed
     interrupted: bool = False
 
     @property
@@ -511,7 +456,7 @@ class SessionResult:
             "rules": self.rules, "bankroll": self.bankroll, "rounds": self.rounds, "slip": dict(self.slip),
             "sessions": self.sessions, "risk_of_ruin": _finite(self.risk_of_ruin),
             "mean_final": float(Fraction(sum(finals), n)) if n else None,
-            "quantiles": dict(zip(["5%", "25%", "50%", "75%", "95%"], q, strict=True)), "seed": self.seed,
+            "quantiles": dict(zip(["5%", "25%", "50%", "75%", "95%"], q, strict=True)), "seed": seed_json(self.seed),
             "interrupted": self.interrupted,
         }
 
@@ -560,7 +505,7 @@ def simulate_sessions(
     bankroll: int,
     rounds: int,
     sessions: int,
-    seed: int | np.random.SeedSequence | None = None,
+    seed: SeedLike = None,
     workers: int | None = None,
     executor: Executor | None = None,
     *,
@@ -581,15 +526,19 @@ def simulate_sessions(
     """
     if not isinstance(rules, RuleSet):
         raise TypeError(f"rules must be a RuleSet, not {type(rules).__name__}")
-    check_slip(rules, bets)
-    if not bets:
+    sequence, recorded_seed = check_seed(seed)  # its size checked before any work
+    normalised = check_slip(rules, bets).slip  # an int subclass is an int
+    if not normalised:
         raise ValueError("bets: session mode needs a slip of at least one bet")
-    for name, stake in bets.items():
+    slip_int: dict[str, int] = {}
+    for name, stake in normalised.items():
         if isinstance(stake, bool) or not isinstance(stake, int):
             raise TypeError(f"stake on {name}: session mode counts money in int minor units, not {stake!r}")
+        slip_int[name] = stake
+    bets = slip_int
     _count("rounds", rounds, MAX_SESSION_ROUNDS)
     _count("sessions", sessions, MAX_SESSIONS)
-    _count("bankroll", bankroll, MAX_STAKE * MAX_SESSION_ROUNDS)
+    bankroll = int(_count("bankroll", bankroll, MAX_STAKE * MAX_SESSION_ROUNDS))
     if executor is not None and not isinstance(executor, Executor):
         raise TypeError(f"executor must be a concurrent.futures.Executor, not {type(executor).__name__}")
     names = tuple(bets)
@@ -608,14 +557,13 @@ def simulate_sessions(
         )
     money = np.array(nets, dtype=np.int64)
     wide = bankroll + widest * rounds >= 2**62  # running bankrolls in Python ints
-    sequence, recorded_seed = seed_sequence(seed)
-    window = _workers(workers)
+    window = _parallel.workers(workers)
     per_task = max(1, min(1000, sessions // (4 * window)))
     slip = tuple((n, int(bets[n])) for n in names)
     stop = np.zeros(1, dtype=np.uint8)
 
     def seeds(k: int) -> list[np.random.SeedSequence]:
-        return [_child(sequence, i) for i in range(k * per_task, min(sessions, (k + 1) * per_task))]
+        return [child(sequence, i) for i in range(k * per_task, min(sessions, (k + 1) * per_task))]
 
     tasks = ((rules, slip, money, bankroll, rounds, k, seeds(k), wide) for k in range(-(-sessions // per_task)))
     results: dict[int, tuple[list[int], int]] = {}
@@ -625,9 +573,9 @@ def simulate_sessions(
 
     if executor is None:
         with ThreadPoolExecutor(max_workers=window, thread_name_prefix="sanggong-sessions") as pool:
-            interrupted = _execute(((*t, stop) for t in tasks), _run_sessions, pool, 2 * window, absorb, stop)
+            interrupted = _parallel.execute(((*t, stop) for t in tasks), _run_sessions, pool, 2 * window, absorb, stop)
     else:
-        interrupted = _execute(tasks, _run_sessions, executor, 2 * window, absorb, None)
+        interrupted = _parallel.execute(tasks, _run_sessions, executor, 2 * window, absorb, None)
     if interrupted and not partial_on_interrupt:
         raise KeyboardInterrupt
     finals = [f for k in sorted(results) for f in results[k][0]]

@@ -1,0 +1,69 @@
+"""Scheduling: work cut into chunks, each chunk seeded on its own, run on threads or any
+``concurrent.futures.Executor`` with a bounded number of chunks in flight.
+
+Every chunked entry point (``simulate``, ``simulate_sessions``, ``deal_batch``,
+``play_shoes``) runs through here, so that its results do not depend on the workers or
+the executor (chunk k draws from ``seeds.child(sequence, k)``), and its memory does not
+grow with the number of chunks (``execute`` keeps at most ``window`` of them in flight).
+Thread-safety: stateless functions; ``execute`` calls ``on_result`` in the calling
+thread only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from .batch import cores
+from .seeds import child
+
+__all__ = ["chunks", "execute", "workers"]
+
+
+def chunks(total: int, chunk_size: int, sequence: np.random.SeedSequence) -> Iterator[tuple[int, np.random.SeedSequence, int]]:
+    """``(k, chunk k's seed, its size)`` for ``total`` items cut into chunks of ``chunk_size``."""
+    for k in range(-(-total // chunk_size)):
+        yield k, child(sequence, k), min(chunk_size, total - k * chunk_size)
+
+
+def workers(value: int | None) -> int:
+    """A count of workers (None: every core), checked."""
+    return cores(value, "workers")
+
+
+def execute(
+    tasks: Iterator[tuple[Any, ...]], run: Callable[..., Any], executor: Executor, window: int,
+    on_result: Callable[[Any], None], stop: npt.NDArray[np.uint8] | None,
+) -> bool:
+    """Run ``run(*task)`` for every task, at most ``window`` at once; returns True when
+    interrupted (KeyboardInterrupt), after the running tasks have stopped."""
+    pending: set[Future[Any]] = set()
+    interrupted = False
+    try:
+        for task in tasks:
+            while len(pending) >= window:
+                finished, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    on_result(future.result())
+            pending.add(executor.submit(run, *task))
+        while pending:
+            finished, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
+            for future in finished:
+                on_result(future.result())
+    except KeyboardInterrupt:
+        interrupted = True
+        if stop is not None:
+            stop[0] = 1
+        for future in pending:
+            future.cancel()
+        for future in pending:  # the running chunks stop within STOP_EVERY rounds
+            if not future.cancelled():
+                try:
+                    on_result(future.result())  # a chunk stopped short still counts
+                except (Exception, KeyboardInterrupt):  # noqa: BLE001 - a second Ctrl-C, a progress callback
+                    pass
+    return interrupted

@@ -1,0 +1,221 @@
+"""Seeds: what every entry point that takes randomness accepts, checks and records.
+
+A seed is an ``int`` (0 .. ``limits.MAX_SEED``), a numpy ``SeedSequence``, a ``Seed``
+(what a result records) or None (fresh OS entropy, which is recorded). ``check_seed`` is
+the one function every entry point (``Game``, ``deal_batch``, ``simulate``,
+``simulate_sessions``, ``play_shoes``, ``design``, the command line) passes its seed
+through: it bounds the size of what it is given *before* numpy digests any of it (an int
+of millions of bits would otherwise take numpy seconds to hash), and returns the
+sequence to draw from with the seed to record.
+
+**A recorded seed re-creates the run.** A plain int is recorded as itself. Anything else
+(a sequence spawned from another, one with list entropy or another pool size, or one
+that has already spawned children, from whose count the chunks' seeds continue) is
+recorded whole, as a ``Seed``: entropy, spawn key, pool size and the children it had
+spawned. Passing a result's ``seed`` back deals the same rounds, bit for bit.
+
+>>> import numpy as np
+>>> check_seed(42)[1]
+42
+>>> sequence = np.random.SeedSequence(42)
+>>> _ = sequence.spawn(3)
+>>> check_seed(sequence)[1]
+Seed(entropy=42, spawn_key=(), pool_size=4, n_children_spawned=3)
+>>> check_seed(2**300)
+Traceback (most recent call last):
+...
+ValueError: seed must be an int in 0..2**256 - 1, got a 301-bit number
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, TypeAlias
+
+import numpy as np
+
+from .limits import MAX_SEED
+
+__all__ = ["Seed", "SeedLike", "check_seed", "child", "seed_json"]
+
+MAX_ENTROPY_WORDS = 8
+"""The most ints a ``SeedSequence``'s list entropy may hold."""
+MAX_SPAWN_DEPTH = 32
+"""The longest spawn key (how deep a sequence was spawned)."""
+MAX_POOL_SIZE = 64
+"""The largest pool size (numpy's default is 4)."""
+MAX_SPAWN_INDEX = 2**62
+"""The largest spawn-key entry and children count (chunk indices are added to it)."""
+
+
+@dataclass(frozen=True)
+class Seed:
+    """A ``SeedSequence`` written out whole: what a result records where its seed is not
+    a plain int, and what re-creates the run (``simulate(..., seed=result.seed)``).
+
+    >>> seed = Seed(7, spawn_key=(2,))
+    >>> seed.sequence().spawn_key, Seed.from_dict(seed.to_dict()) == seed
+    ((2,), True)
+    """
+
+    entropy: int | tuple[int, ...]
+    spawn_key: tuple[int, ...] = ()
+    pool_size: int = 4
+    n_children_spawned: int = 0
+
+    def __post_init__(self) -> None:
+        _check_parts(self.entropy, self.spawn_key, self.pool_size, self.n_children_spawned)
+
+    def sequence(self) -> np.random.SeedSequence:
+        """A fresh ``SeedSequence`` in this state."""
+        return _sequence(
+            list(self.entropy) if isinstance(self.entropy, tuple) else self.entropy,
+            spawn_key=self.spawn_key, pool_size=self.pool_size, n_children_spawned=self.n_children_spawned,
+        )
+
+    @classmethod
+    def from_sequence(cls, sequence: np.random.SeedSequence) -> Seed:
+        """The seed of a ``SeedSequence`` (its state now), checked."""
+        entropy = sequence.entropy
+        if isinstance(entropy, int | np.integer):
+            value: int | tuple[int, ...] = int(entropy)
+        elif isinstance(entropy, Sequence | np.ndarray):
+            value = tuple(_int(x, "seed's entropy") for x in entropy)
+        else:
+            raise TypeError(f"seed: a SeedSequence's entropy must be an int or a list of ints, not {entropy!r}")
+        return cls(value, tuple(_int(k, "seed's spawn key") for k in sequence.spawn_key),
+                   _int(sequence.pool_size, "seed's pool size"),
+                   _int(sequence.n_children_spawned, "seed's children spawned"))
+
+    @property
+    def plain(self) -> int | None:
+        """The int that re-creates this seed, where there is one."""
+        if isinstance(self.entropy, int) and not self.spawn_key and self.pool_size == 4 \
+                and not self.n_children_spawned:
+            return self.entropy
+        return None
+
+    @property
+    def state_int(self) -> int | None:
+        """The int whose sequence generates this one's state (a bit generator seeded with
+        either draws the same words), where there is one: the children a sequence has
+        spawned change its spawns, not its own state."""
+        if isinstance(self.entropy, int) and not self.spawn_key and self.pool_size == 4:
+            return self.entropy
+        return None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON (integers past what JSON numbers hold exactly as text)."""
+        entropy = str(self.entropy) if isinstance(self.entropy, int) else [str(x) for x in self.entropy]
+        return {"entropy": entropy, "spawn_key": [str(k) for k in self.spawn_key], "pool_size": self.pool_size,
+                "n_children_spawned": str(self.n_children_spawned)}
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Seed:
+        """Read ``to_dict``'s form back, strictly."""
+        if not isinstance(data, dict) or set(data) != {"entropy", "spawn_key", "pool_size", "n_children_spawned"}:
+            raise ValueError("seed: expected an object of entropy, spawn_key, pool_size and n_children_spawned")
+        entropy = data["entropy"]
+        value = _text_int(entropy) if isinstance(entropy, str) else tuple(_text_int(x) for x in _list(entropy))
+        return cls(value, tuple(_text_int(k) for k in _list(data["spawn_key"])),
+                   _int(data["pool_size"], "seed's pool size"), _text_int(data["n_children_spawned"]))
+
+
+SeedLike: TypeAlias = int | np.random.SeedSequence | Seed | None
+"""What an entry point takes as ``seed``."""
+
+
+def _int(value: object, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | np.integer):
+        raise TypeError(f"{name} must be an int, not {value!r}")
+    return int(value)
+
+
+def _list(value: object) -> list[Any]:
+    if not isinstance(value, list) or len(value) > MAX_SPAWN_DEPTH:
+        raise ValueError(f"seed: expected a list of at most {MAX_SPAWN_DEPTH} integers")
+    return value
+
+
+def _text_int(value: object) -> int:
+    if not isinstance(value, str) or not value.isdigit() or len(value) > 80 or (value != "0" and value[0] == "0"):
+        raise ValueError(f"seed: expected an integer written as a string, got {value!r}"[:120])
+    return int(value)
+
+
+def _bounded(value: int, name: str, top: int, top_text: str) -> None:
+    if not 0 <= value <= top:
+        shown = f"{value:,}" if value.bit_length() <= 64 else f"a {value.bit_length()}-bit number"
+        raise ValueError(f"{name} must be an int in 0..{top_text}, got {shown}")
+
+
+def _check_parts(entropy: object, spawn_key: object, pool_size: object, children: object) -> None:
+    if isinstance(entropy, tuple):
+        if not 1 <= len(entropy) <= MAX_ENTROPY_WORDS:
+            raise ValueError(f"seed: list entropy holds 1..{MAX_ENTROPY_WORDS} ints, got {len(entropy)}")
+        for word in entropy:
+            _bounded(_int(word, "seed's entropy"), "seed's entropy", MAX_SEED, "2**256 - 1")
+    else:
+        _bounded(_int(entropy, "seed's entropy"), "seed's entropy", MAX_SEED, "2**256 - 1")
+    if not isinstance(spawn_key, tuple) or len(spawn_key) > MAX_SPAWN_DEPTH:
+        raise ValueError(f"seed: a spawn key is a tuple of at most {MAX_SPAWN_DEPTH} ints")
+    for k in spawn_key:
+        _bounded(_int(k, "seed's spawn key"), "seed's spawn key", MAX_SPAWN_INDEX, "2**62")
+    size = _int(pool_size, "seed's pool size")
+    if not 4 <= size <= MAX_POOL_SIZE:
+        raise ValueError(f"seed's pool size must be in 4..{MAX_POOL_SIZE}, got {size}")
+    _bounded(_int(children, "seed's children spawned"), "seed's children spawned", MAX_SPAWN_INDEX, "2**62")
+
+
+def check_seed(seed: object, name: str = "seed") -> tuple[np.random.SeedSequence, int | Seed]:
+    """Check a seed's size before any work, and return the ``SeedSequence`` to draw from
+    and the seed to record (an int where one re-creates it, else a ``Seed``).
+
+    :raises TypeError: not an int, ``SeedSequence``, ``Seed`` or None (a bool, a float,
+        a numpy ``Generator``: pass that as ``rng`` where it is taken).
+    :raises ValueError: an int outside 0..2**256 - 1 (its size is read before numpy
+        hashes it), or a sequence beyond the bounds of this module's limits.
+    """
+    if seed is None:
+        sequence = _sequence(None)  # fresh OS entropy: 128 bits, recorded
+        return sequence, int(sequence.entropy)  # type: ignore[arg-type]
+    if isinstance(seed, bool) or not isinstance(seed, int | np.integer | np.random.SeedSequence | Seed):
+        raise TypeError(f"{name} must be an int, a SeedSequence or None, not {_short(seed)}")
+    if isinstance(seed, int | np.integer):
+        value = int(seed)
+        if value < 0 or value.bit_length() > MAX_SEED.bit_length():  # before anything hashes it
+            shown = f"{value:,}" if value.bit_length() <= 64 else f"a {value.bit_length()}-bit number"
+            raise ValueError(f"{name} must be an int in 0..2**256 - 1, got {shown}")
+        return _sequence(value), value
+    if isinstance(seed, Seed):  # checked again: a Seed may have skipped __post_init__ (object.__new__)
+        _check_parts(seed.entropy, seed.spawn_key, seed.pool_size, seed.n_children_spawned)
+    recorded = seed if isinstance(seed, Seed) else Seed.from_sequence(seed)
+    plain = recorded.plain
+    return recorded.sequence(), recorded if plain is None else plain
+
+
+def seed_json(seed: int | Seed) -> int | dict[str, Any]:
+    """A recorded seed for a result's JSON: an int as it is, a ``Seed`` as its dict."""
+    return seed.to_dict() if isinstance(seed, Seed) else seed
+
+
+def _sequence(entropy: Any, **kwargs: Any) -> np.random.SeedSequence:
+    """The one place a ``SeedSequence`` is made from what a caller gave (numpy hashes the
+    entropy here: everything is bounded before)."""
+    return np.random.SeedSequence(entropy, **kwargs)
+
+
+def child(sequence: np.random.SeedSequence, k: int) -> np.random.SeedSequence:
+    """``sequence.spawn(n)[k]`` for any n > k, made on demand (a billion chunks need no
+    list of a billion sequences: ``spawn`` keys its k-th child by appending the count of
+    children already spawned plus k to the spawn key)."""
+    return np.random.SeedSequence(
+        sequence.entropy, spawn_key=(*sequence.spawn_key, sequence.n_children_spawned + k),
+        pool_size=sequence.pool_size,
+    )
+
+
+def _short(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else f"a {type(value).__name__}"
