@@ -35,7 +35,7 @@ from .limits import MAX_DECIMAL_EXPONENT, MAX_DENOMINATOR, MAX_STAKE
 if TYPE_CHECKING:
     from .rules import RuleSet
 
-__all__ = ["Money", "Purse", "check_stake", "exact_decimal", "json_money", "money_kind"]
+__all__ = ["Money", "Purse", "check_stake", "exact_decimal", "json_money", "money_kind", "money_text", "to_money"]
 
 Money: TypeAlias = int | Decimal | Fraction
 
@@ -155,6 +155,41 @@ class Purse:
         return value
 
 
+def to_money(bet: str, stake: object, rules: RuleSet) -> Money:
+    """A stake checked (``check_stake``) and normalised: of its base type (an ``int``,
+    ``Decimal`` or ``Fraction`` subclass becomes the class itself) and in its canonical
+    form (a ``Decimal`` written in the minor unit's exponent: ``Decimal("1E+2")`` and
+    ``Decimal("100")`` are both ``Decimal("100.00")`` at a 0.01 table). Every entry point
+    that takes money passes it through here, so that settlement, records and the
+    command line see the same value whatever the caller's number types.
+
+    >>> from sanggong.rules import MACAU
+    >>> to_money("win:1", Decimal("1E+2"), MACAU), to_money("win:1", Fraction(6, 4), MACAU)
+    (Decimal('100.00'), Fraction(3, 2))
+    """
+    exact, kind = check_stake(bet, stake, rules)
+    return Purse(kind, rules).money(exact)
+
+
+def money_text(value: Money) -> str:
+    """An amount's exact text, the same whatever the caller's ``decimal`` context (its
+    ``capitals`` setting would otherwise write ``1e+2``): an int in plain decimal, a
+    Decimal as sanggong's own context writes it, a Fraction as ``n/d`` (or ``n``).
+
+    >>> from decimal import localcontext
+    >>> with localcontext(capitals=0):
+    ...     money_text(Decimal("1E-29"))
+    '1E-29'
+    """
+    if isinstance(value, Decimal):
+        with exact_decimal():
+            return str(value)
+    if isinstance(value, bool) or not isinstance(value, int | Fraction):
+        raise TypeError(f"{value!r} is not an amount")
+    return str(int(value)) if isinstance(value, int) else str(Fraction(value))
+
+
 def json_money(value: Money) -> int | str:
-    """An amount for JSON: an int as it is, a Decimal or Fraction as its exact text."""
-    return value if isinstance(value, int) and not isinstance(value, bool) else str(value)
+    """An amount for JSON: an int as it is, a Decimal or Fraction as its exact text
+    (``money_text``)."""
+    return int(value) if isinstance(value, int) and not isinstance(value, bool) else money_text(value)

@@ -14,21 +14,28 @@ or all at once with ``write_log(records, path)`` (``"\\n".join(r.to_json() for r
 records) + "\\n"``). Check one with ``sanggong.verify.verify_log(path)``.
 
 **The canonical bytes** of a record: take the record's JSON object (as on its line),
-drop the keys ``hash`` and ``hmac``, and write what is left as JSON with the keys of
-every object sorted (by Unicode code point; every key of a record is ASCII), no
-whitespace at all (separators ``,`` and ``:``), strings unescaped except for ``"``,
-``\\`` and the control characters U+0000..U+001F (as ``\\b \\f \\n \\r \\t``, others as
-``\\u00XX`` with lower-case hex), integers in plain decimal (a record holds no other
-numbers), ``true``/``false``/``null``; then encode that text as UTF-8. In Python:
-``json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()``.
+drop the keys ``hash`` and ``hmac``, and canonicalise what is left by RFC 8785, the JSON
+Canonicalization Scheme (JCS): keys sorted, no whitespace, minimal string escapes,
+UTF-8. A record holds no floats, and no integer beyond what a JSON number holds exactly
+(``2**53 - 1``): money is always written as text (``"100"``, ``"1.05"``, ``"7/2"``, read
+by the record's ``money`` kind), and so are the seed and the bit generator's state. Any
+JCS library gives the same bytes (``rfc8785.dumps(body)`` in Python);
+``sanggong._canonical`` says how sanggong writes them.
 
 **The chain.** ``prev`` is the lower-case hex SHA-256 of the canonical bytes of the
 game's previous record (64 zeros for its first record); ``hash`` is the SHA-256 of the
 record's own canonical bytes (``prev`` included). **The HMAC**, where the operator keeps
 a key, is ``hmac``: the lower-case hex HMAC-SHA256 of the same canonical bytes under the
 key. Without a key anyone can recompute a consistent chain; with one, only the key's
-holder can. A record's fields are described in ``RoundRecord``;
-``rules_digest`` is ``RuleSet.digest()`` of the rules it was played under.
+holder can. A game signs every record or none: a log whose signatures stop (or start)
+part way is refused even without the key. A record's fields are described in
+``RoundRecord``; ``rules_digest`` is ``RuleSet.digest()`` of the rules it was played
+under, and ``format`` the record format (``FORMAT``).
+
+**Normalised money.** A record never depends on the caller's state: stakes are
+normalised where they enter (``money.to_money``: a ``Decimal`` subclass is a ``Decimal``,
+written in the minor unit's exponent) and written by ``money.money_text``, whatever the
+caller's ``decimal`` context.
 
 **Shoe states.** A record names its bit generator only from ``REPLAYABLE``, and its
 ``shoe_state`` is checked against that generator's schema before numpy sees it
@@ -47,7 +54,7 @@ True
 True
 >>> RoundRecord.from_json(line) == second
 True
->>> RoundRecord.from_json(line.replace('"win:1":100', '"win:1":200', 1))
+>>> RoundRecord.from_json(line.replace('"win:1":"100"', '"win:1":"200"', 1))
 Traceback (most recent call last):
 ...
 ValueError: hash does not match its contents
@@ -71,6 +78,7 @@ from typing import TYPE_CHECKING, Any, Final, NoReturn
 
 import numpy as np
 
+from ._canonical import canonical_json, loads_strict
 from .cards import Card
 from .hands import HandValue, PairPlus, evaluate
 from .limits import (
@@ -89,13 +97,15 @@ from .limits import (
 )
 from .ranking import DEFAULT_RANKING, Ranking
 from .rules import RuleSet, parse_bet
-from .settlement import Money
+from .money import money_kind, money_text
+from .settlement import BetResult, Money
 
 if TYPE_CHECKING:  # at run time, __getattr__ below imports them when asked for
     from .verify import VerifyReport as VerifyReport
     from .verify import verify_log as verify_log
 
 __all__ = [
+    "FORMAT",
     "REPLAYABLE",
     "ZERO_HASH",
     "RoundRecord",
@@ -107,6 +117,7 @@ __all__ = [
     "loads_record",
     "record_hash",
     "record_hmac",
+    "result_entry",
     "rules_digest",
     "state_json",
     "write_log",
@@ -123,14 +134,9 @@ REPLAYABLE: Final = ("PCG64", "PCG64DXSM", "Philox", "SFC64", "MT19937")
 
 
 def _canonical_bytes(data: Mapping[str, Any]) -> bytes:
-    """The canonical bytes of a record's dict (see the module's doc): JSON of every
-    field but ``hash`` and ``hmac``, keys sorted, no whitespace, UTF-8 unescaped."""
-    body = {k: v for k, v in data.items() if k not in ("hash", "hmac")}
-    text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
-    try:
-        return text.encode("utf-8")
-    except UnicodeEncodeError:
-        raise ValueError("the record holds text that is not valid Unicode (a lone surrogate)") from None
+    """The canonical bytes of a record's dict (see the module's doc): RFC 8785 (JCS) of
+    every field but ``hash`` and ``hmac``."""
+    return canonical_json({k: v for k, v in data.items() if k not in ("hash", "hmac")})
 
 
 def _mac(key: bytes, canonical: bytes) -> str:
@@ -227,9 +233,10 @@ assert tuple(_STATE_SCHEMAS) == REPLAYABLE
 
 
 def state_json(state: Mapping[str, Any]) -> dict[str, Any] | None:
-    """A live bit generator's ``state`` as plain JSON (arrays as lists of ints), as a
-    record's ``shoe_state`` holds it; None for a bit generator a record cannot name (one
-    not in ``REPLAYABLE``).
+    """A live bit generator's ``state`` as plain JSON, as a record's ``shoe_state`` holds
+    it: every integer as its decimal text (they pass what JSON numbers hold exactly),
+    arrays as lists of them; None for a bit generator a record cannot name (one not in
+    ``REPLAYABLE``).
 
     >>> state = state_json(np.random.PCG64(1).state)
     >>> state["bit_generator"], check_state(state) == state
@@ -239,13 +246,13 @@ def state_json(state: Mapping[str, Any]) -> dict[str, Any] | None:
     if name not in _STATE_SCHEMAS:
         return None
 
-    def plain(value: Any) -> Any:
+    def plain(value: Any) -> Any:  # every integer as its decimal text (I-JSON: they pass 2**53)
         if isinstance(value, Mapping):
             return {str(k): plain(v) for k, v in value.items()}
         if isinstance(value, np.ndarray):
-            return [int(x) for x in value.tolist()]
-        if isinstance(value, np.integer):
-            return int(value)
+            return [str(int(x)) for x in value.tolist()]
+        if isinstance(value, np.integer | int) and not isinstance(value, bool):
+            return str(int(value))
         return value
 
     out: dict[str, Any] = plain(state)
@@ -277,19 +284,19 @@ def check_state(value: object) -> dict[str, Any]:
             _check_keys(value, tuple(schema), (), path)
             return {k: check(value[k], s, f"{path}.{k}") for k, s in schema.items()}
         if schema[0] == "int":
-            return _int(value, path, schema[1], schema[2] - 1)
+            return str(_int_text(value, path, schema[1], schema[2] - 1))
         if not isinstance(value, list):
-            raise TypeError(f"field {path!r}: expected a list of {schema[1]} ints, got {_show(value)}")
+            raise TypeError(f"field {path!r}: expected a list of {schema[1]} integers, got {_show(value)}")
         if len(value) != schema[1]:
-            raise ValueError(f"field {path!r}: expected {schema[1]} ints, got {len(value)}")
-        return [_int(x, f"{path}[{i}]", 0, schema[2] - 1) for i, x in enumerate(value)]
+            raise ValueError(f"field {path!r}: expected {schema[1]} integers, got {len(value)}")
+        return [str(_int_text(x, f"{path}[{i}]", 0, schema[2] - 1)) for i, x in enumerate(value)]
 
     state: dict[str, Any] = check(value, schema, "shoe_state")
     inner = state["state"]
-    if name in ("PCG64", "PCG64DXSM") and not inner["inc"] % 2:
+    if name in ("PCG64", "PCG64DXSM") and not int(inner["inc"]) % 2:
         # numpy's seeding makes the increment odd; an even one can stall the generator
         raise ValueError("field 'shoe_state.state.inc': must be odd")
-    if name == "MT19937" and not (inner["key"][0] & 0x80000000 or any(inner["key"][1:])):
+    if name == "MT19937" and not (int(inner["key"][0]) & 0x80000000 or any(k != "0" for k in inner["key"][1:])):
         raise ValueError("field 'shoe_state.state.key': the all-zero state of MT19937 never leaves zero")
     return state
 
@@ -314,12 +321,12 @@ def bit_generator_from_state(state: object) -> np.random.BitGenerator:
     bit_generator = cls(0)
     dtype = np.uint32 if name == "MT19937" else np.uint64
 
-    def native(value: Any) -> Any:
+    def native(value: Any, key: str = "") -> Any:
         if isinstance(value, dict):
-            return {k: native(v) for k, v in value.items()}
+            return {k: native(v, k) for k, v in value.items()}
         if isinstance(value, list):
-            return np.array(value, dtype=dtype)
-        return value
+            return np.array([int(x) for x in value], dtype=dtype)
+        return value if key == "bit_generator" else int(value)
 
     try:
         bit_generator.state = native(checked)
@@ -334,18 +341,43 @@ def bit_generator_from_state(state: object) -> np.random.BitGenerator:
 # --- the record ---------------------------------------------------------------------------
 
 _MONEY_KINDS: dict[str, type] = {"int": int, "decimal": Decimal, "fraction": Fraction}
+_KIND_NAMES = {kind: name for name, kind in _MONEY_KINDS.items()}
+
+FORMAT: Final = 1
+"""The record format this version writes and reads (a record's ``format`` field)."""
 
 
 def _money_kind(bets: Mapping[str, Money]) -> str:
-    kinds = {type(v) for v in bets.values()}
-    for name, kind in _MONEY_KINDS.items():
-        if kinds == {kind}:
-            return name
-    return "int"
+    """The slip's money kind by name (a slip's stakes are of one kind; ``int`` for none)."""
+    kinds = {money_kind(v) for v in bets.values()}
+    if len(kinds) > 1 or None in kinds:
+        raise ValueError(f"a record's stakes are of one kind of money, not {sorted(map(str, kinds))}")
+    kind = kinds.pop() if kinds else int
+    assert kind is not None
+    return _KIND_NAMES[kind]
 
 
-def _money_out(value: Money) -> int | str:
-    return value if isinstance(value, int) else str(value)
+_AMOUNTS = ("stake", "returned", "commission", "carried", "net")
+
+
+def result_entry(result: BetResult) -> dict[str, Any]:
+    """A bet's result as a record holds it: amounts as money (written as their exact
+    text, ``money.money_text``, in the record's JSON), odds as ``n/d`` text."""
+    return {
+        "bet": str(result.bet),
+        "stake": result.stake,
+        "outcome": result.outcome,
+        "detail": result.detail,
+        "odds": None if result.odds is None else str(result.odds),
+        "returned": result.returned,
+        "commission": result.commission,
+        "carried": result.carried,
+        "net": result.net,
+    }
+
+
+def _result_json(result: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: money_text(v) if k in _AMOUNTS else v for k, v in result.items()}
 
 
 @dataclass(frozen=True)
@@ -398,12 +430,13 @@ class RoundRecord:
             return {"cards": [str(c) for c in h.cards], "label": h.label, "pair_plus": h.pair_plus.label}
 
         return {
+            "format": FORMAT,
             "rules": self.rules,
             "rules_digest": self.rules_digest,
             "round": self.round,
             "shoe": self.shoe,
             "round_in_shoe": self.round_in_shoe,
-            "seed": self.seed,
+            "seed": None if self.seed is None else str(self.seed),
             "cut_card": self.cut_card,
             "last_of_shoe": self.last_of_shoe,
             "head_card": None if self.head_card is None else str(self.head_card),
@@ -413,9 +446,9 @@ class RoundRecord:
             "hands": {str(p): hand(h) for p, h in self.hands.items()},
             "winners": {str(p): w for p, w in self.winners.items()},
             "money": _money_kind(self.bets),
-            "bets": {k: _money_out(v) for k, v in self.bets.items()},
-            "results": [dict(r) for r in self.results],
-            "carried": {k: _money_out(v) for k, v in self.carried.items()},
+            "bets": {k: money_text(v) for k, v in self.bets.items()},
+            "results": [_result_json(r) for r in self.results],
+            "carried": {k: money_text(v) for k, v in self.carried.items()},
             "shoe_state": None if self.shoe_state is None else _copy_json(self.shoe_state),
             "prev": self.prev,
         }
@@ -470,6 +503,10 @@ class RoundRecord:
             raise TypeError(f"field 'rules': expected a string, got {_show(rules)}")
         if not rules or len(rules) > 200 or not rules.isprintable():
             raise ValueError(f"field 'rules': expected a rule set's name, got {_show(rules)}")
+        version = data["format"]
+        if version != FORMAT or isinstance(version, bool):
+            raise ValueError(f"field 'format': this version of sanggong reads record format {FORMAT}, "
+                             f"not {_show(version)}")
         seed = data["seed"]
         record = cls(
             rules=rules,
@@ -477,7 +514,7 @@ class RoundRecord:
             round=_int(data["round"], "round", 1, MAX_ROUND),
             shoe=_int(data["shoe"], "shoe", 1, MAX_ROUND),
             round_in_shoe=_int(data["round_in_shoe"], "round_in_shoe", 1, MAX_ROUND),
-            seed=None if seed is None else _int(seed, "seed", 0, MAX_SEED),
+            seed=None if seed is None else _int_text(seed, "seed", 0, MAX_SEED),
             cut_card=None if data["cut_card"] is None else _int(data["cut_card"], "cut_card", 1, 52 * MAX_DECKS - 1),
             last_of_shoe=_bool(data["last_of_shoe"], "last_of_shoe"),
             head_card=None if data["head_card"] is None else _card(data["head_card"], "head_card"),
@@ -515,7 +552,7 @@ class RoundRecord:
 # --- strict reading -------------------------------------------------------------------------
 
 _RECORD_KEYS = (
-    "rules", "rules_digest", "round", "shoe", "round_in_shoe", "seed", "cut_card", "last_of_shoe",
+    "format", "rules", "rules_digest", "round", "shoe", "round_in_shoe", "seed", "cut_card", "last_of_shoe",
     "head_card", "burned", "ranking", "banker", "hands", "winners", "money", "bets", "results", "carried",
     "shoe_state", "prev", "hash",
 )
@@ -524,6 +561,7 @@ _OUTCOMES = ("win", "lose", "push", "carried")
 _DETAILS = (None, "with a 6-point hand", *(p.label for p in PairPlus if p is not PairPlus.NONE))
 _MULTIPLIER = re.compile(r"x[1-9][0-9]*(?:/[1-9][0-9]*)?")  # a banker game's "x3"
 _HEX = re.compile(r"[0-9a-f]{64}")
+_NATURAL = re.compile(r"0|[1-9][0-9]*")
 _DECIMAL = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:E[+-](?:0|[1-9][0-9]*))?")
 _FRACTION = re.compile(r"-?(?:0|[1-9][0-9]*)(?:/[1-9][0-9]*)?")
 _BET_NAME = re.compile(r"[a-z_]{1,32}(?::(?:banker|0|[1-9][0-9]?))?")
@@ -570,6 +608,20 @@ def _int(value: object, name: str, low: int, high: int) -> int:
         top = f"2**{high.bit_length()} - 1" if high > _U64 and not high & (high + 1) else str(high)
         _fail(name, f"an integer in {low}..{top}", value, ValueError)
     return value
+
+
+def _int_text(value: object, name: str, low: int, high: int) -> int:
+    """An integer written as decimal text (no sign, no leading zero), as a record writes
+    the integers that pass what a JSON number holds exactly (seeds, generator states)."""
+    if not isinstance(value, str):
+        _fail(name, "an integer written as a string", value)
+    top = f"2**{high.bit_length()} - 1" if high > _U64 and not high & (high + 1) else str(high)
+    if len(value) > len(str(high)) or not _NATURAL.fullmatch(value):
+        _fail(name, f"an integer in {low}..{top}, written as a string", value, ValueError)
+    number = int(value)
+    if not low <= number <= high:
+        _fail(name, f"an integer in {low}..{top}", value, ValueError)
+    return number
 
 
 def _bool(value: object, name: str) -> bool:
@@ -667,15 +719,13 @@ def _decimal(value: str, name: str) -> Decimal:
 def _stake(value: object, name: str, kind: str) -> Money:
     """A stake of ``kind`` money, strictly: positive, at most ``MAX_STAKE``, a bounded
     decimal exponent, a bounded denominator; never an unbounded number."""
-    if kind == "int":
-        if isinstance(value, bool) or not isinstance(value, int):
-            _fail(name, "an integer stake (the record's money is 'int')", value)
-        return _int(value, name, 1, MAX_STAKE)
     if not isinstance(value, str):
         _fail(name, f"a stake written as a string (the record's money is {kind!r})", value)
     amount: Money
     if len(value) > MAX_TEXT_NUMBER:
         _fail(name, f"an amount of at most {MAX_TEXT_NUMBER} characters", value, ValueError)
+    if kind == "int":
+        return _int_text(value, name, 1, MAX_STAKE)
     if kind == "decimal":
         if not _DECIMAL.fullmatch(value):
             _fail(name, "a decimal amount such as '1.05'", value, ValueError)
@@ -699,12 +749,9 @@ def _stakes(value: object, name: str, kind: str) -> dict[str, Money]:
     return {_bet_name(k, f"{name} key"): _stake(v, f"{name}.{k}", kind) for k, v in value.items()}
 
 
-def _amount(value: object, name: str, kind: str) -> None:
+def _amount(value: object, name: str, kind: str) -> Money:
     """A result's amount: of the record's money kind, or an exact fraction (a commission
     that leaves a part of the minor unit); bounded in size."""
-    if kind == "int" and isinstance(value, int) and not isinstance(value, bool):
-        _int(value, name, -_MAX_AMOUNT, _MAX_AMOUNT)
-        return
     if not isinstance(value, str):
         _fail(name, "an amount", value)
     if len(value) > 2 * MAX_TEXT_NUMBER + 1:
@@ -717,6 +764,11 @@ def _amount(value: object, name: str, kind: str) -> None:
         _fail(name, f"an amount of the record's money ({kind!r})", value, ValueError)
     if not -_MAX_AMOUNT <= amount <= _MAX_AMOUNT:
         _fail(name, f"an amount of at most {_MAX_AMOUNT}", value, ValueError)
+    if kind == "int" and isinstance(amount, Fraction) and amount.denominator == 1:
+        return int(amount)
+    if kind == "decimal" and isinstance(amount, Fraction) and "/" not in value:
+        return Decimal(amount.numerator)  # "5" in a decimal record: written as Decimal writes 5
+    return amount
 
 
 def _results(value: object, kind: str) -> tuple[dict[str, Any], ...]:
@@ -743,9 +795,10 @@ def _results(value: object, kind: str) -> tuple[dict[str, Any], ...]:
                 _fail(f"{name}.odds", "null or odds such as '1/2'", odds, ValueError)
             if not 0 <= Fraction(odds) <= MAX_ODDS or Fraction(odds).denominator > MAX_DENOMINATOR:
                 _fail(f"{name}.odds", f"odds of at most {MAX_ODDS}", odds, ValueError)
-        for money_field in ("stake", "returned", "commission", "carried", "net"):
-            _amount(result[money_field], f"{name}.{money_field}", kind)
-        out.append({k: result[k] for k in _RESULT_KEYS})
+        entry = {k: result[k] for k in _RESULT_KEYS}
+        for money_field in _AMOUNTS:
+            entry[money_field] = _amount(result[money_field], f"{name}.{money_field}", kind)
+        out.append(entry)
     return tuple(out)
 
 
@@ -801,15 +854,6 @@ def _json_int(text: str) -> int:
     return int(text)
 
 
-def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in out:
-            raise ValueError(f"the key {_show(key)} appears twice in one object")
-        out[key] = value
-    return out
-
-
 def loads_record(text: str | bytes) -> Any:
     """Parse one record's JSON strictly (no dict check): at most ``MAX_RECORD_BYTES``
     bytes (refused before parsing), UTF-8, no floats, NaN or Infinity, no duplicate keys,
@@ -828,8 +872,8 @@ def loads_record(text: str | bytes) -> Any:
         except UnicodeDecodeError as exc:
             raise ValueError(f"not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     try:
-        return json.loads(
-            text, object_pairs_hook=_object, parse_int=_json_int,
+        return loads_strict(
+            text, parse_int=_json_int,
             parse_float=lambda s: _reject(f"a number with a fraction or an exponent ({s[:20]}): records hold none"),
             parse_constant=lambda s: _reject(f"{s} is not a number a record holds"),
         )

@@ -55,6 +55,8 @@ from typing import Any, Literal
 import msgspec
 from msgspec import UNSET, UnsetType
 
+from ._canonical import DuplicateKey, canonical_json, loads_strict
+from .money import money_text
 from .ranking import DEFAULT_RANKING, Ranking
 from .limits import (
     MAX_BURN,
@@ -653,15 +655,16 @@ class RuleSet:
         return dataclasses.replace(self, **changes)
 
     def digest(self) -> str:
-        """The SHA-256 of the rule set's canonical JSON (``to_dict`` with sorted keys, no
-        spaces, UTF-8): equal rule sets have equal digests, any change changes it. A round
-        record carries it to bind the round to the exact rules it was dealt under.
+        """The SHA-256 of the rule set's canonical JSON (``to_dict`` canonicalised by RFC
+        8785, as records are: sorted keys, no spaces, UTF-8): equal rule sets have equal
+        digests, any change changes it, and the caller's ``decimal`` context changes
+        nothing. A round record carries it to bind the round to the exact rules it was
+        dealt under.
 
         >>> MACAU.digest() == MACAU.replace().digest() != MACAU.replace(decks=6).digest()
         True
         """
-        text = json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-        return hashlib.sha256(text.encode("utf-8")).hexdigest()
+        return hashlib.sha256(canonical_json(self.to_dict())).hexdigest()
 
     # --- files ----------------------------------------------------------------------
 
@@ -678,7 +681,7 @@ class RuleSet:
             elif isinstance(value, frozenset):
                 value = sorted(value)
             elif isinstance(value, Decimal):
-                value = str(value)
+                value = money_text(value)  # never the caller's context's spelling (1e-30)
             elif isinstance(value, tuple):
                 value = list(value)
             elif isinstance(value, Ranking):
@@ -718,6 +721,8 @@ class RuleSet:
         text = _read(path)
         toml = path.suffix == ".toml"
         kind = "TOML" if toml else "JSON"
+        if not toml:  # (TOML's grammar refuses a repeated key itself)
+            _refuse_repeated_keys(path, text)
         try:
             if toml:
                 parsed = msgspec.toml.decode(text, type=_RuleFile, strict=True)
@@ -920,6 +925,18 @@ def _read(path: Path) -> str:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise ValueError(f"{path}: not UTF-8 text (byte {exc.start})") from None
+
+
+def _refuse_repeated_keys(path: Path, text: str) -> None:
+    """A JSON rule file that gives a key twice is refused (as TOML's grammar and records
+    refuse it), never read as its last value: ``{"tie": 80, "tie": 8}`` is not a table
+    paying 8. Text that is not JSON is left for msgspec to name."""
+    try:
+        loads_strict(text)
+    except DuplicateKey as exc:
+        raise ValueError(f"{path}: {exc}") from None
+    except (ValueError, RecursionError):  # not JSON, or nested too deeply: msgspec says which
+        pass
 
 
 def parse_bet(name: str) -> BetSpec:

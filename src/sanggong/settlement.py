@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 from types import MappingProxyType
-from typing import Any, TypeAlias
+from typing import Any, NamedTuple, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
@@ -40,6 +40,7 @@ from .cards import Card, CardsLike
 from .hands import HandValue, evaluate
 from .money import Money, Purse, check_stake, exact_decimal, json_money, money_kind
 from .ranking import tables_for
+from ._threads import locked, new_lock
 from .rules import BetSpec, RuleSet
 
 __all__ = ["BetResult", "Money", "Settlement", "SettlementPlan", "TableSession", "settle"]
@@ -313,15 +314,28 @@ def check_cards(rules: RuleSet, hands: Sequence[HandValue]) -> None:
         )
 
 
-def check_slip(
-    rules: RuleSet, bets: Mapping[str, Money]
-) -> tuple[list[BetSpec], dict[str, tuple[Fraction, type]], set[type]]:
+class CheckedSlip(NamedTuple):
+    """A bet slip as ``check_slip`` found it."""
+
+    specs: list[BetSpec]
+    """Each bet's parsed name, in the slip's order."""
+    exact: dict[str, tuple[Fraction, type]]
+    """Each bet's exact stake and money kind."""
+    kinds: set[type]
+    """The slip's money kind (one, or none for an empty slip)."""
+    slip: dict[str, Money]
+    """The slip normalised (``money.to_money``): plain ``str`` names, every stake of its
+    base type and canonical form. Records, sessions and results hold this one."""
+
+
+def check_slip(rules: RuleSet, bets: Mapping[str, Money]) -> CheckedSlip:
     """Check a bet slip against the table without any hands: every bet offered, every
-    stake an amount of one kind, no Tie without its Win where the rules need one."""
+    stake an amount of one kind, no Tie without its Win where the rules need one; and
+    normalise it (``CheckedSlip.slip``)."""
     if not isinstance(bets, Mapping):
         raise TypeError(f"bets: expected a mapping of bet name to stake, not {type(bets).__name__}")
     specs = [rules.bet(name) for name in bets]
-    checked = {name: check_stake(name, stake, rules) for name, stake in bets.items()}
+    checked = {str(name): check_stake(name, stake, rules) for name, stake in bets.items()}
     kinds = {kind for _, kind in checked.values()}
     if len(kinds) > 1:
         raise ValueError("bets: all stakes of a slip must be of one kind (int minor units, Decimal or Fraction)")
@@ -329,7 +343,8 @@ def check_slip(
         for spec in specs:
             if spec.kind == "tie" and f"win:{spec.position}" not in bets:
                 raise ValueError(f"bet {spec.name}: a Tie bet needs a Win bet on position {spec.position}")
-    return specs, checked, kinds
+    slip = {name: Purse(kind, rules).money(exact) for name, (exact, kind) in checked.items()}
+    return CheckedSlip([BetSpec(str(s.name), s.kind, s.position) for s in specs], checked, kinds, slip)
 
 
 def settle(
@@ -356,7 +371,7 @@ def settle(
     """
     if not isinstance(rules, RuleSet):
         raise TypeError(f"rules must be a RuleSet, not {type(rules).__name__}")
-    specs, checked, kinds = check_slip(rules, bets)
+    specs, checked, kinds, _ = check_slip(rules, bets)
     banker_value = evaluate(banker, rules)  # a HandValue is evaluated again from its cards
     hand_values = _hands(rules, hands)
     check_cards(rules, [banker_value, *hand_values.values()])
@@ -490,17 +505,22 @@ class TableSession:
     Traceback (most recent call last):
     ...
     ValueError: bet win:1: a carried stake of 100 may be increased, not reduced or withdrawn (got 50)
+
+    Thread-safety: safe to share between threads; each call holds the session's lock,
+    so concurrent rounds are settled one after the other (``sanggong._threads``).
     """
 
     def __init__(self, rules: RuleSet) -> None:
         self.rules = rules
         self._carried: dict[str, Money] = {}
+        self._lock = new_lock()
 
     @property
     def carried(self) -> Mapping[str, Money]:
         """Stakes on the table from the last round, by bet."""
         return MappingProxyType(self._carried)
 
+    @locked
     def settle(
         self,
         banker: HandLike,
@@ -510,6 +530,7 @@ class TableSession:
         """Settle a round with the carried stakes plus ``bets``."""
         return self.settle_slip(banker, hands, self.slip({} if bets is None else bets))
 
+    @locked
     def settle_slip(
         self,
         banker: HandLike,
@@ -523,6 +544,7 @@ class TableSession:
         self._carried = {r.bet: r.carried for r in result.results if r.carried}
         return result
 
+    @locked
     def slip(self, bets: Mapping[str, Money]) -> dict[str, Money]:
         """The next round's whole slip: the carried stakes, raised or joined by ``bets``,
         checked as ``settle`` would check it (an empty slip is allowed)."""
@@ -546,5 +568,4 @@ class TableSession:
                         f"not reduced or withdrawn (got {stake})"
                     )
             slip[name] = stake
-        check_slip(self.rules, slip)
-        return slip
+        return check_slip(self.rules, slip).slip
