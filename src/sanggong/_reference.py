@@ -527,21 +527,36 @@ def settle_batch(plan, classes, ranks, pps, out) -> int:  # type: ignore[no-unty
 
 
 # --- shuffling and dealing -------------------------------------------------------------
-# The same algorithms as the compiled core, drawing the same 64-bit words through
-# ``random_raw()``: for bit generators whose raw output is their 64-bit output (PCG64,
-# PCG64DXSM, Philox, SFC64) both produce the same cards, bit for bit, from one seed.
-# (``random_raw`` takes the bit generator's lock for each draw itself, so the reference
-# does not hold it around a loop: the lock is not reentrant.)
+# The same algorithms as the compiled core, drawing the same 64-bit words: the core calls
+# the bit generator's ``next_uint64``, and so does the reference, through ``next_uint64``
+# below, for every bit generator: ``random_raw()`` where it is that word (PCG64,
+# PCG64DXSM, Philox, SFC64), and otherwise (MT19937, whose raw output is 32-bit, or a bit
+# generator of the caller's) numpy's own full-range draw, which is one ``next_uint64``.
+# Both implementations therefore deal the same cards, bit for bit, from any bit
+# generator. (Each draw takes the bit generator's lock itself, so the reference does not
+# hold it around a loop: the lock is not reentrant.)
 
 _MASK64 = (1 << 64) - 1
+_RAW_IS_64 = (np.random.PCG64, np.random.PCG64DXSM, np.random.Philox, np.random.SFC64)
+
+
+def next_uint64(bit_generator) -> int:  # type: ignore[no-untyped-def]
+    """The bit generator's next 64-bit word, as the core's ``next_uint64`` draws it."""
+    if type(bit_generator) in _RAW_IS_64:
+        return int(bit_generator.random_raw())
+    if not isinstance(bit_generator, np.random.BitGenerator):
+        raise TypeError(f"{bit_generator!r} is not a numpy BitGenerator")
+    # integers over the whole 64-bit range is exactly one next_uint64 (numpy's bounded
+    # draw returns the word itself when the range is 2**64); the Generator shares the state
+    return int(np.random.Generator(bit_generator).integers(0, 1 << 64, dtype=np.uint64))
 
 
 def _bounded_raw(bit_generator, n: int) -> int:  # type: ignore[no-untyped-def]
-    product = int(bit_generator.random_raw()) * n
+    product = next_uint64(bit_generator) * n
     if product & _MASK64 < n:
         threshold = (1 << 64) % n
         while product & _MASK64 < threshold:
-            product = int(bit_generator.random_raw()) * n
+            product = next_uint64(bit_generator) * n
     return product >> 64
 
 

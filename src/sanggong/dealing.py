@@ -7,10 +7,8 @@ replayed) or ``rng`` (a ``Generator`` or ``BitGenerator`` of your own). Cards ar
 a lazy Fisher-Yates shuffle, so every order stays equally likely and a round costs only
 the cards it takes; its unbiased bounded integers come several from each 64-bit word
 (Lemire's method, batched: see ``sanggong._reference.draw``). The compiled core and the
-pure-Python reference deal the same cards, bit for bit, for the bit generators whose raw
-output is their 64-bit output: PCG64 (the default), PCG64DXSM, Philox and SFC64 (MT19937's
-raw output is 32-bit: the compiled core works with it, but the reference does not
-reproduce it).
+pure-Python reference deal the same cards, bit for bit, from any bit generator (both
+draw its ``next_uint64``).
 
 **Records.** Every round a ``Game`` or an ``ObservedTable`` plays comes back as a
 ``RoundRecord``: its cards, hands, bets and results, where it came from (seed, shoe, the
@@ -27,7 +25,7 @@ every field.
 **Real money.** A cryptographically secure generator plugs in as any ``BitGenerator``:
 e.g. ``randomgen``'s ``AESCounter`` or ``ChaCha`` (``Game(rules, rng=ChaCha(key=...))``),
 or a ``numpy.random.BitGenerator`` you write around your own certified source. sanggong
-only calls its ``next_uint64`` (and ``random_raw`` in the reference). Records name and
+only calls its ``next_uint64``. Records name and
 replay only the bit generators of ``records.REPLAYABLE`` (a record never makes sanggong
 call anything else); the records of other generators carry no shoe state, and are
 checked like observed rounds (chain, HMAC, continuity, the shoe's cards and the
@@ -55,19 +53,22 @@ from typing import Any
 import numpy as np
 
 from . import _impl
-from .cards import Card, CardLike, parse_card
+from .cards import Card, CardLike, card_items, parse_card
 from .hands import evaluate
-from .limits import MAX_RECALL, MAX_REPLAY_ROUNDS, MAX_SEED
+from .limits import MAX_RECALL, MAX_REPLAY_ROUNDS
 from .records import (
     ZERO_HASH,
     RoundRecord,
     bit_generator_from_state,
     check_key,
     check_rules,
+    result_entry,
     rules_digest,
     state_json,
 )
 from .rules import RuleSet
+from ._threads import locked, new_lock
+from .seeds import SeedLike, check_seed
 from .settlement import Money, Settlement, TableSession, check_slip
 
 __all__ = [
@@ -75,13 +76,13 @@ __all__ = [
     "Game",
     "ObservedTable",
     "Replayer",
+    "CannotCheck",
     "Resettler",
     "RoundRecord",
     "assign",
     "dealing_sequence",
     "first_hand",
     "round_length",
-    "seed_sequence",
 ]
 
 
@@ -251,7 +252,7 @@ def _record(
 ) -> RoundRecord:
     """A round's record, bets and results in the order of their names (as the canonical
     form sorts the bets), chained to ``prev`` and MACed under ``key``."""
-    results = sorted((r.to_dict() for r in result.results), key=lambda r: str(r["bet"])) if result else []
+    results = sorted((result_entry(r) for r in result.results), key=lambda r: str(r["bet"])) if result else []
     record = RoundRecord(
         rules=rules.name,
         rules_digest=rules_digest(rules),
@@ -280,7 +281,9 @@ def _record(
 # --- a game -------------------------------------------------------------------------------
 
 
-def _bit_generator(seed: int | np.random.SeedSequence | None, rng: object) -> tuple[np.random.BitGenerator, int | None]:
+def _bit_generator(seed: object, rng: object) -> tuple[np.random.BitGenerator, int | None]:
+    """The game's bit generator, and the int seed its records carry (None where no int
+    re-creates it: records then carry the shoe's state)."""
     if rng is not None:
         if seed is not None:
             raise TypeError("give a seed or an rng, not both")
@@ -289,31 +292,17 @@ def _bit_generator(seed: int | np.random.SeedSequence | None, rng: object) -> tu
         if isinstance(rng, np.random.BitGenerator):
             return rng, None
         raise TypeError(f"rng must be a numpy Generator or BitGenerator, not {type(rng).__name__}")
-    sequence, entropy = seed_sequence(seed)
-    return np.random.PCG64(sequence), entropy
-
-
-def seed_sequence(seed: int | np.random.SeedSequence | None) -> tuple[np.random.SeedSequence, int | None]:
-    """The ``SeedSequence`` of a seed, and the int that recreates it (None drew fresh OS
-    entropy, which is returned so that the run can be repeated; a spawned sequence, or
-    one of another pool size, has no such int)."""
-    if isinstance(seed, bool) or not (seed is None or isinstance(seed, int | np.random.SeedSequence)):
-        raise TypeError(f"seed must be an int, a SeedSequence or None, not {seed!r}")
-    sequence = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
-    entropy = sequence.entropy
-    plain = isinstance(entropy, int) and not sequence.spawn_key
-    if not plain or sequence.pool_size != 4:  # numpy's default pool size, which Game(rules, seed) uses
-        return sequence, None
-    assert isinstance(entropy, int)
-    return sequence, entropy
+    sequence, recorded = check_seed(seed)  # its size checked before numpy hashes it
+    return np.random.PCG64(sequence), recorded if isinstance(recorded, int) else recorded.state_int
 
 
 class Game:
     """A table that owns its shoe and its random numbers and plays round after round.
 
     :param rules: the rule set (already checked to deal a round from its cards).
-    :param seed: an int (at most 2**256 - 1) or ``SeedSequence``; None draws OS entropy
-        (kept in ``seed``).
+    :param seed: an int (0 .. 2**256 - 1), a ``SeedSequence`` or a ``seeds.Seed``; None
+        draws OS entropy (kept in ``seed``). ``seed`` holds the int that re-creates the
+        game (None for a sequence no int re-creates: its records carry the shoe's state).
     :param rng: a numpy ``Generator`` or ``BitGenerator`` to draw from instead.
     :param recall: how many round records the game keeps (``records``), at most
         ``limits.MAX_RECALL``.
@@ -321,12 +310,17 @@ class Game:
 
     The records of one game form a hash chain; write each as a line of a log
     (``record.to_json()``) and check the log with ``sanggong.verify.verify_log``.
+
+    Thread-safety: safe to share between threads. Each call holds the game's lock, so
+    concurrent ``play`` calls deal one round each, numbered and chained in the order they
+    took the lock (``sanggong._threads``). A bit generator given as ``rng`` is drawn under
+    its own lock, as numpy asks.
     """
 
     def __init__(
         self,
         rules: RuleSet,
-        seed: int | np.random.SeedSequence | None = None,
+        seed: SeedLike = None,
         *,
         rng: np.random.Generator | np.random.BitGenerator | None = None,
         recall: int = 10,
@@ -339,15 +333,15 @@ class Game:
         self._key = check_key(key)
         self.rules = rules
         bit_generator, self.seed = _bit_generator(seed, rng)
-        if self.seed is not None and self.seed > MAX_SEED:
-            raise ValueError(f"seed must be at most 2**256 - 1 (a record carries it), got {self.seed.bit_length()} bits")
         self._shoe = _Shoe(rules, bit_generator)
         self._session = TableSession(rules)
         self._records: deque[RoundRecord] = deque(maxlen=recall)
         self._prev = ZERO_HASH
+        self._lock = new_lock()
         self.round = 0
 
     @property
+    @locked
     def records(self) -> tuple[RoundRecord, ...]:
         """The last ``recall`` rounds, oldest first."""
         return tuple(self._records)
@@ -357,12 +351,14 @@ class Game:
         """Stakes on the table from the last round."""
         return self._session.carried
 
+    @locked
     def deal(self) -> Deal:
         """Deal a round without bets (kept in no record)."""
         deal, _ = self._shoe.deal()
         self.round += 1
         return deal
 
+    @locked
     def play(self, bets: Mapping[str, Money] | None = None) -> RoundRecord:
         """Deal a round, settle ``bets`` (plus any carried stakes) and record it."""
         slip = self._session.slip(bets or {})  # checked before any card comes out
@@ -371,6 +367,7 @@ class Game:
         self._records.append(record)
         return record
 
+    @locked
     def _next(self, slip: Mapping[str, Money], session: TableSession, *, prev: str, key: bytes | None) -> RoundRecord:
         deal, cut = self._shoe.deal()
         state = self._shoe.state  # as the shoe was shuffled: enough to deal this round again
@@ -425,6 +422,18 @@ class Game:
 
 # --- replays -------------------------------------------------------------------------------
 
+
+class CannotCheck(ValueError):
+    """A record that cannot be dealt again here, which says nothing about whether it was
+    tampered with: ``verify_log`` reports it as unchecked, never as bad."""
+
+
+_CANNOT_REPLAY: dict[str, frozenset[str]] = {"cython": frozenset(), "python": frozenset()}
+"""The bit generators of ``records.REPLAYABLE`` each implementation cannot replay: none.
+(Both draw ``next_uint64`` as numpy defines it, for MT19937 too; a generator added to
+``REPLAYABLE`` that one of them cannot draw exactly would be named here, and its logs
+reported as unchecked rather than tampered.)"""
+
 _COMPARED = ("seed", "round", "shoe", "round_in_shoe", "shoe_state", "cut_card", "last_of_shoe",
              "head_card", "burned", "banker", "hands", "bets", "results", "carried")
 
@@ -466,6 +475,9 @@ class Replayer:
     Traceback (most recent call last):
     ...
     ValueError: field 'results' disagrees with the replay
+
+    Thread-safety: safe to share between threads; each ``check`` holds the replayer's
+    lock (records checked from several threads are checked one at a time).
     """
 
     def __init__(self, rules: RuleSet) -> None:
@@ -473,7 +485,9 @@ class Replayer:
             raise TypeError(f"rules must be a RuleSet, not {type(rules).__name__}")
         self.rules = rules
         self.game: Game | None = None
+        self._lock = new_lock()
 
+    @locked
     def check(self, record: RoundRecord) -> RoundRecord:
         """Deal ``record``'s round again, settle its bets and compare every field of the
         result with the record's; return the result (with the record's ``prev`` and
@@ -488,9 +502,14 @@ class Replayer:
         game = self.game
         self.game = None  # until this record replays equal
         if game is None or record.round != game.round + 1:
+            state = record.shoe_state
+            generator = state.get("bit_generator") if isinstance(state, Mapping) else None
+            if generator in _CANNOT_REPLAY.get(_impl.kernels.IMPLEMENTATION, ()):
+                raise CannotCheck(f"the {_impl.kernels.IMPLEMENTATION} implementation cannot replay the bit "
+                                  f"generator {generator}: check this log with the other one")
             if record.seed is not None:
                 game = self._from_seed(record)
-            elif record.shoe_state is not None:
+            elif state is not None:
                 game = self._from_state(record)
             else:
                 raise ValueError("no seed and no shoe state (an observed round): nothing to replay")
@@ -503,7 +522,7 @@ class Replayer:
 
     def _from_seed(self, record: RoundRecord) -> Game:
         if record.round - 1 > MAX_REPLAY_ROUNDS:
-            raise ValueError(f"field 'round': a replay from the seed deals at most {MAX_REPLAY_ROUNDS} "
+            raise CannotCheck(f"a replay from the seed deals at most {MAX_REPLAY_ROUNDS} "
                              f"rounds before the record's, this is round {record.round}")
         game = Game(self.rules, record.seed, recall=0)
         for _ in range(record.round - 1):
@@ -553,6 +572,9 @@ class ObservedTable:
     Traceback (most recent call last):
     ...
     ValueError: card 3 of the sequence, Ks, is one more than 1 deck holds
+
+    Thread-safety: safe to share between threads; each call holds the table's lock, so
+    rounds are checked and recorded one at a time (``sanggong._threads``).
     """
 
     def __init__(self, rules: RuleSet, *, key: bytes | None = None) -> None:
@@ -568,20 +590,24 @@ class ObservedTable:
         self._cut: int | None = None  # the current shoe's cut card (cards from the end), where known
         self._fresh = True  # the next round starts a new shoe (after a shuffle)
         self._prev = ZERO_HASH
+        self._lock = new_lock()
         self.round = 0
 
+    @locked
     def shuffle(self) -> None:
         """The dealer shuffled: every card is back in the shoe, and the next round starts
         a new one (a shuffle before any card of a shoe came out changes nothing)."""
         if self._rounds:
             self._fresh = True
 
+    @locked
     def play(
         self, cards: str | Sequence[CardLike], bets: Mapping[str, Money] | None = None
     ) -> RoundRecord:
         """Assign and settle one round's observed cards."""
         return self._play(self._parse(cards), bets or {}, cut_card=None)
 
+    @locked
     def _play(self, parsed: list[Card], bets: Mapping[str, Money], *, cut_card: int | None) -> RoundRecord:
         """``play`` on parsed cards; ``cut_card`` (cards from the end) where it is known
         (a game's record whose bit generator a record cannot name)."""
@@ -643,11 +669,12 @@ class ObservedTable:
         self._prev = record.hash
         return record
 
-    @staticmethod
-    def _parse(cards: str | Sequence[CardLike]) -> list[Card]:
-        tokens: Sequence[CardLike] = cards.split() if isinstance(cards, str) else cards
-        parsed = []
-        for place, token in enumerate(tokens, start=1):
+    def _parse(self, cards: str | Sequence[CardLike]) -> list[Card]:
+        parsed: list[Card] = []
+        most = round_length(self.rules, max(self.rules.burn_first, self.rules.burn_per_round))
+        for place, token in enumerate(card_items(cards, "the sequence"), start=1):
+            if place > 4 * most:  # (nothing far longer than a round is read: an endless iterable stops here)
+                raise ValueError(f"a round here takes at most {most} cards, the sequence has more than {4 * most}")
             try:
                 parsed.append(parse_card(token))
             except (ValueError, TypeError) as exc:
@@ -679,6 +706,9 @@ class Resettler:
     Traceback (most recent call last):
     ...
     ValueError: field 'results' disagrees with the cards as dealt and settled
+
+    Thread-safety: safe to share between threads; each ``check`` holds the resettler's
+    lock.
     """
 
     def __init__(self, rules: RuleSet) -> None:
@@ -686,7 +716,9 @@ class Resettler:
             raise TypeError(f"rules must be a RuleSet, not {type(rules).__name__}")
         self.rules = rules
         self.table: ObservedTable | None = None
+        self._lock = new_lock()
 
+    @locked
     def check(self, record: RoundRecord) -> RoundRecord:
         """Play ``record``'s cards again on the table and compare every field of the
         result with the record's; return the result (with the record's ``hmac``).

@@ -16,7 +16,7 @@ observed rounds are played again on an ``ObservedTable`` (``dealing.Resettler``)
 (True, 30, True, True)
 >>> print(report)
 ok: 30 records, rules 'macau', chained, HMAC verified, every round replayed
->>> lines[6] = lines[6].replace('"win:1":100', '"win:1":200', 1)
+>>> lines[6] = lines[6].replace('"win:1":"100"', '"win:1":"200"', 1)
 >>> print(verify_log(lines, key=b"operator key"))
 bad: line 7 (round 7): hash does not match its contents (7 records read)
 """
@@ -29,7 +29,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from .dealing import Replayer, Resettler
+from .dealing import CannotCheck, Replayer, Resettler
 from .limits import MAX_RECORD_BYTES, MAX_ROUND
 from .records import ZERO_HASH, RoundRecord, check_key, loads_record, record_hmac, rules_digest
 from .rules import PRESETS, RuleSet
@@ -57,6 +57,10 @@ class VerifyReport:
     :ivar rules: the name of the rule set the records were checked against.
     :ivar last_hash: the hash of the last record that passed: give it as ``start_prev``
         to verify the log that continues this one.
+    :ivar unchecked: the log stopped at a record this implementation cannot check (a
+        round it cannot deal again), which says nothing against the record: ``ok`` is
+        False, ``first_bad`` and ``reason`` name it, and ``status`` is ``"unchecked"``.
+    :ivar signed: the records carry HMACs (checked only with a key: ``authenticated``).
     """
 
     ok: bool
@@ -69,24 +73,39 @@ class VerifyReport:
     authenticated: bool
     rules: str | None
     last_hash: str | None
+    unchecked: bool = False
+    signed: bool = False
+
+    @property
+    def status(self) -> str:
+        """``"ok"``, ``"bad"`` (a record failed a check: changed, removed, forged...) or
+        ``"unchecked"`` (verification stopped at a record it cannot check here)."""
+        return "ok" if self.ok else "unchecked" if self.unchecked else "bad"
 
     def __str__(self) -> str:
-        """One line: ``ok: ...`` or ``bad: <reason> (N records read)``."""
+        """One line: ``ok: ...``, ``bad: <reason> (N records read)`` or ``cannot check:
+        <reason> (...)``."""
+        read = f"{self.records} record{'s' if self.records != 1 else ''} read"
+        if self.unchecked:
+            return f"cannot check: {self.reason} ({read}; nothing was found wrong before it)"
         if not self.ok:
-            return f"bad: {self.reason} ({self.records} record{'s' if self.records != 1 else ''} read)"
+            return f"bad: {self.reason} ({read})"
         checks = ["chained"]
         if self.authenticated:
             checks.append("HMAC verified")
+        elif self.signed:
+            checks.append("signed (HMAC not checked: no key given)")
         checks.append("every round replayed" if self.replayed else
                       "every round settled again from its cards" if self.settled else "not replayed")
         return f"ok: {self.records} record{'s' if self.records != 1 else ''}, rules {self.rules!r}, {', '.join(checks)}"
 
 
 class _Bad(Exception):
-    def __init__(self, reason: str, round_: int | None = None) -> None:
+    def __init__(self, reason: str, round_: int | None = None, unchecked: bool = False) -> None:
         super().__init__(reason)
         self.reason = reason
         self.round = round_
+        self.unchecked = unchecked
 
 
 class _TooLong:
@@ -113,6 +132,7 @@ class _Verifier:
         self.start_prev = start_prev
         self.count = 0
         self.bad: tuple[int, int | None, str] | None = None
+        self.unchecked = False
         self.first: RoundRecord | None = None
         self.last: RoundRecord | None = None
         self.replayer: Replayer | None = None
@@ -131,6 +151,7 @@ class _Verifier:
         except _Bad as bad:
             where = f"line {number}" + (f" (round {bad.round})" if bad.round is not None else "")
             self.bad = (number, bad.round, f"{where}: {bad.reason}")
+            self.unchecked = bad.unchecked
         except Exception as exc:  # noqa: BLE001 - a log never makes verify_log raise
             self.bad = (number, None, f"line {number}: cannot be checked ({type(exc).__name__}: {exc})")
 
@@ -162,6 +183,13 @@ class _Verifier:
                 raise _Bad("prev is not the zero hash of a game's first record (a log starts with its "
                            "game's first round; pass start_prev to verify one that continues another)", round_)
             raise _Bad("prev is not the start_prev given", round_)
+        # a game signs every record or none: a signature never vanishes (or appears) part way
+        first = self.first
+        if first is not None and (record.hmac is None) != (first.hmac is None):
+            raise _Bad("has no HMAC, but line 1 has one: a signed log's records are all signed (its signatures "
+                       "were removed from here on)" if record.hmac is None else
+                       "has an HMAC, but line 1 has none: a log is signed from its first record or not at all",
+                       round_)
         if self.key is not None:
             if record.hmac is None:
                 raise _Bad("has no HMAC (the log was not written under a key)", round_)
@@ -191,6 +219,8 @@ class _Verifier:
                     self.replayed = False
                     self.resettler = self.resettler or Resettler(rules)
                     self.resettler.check(record)
+            except CannotCheck as exc:
+                raise _Bad(str(exc), round_, unchecked=True) from None
             except ValueError as exc:
                 raise _Bad(str(exc), round_) from None
         return record
@@ -246,15 +276,16 @@ class _Verifier:
     def report(self) -> VerifyReport:
         rules = None if self.rules is None else self.rules.name
         keyed = self.key is not None
+        signed = self.first is not None and self.first.hmac is not None
         if self.bad is not None:
             line, round_, reason = self.bad
             return VerifyReport(False, self.count, line, round_, reason, self.replayed, self.settled, keyed,
-                                rules, None)
+                                rules, None, unchecked=self.unchecked, signed=signed)
         if self.count == 0:
             return VerifyReport(False, 0, None, None, "the log holds no record", False, False, keyed, None, None)
         assert self.last is not None
         return VerifyReport(True, self.count, None, None, None, self.replayed, self.settled, keyed, rules,
-                            self.last.hash)
+                            self.last.hash, signed=signed)
 
 
 def _file_lines(handle: Any) -> Iterator[bytes | _TooLong]:
