@@ -82,6 +82,8 @@ def parse_hands(hands: Iterable[CardsLike | HandValue]) -> npt.NDArray[np.uint8]
     """
     if isinstance(hands, str):
         raise TypeError(f"parse_hands takes an iterable of hands, not one string: use [{hands!r}]")
+    if isinstance(hands, bytes | bytearray | memoryview):  # never read as card codes
+        raise TypeError(f"parse_hands takes an iterable of hands, not {type(hands).__name__}: write hands as text")
     if not isinstance(hands, Iterable):
         raise TypeError(f"parse_hands takes an iterable of hands, not {type(hands).__name__}")
     rows = [[c.code for c in hand_cards(h.cards if isinstance(h, HandValue) else h)] for h in hands]

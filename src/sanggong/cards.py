@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import operator
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from enum import IntEnum
 from typing import TypeAlias
@@ -206,6 +206,27 @@ def _split(text: str) -> list[str]:
     return out
 
 
+_BYTES = (bytes, bytearray, memoryview)
+
+
+def card_items(cards: CardsLike, what: str = "cards") -> Iterator[Card | str | int]:
+    """The card-likes of ``cards`` (a string's tokens, one card, or the items of an
+    iterable), one at a time (nothing long is gathered before it is checked). Bytes are
+    refused, never read as card codes: ``b"123"`` is not the cards 49, 50 and 51."""
+    if isinstance(cards, _BYTES):
+        raise TypeError(f"{what}: {type(cards).__name__} is not cards: write them as text ('Kh Qs 9d'), "
+                        f"or decode the bytes first")
+    if isinstance(cards, str):
+        yield from _split(cards)
+    elif isinstance(cards, Card) or not isinstance(cards, Iterable):
+        yield cards  # parse_card names a value of a wrong type
+    else:
+        for card in cards:
+            if isinstance(card, _BYTES):
+                raise TypeError((f"{what}: {card!r}"[:60]) + " is bytes, not a card: write cards as text")
+            yield card
+
+
 def parse_cards(cards: CardsLike) -> tuple[Card, ...]:
     """Normalise cards given as one string, one card, or an iterable of card-likes.
 
@@ -220,6 +241,4 @@ def parse_cards(cards: CardsLike) -> tuple[Card, ...]:
     """
     if isinstance(cards, str):
         return tuple(Card.parse(token) for token in _split(cards))
-    if isinstance(cards, Card) or not isinstance(cards, Iterable):
-        return (parse_card(cards),)  # parse_card names a value of a wrong type
-    return tuple(parse_card(card) for card in cards)
+    return tuple(parse_card(card) for card in card_items(cards))
