@@ -10,6 +10,7 @@ result where there is one). Every ``--json`` output is strict JSON (no NaN or In
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import json
 import os
@@ -17,12 +18,14 @@ import platform
 import re
 import sys
 import tomllib
-from collections.abc import Mapping, Sequence
-from decimal import Context, Decimal, InvalidOperation
+import warnings
+from collections.abc import Iterator, Mapping, Sequence
+from decimal import Context, Decimal
 from fractions import Fraction
 from typing import Any, NoReturn
 
 from . import _impl
+from ._canonical import loads_strict
 from .hands import HandValue, compare, evaluate
 from .limits import (
     MAX_DEAL_ROUNDS, MAX_DECKS, MAX_POSITIONS, MAX_SESSION_ROUNDS, MAX_SESSIONS, MAX_SHOES, MAX_SIM_ROUNDS, MAX_STAKE,
@@ -31,6 +34,7 @@ from .limits import (
 from .analysis import analyze, composition, effect_of_removal
 from .dealing import Game, RoundRecord
 from .rules import PRESETS, RuleSet, _toml
+from .seeds import check_seed
 from .settlement import Money, Settlement, settle
 
 
@@ -118,7 +122,7 @@ def _stake(bet: str, text: str) -> Money:
 def _rules(args: argparse.Namespace) -> RuleSet:
     """The preset or file the command names, with --decks and --positions applied (a
     change the rule set refuses is named with the options that asked for it)."""
-    rules = RuleSet.load(args.rules_file) if args.rules_file else PRESETS[args.rules]
+    rules = RuleSet.load(args.rules_file) if args.rules_file else PRESETS[args.rules or DEFAULT_PRESET]
     changes = {k: getattr(args, k, None) for k in ("decks", "positions")}
     changes = {k: v for k, v in changes.items() if v is not None}
     if not changes:
@@ -127,13 +131,19 @@ def _rules(args: argparse.Namespace) -> RuleSet:
         return rules.replace(**changes)
     except (TypeError, ValueError) as exc:
         asked = " ".join(f"--{k} {v}" for k, v in changes.items())
-        table = f"--rules-file {args.rules_file}" if args.rules_file else f"--rules {args.rules}"
+        table = f"--rules-file {args.rules_file}" if args.rules_file else f"--rules {args.rules or DEFAULT_PRESET}"
         raise ValueError(f"{asked} with {table}: {exc}") from None
 
 
+DEFAULT_PRESET = "macau"
+"""The rule set of a command given neither --rules nor --rules-file."""
+
+
 def _table_options(parser: argparse.ArgumentParser, *overrides: str) -> None:
-    parser.add_argument("--rules", choices=sorted(PRESETS), default="macau", help="preset rule set (default: macau)")
-    parser.add_argument("--rules-file", metavar="FILE", help="a rule set in TOML or JSON (overrides --rules)")
+    which = parser.add_mutually_exclusive_group()  # both given: one of them would be dropped
+    # (no default here: argparse does not count an option given its default value as given)
+    which.add_argument("--rules", choices=sorted(PRESETS), help=f"preset rule set (default: {DEFAULT_PRESET})")
+    which.add_argument("--rules-file", metavar="FILE", help="a rule set in TOML or JSON (instead of --rules)")
     limits = {"decks": MAX_DECKS, "positions": MAX_POSITIONS}
     for name in overrides:
         parser.add_argument(f"--{name}", type=_count(limits[name]),
@@ -183,8 +193,11 @@ def _settle_hands(rules: RuleSet, args: argparse.Namespace) -> tuple[str, dict[i
     hands: dict[int, str] = {}
     for text in args.hand:
         key, cards = _assignment(text, "--hand")
-        if not re.fullmatch(r"[0-9]{1,40}", key):
-            raise ValueError(f"--hand {text!r}: {key!r} is not a position number")
+        if not re.fullmatch(r"[1-9][0-9]{0,39}", key):  # one way to write a position: 1, not 01
+            hint = f" (write it as {int(key)})" if re.fullmatch(r"0[0-9]{0,39}", key) and int(key) else ""
+            raise ValueError(f"--hand {text!r}: {key!r} is not a position number{hint}")
+        if int(key) in hands:
+            raise ValueError(f"--hand {text!r}: position {int(key)} is given twice")
         hands[int(key)] = cards
     if rules.variant != "dragon_phoenix":
         for option in ("dragon", "phoenix"):
@@ -208,15 +221,22 @@ def _settle_hands(rules: RuleSet, args: argparse.Namespace) -> tuple[str, dict[i
     return phoenix, hands
 
 
-def _cmd_settle(args: argparse.Namespace) -> int:
-    rules = _rules(args)
-    banker, hands = _settle_hands(rules, args)
+def _bets(given: Sequence[str]) -> dict[str, Money]:
+    """The slip of ``--bet NAME=STAKE`` options; a bet given twice is refused (never the
+    last stake silently)."""
     bets: dict[str, Money] = {}
-    for text in args.bet:
+    for text in given:
         name, stake = _assignment(text, "--bet")
         if name in bets:
             raise ValueError(f"--bet {text!r}: {name} is given twice")
         bets[name] = _stake(name, stake)
+    return bets
+
+
+def _cmd_settle(args: argparse.Namespace) -> int:
+    rules = _rules(args)
+    banker, hands = _settle_hands(rules, args)
+    bets = _bets(args.bet)
     if not bets:
         raise ValueError("no bets: give at least one --bet NAME=STAKE")
     result = settle(rules, banker, hands, bets)
@@ -227,9 +247,10 @@ def _cmd_settle(args: argparse.Namespace) -> int:
     return 0
 
 
-def _count_text(text: str) -> int | None:
-    """A whole number written as 1000000, 1,000,000, 1_000_000 or 1e6; None otherwise."""
-    if len(text) > 40:
+def _count_text(text: str, longest: int = 40) -> int | None:
+    """A whole number written as 1000000, 1,000,000, 1_000_000 or 1e6; None otherwise
+    (and for text longer than ``longest``: nothing long is ever parsed)."""
+    if len(text) > longest:
         return None
     if re.fullmatch(r"\d{1,3}(?:,\d{3})+", text):
         return int(text.replace(",", ""))
@@ -259,9 +280,14 @@ def _count(limit: int) -> Any:
 
 
 def _seed(text: str) -> int:
-    value = _count_text(text.strip())
-    if value is None or value >= 2**128:
-        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a seed (a whole number below 2**128)")
+    """A seed as the API takes it (``seeds.check_seed``: 0 .. 2**256 - 1)."""
+    value = _count_text(text.strip(), longest=110)  # 2**256 has 78 digits, more with separators
+    if value is None:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a seed (a whole number, at most 2**256 - 1)")
+    try:
+        check_seed(value)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r}...: {exc}" if len(text) > 40 else f"{text!r}: {exc}") from None
     return value
 
 
@@ -297,16 +323,22 @@ def _print_round(record: RoundRecord, rules: RuleSet) -> None:
         print(f"  {position:<6}  {' '.join(map(str, hand.cards))}  {hand.label:<{width}} {winners[position]}")
 
 
+MAX_KEY_BYTES = 4096
+"""The longest operator key a key file may hold."""
+
+
 def _key(path: str | None) -> bytes | None:
-    """The operator's key: the bytes of a file (1 to 4,096 of them; one trailing newline,
-    as an editor leaves it, is not part of the key)."""
+    """The operator's key: the whole of a file, 1 to 4,096 bytes (one trailing newline,
+    as an editor leaves it, is not part of the key). A longer file is refused, never cut:
+    a key is the file's every byte, or no key at all."""
     if path is None:
         return None
     with open(path, "rb") as handle:
-        key = handle.read(4098)
+        key = handle.read(MAX_KEY_BYTES + 3)  # one byte past a key and its CRLF: more is too long
     key = key[:-2] if key.endswith(b"\r\n") else key[:-1] if key.endswith(b"\n") else key
-    if not 1 <= len(key) <= 4096:
-        raise ValueError(f"--key-file {path}: a key is 1 to 4,096 bytes")
+    if not 1 <= len(key) <= MAX_KEY_BYTES:
+        raise ValueError(f"--key-file {path}: a key is 1 to {MAX_KEY_BYTES:,} bytes (and one final newline), "
+                         f"{'the file is empty' if not key else 'the file holds more'}")
     return key
 
 
@@ -324,6 +356,12 @@ def _cmd_deal(args: argparse.Namespace) -> int:
     return 0
 
 
+VERIFY_STATUS = {"ok": 0, "bad": 1, "unchecked": 3}
+"""``sanggong verify``'s exit status: 0 every record checked and good, 1 a bad record (the
+log was changed, or is not a log), 3 a record this implementation cannot check (nothing
+found wrong); 2 is the command line's own (bad usage)."""
+
+
 def _cmd_verify(args: argparse.Namespace) -> int:
     from .verify import verify_log
 
@@ -333,12 +371,13 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     rules = _rules(args) if named else None  # None: the preset the records name
     report = verify_log(args.log, rules=rules, key=_key(args.key_file), replay=not args.no_replay)
     if args.json:
-        print(_json({"ok": report.ok, "records": report.records, "first_bad": report.first_bad,
-                     "round": report.round, "reason": report.reason, "replayed": report.replayed,
-                     "authenticated": report.authenticated, "last_hash": report.last_hash}))
+        print(_json({"ok": report.ok, "status": report.status, "records": report.records,
+                     "first_bad": report.first_bad, "round": report.round, "reason": report.reason,
+                     "replayed": report.replayed, "authenticated": report.authenticated, "signed": report.signed,
+                     "last_hash": report.last_hash}))
     else:
         print(_one_line(str(report)))
-    return 0 if report.ok else 1
+    return VERIFY_STATUS[report.status]
 
 
 def _cmd_analyze(args: argparse.Namespace) -> int:
@@ -418,7 +457,7 @@ def _cmd_rules_list(args: argparse.Namespace) -> int:
     presets = [{"name": name, "variant": rules.variant, "decks": rules.decks, "positions": rules.positions,
                 "description": _PRESET_TEXT.get(name, "")} for name, rules in PRESETS.items()]
     if getattr(args, "json", False):  # --json is left unset where not given (see build_parser)
-        print(_json({"default": "macau", "presets": presets}, ensure_ascii=False))
+        print(_json({"default": DEFAULT_PRESET, "presets": presets}, ensure_ascii=False))
         return 0
     rows = [[str(p[k]) for k in ("name", "variant", "decks", "positions", "description")] for p in presets]
     _print_table(("preset", "variant", "decks", "positions", "description"), rows, right=(2, 3))
@@ -522,57 +561,85 @@ def _cmd_bets(args: argparse.Namespace) -> int:
     return 0
 
 
-def _plot_convergence(path: str, result: object, title: str) -> None:
-    plt = _pyplot()
-    points = result.convergence  # type: ignore[attr-defined]
-    bet = next(iter(result.bets.values()))  # type: ignore[attr-defined]
-    fig, ax = plt.subplots(figsize=(8, 4.5))
-    ax.plot([p[0] for p in points], [p[1] for p in points], label=f"simulated return of {bet.bet}")
-    if bet.exact is not None:
-        ax.axhline(bet.exact, color="black", linestyle="--", linewidth=1, label="exact")
-    ax.set_xscale("log")
-    ax.set_xlabel("rounds")
-    ax.set_ylabel("return to player")
-    ax.set_title(title)
-    ax.legend()
-    fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
+def _plot_convergence(path: str, result: Any, title: str) -> None:
+    points = result.convergence
+    bet = next(iter(result.bets.values()))
+    if not points:
+        _nothing_to_plot(path, "no round was played")
+        return
+    with _figure(path, title) as ax:
+        ax.plot([p[0] for p in points], [p[1] for p in points], marker="." if len(points) < 20 else None,
+                label=f"simulated return of {bet.bet}")
+        if bet.exact is not None:
+            ax.axhline(bet.exact, color="black", linestyle="--", linewidth=1, label="exact")
+        ax.set_xscale("log")
+        ax.set_xlabel("rounds")
+        ax.set_ylabel("return to player")
+        ax.legend()
 
 
-def _plot_sessions(path: str, result: object, title: str) -> None:
-    plt = _pyplot()
-    fig, ax = plt.subplots(figsize=(8, 4.5))
-    ax.hist(result.finals, bins=60)  # type: ignore[attr-defined]
-    ax.axvline(result.bankroll, color="black", linestyle="--", linewidth=1, label="starting bankroll")  # type: ignore[attr-defined]
-    ax.set_xlabel("final bankroll (minor units)")
-    ax.set_ylabel("sessions")
-    ax.set_title(title)
-    ax.legend()
-    fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
+def _plot_sessions(path: str, result: Any, title: str) -> None:
+    if not result.sessions:
+        _nothing_to_plot(path, "no session finished")
+        return
+    with _figure(path, title) as ax:
+        ax.hist(result.finals, bins=60)
+        ax.axvline(result.bankroll, color="black", linestyle="--", linewidth=1, label="starting bankroll")
+        ax.set_xlabel("final bankroll (minor units)")
+        ax.set_ylabel("sessions")
+        ax.legend()
 
 
 def _plot_target(path: str) -> None:
-    """``--plot FILE``, checked before any work: matplotlib is there, and so is FILE's folder."""
-    _pyplot()
+    """``--plot FILE``, checked before any work: matplotlib is there, FILE's suffix is a
+    format it writes, and FILE's folder exists."""
+    plt = _pyplot()
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
         raise ValueError(f"--plot {path}: no such folder {folder}")
     if os.path.isdir(path):
         raise ValueError(f"--plot {path}: a folder, not a file")
+    formats = plt.figure().canvas.get_supported_filetypes()
+    plt.close("all")
+    suffix = os.path.splitext(path)[1].lstrip(".").lower()
+    if suffix not in formats:
+        said = f"'.{suffix}' is not a format matplotlib writes" if suffix else "no suffix to name the format"
+        raise ValueError(f"--plot {path}: {said} (use one of {', '.join(sorted(formats))})")
 
 
 def _pyplot() -> Any:
     try:
-        import matplotlib
+        with warnings.catch_warnings():  # a dependency's warnings never reach the terminal
+            warnings.simplefilter("ignore")
+            import matplotlib
 
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
+            matplotlib.use("Agg")
+            import matplotlib.pyplot as plt
     except ImportError:
         raise ValueError("--plot needs matplotlib: pip install 'sanggong[plot]'") from None
     return plt
+
+
+@contextlib.contextmanager
+def _figure(path: str, title: str) -> Iterator[Any]:
+    """One figure's axes, saved to ``path`` when the block ends; matplotlib's warnings
+    (an empty legend, a layout it cannot make tight) are kept off the terminal."""
+    plt = _pyplot()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        fig, ax = plt.subplots(figsize=(8, 4.5))
+        try:
+            yield ax
+            ax.set_title(title)
+            fig.tight_layout()
+            fig.savefig(path)
+        finally:
+            plt.close(fig)
+
+
+def _nothing_to_plot(path: str, why: str) -> None:
+    """Say plainly that there is nothing to draw (no file is written)."""
+    print(_one_line(f"note: --plot {path} not written: nothing to plot ({why})"), file=sys.stderr)
 
 
 def _workers_text(args: argparse.Namespace) -> str:
@@ -616,10 +683,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     rules = _rules(args)
     if args.plot:
         _plot_target(args.plot)  # the extra and the file's folder are checked before any work
-    bets: dict[str, Money] = {}
-    for text in args.bet:
-        name, stake = _assignment(text, "--bet")
-        bets[name] = _stake(name, stake)
+    bets = _bets(args.bet)
     client = None
     executor = None
     if args.scheduler:
@@ -646,7 +710,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
                 if data["sessions"]:
                     print(f"risk of ruin {100 * data['risk_of_ruin']:.2f}%, mean final bankroll {data['mean_final']:,.1f}")
                     print("final bankroll quantiles: " + ", ".join(f"{k} {v:,}" for k, v in data["quantiles"].items()))
-            if args.plot and sessions.sessions:
+            if args.plot:
                 _plot_sessions(args.plot, sessions, f"{rules.name}: final bankrolls")
             return 130 if sessions.interrupted else 0
         bar = _progress_bar(args.rounds, quiet=args.json)
@@ -692,7 +756,7 @@ def _tags_file(path: str) -> dict[str, Any]:
         raise ValueError(f"--tags {path}: larger than {MAX_RULE_FILE_BYTES:,} bytes")
     try:
         text = data.decode("utf-8")
-        parsed = json.loads(text) if text.lstrip().startswith("{") else tomllib.loads(text)
+        parsed = loads_strict(text) if text.lstrip().startswith("{") else tomllib.loads(text)
     except (UnicodeDecodeError, ValueError) as exc:  # (TOMLDecodeError and JSONDecodeError are ValueErrors)
         raise ValueError(f"--tags {path}: not JSON or TOML ({exc})") from None
     except RecursionError:
@@ -703,8 +767,7 @@ def _tags_file(path: str) -> dict[str, Any]:
 
 
 def _plot_counts(path: str, result: Any, title: str) -> None:
-    plt = _pyplot()
-    fig, ax = plt.subplots(figsize=(8, 4.5))
+    lines = []
     for b in result.bets.values():
         if b.count is None:
             continue
@@ -714,15 +777,17 @@ def _plot_counts(path: str, result: Any, title: str) -> None:
         xs = [x for x, v, row in zip(points, values, b.count.table) if v is not None and row.rounds >= 100]
         ys = [100 * v for x, v, row in zip(points, values, b.count.table) if v is not None and row.rounds >= 100]
         if xs:
-            ax.plot(xs, ys, marker=".", label=b.bet)
-    ax.axhline(0, color="black", linewidth=1)
-    ax.set_xlabel("true count (its bet's tags)")
-    ax.set_ylabel("EV per unit (%)")
-    ax.set_title(title)
-    ax.legend(fontsize="small", ncol=2)
-    fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
+            lines.append((b.bet, xs, ys))
+    if not lines:
+        _nothing_to_plot(path, "no true count was reached in 100 rounds or more by any bet: play more shoes")
+        return
+    with _figure(path, title) as ax:
+        for bet, xs, ys in lines:
+            ax.plot(xs, ys, marker=".", label=bet)
+        ax.axhline(0, color="black", linewidth=1)
+        ax.set_xlabel("true count (its bet's tags)")
+        ax.set_ylabel("EV per unit (%)")
+        ax.legend(fontsize="small", ncol=2)
 
 
 def _executor(args: argparse.Namespace) -> tuple[Any, Any]:
@@ -759,6 +824,10 @@ def _cmd_protect(args: argparse.Namespace) -> int:
             raise ValueError(f"--cut {args.cut}: {exc}") from None
     if args.plot:
         _plot_target(args.plot)
+        if rules.fresh_deck_each_round:
+            raise ValueError(f"--plot {args.plot}: nothing to plot: the {rules.name} table deals every round "
+                             f"from a fresh deck{' (--decks 1)' if args.decks == 1 else ''}, so every true "
+                             f"count is 0")
     tags = _tags_file(args.tags) if args.tags else None
     bets = [b.strip() for b in args.bets.split(",")] if args.bets else None
     strategies = [s.strip() for s in args.strategy.split(",")]
@@ -1043,13 +1112,17 @@ def build_parser() -> argparse.ArgumentParser:
             "Check a JSON Lines log of round records (as `sanggong deal --json` writes it): each "
             "record's hash and its link to the one before, its HMAC under --key-file, the round and "
             "shoe numbers, and each round dealt again from its seed or shoe state and settled again. "
-            "Prints one line; exit status 0 when every record holds, 1 naming the first bad record."
+            "Prints one line; exit status 0 when every record holds, 1 naming the first bad record, 3 "
+            "naming the first record this implementation cannot check (nothing found wrong). A log is "
+            "signed throughout or not at all: signatures that stop part way are a bad record, key or no key."
         ),
         epilog="example: sanggong deal --rules macau --rounds 100 --seed 7 --json > log.jsonl && sanggong verify log.jsonl",
     )
     ve.add_argument("log", metavar="LOG", help="the log: one JSON record per line")
-    ve.add_argument("--rules", choices=sorted(PRESETS), help="the preset the log was dealt under (default: the one its records name)")
-    ve.add_argument("--rules-file", metavar="FILE", help="the rule set the log was dealt under, in TOML or JSON")
+    ve_rules = ve.add_mutually_exclusive_group()
+    ve_rules.add_argument("--rules", choices=sorted(PRESETS),
+                          help="the preset the log was dealt under (default: the one its records name)")
+    ve_rules.add_argument("--rules-file", metavar="FILE", help="the rule set the log was dealt under, in TOML or JSON")
     ve.add_argument("--decks", type=_count(MAX_DECKS), help="the decks the log was dealt with, if not the preset's")
     ve.add_argument("--positions", type=_count(MAX_POSITIONS), help="the positions the log was dealt with, if not the preset's")
     ve.add_argument("--key-file", metavar="FILE", help="the operator key: every record must carry a valid HMAC under it")
@@ -1202,8 +1275,36 @@ def _one_line(text: str) -> str:
     return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
 
 
+def _once(action: type[argparse.Action]) -> type[argparse.Action]:
+    """``action`` that refuses to be given twice: ``--rounds 10 --rounds 20`` (or an
+    option and its alias) is an error naming the option, never the last one silently."""
+
+    class Once(action):  # type: ignore[valid-type, misc]
+        def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                     option_string: str | None = None) -> None:
+            given: set[str] = namespace.__dict__.setdefault("_given_once", set())
+            if self.dest in given:
+                names = "/".join(self.option_strings) or self.metavar or self.dest
+                parser.error(f"{names} is given twice: give it once")
+            given.add(self.dest)
+            super().__call__(parser, namespace, values, option_string)
+
+    Once.__name__ = f"{action.__name__}Once"
+    return Once
+
+
 class _Parser(argparse.ArgumentParser):
-    """argparse, with its errors in one line (``sanggong deal: error: ...``), exit 2."""
+    """argparse, with its errors in one line (``sanggong deal: error: ...``), exit 2, and
+    every option that takes one value or sets a flag refused when it is given twice
+    (options given again on purpose, ``--bet`` and ``--hand``, are ``append``: their
+    commands refuse a bet or a position given twice)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for name, action in (("store", argparse._StoreAction), (None, argparse._StoreAction),
+                             ("store_true", argparse._StoreTrueAction), ("store_false", argparse._StoreFalseAction),
+                             ("store_const", argparse._StoreConstAction)):
+            self.register("action", name, _once(action))
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, _one_line(f"{self.prog}: error: {message} (see {self.prog} --help)") + "\n")
@@ -1221,7 +1322,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(_one_line(f"sanggong {args.command}: error: {_impl.CONFIG_ERROR}"), file=sys.stderr)
         return 2
     try:
-        status: int = args.run(args)
+        with warnings.catch_warnings():  # a dependency's warning (matplotlib, Dask) never reaches the
+            warnings.simplefilter("ignore")  # terminal around the one line a command prints; sanggong's do
+            warnings.filterwarnings("default", module=r"sanggong(\.|$)")
+            status: int = args.run(args)
     except BrokenPipeError:  # e.g. `sanggong analyze | head`: the reader has what it wanted
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
