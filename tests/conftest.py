@@ -29,6 +29,27 @@ MODULES = {"cython": "sanggong._core", "python": "sanggong._reference"}
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "single_impl: run once, not once per implementation")
+    _load_hypothesis_profile(config)
+
+
+def _load_hypothesis_profile(config: pytest.Config) -> None:
+    """Hypothesis runs derandomized by default (the README's ``pytest`` gives the same
+    examples on every machine, every run: a failure is reproducible, never luck), and
+    randomized under ``-m fuzz`` (new examples every run, the examples database kept).
+    ``SANGGONG_HYPOTHESIS_PROFILE=default|fuzz`` chooses explicitly. Loaded here, before
+    any test module is imported, so every ``settings(...)`` of the suite inherits it. A
+    failure a randomized run finds is added to its test as an explicit ``@example``."""
+    from hypothesis import settings
+
+    settings.register_profile("default", derandomize=True, database=None, print_blob=True)
+    settings.register_profile("fuzz", derandomize=False, print_blob=True)
+    chosen = os.environ.get("SANGGONG_HYPOTHESIS_PROFILE", "").strip()
+    if not chosen:
+        marks = str(config.getoption("markexpr", "") or "")
+        chosen = "fuzz" if "fuzz" in marks.replace("not fuzz", "") else "default"
+    if chosen not in ("default", "fuzz"):
+        raise pytest.UsageError(f"SANGGONG_HYPOTHESIS_PROFILE={chosen!r}: expected 'default' or 'fuzz'")
+    settings.load_profile(chosen)
 
 
 def _implementations() -> list[str]:

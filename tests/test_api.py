@@ -58,7 +58,15 @@ MODULE_ONLY = {
     "sanggong.dealing.dealing_sequence": "a step of the dealing procedure (Game and ObservedTable run them)",
     "sanggong.dealing.first_hand": "a step of the dealing procedure (Game and ObservedTable run them)",
     "sanggong.dealing.round_length": "a step of the dealing procedure (Game and ObservedTable run them)",
-    "sanggong.dealing.seed_sequence": "a step of the dealing procedure (Game and ObservedTable run them)",
+    "sanggong.money.money_text": "an amount's exact text, for records and JSON",
+    "sanggong.money.to_money": "checks and normalises one stake, inside settlement",
+    "sanggong.records.FORMAT": "the record format's own tools",
+    "sanggong.records.result_entry": "the record format's own tools",
+    "sanggong.dealing.CannotCheck": "what a replay raises for a round it cannot deal again; verify_log reports it",
+    "sanggong.seeds.SeedLike": "the type of a seed argument, documented with sanggong.seeds",
+    "sanggong.seeds.check_seed": "checks a seed argument; every function that takes a seed calls it",
+    "sanggong.seeds.child": "a chunk's seed, for simulators that continue a run's chunks",
+    "sanggong.seeds.seed_json": "a recorded seed as JSON, for results' to_dict",
 }
 
 

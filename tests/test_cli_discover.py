@@ -23,7 +23,7 @@ from cli_run import fails, run
 
 import sanggong
 from sanggong import ONLINE, RuleSet
-from sanggong.cli import _PRESET_TEXT, _cpu_features, _odds_text, build_parser, main
+from sanggong.cli import _PRESET_TEXT, DEFAULT_PRESET, _cpu_features, _odds_text, build_parser, main
 from sanggong.rules import PRESETS
 
 ALL = list(PRESETS)
@@ -52,7 +52,7 @@ def test_rules_list_text(capsys: pytest.CaptureFixture[str]) -> None:
 def test_rules_list_json(capsys: pytest.CaptureFixture[str]) -> None:
     """The same as JSON, and every preset has a one-line description. (Presets only: once.)"""
     data = json.loads(run(["rules", "list", "--json"], capsys))
-    assert data["default"] == "macau" == build_parser().parse_args(["bets"]).rules
+    assert data["default"] == "macau" == DEFAULT_PRESET and build_parser().parse_args(["bets"]).rules is None
     assert [p["name"] for p in data["presets"]] == ALL
     for preset in data["presets"]:
         rules = PRESETS[preset["name"]]

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from sanggong import MACAU, ONLINE, PRESETS, DealtRounds, Game, RuleSet, deal_batch, rank_batch, simulate
+from sanggong import MACAU, ONLINE, PRESETS, DealtRounds, Game, RuleSet, Seed, deal_batch, rank_batch, simulate
 from sanggong import _core, _reference
 from sanggong.limits import MAX_BATCH_ROUNDS
 from sanggong.rounds import NO_CARD
@@ -259,7 +259,8 @@ def test_a_seed_sequence_and_os_entropy(impl: Any) -> None:
     assert isinstance(fresh.seed, int)
     assert fresh == deal_batch(ONLINE, 20, seed=fresh.seed)
     spawned = deal_batch(ONLINE, 20, seed=sequence.spawn(1)[0])
-    assert spawned.seed is None
+    assert spawned.seed == Seed(123, spawn_key=(0,))  # recorded whole: it deals the same rounds again
+    assert deal_batch(ONLINE, 20, seed=spawned.seed) == spawned
 
 
 def test_no_rounds(impl: Any) -> None:

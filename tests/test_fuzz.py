@@ -50,7 +50,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
@@ -1645,7 +1645,7 @@ def check_game(rules: RuleSet, seed: Any, rng: Any, recall: Any, plays: list[Any
           f"records {len(game.records)} for recall {recall}")
     _check_shoes(rules, records)
     # the same game with the other kernels deals the same rounds (bit for bit for these generators)
-    if isinstance(seed, int) and rng is None or saved is not None and saved[0].__name__ != "MT19937":
+    if isinstance(seed, int) and rng is None or saved is not None:  # (MT19937 too: both draw next_uint64)
         with kernels_swapped():
             if saved is not None:
                 bg = saved[0]()
@@ -1810,6 +1810,7 @@ def check_replay_state(state: Any) -> None:
          "BitGenerator", "bit_generator", "random", "__loader__", "os", "sys"]), texts),
         "state": anything, "has_uint32": anything, "uinteger": anything}),
 ), examples=15)
+@example(1)  # found by a fuzz run: a state that is not an object (a forged record) reached .get()
 def test_replay_record_with_any_shoe_state(state: Any) -> None:
     in_child(check_replay_state, state)
 

@@ -16,7 +16,8 @@ from sanggong._reference import RANK_SYMBOLS
 from sanggong.analysis import effect_of_removal
 from sanggong.dealing import Game
 from sanggong.rules import RuleSet
-from sanggong.simulation import _child, _run_chunk
+from sanggong.seeds import child as _child
+from sanggong.simulation import _run_chunk
 from sanggong.shoe import CountPlay, PerfectPlay, ShoeEvaluator, _Setup, _run_play_chunk, design, play_shoes
 
 SMALL = MACAU.replace(decks=2, name="macau_2")  # a shoe of 104 cards: three or four rounds

@@ -314,7 +314,7 @@ def test_absurd_sizes_are_refused_at_once(call: object, match: str) -> None:
 
 
 def test_chunk_seeds_are_the_spawned_children() -> None:
-    from sanggong.simulation import _child
+    from sanggong.seeds import child as _child
 
     parent = np.random.SeedSequence(77)
     children = np.random.SeedSequence(77).spawn(5)

@@ -24,6 +24,7 @@ deselected by default) runs ``LONG_FACTOR`` times as many and shrinks.
 
 from __future__ import annotations
 
+import decimal
 import os
 import warnings
 from collections import Counter
@@ -44,7 +45,7 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
-from sanggong import MACAU, ONLINE, Card, Game, ObservedTable, RoundRecord, RuleSet, TableSession, limits
+from sanggong import MACAU, ONLINE, Card, Game, ObservedTable, RoundRecord, RuleSet, TableSession, limits, verify_log
 
 with warnings.catch_warnings():  # see tests/test_fuzz.py: imported once, quietly
     warnings.simplefilter("ignore")
@@ -260,6 +261,21 @@ test_table_session_machine, test_table_session_machine_long = machine_tests(Tabl
 
 # --- a game -----------------------------------------------------------------------------------------------------
 
+
+class _Int(int):
+    pass
+
+
+class _Decimal(Decimal):
+    pass
+
+
+class _Fraction(Fraction):
+    pass
+
+
+_SUBCLASS: dict[type, Any] = {int: _Int, Decimal: _Decimal, Fraction: _Fraction}
+
 GAME_TABLES = [ONLINE, MACAU.replace(decks=1, positions=3), MACAU.replace(decks=2, positions=4, cut_card_range=(30, 40)),
                MACAU.replace(decks=1, positions=2, deal_one_at_a_time=False)]
 GENERATORS = ["seed", "PCG64", "PCG64DXSM", "Philox", "SFC64", "MT19937"]
@@ -303,7 +319,20 @@ class GameMachine(RuleBasedStateMachine):
 
     @rule(data=st.data())
     def play(self, data: st.DataObject) -> None:
+        self._play(self._slip(data))
+
+    @rule(data=st.data(), subclassed=st.booleans(), capitals=st.sampled_from([0, 1]), prec=st.integers(1, 28))
+    def play_as_any_caller(self, data: st.DataObject, subclassed: bool, capitals: int, prec: int) -> None:
+        """Stakes of number subclasses, under any decimal context: the record is what the
+        plain stakes make (its replay compares canonical forms, byte for byte)."""
         slip = self._slip(data)
+        if subclassed:
+            slip = {k: _SUBCLASS.get(type(v), lambda x: x)(v) for k, v in slip.items()}
+        with decimal.localcontext() as context:
+            context.capitals, context.prec = capitals, prec
+            self._play(slip)
+
+    def _play(self, slip: dict[Any, Any]) -> None:
         round_before, carried_before = self.game.round, dict(self.game.carried)
         try:
             record = self.game.play(slip)
@@ -356,6 +385,14 @@ class GameMachine(RuleBasedStateMachine):
         assert sum((exact(v) for v in record.carried.values()), Fraction(0)) == carried
         assert dict(record.carried) == dict(self.game.carried)
         self.records.append(record)
+
+    def teardown(self) -> None:
+        """A game's records from its first round, with no round dealt outside them, are a
+        log that verifies (under any context the records were made in)."""
+        rounds = [r.round for r in self.records]
+        if rounds and rounds == list(range(1, len(rounds) + 1)):
+            report = verify_log([r.to_json() for r in self.records], rules=self.rules)
+            assert report.ok, report.reason
 
     @invariant()
     def records_kept(self) -> None:
