@@ -423,6 +423,8 @@ class ObservedTableMachine(RuleBasedStateMachine):
         self.seen: Counter[int] = Counter()  # cards out of the shoe since the shuffle
         self.rounds_in_shoe = 0
         self.round = 0
+        self.records: list[RoundRecord] = []
+        self.reshuffles = 0  # shuffles done again before the next shoe's first round
 
     def _need(self) -> int:
         fresh = self.rules.fresh_deck_each_round
@@ -501,6 +503,7 @@ class ObservedTableMachine(RuleBasedStateMachine):
         for hand in record.hands.values():
             got += [c.code for c in hand.cards]
         assert Counter(got) == Counter(cards), "the record's cards are not the sequence's"
+        self._recorded(record)
         self._accepted(cards)
 
     @rule(data=st.data())
@@ -511,14 +514,58 @@ class ObservedTableMachine(RuleBasedStateMachine):
         valid = self._holds(cards)
         before = self._snapshot()
         try:
-            self.table.play(self._form(data, cards))
+            record = self.table.play(self._form(data, cards))
         except ValueError as exc:
             assert not valid, f"refused {[str(Card(c)) for c in cards]}, which the shoe holds: {exc}"
             assert self._snapshot() == before, "a refused sequence changed the table"
             return
         assert valid, (f"accepted {[str(Card(c)) for c in cards]}: a card more often than {self.rules.decks} deck(s) "
                        f"hold, with {sorted(self.seen.elements())[:60]} out of the shoe")
+        self._recorded(record)
         self._accepted(cards)
+
+    @rule(data=st.data())
+    def void(self, data: st.DataObject) -> None:
+        """A misdealt round voided after some of its cards came out: they leave the shoe
+        (accepted exactly when the shoe holds them), and every stake comes back."""
+        cards = data.draw(st.lists(st.integers(0, 51), max_size=self._need()))
+        if data.draw(st.booleans()):  # mostly cards the shoe still holds
+            pool = [c for c, n in self._left().items() for _ in range(n)]
+            cards = [pool[i] for i in data.draw(st.lists(st.integers(0, len(pool) - 1), max_size=self._need(),
+                                                         unique=True))] if pool else []
+        valid = self._holds(cards)
+        carried = dict(self.table._session.carried)
+        bets = data.draw(st.one_of(st.just({}), st.just({"win:1": 100}), st.just({"win:1": Decimal("2.50")})))
+        before = self._snapshot()
+        try:
+            record = self.table.void(self._form(data, cards), bets)
+        except ValueError as exc:
+            if "carried" in str(exc) or "kind" in str(exc) or "stake" in str(exc):
+                return
+            assert not valid, f"a void of {[str(Card(c)) for c in cards]}, which the shoe holds, was refused: {exc}"
+            assert self._snapshot() == before, "a refused void changed the table"
+            return
+        assert valid, f"a void of {[str(Card(c)) for c in cards]} was accepted: the shoe does not hold them"
+        assert record.void and [c.code for c in record.burned] == cards and record.banker is None
+        for result in record.results:
+            assert result["outcome"] == "void" and result["net"] == 0, result
+            assert result["carried"] == carried.get(result["bet"], 0), result
+        assert dict(record.carried) == carried, "a void round changed the carried stakes"
+        self._recorded(record)
+        self._accepted(cards)
+
+    def _recorded(self, record: RoundRecord) -> None:
+        expected = self.reshuffles if record.round_in_shoe == 1 else 0
+        assert record.reshuffled == expected, (record.reshuffled, expected)
+        self.reshuffles = 0
+        self.records.append(record)
+
+    def teardown(self) -> None:
+        """The table's records are a log that verifies, void rounds and reshuffles included."""
+        if getattr(self, "records", None):
+            report = verify_log([r.to_json() for r in self.records], rules=self.rules)
+            assert report.ok, report.reason
+            assert report.void_rounds == sum(r.void for r in self.records)
 
     @rule(data=st.data())
     def play_invalid(self, data: st.DataObject) -> None:
@@ -556,6 +603,8 @@ class ObservedTableMachine(RuleBasedStateMachine):
 
     @rule()
     def shuffle(self) -> None:
+        if self.rules.fresh_deck_each_round or self.rounds_in_shoe == 0:
+            self.reshuffles += 1  # before the shoe's first round: a shuffle done again
         self.table.shuffle()
         self.seen = Counter()
         self.rounds_in_shoe = 0

@@ -19,6 +19,7 @@ import re
 import sys
 import tomllib
 import warnings
+from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from decimal import Context, Decimal
 from fractions import Fraction
@@ -32,10 +33,11 @@ from .limits import (
     MAX_THREADS,
 )
 from .analysis import analyze, composition, effect_of_removal
-from .dealing import Game, RoundRecord
+from .cards import Card, parse_cards
+from .dealing import Game, RoundRecord, assign, round_length
 from .rules import PRESETS, RuleSet, _toml
 from .seeds import check_seed
-from .settlement import Money, Settlement, settle
+from .settlement import Money, Settlement, TableSession, settle
 
 
 def _json(data: object, **kwargs: Any) -> str:
@@ -162,17 +164,18 @@ def _print_settlement(result: Settlement) -> None:
         pp = "" if not h.pair_plus else f"  ({h.pair_plus.label})"
         return f"{' '.join(map(str, h.cards))}  {h.label}{pp}"
 
-    banker, position_name = _hand_names(result.rules)
-    names = [(position_name.format(p), v) for p, v in sorted(result.hands.items())]
-    # a Dragon/Phoenix table reads Dragon (its bets' first hand) first, a table the banker first
-    if result.rules.variant == "dragon_phoenix":
-        shown = [*names, (banker, result.banker)]
-    else:
-        shown = [(banker, result.banker), *names]
-    width = max(len(name) for name, _ in shown) + 1
     print(f"rules: {result.rules.name}")
-    for name, value in shown:
-        print(f"{name + ':':<{width}}  {hand(value)}")
+    if result.banker is None:
+        print("void round: every card dealt is cancelled, every stake returned (a carried stake stays carried)")
+    else:
+        banker, position_name = _hand_names(result.rules)
+        names = [(position_name.format(p), v) for p, v in sorted(result.hands.items())]
+        # a Dragon/Phoenix table reads Dragon (its bets' first hand) first, a table the banker first
+        shown = [*names, (banker, result.banker)] if result.rules.variant == "dragon_phoenix" else \
+            [(banker, result.banker), *names]
+        width = max(len(name) for name, _ in shown) + 1
+        for name, value in shown:
+            print(f"{name + ':':<{width}}  {hand(value)}")
     header = ("bet", "stake", "outcome", "detail", "returned", "commission", "carried")
     rows = [
         (r.bet, str(r.stake), r.outcome, r.detail or "", str(r.returned), str(r.commission), str(r.carried))
@@ -233,13 +236,45 @@ def _bets(given: Sequence[str]) -> dict[str, Money]:
     return bets
 
 
+def _observed_cards(rules: RuleSet, text: str, void: bool) -> list[Card]:
+    """``--cards``: a round's cards in the order they came out of the shoe, checked
+    against what the table's decks hold (a void round's: any number up to a round's)."""
+    cards = list(parse_cards(text))
+    counts = Counter(card.code for card in cards)
+    code, most = max(counts.items(), key=lambda item: (item[1], -item[0])) if counts else (0, 0)
+    if most > rules.decks:
+        raise ValueError(f"--cards: {Card(code)} comes out {most} times, more than {rules.decks} "
+                         f"deck{'s' if rules.decks > 1 else ''} hold{'s' if rules.decks == 1 else ''}")
+    longest = round_length(rules, max(rules.burn_first, rules.burn_per_round))
+    if void and len(cards) > longest:
+        raise ValueError(f"--cards: a void round's cards are those dealt before it was abandoned, at most "
+                         f"{longest} here, not {len(cards)}")
+    return cards
+
+
 def _cmd_settle(args: argparse.Namespace) -> int:
     rules = _rules(args)
-    banker, hands = _settle_hands(rules, args)
     bets = _bets(args.bet)
     if not bets:
         raise ValueError("no bets: give at least one --bet NAME=STAKE")
-    result = settle(rules, banker, hands, bets)
+    named = [o for o in ("banker", "dragon", "phoenix") if getattr(args, o) is not None] + (["hand"] if args.hand else [])
+    if (args.cards is not None or args.void) and named:
+        raise ValueError(f"--{named[0]}: give the hands, or the round's cards (--cards, --void), not both")
+    if args.void:
+        if args.cards is not None:
+            _observed_cards(rules, args.cards, void=True)
+        result = TableSession(rules).void(bets)
+    elif args.cards is not None:
+        cards = _observed_cards(rules, args.cards, void=False)
+        lengths = {round_length(rules, burn): burn for burn in (rules.burn_per_round, rules.burn_first)}
+        if len(cards) not in lengths:
+            said = " or ".join(f"{n} ({b} burned)" for n, b in sorted(lengths.items()))
+            raise ValueError(f"--cards: a round here takes {said} cards, not {len(cards)}")
+        deal = assign(rules, cards, lengths[len(cards)])
+        result = settle(rules, deal.banker, deal.hands, bets)
+    else:
+        banker, hands = _settle_hands(rules, args)
+        result = settle(rules, banker, hands, bets)
     if args.json:
         print(_json(result.to_dict(), ensure_ascii=False))
     else:
@@ -310,6 +345,7 @@ def _print_round(record: RoundRecord, rules: RuleSet) -> None:
     last = ", last of the shoe" if record.last_of_shoe and record.cut_card else ""
     burned = " ".join(map(str, record.burned)) or "none"
     print(f"round {record.round} (shoe {record.shoe}, round {record.round_in_shoe}{last}){head}; burned: {burned}")
+    assert record.banker is not None  # (a game deals every round it begins: none is void)
     width = max(4, *(len(h.label) for h in (record.banker, *record.hands.values())))
     winners = record.winners
     if rules.variant == "dragon_phoenix":  # Dragon (hand 1) against Phoenix (the banker's place)
@@ -374,6 +410,7 @@ def _cmd_verify(args: argparse.Namespace) -> int:
         print(_json({"ok": report.ok, "status": report.status, "records": report.records,
                      "first_bad": report.first_bad, "round": report.round, "reason": report.reason,
                      "replayed": report.replayed, "authenticated": report.authenticated, "signed": report.signed,
+                     "void_rounds": report.void_rounds, "reshuffles": report.reshuffles,
                      "last_hash": report.last_hash}))
     else:
         print(_one_line(str(report)))
@@ -1064,7 +1101,9 @@ def build_parser() -> argparse.ArgumentParser:
             'sanggong settle --rules chinese --banker "Qh Qd 8d" --hand 1="Kh Kd Ks" '
             '--hand 2="2c 7c 3d" --bet player:1=100 --bet player:2=100; '
             'sanggong settle --rules san_gong --dragon "Qs Jc 5d" --phoenix "5c Jd Kh" '
-            '--bet dragon=100 --bet tie=10'
+            '--bet dragon=100 --bet tie=10; '
+            'sanggong settle --rules online --cards "5h Ks Qs 9d As 2d 3c 4h 4d 4c Jh Jd Tc" --bet win:1=100; '
+            'sanggong settle --rules macau --void --cards "Qh 2d Td" --bet win:1=100'
         ),
     )
     _table_options(st)
@@ -1074,6 +1113,13 @@ def build_parser() -> argparse.ArgumentParser:
     st.add_argument("--dragon", metavar="CARDS", help="a Dragon/Phoenix table (--rules san_gong): the Dragon hand")
     st.add_argument("--phoenix", metavar="CARDS",
                     help="a Dragon/Phoenix table: the Phoenix hand (it sits where the banker's does: --banker too)")
+    st.add_argument("--cards", metavar="CARDS",
+                    help="instead of the hands: the round's cards in the order they came out of the shoe, burns "
+                         "and head card included; the dealing procedure assigns them (which is how cards dealt "
+                         "to the wrong place are put right)")
+    st.add_argument("--void", action="store_true",
+                    help="the round is void (a misdeal that could not be put right): every stake is returned; "
+                         "--cards, if given, are the cards that came out before it was abandoned")
     st.add_argument("--bet", action="append", default=[], metavar="BET=STAKE", help="a bet and its stake; repeat")
     st.add_argument("--json", action="store_true", help="print the settlement as JSON")
     st.set_defaults(run=_cmd_settle)

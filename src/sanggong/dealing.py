@@ -55,7 +55,7 @@ import numpy as np
 from . import _impl
 from .cards import Card, CardLike, card_items, parse_card
 from .hands import evaluate
-from .limits import MAX_RECALL, MAX_REPLAY_ROUNDS
+from .limits import MAX_RECALL, MAX_REPLAY_ROUNDS, MAX_RESHUFFLES
 from .records import (
     ZERO_HASH,
     RoundRecord,
@@ -245,25 +245,28 @@ class _Shoe:
 
 
 def _record(
-    rules: RuleSet, deal: Deal, result: Settlement | None, bets: Mapping[str, Money], *,
+    rules: RuleSet, deal: Deal | Sequence[Card], result: Settlement | None, bets: Mapping[str, Money], *,
     round_: int, shoe: int, round_in_shoe: int, last: bool, cut: int | None, seed: int | None,
     state: Mapping[str, Any] | None, carried: Mapping[str, Money], prev: str = ZERO_HASH,
-    key: bytes | None = None,
+    key: bytes | None = None, reshuffled: int = 0,
 ) -> RoundRecord:
     """A round's record, bets and results in the order of their names (as the canonical
-    form sorts the bets), chained to ``prev`` and MACed under ``key``."""
+    form sorts the bets), chained to ``prev`` and MACed under ``key``. ``deal`` is the
+    round's assigned cards, or for a void round the cards that came out before it was
+    abandoned."""
     results = sorted((result_entry(r) for r in result.results), key=lambda r: str(r["bet"])) if result else []
+    void = not isinstance(deal, Deal)
     record = RoundRecord(
         rules=rules.name,
         rules_digest=rules_digest(rules),
         round=round_,
         shoe=shoe,
         round_in_shoe=round_in_shoe,
-        burned=deal.burned,
-        head_card=deal.head_card,
+        burned=tuple(deal) if not isinstance(deal, Deal) else deal.burned,
+        head_card=None if not isinstance(deal, Deal) else deal.head_card,
         ranking=rules.ranking,
-        banker=evaluate(deal.banker, rules),
-        hands={p: evaluate(c, rules) for p, c in deal.hands.items()},
+        banker=None if not isinstance(deal, Deal) else evaluate(deal.banker, rules),
+        hands={} if not isinstance(deal, Deal) else {p: evaluate(c, rules) for p, c in deal.hands.items()},
         bets=dict(sorted(bets.items())),
         results=tuple(results),
         carried=dict(sorted(carried.items())),
@@ -272,6 +275,8 @@ def _record(
         seed=seed,
         shoe_state=state,
         prev=prev,
+        void=void,
+        reshuffled=reshuffled,
     )
     if key is None:
         return record
@@ -434,7 +439,7 @@ _CANNOT_REPLAY: dict[str, frozenset[str]] = {"cython": frozenset(), "python": fr
 ``REPLAYABLE`` that one of them cannot draw exactly would be named here, and its logs
 reported as unchecked rather than tampered.)"""
 
-_COMPARED = ("seed", "round", "shoe", "round_in_shoe", "shoe_state", "cut_card", "last_of_shoe",
+_COMPARED = ("void", "reshuffled", "seed", "round", "shoe", "round_in_shoe", "shoe_state", "cut_card", "last_of_shoe",
              "head_card", "burned", "banker", "hands", "bets", "results", "carried")
 
 
@@ -561,6 +566,14 @@ class ObservedTable:
     (``last_of_shoe``), and no round may start before ``shuffle()``. The house may also
     shuffle after any round.
 
+    **Irregular rounds** (the docs' rules page, "Irregular rounds"). Cards dealt to the
+    wrong place are put right by giving them in the order they came out of the shoe: the
+    dealing procedure assigns them, which is what putting them in their right place
+    means; a card exposed while dealing changes nothing. A round that cannot be put right
+    is voided (``void``): its cards are out of the shoe and every stake is returned. A
+    shuffle done again before a shoe's first round (a card dropped or exposed while
+    shuffling) is counted in that round's record (``reshuffled``).
+
     :param key: the operator's HMAC key: every record then carries an ``hmac``.
 
     >>> from sanggong import ONLINE
@@ -589,6 +602,7 @@ class ObservedTable:
         self._taken = 0  # cards out of the current shoe
         self._cut: int | None = None  # the current shoe's cut card (cards from the end), where known
         self._fresh = True  # the next round starts a new shoe (after a shuffle)
+        self._reshuffled = 0  # shuffles done again before the next shoe's first round
         self._prev = ZERO_HASH
         self._lock = new_lock()
         self.round = 0
@@ -596,8 +610,15 @@ class ObservedTable:
     @locked
     def shuffle(self) -> None:
         """The dealer shuffled: every card is back in the shoe, and the next round starts
-        a new one (a shuffle before any card of a shoe came out changes nothing)."""
-        if self._rounds:
+        a new one. Where the next round would start a new shoe (or deck) anyway (the table
+        starts shuffled, a fresh-deck table shuffles before every round), this is a
+        shuffle done again before the shoe's first round: that round's record counts it
+        (``reshuffled``)."""
+        if self.rules.fresh_deck_each_round or self._fresh:
+            if self._reshuffled >= MAX_RESHUFFLES:
+                raise ValueError(f"a shoe is shuffled again at most {MAX_RESHUFFLES} times before its first round")
+            self._reshuffled += 1
+        else:
             self._fresh = True
 
     @locked
@@ -608,15 +629,44 @@ class ObservedTable:
         return self._play(self._parse(cards), bets or {}, cut_card=None)
 
     @locked
-    def _play(self, parsed: list[Card], bets: Mapping[str, Money], *, cut_card: int | None) -> RoundRecord:
-        """``play`` on parsed cards; ``cut_card`` (cards from the end) where it is known
-        (a game's record whose bit generator a record cannot name)."""
+    def void(
+        self, cards: str | Sequence[CardLike] = (), bets: Mapping[str, Money] | None = None
+    ) -> RoundRecord:
+        """Void a round that could not be put right (Macau's article 2.5: every card dealt
+        is cancelled). ``cards`` are those that came out of the shoe before it was
+        abandoned, in order, burns and head card included (any number up to a round's):
+        each is checked against the shoe as ``play`` checks it and is out of it for good.
+        Every stake of the slip (carried stakes plus ``bets``) is returned in full, but a
+        stake carried into the round, which stays carried. The round is numbered and
+        recorded (``void``), and counts as a round of its shoe: where its cards take the
+        shoe past the cut card, it was the shoe's last.
+
+        >>> from sanggong import MACAU
+        >>> table = ObservedTable(MACAU.replace(decks=2, positions=1))
+        >>> record = table.void("Qh Qh Td", {"win:1": 100})     # both Q♥ of the shoe came out
+        >>> record.void, [str(c) for c in record.burned], record.results[0]["returned"]
+        (True, ['Qh', 'Qh', 'Td'], 100)
+        >>> table.play("Qh 5s 6s 7s 8s 9s 9d")
+        Traceback (most recent call last):
+        ...
+        ValueError: card 1 of the sequence, Qh, is one more than 2 decks hold
+        """
+        return self._play(self._parse(cards), bets or {}, cut_card=None, void=True)
+
+    @locked
+    def _play(self, parsed: list[Card], bets: Mapping[str, Money], *, cut_card: int | None,
+              void: bool = False) -> RoundRecord:
+        """``play`` (or ``void``) on parsed cards; ``cut_card`` (cards from the end) where it
+        is known (a game's record whose bit generator a record cannot name)."""
         rules = self.rules
         fresh = rules.fresh_deck_each_round
         new = fresh or self._fresh
         burn = rules.burn_first if new else rules.burn_per_round
         need = round_length(rules, burn)
-        if len(parsed) != need:
+        if void and len(parsed) > need:
+            raise ValueError(f"a void round's cards are those dealt before it was abandoned: at most the {need} "
+                             f"of a round here ({burn} burned), the sequence has {len(parsed)}")
+        if not void and len(parsed) != need:
             raise ValueError(f"a round here takes {need} cards ({burn} burned), the sequence has {len(parsed)}")
         total = 52 * rules.decks
         start = 0 if new else self._taken
@@ -648,29 +698,38 @@ class ObservedTable:
                     f"deck{'s' if rules.decks > 1 else ''} hold{'s' if rules.decks == 1 else ''}"
                 )
         slip = self._session.slip(bets)
-        deal = assign(rules, parsed, burn)
-        result = self._session.settle_slip(deal.banker, deal.hands, slip) if slip else None
+        deal: Deal | list[Card]
+        if void:
+            deal = parsed
+            result = self._session.void_slip(slip) if slip else None
+        else:
+            deal = assign(rules, parsed, burn)
+            result = self._session.settle_slip(deal.banker, deal.hands, slip) if slip else None
         # the round is valid: keep it
         if new:
             self._shoes += 1
             self._rounds = 0
             self._cut = cut_card
+        reshuffled = self._reshuffled if new else 0
+        self._reshuffled = 0
         self._fresh = False
         self._seen = seen
         self._rounds += 1
-        self._taken = start + need
+        self._taken = start + len(parsed)
         self.round += 1
         last = fresh or self._taken > limit  # the cut card is out: the shoe's last round
         record = _record(
             rules, deal, result, slip, round_=self.round, shoe=self._shoes,
             round_in_shoe=self._rounds, last=last, cut=cut_card, seed=None, state=None,
-            carried=self._session.carried, prev=self._prev, key=self._key,
+            carried=self._session.carried, prev=self._prev, key=self._key, reshuffled=reshuffled,
         )
         self._prev = record.hash
         return record
 
     def _parse(self, cards: str | Sequence[CardLike]) -> list[Card]:
         parsed: list[Card] = []
+        if isinstance(cards, str) and not cards.strip():
+            return parsed  # no cards (a void round abandoned before any came out)
         most = round_length(self.rules, max(self.rules.burn_first, self.rules.burn_per_round))
         for place, token in enumerate(card_items(cards, "the sequence"), start=1):
             if place > 4 * most:  # (nothing far longer than a round is read: an endless iterable stops here)
@@ -744,14 +803,21 @@ class Resettler:
                 done = record.round_in_shoe - 1
                 table._shoes, table._rounds, table._fresh, table._cut = record.shoe, done, False, record.cut_card
                 table._taken = round_length(rules, rules.burn_first) + (done - 1) * round_length(rules, rules.burn_per_round)
-        elif record.shoe != table._shoes:
+        elif record.shoe != table._shoes and not rules.fresh_deck_each_round:
+            table.shuffle()  # (the shoe ended: a fresh-deck table starts a new deck by itself)
+        for _ in range(record.reshuffled):  # the shoe's shuffles done again before this, its first round
             table.shuffle()
-        sequence = dealing_sequence(rules, record.burned, record.head_card, record.banker.cards,
-                                    {p: h.cards for p, h in record.hands.items()})
+        if record.void:  # every card that came out, in order
+            sequence = list(record.burned)
+        else:
+            if record.banker is None:
+                raise ValueError("field 'banker': a round that is not void has a banker's hand")
+            sequence = dealing_sequence(rules, record.burned, record.head_card, record.banker.cards,
+                                        {p: h.cards for p, h in record.hands.items()})
         _check_bets(rules, record.bets)
         table._prev = record.prev
         try:
-            derived = table._play(sequence, record.bets, cut_card=record.cut_card)
+            derived = table._play(sequence, record.bets, cut_card=record.cut_card, void=record.void)
         except ValueError as exc:
             raise ValueError(str(exc) if str(exc).startswith("field ") else f"the cards as dealt: {exc}") from None
         derived = dataclasses.replace(derived, hmac=record.hmac)

@@ -26,6 +26,7 @@ __all__ = [
     "MAX_ODDS",
     "MAX_POSITIONS",
     "MAX_RECALL",
+    "MAX_RESHUFFLES",
     "MAX_REPLAY_ROUNDS",
     "MAX_ROUND",
     "MAX_RECORD_BYTES",
@@ -116,6 +117,10 @@ A whole log is replayed incrementally (``verify.verify_log``), whatever its leng
 
 MAX_SEED = 2**256 - 1
 """The largest seed a game or record takes (OS entropy is 128 bits)."""
+
+MAX_RESHUFFLES = 1000
+"""The most times a shoe may be shuffled again before its first round (a record's
+``reshuffled``)."""
 
 MAX_BETS = 128
 """The most bets of one record (a Macau table of 16 positions offers 45)."""

@@ -90,6 +90,7 @@ from .limits import (
     MAX_ODDS,
     MAX_POSITIONS,
     MAX_RECORD_BYTES,
+    MAX_RESHUFFLES,
     MAX_ROUND,
     MAX_SEED,
     MAX_STAKE,
@@ -396,6 +397,14 @@ class RoundRecord:
     ``hash`` is the SHA-256 of its canonical bytes (see this module's doc). Equality
     compares the round, every field but ``prev`` and ``hmac``; ``verify.verify_log``
     checks those.
+
+    **Irregular rounds.** A ``void`` round (a misdeal that could not be put right:
+    ``ObservedTable.void``) holds in ``burned`` every card that came out before it was
+    abandoned, in order (they are out of the shoe, and belong to no hand), no banker
+    (None), no hands and no winners; every bet's outcome is ``"void"``: its stake
+    returned, or a stake carried into the round carried on. ``reshuffled`` counts the
+    times the shoe (or deck) was shuffled again before this, its first round (a card
+    dropped or exposed while shuffling); 0 for every other round.
     """
 
     rules: str
@@ -404,7 +413,7 @@ class RoundRecord:
     round_in_shoe: int
     burned: tuple[Card, ...]
     head_card: Card | None
-    banker: HandValue
+    banker: HandValue | None
     hands: Mapping[int, HandValue]
     bets: Mapping[str, Money]
     results: tuple[dict[str, Any], ...]
@@ -417,10 +426,15 @@ class RoundRecord:
     prev: str = field(default=ZERO_HASH, compare=False)
     hmac: str | None = field(default=None, compare=False)
     ranking: Ranking = DEFAULT_RANKING
+    void: bool = False
+    reshuffled: int = 0
 
     @property
     def winners(self) -> dict[int, str]:
-        """Each position against the banker: ``"win"``, ``"tie"`` or ``"lose"``."""
+        """Each position against the banker: ``"win"``, ``"tie"`` or ``"lose"`` (none in
+        a void round)."""
+        if self.banker is None:
+            return {}
         words = {1: "win", 0: "tie", -1: "lose"}
         b = self.banker.rank
         return {p: words[(h.rank > b) - (h.rank < b)] for p, h in self.hands.items()}
@@ -439,10 +453,12 @@ class RoundRecord:
             "seed": None if self.seed is None else str(self.seed),
             "cut_card": self.cut_card,
             "last_of_shoe": self.last_of_shoe,
+            "void": self.void,
+            "reshuffled": self.reshuffled,
             "head_card": None if self.head_card is None else str(self.head_card),
             "burned": [str(c) for c in self.burned],
             "ranking": self.ranking.to_dict(),
-            "banker": hand(self.banker),
+            "banker": None if self.banker is None else hand(self.banker),
             "hands": {str(p): hand(h) for p, h in self.hands.items()},
             "winners": {str(p): w for p, w in self.winners.items()},
             "money": _money_kind(self.bets),
@@ -508,6 +524,10 @@ class RoundRecord:
             raise ValueError(f"field 'format': this version of sanggong reads record format {FORMAT}, "
                              f"not {_show(version)}")
         seed = data["seed"]
+        void = _bool(data["void"], "void")
+        if void and (data["banker"] is not None or data["hands"] != {} or data["head_card"] is not None):
+            raise ValueError("field 'void': a void round's cards are all in 'burned': it has no banker, no hands "
+                             "and no head card")
         record = cls(
             rules=rules,
             rules_digest=_hex(data["rules_digest"], "rules_digest"),
@@ -517,11 +537,13 @@ class RoundRecord:
             seed=None if seed is None else _int_text(seed, "seed", 0, MAX_SEED),
             cut_card=None if data["cut_card"] is None else _int(data["cut_card"], "cut_card", 1, 52 * MAX_DECKS - 1),
             last_of_shoe=_bool(data["last_of_shoe"], "last_of_shoe"),
+            void=void,
+            reshuffled=_int(data["reshuffled"], "reshuffled", 0, MAX_RESHUFFLES),
             head_card=None if data["head_card"] is None else _card(data["head_card"], "head_card"),
-            burned=_cards(data["burned"], "burned", MAX_BURN + 1),
+            burned=_cards(data["burned"], "burned", _MOST_VOID if void else MAX_BURN + 1),
             ranking=(ranking := _ranking(data["ranking"])),
-            banker=_hand(data["banker"], "banker", ranking),
-            hands=_hands(data["hands"], ranking),
+            banker=None if void else _hand(data["banker"], "banker", ranking),
+            hands={} if void else _hands(data["hands"], ranking),
             bets=_stakes(data["bets"], "bets", kind_name),
             results=_results(data["results"], kind_name),
             carried=_stakes(data["carried"], "carried", kind_name),
@@ -553,11 +575,12 @@ class RoundRecord:
 
 _RECORD_KEYS = (
     "format", "rules", "rules_digest", "round", "shoe", "round_in_shoe", "seed", "cut_card", "last_of_shoe",
-    "head_card", "burned", "ranking", "banker", "hands", "winners", "money", "bets", "results", "carried",
+    "void", "reshuffled", "head_card", "burned", "ranking", "banker", "hands", "winners", "money", "bets", "results", "carried",
     "shoe_state", "prev", "hash",
 )
 _RESULT_KEYS = ("bet", "stake", "outcome", "detail", "odds", "returned", "commission", "carried", "net")
-_OUTCOMES = ("win", "lose", "push", "carried")
+_OUTCOMES = ("win", "lose", "push", "carried", "void")
+_MOST_VOID = MAX_BURN + 1 + 3 * (MAX_POSITIONS + 1)  # the cards of the longest round
 _DETAILS = (None, "with a 6-point hand", *(p.label for p in PairPlus if p is not PairPlus.NONE))
 _MULTIPLIER = re.compile(r"x[1-9][0-9]*(?:/[1-9][0-9]*)?")  # a banker game's "x3"
 _HEX = re.compile(r"[0-9a-f]{64}")

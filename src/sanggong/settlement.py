@@ -176,8 +176,9 @@ def plan_for(rules: RuleSet, bets: tuple[str, ...]) -> SettlementPlan:
 class BetResult:
     """How one bet ended.
 
-    :ivar outcome: ``"win"``, ``"lose"``, ``"push"`` (stake returned) or ``"carried"``
-        (the stake stays on the table for the next round).
+    :ivar outcome: ``"win"``, ``"lose"``, ``"push"`` (stake returned), ``"carried"``
+        (the stake stays on the table for the next round) or ``"void"`` (the round was
+        void: the stake returned, or a stake carried into it carried on).
     :ivar detail: what won, where it matters (``"flush"``, ``"with a 6-point hand"``).
     :ivar odds: the odds paid ("to 1"), for a win.
     :ivar returned: paid back to the player now: stake and winnings less commission,
@@ -222,12 +223,14 @@ class BetResult:
 
 @dataclass(frozen=True, slots=True)
 class Settlement:
-    """A settled round: the hands and every bet's result, with exact totals."""
+    """A settled round: the hands and every bet's result, with exact totals. A void round
+    (``TableSession.void``) has no hands (``banker`` None) and ``void`` set."""
 
     rules: RuleSet
-    banker: HandValue
+    banker: HandValue | None
     hands: Mapping[int, HandValue]
     results: tuple[BetResult, ...]
+    void: bool = False
 
     def __getitem__(self, bet: str) -> BetResult:
         for result in self.results:
@@ -272,7 +275,8 @@ class Settlement:
 
         return {
             "rules": self.rules.name,
-            "banker": hand(self.banker),
+            "void": self.void,
+            "banker": None if self.banker is None else hand(self.banker),
             "hands": {str(k): hand(v) for k, v in self.hands.items()},
             "bets": [r.to_dict() for r in self.results],
             "staked": json_money(self.staked),
@@ -543,6 +547,39 @@ class TableSession:
         result = settle(self.rules, banker, hands, self.slip(slip))
         self._carried = {r.bet: r.carried for r in result.results if r.carried}
         return result
+
+    @locked
+    def void(self, bets: Mapping[str, Money] | None = None) -> Settlement:
+        """A void round (a misdeal that could not be put right: Macau's article 2.5):
+        every stake of the slip (the carried stakes plus ``bets``, checked as ``settle``
+        checks them) is returned in full, but a stake carried into the round, which stays
+        carried to the next; nothing is won or lost.
+
+        >>> from sanggong.rules import MACAU
+        >>> seat = TableSession(MACAU)
+        >>> _ = seat.settle("9c 9d 5h", {1: "9h 9s 5c"}, {"win:1": 100})   # a tie carries it
+        >>> void = seat.void({"win:1": 150, "odd": 20})
+        >>> [(r.bet, r.outcome, r.returned, r.carried) for r in void.results], dict(seat.carried)
+        ([('win:1', 'void', 50, 100), ('odd', 'void', 20, 0)], {'win:1': 100})
+        """
+        return self.void_slip(self.slip({} if bets is None else bets))
+
+    @locked
+    def void_slip(self, slip: Mapping[str, Money]) -> Settlement:
+        """``void`` of a whole slip made by ``slip`` (carried stakes included)."""
+        checked = check_slip(self.rules, self.slip(slip))
+        purse = Purse(checked.kinds.pop(), self.rules) if checked.kinds else None
+        results = []
+        for spec in checked.specs:
+            assert purse is not None
+            stake, _ = checked.exact[spec.name]
+            carried = Fraction(self._carried.get(spec.name, 0))
+            results.append(BetResult(
+                bet=spec.name, stake=purse.money(stake), outcome="void", detail=None, odds=None,
+                returned=purse.money(stake - carried), commission=purse.money(Fraction(0)),
+                carried=purse.money(carried),
+            ))
+        return Settlement(self.rules, None, MappingProxyType({}), tuple(results), void=True)
 
     @locked
     def slip(self, bets: Mapping[str, Money]) -> dict[str, Money]:

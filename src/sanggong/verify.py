@@ -61,6 +61,9 @@ class VerifyReport:
         round it cannot deal again), which says nothing against the record: ``ok`` is
         False, ``first_bad`` and ``reason`` name it, and ``status`` is ``"unchecked"``.
     :ivar signed: the records carry HMACs (checked only with a key: ``authenticated``).
+    :ivar void_rounds: the records read that are void rounds (a misdeal voided).
+    :ivar reshuffles: the shuffles done again before a shoe's first round, over the
+        records read (a card dropped or exposed while shuffling).
     """
 
     ok: bool
@@ -75,6 +78,8 @@ class VerifyReport:
     last_hash: str | None
     unchecked: bool = False
     signed: bool = False
+    void_rounds: int = 0
+    reshuffles: int = 0
 
     @property
     def status(self) -> str:
@@ -97,6 +102,11 @@ class VerifyReport:
             checks.append("signed (HMAC not checked: no key given)")
         checks.append("every round replayed" if self.replayed else
                       "every round settled again from its cards" if self.settled else "not replayed")
+        if self.void_rounds:
+            checks.append(f"{self.void_rounds} void round{'s' if self.void_rounds != 1 else ''}")
+        if self.reshuffles:
+            checks.append(f"{self.reshuffles} shuffle{'s' if self.reshuffles != 1 else ''} done again "
+                          f"before a shoe's first round")
         return f"ok: {self.records} record{'s' if self.records != 1 else ''}, rules {self.rules!r}, {', '.join(checks)}"
 
 
@@ -133,6 +143,8 @@ class _Verifier:
         self.count = 0
         self.bad: tuple[int, int | None, str] | None = None
         self.unchecked = False
+        self.void_rounds = 0
+        self.reshuffles = 0
         self.first: RoundRecord | None = None
         self.last: RoundRecord | None = None
         self.replayer: Replayer | None = None
@@ -146,6 +158,8 @@ class _Verifier:
             return
         try:
             self.last = self._check(number, line)
+            self.void_rounds += self.last.void
+            self.reshuffles += self.last.reshuffled
             if self.first is None:
                 self.first = self.last
         except _Bad as bad:
@@ -200,6 +214,10 @@ class _Verifier:
         # continuity
         if (record.prev == ZERO_HASH) != (record.round == 1):
             raise _Bad("round 1, and only round 1, is a game's first record, whose prev is the zero hash", round_)
+        if record.reshuffled and record.round_in_shoe != 1:
+            raise _Bad("field 'reshuffled': only a shoe's first round follows shuffles done again", round_)
+        if record.void and (record.seed is not None or record.shoe_state is not None):
+            raise _Bad("field 'void': a game deals every round it begins: only observed rounds are void", round_)
         fresh = rules.fresh_deck_each_round
         if fresh and not (record.last_of_shoe and record.round_in_shoe == 1 and record.cut_card is None):
             raise _Bad("a fresh-deck table deals every round from a new deck: round_in_shoe 1, "
@@ -280,12 +298,13 @@ class _Verifier:
         if self.bad is not None:
             line, round_, reason = self.bad
             return VerifyReport(False, self.count, line, round_, reason, self.replayed, self.settled, keyed,
-                                rules, None, unchecked=self.unchecked, signed=signed)
+                                rules, None, unchecked=self.unchecked, signed=signed, void_rounds=self.void_rounds,
+                                reshuffles=self.reshuffles)
         if self.count == 0:
             return VerifyReport(False, 0, None, None, "the log holds no record", False, False, keyed, None, None)
         assert self.last is not None
         return VerifyReport(True, self.count, None, None, None, self.replayed, self.settled, keyed, rules,
-                            self.last.hash, signed=signed)
+                            self.last.hash, signed=signed, void_rounds=self.void_rounds, reshuffles=self.reshuffles)
 
 
 def _file_lines(handle: Any) -> Iterator[bytes | _TooLong]:
