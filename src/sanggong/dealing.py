@@ -244,6 +244,11 @@ class _Shoe:
 # --- a round's record -------------------------------------------------------------------
 
 
+def _sorted(slip: Mapping[str, Any]) -> dict[str, Any]:
+    """A slip (or carried stakes) in the order of its names, a player's bets too."""
+    return {k: _sorted(v) if isinstance(v, Mapping) else v for k, v in sorted(slip.items())}
+
+
 def _record(
     rules: RuleSet, deal: Deal | Sequence[Card], result: Settlement | None, bets: Mapping[str, Money], *,
     round_: int, shoe: int, round_in_shoe: int, last: bool, cut: int | None, seed: int | None,
@@ -254,7 +259,8 @@ def _record(
     form sorts the bets), chained to ``prev`` and MACed under ``key``. ``deal`` is the
     round's assigned cards, or for a void round the cards that came out before it was
     abandoned."""
-    results = sorted((result_entry(r) for r in result.results), key=lambda r: str(r["bet"])) if result else []
+    results = sorted((result_entry(r) for r in result.results), key=lambda r: (str(r["bet"]), r["player"] or "")) \
+        if result else []
     void = not isinstance(deal, Deal)
     record = RoundRecord(
         rules=rules.name,
@@ -267,9 +273,9 @@ def _record(
         ranking=rules.ranking,
         banker=None if not isinstance(deal, Deal) else evaluate(deal.banker, rules),
         hands={} if not isinstance(deal, Deal) else {p: evaluate(c, rules) for p, c in deal.hands.items()},
-        bets=dict(sorted(bets.items())),
+        bets=_sorted(bets),
         results=tuple(results),
-        carried=dict(sorted(carried.items())),
+        carried=_sorted(carried),
         last_of_shoe=last,
         cut_card=cut or None,
         seed=seed,

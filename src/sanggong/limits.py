@@ -24,6 +24,7 @@ __all__ = [
     "MAX_DENOMINATOR",
     "MAX_NAME_LENGTH",
     "MAX_ODDS",
+    "MAX_PLAYER_ID",
     "MAX_POSITIONS",
     "MAX_RECALL",
     "MAX_RESHUFFLES",
@@ -122,5 +123,9 @@ MAX_RESHUFFLES = 1000
 """The most times a shoe may be shuffled again before its first round (a record's
 ``reshuffled``)."""
 
-MAX_BETS = 128
-"""The most bets of one record (a Macau table of 16 positions offers 45)."""
+MAX_BETS = 1024
+"""The most stakes of one slip or record (a Macau table of 16 positions offers 45 bets;
+in a slip by player, every player's stakes count)."""
+
+MAX_PLAYER_ID = 64
+"""The longest player's id in a slip by player (``{player: {bet: stake}}``)."""

@@ -88,6 +88,7 @@ from .limits import (
     MAX_DECKS,
     MAX_DENOMINATOR,
     MAX_ODDS,
+    MAX_PLAYER_ID,
     MAX_POSITIONS,
     MAX_RECORD_BYTES,
     MAX_RESHUFFLES,
@@ -120,6 +121,7 @@ __all__ = [
     "record_hmac",
     "result_entry",
     "rules_digest",
+    "stakes_of",
     "state_json",
     "write_log",
 ]
@@ -348,9 +350,25 @@ FORMAT: Final = 1
 """The record format this version writes and reads (a record's ``format`` field)."""
 
 
-def _money_kind(bets: Mapping[str, Money]) -> str:
+def stakes_of(bets: Mapping[str, Any]) -> dict[tuple[str | None, str], Money]:
+    """A record's ``bets`` (or ``carried``) as ``{(player, bet): stake}``, whether it is a
+    slip of bets alone (``{bet: stake}``: player None) or by player."""
+    out: dict[tuple[str | None, str], Money] = {}
+    for key, value in bets.items():
+        if isinstance(value, Mapping):
+            out.update(((key, bet), stake) for bet, stake in value.items())
+        else:
+            out[(None, key)] = value
+    return out
+
+
+def _texts(bets: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: _texts(v) if isinstance(v, Mapping) else money_text(v) for k, v in bets.items()}
+
+
+def _money_kind(bets: Mapping[str, Any]) -> str:
     """The slip's money kind by name (a slip's stakes are of one kind; ``int`` for none)."""
-    kinds = {money_kind(v) for v in bets.values()}
+    kinds = {money_kind(v) for v in stakes_of(bets).values()}
     if len(kinds) > 1 or None in kinds:
         raise ValueError(f"a record's stakes are of one kind of money, not {sorted(map(str, kinds))}")
     kind = kinds.pop() if kinds else int
@@ -365,6 +383,7 @@ def result_entry(result: BetResult) -> dict[str, Any]:
     """A bet's result as a record holds it: amounts as money (written as their exact
     text, ``money.money_text``, in the record's JSON), odds as ``n/d`` text."""
     return {
+        "player": result.player,
         "bet": str(result.bet),
         "stake": result.stake,
         "outcome": result.outcome,
@@ -415,9 +434,9 @@ class RoundRecord:
     head_card: Card | None
     banker: HandValue | None
     hands: Mapping[int, HandValue]
-    bets: Mapping[str, Money]
+    bets: Mapping[str, Any]
     results: tuple[dict[str, Any], ...]
-    carried: Mapping[str, Money]
+    carried: Mapping[str, Any]
     last_of_shoe: bool
     cut_card: int | None = None
     seed: int | None = None
@@ -462,9 +481,9 @@ class RoundRecord:
             "hands": {str(p): hand(h) for p, h in self.hands.items()},
             "winners": {str(p): w for p, w in self.winners.items()},
             "money": _money_kind(self.bets),
-            "bets": {k: money_text(v) for k, v in self.bets.items()},
+            "bets": _texts(self.bets),
             "results": [_result_json(r) for r in self.results],
-            "carried": {k: money_text(v) for k, v in self.carried.items()},
+            "carried": _texts(self.carried),
             "shoe_state": None if self.shoe_state is None else _copy_json(self.shoe_state),
             "prev": self.prev,
         }
@@ -578,7 +597,7 @@ _RECORD_KEYS = (
     "void", "reshuffled", "head_card", "burned", "ranking", "banker", "hands", "winners", "money", "bets", "results", "carried",
     "shoe_state", "prev", "hash",
 )
-_RESULT_KEYS = ("bet", "stake", "outcome", "detail", "odds", "returned", "commission", "carried", "net")
+_RESULT_KEYS = ("player", "bet", "stake", "outcome", "detail", "odds", "returned", "commission", "carried", "net")
 _OUTCOMES = ("win", "lose", "push", "carried", "void")
 _MOST_VOID = MAX_BURN + 1 + 3 * (MAX_POSITIONS + 1)  # the cards of the longest round
 _DETAILS = (None, "with a 6-point hand", *(p.label for p in PairPlus if p is not PairPlus.NONE))
@@ -764,12 +783,34 @@ def _stake(value: object, name: str, kind: str) -> Money:
     return amount
 
 
-def _stakes(value: object, name: str, kind: str) -> dict[str, Money]:
+def _stakes(value: object, name: str, kind: str) -> dict[str, Any]:
+    """A slip: ``{bet: stake}``, or by player ``{player: {bet: stake}}`` (not both)."""
     if not isinstance(value, Mapping):
-        _fail(name, "an object of bet -> stake", value)
+        _fail(name, "an object of bet -> stake (or of player -> such an object)", value)
     if len(value) > MAX_BETS:
-        _fail(name, f"at most {MAX_BETS} bets", value, ValueError)
-    return {_bet_name(k, f"{name} key"): _stake(v, f"{name}.{k}", kind) for k, v in value.items()}
+        _fail(name, f"at most {MAX_BETS} stakes", value, ValueError)
+    if not any(isinstance(v, Mapping) for v in value.values()):
+        return {_bet_name(k, f"{name} key"): _stake(v, f"{name}.{k}", kind) for k, v in value.items()}
+    out: dict[str, Any] = {}
+    total = 0
+    for player, slip in value.items():
+        who = _player(player, f"{name} key")
+        if not isinstance(slip, Mapping) or not slip:
+            _fail(f"{name}.{who}", "a player's object of bet -> stake (a slip by player gives one for every player)",
+                  slip)
+        total += len(slip)
+        if total > MAX_BETS:
+            _fail(name, f"at most {MAX_BETS} stakes", value, ValueError)
+        out[who] = {_bet_name(k, f"{name}.{who} key"): _stake(v, f"{name}.{who}.{k}", kind) for k, v in slip.items()}
+    return out
+
+
+def _player(value: object, name: str) -> str:
+    if not isinstance(value, str):
+        _fail(name, "a player's id", value)
+    if not 1 <= len(value) <= MAX_PLAYER_ID or not value.isprintable() or not value.strip():
+        _fail(name, f"a player's id (1 to {MAX_PLAYER_ID} printable characters)", value, ValueError)
+    return value
 
 
 def _amount(value: object, name: str, kind: str) -> Money:
@@ -805,6 +846,8 @@ def _results(value: object, kind: str) -> tuple[dict[str, Any], ...]:
         if not isinstance(result, Mapping):
             _fail(name, "a bet result (an object)", result)
         _check_keys(result, _RESULT_KEYS, (), name)
+        if result["player"] is not None:
+            _player(result["player"], f"{name}.player")
         _bet_name(result["bet"], f"{name}.bet")
         if result["outcome"] not in _OUTCOMES or not isinstance(result["outcome"], str):
             _fail(f"{name}.outcome", f"one of {', '.join(_OUTCOMES)}", result["outcome"], ValueError)

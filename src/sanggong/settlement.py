@@ -38,6 +38,7 @@ from . import _impl
 from . import _reference as _ref
 from .cards import Card, CardsLike
 from .hands import HandValue, evaluate
+from .limits import MAX_BETS, MAX_PLAYER_ID
 from .money import Money, Purse, check_stake, exact_decimal, json_money, money_kind
 from .ranking import tables_for
 from ._threads import locked, new_lock
@@ -189,6 +190,8 @@ class BetResult:
     :ivar commission: kept by the house from a winning commission bet (the commission
         and the rounding of the payout to the minor unit).
     :ivar carried: the stake left on the table for the next round.
+    :ivar player: the player whose stake it is, in a slip by player (None: a slip of
+        bets alone).
     """
 
     bet: str
@@ -199,6 +202,7 @@ class BetResult:
     returned: Money
     commission: Money
     carried: Money
+    player: str | None = None
 
     @property
     def net(self) -> Money:
@@ -209,6 +213,7 @@ class BetResult:
 
     def to_dict(self) -> dict[str, Any]:
         return {
+            "player": self.player,
             "bet": self.bet,
             "stake": json_money(self.stake),
             "outcome": self.outcome,
@@ -232,11 +237,17 @@ class Settlement:
     results: tuple[BetResult, ...]
     void: bool = False
 
-    def __getitem__(self, bet: str) -> BetResult:
+    def __getitem__(self, bet: str | tuple[str, str]) -> BetResult:
+        """The result of ``bet`` (a slip of bets alone), or of ``(player, bet)``."""
+        player, name = bet if isinstance(bet, tuple) else (None, bet)
         for result in self.results:
-            if result.bet == bet:
+            if result.bet == name and result.player == player:
                 return result
         raise KeyError(bet)
+
+    def of(self, player: str) -> tuple[BetResult, ...]:
+        """The results of one player's bets (a slip by player)."""
+        return tuple(r for r in self.results if r.player == player)
 
     def _total(self, field: str) -> Money:
         with exact_decimal():  # never the caller's decimal context
@@ -318,44 +329,105 @@ def check_cards(rules: RuleSet, hands: Sequence[HandValue]) -> None:
         )
 
 
+SlipLike: TypeAlias = Mapping[str, Money] | Mapping[str, Mapping[str, Money]]
+"""A bet slip: ``{bet: stake}``, or by player ``{player: {bet: stake}}`` (several players may
+stake the same bet, each settled and paid on their own)."""
+
+
+def check_player(player: object) -> str:
+    """A player's id: a non-empty printable string of at most ``MAX_PLAYER_ID``
+    characters, not only spaces (a ``str`` subclass becomes a ``str``)."""
+    if not isinstance(player, str):
+        raise TypeError(f"bets: a player is named by a string, not {type(player).__name__} {player!r}"[:120])
+    if not 1 <= len(player) <= MAX_PLAYER_ID or not player.isprintable() or not player.strip():
+        shown = repr(player) if len(player) <= 80 else repr(player[:80]) + "..."
+        raise ValueError(f"bets: {shown} is not a player's id (1 to {MAX_PLAYER_ID} printable characters)")
+    return str(player)
+
+
+def _entries(bets: object) -> tuple[bool, list[tuple[str | None, object, object]]]:
+    """A slip's (player, bet, stake) entries, and whether it is by player."""
+    if not isinstance(bets, Mapping):
+        raise TypeError(f"bets: expected a mapping of bet name to stake (or of player to such a mapping), "
+                        f"not {type(bets).__name__}")
+    nested = [isinstance(v, Mapping) for v in bets.values()]
+    if not any(nested):
+        return False, [(None, name, stake) for name, stake in bets.items()]
+    if not all(nested):
+        raise TypeError("bets: give {bet: stake}, or {player: {bet: stake}} by player, not both in one slip")
+    entries: list[tuple[str | None, object, object]] = []
+    for player, slip in bets.items():
+        who = check_player(player)
+        entries.extend((who, name, stake) for name, stake in slip.items())
+        if len(entries) > MAX_BETS:
+            raise ValueError(f"bets: at most {MAX_BETS} stakes in one slip")
+    return True, entries
+
+
+class SlipEntry(NamedTuple):
+    """One stake of a checked slip."""
+
+    player: str | None
+    spec: BetSpec
+    exact: Fraction
+    stake: Money  # normalised (money.to_money)
+
+
 class CheckedSlip(NamedTuple):
     """A bet slip as ``check_slip`` found it."""
 
-    specs: list[BetSpec]
-    """Each bet's parsed name, in the slip's order."""
-    exact: dict[str, tuple[Fraction, type]]
-    """Each bet's exact stake and money kind."""
+    entries: list[SlipEntry]
+    """Each stake, in the slip's order."""
     kinds: set[type]
     """The slip's money kind (one, or none for an empty slip)."""
-    slip: dict[str, Money]
-    """The slip normalised (``money.to_money``): plain ``str`` names, every stake of its
-    base type and canonical form. Records, sessions and results hold this one."""
+    slip: dict[str, Any]
+    """The slip normalised (``money.to_money``), of the shape it was given in (``{bet:
+    stake}`` or ``{player: {bet: stake}}``): plain ``str`` names, every stake of its base
+    type and canonical form. Records, sessions and results hold this one."""
+    by_player: bool
+    """The slip names its players."""
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The bets staked, each once, in the order they first appear."""
+        return tuple(dict.fromkeys(e.spec.name for e in self.entries))
 
 
-def check_slip(rules: RuleSet, bets: Mapping[str, Money]) -> CheckedSlip:
+def check_slip(rules: RuleSet, bets: SlipLike) -> CheckedSlip:
     """Check a bet slip against the table without any hands: every bet offered, every
-    stake an amount of one kind, no Tie without its Win where the rules need one; and
-    normalise it (``CheckedSlip.slip``)."""
-    if not isinstance(bets, Mapping):
-        raise TypeError(f"bets: expected a mapping of bet name to stake, not {type(bets).__name__}")
-    specs = [rules.bet(name) for name in bets]
-    checked = {str(name): check_stake(name, stake, rules) for name, stake in bets.items()}
-    kinds = {kind for _, kind in checked.values()}
+    stake an amount of one kind, no Tie without its Win (the same player's) where the
+    rules need one; and normalise it (``CheckedSlip.slip``)."""
+    by_player, raw = _entries(bets)
+    entries: list[SlipEntry] = []
+    kinds: set[type] = set()
+    for player, name, stake in raw:
+        spec = rules.bet(name)  # type: ignore[arg-type]  # (names a bet that is not a string)
+        exact, kind = check_stake(spec.name, stake, rules)
+        kinds.add(kind)
+        entries.append(SlipEntry(player, BetSpec(str(spec.name), spec.kind, spec.position), exact, exact))
     if len(kinds) > 1:
         raise ValueError("bets: all stakes of a slip must be of one kind (int minor units, Decimal or Fraction)")
     if rules.tie_requires_win:
-        for spec in specs:
-            if spec.kind == "tie" and f"win:{spec.position}" not in bets:
-                raise ValueError(f"bet {spec.name}: a Tie bet needs a Win bet on position {spec.position}")
-    slip = {name: Purse(kind, rules).money(exact) for name, (exact, kind) in checked.items()}
-    return CheckedSlip([BetSpec(str(s.name), s.kind, s.position) for s in specs], checked, kinds, slip)
+        placed = {(e.player, e.spec.name) for e in entries}
+        for e in entries:
+            if e.spec.kind == "tie" and (e.player, f"win:{e.spec.position}") not in placed:
+                whose = f" (by {e.player})" if e.player is not None else ""
+                raise ValueError(f"bet {e.spec.name}{whose}: a Tie bet needs a Win bet on position {e.spec.position}")
+    normal = [e._replace(stake=Purse(kinds.copy().pop(), rules).money(e.exact)) for e in entries]
+    slip: dict[str, Any] = {}
+    for e in normal:
+        if e.player is None:
+            slip[e.spec.name] = e.stake
+        else:
+            slip.setdefault(e.player, {})[e.spec.name] = e.stake
+    return CheckedSlip(normal, kinds, slip, by_player)
 
 
 def settle(
     rules: RuleSet,
     banker: HandLike,
     hands: Mapping[int, HandLike] | Sequence[HandLike],
-    bets: Mapping[str, Money],
+    bets: SlipLike,
 ) -> Settlement:
     """Settle a bet slip on one round's hands.
 
@@ -363,8 +435,9 @@ def settle(
     :param banker: the banker's hand.
     :param hands: position -> hand (or a list, position 1 first); a position needs a
         hand only if a bet is on it.
-    :param bets: canonical bet name -> stake. Stakes carried from the last round must be
-        included (``TableSession`` does that).
+    :param bets: canonical bet name -> stake, or player -> (bet name -> stake): several
+        players may stake the same bet, and each is settled and paid on their own. Stakes
+        carried from the last round must be included (``TableSession`` does that).
     :raises ValueError: an unknown bet, a bet the table does not offer, a bad stake, a
         Tie without a Win bet where the rules require one, a missing hand.
     :raises TypeError: a float or otherwise non-money stake.
@@ -372,14 +445,18 @@ def settle(
     >>> from sanggong.rules import ONLINE
     >>> settle(ONLINE, "Kh Qs 6d", ["5c 5d 6h"], {"lose:1": 100})["lose:1"].returned
     150
+    >>> by_player = settle(ONLINE, "Kh Qs 6d", ["5c 5d 6h"], {"ann": {"lose:1": 100}, "bo": {"lose:1": 30, "win:1": 10}})
+    >>> [(r.player, r.bet, r.returned) for r in by_player.results]
+    [('ann', 'lose:1', 150), ('bo', 'lose:1', 45), ('bo', 'win:1', 0)]
     """
     if not isinstance(rules, RuleSet):
         raise TypeError(f"rules must be a RuleSet, not {type(rules).__name__}")
-    specs, checked, kinds, _ = check_slip(rules, bets)
+    checked = check_slip(rules, bets)
     banker_value = evaluate(banker, rules)  # a HandValue is evaluated again from its cards
     hand_values = _hands(rules, hands)
     check_cards(rules, [banker_value, *hand_values.values()])
-    for spec in specs:
+    specs = {e.spec.name: e.spec for e in checked.entries}  # each bet once: every stake on it shares its outcome
+    for spec in specs.values():
         if spec.kind in _ON_HAND and spec.position and spec.position not in hand_values:
             raise ValueError(f"bet {spec.name}: no hand given for position {spec.position}")
 
@@ -389,16 +466,16 @@ def settle(
     for position, value in [(0, banker_value), *hand_values.items()]:
         classes[0, position], ranks[0, position], pps[0, position] = value.hand_class, value.rank, value.pair_plus
     outcomes = np.empty((1, len(specs)), dtype=np.uint8)
-    plan = plan_for(rules, tuple(bets))
+    plan = plan_for(rules, tuple(specs))
     if _impl.kernels.settle_batch(plan, classes, ranks, pps, outcomes) >= 0:  # cannot happen: values re-derived
         raise ValueError(f"hand values out of range: classes {classes[0].tolist()}, pair plus {pps[0].tolist()}")
+    code_of = dict(zip(specs, outcomes[0].tolist(), strict=True))
 
-    purse = Purse(kinds.pop(), rules) if kinds else None
+    purse = Purse(checked.kinds.copy().pop(), rules) if checked.kinds else None
     results = []
-    for spec, code in zip(specs, outcomes[0].tolist(), strict=True):
-        stake, _ = checked[spec.name]
+    for e in checked.entries:
         assert purse is not None
-        results.append(bet_result(rules, purse, spec, stake, code))
+        results.append(bet_result(rules, purse, e.spec, e.exact, code_of[e.spec.name], e.player))
     return Settlement(rules, banker_value, MappingProxyType(hand_values), tuple(results))
 
 
@@ -413,7 +490,8 @@ def odds_of(rules: RuleSet, kind: str, code: int) -> Fraction:
     return rules.pays[kind]
 
 
-def bet_result(rules: RuleSet, purse: Purse, spec: BetSpec, stake: Fraction, code: int) -> BetResult:
+def bet_result(rules: RuleSet, purse: Purse, spec: BetSpec, stake: Fraction, code: int,
+               player: str | None = None) -> BetResult:
     outcome, detail = result_of(rules, code)
     zero = Fraction(0)
     odds, returned, commission, carried = None, zero, zero, zero
@@ -439,6 +517,7 @@ def bet_result(rules: RuleSet, purse: Purse, spec: BetSpec, stake: Fraction, cod
         returned=purse.money(returned),
         commission=purse.money(commission),
         carried=purse.money(carried),
+        player=player,
     )
 
 
@@ -516,22 +595,24 @@ class TableSession:
 
     def __init__(self, rules: RuleSet) -> None:
         self.rules = rules
-        self._carried: dict[str, Money] = {}
+        self._carried: dict[tuple[str | None, str], Money] = {}  # (player or None, bet) -> stake
         self._lock = new_lock()
 
     @property
-    def carried(self) -> Mapping[str, Money]:
-        """Stakes on the table from the last round, by bet."""
-        return MappingProxyType(self._carried)
+    def carried(self) -> Mapping[str, Any]:
+        """Stakes on the table from the last round: ``{bet: stake}``, or by player
+        ``{player: {bet: stake}}`` (the shape of the slips that carried them)."""
+        return MappingProxyType(_shaped(self._carried))
 
     @locked
     def settle(
         self,
         banker: HandLike,
         hands: Mapping[int, HandLike] | Sequence[HandLike],
-        bets: Mapping[str, Money] | None = None,
+        bets: SlipLike | None = None,
     ) -> Settlement:
-        """Settle a round with the carried stakes plus ``bets``."""
+        """Settle a round with the carried stakes plus ``bets`` (``{bet: stake}``, or by
+        player ``{player: {bet: stake}}``)."""
         return self.settle_slip(banker, hands, self.slip({} if bets is None else bets))
 
     @locked
@@ -539,17 +620,17 @@ class TableSession:
         self,
         banker: HandLike,
         hands: Mapping[int, HandLike] | Sequence[HandLike],
-        slip: Mapping[str, Money],
+        slip: SlipLike,
     ) -> Settlement:
         """Settle a whole slip made by ``slip`` (carried stakes included) and keep what
         it carries to the next round. A carried stake missing from ``slip`` is put back,
         and one reduced or changed in kind is refused, as ``slip`` does."""
         result = settle(self.rules, banker, hands, self.slip(slip))
-        self._carried = {r.bet: r.carried for r in result.results if r.carried}
+        self._carried = {(r.player, r.bet): r.carried for r in result.results if r.carried}
         return result
 
     @locked
-    def void(self, bets: Mapping[str, Money] | None = None) -> Settlement:
+    def void(self, bets: SlipLike | None = None) -> Settlement:
         """A void round (a misdeal that could not be put right: Macau's article 2.5):
         every stake of the slip (the carried stakes plus ``bets``, checked as ``settle``
         checks them) is returned in full, but a stake carried into the round, which stays
@@ -565,44 +646,62 @@ class TableSession:
         return self.void_slip(self.slip({} if bets is None else bets))
 
     @locked
-    def void_slip(self, slip: Mapping[str, Money]) -> Settlement:
+    def void_slip(self, slip: SlipLike) -> Settlement:
         """``void`` of a whole slip made by ``slip`` (carried stakes included)."""
         checked = check_slip(self.rules, self.slip(slip))
         purse = Purse(checked.kinds.pop(), self.rules) if checked.kinds else None
         results = []
-        for spec in checked.specs:
+        for e in checked.entries:
             assert purse is not None
-            stake, _ = checked.exact[spec.name]
-            carried = Fraction(self._carried.get(spec.name, 0))
+            carried = Fraction(self._carried.get((e.player, e.spec.name), 0))
             results.append(BetResult(
-                bet=spec.name, stake=purse.money(stake), outcome="void", detail=None, odds=None,
-                returned=purse.money(stake - carried), commission=purse.money(Fraction(0)),
-                carried=purse.money(carried),
+                bet=e.spec.name, stake=purse.money(e.exact), outcome="void", detail=None, odds=None,
+                returned=purse.money(e.exact - carried), commission=purse.money(Fraction(0)),
+                carried=purse.money(carried), player=e.player,
             ))
         return Settlement(self.rules, None, MappingProxyType({}), tuple(results), void=True)
 
     @locked
-    def slip(self, bets: Mapping[str, Money]) -> dict[str, Money]:
+    def slip(self, bets: SlipLike) -> dict[str, Any]:
         """The next round's whole slip: the carried stakes, raised or joined by ``bets``,
-        checked as ``settle`` would check it (an empty slip is allowed)."""
-        if not isinstance(bets, Mapping):
-            raise TypeError(f"bets: expected a mapping of bet name to stake, not {type(bets).__name__}")
-        slip: dict[str, Money] = dict(self._carried)
-        for name, stake in bets.items():
-            if name in self._carried:
-                carried = self._carried[name]
+        checked as ``settle`` would check it (an empty slip is allowed), in the shape of
+        ``bets`` (a slip by player keeps the stakes players carried)."""
+        by_player, entries = _entries(bets)
+        carried_by_player = any(player is not None for player, _ in self._carried)
+        if entries and self._carried and by_player != carried_by_player:
+            raise ValueError("bets: the stakes carried from the last round were " +
+                             ("by player: give this round's by player too ({player: {bet: stake}})" if carried_by_player
+                              else "a slip of bets alone: give this round's the same way ({bet: stake})"))
+        merged: dict[tuple[str | None, str], object] = dict(self._carried)
+        for player, name, stake in entries:
+            key = (player, str(name))
+            if key in self._carried:
+                carried = self._carried[key]
+                whose = f" (by {player})" if player is not None else ""
                 if money_kind(stake) is None:
-                    check_stake(name, stake, self.rules)  # raises, naming the bet
+                    check_stake(str(name), stake, self.rules)  # raises, naming the bet
                 if money_kind(stake) is not money_kind(carried):
                     raise ValueError(
-                        f"bet {name}: a carried stake of {carried!r} keeps its kind of money, "
+                        f"bet {name}{whose}: a carried stake of {carried!r} keeps its kind of money, "
                         f"not {type(stake).__name__} {stake!r}"
                     )
                 comparable = not (isinstance(stake, Decimal) and not stake.is_finite())  # NaN: check_slip names it
-                if comparable and stake < carried:
+                if comparable and stake < carried:  # type: ignore[operator]
                     raise ValueError(
-                        f"bet {name}: a carried stake of {carried} may be increased, "
+                        f"bet {name}{whose}: a carried stake of {carried} may be increased, "
                         f"not reduced or withdrawn (got {stake})"
                     )
-            slip[name] = stake
-        return check_slip(self.rules, slip).slip
+            merged[key] = stake
+        return check_slip(self.rules, _shaped(merged)).slip
+
+
+def _shaped(stakes: Mapping[tuple[str | None, str], Any]) -> dict[str, Any]:
+    """``{(player, bet): stake}`` as a slip: ``{bet: stake}`` where no player is named,
+    else ``{player: {bet: stake}}``."""
+    out: dict[str, Any] = {}
+    for (player, bet), stake in stakes.items():
+        if player is None:
+            out[bet] = stake
+        else:
+            out.setdefault(player, {})[bet] = stake
+    return out

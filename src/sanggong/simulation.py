@@ -359,7 +359,10 @@ def simulate(
     slip: dict[str, Money] = dict(bets) if bets is not None else {name: Fraction(1) for name in rules.bets}
     if not slip:
         raise ValueError("bets: nothing to simulate")
-    slip = check_slip(rules, slip).slip  # normalised: a stake of a Decimal subclass is a Decimal
+    checked = check_slip(rules, slip)
+    if checked.by_player:
+        raise TypeError("bets: simulate stakes one slip every round ({bet: stake}), not bets by player")
+    slip = checked.slip  # normalised: a stake of a Decimal subclass is a Decimal
     names = tuple(slip)
     window = _parallel.workers(workers)
 
@@ -527,7 +530,10 @@ def simulate_sessions(
     if not isinstance(rules, RuleSet):
         raise TypeError(f"rules must be a RuleSet, not {type(rules).__name__}")
     sequence, recorded_seed = check_seed(seed)  # its size checked before any work
-    normalised = check_slip(rules, bets).slip  # an int subclass is an int
+    checked = check_slip(rules, bets)
+    if checked.by_player:
+        raise TypeError("bets: session mode stakes one slip every round ({bet: stake}), not bets by player")
+    normalised = checked.slip  # an int subclass is an int
     if not normalised:
         raise ValueError("bets: session mode needs a slip of at least one bet")
     slip_int: dict[str, int] = {}

@@ -31,7 +31,7 @@ from typing import Any
 
 from .dealing import CannotCheck, Replayer, Resettler
 from .limits import MAX_RECORD_BYTES, MAX_ROUND
-from .records import ZERO_HASH, RoundRecord, check_key, loads_record, record_hmac, rules_digest
+from .records import ZERO_HASH, RoundRecord, check_key, loads_record, record_hmac, rules_digest, stakes_of
 from .rules import PRESETS, RuleSet
 
 __all__ = ["VerifyReport", "verify_log"]
@@ -285,11 +285,13 @@ class _Verifier:
             # only observed cards may come from a shoe the house shuffled early
             raise _Bad(f"{where} does not follow line {number - 1}'s shoe {last.shoe}, round "
                        f"{last.round_in_shoe} (not the last of its shoe)", round_)
-        for bet, amount in last.carried.items():
-            stake = record.bets.get(bet)
+        stakes = stakes_of(record.bets)
+        for (player, bet), amount in stakes_of(last.carried).items():
+            stake = stakes.get((player, bet))
             if stake is None or type(stake) is not type(amount) or stake < amount:
-                raise _Bad(f"field 'bets': the stake of {amount} on {bet} carried from line {number - 1} must "
-                           f"stay on the table (at least that much, of the same kind)", round_)
+                whose = f" by {player}" if player is not None else ""
+                raise _Bad(f"field 'bets': the stake of {amount} on {bet}{whose} carried from line {number - 1} "
+                           f"must stay on the table (at least that much, of the same kind)", round_)
 
     def report(self) -> VerifyReport:
         rules = None if self.rules is None else self.rules.name
