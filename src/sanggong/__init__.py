@@ -213,12 +213,9 @@ if not TYPE_CHECKING:  # hidden from type checkers, which would otherwise accept
 
             return _impl.kernels.IMPLEMENTATION
         if name == "__version__":
-            from importlib.metadata import PackageNotFoundError, version
+            from ._about import package_version
 
-            try:
-                found = version("sanggong")
-            except PackageNotFoundError:  # running from a source tree that was never installed
-                found = "0+unknown"
+            found = package_version()
             globals()["__version__"] = found
             return found
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

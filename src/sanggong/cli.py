@@ -1022,9 +1022,9 @@ def _version_text() -> str:
     features = _cpu_features()
     shown = "unknown" if features is None else " ".join(features) or "none of " + " ".join(_CPU_FEATURES)
     machine = platform.machine() or "unknown machine"
-    from . import __version__  # read here: the package metadata costs ~10 ms a start
+    from ._about import package_version  # read here: the package metadata costs ~10 ms a start
 
-    return (f"sanggong {__version__}, implementation {implementation} ({what})\n"
+    return (f"sanggong {package_version()}, implementation {implementation} ({what})\n"
             f"CPU {machine} ({platform.system() or 'unknown system'}), features: {shown} "
             f"(NumPy's run-time detection); Python {platform.python_version()}{numpy_version}")
 

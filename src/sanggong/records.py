@@ -74,7 +74,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final, NoReturn
+from typing import Any, Final, NoReturn
 
 import numpy as np
 
@@ -101,10 +101,6 @@ from .ranking import DEFAULT_RANKING, Ranking
 from .rules import RuleSet, parse_bet
 from .money import money_kind, money_text
 from .settlement import BetResult, Money
-
-if TYPE_CHECKING:  # at run time, __getattr__ below imports them when asked for
-    from .verify import VerifyReport as VerifyReport
-    from .verify import verify_log as verify_log
 
 __all__ = [
     "FORMAT",
@@ -963,14 +959,3 @@ def write_log(records: Iterable[RoundRecord], path: str | os.PathLike[str], *, a
             handle.write(record.to_json() + "\n")
             count += 1
     return count
-
-
-def __getattr__(name: str) -> Any:
-    """``verify_log`` and ``VerifyReport`` live in ``sanggong.verify`` (which reads
-    records and deals them again); importing them from here still works, and imports
-    that module only when they are asked for."""
-    if name in ("verify_log", "VerifyReport"):
-        from . import verify
-
-        return getattr(verify, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

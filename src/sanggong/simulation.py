@@ -249,9 +249,9 @@ class SimulationResult:
 
 
 def _versions() -> dict[str, str]:
-    from . import __version__
+    from ._about import package_version
 
-    return {"sanggong": __version__, "numpy": np.__version__, "implementation": _impl.kernels.IMPLEMENTATION}
+    return {"sanggong": package_version(), "numpy": np.__version__, "implementation": _impl.kernels.IMPLEMENTATION}
 
 
 def _possible(rules: RuleSet, name: str) -> list[int]:

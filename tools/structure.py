@@ -1,0 +1,266 @@
+"""Count what the "one concept, one place" reshaping is judged by, from the source itself.
+
+    python tools/structure.py            # the figures, one a line
+    python tools/structure.py --json     # the same as JSON
+    python tools/structure.py --list     # and every private import and long function named
+
+Counted over ``src/sanggong`` (Python, Cython and C sources):
+
+- **import circles**: strongly connected groups of modules of the package that import one
+  another (module-level and function-level imports alike; ``TYPE_CHECKING`` imports left
+  out, as they never run);
+- **imports back up**: a submodule importing the package root (``from . import X`` where X
+  is not a submodule, or ``import sanggong``);
+- **cross-module private imports**: ``from .mod import _name`` (or ``mod._name``
+  attribute use on an imported module) where ``mod`` is another module of the package and
+  ``_name`` is private by its leading underscore (a private module's own names, such as
+  ``_impl.kernels``, are the private module's interface, and count only when they start
+  with an underscore themselves);
+- **a private module's names used by public modules** (``_ref.N_OUTCOMES`` in a public
+  module: a module that is private by name yet serves as the package's specification);
+- **largest file** (lines) and **longest function** (lines, Python and Cython ``def`` /
+  ``cdef`` / ``cpdef`` by indentation, C functions by their braces).
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import re
+import subprocess
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "src" / "sanggong"
+SOURCES = ("*.py", "*.pyx", "*.pxi", "*.pxd", "*.h", "*.c", "*.pyi")
+
+
+def _module_name(path: Path) -> str:
+    rel = path.relative_to(PACKAGE.parent).with_suffix("")
+    parts = list(rel.parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _python_modules() -> dict[str, Path]:
+    return {_module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
+
+
+def _resolve(module: str, level: int, name: str | None, is_package: bool) -> str:
+    if level == 0:
+        return name or ""
+    base = module.split(".")
+    if not is_package:
+        base = base[:-1]
+    base = base[: len(base) - (level - 1)] if level > 1 else base
+    return ".".join([*base, name] if name else base)
+
+
+class _Imports(ast.NodeVisitor):
+    def __init__(self, module: str, is_package: bool, modules: set[str]) -> None:
+        self.module, self.is_package, self.modules = module, is_package, modules
+        self.edges: set[str] = set()
+        self.private: list[str] = []
+        self.back_up: list[str] = []
+        self.aliases: dict[str, str] = {}
+        self.private_module_names: set[str] = set()
+
+    def visit_If(self, node: ast.If) -> None:
+        test = node.test
+        if isinstance(test, ast.Name) and test.id == "TYPE_CHECKING":
+            for child in node.orelse:
+                self.visit(child)
+            return
+        self.generic_visit(node)
+
+    def visit_Import(self, node: ast.Import) -> None:
+        for alias in node.names:
+            if alias.name == "sanggong":
+                self.back_up.append(f"{self.module}: import sanggong")
+            if alias.name in self.modules:
+                self.edges.add(alias.name)
+                self.aliases[alias.asname or alias.name.split(".")[-1]] = alias.name
+
+    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
+        target = _resolve(self.module, node.level, node.module, self.is_package)
+        if target not in self.modules and not target.startswith("sanggong"):
+            return
+        for alias in node.names:
+            sub = f"{target}.{alias.name}"
+            if sub in self.modules:  # from . import records
+                self.edges.add(sub)
+                self.aliases[alias.asname or alias.name] = sub
+                continue
+            if target == "sanggong" and self.module != "sanggong":
+                self.back_up.append(f"{self.module}: from sanggong import {alias.name}")
+                continue
+            if target in self.modules and target != self.module:
+                self.edges.add(target)
+                if alias.name.startswith("_"):
+                    self.private.append(f"{self.module}: from {target} import {alias.name}")
+
+    def visit_Attribute(self, node: ast.Attribute) -> None:
+        if isinstance(node.value, ast.Name) and node.value.id in self.aliases:
+            target = self.aliases[node.value.id]
+            if target != self.module and node.attr.startswith("_") and not node.attr.startswith("__"):
+                self.private.append(f"{self.module}: {target}.{node.attr}")
+            if target.rsplit(".", 1)[-1].startswith("_") and target.rsplit(".", 1)[-1] not in ("_impl",) \
+                    and not self.module.rsplit(".", 1)[-1].startswith("_"):
+                self.private_module_names.add(f"{target}.{node.attr}")
+        self.generic_visit(node)
+
+
+def _circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on: set[str] = set()
+    out: list[list[str]] = []
+    counter = [0]
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on.add(v)
+        for w in graph.get(v, ()):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                group.append(w)
+                if w == v:
+                    break
+            if len(group) > 1:
+                out.append(sorted(group))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return out
+
+
+_C_FUNCTION = re.compile(r"^[A-Za-z_][\w \t\*]*\b(\w+)\s*\([^;]*\)\s*\{?\s*$")
+_PY_FUNCTION = re.compile(r"^(\s*)(?:async\s+)?(?:def|cdef|cpdef)\s+(?:[\w\[\]\*\.]+\s+)*?(\w+)\s*\(")
+
+
+def _functions(path: Path) -> list[tuple[str, int]]:
+    """(name, lines) of every function of a source file."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    out: list[tuple[str, int]] = []
+    if path.suffix in (".h", ".c"):
+        depth, start, name = 0, None, ""
+        for i, line in enumerate(lines):
+            if depth == 0 and start is None:
+                match = _C_FUNCTION.match(line)
+                if match and not line.lstrip().startswith(("#", "typedef", "struct", "enum", "//", "return")):
+                    start, name = i, match[1]
+            opened, closed = line.count("{"), line.count("}")
+            if start is not None and depth == 0 and opened == 0 and "{" not in line and i > start + 1:
+                start = None  # a declaration, not a definition
+                continue
+            depth += opened - closed
+            if start is not None and depth == 0 and (opened or closed):
+                out.append((name, i - start + 1))
+                start = None
+        return out
+    for i, line in enumerate(lines):
+        match = _PY_FUNCTION.match(line)
+        if not match or line.rstrip().endswith(":") is False and "(" not in line:
+            continue
+        indent = len(match[1])
+        end = i + 1
+        for j in range(i + 1, len(lines)):
+            text = lines[j]
+            if text.strip() and not text.lstrip().startswith("#") and len(text) - len(text.lstrip()) <= indent \
+                    and not text.lstrip().startswith((")", "]", "}")):
+                break
+            end = j + 1
+        while end > i + 1 and not lines[end - 1].strip():
+            end -= 1
+        out.append((match[2], end - i))
+    return out
+
+
+def _tracked() -> list[Path]:
+    """The package's source files as git tracks them (generated files, such as the
+    Cython output ``_core.c`` and the generated ``_tables.h``, are not sources)."""
+    listed = subprocess.run(["git", "ls-files", "--", "src/sanggong"], cwd=ROOT, capture_output=True, text=True,
+                            check=True).stdout.split()
+    suffixes = {pattern[1:] for pattern in SOURCES}
+    return [ROOT / f for f in listed if Path(f).suffix in suffixes]
+
+
+def measure() -> dict[str, object]:
+    modules = _python_modules()
+    names = set(modules)
+    graph: dict[str, set[str]] = defaultdict(set)
+    private: list[str] = []
+    back_up: list[str] = []
+    spec_uses: dict[str, set[str]] = defaultdict(set)
+    for module, path in modules.items():
+        visitor = _Imports(module, path.name == "__init__.py", names)
+        visitor.visit(ast.parse(path.read_text(encoding="utf-8")))
+        graph[module] |= {m for m in visitor.edges if m != module}
+        private += visitor.private
+        back_up += visitor.back_up
+        for used in visitor.private_module_names:
+            spec_uses[used].add(module)
+    graph.pop("sanggong", None)  # the package's face imports everything lazily by name: not a circle
+    files = _tracked()
+    sizes = sorted(((len(p.read_text(encoding="utf-8").splitlines()), str(p.relative_to(ROOT))) for p in files),
+                   reverse=True)
+    functions = sorted(((n, f"{p.relative_to(ROOT)}:{name}") for p in files if p.suffix != ".pyi"
+                        for name, n in _functions(p)), reverse=True)
+    circles = _circles(graph)
+    return {
+        "import circles": len(circles), "circles": circles,
+        "imports back up": len(back_up), "back_up": back_up,
+        "cross-module private imports": len(private), "private": private,
+        "largest file": {"lines": sizes[0][0], "file": sizes[0][1]}, "files over 800 lines": [f for n, f in sizes if n > 800],
+        "longest function": {"lines": functions[0][0], "function": functions[0][1]},
+        "functions over 120 lines": [f"{f} ({n})" for n, f in functions if n > 120],
+        "source files": len(files),
+        "public modules using a private module's names": len({m for users in spec_uses.values() for m in users}),
+        "private-module names used by public modules": len(spec_uses),
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--list", action="store_true", help="name every private import and long function")
+    args = parser.parse_args()
+    figures = measure()
+    if args.json:
+        print(json.dumps(figures, indent=2))
+        return 0
+    for key in ("import circles", "imports back up", "cross-module private imports",
+                "public modules using a private module's names", "private-module names used by public modules",
+                "source files"):
+        print(f"{key}: {figures[key]}")
+    print(f"largest file: {figures['largest file']['lines']} lines, {figures['largest file']['file']}")  # type: ignore[index]
+    print(f"files over 800 lines: {len(figures['files over 800 lines'])}")  # type: ignore[arg-type]
+    print(f"longest function: {figures['longest function']['lines']} lines, "  # type: ignore[index]
+          f"{figures['longest function']['function']}")  # type: ignore[index]
+    print(f"functions over 120 lines: {len(figures['functions over 120 lines'])}")  # type: ignore[arg-type]
+    if args.list:
+        for key in ("circles", "back_up", "private", "files over 800 lines", "functions over 120 lines"):
+            for item in figures[key]:  # type: ignore[attr-defined]
+                print(f"  {key}: {item}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
