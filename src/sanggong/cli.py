@@ -417,6 +417,52 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     return VERIFY_STATUS[report.status]
 
 
+def _advance(bar: Any, n: int) -> None:
+    bar.update(n)
+
+
+def _cmd_detect(args: argparse.Namespace) -> int:
+    from tqdm import tqdm
+
+    from .detect import detect
+
+    named = args.rules or args.rules_file
+    rules = _rules(args) if named else None  # None: the preset the records name
+    if args.plot:
+        _plot_target(args.plot)
+    if not 0 < args.alpha < 1:
+        raise ValueError(f"--alpha {args.alpha}: a probability strictly between 0 and 1")
+    bar = tqdm(unit=" records", unit_scale=True, file=sys.stderr, disable=None if not args.json else True)
+    try:
+        logs = args.logs if len(args.logs) > 1 else args.logs[0]
+        found = detect(logs, rules, alpha=args.alpha, burned_seen=args.burned_seen, verify=args.verify,
+                       key=_key(args.key_file), workers=args.workers, progress=lambda n: _advance(bar, n))
+    finally:
+        bar.close()
+    if args.json:
+        print(_json(found.to_dict(), ensure_ascii=False))
+    else:
+        print(f"rules: {found.rules}, {found.records:,} records"
+              + (f" ({found.skipped:,} of a shoe begun before the log, not read)" if found.skipped else "")
+              + f", {len(found.players)} player{'s' if len(found.players) != 1 else ''}, alpha {found.alpha}")
+        header = ["player", "rounds", "bets", "units", "mean EV", "baseline EV", "z", "p-value", "gain/100", "flagged"]
+        rows = [[p.id, f"{p.rounds:,}", f"{p.bets:,}", f"{p.units:,.0f}", f"{100 * p.mean_ev:+.3f}%",
+                 f"{100 * p.baseline_ev:+.3f}%", "" if p.z is None else f"{p.z:.2f}", f"{p.p_value:.3g}",
+                 f"{p.expected_gain_per_100:+.2f}", "FLAGGED" if p.flagged else ""] for p in found.players]
+        _print_table(header, rows, right=range(1, len(header) - 1))
+        print("mean EV: the exact EV per unit of the player's stakes when they were placed; baseline: the same "
+              "bets' fresh-shoe EV. z, p-value: a one-sided test that the stakes follow the shoe (Holm-corrected "
+              "over the players: flagged).")
+    if args.plot:
+        if found.flagged:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                found.plot(args.plot)
+        else:
+            _nothing_to_plot(args.plot, "no player is flagged")
+    return 0
+
+
 def _cmd_analyze(args: argparse.Namespace) -> int:
     rules = _rules(args)
     if args.eor:
@@ -1175,6 +1221,34 @@ def build_parser() -> argparse.ArgumentParser:
     ve.add_argument("--no-replay", action="store_true", help="check the chain and signatures only, without dealing again")
     ve.add_argument("--json", action="store_true", help="print the report as JSON")
     ve.set_defaults(run=_cmd_verify)
+
+    dt = commands.add_parser(
+        "detect",
+        help="find the players whose stakes follow the shoe (advantage play) in a log",
+        description=(
+            "Read a log of round records (or several logs of one table) and, for every player, compare "
+            "the exact EV of each stake at the moment it was placed (from the cards seen so far in the "
+            "shoe) with the same bets' fresh-shoe EV; a one-sided test, valid for stakes that vary, flags "
+            "the players whose stakes follow the shoe (Holm-corrected at --alpha over the players). A log "
+            "of bets alone reads as one anonymous player per position and one for the table's bets."
+        ),
+        epilog="example: sanggong detect table.jsonl --alpha 0.001 --plot flagged.png",
+    )
+    dt.add_argument("logs", nargs="+", metavar="LOG", help="a log: one JSON record per line (several: one table's)")
+    dt_rules = dt.add_mutually_exclusive_group()
+    dt_rules.add_argument("--rules", choices=sorted(PRESETS), help="the preset (default: the one its records name)")
+    dt_rules.add_argument("--rules-file", metavar="FILE", help="the rule set played under, in TOML or JSON")
+    dt.add_argument("--alpha", type=float, default=0.001, help="the family-wise error rate of the flags (0.001)")
+    dt.add_argument("--burned-seen", action="store_true", help="count burned cards as seen (default: unseen)")
+    dt.add_argument("--verify", action="store_true", help="deal every round again as it is read (as verify does)")
+    dt.add_argument("--key-file", metavar="FILE", help="the operator key: every record's HMAC is checked")
+    dt.add_argument("--workers", type=_count(MAX_THREADS), default=1,
+                    help="processes reading several logs at once (default 1)")
+    dt.add_argument("--plot", metavar="FILE", help="draw each flagged player's stakes against the EV to FILE")
+    dt.add_argument("--json", action="store_true",
+                    help='print {"rules", "alpha", "players": [{"id", "rounds", "bets", "units", "mean_ev", '
+                         '"baseline_ev", "z", "p_value", "expected_gain_per_100", "flagged"}]}')
+    dt.set_defaults(run=_cmd_detect, decks=None, positions=None)
 
     si = commands.add_parser(
         "simulate",

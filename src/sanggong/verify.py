@@ -34,7 +34,7 @@ from .limits import MAX_RECORD_BYTES, MAX_ROUND
 from .records import ZERO_HASH, RoundRecord, check_key, loads_record, record_hmac, rules_digest, stakes_of
 from .rules import PRESETS, RuleSet
 
-__all__ = ["VerifyReport", "verify_log"]
+__all__ = ["LogReader", "VerifyReport", "verify_log"]
 
 
 @dataclass(frozen=True)
@@ -379,32 +379,69 @@ def verify_log(
     :raises ValueError: a bad argument (an empty key, a ``start_prev`` that is not a hash).
     :raises OSError: the file cannot be opened or read.
     """
-    if rules is not None and not isinstance(rules, RuleSet):
-        raise TypeError(f"rules must be a RuleSet or None, not {type(rules).__name__}")
-    checked_key = check_key(key)
-    if not isinstance(replay, bool):
-        raise TypeError(f"replay must be True or False, not {replay!r}")
-    if start_prev is None:
-        start_prev = ZERO_HASH
-    elif not isinstance(start_prev, str):
-        raise TypeError(f"start_prev must be a hash (64 hex digits), not {type(start_prev).__name__}")
-    elif len(start_prev) != 64 or any(c not in "0123456789abcdef" for c in start_prev):
-        raise ValueError("start_prev must be a record's hash: 64 lower-case hex digits")
-    verifier = _Verifier(rules, checked_key, replay, start_prev)
-    if isinstance(log, str | os.PathLike):
-        with open(log, "rb") as handle:
-            for number, line in enumerate(_file_lines(handle), start=1):
-                verifier.feed(number, line)
-                if verifier.bad is not None:  # no need to read on (a file may never end)
-                    break
-    elif isinstance(log, bytes | bytearray):
-        raise TypeError("give a log as a path (str or PathLike) or as an iterable of lines, not bytes")
-    elif isinstance(log, Iterable):
-        for number, item in enumerate(_given_lines(log), start=1):
-            verifier.feed(number, item)
-            if verifier.bad is not None:
-                break
-    else:
-        raise TypeError(f"give a log as a path or an iterable of lines, not {type(log).__name__}")
-    return verifier.report()
+    reader = LogReader(log, rules, key, replay, start_prev=start_prev)
+    for _ in reader:
+        pass
+    return reader.report()
 
+
+class LogReader:
+    """The records of a log, one at a time, each yielded once it has passed every check
+    ``verify_log`` makes (the same arguments); iteration stops at the first bad record,
+    and ``report()`` then says why. One pass over a log can so check it and feed its
+    records to another reader (``sanggong.detect`` reads a log this way).
+
+    Thread-safety: one reader is read by one thread (it is an iterator over a file).
+    """
+
+    def __init__(
+        self,
+        log: str | os.PathLike[str] | Iterable[str],
+        rules: RuleSet | None = None,
+        key: bytes | None = None,
+        replay: bool = True,
+        *,
+        start_prev: str | None = None,
+    ) -> None:
+        if rules is not None and not isinstance(rules, RuleSet):
+            raise TypeError(f"rules must be a RuleSet or None, not {type(rules).__name__}")
+        checked_key = check_key(key)
+        if not isinstance(replay, bool):
+            raise TypeError(f"replay must be True or False, not {replay!r}")
+        if start_prev is None:
+            start_prev = ZERO_HASH
+        elif not isinstance(start_prev, str):
+            raise TypeError(f"start_prev must be a hash (64 hex digits), not {type(start_prev).__name__}")
+        elif len(start_prev) != 64 or any(c not in "0123456789abcdef" for c in start_prev):
+            raise ValueError("start_prev must be a record's hash: 64 lower-case hex digits")
+        if isinstance(log, bytes | bytearray):
+            raise TypeError("give a log as a path (str or PathLike) or as an iterable of lines, not bytes")
+        if not isinstance(log, str | os.PathLike | Iterable):
+            raise TypeError(f"give a log as a path or an iterable of lines, not {type(log).__name__}")
+        self._log = log
+        self._verifier = _Verifier(rules, checked_key, replay, start_prev)
+
+    @property
+    def rules(self) -> RuleSet | None:
+        """The rules the records are checked against (known once the first is read)."""
+        return self._verifier.rules
+
+    def __iter__(self) -> Iterator[RoundRecord]:
+        if isinstance(self._log, str | os.PathLike):
+            with open(self._log, "rb") as handle:
+                yield from self._records(enumerate(_file_lines(handle), start=1))
+        else:
+            yield from self._records(enumerate(_given_lines(self._log), start=1))
+
+    def _records(self, lines: Iterable[tuple[int, Any]]) -> Iterator[RoundRecord]:
+        verifier = self._verifier
+        for number, line in lines:
+            verifier.feed(number, line)
+            if verifier.bad is not None:  # no need to read on (a file may never end)
+                return
+            assert verifier.last is not None
+            yield verifier.last
+
+    def report(self) -> VerifyReport:
+        """What the records read so far found (``verify_log``'s report)."""
+        return self._verifier.report()

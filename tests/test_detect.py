@@ -1,0 +1,221 @@
+"""Advantage-play detection: every statistic against an independent computation (the EV of
+each stake against the exact analysis of the depleted shoe written out here, the test
+statistic against a direct computation on small logs), and players of each kind."""
+
+from __future__ import annotations
+
+import json
+import math
+from collections import defaultdict
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from cli_run import fails, run
+
+from sanggong import MACAU, Game, ObservedTable, RoundRecord, ShoeEvaluator, analyze, detect
+from sanggong.detect import _holm, shoe_terms
+from sanggong.records import write_log
+
+SMALL = MACAU.replace(name="small", decks=2, positions=2, cut_card_range=(20, 30))
+BETS = ["point:0", "point:5", "odd", "win:1"]
+
+
+def _game(seed: int, rounds: int, slip_of: Any, rules: Any = SMALL) -> list[RoundRecord]:
+    """A game whose slips are chosen by ``slip_of(evs)``: the exact EVs of BETS now."""
+    game = Game(rules, seed=seed)
+    out: list[RoundRecord] = []
+    evaluator = None
+    for _ in range(rounds):
+        if evaluator is None:
+            evaluator = ShoeEvaluator(rules, bets=BETS)
+        record = game.play(slip_of(evaluator.evs()))
+        out.append(record)
+        if record.last_of_shoe:
+            evaluator = None
+        else:
+            assert record.banker is not None
+            evaluator.remove([c for h in (record.banker, *record.hands.values()) for c in h.cards])
+    return out
+
+
+def _composition(records: list[RoundRecord], upto: int, burned_seen: bool) -> np.ndarray:
+    """The unseen cards before record ``upto``, written out from the records: a full shoe
+    less every card shown in the earlier rounds of its shoe (and burned ones, if seen)."""
+    counts = np.full(52, SMALL.decks, dtype=np.int64)
+    shoe = records[upto].shoe
+    for record in records[:upto]:
+        if record.shoe != shoe:
+            continue
+        cards = [c.code for h in ([record.banker] if record.banker else []) + list(record.hands.values())
+                 for c in h.cards]
+        if burned_seen:
+            cards += [c.code for c in record.burned]
+        for code in cards:
+            counts[code] -= 1
+    return counts
+
+
+@pytest.mark.parametrize("burned_seen", [False, True])
+def test_each_stakes_ev_is_the_exact_analysis_of_the_depleted_shoe(burned_seen: bool) -> None:
+    records = _game(7, 40, lambda evs: {"p": {"point:0": 10, "odd": 3}})
+    found = detect(records, SMALL, burned_seen=burned_seen)
+    points = found.points["p"]
+    k = 0
+    for i, record in enumerate(records):
+        exact = analyze(SMALL, _composition(records, i, burned_seen))
+        carried = dict(records[i - 1].carried.get("p", {})) if i else {}
+        for bet in sorted(record.bets["p"]):
+            if record.bets["p"][bet] <= carried.get(bet, 0):
+                continue  # a carried stake is no decision
+            assert points[k] == pytest.approx((float(exact[bet].ev_exact), record.bets["p"][bet] - carried.get(bet, 0)),
+                                              abs=1e-12), (i, bet)
+            k += 1
+    assert k == len(points) == found["p"].bets
+
+
+def _direct(records: list[RoundRecord], player: str) -> tuple[float, float, float]:
+    """D, the sum of Y_k squared, and z, straight from the definitions (the module's doc),
+    with EVs from ``analyze`` of each depleted shoe written out."""
+    fresh = {b: float(line.ev_exact) for b, line in analyze(SMALL).bets.items()}
+    shoes: dict[int, list[int]] = defaultdict(list)
+    for i, record in enumerate(records):
+        shoes[record.shoe].append(i)
+    excess = square = 0.0
+    for indices in shoes.values():
+        evs = [{b: float(v.ev_exact) for b, v in analyze(SMALL, _composition(records, i, False)).bets.items()}
+               for i in indices]
+        stakes = []
+        for k, i in enumerate(indices):
+            carried = records[i - 1].carried.get(player, {}) if i else {}
+            for bet, stake in records[i].bets.get(player, {}).items():
+                if stake > carried.get(bet, 0):
+                    stakes.append((k, bet, float(stake - carried.get(bet, 0))))
+        # D as the stakes' excess EV ...
+        excess += sum(s * (evs[k][b] - fresh[b]) for k, b, s in stakes)
+        # ... and the Y_k: round k's EV change on bet b, times the stakes on b after it
+        for k in range(len(indices) - 1):
+            y = sum(s * (evs[k + 1][b] - evs[k][b]) for j, b, s in stakes if j > k)
+            square += y * y
+    return excess, square, excess / math.sqrt(square)
+
+
+def test_the_statistic_against_a_direct_computation() -> None:
+    def slip_of(evs: dict[str, Fraction]) -> dict[str, dict[str, int]]:
+        return {"pro": {"point:0": 20 if evs["point:0"] > 0 else 1}, "flat": {"point:5": 5, "odd": 2}}
+
+    records = _game(3, 60, slip_of)
+    found = detect(records, SMALL)
+    for player in ("pro", "flat"):
+        excess, square, z = _direct(records, player)
+        assert found[player].z == pytest.approx(z, rel=1e-9)
+        assert found[player].p_value == pytest.approx(0.5 * math.erfc(z / math.sqrt(2)), rel=1e-9)
+        stats = found[player]
+        assert stats.mean_ev - stats.baseline_ev == pytest.approx(excess / stats.units, rel=1e-9, abs=1e-15)
+
+
+def test_shoe_terms_sum_to_the_excess() -> None:
+    evs = [{"a": 0.0, "b": -0.1}, {"a": 0.05, "b": -0.12}, {"a": -0.02, "b": -0.05}, {"a": 0.01, "b": -0.1}]
+    stakes = [(0, "a", 2.0), (1, "a", 3.0), (2, "b", 1.0), (3, "a", 5.0), (3, "b", 4.0)]
+    terms = shoe_terms(evs, stakes)
+    excess = sum(s * (evs[k][b] - evs[0][b]) for k, b, s in stakes)  # round 0's EVs are the fresh ones
+    assert sum(terms) == pytest.approx(excess) and len(terms) == 3
+
+
+def test_holm_against_its_definition() -> None:
+    p = [0.0001, 0.04, 0.0002, 0.5, 0.00024]
+    # step down: 0.0001 < 0.001/5, 0.0002 < 0.001/4, 0.00024 < 0.001/3, 0.04 >= 0.001/2: stop
+    assert _holm(p, 0.001) == [True, False, True, False, True]
+    assert _holm([0.0003, 0.0001], 0.001) == [True, True]  # 0.0001 < 0.001 / 2, then 0.0003 < 0.001 / 1
+    assert _holm([0.0006, 0.0006], 0.001) == [False, False]  # 0.0006 >= 0.001 / 2: none
+
+
+def test_a_perfect_player_is_flagged_and_flat_players_are_not() -> None:
+    def slip_of(evs: dict[str, Fraction]) -> dict[str, dict[str, int]]:
+        slip = {"flat": {"point:0": 10}, "odd": {"odd": 10}}
+        if evs["point:0"] > 0:
+            slip["pro"] = {"point:0": 10}
+        return slip
+
+    found = detect(_game(11, 1500, slip_of), SMALL)
+    assert found["pro"].flagged and found["pro"].mean_ev > 0 > found["pro"].baseline_ev
+    assert not found["flat"].flagged and not found["odd"].flagged
+    assert found.players[0].id == "pro"
+
+
+def test_a_log_of_bets_alone_reads_as_anonymous_players() -> None:
+    game = Game(SMALL, seed=2)
+    records = [game.play({"win:1": 10, "win:2": 5, "odd": 2, "point:3": 1}) for _ in range(50)]
+    found = detect(records, SMALL)
+    assert {p.id for p in found.players} == {"position 1", "position 2", "table"}
+    assert found["table"].bets == sum(1 for r in records for b in ("odd", "point:3")
+                                      if r.bets[b] > (records[r.round - 2].carried.get(b, 0) if r.round > 1 else 0))
+
+
+def test_carried_stakes_are_no_decision_and_a_log_begun_in_a_shoe_skips_to_the_next() -> None:
+    table = ObservedTable(SMALL)
+    first = table.play("Ac Ad  9c Kc 9h 9d Kd 9s 5c Kh 5d", {"p": {"win:1": 100}})  # 9-9-5 ties 9-9-5: carried
+    assert first.results[0]["outcome"] == "carried"
+    second = table.play("Qd  2c 3c 4c 2d 3d 4d 6h 6s 7h", {"p": {"win:1": 100}})
+    found = detect([first, second], SMALL)
+    assert found["p"].bets == 1  # round 2's stake was only the carried one
+    game = _game(5, 60, lambda evs: {"p": {"odd": 1}})
+    later = [r for r in game if r.shoe > 1 or r.round_in_shoe > 2]
+    assert detect(later, SMALL).skipped == sum(1 for r in later if r.shoe == 1)
+
+
+def test_a_fresh_deck_has_nothing_to_follow() -> None:
+    one_deck = MACAU.replace(decks=1)
+    game = Game(one_deck, seed=1)
+    found = detect([game.play({"p": {"odd": 5}}) for _ in range(30)], one_deck)
+    assert found["p"].z is None and found["p"].p_value == 1 and not found["p"].flagged
+
+
+def test_several_logs_add_up(tmp_path: Path) -> None:
+    paths = []
+    for seed in (1, 2, 3):
+        path = tmp_path / f"log{seed}.jsonl"
+        write_log(_game(seed, 50, lambda evs: {"p": {"point:0": 2}, "q": {"odd": 1}}), path)
+        paths.append(path)
+    together = detect(paths, SMALL)
+    alone = [detect(p, SMALL) for p in paths]
+    assert together.records == 150
+    for player in ("p", "q"):
+        assert together[player].bets == sum(d[player].bets for d in alone)
+        assert together[player].units == sum(d[player].units for d in alone)
+    assert detect(paths, SMALL, workers=2) == together
+
+
+def test_a_tampered_log_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "log.jsonl"
+    lines = [r.to_json() for r in _game(1, 20, lambda evs: {"p": {"odd": 1}})]
+    data = json.loads(lines[5])
+    data["bets"]["p"]["odd"] = "100"
+    lines[5] = json.dumps(data)
+    path.write_text("\n".join(lines) + "\n")
+    with pytest.raises(ValueError, match="line 6"):
+        detect(path, SMALL)
+
+
+@pytest.mark.parametrize(("kwargs", "error"), [
+    ({"alpha": 0}, ValueError), ({"alpha": 1.5}, ValueError), ({"alpha": True}, ValueError),
+    ({"burned_seen": "yes"}, TypeError), ({"rules": 5}, TypeError), ({"rules": "nope"}, ValueError),
+])
+def test_bad_arguments(kwargs: dict[str, Any], error: type[Exception]) -> None:
+    with pytest.raises(error):
+        detect(_game(1, 3, lambda evs: {"odd": 1}), **({"rules": SMALL} | kwargs))
+
+
+def test_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "log.jsonl"
+    write_log(_game(4, 80, lambda evs: {"ann": {"point:0": 5}}, MACAU), path)
+    out = run(["detect", str(path)], capsys)
+    assert out.startswith("rules: macau, 80 records, 1 player") and "ann" in out
+    data = json.loads(run(["detect", str(path), "--json"], capsys))
+    assert set(data) >= {"rules", "alpha", "players"} and data["players"][0]["id"] == "ann"
+    assert set(data["players"][0]) == {"id", "rounds", "bets", "units", "mean_ev", "baseline_ev", "z", "p_value",
+                                       "expected_gain_per_100", "flagged"}
+    fails(["detect", str(path), "--alpha", "2"], "--alpha 2.0", capsys)
+    fails(["detect", str(tmp_path / "missing.jsonl")], "missing.jsonl", capsys)
