@@ -1058,7 +1058,8 @@ def build_parser() -> argparse.ArgumentParser:
             "player:N bets, each --hand N against the banker's: the loser pays the stake times the "
             "winner's multiplier, so a player's returned amount is negative when a loss costs more "
             "than the stake. A Dragon/Phoenix table (--rules san_gong) deals two hands, --dragon and "
-            "--phoenix, and takes the bets dragon, phoenix and tie."
+            "--phoenix, and takes the bets dragon, phoenix and tie, odd:, even: and pair: on either "
+            "hand (odd:dragon, pair:phoenix) and the totals of the winning hand (total:1-6, total:9)."
         ),
         epilog=(
             'examples: sanggong settle --rules online --banker "Kh Qs 9d" '
@@ -1066,7 +1067,7 @@ def build_parser() -> argparse.ArgumentParser:
             'sanggong settle --rules chinese --banker "Qh Qd 8d" --hand 1="Kh Kd Ks" '
             '--hand 2="2c 7c 3d" --bet player:1=100 --bet player:2=100; '
             'sanggong settle --rules san_gong --dragon "Qs Jc 5d" --phoenix "5c Jd Kh" '
-            '--bet dragon=100 --bet tie=10'
+            '--bet dragon=100 --bet tie=10 --bet pair:dragon=10 --bet total:1-6=10'
         ),
     )
     _table_options(st)
