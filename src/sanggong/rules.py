@@ -516,9 +516,9 @@ class RuleSet:
         for name in _FLAGS:
             if not isinstance(getattr(self, name), bool):
                 raise TypeError(f"{name}: expected a bool, got {_show(getattr(self, name))}")
-        if variant != "dragon_phoenix":
+        if variant != "dragon_phoenix":  # (total_pays: checked with its odds)
             for name, default in _DRAGON_PHOENIX_FIELDS.items():
-                if getattr(self, name) != default:
+                if name != "total_pays" and getattr(self, name) != default:
                     raise ValueError(f"{name}: a field of the side bets of a Dragon/Phoenix table "
                                      f"(variant 'dragon_phoenix'), not of the {variant} variant")
         if self.tie_requires_win and "tie" in self.pays and "win" not in self.pays:
@@ -645,19 +645,24 @@ class RuleSet:
     def bets(self) -> dict[str, str]:
         """Every bet this table offers, by canonical name, with a one-line description."""
         out: dict[str, str] = {}
+        fields = {  # the table's own fields; {t} stays
+            "t": "{t}", "push": "carries" if self.push == "carried" else "returns",
+            "needs_win": " (needs a Win bet on the position)" if self.tie_requires_win else "",
+        }
+        if self.variant == "dragon_phoenix":
+            three_faces = self.banker_three_faces_odd_even
+            fields |= {
+                "trips": " or three of a kind" if self.pair_counts_trips else " (three of a kind is not a pair)",
+                "three_faces": "" if three_faces == "points" else "; three faces lose" if three_faces == "lose" else
+                f"; three faces: {'carried' if self.push == 'carried' else 'returned'}",
+                "zero": (" (a winning three of a kind or three faces, or both hands 0: returned)"
+                         if self.total_tier == "push" else
+                         " (0: returned)" if self.total_zero == "winner" else " (both hands 0: returned)"),
+            }
         for kind, target in _KINDS[self.variant].items():
             if not self._offers(kind):
                 continue
-            text = _DESCRIPTIONS[(self.variant, kind)].format(  # the table's own fields; {t} stays
-                t="{t}", push="carries" if self.push == "carried" else "returns",
-                needs_win=" (needs a Win bet on the position)" if self.tie_requires_win else "",
-                trips=" or three of a kind" if self.pair_counts_trips else " (three of a kind is not a pair)",
-                three_faces={"push": f"; three faces: {'carried' if self.push == 'carried' else 'returned'}",
-                             "lose": "; three faces lose", "points": ""}[self.banker_three_faces_odd_even],
-                zero=(" (a winning three of a kind or three faces, or both hands 0: returned)"
-                      if self.total_tier == "push" else
-                      " (0: returned)" if self.total_zero == "winner" else " (both hands 0: returned)"),
-            )
+            text = _DESCRIPTIONS[(self.variant, kind)].format(**fields)
             if target in ("banker", "pair"):
                 out[kind] = text
             elif target == "side":
@@ -712,8 +717,8 @@ class RuleSet:
         """
         spec = parse_bet(name)
         kinds = _KINDS[self.variant]
-        offered = ", ".join(k for k in kinds if self._offers(k))
         if spec.kind not in kinds or not self._offers(spec.kind):
+            offered = ", ".join(k for k in kinds if self._offers(k))
             raise ValueError(f"unknown bet {name!r}: the {self.variant} table offers {offered}")
         target = kinds[spec.kind]
         suffix = name.partition(":")[2]
@@ -1061,7 +1066,7 @@ def parse_bet(name: str) -> BetSpec:
         return BetSpec(name, kind, -1)
     if arg in ("banker", "phoenix", "dragon"):
         return BetSpec(name, kind, int(arg == "dragon"))
-    total = _TOTAL_RE.fullmatch(arg)
+    total = _TOTAL_RE.fullmatch(arg) if "-" in arg else None
     if total is not None and total[2] is not None:
         if total[1] >= total[2]:
             raise ValueError(f"unknown bet {name!r}: {arg!r} is not a range of totals (low-high, low below high)")
