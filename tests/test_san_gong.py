@@ -301,3 +301,31 @@ def test_effect_of_removal_of_the_side_bets() -> None:
             assert removal[name].eor[symbol] == pytest.approx(sum(shifted) / 4 - base[name].ev, abs=1e-15), name
     assert removal["odd:dragon"].eor == removal["odd:phoenix"].eor
     assert sum(removal["pair:phoenix"].tags.values()) == 0
+
+
+@pytest.mark.single_impl
+@pytest.mark.parametrize("perfect", [True, False])
+def test_shoe_play_of_the_core_equals_the_reference(perfect: bool) -> None:
+    """Rounds of shoe play (a count and, where the table deals fresh decks, perfect
+    information from the exact EVs) with every side bet: the compiled core and the
+    reference count the same outcomes. Once: it runs both itself."""
+    import sanggong._core as core
+    import sanggong._impl as impl
+    import sanggong._reference as ref
+    from sanggong.shoe import _Setup, _run_play_chunk
+
+    bets = tuple(name for name in SAN_GONG.bets if ":" in name)
+    tags = np.array([[1, 1, 0, 0, -1, -1, 0, 0, 1, -1, 0, 0, 0]], dtype=np.int32)
+    setup = _Setup(SAN_GONG, bets, perfect, tags, np.zeros(len(bets), dtype=np.int32), 0.5, 9, 20, False)
+    seed = np.random.SeedSequence(26)
+    chosen = impl.kernels
+    try:
+        impl.kernels = core
+        fast = _run_play_chunk(setup, 0, seed, 200)
+        impl.kernels = ref
+        slow = _run_play_chunk(setup, 0, seed, 200)
+    finally:
+        impl.kernels = chosen
+    assert (fast.rounds, fast.shoes) == (slow.rounds, slow.shoes) == (200, 200)
+    assert (fast.count_hist == slow.count_hist).all() and (fast.perfect_hist == slow.perfect_hist).all()
+    assert fast.count_hist.sum() == 200 * len(bets)
