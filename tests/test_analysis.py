@@ -135,7 +135,8 @@ def test_card_by_card_enumeration_of_one_deck(ranking: Ranking) -> None:
             for p, b, order in itertools.product(range(n), range(n), (-1, 0, 1)):
                 count = int(brute[(p * n + b) * 3 + order + 1])
                 if count:
-                    result = result_of(rules, ref.bet_outcome(rules, spec.kind, 0, keys[p], 0, keys[b], order))
+                    code = ref.bet_outcome(rules, spec.kind, spec.number, keys[p], 0, keys[b], order)
+                    result = result_of(rules, code)
                     want[result] = want.get(result, 0) + count
             got: dict[tuple[str, str | None], int] = {}
             for line in table[name].outcomes:

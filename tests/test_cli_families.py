@@ -220,9 +220,36 @@ def test_settle_dragon_and_phoenix(capsys: pytest.CaptureFixture[str]) -> None:
     assert same == data
 
 
+def test_settle_the_side_bets(capsys: pytest.CaptureFixture[str]) -> None:
+    """Dragon Q-J-5 (5 points) against Phoenix 5-J-K (5): odd on both, no pair; Phoenix
+    wins on its K high with 5 points: the 1-6 total pays 1:1, the others lose. The table's
+    bets catalogue and its rule file name every side bet."""
+    slip = ["--bet", "odd:dragon=100", "--bet", "even:phoenix=100", "--bet", "pair:dragon=100",
+            "--bet", "total:1-6=100", "--bet", "total:7-8=100", "--bet", "total:9=100"]
+    data = json.loads(run(["settle", "--rules", "san_gong", "--json", "--dragon", "Qs Jc 5d", "--phoenix", "5c Jd Kh",
+                           *slip], capsys))
+    assert [(b["bet"], b["outcome"], b["returned"], b["odds"]) for b in data["bets"]] == [
+        ("odd:dragon", "win", 194, "47/50"), ("even:phoenix", "lose", 0, None), ("pair:dragon", "lose", 0, None),
+        ("total:1-6", "win", 200, "1"), ("total:7-8", "lose", 0, None), ("total:9", "lose", 0, None)]
+    returned = json.loads(run(["settle", "--rules", "san_gong", "--json", "--dragon", "Jc Qd Kh", "--phoenix",
+                               "4c 3d 9h", "--bet", "total:9=100", "--bet", "even:dragon=100"], capsys))
+    assert [(b["outcome"], b["returned"]) for b in returned["bets"]] == [("push", 100), ("win", 194)]  # 3P: 0
+    rows = {line.split()[0]: line for line in run(["bets", "--rules", "san_gong"], capsys).splitlines()[2:]}
+    assert rows["total:9"].endswith("4:1") and rows["total:7-8"].endswith("2:1") and rows["pair:phoenix"].endswith(
+        "0.94:1")
+    text = run(["rules", "show", "san_gong"], capsys)
+    assert "\n[total_pays]\n1-6 = 1\n7-8 = 2\n9 = 4\n" in text and 'total_zero = "winner"' in text
+
+
 @pytest.mark.parametrize(
     ("argv", "needle"),
     [
+        (["--rules", "san_gong", "--dragon", "Qs Jc 5d", "--phoenix", "5c Jd Kh", "--bet", "total:0=1"],
+         "unknown bet 'total:0': no such total bet"),
+        (["--rules", "san_gong", "--dragon", "Qs Jc 5d", "--phoenix", "5c Jd Kh", "--bet", "odd=1"],
+         "unknown bet 'odd': no such odd bet"),
+        (["--rules", "online", "--banker", "Qs Jc 5d", "--hand", "1=5c Jd Kh", "--bet", "pair_plus:dragon=1"],
+         "no such pair_plus bet"),
         (["--rules", "san_gong", "--dragon", "Qs Jc 5d", "--bet", "dragon=100"], "give --phoenix CARDS"),
         (["--rules", "san_gong", "--phoenix", "Qs Jc 5d", "--bet", "dragon=100"], "give --dragon CARDS"),
         (["--rules", "san_gong", "--bet", "tie=5"], "give --dragon and --phoenix CARDS"),

@@ -553,16 +553,42 @@ def test_random_rounds_of_the_faces_tables(preset: str) -> None:
         assert checked["win push"]
 
 
+def _san_gong_side_bets(bets: dict[str, int], dragon: list[int], phoenix: list[int],
+                        winner: list[int]) -> dict[str, int]:
+    """The side bets' returns, read from the rules page: a hand's points (every hand by
+    its points: three faces 0, even) odd or even, a pair (exactly two of a rank), each
+    0.94:1; the winning hand's points 1-6 at 1:1, 7-8 at 2:1, 9 at 4:1, every total bet
+    returned where they are 0 (both hands 0, or a three faces or three tens or faces
+    winning)."""
+    out = {}
+    for name, hand in (("dragon", dragon), ("phoenix", phoenix)):
+        points = _points(hand)
+        pair = len({_rank(c) for c in hand}) == 2
+        for kind, won in (("odd", points % 2 == 1), ("even", points % 2 == 0), ("pair", pair)):
+            stake = bets[f"{kind}:{name}"]
+            out[f"{kind}:{name}"] = _floor(stake * F(194, 100)) if won else 0
+    total = _points(winner)
+    for name, (low, high, odds) in {"total:1-6": (1, 6, 1), "total:7-8": (7, 8, 2), "total:9": (9, 9, 4)}.items():
+        stake = bets[name]
+        out[name] = stake if total == 0 else stake * (1 + odds) if low <= total <= high else 0
+    return out
+
+
 def test_random_rounds_of_san_gong() -> None:
     rules = PRESETS["san_gong"]
     rng = np.random.default_rng(4100)
     checked: Counter[str] = Counter()
+    side = [n for n in rules.bets if ":" in n]
     for _ in range(ROUNDS):
         phoenix, dragon = _deal(rng, 2)
         bets = {"dragon": int(rng.integers(1, 1000)), "phoenix": int(rng.integers(1, 1000)),
                 "tie": int(rng.integers(1, 1000))}
+        bets |= {name: int(rng.integers(1, 1000)) for name in side}
         result = settle(rules, _text(phoenix), {1: _text(dragon)}, bets)
         kd, kp = san_gong_key(dragon), san_gong_key(phoenix)
+        expected = _san_gong_side_bets(bets, dragon, phoenix, dragon if kd > kp else phoenix)
+        assert {name: result[name].returned for name in side} == expected, (_text(dragon), _text(phoenix))
+        checked.update(f"{name} {result[name].outcome}" for name in side)
         assert kd != kp  # one deck: the suits always decide
         free = _tier_free(dragon) and _tier_free(phoenix)
         if free:
@@ -575,6 +601,8 @@ def test_random_rounds_of_san_gong() -> None:
             assert result[loser].returned == 0
             checked[winner] += 1
     assert min(checked["tie True"], checked["tie False"], checked["dragon"], checked["phoenix"]) > 0
+    assert all(checked[f"{name} win"] and checked[f"{name} lose"] for name in side)
+    assert checked["total:9 push"] > 0
 
 
 def test_random_rounds_of_the_banker_game() -> None:
@@ -678,8 +706,11 @@ def test_preset_parameters() -> None:
     assert (p["prosperity"].commission, p["prosperity"].push) == (F(0), "returned")
 
     assert (p["san_gong"].variant, p["san_gong"].decks, p["san_gong"].positions) == ("dragon_phoenix", 1, 1)
-    assert dict(p["san_gong"].pays) == {"dragon": F(94, 100), "phoenix": F(94, 100), "tie": 8}
+    assert dict(p["san_gong"].pays) == {"dragon": F(94, 100), "phoenix": F(94, 100), "tie": 8,
+                                        "odd": F(94, 100), "even": F(94, 100), "pair": F(94, 100)}
+    assert dict(p["san_gong"].total_pays) == {"1-6": 1, "7-8": 2, "9": 4}
     assert p["san_gong"].fresh_deck_each_round
+    assert (p["san_gong"].burn_first, p["san_gong"].burn_per_round, p["san_gong"].head_card) == (0, 0, False)
 
     assert (p["chinese"].variant, p["chinese"].decks, p["chinese"].positions) == ("banker_game", 1, 4)
     assert p["chinese"].commission == 0 and p["chinese"].fresh_deck_each_round

@@ -27,11 +27,14 @@ from sanggong import analyze, limits
 from sanggong.ranking import HIGH_CARDS, ORDERS, TIERS, Ranking, tables_for
 from sanggong.dealing import Game
 from sanggong.rules import (
+    _DRAGON_PHOENIX_FIELDS,
     _PAY_KEYS,
     MACAU,
     ONLINE,
     PAIR_PLUS_CATEGORIES,
     PRESETS,
+    SAN_GONG,
+    BetSpec,
     RuleSet,
     _PairPlusFile,
     _PaysFile,
@@ -65,9 +68,50 @@ def test_bet_catalogues_use_canonical_names() -> None:
     assert set(online) == expected | {"pair_plus:banker"}
     assert all(isinstance(text, str) and text for text in [*macau.values(), *online.values()])
     assert "banker" in online["pair_plus:banker"]
-    for rules in (MACAU, ONLINE):
+    san_gong = SAN_GONG.bets
+    expected = {"dragon", "phoenix", "tie", "total:1-6", "total:7-8", "total:9"}
+    expected |= {f"{k}:{h}" for k in ("odd", "even", "pair") for h in ("dragon", "phoenix")}
+    assert set(san_gong) == expected
+    assert "Phoenix" in san_gong["pair:phoenix"] and "7 or 8" in san_gong["total:7-8"]
+    for rules in (MACAU, ONLINE, SAN_GONG):
         for name in rules.bets:
             assert rules.bet(name).name == name
+
+
+def test_the_side_bets_of_a_two_hand_table() -> None:
+    """Dragon is hand 1 and Phoenix hand 0 (the banker's place); a total bet reads both
+    hands (position 1, Dragon against Phoenix) and carries its range as 10 x low + high."""
+    assert SAN_GONG.bet("odd:dragon") == BetSpec("odd:dragon", "odd", 1)
+    assert SAN_GONG.bet("even:phoenix") == BetSpec("even:phoenix", "even", 0)
+    assert SAN_GONG.bet("total:7-8") == BetSpec("total:7-8", "total", 1, 78)
+    assert SAN_GONG.bet("total:9") == BetSpec("total:9", "total", 1, 99)
+    assert MACAU.bet("point:7") == BetSpec("point:7", "point", 7, 7)
+    assert (parse_bet("pair:dragon").position, parse_bet("pair:phoenix").position) == (1, 0)
+    assert parse_bet("total:1-6") == BetSpec("total:1-6", "total", -1, 16)
+    assert [SAN_GONG.bet_odds(n) for n in ("dragon", "pair:dragon", "total:1-6", "total:7-8", "total:9")] == \
+        [Fraction(94, 100), Fraction(94, 100), 1, 2, 4]
+    table = SAN_GONG.replace(total_pays={"1-3": 1, "4-9": Fraction(1, 2)}, pair_counts_trips=True, total_tier="push")
+    assert [n for n in table.bets if n.startswith("total:")] == ["total:1-3", "total:4-9"]
+    assert "or three of a kind" in table.bets["pair:dragon"] and "three faces" in table.bets["total:4-9"]
+    assert table.bet_odds("total:4-9") == Fraction(1, 2)
+    assert not any(n.startswith("total:") for n in SAN_GONG.replace(total_pays={}).bets)
+    odd_only = SAN_GONG.replace(pays={k: v for k, v in SAN_GONG.pays.items() if k not in ("even", "pair")})
+    assert {n.partition(":")[0] for n in odd_only.bets} == {"dragon", "phoenix", "tie", "odd", "total"}
+
+
+def test_other_tables_do_not_carry_the_side_bets_fields() -> None:
+    """The side-bet fields are the dragon_phoenix variant's: other rule sets keep their
+    defaults and leave them out of their dicts, so their files and digests are those they
+    had before the fields existed (a round record finds its preset by its digest)."""
+    for rules in PRESETS.values():
+        data = rules.to_dict()
+        assert (set(_DRAGON_PHOENIX_FIELDS) <= set(data)) == (rules.variant == "dragon_phoenix"), rules.name
+        if rules.variant != "dragon_phoenix":
+            assert not set(_DRAGON_PHOENIX_FIELDS) & set(data)
+            assert all(getattr(rules, k) == v for k, v in _DRAGON_PHOENIX_FIELDS.items())
+        old = {k: v for k, v in data.items() if k not in _DRAGON_PHOENIX_FIELDS}
+        if rules.variant != "dragon_phoenix":  # a file written before the fields existed reads the same
+            assert RuleSet.from_dict(old).digest() == rules.digest()
 
 
 def test_a_bet_without_odds_is_not_offered() -> None:
@@ -93,6 +137,25 @@ def test_a_bet_without_odds_is_not_offered() -> None:
         (ONLINE, "Win:1", "unknown bet 'Win:1'"),
         (ONLINE, "win:01", "'01' is not a position"),
         (ONLINE, "", "unknown bet ''"),
+        (ONLINE, "pair_plus:dragon", "no such pair_plus bet"),
+        (ONLINE, "pair_plus:1-6", "no such pair_plus bet"),
+        (MACAU, "win:dragon", "no such win bet"),
+        (MACAU, "odd:dragon", "no such odd bet"),
+        (MACAU, "point:1-6", "no such point bet"),
+        (MACAU, "total:1-6", "unknown bet 'total:1-6': the macau table offers"),
+        (SAN_GONG, "odd", "no such odd bet"),
+        (SAN_GONG, "odd:1", "no such odd bet"),
+        (SAN_GONG, "pair:banker", "no such pair bet"),
+        (SAN_GONG, "pair:dragons", "'dragons' is not a position"),
+        (SAN_GONG, "dragon:1", "no such dragon bet"),
+        (SAN_GONG, "total", "no such total bet"),
+        (SAN_GONG, "total:0", "no such total bet"),
+        (SAN_GONG, "total:1-5", "no such total bet"),
+        (SAN_GONG, "total:6", "no such total bet"),
+        (SAN_GONG, "total:6-1", "'6-1' is not a range of totals"),
+        (SAN_GONG, "total:1-1", "'1-1' is not a range of totals"),
+        (SAN_GONG, "total:1-10", "'1-10' is not a position"),
+        (SAN_GONG, "pair_plus:dragon", "the dragon_phoenix table offers dragon, phoenix, tie, odd, even, pair, total"),
     ],
 )
 def test_unknown_bets(rules: RuleSet, name: str, match: str) -> None:
@@ -114,6 +177,10 @@ def test_parse_bet_rejects_non_strings() -> None:
         MACAU.replace(name="three pictures", tie_by="points", pays={**MACAU.pays, "tie": 8}),
         MACAU.replace(name="3% one deck", decks=1, positions=5, commission=Fraction(3, 100),
                       banker_three_faces_point=None, rounding="half_even", cut_card_range=(20, 25)),
+        SAN_GONG,
+        SAN_GONG.replace(total_pays={"1-3": 1, "4-9": "1/2", "9": 5}, pair_counts_trips=True, total_tier="push",
+                         total_zero="both", banker_three_faces_odd_even="lose", commission_bets={"total"},
+                         commission="0.05", decks=2),
     ],
 )
 def test_files_round_trip(tmp_path: Path, rules: RuleSet, suffix: str) -> None:
@@ -133,6 +200,20 @@ def test_a_hand_written_toml_table(tmp_path: Path) -> None:
     assert rules.commission == Fraction(3, 100)  # read through the float's decimal text
     assert rules.pays["point"] == Fraction(17, 2) and rules.pays["three_faces"] == 16
     assert rules.decks == 6 and rules.tie_by == "points"
+
+
+def test_a_hand_written_toml_two_hand_table(tmp_path: Path) -> None:
+    """Ranges of totals are TOML's bare keys; a field left out takes its default."""
+    path = tmp_path / "table.toml"
+    path.write_text(
+        'name = "dragon and phoenix"\nvariant = "dragon_phoenix"\ndecks = 1\npositions = 1\n'
+        'pair_counts_trips = true\n[pays]\ndragon = "0.95"\nphoenix = "0.95"\npair = 1\n'
+        '[total_pays]\n1-5 = 1\n6-8 = "3/2"\n9 = 4\n'
+    )
+    rules = RuleSet.load(path)
+    assert rules.total_pays == {"1-5": 1, "6-8": Fraction(3, 2), "9": 4}
+    assert (rules.pair_counts_trips, rules.total_tier, rules.total_zero) == (True, "points", "winner")
+    assert set(rules.bets) == {"dragon", "phoenix", "pair:dragon", "pair:phoenix", "total:1-5", "total:6-8", "total:9"}
 
 
 @pytest.mark.parametrize(
@@ -361,6 +442,30 @@ BAD_FIELDS: list[tuple[RuleSet, str, Any, type[Exception]]] = [
     (MACAU, "cut_card_range", [True, 40], TypeError),
     (MACAU, "cut_card_range", [30.0, 40], TypeError),
     (MACAU, "cut_card_range", {"low": 30, "high": 40}, TypeError),
+    (SAN_GONG, "total_pays", {"0": 1}, ValueError),  # a winning total of 0 returns the bets
+    (SAN_GONG, "total_pays", {"0-6": 1}, ValueError),
+    (SAN_GONG, "total_pays", {"1-1": 1}, ValueError),
+    (SAN_GONG, "total_pays", {"6-1": 1}, ValueError),
+    (SAN_GONG, "total_pays", {"1-10": 1}, ValueError),
+    (SAN_GONG, "total_pays", {"01-6": 1}, ValueError),
+    (SAN_GONG, "total_pays", {"1 - 6": 1}, ValueError),
+    (SAN_GONG, "total_pays", {"1-6": -1}, ValueError),
+    (SAN_GONG, "total_pays", {"1-6": "x"}, ValueError),
+    (SAN_GONG, "total_pays", {"1-6": None}, TypeError),
+    (SAN_GONG, "total_pays", [1, 2, 4], TypeError),
+    (MACAU, "total_pays", {"9": 4}, ValueError),
+    (MACAU, "pair_counts_trips", True, ValueError),
+    (ONLINE, "total_tier", "push", ValueError),
+    (MACAU, "total_zero", "both", ValueError),
+    (SAN_GONG, "pair_counts_trips", "yes", TypeError),
+    (SAN_GONG, "pair_counts_trips", 1, TypeError),
+    (SAN_GONG, "total_tier", "nine", ValueError),
+    (SAN_GONG, "total_tier", None, TypeError),
+    (SAN_GONG, "total_zero", "either", ValueError),
+    (SAN_GONG, "total_zero", 0, TypeError),
+    (SAN_GONG, "banker_three_faces_odd_even", "even", ValueError),
+    (SAN_GONG, "pays", {"total": 1}, ValueError),  # a total bet's odds are its range's, in total_pays
+    (SAN_GONG, "commission_bets", ["pair_plus"], ValueError),
 ]
 
 
@@ -732,6 +837,9 @@ CHANGES: list[tuple[RuleSet, str, Any]] = [
     (ONLINE, "head_card", False), (ONLINE, "head_card_burned", False),
     (MACAU, "ranking", Ranking(order="faces_points")), (MACAU, "ranking", Ranking(high_card="rank")),
     (PRESETS["chinese"], "multipliers", {**PRESETS["chinese"].multipliers, "9": 4}),
+    (SAN_GONG, "total_pays", {**SAN_GONG.total_pays, "9": 5}), (SAN_GONG, "total_pays", {"1-9": 1}),
+    (SAN_GONG, "pair_counts_trips", True), (SAN_GONG, "total_tier", "push"), (SAN_GONG, "total_zero", "both"),
+    (MACAU, "banker_three_faces_odd_even", "points"),
 ]
 
 
@@ -840,7 +948,7 @@ _PRINTABLE = st.characters(codec="utf-8", exclude_categories=["Cc", "Cf", "Cs", 
                            include_characters=" ")
 _KINDS_OF = {"macau": {"win", "tie", "odd", "even", "three_faces", "point"},
              "online": {"win", "lose", "tie", "three_faces", "pair_plus"},
-             "dragon_phoenix": {"dragon", "phoenix", "tie"},
+             "dragon_phoenix": {"dragon", "phoenix", "tie", "odd", "even", "pair", "total"},
              "banker_game": {"player"}}
 
 
@@ -872,6 +980,9 @@ def _valid_rule_sets(draw: st.DrawFn) -> RuleSet:
     pair_plus = draw(st.sampled_from([{}, {c: draw(_POSITIVE_ODDS) for c in PAIR_PLUS_CATEGORIES}])) if online else {}
     low = draw(st.integers(1, 52 * decks - 1))
     fresh = online or decks == 1
+    two_hands = variant == "dragon_phoenix"
+    ranges = [str(a) if a == b else f"{a}-{b}" for a in range(1, 10) for b in range(a, 10)]
+    totals = draw(st.dictionaries(st.sampled_from(ranges), _POSITIVE_ODDS, max_size=4)) if two_hands else {}
     kwargs: dict[str, Any] = {
         "name": draw(st.text(_PRINTABLE, min_size=1, max_size=64).filter(lambda s: s.strip() != "")),
         "variant": variant, "decks": decks, "positions": positions, "pays": pays, "pair_plus_pays": pair_plus,
@@ -879,7 +990,7 @@ def _valid_rule_sets(draw: st.DrawFn) -> RuleSet:
         "commission_bets": draw(st.frozensets(st.sampled_from(sorted(_KINDS_OF[variant])))),
         "tie_by": draw(st.sampled_from(["class", "points"])),
         "push": draw(st.sampled_from(["carried", "returned"])),
-        "banker_three_faces_odd_even": draw(st.sampled_from(["push", "lose"])),
+        "banker_three_faces_odd_even": draw(st.sampled_from(["push", "lose", "points"])),
         "banker_three_faces_point": draw(st.none() | st.integers(0, 9)),
         "tie_requires_win": draw(st.booleans()) if "win" in pays or "tie" not in pays else False,
         "rounding": draw(st.sampled_from(["down", "half_up", "half_even", "up"])),
@@ -892,6 +1003,10 @@ def _valid_rule_sets(draw: st.DrawFn) -> RuleSet:
         "head_card_burned": draw(st.booleans()),
         "ranking": ranking,
         "multipliers": multipliers,
+        "total_pays": totals,
+        "pair_counts_trips": draw(st.booleans()) if two_hands else False,
+        "total_tier": draw(st.sampled_from(["points", "push"])) if two_hands else "points",
+        "total_zero": draw(st.sampled_from(["winner", "both"])) if two_hands else "winner",
     }
     try:
         return RuleSet(**kwargs)

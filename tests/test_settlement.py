@@ -91,6 +91,37 @@ POINTS_TIE_CASES = [
 ]
 
 
+SAN_GONG = PRESETS["san_gong"]
+# (Phoenix, Dragon, bet, ...) at the San Gong table: the side bets pay 0.94:1 (194 back
+# for 100), the totals 1:1, 2:1 and 4:1 on the winning hand's points.
+SAN_GONG_CASES = [
+    ("8d Js 8s", "7h 9c 5s", "odd:dragon", "win", 194, 0, 0),  # Dragon 21: 1 point
+    ("8d Js 8s", "7h 9c 5s", "even:dragon", "lose", 0, 0, 0),
+    ("8d Js 8s", "7h 9c 5s", "odd:phoenix", "lose", 0, 0, 0),  # Phoenix 16: 6 points
+    ("8d Js 8s", "7h 9c 5s", "even:phoenix", "win", 194, 0, 0),
+    ("8d Js 8s", "7h 9c 5s", "pair:phoenix", "win", 194, 0, 0),  # 8-8
+    ("8d Js 8s", "7h 9c 5s", "pair:dragon", "lose", 0, 0, 0),
+    ("8d Js 8s", "Kc Kd Kh", "pair:dragon", "lose", 0, 0, 0),  # three of a kind is not a pair
+    ("8d Js 8s", "Jc Qd Kh", "even:dragon", "win", 194, 0, 0),  # three faces: 0 points, even
+    ("8d Js 8s", "Jc Qd Kh", "odd:dragon", "lose", 0, 0, 0),
+    ("8d Js 8s", "Tc Th Ts", "even:dragon", "win", 194, 0, 0),  # three tens: 0 points
+    ("9c 7d 5h", "Kh Qs 9d", "total:9", "win", 500, 0, 0),  # Dragon 9 beats Phoenix 1: 4:1
+    ("9c 7d 5h", "Kh Qs 9d", "total:1-6", "lose", 0, 0, 0),
+    ("9c 7d 5h", "Kh Qs 9d", "total:7-8", "lose", 0, 0, 0),
+    ("2c 3h Qd", "4c 3d Kh", "total:7-8", "win", 300, 0, 0),  # 7 beats 5: 2:1
+    ("Kh Qs 9d", "9c 7d 5h", "total:9", "win", 500, 0, 0),  # Phoenix wins with 9
+    ("9c 9d 5h", "Jc 9h 4d", "total:1-6", "win", 200, 0, 0),  # 3 and 3: the total is 3
+    ("Kc 5d 5h", "Tc Jd Qh", "total:1-6", "push", 100, 0, 0),  # both hands 0: returned
+    ("Kc 5d 5h", "Tc Jd Qh", "total:9", "push", 100, 0, 0),
+    ("4c 3d 9h", "Jc Qd Kh", "total:1-6", "push", 100, 0, 0),  # three faces (0) beat 6: returned
+    ("Kh Qs 9d", "5c 5d 5h", "total:1-6", "win", 200, 0, 0),  # 5-5-5 beats a 9: the total is 5
+    ("9c 9d 9h", "Kc Kd Ks", "total:7-8", "push", 100, 0, 0),  # K-K-K (0) beats 9-9-9 (7)
+    ("9c 9d 9h", "5c 5d 5h", "total:7-8", "win", 300, 0, 0),  # Phoenix's 9-9-9 (7) beats 5-5-5
+    ("9c 9d 9h", "5c 5d 5h", "total:1-6", "lose", 0, 0, 0),
+    ("Kh Qs 9d", "5c 5d 5h", "dragon", "win", 194, 0, 0),
+]
+
+
 def _slip(rules: RuleSet, bet: str) -> dict[str, int]:
     slip = {bet: 100}
     if rules.tie_requires_win and bet.startswith("tie:"):
@@ -101,7 +132,7 @@ def _slip(rules: RuleSet, bet: str) -> dict[str, int]:
 @pytest.mark.parametrize(
     ("rules", "case"),
     [(MACAU, c) for c in MACAU_CASES] + [(ONLINE, c) for c in ONLINE_CASES]
-    + [(THREE_PICTURES, c) for c in POINTS_TIE_CASES]
+    + [(THREE_PICTURES, c) for c in POINTS_TIE_CASES] + [(SAN_GONG, c) for c in SAN_GONG_CASES]
     + [(POINTS_ONLY, (THREE, P3, "win:1", "carried", 0, 0, 100)),  # a ranking of points only: a tie
        (POINTS_ONLY, (THREE, P3, "tie:1", "win", 2100, 0, 0)),
        (POINTS_ONLY, (ZERO, THREE_FACES, "win:1", "win", 195, 5, 0))],
@@ -120,6 +151,8 @@ def test_every_offered_bet_has_a_case() -> None:
 
     assert kinds(MACAU_CASES) == {n.split(":")[0] for n in MACAU.bets}
     assert kinds(ONLINE_CASES) == {n.split(":")[0] for n in ONLINE.bets}
+    assert kinds(SAN_GONG_CASES) >= {n.split(":")[0] for n in SAN_GONG.bets} - {"phoenix", "tie"}
+    assert {c[2] for c in SAN_GONG_CASES} >= {n for n in SAN_GONG.bets if ":" in n}
     outcomes = {c[3] for c in MACAU_CASES} | {c[3] for c in ONLINE_CASES}
     assert outcomes == {"win", "lose", "push", "carried"}
 
@@ -138,6 +171,47 @@ def test_variants_change_the_answer() -> None:
     assert settle(no_commission, THREE, {1: TWO_P9}, {"win:1": 100})["win:1"].returned == 200
     no_six = ONLINE.replace(pays={k: v for k, v in ONLINE.pays.items() if not k.endswith("_on_six")})
     assert settle(no_six, THREE, {1: SIX}, {"win:1": 100})["win:1"].returned == 200
+
+
+@pytest.mark.parametrize(
+    ("change", "phoenix", "dragon", "bet", "outcome", "returned", "preset"),
+    [
+        ({"pair_counts_trips": True}, "8d Js 8s", "Kc Kd Kh", "pair:dragon", "win", 194, "lose"),
+        ({"pair_counts_trips": True}, "8d Js 8s", "7h 9c 5s", "pair:phoenix", "win", 194, "win"),
+        ({"total_zero": "both"}, "4c 3d 9h", "Jc Qd Kh", "total:1-6", "lose", 0, "push"),  # 3P (0) beats 6
+        ({"total_zero": "both"}, "Kc 5d 5h", "Tc Jd Qh", "total:1-6", "push", 100, "push"),  # both 0: always
+        ({"total_tier": "push"}, "Kh Qs 9d", "5c 5d 5h", "total:1-6", "push", 100, "win"),  # 5-5-5 wins
+        ({"total_tier": "push"}, "9c 7d 5h", "Kh Qs 9d", "total:9", "win", 500, "win"),
+        ({"banker_three_faces_odd_even": "push"}, "8d Js 8s", "Jc Qd Kh", "even:dragon", "push", 100, "win"),
+        ({"banker_three_faces_odd_even": "lose"}, "Jc Qd Kh", "7h 9c 5s", "even:phoenix", "lose", 0, "win"),
+        ({"banker_three_faces_odd_even": "lose"}, "8d Js 8s", "Tc Th Ts", "even:dragon", "win", 194, "win"),
+        ({"total_pays": {"1-3": 1, "2-9": "1/2"}}, "9c 9d 5h", "Jc 9h 4d", "total:2-9", "win", 150, None),
+        ({"commission": "1/20", "commission_bets": {"total"}}, "2c 3h Qd", "4c 3d Kh", "total:7-8", "win", 290,
+         "win"),
+    ],
+)
+def test_the_readings_of_the_side_bets_are_fields(
+    change: dict[str, object], phoenix: str, dragon: str, bet: str, outcome: str, returned: int, preset: str | None
+) -> None:
+    """Each reading the San Gong table takes is a field: the other reading settles some
+    cards the other way (a total's winning ranges as data, its commission too)."""
+    rules = SAN_GONG.replace(**change)
+    result = settle(rules, phoenix, {1: dragon}, {bet: 100})[bet]
+    assert (result.outcome, result.returned) == (outcome, returned)
+    if preset is not None:  # (the preset has no total:2-9)
+        assert settle(SAN_GONG, phoenix, {1: dragon}, {bet: 100})[bet].outcome == preset
+
+
+def test_an_exact_tie_of_unequal_totals_returns_the_total_bets() -> None:
+    """Two decks and a ranking without a high card: 5-5-5 and 7-7-7 tie as trips, with
+    5 and 1 points: no one winning total, so every total bet is returned; equal totals
+    (the same hand from two decks) are that total."""
+    rules = SAN_GONG.replace(decks=2, ranking=Ranking(order="points", tiers=("trips",)))
+    slip = {"total:1-6": 100, "dragon": 100}
+    tied = settle(rules, "5c 5d 5h", {1: "7c 7d 7h"}, slip)
+    assert (tied["dragon"].outcome, tied["total:1-6"].outcome) == ("push", "push")
+    same = settle(rules, "5c 5d 5h", {1: "5c 5d 5h"}, slip)
+    assert (same["dragon"].outcome, same["total:1-6"].outcome, same["total:1-6"].returned) == ("push", "win", 200)
 
 
 # --- money ---------------------------------------------------------------------------
@@ -289,7 +363,7 @@ def test_outcome_codes_match_the_plain_rules_everywhere(rules: RuleSet) -> None:
     implementation's ``outcome_codes`` equals ``bet_outcome`` called plainly."""
     tables = tables_for(rules.ranking)
     n, keys = tables.n_classes, tables.class_keys
-    pp_range = range(6) if rules.variant == "online" else range(1)
+    pp_range = range(6) if {rules.bet(n).kind for n in rules.bets} & set(ref.CATEGORY_BETS) else range(1)
     orders = [None] if tables.ordered_by_class else [-1, 0, 1]
     grid = list(itertools.product(range(n), pp_range, range(n), pp_range, orders))
     hand_cls, hand_pp, banker_cls, banker_pp = (np.array(c, dtype=np.int64) for c in list(zip(*grid, strict=True))[:4])
@@ -305,10 +379,10 @@ def test_outcome_codes_match_the_plain_rules_everywhere(rules: RuleSet) -> None:
     codes = outcome_codes(rules, bets, classes, ranks, pps)
     for j, name in enumerate(bets):
         spec = rules.bet(name)
-        on_banker = spec.kind in ("odd", "even", "point") or spec.position == 0
+        on_banker = spec.kind not in ref.ON_HAND or spec.position == 0
         hc, hp, hr = (banker_cls, banker_pp, banker_rank) if on_banker else (hand_cls, hand_pp, hand_rank)
         expected = [
-            ref.bet_outcome(rules, spec.kind, spec.position, keys[a], b, keys[c], (r > q) - (r < q))
+            ref.bet_outcome(rules, spec.kind, spec.number, keys[a], b, keys[c], (r > q) - (r < q))
             for a, b, c, r, q in zip(hc.tolist(), hp.tolist(), banker_cls.tolist(), hr.tolist(),
                                      banker_rank.tolist(), strict=True)
         ]

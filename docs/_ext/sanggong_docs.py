@@ -231,6 +231,11 @@ class PresetsTable(SphinxDirective):
                 label = f"pair_plus: {category}"
                 rows.append([[nodes.literal(label, label)],
                              *([nodes.Text(_odds(r.pair_plus_pays.get(category)))] for r in presets.values())])
+            totals = list(dict.fromkeys(key for r in presets.values() for key in r.total_pays))
+            for key in totals:
+                label = f"total: {key}"
+                rows.append([[nodes.literal(label, label)],
+                             *([nodes.Text(_odds(r.total_pays.get(key)))] for r in presets.values())])
             for label, get in (("commission", lambda r: f"{float(r.commission) * 100:g}%" if r.commission else "none"),
                                ("commission_bets", lambda r: _value(r.commission_bets)),
                                ("rounding", lambda r: r.rounding)):
@@ -241,7 +246,7 @@ class PresetsTable(SphinxDirective):
         rows = []
         for field in dataclasses.fields(RuleSet):
             values = [getattr(r, field.name) for r in presets.values()]
-            if field.name in ("pays", "pair_plus_pays", "multipliers"):
+            if field.name in ("pays", "pair_plus_pays", "multipliers", "total_pays"):
                 values = [", ".join(f"{k} {v}" for k, v in value.items()) or "(none)" for value in values]
             elif field.name == "ranking":
                 values = [f"{v.order}; tiers {', '.join(v.tiers) or '(none)'}; high card {v.high_card}"

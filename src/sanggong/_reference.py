@@ -437,12 +437,56 @@ OUT_CARRIED = 4  # the stake stays on the table for the next round
 OUT_PAIR_PLUS = 4  # Pair Plus wins: OUT_PAIR_PLUS + category (5 pair .. 9 straight flush)
 OUT_MULTIPLIED = 10  # banker game: 10 + 2 i the player wins, 11 + 2 i loses, x multiplier i
 MAX_MULTIPLIERS = 16
-N_OUTCOMES = OUT_MULTIPLIED + 2 * MAX_MULTIPLIERS
+OUT_TOTAL = OUT_MULTIPLIED + 2 * MAX_MULTIPLIERS  # a total bet wins: 42 + i, the i-th range of total_pays
+MAX_TOTALS = 45  # ranges of winning totals: 1 .. 9 alone and a-b, 1 <= a < b <= 9
+N_OUTCOMES = OUT_TOTAL + MAX_TOTALS
 
-# bets that read the hand at their position (or a two-hand table's first hand) and, for
-# a comparison, the banker's (or the second hand)
-COMPARISONS = ("win", "lose", "tie", "dragon", "phoenix", "player")
-ON_HAND = (*COMPARISONS, "three_faces", "pair_plus")
+# bets that read two hands (the hand at their position, or a two-hand table's first hand,
+# Dragon, against the banker's, or the second hand, Phoenix) and the order of the two
+COMPARISONS = ("win", "lose", "tie", "dragon", "phoenix", "player", "total")
+# bets that read a hand's Pair Plus category
+CATEGORY_BETS = ("pair_plus", "pair")
+# bets that read the hand at their position (0: the banker's, or Phoenix's)
+ON_HAND = (*COMPARISONS, "three_faces", *CATEGORY_BETS, "odd", "even")
+
+
+def total_number(key: str) -> int:
+    """A total bet's range (``"1-6"``, ``"9"``) as one number, 10 x low + high: the n of
+    its name that ``bet_outcome`` reads (16, 99)."""
+    low, _, high = key.partition("-")
+    return 10 * int(low) + int(high or low)
+
+
+def total_range(number: int) -> tuple[int, int]:
+    """The lowest and highest winning total of a total bet's number (``total_number``)."""
+    return divmod(number, 10)
+
+
+def total_key(number: int) -> str:
+    """The key of ``total_pays`` (and the suffix of the bet's name) of a total bet's number."""
+    low, high = total_range(number)
+    return str(low) if low == high else f"{low}-{high}"
+
+
+def winning_total(  # type: ignore[no-untyped-def]
+    rules, hand: tuple[int, int, int], banker: tuple[int, int, int], order: int,
+) -> int | None:
+    """The total the total bets read (docs/rules.md): the winning hand's points, a hand of
+    a tier counting its own (``rules.total_tier = "points"``); on an exact tie the points
+    both hands have. None where every total bet is returned: both hands total 0, a winner
+    of 0 points over a hand of points (``total_zero = "winner"``: no bet covers a total of
+    0), a winning hand of a tier (``total_tier = "push"``), or an exact tie of hands of
+    unequal points (a tier without a high-card tie-break: no one winning total)."""
+    if hand[1] == 0 and banker[1] == 0:
+        return None
+    if order == 0 and hand[1] != banker[1]:
+        return None
+    winner = banker if order < 0 else hand
+    if winner[0] and rules.total_tier == "push":
+        return None
+    if winner[1] == 0 and rules.total_zero == "winner":
+        return None
+    return winner[1]
 
 
 def points_tie(hand: tuple[int, int, int], banker: tuple[int, int, int]) -> bool:
@@ -467,8 +511,8 @@ def bet_outcome(  # type: ignore[no-untyped-def]
     ``hand`` is the class key (tier level, points, faces) of the hand the bet is on (the
     banker's for bets on the banker), ``hand_pp`` its Pair Plus category, ``banker`` the
     banker's class key (a two-hand table's second hand, Phoenix), ``order`` 1, 0 or -1 as
-    the hand beats, ties or loses to it under the ranking; ``number`` is n of ``point:n``.
-    ``rules`` is a ``sanggong.rules.RuleSet``.
+    the hand beats, ties or loses to it under the ranking; ``number`` is n of ``point:n``,
+    or a total bet's range (``total_number``). ``rules`` is a ``sanggong.rules.RuleSet``.
     """
     push = OUT_CARRIED if rules.push == "carried" else OUT_PUSH
     if kind == "tie":
@@ -491,9 +535,17 @@ def bet_outcome(  # type: ignore[no-untyped-def]
             return OUT_LOSE
         on_six = winner[0] == 0 and winner[1] == 6 and winner[2] < 3
         return OUT_WIN_ON_SIX if on_six and f"{kind}_on_six" in rules.pays else OUT_WIN
+    if kind == "total":
+        total = winning_total(rules, hand, banker, order)
+        if total is None:
+            return OUT_PUSH
+        low, high = total_range(number)
+        if not low <= total <= high:
+            return OUT_LOSE
+        return OUT_TOTAL + list(rules.total_pays).index(total_key(number))
     three_faces = hand[2] == 3
     if kind in ("odd", "even"):
-        if three_faces:
+        if three_faces and rules.banker_three_faces_odd_even != "points":
             return push if rules.banker_three_faces_odd_even == "push" else OUT_LOSE
         return OUT_WIN if (hand[1] % 2 == 1) == (kind == "odd") else OUT_LOSE
     if kind == "three_faces":
@@ -503,6 +555,9 @@ def bet_outcome(  # type: ignore[no-untyped-def]
         return OUT_WIN if points == number else OUT_LOSE
     if kind == "pair_plus":
         return OUT_LOSE if hand_pp == PP_NONE else OUT_PAIR_PLUS + hand_pp
+    if kind == "pair":  # the hand's category is a pair (or three of a kind, where they count)
+        won = hand_pp == PP_PAIR or (hand_pp == PP_THREE_OF_A_KIND and rules.pair_counts_trips)
+        return OUT_WIN if won else OUT_LOSE
     raise ValueError(f"unknown bet kind {kind!r}")
 
 
@@ -520,7 +575,7 @@ def settle_batch(plan, classes, ranks, pps, out) -> int:  # type: ignore[no-unty
             h = spec.position if spec.kind in ON_HAND else 0
             a, b = hand_ranks[h], hand_ranks[0]
             out[i, j] = bet_outcome(
-                plan.rules, spec.kind, spec.position, keys[hand_classes[h]], hand_pps[h],
+                plan.rules, spec.kind, spec.number, keys[hand_classes[h]], hand_pps[h],
                 keys[hand_classes[0]], (a > b) - (a < b),
             )
     return -1
@@ -932,7 +987,7 @@ def simulate_chunk(bit_generator, tables, params, rounds: int, pairs, single, pl
             for j, spec in enumerate(plan.specs):
                 h = spec.position if spec.kind in ON_HAND else 0
                 order = (ranks[h] > ranks[0]) - (ranks[h] < ranks[0])
-                code = bet_outcome(plan.rules, spec.kind, spec.position, tables.class_keys[classes[h]], pps[h],
+                code = bet_outcome(plan.rules, spec.kind, spec.number, tables.class_keys[classes[h]], pps[h],
                                    tables.class_keys[classes[0]], order)
                 total += int(money[j, code])
             net[done] = total
@@ -1081,7 +1136,7 @@ def play_chunk(  # type: ignore[no-untyped-def]
             for j, spec in enumerate(plan.specs):
                 h = spec.position if spec.kind in ON_HAND else 0
                 order = (ranks[h] > ranks[0]) - (ranks[h] < ranks[0])
-                code = bet_outcome(plan.rules, spec.kind, spec.position, tables.class_keys[classes[h]], pps[h],
+                code = bet_outcome(plan.rules, spec.kind, spec.number, tables.class_keys[classes[h]], pps[h],
                                    tables.class_keys[classes[0]], order)
                 col = column_of[j][code]
                 t = int(bet_tag[j])

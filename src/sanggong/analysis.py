@@ -46,7 +46,7 @@ from .cards import CardsLike, parse_cards
 from .limits import MAX_DECKS
 from .rules import RuleSet
 from .ranking import Ranking, tables_for
-from .settlement import odds_of, plan_for, result_of
+from .settlement import multiplied, odds_of, plan_for, result_of
 
 if TYPE_CHECKING:  # pandas is optional (the "frame" extra), and typed only with pandas-stubs
     from pandas import DataFrame  # type: ignore[import-not-found, import-untyped, unused-ignore]
@@ -416,7 +416,7 @@ _ORDER = {"win": 0, "push": 1, "carried": 2, "lose": 3}
 def _payout(rules: RuleSet, kind: str, code: int) -> tuple[Fraction | None, Fraction]:
     """Odds and net return per unit staked of one outcome of a bet kind."""
     outcome = result_of(rules, code)[0]
-    if code >= _ref.OUT_MULTIPLIED:  # a banker game: the stake times the multiplier, won or lost
+    if multiplied(code):  # a banker game: the stake times the multiplier, won or lost
         pays = odds_of(rules, kind, code)
         return pays, pays if outcome == "win" else -pays
     if outcome == "win":
@@ -479,7 +479,7 @@ def analyze(rules: RuleSet, shoe: npt.ArrayLike | None = None) -> Analysis:
     bets = rules.bets
     kinds = {rules.bet(name).kind for name in bets}
     counts = _counts(rules, counts52, need_pairs=bool(kinds & set(_ref.COMPARISONS)),
-                     need_pair_plus="pair_plus" in kinds)
+                     need_pair_plus=bool(kinds & set(_ref.CATEGORY_BETS)))
     table = _bet_table(rules, counts, bets)
     return Analysis(rules, tuple(int(c) for c in counts52), table)
 
@@ -540,15 +540,16 @@ def _bet_names(rules: RuleSet, bets: Iterable[str] | None, what: str) -> tuple[s
 
 def effect_of_removal(rules: RuleSet, bets: Iterable[str] | None = None) -> dict[str, Removal]:
     """The effect of removing one card of each rank from a full shoe of ``rules.decks``
-    decks, for every bet (or ``bets``). Suits matter to Pair Plus only: its effects are
-    averaged over the four suits of each rank."""
+    decks, for every bet (or ``bets``). Suits matter to Pair Plus and a pair bet (and to
+    a ranking with a suit tie-break) only: their effects are averaged over the four suits
+    of each rank."""
     if not isinstance(rules, RuleSet):
         raise TypeError(f"rules must be a RuleSet, not {type(rules).__name__}")
     names = _bet_names(rules, bets, "analyse")
     full = composition(rules.decks)
     base = _bet_table(rules, _counts(rules, full), names)  # (counts everything: once)
     kinds = {rules.bet(n).kind for n in names}
-    needs_pairs, needs_pair_plus = bool(kinds & set(_ref.COMPARISONS)), "pair_plus" in kinds
+    needs_pairs, needs_pair_plus = bool(kinds & set(_ref.COMPARISONS)), bool(kinds & set(_ref.CATEGORY_BETS))
     shifted: dict[str, list[float]] = {n: [] for n in names}
     for rank in range(_ref.N_RANKS):
         per_suit = []

@@ -594,14 +594,15 @@ def _multiplier_groups(multipliers: Mapping[str, Fraction]) -> list[tuple[Fracti
     return out
 
 
-def _bet_pays(rules: RuleSet, kind: str) -> str:
+def _bet_pays(rules: RuleSet, name: str) -> str:
     """The pays column of ``sanggong bets``."""
     if rules.variant == "banker_game":
         values = rules.multiplier_values
         return f"x{_odds_text(values[0])} to x{_odds_text(values[-1])} by the winning hand (below)"
-    if kind == "pair_plus":
+    odds, kind = rules.bet_odds(name), rules.bet(name).kind
+    if odds is None:
         return "by the hand (below)"
-    text = f"{_odds_text(rules.pays[kind])}:1"
+    text = f"{_odds_text(odds)}:1"
     six = rules.pays.get(f"{kind}_on_six")
     if six is not None:
         text += f" ({_odds_text(six)}:1 when the winning hand has 6 points)"
@@ -617,9 +618,10 @@ def _cmd_bets(args: argparse.Namespace) -> int:
         kind = rules.bet(name).kind
         six = rules.pays.get(f"{kind}_on_six")
         pair_plus = kind == "pair_plus"
+        odds = rules.bet_odds(name)
         bets.append({
             "bet": name, "kind": kind, "description": description,
-            "pays": _json_odds(rules.pays[kind]) if kind in rules.pays else None,
+            "pays": None if odds is None else _json_odds(odds),
             "pays_on_six": None if six is None else _json_odds(six),
             "pair_plus_pays": {k: _json_odds(v) for k, v in rules.pair_plus_pays.items()} if pair_plus else None,
             "multipliers": ({k: _json_odds(v) for k, v in rules.multipliers.items()}
@@ -633,7 +635,7 @@ def _cmd_bets(args: argparse.Namespace) -> int:
         return 0
     print(f"rules: {rules.name} (variant {rules.variant}), {rules.decks} deck(s), {_table_text(rules)}: "
           f"{len(bets)} bet{'s' if len(bets) > 1 else ''}")
-    rows = [(str(b["bet"]), str(b["description"]), _bet_pays(rules, str(b["kind"]))) for b in bets]
+    rows = [(str(b["bet"]), str(b["description"]), _bet_pays(rules, str(b["bet"]))) for b in bets]
     _print_table(("bet", "wins when", "pays"), rows)
     if any(b["pair_plus_pays"] for b in bets):
         print("Pair Plus pays by the hand's category: " + ", ".join(
@@ -1139,7 +1141,8 @@ def build_parser() -> argparse.ArgumentParser:
             "player:N bets, each --hand N against the banker's: the loser pays the stake times the "
             "winner's multiplier, so a player's returned amount is negative when a loss costs more "
             "than the stake. A Dragon/Phoenix table (--rules san_gong) deals two hands, --dragon and "
-            "--phoenix, and takes the bets dragon, phoenix and tie."
+            "--phoenix, and takes the bets dragon, phoenix and tie, odd:, even: and pair: on either "
+            "hand (odd:dragon, pair:phoenix) and the totals of the winning hand (total:1-6, total:9)."
         ),
         epilog=(
             'examples: sanggong settle --rules online --banker "Kh Qs 9d" '
@@ -1147,7 +1150,7 @@ def build_parser() -> argparse.ArgumentParser:
             'sanggong settle --rules chinese --banker "Qh Qd 8d" --hand 1="Kh Kd Ks" '
             '--hand 2="2c 7c 3d" --bet player:1=100 --bet player:2=100; '
             'sanggong settle --rules san_gong --dragon "Qs Jc 5d" --phoenix "5c Jd Kh" '
-            '--bet dragon=100 --bet tie=10; '
+            '--bet dragon=100 --bet tie=10 --bet pair:dragon=10 --bet total:1-6=10; '
             'sanggong settle --rules online --cards "5h Ks Qs 9d As 2d 3c 4h 4d 4c Jh Jd Tc" --bet win:1=100; '
             'sanggong settle --rules macau --void --cards "Qh 2d Td" --bet win:1=100'
         ),

@@ -55,6 +55,7 @@ from typing import Any, Literal
 import msgspec
 from msgspec import UNSET, UnsetType
 
+from . import _reference as _ref
 from ._canonical import DuplicateKey, canonical_json, loads_strict
 from .money import money_text
 from .ranking import DEFAULT_RANKING, Ranking
@@ -83,7 +84,8 @@ PAIR_PLUS_CATEGORIES = ("pair", "flush", "straight", "three_of_a_kind", "straigh
 
 # Bet kinds of each variant and what they are placed on: "position" (a position or a
 # player, numbered from 1), "banker" (the banker's hand), "point" (0..9), "hand"
-# (a player or "banker").
+# (a player or "banker"), "pair" (a two-hand table's two hands: no suffix), "side" (one of
+# them: "dragon" or "phoenix"), "total" (a range of winning totals, a key of total_pays).
 _KINDS: dict[str, dict[str, str]] = {
     "macau": {
         "win": "position", "tie": "position", "odd": "banker", "even": "banker",
@@ -94,14 +96,17 @@ _KINDS: dict[str, dict[str, str]] = {
         "three_faces": "position", "pair_plus": "hand",
     },
     # two hands, Dragon (hand 1) and Phoenix (hand 0, where the banker sits elsewhere):
-    # the bets name no position
-    "dragon_phoenix": {"dragon": "pair", "phoenix": "pair", "tie": "pair"},
+    # the main bets name no position, the side bets name the hand or the totals
+    "dragon_phoenix": {
+        "dragon": "pair", "phoenix": "pair", "tie": "pair",
+        "odd": "side", "even": "side", "pair": "side", "total": "total",
+    },
     "banker_game": {"player": "position"},
 }
 _PAY_KEYS = {
     "macau": {"win", "win_on_six", "tie", "odd", "even", "three_faces", "point"},
     "online": {"win", "win_on_six", "lose", "lose_on_six", "tie", "three_faces"},
-    "dragon_phoenix": {"dragon", "dragon_on_six", "phoenix", "phoenix_on_six", "tie"},
+    "dragon_phoenix": {"dragon", "dragon_on_six", "phoenix", "phoenix_on_six", "tie", "odd", "even", "pair"},
     "banker_game": set(),
 }
 MULTIPLIER_POINTS = tuple(str(n) for n in range(10))
@@ -109,10 +114,18 @@ MAX_MULTIPLIERS = 16  # distinct multipliers of a banker game (outcome codes hol
 _CHOICES: dict[str, tuple[str, ...]] = {
     "tie_by": ("class", "points"),
     "push": ("carried", "returned"),
-    "banker_three_faces_odd_even": ("push", "lose"),
+    "banker_three_faces_odd_even": ("push", "lose", "points"),
     "rounding": ("down", "half_up", "half_even", "up"),
+    "total_tier": ("points", "push"),
+    "total_zero": ("winner", "both"),
 }
-_FLAGS = ("tie_requires_win", "deal_one_at_a_time", "head_card", "head_card_burned")
+_FLAGS = ("tie_requires_win", "deal_one_at_a_time", "head_card", "head_card_burned", "pair_counts_trips")
+# Fields that only the side bets of a two-hand table read: a rule set of another variant
+# keeps their defaults, and leaves them out of its dict, its files and its digest (which
+# they reached after the other variants' rule sets had records bound to their digests).
+_DRAGON_PHOENIX_FIELDS = {"total_pays": {}, "pair_counts_trips": False, "total_tier": "points", "total_zero": "winner"}
+# A range of winning totals: "n" or "a-b", 1 <= a < b <= 9 (a total of 0 returns the bets).
+_TOTAL_RE = re.compile(r"([1-9])(?:-([1-9]))?")
 _DESCRIPTIONS = {
     ("macau", "win"): "position {t} beats the banker; a tie {push} the stake",
     ("macau", "tie"): "position {t} ties the banker{needs_win}",
@@ -128,9 +141,13 @@ _DESCRIPTIONS = {
     ("dragon_phoenix", "dragon"): "Dragon beats Phoenix",
     ("dragon_phoenix", "phoenix"): "Phoenix beats Dragon",
     ("dragon_phoenix", "tie"): "Dragon and Phoenix tie",
+    ("dragon_phoenix", "odd"): "{t}'s points are odd{three_faces}",
+    ("dragon_phoenix", "even"): "{t}'s points are even (0 too){three_faces}",
+    ("dragon_phoenix", "pair"): "{t}'s three cards hold a pair{trips}",
+    ("dragon_phoenix", "total"): "the winning hand's points are {t}{zero}",
     ("banker_game", "player"): "player {t} against the banker: the loser pays the stake x the winner's multiplier",
 }
-_BET_RE = re.compile(r"([a-z_]+)(?::([0-9a-z]+))?")
+_BET_RE = re.compile(r"([a-z_]+)(?::([0-9a-z-]+))?")
 # Odds and rates as text: an integer, a decimal or a ratio of integers, ASCII digits
 # only and never an exponent, so that Fraction() never expands 10**huge.
 _RATIO_RE = re.compile(r"[+-]?(?:[0-9]+/[0-9]+|[0-9]+(?:\.[0-9]*)?|\.[0-9]+)", re.ASCII)
@@ -172,12 +189,16 @@ class BetSpec:
     """A parsed canonical bet name: its kind and what it is on.
 
     ``position`` is 1.. for a position or player, 0 for the banker's hand, and the
-    number for ``point:<n>``.
+    number for ``point:<n>``; at a two-hand table 1 for Dragon (and for the bets that
+    read both hands) and 0 for Phoenix. ``number`` is what settlement reads besides the
+    hands: n of ``point:<n>``, a total bet's range as 10 x low + high (``total:1-6`` 16,
+    ``total:9`` 99), else 0.
     """
 
     name: str
     kind: str
     position: int
+    number: int = 0
 
 
 # --- checking one value ---------------------------------------------------------------------
@@ -360,7 +381,9 @@ class RuleSet:
         tier). Win, Lose and every other comparison always follow ``ranking``.
     :param push: a pushed Win/Lose or Odd/Even stake is ``"carried"`` to the next round
         (Macau) or ``"returned"`` (online).
-    :param banker_three_faces_odd_even: a banker 3P makes Odd/Even ``"push"`` or ``"lose"``.
+    :param banker_three_faces_odd_even: a banker 3P makes Odd/Even ``"push"`` or ``"lose"``,
+        or counts its points (0: even) as any hand does (``"points"``). At a two-hand
+        table, the same for Dragon's or Phoenix's Odd/Even.
     :param banker_three_faces_point: the Point bet a banker 3P pays (0), or None: none.
     :param tie_requires_win: a Tie bet needs a Win bet on the same position (Macau).
     :param rounding: how a player's payout is rounded to the minor unit: ``"down"``,
@@ -381,6 +404,20 @@ class RuleSet:
     :param multipliers: a banker game's multipliers (``variant="banker_game"`` only,
         and required there): points ``"0"`` .. ``"9"`` and each of the ranking's tiers.
         The loser of a ``player:<i>`` bet pays the stake times the winner's multiplier.
+    :param total_pays: a two-hand table's total bets (``variant="dragon_phoenix"`` only):
+        the odds of each range of the winning hand's points, keyed ``"a-b"`` (1 <= a < b
+        <= 9) or ``"n"``; each key is a bet, ``total:<key>``. Both hands at 0 return them.
+    :param pair_counts_trips: a two-hand table's pair bets (``pair:dragon``,
+        ``pair:phoenix``) win on three of a kind too (else on a pair only).
+    :param total_tier: what a winning hand of a tier (three of a kind, three faces) counts
+        as for the total bets: its ``"points"``, as any hand, or nothing: the bets are
+        returned (``"push"``).
+    :param total_zero: the total bets are returned when the winning hand has 0 points
+        (``"winner"``: a three faces over a hand of points too) or only when both hands
+        have (``"both"``; a winner of 0 over a hand of points then loses them).
+
+    The last four are fields of the ``dragon_phoenix`` variant only: another variant keeps
+    their defaults and leaves them out of ``to_dict``, its files and its digest.
     :raises TypeError: a field of the wrong type, named.
     :raises ValueError: a field out of range or inconsistent with the others, named.
     """
@@ -395,7 +432,7 @@ class RuleSet:
     commission_bets: frozenset[str] = frozenset()
     tie_by: Literal["class", "points"] = "class"
     push: Literal["carried", "returned"] = "returned"
-    banker_three_faces_odd_even: Literal["push", "lose"] = "push"
+    banker_three_faces_odd_even: Literal["push", "lose", "points"] = "push"
     banker_three_faces_point: int | None = 0
     tie_requires_win: bool = False
     rounding: Literal["down", "half_up", "half_even", "up"] = "down"
@@ -408,6 +445,10 @@ class RuleSet:
     head_card_burned: bool = True
     ranking: Ranking = DEFAULT_RANKING
     multipliers: Mapping[str, Fraction] = field(default_factory=dict)
+    total_pays: Mapping[str, Fraction] = field(default_factory=dict)
+    pair_counts_trips: bool = False
+    total_tier: Literal["points", "push"] = "points"
+    total_zero: Literal["winner", "both"] = "winner"
 
     def __post_init__(self) -> None:
         # The one place a rule set's fields are checked: files and dicts come here too,
@@ -451,6 +492,7 @@ class RuleSet:
         if pair_plus and missing:  # settlement pays every category of a Pair Plus bet
             raise ValueError(f"pair_plus_pays: no odds for {missing[0]!r} (give every category, or none)")
         set_(self, "pair_plus_pays", _odds(pair_plus, "pair_plus_pays"))
+        set_(self, "total_pays", self._check_totals())
 
         set_(self, "commission", _number(self.commission, "commission", Fraction(1), below=True))
         bets = self.commission_bets
@@ -474,6 +516,11 @@ class RuleSet:
         for name in _FLAGS:
             if not isinstance(getattr(self, name), bool):
                 raise TypeError(f"{name}: expected a bool, got {_show(getattr(self, name))}")
+        if variant != "dragon_phoenix":  # (total_pays: checked with its odds)
+            for name, default in _DRAGON_PHOENIX_FIELDS.items():
+                if name != "total_pays" and getattr(self, name) != default:
+                    raise ValueError(f"{name}: a field of the side bets of a Dragon/Phoenix table "
+                                     f"(variant 'dragon_phoenix'), not of the {variant} variant")
         if self.tie_requires_win and "tie" in self.pays and "win" not in self.pays:
             raise ValueError("pays: a Tie bet needs a Win bet here (tie_requires_win), but there are no odds for 'win'")
         set_(self, "minor_unit", _minor_unit(self.minor_unit))
@@ -521,6 +568,17 @@ class RuleSet:
         if len(set(out.values())) > MAX_MULTIPLIERS:
             raise ValueError(f"multipliers: at most {MAX_MULTIPLIERS} different multipliers")
         return _FrozenMap({k: out[k] for k in keys})
+
+    def _check_totals(self) -> _FrozenMap:
+        table = _table(self.total_pays, "total_pays")
+        for key in table:
+            match = _TOTAL_RE.fullmatch(key)
+            if match is None or (match[2] is not None and match[1] >= match[2]):
+                raise ValueError(f"total_pays: {_show(key)} is not a range of winning totals (expected "
+                                 "'a-b' with 1 <= a < b <= 9, or 'n' for one total, such as '1-6' or '9')")
+        if table and self.variant != "dragon_phoenix":
+            raise ValueError("total_pays: total bets are bets of a Dragon/Phoenix table (variant 'dragon_phoenix')")
+        return _odds(table, "total_pays")
 
     @property
     def multiplier_values(self) -> tuple[Fraction, ...]:
@@ -587,15 +645,34 @@ class RuleSet:
     def bets(self) -> dict[str, str]:
         """Every bet this table offers, by canonical name, with a one-line description."""
         out: dict[str, str] = {}
+        fields = {  # the table's own fields; {t} stays
+            "t": "{t}", "push": "carries" if self.push == "carried" else "returns",
+            "needs_win": " (needs a Win bet on the position)" if self.tie_requires_win else "",
+        }
+        if self.variant == "dragon_phoenix":
+            three_faces = self.banker_three_faces_odd_even
+            fields |= {
+                "trips": " or three of a kind" if self.pair_counts_trips else " (three of a kind is not a pair)",
+                "three_faces": "" if three_faces == "points" else "; three faces lose" if three_faces == "lose" else
+                f"; three faces: {'carried' if self.push == 'carried' else 'returned'}",
+                "zero": (" (a winning three of a kind or three faces, or both hands 0: returned)"
+                         if self.total_tier == "push" else
+                         " (0: returned)" if self.total_zero == "winner" else " (both hands 0: returned)"),
+            }
         for kind, target in _KINDS[self.variant].items():
             if not self._offers(kind):
                 continue
-            text = _DESCRIPTIONS[(self.variant, kind)].format(  # the table's own fields; {t} stays
-                t="{t}", push="carries" if self.push == "carried" else "returns",
-                needs_win=" (needs a Win bet on the position)" if self.tie_requires_win else "",
-            )
+            text = _DESCRIPTIONS[(self.variant, kind)].format(**fields)
             if target in ("banker", "pair"):
                 out[kind] = text
+            elif target == "side":
+                for hand in ("dragon", "phoenix"):
+                    out[f"{kind}:{hand}"] = text.format(t=hand.capitalize())
+            elif target == "total":
+                for key in self.total_pays:
+                    low, high = _ref.total_range(_ref.total_number(key))
+                    out[f"{kind}:{key}"] = text.format(
+                        t=str(low) if low == high else f"{low} or {high}" if high == low + 1 else f"{low} to {high}")
             elif target == "point":
                 for n in range(10):
                     out[f"{kind}:{n}"] = text.format(t=n)
@@ -609,13 +686,30 @@ class RuleSet:
     def _offers(self, kind: str) -> bool:
         if kind == "player":
             return self.variant == "banker_game"
+        if kind == "total":
+            return bool(self.total_pays)
         return bool(self.pair_plus_pays) if kind == "pair_plus" else kind in self.pays
+
+    def bet_odds(self, name: str) -> Fraction | None:
+        """The odds ("to 1") a winning bet pays, before any commission: its kind's, a
+        total bet's range's; None where the hand decides them (Pair Plus by category, a
+        banker game by multiplier).
+
+        >>> SAN_GONG.bet_odds("total:7-8"), SAN_GONG.bet_odds("odd:dragon"), ONLINE.bet_odds("pair_plus:1")
+        (Fraction(2, 1), Fraction(47, 50), None)
+        """
+        spec = self.bet(name)
+        if spec.kind == "total":
+            return self.total_pays[_ref.total_key(spec.number)]
+        return self.pays.get(spec.kind)
 
     def bet(self, name: str) -> BetSpec:
         """Parse a canonical bet name and check that this table offers it.
 
-        >>> ONLINE.bet("pair_plus:banker"), MACAU.bet("point:7").position
-        (BetSpec(name='pair_plus:banker', kind='pair_plus', position=0), 7)
+        >>> ONLINE.bet("pair_plus:banker"), MACAU.bet("point:7").number
+        (BetSpec(name='pair_plus:banker', kind='pair_plus', position=0, number=0), 7)
+        >>> SAN_GONG.bet("pair:phoenix").position, SAN_GONG.bet("total:1-6")
+        (0, BetSpec(name='total:1-6', kind='total', position=1, number=16))
         >>> MACAU.bet("lose:1")
         Traceback (most recent call last):
         ...
@@ -623,20 +717,30 @@ class RuleSet:
         """
         spec = parse_bet(name)
         kinds = _KINDS[self.variant]
-        offered = ", ".join(k for k in kinds if self._offers(k))
         if spec.kind not in kinds or not self._offers(spec.kind):
+            offered = ", ".join(k for k in kinds if self._offers(k))
             raise ValueError(f"unknown bet {name!r}: the {self.variant} table offers {offered}")
         target = kinds[spec.kind]
+        suffix = name.partition(":")[2]
+        digits = suffix.isdigit()  # (parse_bet has refused digits with a leading zero)
         if target in ("banker", "pair"):
-            ok = spec.position == -1
+            ok = suffix == ""
             if ok and target == "pair":  # a two-hand table's bets read hand 1 against hand 0
                 return BetSpec(spec.name, spec.kind, 1)
+        elif target == "side":  # Dragon is hand 1, Phoenix hand 0
+            ok = suffix in ("dragon", "phoenix")
+        elif target == "total":  # Dragon against Phoenix, and the range
+            ok = suffix in self.total_pays
+            if ok:
+                return BetSpec(spec.name, spec.kind, 1, _ref.total_number(suffix))
         elif target == "point":
-            ok = 0 <= spec.position <= 9
+            ok = digits and 0 <= spec.position <= 9
+            if ok:
+                return BetSpec(spec.name, spec.kind, spec.position, spec.position)
         elif target == "hand":
-            ok = 0 <= spec.position <= self.positions
+            ok = (digits or suffix == "banker") and 0 <= spec.position <= self.positions
         else:
-            ok = 1 <= spec.position <= self.positions
+            ok = digits and 1 <= spec.position <= self.positions
         if not ok:
             raise ValueError(f"unknown bet {name!r}: no such {spec.kind} bet at this table")
         return BetSpec(spec.name, spec.kind, max(spec.position, 0))
@@ -688,6 +792,8 @@ class RuleSet:
                 value = value.to_dict()
             if f.name == "banker_three_faces_point" and value is None:
                 value = "none"  # TOML has no null
+            if f.name in _DRAGON_PHOENIX_FIELDS and self.variant != "dragon_phoenix":
+                continue  # their defaults: left out, so that other tables keep their digests
             if value is not None:
                 out[f.name] = value
         return out
@@ -774,6 +880,7 @@ class _PaysFile(msgspec.Struct, forbid_unknown_fields=True):
     dragon_on_six: _Number | UnsetType = UNSET
     phoenix: _Number | UnsetType = UNSET
     phoenix_on_six: _Number | UnsetType = UNSET
+    pair: _Number | UnsetType = UNSET
 
 
 class _PairPlusFile(msgspec.Struct, forbid_unknown_fields=True):
@@ -814,6 +921,10 @@ class _RuleFile(msgspec.Struct, forbid_unknown_fields=True):
     head_card_burned: bool | UnsetType = UNSET
     ranking: _RankingFile | UnsetType = UNSET
     multipliers: dict[str, _Number] | UnsetType = UNSET
+    total_pays: dict[str, _Number] | UnsetType = UNSET
+    pair_counts_trips: bool | UnsetType = UNSET
+    total_tier: str | UnsetType = UNSET
+    total_zero: str | UnsetType = UNSET
 
 
 def _fields_of(parsed: _RuleFile) -> dict[str, Any]:
@@ -940,9 +1051,11 @@ def _refuse_repeated_keys(path: Path, text: str) -> None:
 
 
 def parse_bet(name: str) -> BetSpec:
-    """Parse a canonical bet name (``win:1``, ``odd``, ``point:0``, ``pair_plus:banker``)
-    without checking it against a table. The banker's hand is position 0 for
-    ``pair_plus:banker`` and -1 for bets on the banker without a suffix."""
+    """Parse a canonical bet name (``win:1``, ``odd``, ``point:0``, ``pair_plus:banker``,
+    ``odd:dragon``, ``total:1-6``) without checking it against a table. The banker's hand
+    is position 0 for ``pair_plus:banker`` and -1 for bets on the banker without a
+    suffix; Dragon is 1 and Phoenix 0; a range of totals is position -1 and its number
+    10 x low + high."""
     if not isinstance(name, str):
         raise TypeError(f"a bet name is a string, not {name!r}")
     match = _BET_RE.fullmatch(name)
@@ -951,8 +1064,13 @@ def parse_bet(name: str) -> BetSpec:
     kind, arg = match[1], match[2]
     if arg is None:
         return BetSpec(name, kind, -1)
-    if arg == "banker":
-        return BetSpec(name, kind, 0)
+    if arg in ("banker", "phoenix", "dragon"):
+        return BetSpec(name, kind, int(arg == "dragon"))
+    total = _TOTAL_RE.fullmatch(arg) if "-" in arg else None
+    if total is not None and total[2] is not None:
+        if total[1] >= total[2]:
+            raise ValueError(f"unknown bet {name!r}: {arg!r} is not a range of totals (low-high, low below high)")
+        return BetSpec(name, kind, -1, _ref.total_number(arg))
     if not arg.isdigit() or (arg != "0" and arg.startswith("0")):
         raise ValueError(f"unknown bet {name!r}: {arg!r} is not a position")
     return BetSpec(name, kind, int(arg))
@@ -1053,18 +1171,27 @@ SAN_GONG = RuleSet(
     variant="dragon_phoenix",
     decks=1,
     positions=1,
-    pays={"dragon": F(94, 100), "phoenix": F(94, 100), "tie": F(8)},
+    pays={"dragon": F(94, 100), "phoenix": F(94, 100), "tie": F(8),
+          "odd": F(94, 100), "even": F(94, 100), "pair": F(94, 100)},
     tie_by="points",
     push="returned",
+    banker_three_faces_odd_even="points",
     burn_after_shuffle=0,
     burn_per_round=0,
     deal_one_at_a_time=False,
     ranking=Ranking(order="points", tiers=("trips", "three_faces"), high_card="rank_suit"),
+    total_pays={"1-6": F(1), "7-8": F(2), "9": F(4)},
+    pair_counts_trips=False,
+    total_tier="points",
+    total_zero="winner",
 )
 """An online "San Gong" game: Dragon and Phoenix pay 0.94:1 and are returned on a tie of
 the ranking (possible with several decks only); Tie pays 8:1 on equal points (Choice: with
 one deck, hands never tie exactly under a suit tie-break); three of a kind > three faces >
-points, then the highest card by rank and suit."""
+points, then the highest card by rank and suit. Side bets on each hand: odd and even
+points (0 even, every hand by its points) and a pair (not three of a kind), each 0.94:1;
+on the winning hand's points: 1-6 1:1, 7-8 2:1, 9 4:1, returned when it has 0 points
+(Choices: the readings whose house edges agree with the published ~3% and ~67%)."""
 
 CHINESE = RuleSet(
     name="chinese",

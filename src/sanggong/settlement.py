@@ -70,11 +70,18 @@ _COMPARISONS = _ref.COMPARISONS
 def result_of(rules: RuleSet, code: int) -> tuple[str, str | None]:
     """``(outcome, detail)`` of an outcome code: ``"win"``, ``"lose"``, ``"push"`` or
     ``"carried"``, and what decided it where it matters (a Pair Plus category, a 6-point
-    hand, a banker game's multiplier such as ``"x3"``)."""
+    hand, a banker game's multiplier such as ``"x3"``; a total bet's range is its name's)."""
     if code < _ref.OUT_MULTIPLIED:
         return RESULTS[code]
+    if code >= _ref.OUT_TOTAL:
+        return "win", None
     index, lost = divmod(code - _ref.OUT_MULTIPLIED, 2)
     return ("lose" if lost else "win"), f"x{rules.multiplier_values[index]}"
+
+
+def multiplied(code: int) -> bool:
+    """Whether an outcome code is a banker game's (the stake times a multiplier, won or lost)."""
+    return _ref.OUT_MULTIPLIED <= code < _ref.OUT_TOTAL
 
 
 # --- the settlement plan: tables generated from the reference ---------------------------
@@ -102,7 +109,7 @@ class SettlementPlan:
         table: list[tuple[int, ...]] = []
         coefficients = []
         for spec in self.specs:
-            number = spec.position if spec.kind == "point" else 0
+            number = spec.number
             if (spec.kind, number) not in rows:
                 rows[(spec.kind, number)] = len(table)
                 table.append(_outcome_row(self.rules, spec.kind, number))
@@ -130,12 +137,13 @@ def key_space(rules: RuleSet) -> int:
 
 
 def key_coefficients(rules: RuleSet, kind: str) -> tuple[int, int, int, int]:
-    """``(ka, kb, kc, kd)`` of a bet kind: a comparison reads both classes and the order
-    (key ``(hand_class * n + banker_class) * 3 + order + 1``, as the round loop counts
-    pairs), Pair Plus the category, the other bets the class of their hand."""
+    """``(ka, kb, kc, kd)`` of a bet kind: a comparison (and a total bet) reads both
+    classes and the order (key ``(hand_class * n + banker_class) * 3 + order + 1``, as the
+    round loop counts pairs), Pair Plus and a pair bet the category, the other bets the
+    class of their hand."""
     if kind in _COMPARISONS:
         return (tables_for(rules.ranking).n_classes * 3, 0, 3, 1)
-    if kind == "pair_plus":
+    if kind in _ref.CATEGORY_BETS:
         return (0, 1, 0, 0)
     return (1, 0, 0, 0)  # odd, even, three_faces, point: the hand's class alone
 
@@ -155,7 +163,7 @@ def _outcome_row(rules: RuleSet, kind: str, number: int) -> tuple[int, ...]:
                     row[(hand * n + banker) * 3 + order + 1] = _ref.bet_outcome(
                         rules, kind, number, keys[hand], 0, keys[banker], order
                     )
-    elif kind == "pair_plus":
+    elif kind in _ref.CATEGORY_BETS:
         for pp in range(_ref.N_PAIR_PLUS):
             row[pp] = _ref.bet_outcome(rules, kind, number, keys[0], pp, keys[0], 0)
     else:
@@ -481,7 +489,9 @@ def settle(
 
 def odds_of(rules: RuleSet, kind: str, code: int) -> Fraction:
     """The odds (a banker game: the multiplier) an outcome code pays or costs."""
-    if code >= _ref.OUT_MULTIPLIED:
+    if code >= _ref.OUT_TOTAL:  # a total bet: the odds of its range
+        return rules.total_pays[list(rules.total_pays)[code - _ref.OUT_TOTAL]]
+    if multiplied(code):
         return rules.multiplier_values[(code - _ref.OUT_MULTIPLIED) // 2]
     if code == _ref.OUT_WIN_ON_SIX:
         return rules.pays[f"{kind}_on_six"]
@@ -495,7 +505,7 @@ def bet_result(rules: RuleSet, purse: Purse, spec: BetSpec, stake: Fraction, cod
     outcome, detail = result_of(rules, code)
     zero = Fraction(0)
     odds, returned, commission, carried = None, zero, zero, zero
-    if code >= _ref.OUT_MULTIPLIED:  # a banker game: the loser pays stake x multiplier
+    if multiplied(code):  # a banker game: the loser pays stake x multiplier
         odds = odds_of(rules, spec.kind, code)
         returned = purse.pay(stake + stake * odds if outcome == "win" else stake - stake * odds)
     elif outcome == "win":
@@ -536,7 +546,8 @@ def outcome_codes(
     :param pair_plus: the same shape, Pair Plus categories.
     :returns: ``(rounds, len(bets))`` codes: 0 lose, 1 win, 2 win with a 6-point hand,
         3 push, 4 carried, 5..9 Pair Plus pair .. straight flush, 10 + 2 i (11 + 2 i) a
-        banker-game win (loss) at ``rules.multiplier_values[i]``.
+        banker-game win (loss) at ``rules.multiplier_values[i]``, 42 + i a total bet's win
+        at the odds of the i-th range of ``rules.total_pays``.
     """
     if not isinstance(rules, RuleSet):
         raise TypeError(f"rules must be a RuleSet, not {type(rules).__name__}")

@@ -1035,7 +1035,7 @@ def design(
     that is profitable *and* gains a perfect counter little).
 
     A bet's pay is its kind's (bets of one kind share it: every ``point:<n>``; a Win's
-    six-point pay stays as it is). Pair Plus is designed as a whole table: every
+    six-point pay stays as it is), a total bet's its range's. Pair Plus is designed as a whole table: every
     category's odds, non-decreasing from pair to straight flush. ``pays = (low, high)``
     bounds the odds tried (default: 1 to twice the table's highest for the bet). A banker
     game's bet pays by its multipliers: ``key`` names the one to vary (``"9"``,
@@ -1074,6 +1074,8 @@ def design(
         if not isinstance(key, str) or key not in rules.multipliers:
             raise ValueError(f"key: {key!r} is not a multiplier of the table: {', '.join(rules.multipliers)}")
         current = {key: rules.multipliers[key]}
+    elif spec.kind == "total":  # its range's odds, in total_pays
+        current = {_ref.total_key(spec.number): rules.total_pays[_ref.total_key(spec.number)]}
     else:
         current = dict(rules.pair_plus_pays) if pair_plus else {spec.kind: rules.pays[spec.kind]}
     if pays is None:  # around the table's own: half to twice each pay (a whole table: each category)
@@ -1107,6 +1109,8 @@ def design(
             return rules.replace(pair_plus_pays=dict(table))
         if multiplied:
             return rules.replace(multipliers={**rules.multipliers, **table})
+        if spec.kind == "total":
+            return rules.replace(total_pays={**rules.total_pays, **table})
         return rules.replace(pays={**rules.pays, **table})
 
     keys = list(current)
