@@ -300,9 +300,9 @@ void yard_macau(bitgen_t *rng, const uint16_t *state, const uint16_t *value, int
     case t: {                                             \
         m = (__uint128_t)low * (end + t);                 \
         low = (uint64_t)m;                                \
-        uint64_t j = (uint64_t)(m >> 64);                 \
-        uint8_t card = e[j - t];                          \
-        e[j - t] = e[-t];                                 \
+        int64_t j = (int64_t)(m >> 64) - t;               \
+        uint8_t card = e[j];                              \
+        e[j] = e[-t];                                     \
         e[-t] = card;                                     \
     }                                                     \
     __attribute__((fallthrough));

@@ -162,8 +162,8 @@ static int sg_plan_make(sg_plan *p, const sg_table *t) {
         uint64_t lo_;                                     \
         uint64_t j_ = sg_mul128(low, end + k, &lo_);      \
         low = lo_;                                        \
-        uint8_t card_ = e[j_ - k];                        \
-        e[j_ - k] = e[-k];                                \
+        uint8_t card_ = e[(int64_t)j_ - k];               \
+        e[(int64_t)j_ - k] = e[-k];                       \
         e[-k] = card_;                                    \
         if (picked)                                       \
             picked[-k] = at + (int64_t)j_ - k;            \
