@@ -155,8 +155,9 @@ static int sg_plan_make(sg_plan *p, const sg_table *t) {
  * low * bound is the digit, the low half goes on to the next bound, as sg_draw), each
  * swapped into place at once, unrolled: the switch jumps into a run of straight-line draws
  * that ends with the group's last card, e[-1] (the first is e[-size]); the bound of e[-k] is
- * end + k. With picked, the position each card was taken from (its index in the deck, of
- * which e is at index at) is kept at picked[-k], for the fresh deck's reset. */
+ * end + k; the cases go up to SG_MAX_GROUP_CARDS, the most a group can hold. With picked,
+ * the position each card was taken from (its index in the deck, of which e is at index at)
+ * is kept at picked[-k], for the fresh deck's reset. */
 #define SG_CARD(k)                                        \
     case k: {                                             \
         uint64_t lo_;                                     \
