@@ -163,67 +163,101 @@ def main() -> None:
     for name, (value, unit) in shoe.items():
         print(f"  {name:<{width}}  {value:14,.2f} {unit}")
     print(f"\nRound loops against the best plain-C loop for the same work (benchmarks/yardstick.c),"
-          f" one core, median of {args.repeats} interleaved runs")
+          f" one core, {args.repeats} interleaved runs: median (range), wall and CPU time")
     if not yardstick_rounds:
         print("  (no C compiler found: the yardstick is not built)")
     width = max(map(len, yardstick_rounds), default=0)
     for name, (value, unit) in yardstick_rounds.items():
-        print(f"  {name:<{width}}  {value:14,.2f} {unit}")
+        print(f"  {name:<{width}}  {value:14,.3f} {unit}")
 
 
-def cpu_ghz() -> float | None:
-    """The CPU's clock in GHz as /proc/cpuinfo states it (Linux), else None."""
-    try:
-        with open("/proc/cpuinfo") as info:
-            for line in info:
-                if line.startswith("cpu MHz"):
-                    return float(line.split(":")[1]) / 1e3
-    except (OSError, ValueError):
-        pass
-    return None
+def interleaved_clocks(contenders: dict[str, Callable[[], object]], repeats: int,
+                       clock: Callable[[], float]) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
+    """Wall seconds and CPU seconds (by ``clock``) of each call of each contender, timed
+    round-robin as in interleaved_times."""
+    wall: dict[str, list[float]] = {name: [] for name in contenders}
+    cpu: dict[str, list[float]] = {name: [] for name in contenders}
+    for fn in contenders.values():
+        fn()
+    for _ in range(repeats):
+        for name, fn in contenders.items():
+            start_cpu, start = clock(), time.perf_counter()
+            fn()
+            wall[name].append(time.perf_counter() - start)
+            cpu[name].append(clock() - start_cpu)
+    return wall, cpu
+
+
+def spread(values: list[float]) -> tuple[float, float, float]:
+    """(median, lowest, highest)."""
+    return statistics.median(values), min(values), max(values)
+
+
+def paired_ratios(slow: list[float], fast: list[float]) -> list[float]:
+    return [s / f for s, f in zip(slow, fast, strict=True)]
+
+
+ROUND_WORKLOADS = ("online", "macau 8 decks 7 positions")
 
 
 def yardstick_figures(repeats: int, chunks: int = 32) -> dict[str, tuple[float, str]]:
-    """The core's round loop (``_core.simulate_chunk``, one core, the default ranking,
-    every bet's histograms) against the yardstick's plain-C loop for the same rounds from
-    the same seed, timed round-robin: ns (and cycles, where the clock is known) per round,
-    and project / C as the median of the paired ratios. The outputs are checked equal
-    first. Empty when there is no C compiler."""
+    """The project's round loops against the yardstick's plain-C loops for the same rounds
+    from the same seed (benchmarks/yardstick.c; the outputs are checked equal first), one
+    core, the default ranking, every bet's histograms: ``_core.simulate_chunk`` (the loop
+    alone) and ``simulate()`` with one worker (the loop, the chunks' bet counts and the
+    result, as a user runs it), timed round-robin by wall clock and by CPU time (the
+    calling thread's for the loop and the yardstick; the process's for simulate(), whose
+    one worker is a thread of its own). Millions of rounds a second (median, and the
+    lowest and highest run), and project / C as the median (lowest, highest) of the ratios
+    paired within a run. Empty when there is no C compiler."""
     import yardstick
     from sanggong.ranking import tables_for
-    from sanggong.simulation import DEFAULT_CHUNK, _histograms, _params
+    from sanggong.simulation import DEFAULT_CHUNK, _histograms, _params, simulate
 
     lib = yardstick.build()
     if lib is None:
         return {}
-    rounds = max(1, chunks // 8) * DEFAULT_CHUNK
+    rounds = chunks * DEFAULT_CHUNK  # whole chunks, as simulate() splits them (and as simulation_figures times it)
     flag = np.zeros(1, np.uint8)
-    contenders: dict[str, tuple[Callable[[], object], int]] = {}
-    for label, rules, run in (("online", yardstick.ONLINE, yardstick.online),
-                              ("macau 8 decks 7 positions", yardstick.MACAU, yardstick.macau)):
+    loops: dict[str, Callable[[], object]] = {}
+    runs: dict[str, Callable[[], object]] = {}
+    for label, rules, run in zip(ROUND_WORKLOADS, (yardstick.ONLINE, yardstick.MACAU),
+                                 (yardstick.online, yardstick.macau), strict=True):
         kernel, params = tables_for(rules.ranking).kernel, _params(rules)
         pairs, single = _histograms(rules)
         y_pairs, y_single = yardstick.histograms(rules.hands)
-        check = min(rounds, 1 << 16)
+        check = min(rounds, 1 << 17)
         _core.simulate_chunk(np.random.PCG64(1), kernel, params, check, pairs, single, None, None, None, flag)
         run(lib, np.random.PCG64(1), check, y_pairs, y_single)
         if not (np.array_equal(pairs, y_pairs) and np.array_equal(single, y_single)):
             raise AssertionError(f"the yardstick's {label} histograms differ from the core's")
-        contenders[f"{label}: project"] = (
-            lambda k=kernel, p=params, a=pairs, b=single: _core.simulate_chunk(
-                np.random.PCG64(1), k, p, rounds, a, b, None, None, None, flag), rounds)
-        contenders[f"{label}: C yardstick"] = (
-            lambda r=run, a=y_pairs, b=y_single: r(lib, np.random.PCG64(1), rounds, a, b), rounds)
-    times = interleaved_times(contenders, repeats)
-    ghz = cpu_ghz()
+        loops[f"{label}: C yardstick"] = lambda r=run, a=y_pairs, b=y_single: r(lib, np.random.PCG64(1), rounds, a, b)
+        loops[f"{label}: simulate_chunk"] = lambda k=kernel, p=params, a=pairs, b=single: _core.simulate_chunk(
+            np.random.PCG64(1), k, p, rounds, a, b, None, None, None, flag)
+        runs[f"{label}: simulate, 1 worker"] = lambda r=rules: simulate(r, rounds, seed=1, workers=1,
+                                                                        compare_exact=False)
+    # one round-robin for all, so that the two clocks' contenders share the machine's spells
+    contenders = {**loops, **runs}
+    wall, cpu = interleaved_clocks(contenders, repeats, time.process_time)
+    thread_wall, thread_cpu = interleaved_clocks(loops, repeats, time.thread_time)
     out: dict[str, tuple[float, str]] = {}
-    for name, (_, count) in contenders.items():
-        ns = statistics.median(times[name]) / count * 1e9
-        out[name] = (ns, "ns/round")
-        if ghz:
-            out[f"{name}, cycles at {ghz:.2f} GHz"] = (ns * ghz, "cycles/round")
-    for label in ("online", "macau 8 decks 7 positions"):
-        out[f"{label}: project / C"] = (paired_ratio(times[f"{label}: project"], times[f"{label}: C yardstick"]), "x")
+    for label in ROUND_WORKLOADS:
+        base = f"{label}: C yardstick"
+        for name in (base, f"{label}: simulate_chunk", f"{label}: simulate, 1 worker"):
+            w = wall[name] if name in runs else thread_wall[name]
+            c = cpu[name] if name in runs else thread_cpu[name]
+            for clock, seconds in (("wall", w), ("CPU", c)):
+                mid, low, high = spread([rounds / t / 1e6 for t in seconds])
+                out[f"{name}, {clock}"] = (mid, "M rounds/s")
+                out[f"{name}, {clock}, range"] = (low, f"- {high:,.2f} M rounds/s")
+        for name in (f"{label}: simulate_chunk", f"{label}: simulate, 1 worker"):
+            same = (wall, cpu) if name in runs else (thread_wall, thread_cpu)
+            paired_base = (wall[base], cpu[base]) if name in runs else (thread_wall[base], thread_cpu[base])
+            for clock, mine, theirs in (("wall", same[0][name], paired_base[0]),
+                                        ("CPU", same[1][name], paired_base[1])):
+                mid, low, high = spread(paired_ratios(mine, theirs))
+                short = name.split(": ", 1)[1]
+                out[f"{label}: {short} / C, {clock}"] = (mid, f"x  ({low:.3f} - {high:.3f})")
     return out
 
 

@@ -69,6 +69,23 @@ def test_yardstick_gives_the_core_histograms(lib: object, shape: str, seed: int)
 
 @pytest.mark.single_impl
 @pytest.mark.parametrize("shape", list(SHAPES))
+def test_yardstick_counts_past_its_counters_width(lib: object, shape: str) -> None:
+    """The yardstick counts in 16-bit counters added into the histograms every 65,535
+    rounds (so that no counter can pass 65,535): a run of three such blocks and a part
+    still gives the core's histograms."""
+    rules, run = SHAPES[shape]
+    rounds = 3 * 65_535 + 7
+    pairs, single, state = _core_chunk(_core, rules, 3, rounds)
+    y_pairs, y_single = yardstick.histograms(rules.hands)
+    bit_generator = np.random.PCG64(3)
+    run(lib, bit_generator, rounds, y_pairs, y_single)
+    np.testing.assert_array_equal(y_single, single)
+    np.testing.assert_array_equal(y_pairs, pairs)
+    assert bit_generator.state == state
+
+
+@pytest.mark.single_impl
+@pytest.mark.parametrize("shape", list(SHAPES))
 def test_yardstick_gives_the_reference_histograms(lib: object, shape: str) -> None:
     """The pure-Python reference, the source of truth, on a short chunk."""
     rules, run = SHAPES[shape]
