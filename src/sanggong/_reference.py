@@ -28,6 +28,7 @@ Pair Plus categories
 
 from __future__ import annotations
 
+import itertools
 import math
 import operator
 from typing import Any
@@ -704,10 +705,16 @@ def deal_chunk(  # type: ignore[no-untyped-def]
 
 # --- exact counting ---------------------------------------------------------------------
 # A hand's class and rank depend on as little as its ranking reads: counting goes over 11
-# "class ranks" (A..9, T, a face: J, Q and K alike), 13 ranks or the 52 cards
-# (``Ranking.kinds``), whose hands are the multisets of 3 (``kind_multisets``). A multiset with m_k cards of class rank k can be drawn in
-# prod C(c_k, m_k) ways from a shoe holding c_k such cards; a second hand then in
-# prod C(c_k - m_k, m'_k). Pair Plus needs suits: its counts go over the 52 card kinds.
+# "class ranks" (A..9, T, a face: J, Q and K alike) or the 13 ranks (``Ranking.kinds``),
+# whose hands are the multisets of 3 (``kind_multisets``). A multiset with m_k cards of
+# kind k can be drawn in prod C(c_k, m_k) ways from a shoe holding c_k such cards; a
+# second hand then in prod C(c_k - m_k, m'_k). A ranking that breaks ties by suit counts
+# over the 13 ranks as well: two hands then compare by their ranks with the strongest
+# card's suit left out, and where those are equal the hands share their highest rank, so
+# only the suits of that one rank's cards can still separate them: the ways to draw those
+# cards are split by how the two hands' strongest suits compare (``suit_split``), the
+# other cards counted as for any ranking. Pair Plus needs every suit: its counts go over
+# the 52 card kinds.
 
 N_CLASS_RANKS = 11
 
@@ -779,13 +786,48 @@ def _ways(left: Any, kinds: npt.NDArray[np.intp], mult: Any) -> Any:
     return w
 
 
-def joint_class_counts(counts, multisets, classes, ranks, n_classes: int, out) -> None:  # type: ignore[no-untyped-def]
+def _suit_shares(cards: int) -> list[tuple[int, ...]]:
+    """Every way ``cards`` cards of one rank can fall in the 4 suits: how many in each."""
+    return [x for x in itertools.product(range(cards + 1), repeat=N_SUITS) if sum(x) == cards]
+
+
+def suit_split(suits: Sequence[int], a: int, b: int) -> tuple[int, int, int]:
+    """The ways to draw ``a`` cards (a first hand's) and then ``b`` other cards (a second
+    hand's) of one rank, of which the shoe holds ``suits[s]`` in suit s (suits by strength,
+    weakest first), by how the strongest suit among the first cards compares with the
+    strongest among the second: (lower, equal, higher). Equal: each holds a card of that
+    suit, two copies of one card (several decks). The three add up to C(c, a) C(c - a, b)
+    for the c cards of the rank."""
+    out = [0, 0, 0]
+    for x in _suit_shares(a):
+        for y in _suit_shares(b):
+            ways = 1
+            for held, first, second in zip(suits, x, y, strict=True):
+                ways *= _comb_any(held, first) * _comb_any(held - first, second)
+            top_x = max(s for s in range(N_SUITS) if x[s])
+            top_y = max(s for s in range(N_SUITS) if y[s])
+            out[1 + (top_x > top_y) - (top_x < top_y)] += ways
+    return out[0], out[1], out[2]
+
+
+def _comb_any(n: int, k: int) -> int:
+    """C(n, k), 0 where n < k (n may be negative: more drawn than held)."""
+    return math.comb(n, k) if 0 <= k <= n else 0
+
+
+def joint_class_counts(counts, multisets, classes, ranks, n_classes: int, out, suits=None) -> None:  # type: ignore[no-untyped-def]
     """``out[(p * n_classes + b) * 3 + order + 1]`` += ordered (position hand, banker hand)
     pairs of disjoint hands with classes p and b, the position's hand beating (order 1),
     tying (0) or losing to (-1) the banker's, from a shoe holding ``counts[k]`` cards of
     kind k. ``multisets`` is (n, 3, 2) (kind, multiplicity; multiplicity 0 pads), each
     with its hand's class and rank. For each first hand, the ways to draw every second
-    hand from what it leaves, all at once (in Python integers where ``out`` holds them)."""
+    hand from what it leaves, all at once (in Python integers where ``out`` holds them).
+
+    ``suits``, for a ranking that breaks ties by suit, holds the cards of each kind (the 13
+    ranks) by suit, weakest suit first, as a (kinds, 4) array; ``ranks`` are then the
+    hands' ranks with the strongest card's suit left out. Two hands of equal rank share
+    their highest kind t, a cards of it in the first and b in the second: their pairs are
+    counted without kind t, times ``suit_split(suits[t], a, b)``, which orders them."""
     exact = out.dtype == object
     left = np.array([int(x) for x in counts], dtype=object if exact else np.int64)
     ms = np.asarray(multisets)
@@ -795,27 +837,29 @@ def joint_class_counts(counts, multisets, classes, ranks, n_classes: int, out) -
     cls = np.asarray(classes, dtype=np.int64)
     rk = np.asarray(ranks, dtype=np.int64)
     first = _ways(left, kinds, mult)
-    if max(left, default=0) <= 1 and len(left) <= 64:  # hands are sets: disjoint when their masks are
-        held = np.flatnonzero(first)
-        masks = np.zeros(len(held), dtype=np.uint64)
-        for t in range(3):
-            bit = np.left_shift(np.uint64(1), kinds[held, t].astype(np.uint64))
-            masks |= np.where(mult[held, t].astype(np.int64) > 0, bit, np.uint64(0))
-        size = n_classes * n_classes * 3
-        total = np.zeros(size, dtype=np.int64)
-        for a, i in enumerate(held):
-            apart = (masks & masks[a]) == 0
-            index = (cls[i] * n_classes + cls[held]) * 3 + 1 + np.sign(rk[i] - rk[held])
-            total += np.bincount(index[apart], minlength=size)
-        for k in np.flatnonzero(total):
-            out[k] += int(total[k]) if exact else total[k]
-        return
+    plain = [{int(k): int(m) for k, m in row if m} for row in ms.tolist()]  # each multiset as {kind: count}
     for i in np.flatnonzero(first):
         rest = left.copy()
         for t in range(3):
             rest[kinds[i, t]] -= mult[i, t]
         w = first[i] * _ways(rest, kinds, mult)
         keep = w != 0
+        if suits is not None:
+            tied = keep & (rk == rk[i])
+            keep &= ~tied
+            for j in np.flatnonzero(tied):
+                top = max(plain[i])  # the highest kind: of both hands
+                a, b = plain[i][top], plain[j][top]
+                ways = 1
+                for k, m in plain[i].items():
+                    if k != top:
+                        ways *= math.comb(int(left[k]), m)
+                for k, m in plain[j].items():
+                    if k != top:
+                        ways *= math.comb(int(left[k]) - plain[i].get(k, 0), m)
+                base = (cls[i] * n_classes + cls[j]) * 3
+                for order, split in enumerate(suit_split([int(x) for x in suits[top]], a, b)):
+                    out[base + order] += ways * split
         index = (cls[i] * n_classes + cls[keep]) * 3 + 1 + np.sign(rk[i] - rk[keep])
         np.add.at(out, index, w[keep].astype(out.dtype))
 

@@ -28,6 +28,43 @@ static inline void sg_binoms(const int64_t *counts, int64_t kinds, int64_t top, 
     B[SG_BINOM_STRIDE * kinds] = 1;
 }
 
+/* C(n, k) for k <= 3, 0 where n < k (n may be negative: more cards drawn than held). */
+static inline int64_t sg_choose3(int64_t n, int64_t k) {
+    if (n < k)
+        return 0;
+    switch (k) {
+    case 0:
+        return 1;
+    case 1:
+        return n;
+    case 2:
+        return n * (n - 1) / 2;
+    default:
+        return n * (n - 1) / 2 * (n - 2) / 3; /* exact: n (n - 1) / 2 is an integer, and so is C(n, 3) */
+    }
+}
+
+/* The suit tie-break of rankings whose equal hands are told apart by the strongest card's
+ * suit. Two hands equal but for it share their highest rank, a cards of it in the first
+ * hand and b in the second: W[4 a + b] (a, b = 1..3) = the ways to draw those a cards and
+ * then b others from the cards of that rank, n[s] of suit s (suits by strength, weakest
+ * first), with the first cards' strongest suit above the second's. The second's above the
+ * first's is W[4 b + a]; the rest of C(c, a) C(c - a, b) ties (two copies of one card).
+ * Summed over x, the first cards' strongest suit: the b cards from the suits below x
+ * (L[x - 1] cards), then the a cards from the suits up to x less those below x. The
+ * reference (_reference.suit_split) counts every spread of the cards over the suits. */
+static inline void sg_suit_wins(const int64_t *n, int64_t *W) {
+    int64_t L[5] = {0, n[0], n[0] + n[1], n[0] + n[1] + n[2], n[0] + n[1] + n[2] + n[3]}; /* L[x + 1]: suits <= x */
+    for (int64_t a = 0; a < 4; a++)
+        for (int64_t b = 0; b < 4; b++) {
+            int64_t w = 0;
+            if (a && b)
+                for (int64_t x = 1; x < 4; x++)
+                    w += sg_choose3(L[x], b) * (sg_choose3(L[x + 1] - b, a) - sg_choose3(L[x] - b, a));
+            W[4 * a + b] = w;
+        }
+}
+
 /* Signed 128-bit sums, as two 64-bit halves (value = hi * 2**64 + lo). */
 typedef struct {
     uint64_t lo;
