@@ -971,6 +971,12 @@ def simulate_chunk(bit_generator, tables, params, rounds: int, pairs, single, pl
 # --- the shoe evaluator -----------------------------------------------------------------------
 # The twin of _core.ShoeKernel (sanggong.shoe explains the method): each row's sum over
 # multisets of (ways to draw the multiset) x (its scaled net value), in Python integers.
+# A multiset is a row of indices into a table: C(c_k, j) at 8 k + j for the c_k unseen
+# cards of kind k, 1 at 8 K (K kinds: the padding), and where suits break ties E_t(a, b),
+# the third of ``suit_split`` (the first hand's strongest suit above), at 8 K + 1 + 16 t +
+# 4 a + b; its ways are the product of its entries.
+
+BINOM_STRIDE = 8
 
 
 class ShoeKernel:
@@ -985,6 +991,11 @@ class ShoeKernel:
         if fold.shape != (N_CARDS,) or fold.dtype.kind not in "iu" or not all(0 <= int(k) < kinds_of for k in fold):
             raise ValueError("the shoe plan's fold must give each of the 52 cards a kind of its own kinds")
         self._fold = [int(k) for k in fold]
+        suit_order = np.asarray(plan.suit_order)
+        self._suit_order = [int(s) for s in suit_order.tolist()] if suit_order.dtype.kind in "iu" else []
+        if len(suit_order) and (sorted(self._suit_order) != list(range(N_SUITS)) or kinds_of != N_RANKS
+                                or self._fold != [kind_of(c, N_RANKS) for c in range(N_CARDS)]):
+            raise ValueError("a suit tie-break needs the 13 ranks as kinds and its suit order, each suit once")
         self._parts = []
         for name, kinds, width in (("pairs", kinds_of, 6), ("single", kinds_of, 3), ("cards", N_CARDS, 3)):
             idx, values = np.asarray(getattr(plan, name + "_idx")), np.asarray(getattr(plan, name + "_values"))
@@ -993,11 +1004,25 @@ class ShoeKernel:
             if idx.dtype.kind not in "iu" or not all(isinstance(v, int) and not isinstance(v, bool)
                                                     for v in values.ravel().tolist()):
                 raise ValueError(f"the shoe plan's {name} arrays must hold integers")
-            rows = values.shape[1] if len(idx) else 0
-            entries = [[(int(e) // 8, int(e) % 8) for e in row if int(e) != 8 * kinds] for row in idx.tolist()]
-            if any(not (0 <= k < kinds and 1 <= m <= 6) for row in entries for k, m in row) or any(
-                    sum(m for _, m in row) != width or len({k for k, _ in row}) != len(row) for row in entries):
-                raise ValueError(f"the shoe plan's {name} multisets name an entry outside the binomials")
+            rows = values.shape[1]
+            ties = name == "pairs" and len(self._suit_order) > 0
+            entries = [[int(e) for e in row if int(e) != BINOM_STRIDE * kinds] for row in idx.tolist()]
+            for row in entries:
+                cards, held = 0, []
+                for e in row:
+                    tie = e - BINOM_STRIDE * kinds - 1
+                    if 0 <= e < BINOM_STRIDE * kinds and 1 <= e % BINOM_STRIDE <= 6:
+                        cards += e % BINOM_STRIDE
+                        held.append(e // BINOM_STRIDE)
+                    elif ties and 0 <= tie < 16 * kinds and tie % 4 and tie // 4 % 4:
+                        cards += tie % 4 + tie // 4 % 4
+                        held.append(tie // 16)
+                    else:
+                        raise ValueError(f"the shoe plan's {name} multisets name an entry outside the binomials")
+                if cards != width or len(set(held)) != len(held):
+                    raise ValueError(f"the shoe plan's {name} multisets name an entry outside the binomials")
+            if len({tuple(sorted(row)) for row in entries}) != len(entries):
+                raise ValueError(f"a multiset of the shoe plan's {name} is given twice")
             self._parts.append((name, kinds, entries, values.tolist(), rows))
         self.set_counts(counts)
 
@@ -1025,19 +1050,29 @@ class ShoeKernel:
     def counts(self) -> list[int]:
         return list(self._cards)
 
+    def _table(self, held: list[int], ties: bool) -> list[int]:
+        """The entries the multisets' rows index: binomials, the padding 1, the E_t(a, b)."""
+        table = [math.comb(c, j) if j <= c else 0 for c in held for j in range(BINOM_STRIDE)] + [1]
+        if ties:
+            for t in range(N_RANKS):
+                suits = [self._cards[4 * t + s] for s in self._suit_order]
+                table += [suit_split(suits, a, b)[2] if a and b else 0 for a in range(4) for b in range(4)]
+        return table
+
     def numerators(self, with_pairs: bool = True) -> list[int]:
         by_kind = [0] * self.plan.kinds
         for code, n in enumerate(self._cards):
             by_kind[self._fold[code]] += n
         out: list[int] = []
         for name, kinds, entries, values, rows in self._parts:
-            held = self._cards if kinds == N_CARDS else by_kind
             sums = [0] * rows
             if name != "pairs" or with_pairs:
+                table = self._table(self._cards if kinds == N_CARDS else by_kind,
+                                    name == "pairs" and len(self._suit_order) > 0)
                 for multiset, row in zip(entries, values):
                     w = 1
-                    for k, m in multiset:
-                        w *= math.comb(held[k], m)
+                    for e in multiset:
+                        w *= table[e]
                     if w:
                         for r in range(rows):
                             sums[r] += w * row[r]

@@ -8,7 +8,13 @@
  * ways to draw its cards, is the product of its entries, and the weights of a part's
  * multisets sum to C(n, 6) (or C(n, 3)), below 2**61 for n <= 52 * 64 cards. Each sum adds
  * weight * value (a 64-bit value) in 128 bits: |sum| < 2**61 * 2**63 = 2**124, exact for
- * any shoe up to 64 decks. */
+ * any shoe up to 64 decks.
+ *
+ * Where suits break ties (the kinds are then the 13 ranks), a row may also hold one entry
+ * E_t(a, b) (sg_suit_wins) at B[8 K + 1 + 16 t + 4 a + b], for a + b of its 6 cards: such
+ * a term's weight is at most the ways to draw its 6 cards times C(a + b, a), which the
+ * distinct terms sum to at most 2**6 C(n, 6) < 2**67; their values are kept below
+ * SG_MAX_TIE_VALUE, so the sums stay below 2**68 * 2**59 = 2**127. */
 #ifndef SANGGONG_SHOE_H
 #define SANGGONG_SHOE_H
 #include <stdint.h>
@@ -16,6 +22,15 @@
 
 #define SG_BINOM_STRIDE 8
 #define SG_MAX_EV_ROWS 64
+#define SG_MAX_TIE_VALUE (INT64_C(1) << 59)
+
+#ifndef SG_ALWAYS_INLINE /* (as _rounds.h spells it) */
+#if defined(_MSC_VER)
+#define SG_ALWAYS_INLINE static __forceinline
+#else
+#define SG_ALWAYS_INLINE static inline __attribute__((always_inline))
+#endif
+#endif
 
 /* B[8 k + j] = C(counts[k], j) for j = 0..top; B[8 kinds] = 1 */
 static inline void sg_binoms(const int64_t *counts, int64_t kinds, int64_t top, int64_t *B) {
@@ -65,6 +80,17 @@ static inline void sg_suit_wins(const int64_t *n, int64_t *W) {
         }
 }
 
+/* The E_t(a, b) of every rank t at E[16 t + 4 a + b]: cards[52] by card code, the four
+ * suit codes of a rank in suit_order, weakest first. */
+static inline void sg_suit_table(const int64_t *cards, const uint8_t *suit_order, int64_t *E) {
+    for (int64_t t = 0; t < 13; t++) {
+        int64_t n[4];
+        for (int s = 0; s < 4; s++)
+            n[s] = cards[4 * t + suit_order[s]];
+        sg_suit_wins(n, E + 16 * t);
+    }
+}
+
 /* Signed 128-bit sums, as two 64-bit halves (value = hi * 2**64 + lo). */
 typedef struct {
     uint64_t lo;
@@ -100,31 +126,63 @@ static inline void sg_acc_add(sg_i128 *a, int64_t w, int64_t v) {
 static inline sg_i128 sg_acc_out(sg_acc_t a) { return a; }
 #endif
 
-/* out[r] = sum over multisets i of weight_i * values[i * rows + r], r < rows <= SG_MAX_EV_ROWS */
+/* A multiset's weight: the product of its entries (width 6 and 3 unrolled, as a tree). */
+SG_ALWAYS_INLINE int64_t sg_weight(const int64_t *B, const uint16_t *m, int64_t width) {
+    if (width == 6)
+        return (B[m[0]] * B[m[1]]) * (B[m[2]] * B[m[3]]) * (B[m[4]] * B[m[5]]);
+    if (width == 3)
+        return B[m[0]] * B[m[1]] * B[m[2]];
+    int64_t w = B[m[0]];
+    for (int64_t t = 1; t < width; t++)
+        w *= B[m[t]];
+    return w;
+}
+
+/* acc[r] += weight_i * values[i * rows + r] in 64 bits: the caller has checked that the
+ * weights' sum times the largest |value| stays below 2**63, so no partial sum overflows.
+ * Inlined with constant width and rows where the plans have them. */
+SG_ALWAYS_INLINE void sg_dot64(const int64_t *B, const uint16_t *idx, int64_t width, int64_t n,
+                               const int64_t *values, int64_t rows, int64_t *acc) {
+    for (int64_t i = 0; i < n; i++) {
+        int64_t w = sg_weight(B, idx + width * i, width);
+        const int64_t *v = values + rows * i;
+        for (int64_t r = 0; r < rows; r++)
+            acc[r] += w * v[r];
+    }
+}
+
+/* out[r] = sum over multisets i of weight_i * values[i * rows + r], r < rows <= SG_MAX_EV_ROWS;
+ * narrow: the sums fit 64 bits (see sg_dot64), else they go in 128. */
 static inline void sg_multiset_dot(const int64_t *B, const uint16_t *idx, int64_t width, int64_t n,
-                                   const int64_t *values, int64_t rows, sg_i128 *out) {
+                                   const int64_t *values, int64_t rows, int narrow, sg_i128 *out) {
+    if (narrow) {
+        int64_t acc[SG_MAX_EV_ROWS] = {0};
+        if (width == 6 && rows == 1)
+            sg_dot64(B, idx, 6, n, values, 1, acc);
+        else if (width == 6 && rows == 2)
+            sg_dot64(B, idx, 6, n, values, 2, acc);
+        else if (width == 6 && rows == 3)
+            sg_dot64(B, idx, 6, n, values, 3, acc);
+        else if (width == 3 && rows == 1)
+            sg_dot64(B, idx, 3, n, values, 1, acc);
+        else
+            sg_dot64(B, idx, width, n, values, rows, acc);
+        for (int64_t r = 0; r < rows; r++) {
+            out[r].lo = (uint64_t)acc[r];
+            out[r].hi = acc[r] < 0 ? -1 : 0;
+        }
+        return;
+    }
     sg_acc_t acc[SG_MAX_EV_ROWS];
     for (int64_t r = 0; r < rows; r++)
         SG_ACC_ZERO(acc[r]);
-    if (width == 6 && rows == 2) { /* the position bets of a Macau table: Win and Tie */
-        for (int64_t i = 0; i < n; i++) {
-            const uint16_t *m = idx + 6 * i;
-            int64_t w = B[m[0]] * B[m[1]] * B[m[2]] * (B[m[3]] * B[m[4]] * B[m[5]]);
-            SG_ACC_ADD(acc[0], w, values[2 * i]);
-            SG_ACC_ADD(acc[1], w, values[2 * i + 1]);
-        }
-    } else {
-        for (int64_t i = 0; i < n; i++) {
-            const uint16_t *m = idx + width * i;
-            int64_t w = B[m[0]];
-            for (int64_t t = 1; t < width; t++)
-                w *= B[m[t]];
-            if (w == 0)
-                continue;
-            const int64_t *v = values + rows * i;
-            for (int64_t r = 0; r < rows; r++)
-                SG_ACC_ADD(acc[r], w, v[r]);
-        }
+    for (int64_t i = 0; i < n; i++) {
+        int64_t w = sg_weight(B, idx + width * i, width);
+        if (w == 0)
+            continue;
+        const int64_t *v = values + rows * i;
+        for (int64_t r = 0; r < rows; r++)
+            SG_ACC_ADD(acc[r], w, v[r]);
     }
     for (int64_t r = 0; r < rows; r++)
         out[r] = sg_acc_out(acc[r]);

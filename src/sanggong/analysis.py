@@ -68,6 +68,13 @@ def _pack(multisets: list[tuple[tuple[int, int], ...]]) -> npt.NDArray[np.uint8]
     return arr
 
 
+def _cards_of(sets: npt.NDArray[np.uint8], kinds: int) -> npt.NDArray[np.int64]:
+    """Three card codes of each packed multiset (``_reference.multiset_cards``, for all at
+    once: each row's multiplicities add up to 3)."""
+    kind_cards = np.array([_ref.kind_code(k, kinds) for k in range(kinds)], dtype=np.int64)
+    return kind_cards[np.repeat(sets[:, :, 0].ravel(), sets[:, :, 1].ravel())].reshape(-1, 3)
+
+
 def _kinds(ranking: Ranking) -> int:
     """The kinds a ranking's hands are counted over: ``Ranking.kinds``, but the 13 ranks
     where suits break ties (the suits of the one rank that can decide are counted apart:
@@ -83,8 +90,8 @@ def _class_tables(ranking: Ranking) -> tuple[npt.NDArray[np.uint8], npt.NDArray[
     the rank // 4)."""
     kinds = _kinds(ranking)
     tables = tables_for(ranking)
-    multisets = _ref.kind_multisets(kinds)
-    cards = np.array([_ref.multiset_cards(ms, kinds) for ms in multisets], dtype=np.int64)
+    sets = _pack(_ref.kind_multisets(kinds))
+    cards = _cards_of(sets, kinds)
     rid = tables.packed_of_triple[(cards[:, 0] * 52 + cards[:, 1]) * 52 + cards[:, 2]] >> 3
     classes = tables.cls[rid].astype(np.uint8)
     ranks = tables.rank[rid].astype(np.uint16)
@@ -92,15 +99,17 @@ def _class_tables(ranking: Ranking) -> tuple[npt.NDArray[np.uint8], npt.NDArray[
         ranks //= 4
     for arr in (classes, ranks):
         arr.flags.writeable = False
-    return _pack(multisets), classes, ranks
+    return sets, classes, ranks
 
 
 @functools.cache
 def _card_tables() -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8]]:
-    multisets = _ref.kind_multisets(_ref.N_CARDS)
-    values = np.array([_ref.pair_plus3(*_ref.multiset_cards(ms, _ref.N_CARDS)) for ms in multisets], dtype=np.uint8)
+    """The 24,804 hands of the 52 cards as multisets, with each one's Pair Plus category."""
+    sets = _pack(_ref.kind_multisets(_ref.N_CARDS))
+    cards = _cards_of(sets, _ref.N_CARDS)
+    values = _ref.triple_pair_plus()[(cards[:, 0] * 52 + cards[:, 1]) * 52 + cards[:, 2]].astype(np.uint8)
     values.flags.writeable = False
-    return _pack(multisets), values
+    return sets, values
 
 
 # --- shoes --------------------------------------------------------------------------------
@@ -191,7 +200,6 @@ def _counts(
     ranking = rules.ranking
     n_classes = tables_for(ranking).n_classes
     class_sets, classes, ranks = _class_tables(ranking)
-    card_sets, categories = _card_tables()
     folded = _by_kind(counts52, _kinds(ranking))
     keep = _feasible(class_sets, folded)
     class_sets, classes, ranks = np.ascontiguousarray(class_sets[keep]), classes[keep].copy(), ranks[keep].copy()
@@ -203,6 +211,7 @@ def _counts(
     kernels.hand_counts(folded, class_sets, classes, marginal)
     pair_plus = np.zeros(_ref.N_PAIR_PLUS, dtype=np.uint64)
     if need_pair_plus:
+        card_sets, categories = _card_tables()
         kernels.hand_counts(counts52, card_sets, categories, pair_plus)
     return _Counts(joint, marginal, pair_plus, pairs, hands)
 
