@@ -1146,14 +1146,13 @@ def joint_class_counts(const int64_t[::1] counts, const uint8_t[:, :, ::1] multi
                     break
         if mismatch:
             raise ValueError("two multisets of equal rank have different highest kinds: suits cannot order them")
-        for k in range(size):
-            if lo[k] == 0 and hi[k] == 0:
-                continue
-            if wide:
-                out[k] += (<object>hi[k] << 64) | <object>lo[k]
-            elif hi[k] or out64[k] + lo[k] < lo[k]:
+        for k in range(size if not wide else 0):  # (checked whole before any is written)
+            if hi[k] or out64[k] + lo[k] < lo[k]:
                 raise OverflowError(f"the count of cell {k} passes 2**64: count into an object array")
-            else:
+        for k in range(size):
+            if wide and (lo[k] or hi[k]):
+                out[k] += (<object>hi[k] << 64) | <object>lo[k]
+            elif not wide:
                 out64[k] += lo[k]
     finally:
         free(lo)

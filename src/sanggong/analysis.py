@@ -6,8 +6,11 @@ Counts are exact integers: for a position's bets, the ordered pairs of disjoint 
 hand (the banker's Odd/Even/Point/Three Faces, a player's Three Faces, Pair Plus), the
 3-card hands. They are computed combinatorially, over multisets of ranks weighted by the
 ways to choose their suits (see ``_reference.joint_class_counts``), not by walking every
-deal; the test suite checks them against a card-by-card enumeration of the 407,170,400
-one-deck deals and against an ordered-draw count for other shoes.
+deal; where suits break ties, the draws of the one rank two equal hands share are split
+by how their strongest suits compare (``_reference.suit_split``). The test suite checks
+the counts against a card-by-card enumeration of the 407,170,400 one-deck deals, against
+an ordered-draw count for other shoes, and for suit tie-breaks against every pair of
+hands of small multi-deck shoes.
 
 Returns are per unit staked for one round, before rounding to a minor unit. A stake that
 stays on the table (a Macau Win bet on a tie, Odd/Even on a banker 3P) counts as neither
@@ -167,8 +170,8 @@ def _by_kind(counts: npt.NDArray[np.int64], kinds: int) -> npt.NDArray[np.int64]
 
 def _feasible(sets: npt.NDArray[np.uint8], counts: npt.NDArray[np.int64]) -> npt.NDArray[np.bool_]:
     """The multisets a shoe of these counts can deal (no kind drawn more often than held):
-    the others add nothing, and leaving them out spares the counting loops (a one-deck
-    shoe counted by cards keeps 22,100 of 24,804)."""
+    the others add nothing, and leaving them out spares the counting loops (a shoe with two
+    kings left keeps no multiset of three kings)."""
     feasible: npt.NDArray[np.bool_] = ((sets[:, :, 1] <= counts[sets[:, :, 0]]) | (sets[:, :, 1] == 0)).all(axis=1)
     return feasible
 

@@ -7,17 +7,19 @@ are removed or put back.
 
 **The method.** A bet on one hand (the banker's Odd/Even, Point, Three Faces, a player's
 Three Faces) is settled by the hand's class, which its multiset of counting kinds fixes
-(11 class ranks A..9, ten, face for the usual rankings; 13 ranks or the 52 cards where
-the ranking needs them): the EV is a sum over the 286 multisets ``B`` of
+(11 class ranks A..9, ten, face for the usual rankings; the 13 ranks where the ranking
+needs them): the EV is a sum over the 286 multisets ``B`` of
 ``ways(B) x net(B)``, where ``ways(B) = prod_k C(c_k, b_k)`` draws ``B`` from ``c_k``
 unseen cards of kind k. A position's bet against the banker reads two disjoint hands: the
 ordered pairs ``(P, B)`` with multisets ``P`` and ``B`` can be drawn in
 ``prod_k C(c_k, m_k) x prod_k C(m_k, p_k)`` ways, where ``M = P + B`` is the round's six
 cards, so the EV is a sum over the 8,008 six-card multisets ``M`` of
 ``ways(M) x V(M)``, ``V(M) = sum over splits of prod_k C(m_k, p_k) x net(P, B)``: V does
-not depend on the shoe and is computed once. Nets are scaled to integers by a common
-denominator per bet, and the sums are 128-bit integers in the core: exact for any shoe.
-Pair Plus goes the same way over the 24,804 multisets of the 52 cards.
+not depend on the shoe and is computed once (and a multiset whose V is 0 for every bet is
+left out). Nets are scaled to integers by a common denominator per bet, and the core sums
+in 64 bits where the shoe's size and the largest value prove it cannot overflow, in 128
+otherwise: exact for any shoe. Pair Plus goes the same way over the 24,804 multisets of
+the 52 cards.
 
 **Suit tie-breaks.** Where suits break ties, the kinds are the 13 ranks and two hands
 compare by their ranks with the strongest card's suit left out; where those are equal
@@ -28,8 +30,8 @@ rest tied, so such a pair adds ``ways(M) x net(tie)`` to the sum over ``M`` like
 plus ``ways(M') x E_t(a, b) x (net(win) - net(tie))`` and the same with ``E_t(b, a)`` and
 ``net(lose)``, ``M'`` the six cards less those of rank t. Those are more terms of the same
 sum: products of binomials of ``M'`` and one ``E``, which the kernel computes from the
-unseen cards of each suit (``_reference.suit_split``; 8,359 terms at most, beside the 18,564
-six-card multisets of 13 ranks).
+unseen cards of each suit (``_reference.suit_split``): 1,678 terms for the San Gong and
+Chinese rankings, beside the 18,564 six-card multisets of 13 ranks.
 
 >>> from sanggong import MACAU, analyze, composition
 >>> shoe = ShoeEvaluator(MACAU)
@@ -1022,7 +1024,7 @@ MAX_DESIGN_TABLES = 2_000_000
 class PayOption:
     """A pay table for one bet (``pays``: odds to 1, by pays key or Pair Plus category)
     with its exact fresh-shoe house edge and what perfect-information play gains on it
-    per 100 rounds dealt (from the exact EVs of the rounds bet; None where not played)."""
+    per 100 rounds dealt (from the exact EVs of the rounds bet)."""
 
     pays: Mapping[str, Fraction]
     house_edge: Fraction
