@@ -199,6 +199,24 @@ def test_the_kernel_refuses_forged_tie_terms(impl) -> None:
             impl.ShoeKernel(forged, [1] * 52)
 
 
+def test_the_kernel_refuses_forged_pair_plus_terms(impl) -> None:
+    """Pair Plus's rows are rank multisets (past the cards' binomials) or three cards of one
+    suit: a row that mixes the two, or names a rank past the 13, is refused."""
+    plan = shoe_plan(PRESETS["online"], ("pair_plus:1",))
+    idx = np.array(plan.cards_idx)
+    ranks_at = 52 * 8 + 1
+    assert (idx >= ranks_at).all(axis=1).any() and (idx < ranks_at).all(axis=1).any()  # both kinds of row
+    impl.ShoeKernel(plan, [1] * 52)
+    rank_row = int(np.flatnonzero((idx >= ranks_at).all(axis=1) & (idx % 8 != 0).all(axis=1))[0])
+    mixed = idx.copy()
+    mixed[rank_row, 0] = 8 * 51 + 1  # a king of spades beside two rank entries
+    past = idx.copy()
+    past[rank_row, 0] = ranks_at + 8 * 13 + 1
+    for forged in (mixed, past):
+        with pytest.raises(ValueError):
+            impl.ShoeKernel(_forged(plan, cards_idx=forged), [1] * 52)
+
+
 @pytest.mark.single_impl
 def test_the_core_refuses_tie_values_beyond_its_bound() -> None:
     """With tie terms the weights may sum to 2**6 times C(n, 6): values below 2**59 keep

@@ -972,11 +972,13 @@ def simulate_chunk(bit_generator, tables, params, rounds: int, pairs, single, pl
 # The twin of _core.ShoeKernel (sanggong.shoe explains the method): each row's sum over
 # multisets of (ways to draw the multiset) x (its scaled net value), in Python integers.
 # A multiset is a row of indices into a table: C(c_k, j) at 8 k + j for the c_k unseen
-# cards of kind k, 1 at 8 K (K kinds: the padding), and where suits break ties E_t(a, b),
-# the third of ``suit_split`` (the first hand's strongest suit above), at 8 K + 1 + 16 t +
-# 4 a + b; its ways are the product of its entries.
+# cards of kind k, 1 at 8 K (K kinds: the padding), and past it where suits break ties
+# E_t(a, b), the third of ``suit_split`` (the first hand's strongest suit above), at 8 K +
+# 1 + 16 t + 4 a + b; in Pair Plus's table (the 52 cards as kinds) the 13 ranks'
+# binomials, at ``RANKS_AT`` + 8 r + j. Its ways are the product of its entries.
 
 BINOM_STRIDE = 8
+RANKS_AT = N_CARDS * BINOM_STRIDE + 1
 
 
 class ShoeKernel:
@@ -1008,18 +1010,22 @@ class ShoeKernel:
             ties = name == "pairs" and len(self._suit_order) > 0
             entries = [[int(e) for e in row if int(e) != BINOM_STRIDE * kinds] for row in idx.tolist()]
             for row in entries:
-                cards, held = 0, []
+                cards, held, by_rank = 0, [], 0
                 for e in row:
-                    tie = e - BINOM_STRIDE * kinds - 1
+                    past = e - BINOM_STRIDE * kinds - 1
                     if 0 <= e < BINOM_STRIDE * kinds and 1 <= e % BINOM_STRIDE <= 6:
                         cards += e % BINOM_STRIDE
                         held.append(e // BINOM_STRIDE)
-                    elif ties and 0 <= tie < 16 * kinds and tie % 4 and tie // 4 % 4:
-                        cards += tie % 4 + tie // 4 % 4
-                        held.append(tie // 16)
+                    elif ties and 0 <= past < 16 * kinds and past % 4 and past // 4 % 4:
+                        cards += past % 4 + past // 4 % 4
+                        held.append(past // 16)
+                    elif name == "cards" and 0 <= past < BINOM_STRIDE * N_RANKS and 1 <= past % BINOM_STRIDE <= 3:
+                        cards += past % BINOM_STRIDE
+                        held.append(N_CARDS + past // BINOM_STRIDE)
+                        by_rank += 1
                     else:
                         raise ValueError(f"the shoe plan's {name} multisets name an entry outside the binomials")
-                if cards != width or len(set(held)) != len(held):
+                if cards != width or len(set(held)) != len(held) or by_rank not in (0, len(row)):
                     raise ValueError(f"the shoe plan's {name} multisets name an entry outside the binomials")
             if len({tuple(sorted(row)) for row in entries}) != len(entries):
                 raise ValueError(f"a multiset of the shoe plan's {name} is given twice")
@@ -1050,13 +1056,18 @@ class ShoeKernel:
     def counts(self) -> list[int]:
         return list(self._cards)
 
-    def _table(self, held: list[int], ties: bool) -> list[int]:
-        """The entries the multisets' rows index: binomials, the padding 1, the E_t(a, b)."""
+    def _table(self, name: str, by_kind: list[int]) -> list[int]:
+        """The entries a part's rows index: binomials of its kinds, the padding 1, then the
+        E_t(a, b) (pairs, where suits break ties) or the ranks' binomials (Pair Plus)."""
+        held = self._cards if name == "cards" else by_kind
         table = [math.comb(c, j) if j <= c else 0 for c in held for j in range(BINOM_STRIDE)] + [1]
-        if ties:
+        if name == "pairs" and self._suit_order:
             for t in range(N_RANKS):
                 suits = [self._cards[4 * t + s] for s in self._suit_order]
                 table += [suit_split(suits, a, b)[2] if a and b else 0 for a in range(4) for b in range(4)]
+        if name == "cards":
+            ranks = [sum(self._cards[4 * r : 4 * r + 4]) for r in range(N_RANKS)]
+            table += [math.comb(c, j) if j <= c else 0 for c in ranks for j in range(BINOM_STRIDE)]
         return table
 
     def numerators(self, with_pairs: bool = True) -> list[int]:
@@ -1067,8 +1078,7 @@ class ShoeKernel:
         for name, kinds, entries, values, rows in self._parts:
             sums = [0] * rows
             if name != "pairs" or with_pairs:
-                table = self._table(self._cards if kinds == N_CARDS else by_kind,
-                                    name == "pairs" and len(self._suit_order) > 0)
+                table = self._table(name, by_kind)
                 for multiset, row in zip(entries, values):
                     w = 1
                     for e in multiset:

@@ -23,6 +23,11 @@
 #define SG_BINOM_STRIDE 8
 #define SG_MAX_EV_ROWS 64
 #define SG_MAX_TIE_VALUE (INT64_C(1) << 59)
+/* Pair Plus's table: the 52 cards' binomials, the padding 1, then the 13 ranks' (a rank's
+ * cards are codes 4 r .. 4 r + 3) from here: a rank multiset's entries, for its hands of
+ * any suits, and three cards of one suit's, for the suited ones. */
+#define SG_RANKS_AT (52 * SG_BINOM_STRIDE + 1)
+#define SG_CARDS_TABLE (SG_RANKS_AT + 13 * SG_BINOM_STRIDE + 1)
 
 #ifndef SG_ALWAYS_INLINE /* (as _rounds.h spells it) */
 #if defined(_MSC_VER)
@@ -89,6 +94,15 @@ static inline void sg_suit_table(const int64_t *cards, const uint8_t *suit_order
             n[s] = cards[4 * t + suit_order[s]];
         sg_suit_wins(n, E + 16 * t);
     }
+}
+
+/* Pair Plus's table (SG_CARDS_TABLE entries) for cards[52], each C(c, j) for j <= 3. */
+static inline void sg_card_binoms(const int64_t *cards, int64_t *B) {
+    int64_t by_rank[13];
+    for (int64_t r = 0; r < 13; r++)
+        by_rank[r] = cards[4 * r] + cards[4 * r + 1] + cards[4 * r + 2] + cards[4 * r + 3];
+    sg_binoms(cards, 52, 3, B);
+    sg_binoms(by_rank, 13, 3, B + SG_RANKS_AT);
 }
 
 /* Signed 128-bit sums, as two 64-bit halves (value = hi * 2**64 + lo). */

@@ -18,8 +18,10 @@ cards, so the EV is a sum over the 8,008 six-card multisets ``M`` of
 not depend on the shoe and is computed once (and a multiset whose V is 0 for every bet is
 left out). Nets are scaled to integers by a common denominator per bet, and the core sums
 in 64 bits where the shoe's size and the largest value prove it cannot overflow, in 128
-otherwise: exact for any shoe. Pair Plus goes the same way over the 24,804 multisets of
-the 52 cards.
+otherwise: exact for any shoe. Pair Plus reads suits only as "all three of one suit" or
+not: its EV is a sum over the 455 rank multisets ``R`` of ``ways(R) x net(R, not suited)``
+plus, over the 1,820 multisets of three cards of one suit, ``ways x (net(R, suited) -
+net(R, not suited))``, rather than a sum over the 24,804 multisets of the 52 cards.
 
 **Suit tie-breaks.** Where suits break ties, the kinds are the 13 ranks and two hands
 compare by their ranks with the strongest card's suit left out; where those are equal
@@ -61,7 +63,7 @@ import numpy.typing as npt
 
 from . import _impl
 from . import _reference as _ref
-from .analysis import _bet_names, _card_tables, _check_counts, _class_tables, _kinds, _payout, analyze, composition
+from .analysis import _bet_names, _check_counts, _class_tables, _kinds, _pack, _payout, analyze, composition
 from .cards import Card, CardsLike, parse_cards
 from .ranking import Ranking, tables_for
 from .rules import RuleSet
@@ -163,6 +165,44 @@ def _six_rows(multisets: npt.NDArray[np.int64], kinds: int) -> npt.NDArray[np.ui
     return idx
 
 
+@dataclass(frozen=True)
+class _CardTerms:
+    """Pair Plus terms: the rank multisets (their entries after the cards' binomials and the
+    padding, ``_RANKS_AT``), then the multisets of three cards of one suit, each with the
+    categories it stands for."""
+
+    idx: npt.NDArray[np.uint16]  # (455 + 1,820, 3) table indices
+    unsuited: npt.NDArray[np.int64]  # (455,) each rank multiset's category when not all one suit
+    suited: npt.NDArray[np.int64]  # (1,820,) the category of three cards of one suit
+    of_rank: npt.NDArray[np.int64]  # (1,820,) which rank multiset each suited one is
+
+
+_RANKS_AT = _ref.N_CARDS * _STRIDE + 1  # the ranks' binomials in the Pair Plus table (the core's SG_RANKS_AT)
+
+
+@functools.cache
+def _card_terms() -> _CardTerms:
+    sets = _pack(_ref.kind_multisets(_ref.N_RANKS))
+    ranks = np.repeat(sets[:, :, 0].ravel(), sets[:, :, 1].ravel()).reshape(-1, 3).astype(np.int64)
+    category = _ref.triple_pair_plus()
+    def of(codes: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+        return category[(codes[:, 0] * 52 + codes[:, 1]) * 52 + codes[:, 2]]
+    unsuited = of(4 * ranks + np.array([0, 1, 0]))  # (two suits: identical cards are a shoe's)
+    entries = _entries(sets, _ref.N_RANKS).astype(np.int64)
+    rank_idx = np.where(entries == _ref.N_RANKS * _STRIDE, _ref.N_CARDS * _STRIDE, entries + _RANKS_AT)
+    suit_idx, suited, of_rank = [], [], []
+    for suit in range(_ref.N_SUITS):
+        kind, mult = sets[:, :, 0].astype(np.int64), sets[:, :, 1].astype(np.int64)
+        suit_idx.append(np.where(mult > 0, (4 * kind + suit) * _STRIDE + mult, _ref.N_CARDS * _STRIDE))
+        suited.append(of(4 * ranks + suit))
+        of_rank.append(np.arange(len(sets)))
+    idx = np.concatenate([rank_idx, *suit_idx]).astype(np.uint16)
+    terms = _CardTerms(idx, unsuited, np.concatenate(suited), np.concatenate(of_rank))
+    for arr in (terms.idx, terms.unsuited, terms.suited, terms.of_rank):
+        arr.flags.writeable = False
+    return terms
+
+
 @functools.lru_cache(maxsize=16)
 def _fold(kinds: int) -> npt.NDArray[np.uint8]:
     fold = np.array([_ref.kind_of(c, kinds) for c in range(_ref.N_CARDS)], dtype=np.uint8)
@@ -230,7 +270,7 @@ def shoe_plan(rules: RuleSet, bets: tuple[str, ...]) -> ShoePlan:
     ranking = rules.ranking
     kinds = _kinds(ranking)
     class_sets, classes, _ = _class_tables(ranking)
-    card_sets, categories = _card_tables()
+    terms = _card_terms()
     by_part: dict[int, list[tuple[int, npt.NDArray[Any], int, str]]] = {_PAIRS: [], _SINGLE: [], _CARDS: []}
     plan_rows: dict[int, tuple[int, int]] = {}  # plan row -> (part, index in part)
     for j, spec in enumerate(plan.specs):
@@ -243,8 +283,9 @@ def shoe_plan(rules: RuleSet, bets: tuple[str, ...]) -> ShoePlan:
             values, denominator = _pair_values(rules, spec.kind, codes, _pairs(ranking))
         elif plan.kb[j]:
             part = _CARDS
-            nets, denominator = _nets(rules, spec.kind, codes[categories])
-            values = nets[codes[categories]]
+            nets, denominator = _nets(rules, spec.kind, codes[np.concatenate([terms.unsuited, terms.suited])])
+            apart = nets[codes[terms.unsuited]]
+            values = np.concatenate([apart, nets[codes[terms.suited]] - apart[terms.of_rank]])
         else:
             part = _SINGLE
             nets, denominator = _nets(rules, spec.kind, codes[classes])
@@ -261,11 +302,12 @@ def shoe_plan(rules: RuleSet, bets: tuple[str, ...]) -> ShoePlan:
         rows += [_Row(part, d, kind) for _, _, d, kind in entries]
         arrays[part] = np.stack([v for _, v, _, _ in entries], axis=1) if entries else None
     idx = {_PAIRS: _pairs(ranking).idx if by_part[_PAIRS] else np.zeros((0, 6), np.uint16),
-           _SINGLE: _entries(class_sets, kinds), _CARDS: _entries(card_sets, _ref.N_CARDS)}
-    matrix = arrays[_PAIRS]
-    if matrix is not None:  # the multisets and terms that add nothing to any row: left out
-        used = np.flatnonzero((matrix != 0).any(axis=1))
-        idx[_PAIRS], arrays[_PAIRS] = idx[_PAIRS][used], matrix[used]
+           _SINGLE: _entries(class_sets, kinds), _CARDS: terms.idx}
+    for part in (_PAIRS, _CARDS):  # the multisets and terms that add nothing to any row: left out
+        matrix = arrays[part]
+        if matrix is not None:
+            used = np.flatnonzero((matrix != 0).any(axis=1))
+            idx[part], arrays[part] = idx[part][used], matrix[used]
     ties = ranking.uses_suits and arrays[_PAIRS] is not None
     for part, matrix in arrays.items():
         if matrix is not None and len(matrix):
