@@ -63,7 +63,8 @@ import numpy.typing as npt
 
 from . import _impl
 from . import _reference as _ref
-from .analysis import _bet_names, _check_counts, _class_tables, _kinds, _pack, _payout, analyze, composition
+from .analysis import (_bet_names, _cards_of, _check_counts, _class_tables, _kinds, _pack, _payout, analyze,
+                       composition)
 from .cards import Card, CardsLike, parse_cards
 from .ranking import Ranking, tables_for
 from .rules import RuleSet
@@ -183,18 +184,19 @@ _RANKS_AT = _ref.N_CARDS * _STRIDE + 1  # the ranks' binomials in the Pair Plus 
 @functools.cache
 def _card_terms() -> _CardTerms:
     sets = _pack(_ref.kind_multisets(_ref.N_RANKS))
-    ranks = np.repeat(sets[:, :, 0].ravel(), sets[:, :, 1].ravel()).reshape(-1, 3).astype(np.int64)
+    clubs = _cards_of(sets, _ref.N_RANKS)  # each rank multiset's cards, all clubs
     category = _ref.triple_pair_plus()
+
     def of(codes: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
-        return category[(codes[:, 0] * 52 + codes[:, 1]) * 52 + codes[:, 2]]
-    unsuited = of(4 * ranks + np.array([0, 1, 0]))  # (two suits: identical cards are a shoe's)
+        return np.asarray(category[(codes[:, 0] * 52 + codes[:, 1]) * 52 + codes[:, 2]], dtype=np.int64)
+    unsuited = of(clubs + np.array([0, 1, 0]))  # clubs, diamonds, clubs (identical cards: a shoe's)
     entries = _entries(sets, _ref.N_RANKS).astype(np.int64)
     rank_idx = np.where(entries == _ref.N_RANKS * _STRIDE, _ref.N_CARDS * _STRIDE, entries + _RANKS_AT)
     suit_idx, suited, of_rank = [], [], []
     for suit in range(_ref.N_SUITS):
         kind, mult = sets[:, :, 0].astype(np.int64), sets[:, :, 1].astype(np.int64)
         suit_idx.append(np.where(mult > 0, (4 * kind + suit) * _STRIDE + mult, _ref.N_CARDS * _STRIDE))
-        suited.append(of(4 * ranks + suit))
+        suited.append(of(clubs + suit))
         of_rank.append(np.arange(len(sets)))
     idx = np.concatenate([rank_idx, *suit_idx]).astype(np.uint16)
     terms = _CardTerms(idx, unsuited, np.concatenate(suited), np.concatenate(of_rank))
