@@ -1,6 +1,7 @@
 """Exact analysis: the combinatorial counts against a card-by-card enumeration of every
-one-deck deal and against an ordered-draw count for other shoes; returns, variants and
-effects of removal."""
+one-deck deal and against an ordered-draw count for other shoes; suit tie-breaks against
+every draw of a rank's cards and every pair of hands of small multi-deck shoes; returns,
+variants and effects of removal."""
 
 from __future__ import annotations
 
