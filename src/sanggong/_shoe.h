@@ -6,9 +6,10 @@
  * is a row of indices into a table B of binomials, B[8 k + j] = C(c_k, j) for the c_k
  * cards of kind k the shoe holds (j <= 6), and B[8 K] = 1 pads a row. Its weight, the
  * ways to draw its cards, is the product of its entries, and the weights of a part's
- * multisets sum to C(n, 6) (or C(n, 3)), below 2**61 for n <= 52 * 64 cards. Each sum adds
- * weight * value (a 64-bit value) in 128 bits: |sum| < 2**61 * 2**63 = 2**124, exact for
- * any shoe up to 64 decks.
+ * multisets sum to C(n, 6) (or C(n, 3); Pair Plus's rank and suited multisets to 2 C(n, 3)),
+ * below 2**61 for n <= 52 * 64 cards. Each sum adds weight * value (a 64-bit value) in 128
+ * bits: |sum| < 2**61 * 2**63 = 2**124, exact for any shoe up to 64 decks; in 64 where the
+ * caller has proved that the weights' sum times the largest |value| stays below 2**62.
  *
  * Where suits break ties (the kinds are then the 13 ranks), a row may also hold one entry
  * E_t(a, b) (sg_suit_wins) at B[8 K + 1 + 16 t + 4 a + b], for a + b of its 6 cards: such
