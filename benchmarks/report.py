@@ -411,8 +411,16 @@ def simulation_figures(repeats: int, chunks: int = 32) -> dict[str, tuple[float,
 
 
 def analysis_figures(repeats: int) -> dict[str, tuple[float, str]]:
-    """analyze() of both presets at 1 and 8 decks, against the card-by-card enumeration."""
+    """analyze() of every preset at 1, 8 and 64 decks, against the card-by-card enumeration;
+    the suit rankings' pair counts as they were counted before issue 23 (every pair of the
+    24,804 multisets of the 52 cards: seconds, so three repeats) against today's whole
+    analysis of the same shoe; effect_of_removal of those presets; and every preset's
+    ShoeEvaluator.evs()."""
     from itertools import combinations
+
+    from sanggong.analysis import _counts
+    from sanggong.shoe import ShoeEvaluator
+    from workloads import card_multiset_joint
 
     contenders: dict[str, tuple[Callable[[], object], int]] = {}
     for rules in (sanggong.MACAU, sanggong.ONLINE):
@@ -420,6 +428,11 @@ def analysis_figures(repeats: int) -> dict[str, tuple[float, str]]:
             variant = rules.replace(decks=decks)
             contenders[f"analyze({rules.name}, {decks} deck{'s' if decks > 1 else ''})"] = (
                 lambda v=variant: sanggong.analyze(v), 1)
+    for name, rules in sanggong.PRESETS.items():
+        for decks in (1, 8, 64):
+            label = f"analyze({name}, {decks} deck{'s' if decks > 1 else ''})"
+            if label not in contenders:
+                contenders[label] = (lambda v=rules.replace(decks=decks): sanggong.analyze(v), 1)
     medians = interleaved_medians(contenders, max(repeats, 9))
     hands = np.array(list(combinations(range(52), 3)), dtype=np.uint8)
     classes = sanggong.rank_batch(hands)
@@ -430,6 +443,32 @@ def analysis_figures(repeats: int) -> dict[str, tuple[float, str]]:
     figures = {name: (seconds * 1e3, "ms") for name, seconds in medians.items()}
     figures["card-by-card enumeration, 407,170,400 one-deck deals"] = (brute * 1e3, "ms")
     figures["enumeration / analyze(macau, 1 deck)"] = (brute / medians["analyze(macau, 1 deck)"], "x")
+
+    suits = [name for name, rules in sanggong.PRESETS.items() if rules.ranking.uses_suits]
+    for name in suits:
+        rules, counts = sanggong.PRESETS[name].replace(decks=8), sanggong.composition(8)
+        before = card_multiset_joint(rules.ranking, counts)
+        assert [int(x) for x in before] == [int(x) for x in _counts(rules, counts).joint]
+        seconds = interleaved_medians({"before": (lambda r=rules, c=counts: card_multiset_joint(r.ranking, c), 1)},
+                                      3)["before"]
+        figures[f"{name}, 8 decks: pair counts before (24,804 x 24,804 card multisets)"] = (seconds * 1e3, "ms")
+        figures[f"{name}, 8 decks: before / analyze({name}, 8 decks)"] = (
+            seconds / medians[f"analyze({name}, 8 decks)"], "x")
+    removal = interleaved_medians({f"effect_of_removal({name})": (
+        lambda r=sanggong.PRESETS[name]: sanggong.effect_of_removal(r), 1) for name in suits}, max(repeats, 5))
+    figures.update({name: (seconds * 1e3, "ms") for name, seconds in removal.items()})
+
+    calls = 100
+    evaluators = {name: ShoeEvaluator(rules) for name, rules in sanggong.PRESETS.items()}
+
+    def evs(shoe: ShoeEvaluator) -> Callable[[], object]:
+        def run() -> None:
+            for _ in range(calls):
+                shoe.evs()
+        return run
+    timed = interleaved_medians({f"ShoeEvaluator({name}).evs(), a full shoe": (evs(shoe), 1)
+                                 for name, shoe in evaluators.items()}, max(repeats, 9))
+    figures.update({name: (seconds / calls * 1e6, "us") for name, seconds in timed.items()})
     return figures
 
 

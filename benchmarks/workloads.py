@@ -97,3 +97,23 @@ def numpy_permuted_deal(rng: np.random.Generator, rounds: int) -> np.ndarray:
     """The same, vectorised: shuffle every row of a (rounds, 52) table at once."""
     decks = np.broadcast_to(np.arange(52, dtype=np.uint8), (rounds, 52))
     return rng.permuted(decks, axis=1)[:, :13]
+
+
+def card_multiset_joint(ranking: object, counts52: npt.NDArray[np.int64]) -> npt.NDArray[np.uint64]:
+    """A suit ranking's pair counts as they were counted before issue 23: over every pair of
+    the 24,804 multisets of the 52 cards (each with its full rank, suit included), by the
+    core's pair loop. Kept only to be timed beside the analysis (and checked equal to it)."""
+    from sanggong import _core
+    from sanggong import _reference as ref
+    from sanggong.analysis import _pack
+    from sanggong.ranking import tables_for
+
+    tables = tables_for(ranking)  # type: ignore[arg-type]
+    sets = _pack(ref.kind_multisets(ref.N_CARDS))
+    cards = np.repeat(sets[:, :, 0].ravel(), sets[:, :, 1].ravel()).reshape(-1, 3).astype(np.int64)
+    rid = tables.packed_of_triple[(cards[:, 0] * 52 + cards[:, 1]) * 52 + cards[:, 2]] >> 3
+    held = ((sets[:, :, 1] <= counts52[sets[:, :, 0]]) | (sets[:, :, 1] == 0)).all(axis=1)
+    out = np.zeros(tables.n_classes ** 2 * 3, dtype=np.uint64)
+    _core.joint_class_counts(counts52, np.ascontiguousarray(sets[held]), tables.cls[rid][held].astype(np.uint8),
+                             tables.rank[rid][held].astype(np.uint16), tables.n_classes, out)
+    return out

@@ -1,21 +1,24 @@
 """Exact analysis: the combinatorial counts against a card-by-card enumeration of every
-one-deck deal and against an ordered-draw count for other shoes; returns, variants and
-effects of removal."""
+one-deck deal and against an ordered-draw count for other shoes; suit tie-breaks against
+every draw of a rank's cards and every pair of hands of small multi-deck shoes; returns,
+variants and effects of removal."""
 
 from __future__ import annotations
 
 import functools
 import itertools
+import random
 from fractions import Fraction
 from math import comb
+from types import ModuleType
 
 import numpy as np
 import pytest
 
-from sanggong import MACAU, ONLINE, RuleSet, _core, rank_batch
+from sanggong import MACAU, ONLINE, RuleSet, _core, _impl, rank_batch
 from sanggong import _reference as ref
 from sanggong.analysis import _counts, analyze, composition, effect_of_removal
-from sanggong.ranking import DEFAULT_RANKING, Ranking, tables_for
+from sanggong.ranking import DEFAULT_RANKING, ORDERS, TIERS, Ranking, tables_for
 from sanggong.rules import PRESETS
 from sanggong.settlement import result_of
 from rank_numbers import rank_numbers
@@ -175,6 +178,153 @@ def test_huge_shoes_count_in_python_integers() -> None:
     got = _counts(MACAU, counts)
     assert got.pairs > 2**63 and int(sum(got.joint.ravel().tolist())) == got.pairs
     assert sum(got.marginal.tolist()) == comb(3120, 3)
+
+
+# --- suit tie-breaks ---------------------------------------------------------------------
+# Where suits break ties the analysis counts over the 13 ranks and splits the shared highest
+# rank's draws by suit (suit_split). Checked here against counts that know nothing of that:
+# every draw of the suits' cards, and every pair of hands of a small shoe, card by card.
+
+SUIT_RANKINGS = sorted({r.ranking for r in PRESETS.values() if r.ranking.uses_suits}, key=repr) + random.Random(
+    23).sample([Ranking(order=order, tiers=tiers, high_card="rank_suit") for order in ORDERS
+                for k in range(len(TIERS) + 1) for tiers in itertools.permutations(TIERS, k)], 4)
+
+
+def _suit_draws(suits: tuple[int, ...], a: int, b: int) -> tuple[int, int, int]:
+    """(lower, equal, higher) of suit_split, by drawing every a cards, then every b of the
+    others, of one rank held in these numbers by suit (weakest first), one card at a time."""
+    cards = [s for s, held in enumerate(suits) for _ in range(held)]
+    out = [0, 0, 0]
+    for first in itertools.combinations(range(len(cards)), a):
+        rest = [i for i in range(len(cards)) if i not in first]
+        for second in itertools.combinations(rest, b):
+            x, y = max(cards[i] for i in first), max(cards[i] for i in second)
+            out[1 + (x > y) - (x < y)] += 1
+    return out[0], out[1], out[2]
+
+
+def test_suit_split_against_every_draw(impl: ModuleType) -> None:
+    rng = np.random.default_rng(4)
+    shoes = [(0, 0, 0, 0), (1, 1, 1, 1), (3, 0, 0, 3), (0, 2, 0, 1), (2, 2, 2, 2)] + [
+        tuple(int(x) for x in rng.integers(0, 4, size=4)) for _ in range(12)]
+    for suits in shoes:
+        for a, b in itertools.product((1, 2, 3), repeat=2):
+            assert impl.suit_split(suits, a, b) == _suit_draws(suits, a, b), (suits, a, b)
+
+
+@pytest.mark.single_impl
+def test_suit_split_of_the_core_equals_the_reference() -> None:
+    """The core's prefix sums against the reference's spreads over the suits, up to the
+    64 cards of a suit a 64-deck shoe holds (and the 1,024 a kind may count)."""
+    rng = np.random.default_rng(5)
+    for suits in [(64, 64, 64, 64), (1024, 0, 0, 0), (0, 0, 0, 1024)] + [
+            tuple(int(x) for x in rng.integers(0, 65, size=4)) for _ in range(300)]:
+        for a, b in itertools.product((1, 2, 3), repeat=2):
+            assert _core.suit_split(suits, a, b) == ref.suit_split(suits, a, b), (suits, a, b)
+            assert sum(ref.suit_split(suits, a, b)) == comb(sum(suits), a) * comb(sum(suits) - a, b)
+    with pytest.raises(ValueError):
+        _core.suit_split((1025, 0, 0, 0), 1, 1)
+    with pytest.raises(ValueError):
+        _core.suit_split((1, 1, 1, 1), 0, 1)
+
+
+def _every_pair_of_hands(ranking: Ranking, counts52: np.ndarray) -> list[int]:
+    """The joint counts (position class, banker class, order) of every ordered pair of
+    disjoint hands of a small shoe, its cards told apart one by one (two copies of a card
+    are two cards), each hand keyed by the reference's plain hand_key and class_key."""
+    cards = [code for code, held in enumerate(counts52.tolist()) for _ in range(held)]
+    assert len(cards) <= 64
+    hands = list(itertools.combinations(range(len(cards)), 3))
+    class_of = {key: i for i, key in enumerate(tables_for(ranking).class_keys)}
+    n = len(class_of)
+    keys = [ref.hand_key(ranking, *(cards[i] for i in h)) for h in hands]
+    place = {key: i for i, key in enumerate(sorted(set(keys)))}  # the keys' order: the hands'
+    strength = np.array([place[key] for key in keys], dtype=np.int64)
+    cls = np.array([class_of[ref.class_key(ranking, *(cards[i] for i in h))] for h in hands], dtype=np.int64)
+    masks = np.array([(1 << i) | (1 << j) | (1 << k) for i, j, k in hands], dtype=np.uint64)
+    out = np.zeros(n * n * 3, dtype=np.int64)
+    for i in range(len(hands)):
+        apart = (masks & masks[i]) == 0
+        out += np.bincount((cls[i] * n + cls[apart]) * 3 + 1 + np.sign(strength[i] - strength[apart]),
+                           minlength=n * n * 3)
+    return out.tolist()
+
+
+def _small_shoe(seed: int) -> np.ndarray:
+    """About two dozen cards of a few ranks, each card up to three times (three decks' worth):
+    hands that share their highest rank, and copies of one card, are common."""
+    rng = np.random.default_rng(seed)
+    ranks = rng.choice(13, size=6, replace=False)
+    counts = np.zeros(52, dtype=np.int64)
+    for code in rng.choice((4 * ranks[:, None] + np.arange(4)).ravel(), size=11, replace=False):
+        counts[code] = rng.integers(1, 4)
+    return counts
+
+
+@pytest.mark.parametrize("ranking", SUIT_RANKINGS, ids=repr)
+def test_suit_rankings_against_every_pair_of_hands(ranking: Ranking) -> None:
+    """Small multi-deck shoes, identical cards included, where suits decide most ties: the
+    analysis's counts equal the card-by-card count (each implementation's kernels)."""
+    rules = MACAU.replace(ranking=ranking, decks=3)
+    for seed in (1, 2):
+        counts = _small_shoe(seed + 10 * SUIT_RANKINGS.index(ranking))
+        got = _counts(rules, counts)
+        assert [int(x) for x in got.joint] == _every_pair_of_hands(ranking, counts)
+        assert sum(int(x) for x in got.joint) == got.pairs
+
+
+def _joint_with(kernels: ModuleType, rules: RuleSet, counts: np.ndarray) -> list[int]:
+    chosen = _impl.kernels
+    _impl.kernels = kernels
+    try:
+        return [int(x) for x in _counts(rules, counts).joint]
+    finally:
+        _impl.kernels = chosen
+
+
+@pytest.mark.single_impl
+@pytest.mark.parametrize("ranking", SUIT_RANKINGS[:3], ids=repr)
+def test_suit_rankings_core_against_the_reference_on_large_shoes(ranking: Ranking) -> None:
+    """Full and depleted shoes of 1 to 64 decks (from 51 decks on, counts beyond 64 bits:
+    the core sums in 128, into Python integers)."""
+    rng = np.random.default_rng(6)
+    for decks in (1, 8, 64):
+        rules = MACAU.replace(ranking=ranking, decks=decks)
+        full = composition(decks)
+        cards = np.repeat(np.arange(52), decks)
+        depleted = np.bincount(rng.choice(cards, size=len(cards) - 7 * decks, replace=False), minlength=52)
+        for counts in (full, depleted.astype(np.int64)):
+            core = _joint_with(_core, rules, counts)
+            assert core == _joint_with(ref, rules, counts), decks
+            n = int(counts.sum())
+            assert sum(core) == comb(n, 3) * comb(n - 3, 3)
+
+
+@pytest.mark.single_impl
+def test_the_core_refuses_what_it_cannot_count() -> None:
+    """Sums beyond a uint64 output (one that holds 2**64 - 1 already), suits that do not add
+    up to the kinds' counts, two multisets of equal rank whose highest kinds differ, a kind
+    beyond 1,024 cards."""
+    rules = PRESETS["san_gong"]
+    from sanggong.analysis import _by_kind, _class_tables, _suits
+
+    sets, classes, ranks = _class_tables(rules.ranking)
+    n = tables_for(rules.ranking).n_classes
+    counts = composition(64)
+    folded = _by_kind(counts, 13)
+    with pytest.raises(OverflowError):
+        _core.joint_class_counts(folded, sets, classes, ranks, n, np.full(n * n * 3, 2**64 - 1, dtype=np.uint64),
+                                 _suits(counts))
+    wrong = _suits(counts).copy()
+    wrong[0, 0] -= 1
+    with pytest.raises(ValueError, match="add up"):
+        _core.joint_class_counts(folded, sets, classes, ranks, n, np.zeros(n * n * 3, dtype=object), wrong)
+    forged = ranks.copy()
+    forged[:] = forged[0]
+    with pytest.raises(ValueError, match="highest kinds"):
+        _core.joint_class_counts(folded, sets, classes, forged, n, np.zeros(n * n * 3, dtype=object), _suits(counts))
+    with pytest.raises(ValueError, match="1024"):
+        _core.joint_class_counts(folded * 5, sets, classes, ranks, n, np.zeros(n * n * 3, dtype=object))
 
 
 # --- returns ----------------------------------------------------------------------------

@@ -38,6 +38,7 @@ def _setup(rules: RuleSet, bets: tuple[str, ...], perfect: bool, burned_seen: bo
     (MACAU.replace(decks=4, positions=16, cut_card_range=(60, 70)), ("win:16", "tie:9", "odd"), False, False),
     (ONLINE, ("win:1", "lose:2", "tie:3", "three_faces:1", "pair_plus:banker"), True, False),
     (PRESETS["chinese"], ("player:1", "player:4"), True, False),
+    (SMALL.replace(ranking=PRESETS["san_gong"].ranking), ("win:1", "tie:2", "odd"), True, False),
 ])
 def test_the_core_equals_the_reference(rules: RuleSet, bets: tuple[str, ...], perfect: bool, burned_seen: bool) -> None:
     import sanggong._core as core
@@ -221,15 +222,30 @@ def test_bad_input(impl: object) -> None:
 
 
 @pytest.mark.single_impl
-def test_perfect_play_of_a_suit_ranking_on_a_shoe_is_refused() -> None:
-    """A suit tie-break counts its pairs over the 52 cards (seconds a composition): no
-    perfect information on a shoe, a count still plays. (Once: the reference's count of
-    such a shoe takes most of a minute, and nothing here is the kernels'.)"""
-    shoe_suits = SMALL.replace(ranking=PRESETS["san_gong"].ranking)
-    with pytest.raises(ValueError, match="suit"):
-        play_shoes(shoe_suits, 1, "perfect", bets=["win:1"])
-    flat = dict.fromkeys(RANK_SYMBOLS, 0)
-    assert play_shoes(shoe_suits, 2, CountPlay(tags=flat), seed=1, bets=["win:1"]).shoes == 2
+def test_perfect_play_of_a_suit_ranking_on_a_shoe() -> None:
+    """A suit tie-break's pairs are summed by the shoe kernel too (its tie terms), so
+    perfect information plays such a shoe: every round's exact EV, averaged, is the shoe
+    evaluator's of what was unseen before that round, dealt again with Game. (Once: the
+    kernels' per-round EVs are compared in test_the_core_equals_the_reference.)"""
+    rules = SMALL.replace(ranking=PRESETS["san_gong"].ranking)
+    bets = ("win:1", "tie:1", "point:0")
+    result = play_shoes(rules, 3, "perfect", seed=12, workers=1, bets=bets)
+    game = Game(rules, seed=_child(np.random.SeedSequence(12), 0))
+    shoe = ShoeEvaluator(rules, bets=bets)
+    ev_sum = dict.fromkeys(bets, Fraction(0))
+    shoes = rounds = 0
+    while shoes < 3:
+        for b, ev in shoe.evs().items():
+            ev_sum[b] += ev
+        record = game.play({})
+        rounds += 1
+        shoe.remove(" ".join(str(c) for h in (record.banker, *record.hands.values()) for c in h.cards))
+        if record.last_of_shoe:
+            shoes += 1
+            shoe = ShoeEvaluator(rules, bets=bets)
+    assert result.rounds == rounds
+    for b in bets:
+        assert result[b].always.expected_gain_per_100 == pytest.approx(100 * float(ev_sum[b]) / rounds, rel=1e-9)
 
 
 def test_design_lists_every_pay_in_range(impl: object) -> None:

@@ -48,12 +48,46 @@ def test_equals_analyze_on_depleted_shoes(impl, name: str, decks: int) -> None:
 
 
 @pytest.mark.parametrize("name", ["san_gong", "chinese"])
-def test_suit_rankings_equal_analyze(impl, name: str) -> None:
-    """Suit tie-breaks count pairs over the 52 cards, as analyze does; the one-hand bets
-    still go through the kernel."""
-    rng = np.random.default_rng(7)
-    rules = PRESETS[name].replace(decks=2)
-    _check(rules, _depleted(rng, 2, 40))
+@pytest.mark.parametrize("decks", [1, 2, 8])
+def test_suit_rankings_equal_analyze(impl, name: str, decks: int) -> None:
+    """Suit tie-breaks: the kernel's six-card multisets and tie terms against analyze's
+    pairs of hands (checked card by card in test_analysis), full and depleted shoes."""
+    rng = np.random.default_rng([decks, len(name), 7])
+    rules = PRESETS[name].replace(decks=decks)
+    for left in (52 * decks, int(rng.integers(6, 52 * decks))):
+        _check(rules, _depleted(rng, decks, left))
+
+
+@pytest.mark.parametrize("ranking", [
+    Ranking(order="points_faces", high_card="rank_suit"),
+    Ranking(order="faces_points", tiers=("three_threes", "face_trips", "trips", "three_faces"), high_card="rank_suit"),
+    Ranking(order="points", tiers=("trips",), high_card="rank_suit"),
+], ids=repr)
+def test_suit_rankings_of_a_macau_table_equal_analyze(impl, ranking: Ranking) -> None:
+    """Win (less commission), Tie and the banker's bets of a shoe whose ranking breaks ties
+    by suit: every outcome's net differs, so each tie term counts."""
+    rng = np.random.default_rng(13)
+    rules = PRESETS["macau"].replace(decks=3, ranking=ranking)
+    _check(rules, _depleted(rng, 3, 120))
+    _check(rules, _depleted(rng, 3, 19))
+
+
+@pytest.mark.single_impl
+@pytest.mark.parametrize("name", ["macau", "san_gong", "online"])
+def test_the_core_sums_in_64_or_128_bits_as_the_reference(name: str) -> None:
+    """An 8-deck shoe's sums fit 64 bits (the core's narrow loop); a 64-deck shoe's weights
+    sum to C(3,328, 6) > 2**60, times values of 2 and more: its sums go in 128. Both equal
+    the reference's Python integers."""
+    import sanggong._core as core
+    import sanggong._reference as ref
+
+    rules = PRESETS[name]
+    plan = shoe_plan(rules, tuple(rules.bets))
+    rng = np.random.default_rng(17)
+    for decks in (8, 64):
+        for counts in (composition(decks), _depleted(rng, decks, 52 * decks - 100)):
+            assert core.ShoeKernel(plan, counts.tolist()).numerators() == ref.ShoeKernel(plan, counts.tolist()).numerators()
+    assert ShoeEvaluator(rules.replace(decks=64)).evs() == {b: t.ev_exact for b, t in analyze(rules.replace(decks=64)).bets.items()}
 
 
 @pytest.mark.parametrize("ranking", [
@@ -142,3 +176,77 @@ def test_the_kernel_refuses_a_forged_plan(impl) -> None:
         kernel.remove(3)
     with pytest.raises(ValueError):
         kernel.add(52)
+
+
+def _forged(plan, **changes):  # type: ignore[no-untyped-def]
+    return type(plan)(**{**plan.__dict__, **changes})
+
+
+def test_the_kernel_refuses_forged_tie_terms(impl) -> None:
+    """A suit ranking's plan: its tie entries only with the suit order (and then the 13
+    ranks as kinds), a multiset given twice (its weights would pass the sums' bound), a
+    suit order that is not the four suits."""
+    plan = shoe_plan(PRESETS["san_gong"], ("dragon", "tie"))
+    assert len(plan.suit_order) == 4 and len(plan.pairs_idx) > 18_564  # tie terms beside the six-card multisets
+    impl.ShoeKernel(plan, [1] * 52)  # as made: accepted
+    no_order = _forged(plan, suit_order=np.zeros(0, dtype=np.uint8))
+    twice = _forged(plan, pairs_idx=np.concatenate([plan.pairs_idx, plan.pairs_idx[-1:]]),
+                    pairs_values=np.concatenate([plan.pairs_values, plan.pairs_values[-1:]]))
+    bad_order = _forged(plan, suit_order=np.array([1, 0, 2, 2], dtype=np.uint8))
+    other_fold = _forged(plan, fold=np.array(plan.fold[::-1]))
+    for forged in (no_order, twice, bad_order, other_fold):
+        with pytest.raises(ValueError):
+            impl.ShoeKernel(forged, [1] * 52)
+
+
+def test_the_kernel_refuses_forged_pair_plus_terms(impl) -> None:
+    """Pair Plus's rows are rank multisets (past the cards' binomials) or three cards of one
+    suit: a row that mixes the two, or names a rank past the 13, is refused."""
+    plan = shoe_plan(PRESETS["online"], ("pair_plus:1",))
+    idx = np.array(plan.cards_idx)
+    ranks_at = 52 * 8 + 1
+    assert (idx >= ranks_at).all(axis=1).any() and (idx < ranks_at).all(axis=1).any()  # both kinds of row
+    impl.ShoeKernel(plan, [1] * 52)
+    rank_row = int(np.flatnonzero((idx >= ranks_at).all(axis=1) & (idx % 8 != 0).all(axis=1))[0])
+    mixed = idx.copy()
+    mixed[rank_row, 0] = 8 * 51 + 1  # a king of spades beside two rank entries
+    past = idx.copy()
+    past[rank_row, 0] = ranks_at + 8 * 13 + 1
+    for forged in (mixed, past):
+        with pytest.raises(ValueError):
+            impl.ShoeKernel(_forged(plan, cards_idx=forged), [1] * 52)
+
+
+@pytest.mark.single_impl
+def test_the_core_refuses_tie_values_beyond_its_bound() -> None:
+    """With tie terms the weights may sum to 2**6 times C(n, 6): values below 2**59 keep
+    the 128-bit sums exact, and shoe_plan sends a plan beyond it to the reference."""
+    import sanggong._core as core
+    import sanggong._reference as ref
+
+    plan = shoe_plan(PRESETS["san_gong"], ("dragon",))
+    values = np.array(plan.pairs_values)
+    values[0, 0] = 2**59
+    forged = _forged(plan, pairs_values=values)
+    with pytest.raises(ValueError, match="2\\*\\*59"):
+        core.ShoeKernel(forged, [1] * 52)
+    assert ref.ShoeKernel(forged, [1] * 52).numerators()[0] == ref.ShoeKernel(plan, [1] * 52).numerators()[0] + (
+        2**59 - int(plan.pairs_values[0, 0])) * _ways_of(plan.pairs_idx[0], [1] * 52)
+
+
+def _ways_of(row: np.ndarray, counts: list[int]) -> int:
+    """The ways of one plan row for a composition: C(c_k, m) for each kind's entry, or the
+    tie entry's E_t(a, b) from suit_split (a 13-kind plan)."""
+    import math
+
+    import sanggong._reference as ref
+
+    ways = 1
+    for e in (int(x) for x in row):
+        if e < 8 * 13:
+            ways *= math.comb(sum(counts[4 * (e // 8): 4 * (e // 8) + 4]), e % 8)
+        elif e > 8 * 13:
+            t, a, b = (e - 8 * 13 - 1) // 16, (e - 8 * 13 - 1) // 4 % 4, (e - 8 * 13 - 1) % 4
+            by_strength = [counts[4 * t + s] for s in np.argsort(ref.SUIT_STRENGTH)]
+            ways *= ref.suit_split(by_strength, a, b)[2]
+    return ways

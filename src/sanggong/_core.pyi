@@ -43,6 +43,23 @@ def deal_chunk(
     cut_card: npt.NDArray[np.uint16],
 ) -> int: ...
 
+def suit_split(suits: Any, a: int, b: int) -> tuple[int, int, int]: ...
+def joint_class_counts(
+    counts: npt.NDArray[np.int64],
+    multisets: npt.NDArray[np.uint8],
+    classes: npt.NDArray[np.uint8],
+    ranks: npt.NDArray[np.uint16],
+    n_classes: int,
+    out: npt.NDArray[np.uint64] | npt.NDArray[np.object_],
+    suits: npt.NDArray[np.int64] | None = None,
+) -> None: ...
+def hand_counts(
+    counts: npt.NDArray[np.int64],
+    multisets: npt.NDArray[np.uint8],
+    values: npt.NDArray[np.uint8],
+    out: npt.NDArray[np.uint64],
+) -> None: ...
+
 class ShoeKernel:
     """The exact sums behind every bet's EV for an unseen composition (``sanggong.shoe``)."""
 

@@ -11,7 +11,7 @@ from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, u
 
 cimport cython
 from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_IsValid
-from libc.stdlib cimport free, malloc, qsort
+from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcpy
 from numpy.random cimport bitgen_t
 
@@ -973,8 +973,18 @@ cdef int64_t _deal_rows(object bit_generator, shoe_t* s, Py_ssize_t rounds, uint
 
 
 # --- exact counting -------------------------------------------------------------------------
-# The compiled twins of _reference.joint_class_counts and hand_counts, in uint64: the
-# caller (sanggong.analysis) checks that the shoe is small enough for no sum to overflow.
+# The compiled twins of _reference.joint_class_counts, suit_split and hand_counts. A pair's
+# ways fit 64 bits (each kind holds at most MAX_KIND_COUNT cards: checked); the pair
+# counts are summed in 128 bits, two words, and written to a uint64 output where they fit
+# it (else OverflowError) or added to an object array's Python integers.
+
+cdef extern from "_shoe.h" nogil:
+    int64_t sg_choose3(int64_t n, int64_t k)
+    void sg_suit_wins(const int64_t *n, int64_t *W)
+
+cdef enum:
+    MAX_KIND_COUNT = 1024  # (a pair of hands: six cards, at most 1024 ** 6 = 2 ** 60 ways)
+
 
 cdef inline uint64_t _choose(int64_t n, uint8_t k) noexcept nogil:
     if k == 0:
@@ -1003,143 +1013,151 @@ cdef int _check_multisets(Py_ssize_t kinds, const uint8_t[:, :, ::1] multisets,
     return 0
 
 
+def suit_split(suits, Py_ssize_t a, Py_ssize_t b):
+    """(lower, equal, higher): see _reference.suit_split (here by the prefix sums of
+    _shoe.h's sg_suit_wins, not by every spread over the suits)."""
+    cdef int64_t n[4]
+    cdef int64_t W[16]
+    cdef Py_ssize_t s
+    held = [int(x) for x in suits]
+    if len(held) != 4 or not all(0 <= x <= MAX_KIND_COUNT for x in held) or not (1 <= a <= 3 and 1 <= b <= 3):
+        raise ValueError(f"suit_split takes 4 counts of 0..{MAX_KIND_COUNT} and 1..3 cards a hand")
+    for s in range(4):
+        n[s] = held[s]
+    sg_suit_wins(n, W)
+    cdef int64_t c = n[0] + n[1] + n[2] + n[3]
+    lower, higher = W[4 * b + a], W[4 * a + b]
+    return lower, sg_choose3(c, a) * sg_choose3(c - a, b) - lower - higher, higher
+
+
 @cython.boundscheck(False)
 @cython.wraparound(False)
+@cython.cdivision(True)
 def joint_class_counts(const int64_t[::1] counts, const uint8_t[:, :, ::1] multisets,
                        const uint8_t[::1] classes, const uint16_t[::1] ranks, Py_ssize_t n_classes,
-                       uint64_t[::1] out not None):
+                       out not None, suits=None):
     """out[(p * n_classes + b) * 3 + order + 1] += ordered (position hand, banker hand)
     pairs of disjoint hands of classes p and b, the position's hand beating (order 1),
-    tying (0) or losing to (-1) the banker's by their ranks; see
-    _reference.joint_class_counts."""
-    cdef Py_ssize_t n = multisets.shape[0], kinds = counts.shape[0], i, j, t
-    cdef int64_t rest[64]
-    cdef uint64_t w1, w2
-    cdef Py_ssize_t base
-    if not 1 <= n_classes <= MAX_CLASSES or out.shape[0] != n_classes * n_classes * 3 or ranks.shape[0] != n:
+    tying (0) or losing to (-1) the banker's by their ranks, and where ``suits`` is given
+    (a (kinds, 4) array: each kind's cards by suit, weakest first) equal ranks by their
+    highest kind's suits; see _reference.joint_class_counts. ``out`` is uint64 or object."""
+    cdef Py_ssize_t n = multisets.shape[0], kinds = counts.shape[0], size = n_classes * n_classes * 3
+    cdef Py_ssize_t i, j, t, k, s, base
+    if not 1 <= n_classes <= MAX_CLASSES or len(out) != size or ranks.shape[0] != n:
         raise ValueError("out must hold n_classes ** 2 * 3 counts, and every multiset have a rank")
     _check_multisets(kinds, multisets, classes, n_classes)
-    cdef bint single = True  # a shoe holding at most one of each kind: hands are sets
     for t in range(kinds):
-        if counts[t] > 1:
-            single = False
-    if single:
-        _joint_sets(counts, multisets, classes, ranks, n_classes, out)
-        return None
-    with nogil:
+        if not 0 <= counts[t] <= MAX_KIND_COUNT:
+            raise ValueError(f"kind {t} holds {counts[t]} cards: at most {MAX_KIND_COUNT} are counted")
+    cdef bint by_suit = suits is not None
+    cdef const int64_t[:, ::1] suit_counts
+    # each kind's (lower, equal, higher) ways for a, b = 1..3 of its cards in the two hands
+    cdef int64_t split[64 * 16 * 3]
+    cdef int64_t W[16]
+    cdef uint8_t top[1024]  # each multiset's highest kind, and how many cards of it
+    cdef uint8_t top_m[1024]
+    if by_suit:
+        suit_counts = suits
+        if suit_counts.shape[0] != kinds or suit_counts.shape[1] != 4 or n > 1024:
+            raise ValueError("suits must be (kinds, 4): each kind's cards by suit, for at most 1,024 multisets")
+        for t in range(kinds):
+            if (suit_counts[t, 0] < 0 or suit_counts[t, 1] < 0 or suit_counts[t, 2] < 0 or suit_counts[t, 3] < 0
+                    or suit_counts[t, 0] + suit_counts[t, 1] + suit_counts[t, 2] + suit_counts[t, 3] != counts[t]):
+                raise ValueError(f"suits[{t}] does not add up to the {counts[t]} cards of kind {t}")
+            sg_suit_wins(&suit_counts[t, 0], W)
+            for i in range(1, 4):
+                for j in range(1, 4):
+                    k = ((t * 4 + i) * 4 + j) * 3
+                    split[k] = W[4 * j + i]
+                    split[k + 2] = W[4 * i + j]
+                    split[k + 1] = sg_choose3(counts[t], i) * sg_choose3(counts[t] - i, j) - split[k] - split[k + 2]
         for i in range(n):
-            w1 = 1
+            top_m[i] = 0
             for t in range(3):
-                w1 *= _choose(counts[multisets[i, t, 0]], multisets[i, t, 1])
-            if w1 == 0:
-                continue
-            for t in range(kinds):
-                rest[t] = counts[t]
-            for t in range(3):
-                rest[multisets[i, t, 0]] -= multisets[i, t, 1]
-            base = classes[i] * n_classes
-            for j in range(n):
-                w2 = w1
-                for t in range(3):
-                    w2 *= _choose(rest[multisets[j, t, 0]], multisets[j, t, 1])
-                out[(base + classes[j]) * 3 + 1 + (ranks[i] > ranks[j]) - (ranks[i] < ranks[j])] += w2
-    return None
-
-
-ctypedef struct _keyed_hand:
-    int64_t key  # class << 32 | rank: sorting by it groups classes, ranks ascending within
-    uint64_t mask
-
-
-cdef int _by_key(const void* a, const void* b) noexcept nogil:
-    cdef int64_t x = (<const _keyed_hand*>a).key, y = (<const _keyed_hand*>b).key
-    return (x > y) - (x < y)
-
-
-cdef inline Py_ssize_t _first_at_least(const _keyed_hand* h, Py_ssize_t lo, Py_ssize_t hi, int64_t key) noexcept nogil:
-    """The first index in [lo, hi) whose key is at least ``key`` (hi if none)."""
-    cdef Py_ssize_t mid
-    while lo < hi:
-        mid = (lo + hi) >> 1
-        if h[mid].key < key:
-            lo = mid + 1
-        else:
-            hi = mid
-    return lo
-
-
-cdef inline uint64_t _disjoint(uint64_t mask, const uint64_t* masks, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil:
-    """How many of masks[lo:hi] share no bit with mask (a loop the compiler vectorizes)."""
-    cdef uint64_t count = 0
-    cdef Py_ssize_t j
-    for j in range(lo, hi):
-        count += (mask & masks[j]) == 0
-    return count
-
-
-@cython.boundscheck(False)
-@cython.wraparound(False)
-cdef int _joint_sets(const int64_t[::1] counts, const uint8_t[:, :, ::1] multisets,
-                     const uint8_t[::1] classes, const uint16_t[::1] ranks, Py_ssize_t n_classes,
-                     uint64_t[::1] out) except -1:
-    """joint_class_counts for a shoe holding at most one card of each kind (a deck, less
-    what is out): a hand is drawn in one way or none, and two hands are disjoint when their
-    bit masks are (the multisets' kinds are < 64, checked). The hands the shoe holds are
-    sorted by (class, rank); then for a first hand the second hands of each class fall in
-    three runs, ranked below, equal to and above it, and each run's disjoint hands are
-    counted by one vectorized loop of AND and compare."""
-    cdef Py_ssize_t n = multisets.shape[0], i, t, m = 0, c, lo, mid, hi, start, end
-    cdef uint64_t mask
-    cdef int64_t key, rank
-    cdef bint ok
-    cdef _keyed_hand* hands = <_keyed_hand*>malloc((n + 1) * sizeof(_keyed_hand))
-    cdef uint64_t* masks = <uint64_t*>malloc((n + 1) * sizeof(uint64_t))
-    cdef Py_ssize_t* starts = <Py_ssize_t*>malloc((n_classes + 1) * sizeof(Py_ssize_t))
-    if hands == NULL or masks == NULL or starts == NULL:
-        free(hands)
-        free(masks)
-        free(starts)
+                if multisets[i, t, 1] and (top_m[i] == 0 or multisets[i, t, 0] > top[i]):
+                    top[i] = multisets[i, t, 0]
+                    top_m[i] = multisets[i, t, 1]
+            if top_m[i] == 0:
+                raise ValueError(f"multiset {i} holds no card")
+    cdef bint wide = out.dtype == object
+    cdef uint64_t[::1] out64
+    if not wide:
+        out64 = out
+    cdef uint64_t* lo = <uint64_t*>calloc(2 * size, sizeof(uint64_t))  # the sums: lo, then hi words
+    cdef int16_t* entry = <int16_t*>malloc(3 * n * sizeof(int16_t) + 1)  # each multiset's kind * 4 + count
+    if lo == NULL or entry == NULL:
+        free(lo)
+        free(entry)
         raise MemoryError()
+    cdef uint64_t* hi = lo + size
+    cdef uint64_t binom[64 * 4]  # C(left of kind k, m) at 4 k + m, for the second hand
+    cdef uint64_t w1, w2, rest_w
+    cdef int64_t left
+    cdef int ri, rj
+    cdef bint mismatch = False
+    for i in range(n):
+        for t in range(3):
+            entry[3 * i + t] = multisets[i, t, 0] * 4 + multisets[i, t, 1]
     try:
-        for i in range(n):  # the hands the shoe holds, as masks
-            mask = 0
-            ok = True
-            for t in range(3):
-                if multisets[i, t, 1] == 0:
-                    continue
-                if multisets[i, t, 1] > counts[multisets[i, t, 0]]:
-                    ok = False
-                mask |= (<uint64_t>1) << multisets[i, t, 0]
-            if ok:
-                hands[m].key = ((<int64_t>classes[i]) << 32) | ranks[i]
-                hands[m].mask = mask
-                m += 1
         with nogil:
-            qsort(hands, m, sizeof(_keyed_hand), _by_key)
-            for i in range(m):
-                masks[i] = hands[i].mask
-            for c in range(n_classes + 1):
-                starts[c] = _first_at_least(hands, 0, m, (<int64_t>c) << 32)
-            for i in range(m):
-                mask = masks[i]
-                key = hands[i].key
-                rank = key & <int64_t>0xffffffff
-                t = (key >> 32) * n_classes
-                for c in range(n_classes):
-                    start = starts[c]
-                    end = starts[c + 1]
-                    if start == end:
+            for i in range(n):
+                w1 = 1
+                for t in range(3):
+                    w1 *= _choose(counts[multisets[i, t, 0]], multisets[i, t, 1])
+                if w1 == 0:
+                    continue
+                for k in range(kinds):
+                    left = counts[k]
+                    for t in range(3):
+                        if multisets[i, t, 1] and multisets[i, t, 0] == k:
+                            left -= multisets[i, t, 1]
+                    binom[4 * k] = 1
+                    binom[4 * k + 1] = _choose(left, 1)
+                    binom[4 * k + 2] = _choose(left, 2)
+                    binom[4 * k + 3] = _choose(left, 3)
+                base = classes[i] * n_classes
+                ri = ranks[i]
+                for j in range(n):
+                    w2 = w1 * binom[entry[3 * j]] * binom[entry[3 * j + 1]] * binom[entry[3 * j + 2]]
+                    if w2 == 0:
                         continue
-                    lo = _first_at_least(hands, start, end, ((<int64_t>c) << 32) | rank)
-                    hi = _first_at_least(hands, lo, end, ((<int64_t>c) << 32) | (rank + 1))
-                    out[(t + c) * 3 + 2] += _disjoint(mask, masks, start, lo)  # ranked below: the first wins
-                    out[(t + c) * 3 + 1] += _disjoint(mask, masks, lo, hi)
-                    out[(t + c) * 3] += _disjoint(mask, masks, hi, end)
+                    rj = ranks[j]
+                    k = (base + classes[j]) * 3
+                    if by_suit and ri == rj:  # the highest kind's suits decide
+                        if top[j] != top[i]:
+                            mismatch = True
+                            break
+                        rest_w = 1
+                        for t in range(3):
+                            if multisets[i, t, 1] and multisets[i, t, 0] != top[i]:
+                                rest_w *= _choose(counts[multisets[i, t, 0]], multisets[i, t, 1])
+                            if multisets[j, t, 1] and multisets[j, t, 0] != top[i]:
+                                rest_w *= binom[entry[3 * j + t]]
+                        s = ((top[i] * 4 + top_m[i]) * 4 + top_m[j]) * 3
+                        for t in range(3):
+                            w2 = rest_w * <uint64_t>split[s + t]
+                            lo[k + t] += w2
+                            hi[k + t] += lo[k + t] < w2
+                        continue
+                    k += 1 + (ri > rj) - (ri < rj)
+                    lo[k] += w2
+                    hi[k] += lo[k] < w2
+                if mismatch:
+                    break
+        if mismatch:
+            raise ValueError("two multisets of equal rank have different highest kinds: suits cannot order them")
+        for k in range(size if not wide else 0):  # (checked whole before any is written)
+            if hi[k] or out64[k] + lo[k] < lo[k]:
+                raise OverflowError(f"the count of cell {k} passes 2**64: count into an object array")
+        for k in range(size):
+            if wide and (lo[k] or hi[k]):
+                out[k] += (<object>hi[k] << 64) | <object>lo[k]
+            elif not wide:
+                out64[k] += lo[k]
     finally:
-        free(hands)
-        free(masks)
-        free(starts)
-    return 0
+        free(lo)
+        free(entry)
+    return None
 
 
 @cython.boundscheck(False)

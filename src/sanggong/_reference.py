@@ -28,6 +28,7 @@ Pair Plus categories
 
 from __future__ import annotations
 
+import itertools
 import math
 import operator
 from typing import Any
@@ -774,10 +775,16 @@ def deal_chunk(  # type: ignore[no-untyped-def]
 
 # --- exact counting ---------------------------------------------------------------------
 # A hand's class and rank depend on as little as its ranking reads: counting goes over 11
-# "class ranks" (A..9, T, a face: J, Q and K alike), 13 ranks or the 52 cards
-# (``Ranking.kinds``), whose hands are the multisets of 3 (``kind_multisets``). A multiset with m_k cards of class rank k can be drawn in
-# prod C(c_k, m_k) ways from a shoe holding c_k such cards; a second hand then in
-# prod C(c_k - m_k, m'_k). Pair Plus needs suits: its counts go over the 52 card kinds.
+# "class ranks" (A..9, T, a face: J, Q and K alike) or the 13 ranks (``Ranking.kinds``),
+# whose hands are the multisets of 3 (``kind_multisets``). A multiset with m_k cards of
+# kind k can be drawn in prod C(c_k, m_k) ways from a shoe holding c_k such cards; a
+# second hand then in prod C(c_k - m_k, m'_k). A ranking that breaks ties by suit counts
+# over the 13 ranks as well: two hands then compare by their ranks with the strongest
+# card's suit left out, and where those are equal the hands share their highest rank, so
+# only the suits of that one rank's cards can still separate them: the ways to draw those
+# cards are split by how the two hands' strongest suits compare (``suit_split``), the
+# other cards counted as for any ranking. Pair Plus needs every suit: its counts go over
+# the 52 card kinds.
 
 N_CLASS_RANKS = 11
 
@@ -849,13 +856,48 @@ def _ways(left: Any, kinds: npt.NDArray[np.intp], mult: Any) -> Any:
     return w
 
 
-def joint_class_counts(counts, multisets, classes, ranks, n_classes: int, out) -> None:  # type: ignore[no-untyped-def]
+def _suit_shares(cards: int) -> list[tuple[int, ...]]:
+    """Every way ``cards`` cards of one rank can fall in the 4 suits: how many in each."""
+    return [x for x in itertools.product(range(cards + 1), repeat=N_SUITS) if sum(x) == cards]
+
+
+def suit_split(suits: Sequence[int], a: int, b: int) -> tuple[int, int, int]:
+    """The ways to draw ``a`` cards (a first hand's) and then ``b`` other cards (a second
+    hand's) of one rank, of which the shoe holds ``suits[s]`` in suit s (suits by strength,
+    weakest first), by how the strongest suit among the first cards compares with the
+    strongest among the second: (lower, equal, higher). Equal: each holds a card of that
+    suit, two copies of one card (several decks). The three add up to C(c, a) C(c - a, b)
+    for the c cards of the rank."""
+    out = [0, 0, 0]
+    for x in _suit_shares(a):
+        for y in _suit_shares(b):
+            ways = 1
+            for held, first, second in zip(suits, x, y, strict=True):
+                ways *= _comb_any(held, first) * _comb_any(held - first, second)
+            top_x = max(s for s in range(N_SUITS) if x[s])
+            top_y = max(s for s in range(N_SUITS) if y[s])
+            out[1 + (top_x > top_y) - (top_x < top_y)] += ways
+    return out[0], out[1], out[2]
+
+
+def _comb_any(n: int, k: int) -> int:
+    """C(n, k), 0 where n < k (n may be negative: more drawn than held)."""
+    return math.comb(n, k) if 0 <= k <= n else 0
+
+
+def joint_class_counts(counts, multisets, classes, ranks, n_classes: int, out, suits=None) -> None:  # type: ignore[no-untyped-def]
     """``out[(p * n_classes + b) * 3 + order + 1]`` += ordered (position hand, banker hand)
     pairs of disjoint hands with classes p and b, the position's hand beating (order 1),
     tying (0) or losing to (-1) the banker's, from a shoe holding ``counts[k]`` cards of
     kind k. ``multisets`` is (n, 3, 2) (kind, multiplicity; multiplicity 0 pads), each
     with its hand's class and rank. For each first hand, the ways to draw every second
-    hand from what it leaves, all at once (in Python integers where ``out`` holds them)."""
+    hand from what it leaves, all at once (in Python integers where ``out`` holds them).
+
+    ``suits``, for a ranking that breaks ties by suit, holds the cards of each kind (the 13
+    ranks) by suit, weakest suit first, as a (kinds, 4) array; ``ranks`` are then the
+    hands' ranks with the strongest card's suit left out. Two hands of equal rank share
+    their highest kind t, a cards of it in the first and b in the second: their pairs are
+    counted without kind t, times ``suit_split(suits[t], a, b)``, which orders them."""
     exact = out.dtype == object
     left = np.array([int(x) for x in counts], dtype=object if exact else np.int64)
     ms = np.asarray(multisets)
@@ -865,27 +907,29 @@ def joint_class_counts(counts, multisets, classes, ranks, n_classes: int, out) -
     cls = np.asarray(classes, dtype=np.int64)
     rk = np.asarray(ranks, dtype=np.int64)
     first = _ways(left, kinds, mult)
-    if max(left, default=0) <= 1 and len(left) <= 64:  # hands are sets: disjoint when their masks are
-        held = np.flatnonzero(first)
-        masks = np.zeros(len(held), dtype=np.uint64)
-        for t in range(3):
-            bit = np.left_shift(np.uint64(1), kinds[held, t].astype(np.uint64))
-            masks |= np.where(mult[held, t].astype(np.int64) > 0, bit, np.uint64(0))
-        size = n_classes * n_classes * 3
-        total = np.zeros(size, dtype=np.int64)
-        for a, i in enumerate(held):
-            apart = (masks & masks[a]) == 0
-            index = (cls[i] * n_classes + cls[held]) * 3 + 1 + np.sign(rk[i] - rk[held])
-            total += np.bincount(index[apart], minlength=size)
-        for k in np.flatnonzero(total):
-            out[k] += int(total[k]) if exact else total[k]
-        return
+    plain = [{int(k): int(m) for k, m in row if m} for row in ms.tolist()]  # each multiset as {kind: count}
     for i in np.flatnonzero(first):
         rest = left.copy()
         for t in range(3):
             rest[kinds[i, t]] -= mult[i, t]
         w = first[i] * _ways(rest, kinds, mult)
         keep = w != 0
+        if suits is not None:
+            tied = keep & (rk == rk[i])
+            keep &= ~tied
+            for j in np.flatnonzero(tied):
+                top = max(plain[i])  # the highest kind: of both hands
+                a, b = plain[i][top], plain[j][top]
+                ways = 1
+                for k, m in plain[i].items():
+                    if k != top:
+                        ways *= math.comb(int(left[k]), m)
+                for k, m in plain[j].items():
+                    if k != top:
+                        ways *= math.comb(int(left[k]) - plain[i].get(k, 0), m)
+                base = (cls[i] * n_classes + cls[j]) * 3
+                for order, split in enumerate(suit_split([int(x) for x in suits[top]], a, b)):
+                    out[base + order] += ways * split
         index = (cls[i] * n_classes + cls[keep]) * 3 + 1 + np.sign(rk[i] - rk[keep])
         np.add.at(out, index, w[keep].astype(out.dtype))
 
@@ -997,6 +1041,14 @@ def simulate_chunk(bit_generator, tables, params, rounds: int, pairs, single, pl
 # --- the shoe evaluator -----------------------------------------------------------------------
 # The twin of _core.ShoeKernel (sanggong.shoe explains the method): each row's sum over
 # multisets of (ways to draw the multiset) x (its scaled net value), in Python integers.
+# A multiset is a row of indices into a table: C(c_k, j) at 8 k + j for the c_k unseen
+# cards of kind k, 1 at 8 K (K kinds: the padding), and past it where suits break ties
+# E_t(a, b), the third of ``suit_split`` (the first hand's strongest suit above), at 8 K +
+# 1 + 16 t + 4 a + b; in Pair Plus's table (the 52 cards as kinds) the 13 ranks'
+# binomials, at ``RANKS_AT`` + 8 r + j. Its ways are the product of its entries.
+
+BINOM_STRIDE = 8
+RANKS_AT = N_CARDS * BINOM_STRIDE + 1
 
 
 class ShoeKernel:
@@ -1011,6 +1063,11 @@ class ShoeKernel:
         if fold.shape != (N_CARDS,) or fold.dtype.kind not in "iu" or not all(0 <= int(k) < kinds_of for k in fold):
             raise ValueError("the shoe plan's fold must give each of the 52 cards a kind of its own kinds")
         self._fold = [int(k) for k in fold]
+        suit_order = np.asarray(plan.suit_order)
+        self._suit_order = [int(s) for s in suit_order.tolist()] if suit_order.dtype.kind in "iu" else []
+        if len(suit_order) and (sorted(self._suit_order) != list(range(N_SUITS)) or kinds_of != N_RANKS
+                                or self._fold != [kind_of(c, N_RANKS) for c in range(N_CARDS)]):
+            raise ValueError("a suit tie-break needs the 13 ranks as kinds and its suit order, each suit once")
         self._parts = []
         for name, kinds, width in (("pairs", kinds_of, 6), ("single", kinds_of, 3), ("cards", N_CARDS, 3)):
             idx, values = np.asarray(getattr(plan, name + "_idx")), np.asarray(getattr(plan, name + "_values"))
@@ -1019,11 +1076,29 @@ class ShoeKernel:
             if idx.dtype.kind not in "iu" or not all(isinstance(v, int) and not isinstance(v, bool)
                                                     for v in values.ravel().tolist()):
                 raise ValueError(f"the shoe plan's {name} arrays must hold integers")
-            rows = values.shape[1] if len(idx) else 0
-            entries = [[(int(e) // 8, int(e) % 8) for e in row if int(e) != 8 * kinds] for row in idx.tolist()]
-            if any(not (0 <= k < kinds and 1 <= m <= 6) for row in entries for k, m in row) or any(
-                    sum(m for _, m in row) != width or len({k for k, _ in row}) != len(row) for row in entries):
-                raise ValueError(f"the shoe plan's {name} multisets name an entry outside the binomials")
+            rows = values.shape[1]
+            ties = name == "pairs" and len(self._suit_order) > 0
+            entries = [[int(e) for e in row if int(e) != BINOM_STRIDE * kinds] for row in idx.tolist()]
+            for row in entries:
+                cards, held, by_rank = 0, [], 0
+                for e in row:
+                    past = e - BINOM_STRIDE * kinds - 1
+                    if 0 <= e < BINOM_STRIDE * kinds and 1 <= e % BINOM_STRIDE <= 6:
+                        cards += e % BINOM_STRIDE
+                        held.append(e // BINOM_STRIDE)
+                    elif ties and 0 <= past < 16 * kinds and past % 4 and past // 4 % 4:
+                        cards += past % 4 + past // 4 % 4
+                        held.append(past // 16)
+                    elif name == "cards" and 0 <= past < BINOM_STRIDE * N_RANKS and 1 <= past % BINOM_STRIDE <= 3:
+                        cards += past % BINOM_STRIDE
+                        held.append(N_CARDS + past // BINOM_STRIDE)
+                        by_rank += 1
+                    else:
+                        raise ValueError(f"the shoe plan's {name} multisets name an entry outside the binomials")
+                if cards != width or len(set(held)) != len(held) or by_rank not in (0, len(row)):
+                    raise ValueError(f"the shoe plan's {name} multisets name an entry outside the binomials")
+            if len({tuple(sorted(row)) for row in entries}) != len(entries):
+                raise ValueError(f"a multiset of the shoe plan's {name} is given twice")
             self._parts.append((name, kinds, entries, values.tolist(), rows))
         self.set_counts(counts)
 
@@ -1051,19 +1126,33 @@ class ShoeKernel:
     def counts(self) -> list[int]:
         return list(self._cards)
 
+    def _table(self, name: str, by_kind: list[int]) -> list[int]:
+        """The entries a part's rows index: binomials of its kinds, the padding 1, then the
+        E_t(a, b) (pairs, where suits break ties) or the ranks' binomials (Pair Plus)."""
+        held = self._cards if name == "cards" else by_kind
+        table = [math.comb(c, j) if j <= c else 0 for c in held for j in range(BINOM_STRIDE)] + [1]
+        if name == "pairs" and self._suit_order:
+            for t in range(N_RANKS):
+                suits = [self._cards[4 * t + s] for s in self._suit_order]
+                table += [suit_split(suits, a, b)[2] if a and b else 0 for a in range(4) for b in range(4)]
+        if name == "cards":
+            ranks = [sum(self._cards[4 * r : 4 * r + 4]) for r in range(N_RANKS)]
+            table += [math.comb(c, j) if j <= c else 0 for c in ranks for j in range(BINOM_STRIDE)]
+        return table
+
     def numerators(self, with_pairs: bool = True) -> list[int]:
         by_kind = [0] * self.plan.kinds
         for code, n in enumerate(self._cards):
             by_kind[self._fold[code]] += n
         out: list[int] = []
         for name, kinds, entries, values, rows in self._parts:
-            held = self._cards if kinds == N_CARDS else by_kind
             sums = [0] * rows
             if name != "pairs" or with_pairs:
+                table = self._table(name, by_kind)
                 for multiset, row in zip(entries, values):
                     w = 1
-                    for k, m in multiset:
-                        w *= math.comb(held[k], m)
+                    for e in multiset:
+                        w *= table[e]
                     if w:
                         for r in range(rows):
                             sums[r] += w * row[r]

@@ -6,9 +6,16 @@
  * is a row of indices into a table B of binomials, B[8 k + j] = C(c_k, j) for the c_k
  * cards of kind k the shoe holds (j <= 6), and B[8 K] = 1 pads a row. Its weight, the
  * ways to draw its cards, is the product of its entries, and the weights of a part's
- * multisets sum to C(n, 6) (or C(n, 3)), below 2**61 for n <= 52 * 64 cards. Each sum adds
- * weight * value (a 64-bit value) in 128 bits: |sum| < 2**61 * 2**63 = 2**124, exact for
- * any shoe up to 64 decks. */
+ * multisets sum to C(n, 6) (or C(n, 3); Pair Plus's rank and suited multisets to 2 C(n, 3)),
+ * below 2**61 for n <= 52 * 64 cards. Each sum adds weight * value (a 64-bit value) in 128
+ * bits: |sum| < 2**61 * 2**63 = 2**124, exact for any shoe up to 64 decks; in 64 where the
+ * caller has proved that the weights' sum times the largest |value| stays below 2**62.
+ *
+ * Where suits break ties (the kinds are then the 13 ranks), a row may also hold one entry
+ * E_t(a, b) (sg_suit_wins) at B[8 K + 1 + 16 t + 4 a + b], for a + b of its 6 cards: such
+ * a term's weight is at most the ways to draw its 6 cards times C(a + b, a), which the
+ * distinct terms sum to at most 2**6 C(n, 6) < 2**67; their values are kept below
+ * SG_MAX_TIE_VALUE, so the sums stay below 2**68 * 2**59 = 2**127. */
 #ifndef SANGGONG_SHOE_H
 #define SANGGONG_SHOE_H
 #include <stdint.h>
@@ -16,6 +23,20 @@
 
 #define SG_BINOM_STRIDE 8
 #define SG_MAX_EV_ROWS 64
+#define SG_MAX_TIE_VALUE (INT64_C(1) << 59)
+/* Pair Plus's table: the 52 cards' binomials, the padding 1, then the 13 ranks' (a rank's
+ * cards are codes 4 r .. 4 r + 3) from here: a rank multiset's entries, for its hands of
+ * any suits, and three cards of one suit's, for the suited ones. */
+#define SG_RANKS_AT (52 * SG_BINOM_STRIDE + 1)
+#define SG_CARDS_TABLE (SG_RANKS_AT + 13 * SG_BINOM_STRIDE + 1)
+
+#ifndef SG_ALWAYS_INLINE /* (as _rounds.h spells it) */
+#if defined(_MSC_VER)
+#define SG_ALWAYS_INLINE static __forceinline
+#else
+#define SG_ALWAYS_INLINE static inline __attribute__((always_inline))
+#endif
+#endif
 
 /* B[8 k + j] = C(counts[k], j) for j = 0..top; B[8 kinds] = 1 */
 static inline void sg_binoms(const int64_t *counts, int64_t kinds, int64_t top, int64_t *B) {
@@ -26,6 +47,63 @@ static inline void sg_binoms(const int64_t *counts, int64_t kinds, int64_t top, 
             b[j] = c < j ? 0 : b[j - 1] * (c - j + 1) / j; /* exact: C(c, j - 1) (c - j + 1) = j C(c, j) */
     }
     B[SG_BINOM_STRIDE * kinds] = 1;
+}
+
+/* C(n, k) for k <= 3, 0 where n < k (n may be negative: more cards drawn than held). */
+static inline int64_t sg_choose3(int64_t n, int64_t k) {
+    if (n < k)
+        return 0;
+    switch (k) {
+    case 0:
+        return 1;
+    case 1:
+        return n;
+    case 2:
+        return n * (n - 1) / 2;
+    default:
+        return n * (n - 1) / 2 * (n - 2) / 3; /* exact: n (n - 1) / 2 is an integer, and so is C(n, 3) */
+    }
+}
+
+/* The suit tie-break of rankings whose equal hands are told apart by the strongest card's
+ * suit. Two hands equal but for it share their highest rank, a cards of it in the first
+ * hand and b in the second: W[4 a + b] (a, b = 1..3) = the ways to draw those a cards and
+ * then b others from the cards of that rank, n[s] of suit s (suits by strength, weakest
+ * first), with the first cards' strongest suit above the second's. The second's above the
+ * first's is W[4 b + a]; the rest of C(c, a) C(c - a, b) ties (two copies of one card).
+ * Summed over x, the first cards' strongest suit: the b cards from the suits below x
+ * (L[x - 1] cards), then the a cards from the suits up to x less those below x. The
+ * reference (_reference.suit_split) counts every spread of the cards over the suits. */
+static inline void sg_suit_wins(const int64_t *n, int64_t *W) {
+    int64_t L[5] = {0, n[0], n[0] + n[1], n[0] + n[1] + n[2], n[0] + n[1] + n[2] + n[3]}; /* L[x + 1]: suits <= x */
+    for (int64_t a = 0; a < 4; a++)
+        for (int64_t b = 0; b < 4; b++) {
+            int64_t w = 0;
+            if (a && b)
+                for (int64_t x = 1; x < 4; x++)
+                    w += sg_choose3(L[x], b) * (sg_choose3(L[x + 1] - b, a) - sg_choose3(L[x] - b, a));
+            W[4 * a + b] = w;
+        }
+}
+
+/* The E_t(a, b) of every rank t at E[16 t + 4 a + b]: cards[52] by card code, the four
+ * suit codes of a rank in suit_order, weakest first. */
+static inline void sg_suit_table(const int64_t *cards, const uint8_t *suit_order, int64_t *E) {
+    for (int64_t t = 0; t < 13; t++) {
+        int64_t n[4];
+        for (int s = 0; s < 4; s++)
+            n[s] = cards[4 * t + suit_order[s]];
+        sg_suit_wins(n, E + 16 * t);
+    }
+}
+
+/* Pair Plus's table (SG_CARDS_TABLE entries) for cards[52], each C(c, j) for j <= 3. */
+static inline void sg_card_binoms(const int64_t *cards, int64_t *B) {
+    int64_t by_rank[13];
+    for (int64_t r = 0; r < 13; r++)
+        by_rank[r] = cards[4 * r] + cards[4 * r + 1] + cards[4 * r + 2] + cards[4 * r + 3];
+    sg_binoms(cards, 52, 3, B);
+    sg_binoms(by_rank, 13, 3, B + SG_RANKS_AT);
 }
 
 /* Signed 128-bit sums, as two 64-bit halves (value = hi * 2**64 + lo). */
@@ -63,31 +141,63 @@ static inline void sg_acc_add(sg_i128 *a, int64_t w, int64_t v) {
 static inline sg_i128 sg_acc_out(sg_acc_t a) { return a; }
 #endif
 
-/* out[r] = sum over multisets i of weight_i * values[i * rows + r], r < rows <= SG_MAX_EV_ROWS */
+/* A multiset's weight: the product of its entries (width 6 and 3 unrolled, as a tree). */
+SG_ALWAYS_INLINE int64_t sg_weight(const int64_t *B, const uint16_t *m, int64_t width) {
+    if (width == 6)
+        return (B[m[0]] * B[m[1]]) * (B[m[2]] * B[m[3]]) * (B[m[4]] * B[m[5]]);
+    if (width == 3)
+        return B[m[0]] * B[m[1]] * B[m[2]];
+    int64_t w = B[m[0]];
+    for (int64_t t = 1; t < width; t++)
+        w *= B[m[t]];
+    return w;
+}
+
+/* acc[r] += weight_i * values[i * rows + r] in 64 bits: the caller has checked that the
+ * weights' sum times the largest |value| stays below 2**63, so no partial sum overflows.
+ * Inlined with constant width and rows where the plans have them. */
+SG_ALWAYS_INLINE void sg_dot64(const int64_t *B, const uint16_t *idx, int64_t width, int64_t n,
+                               const int64_t *values, int64_t rows, int64_t *acc) {
+    for (int64_t i = 0; i < n; i++) {
+        int64_t w = sg_weight(B, idx + width * i, width);
+        const int64_t *v = values + rows * i;
+        for (int64_t r = 0; r < rows; r++)
+            acc[r] += w * v[r];
+    }
+}
+
+/* out[r] = sum over multisets i of weight_i * values[i * rows + r], r < rows <= SG_MAX_EV_ROWS;
+ * narrow: the sums fit 64 bits (see sg_dot64), else they go in 128. */
 static inline void sg_multiset_dot(const int64_t *B, const uint16_t *idx, int64_t width, int64_t n,
-                                   const int64_t *values, int64_t rows, sg_i128 *out) {
+                                   const int64_t *values, int64_t rows, int narrow, sg_i128 *out) {
+    if (narrow) {
+        int64_t acc[SG_MAX_EV_ROWS] = {0};
+        if (width == 6 && rows == 1)
+            sg_dot64(B, idx, 6, n, values, 1, acc);
+        else if (width == 6 && rows == 2)
+            sg_dot64(B, idx, 6, n, values, 2, acc);
+        else if (width == 6 && rows == 3)
+            sg_dot64(B, idx, 6, n, values, 3, acc);
+        else if (width == 3 && rows == 1)
+            sg_dot64(B, idx, 3, n, values, 1, acc);
+        else
+            sg_dot64(B, idx, width, n, values, rows, acc);
+        for (int64_t r = 0; r < rows; r++) {
+            out[r].lo = (uint64_t)acc[r];
+            out[r].hi = acc[r] < 0 ? -1 : 0;
+        }
+        return;
+    }
     sg_acc_t acc[SG_MAX_EV_ROWS];
     for (int64_t r = 0; r < rows; r++)
         SG_ACC_ZERO(acc[r]);
-    if (width == 6 && rows == 2) { /* the position bets of a Macau table: Win and Tie */
-        for (int64_t i = 0; i < n; i++) {
-            const uint16_t *m = idx + 6 * i;
-            int64_t w = B[m[0]] * B[m[1]] * B[m[2]] * (B[m[3]] * B[m[4]] * B[m[5]]);
-            SG_ACC_ADD(acc[0], w, values[2 * i]);
-            SG_ACC_ADD(acc[1], w, values[2 * i + 1]);
-        }
-    } else {
-        for (int64_t i = 0; i < n; i++) {
-            const uint16_t *m = idx + width * i;
-            int64_t w = B[m[0]];
-            for (int64_t t = 1; t < width; t++)
-                w *= B[m[t]];
-            if (w == 0)
-                continue;
-            const int64_t *v = values + rows * i;
-            for (int64_t r = 0; r < rows; r++)
-                SG_ACC_ADD(acc[r], w, v[r]);
-        }
+    for (int64_t i = 0; i < n; i++) {
+        int64_t w = sg_weight(B, idx + width * i, width);
+        if (w == 0)
+            continue;
+        const int64_t *v = values + rows * i;
+        for (int64_t r = 0; r < rows; r++)
+            SG_ACC_ADD(acc[r], w, v[r]);
     }
     for (int64_t r = 0; r < rows; r++)
         out[r] = sg_acc_out(acc[r]);

@@ -6,8 +6,11 @@ Counts are exact integers: for a position's bets, the ordered pairs of disjoint 
 hand (the banker's Odd/Even/Point/Three Faces, a player's Three Faces, Pair Plus), the
 3-card hands. They are computed combinatorially, over multisets of ranks weighted by the
 ways to choose their suits (see ``_reference.joint_class_counts``), not by walking every
-deal; the test suite checks them against a card-by-card enumeration of the 407,170,400
-one-deck deals and against an ordered-draw count for other shoes.
+deal; where suits break ties, the draws of the one rank two equal hands share are split
+by how their strongest suits compare (``_reference.suit_split``). The test suite checks
+the counts against a card-by-card enumeration of the 407,170,400 one-deck deals, against
+an ordered-draw count for other shoes, and for suit tie-breaks against every pair of
+hands of small multi-deck shoes.
 
 Returns are per unit staked for one round, before rounding to a minor unit. A stake that
 stays on the table (a Macau Win bet on a tie, Odd/Even on a banker 3P) counts as neither
@@ -68,28 +71,48 @@ def _pack(multisets: list[tuple[tuple[int, int], ...]]) -> npt.NDArray[np.uint8]
     return arr
 
 
+def _cards_of(sets: npt.NDArray[np.uint8], kinds: int) -> npt.NDArray[np.int64]:
+    """Three card codes of each packed multiset (``_reference.multiset_cards``, for all at
+    once: each row's multiplicities add up to 3)."""
+    kind_cards = np.array([_ref.kind_code(k, kinds) for k in range(kinds)], dtype=np.int64)
+    return kind_cards[np.repeat(sets[:, :, 0].ravel(), sets[:, :, 1].ravel())].reshape(-1, 3)
+
+
+def _kinds(ranking: Ranking) -> int:
+    """The kinds a ranking's hands are counted over: ``Ranking.kinds``, but the 13 ranks
+    where suits break ties (the suits of the one rank that can decide are counted apart:
+    ``_reference.suit_split``)."""
+    return _ref.N_RANKS if ranking.uses_suits else ranking.kinds
+
+
 @functools.lru_cache(maxsize=16)
 def _class_tables(ranking: Ranking) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8], npt.NDArray[np.uint16]]:
     """The hands counted over for a ranking (multisets of its counting kinds: 11 class
-    ranks, 13 ranks or 52 cards) with each one's class and rank."""
-    kinds = ranking.kinds
+    ranks or 13 ranks) with each one's class and rank; where suits break ties, the rank
+    with its strongest card's suit left out (a rank is ``256 p + 4 (r - 1) + suit``, so
+    the rank // 4)."""
+    kinds = _kinds(ranking)
     tables = tables_for(ranking)
-    multisets = _ref.kind_multisets(kinds)
-    cards = np.array([_ref.multiset_cards(ms, kinds) for ms in multisets], dtype=np.int64)
+    sets = _pack(_ref.kind_multisets(kinds))
+    cards = _cards_of(sets, kinds)
     rid = tables.packed_of_triple[(cards[:, 0] * 52 + cards[:, 1]) * 52 + cards[:, 2]] >> 3
     classes = tables.cls[rid].astype(np.uint8)
     ranks = tables.rank[rid].astype(np.uint16)
+    if ranking.uses_suits:
+        ranks //= 4
     for arr in (classes, ranks):
         arr.flags.writeable = False
-    return _pack(multisets), classes, ranks
+    return sets, classes, ranks
 
 
 @functools.cache
 def _card_tables() -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8]]:
-    multisets = _ref.kind_multisets(_ref.N_CARDS)
-    values = np.array([_ref.pair_plus3(*_ref.multiset_cards(ms, _ref.N_CARDS)) for ms in multisets], dtype=np.uint8)
+    """The 24,804 hands of the 52 cards as multisets, with each one's Pair Plus category."""
+    sets = _pack(_ref.kind_multisets(_ref.N_CARDS))
+    cards = _cards_of(sets, _ref.N_CARDS)
+    values = _ref.triple_pair_plus()[(cards[:, 0] * 52 + cards[:, 1]) * 52 + cards[:, 2]].astype(np.uint8)
     values.flags.writeable = False
-    return _pack(multisets), values
+    return sets, values
 
 
 # --- shoes --------------------------------------------------------------------------------
@@ -147,8 +170,8 @@ def _by_kind(counts: npt.NDArray[np.int64], kinds: int) -> npt.NDArray[np.int64]
 
 def _feasible(sets: npt.NDArray[np.uint8], counts: npt.NDArray[np.int64]) -> npt.NDArray[np.bool_]:
     """The multisets a shoe of these counts can deal (no kind drawn more often than held):
-    the others add nothing, and leaving them out spares the counting loops (a one-deck
-    shoe counted by cards keeps 22,100 of 24,804)."""
+    the others add nothing, and leaving them out spares the counting loops (a shoe with two
+    kings left keeps no multiset of three kings)."""
     feasible: npt.NDArray[np.bool_] = ((sets[:, :, 1] <= counts[sets[:, :, 0]]) | (sets[:, :, 1] == 0)).all(axis=1)
     return feasible
 
@@ -164,29 +187,34 @@ class _Counts:
     hands: int  # 3-card hands
 
 
+def _suits(counts52: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """A composition as (13 ranks, 4 suits by strength, weakest first)."""
+    by_strength = np.argsort(_ref.SUIT_STRENGTH)
+    return np.ascontiguousarray(counts52.reshape(_ref.N_RANKS, _ref.N_SUITS)[:, by_strength], dtype=np.int64)
+
+
 def _counts(
     rules: RuleSet, counts52: npt.NDArray[np.int64], *, need_pairs: bool = True, need_pair_plus: bool = True
 ) -> _Counts:
     n = int(counts52.sum())
     pairs, hands = comb(n, 3) * comb(n - 3, 3), comb(n, 3)
     kernels = _impl.kernels
-    dtype: Any = np.uint64
-    if pairs >= 2**63:  # beyond uint64 sums: Python integers in the reference
-        kernels, dtype = _ref, object
+    dtype: Any = np.uint64 if pairs < 2**64 else object  # beyond uint64 sums: Python integers
     ranking = rules.ranking
     n_classes = tables_for(ranking).n_classes
     class_sets, classes, ranks = _class_tables(ranking)
-    card_sets, categories = _card_tables()
-    folded = _by_kind(counts52, ranking.kinds)
+    folded = _by_kind(counts52, _kinds(ranking))
     keep = _feasible(class_sets, folded)
     class_sets, classes, ranks = np.ascontiguousarray(class_sets[keep]), classes[keep].copy(), ranks[keep].copy()
     joint = np.zeros(n_classes * n_classes * 3, dtype=dtype)
     if need_pairs:
-        kernels.joint_class_counts(folded, class_sets, classes, ranks, n_classes, joint)
-    marginal = np.zeros(n_classes, dtype=dtype)
+        suits = _suits(counts52) if ranking.uses_suits else None
+        kernels.joint_class_counts(folded, class_sets, classes, ranks, n_classes, joint, suits)
+    marginal = np.zeros(n_classes, dtype=np.uint64)  # at most C(52 * 64, 3) < 2**33 hands
     kernels.hand_counts(folded, class_sets, classes, marginal)
-    pair_plus = np.zeros(_ref.N_PAIR_PLUS, dtype=dtype)
+    pair_plus = np.zeros(_ref.N_PAIR_PLUS, dtype=np.uint64)
     if need_pair_plus:
+        card_sets, categories = _card_tables()
         kernels.hand_counts(counts52, card_sets, categories, pair_plus)
     return _Counts(joint, marginal, pair_plus, pairs, hands)
 

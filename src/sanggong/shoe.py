@@ -7,19 +7,33 @@ are removed or put back.
 
 **The method.** A bet on one hand (the banker's Odd/Even, Point, Three Faces, a player's
 Three Faces) is settled by the hand's class, which its multiset of counting kinds fixes
-(11 class ranks A..9, ten, face for the usual rankings; 13 ranks or the 52 cards where
-the ranking needs them): the EV is a sum over the 286 multisets ``B`` of
+(11 class ranks A..9, ten, face for the usual rankings; the 13 ranks where the ranking
+needs them): the EV is a sum over the 286 multisets ``B`` of
 ``ways(B) x net(B)``, where ``ways(B) = prod_k C(c_k, b_k)`` draws ``B`` from ``c_k``
 unseen cards of kind k. A position's bet against the banker reads two disjoint hands: the
 ordered pairs ``(P, B)`` with multisets ``P`` and ``B`` can be drawn in
 ``prod_k C(c_k, m_k) x prod_k C(m_k, p_k)`` ways, where ``M = P + B`` is the round's six
 cards, so the EV is a sum over the 8,008 six-card multisets ``M`` of
 ``ways(M) x V(M)``, ``V(M) = sum over splits of prod_k C(m_k, p_k) x net(P, B)``: V does
-not depend on the shoe and is computed once. Nets are scaled to integers by a common
-denominator per bet, and the sums are 128-bit integers in the core: exact for any shoe.
-Pair Plus goes the same way over the 24,804 multisets of the 52 cards. A ranking that
-breaks ties by suit counts its pairs over the 52 cards, beyond a table of 6-card
-multisets: those bets are counted as ``analyze`` counts them (seconds, not microseconds).
+not depend on the shoe and is computed once (and a multiset whose V is 0 for every bet is
+left out). Nets are scaled to integers by a common denominator per bet, and the core sums
+in 64 bits where the shoe's size and the largest value prove it cannot overflow, in 128
+otherwise: exact for any shoe. Pair Plus reads suits only as "all three of one suit" or
+not: its EV is a sum over the 455 rank multisets ``R`` of ``ways(R) x net(R, not suited)``
+plus, over the 1,820 multisets of three cards of one suit, ``ways x (net(R, suited) -
+net(R, not suited))``, rather than a sum over the 24,804 multisets of the 52 cards.
+
+**Suit tie-breaks.** Where suits break ties, the kinds are the 13 ranks and two hands
+compare by their ranks with the strongest card's suit left out; where those are equal
+the hands share their highest rank t, a cards of it in ``P`` and b in ``B``, and the
+suits of those a + b cards decide. Their ``C(c_t, a) C(c_t - a, b)`` draws split into
+``E_t(a, b)`` with ``P``'s strongest suit above ``B``'s, ``E_t(b, a)`` below and the
+rest tied, so such a pair adds ``ways(M) x net(tie)`` to the sum over ``M`` like any pair,
+plus ``ways(M') x E_t(a, b) x (net(win) - net(tie))`` and the same with ``E_t(b, a)`` and
+``net(lose)``, ``M'`` the six cards less those of rank t. Those are more terms of the same
+sum: products of binomials of ``M'`` and one ``E``, which the kernel computes from the
+unseen cards of each suit (``_reference.suit_split``): 1,678 terms for the San Gong and
+Chinese rankings, beside the 18,564 six-card multisets of 13 ranks.
 
 >>> from sanggong import MACAU, analyze, composition
 >>> shoe = ShoeEvaluator(MACAU)
@@ -49,7 +63,8 @@ import numpy.typing as npt
 
 from . import _impl
 from . import _reference as _ref
-from .analysis import _card_tables, _check_counts, _class_tables, _payout, analyze, _bet_names, composition
+from .analysis import (_bet_names, _cards_of, _check_counts, _class_tables, _kinds, _pack, _payout, analyze,
+                       composition)
 from .cards import Card, CardsLike, parse_cards
 from .ranking import Ranking, tables_for
 from .rules import RuleSet
@@ -62,6 +77,7 @@ __all__ = ["BetPlay", "CountBin", "CountPlay", "CountStats", "PayOption", "Perfe
 _PAIRS, _SINGLE, _CARDS = 0, 1, 2
 _STRIDE = 8  # entries of the binomial table per kind (the core's SG_BINOM_STRIDE)
 _MAX_VALUE = 2**63  # a value the compiled kernel sums: any of 64 bits (its sums stay within 128)
+_MAX_TIE_VALUE = 2**59  # with suit tie-break terms, whose weights sum to 2**6 times more (the core's SG_MAX_TIE_VALUE)
 
 
 # --- what does not depend on the shoe: built once per ranking ------------------------------
@@ -77,19 +93,28 @@ def _entries(sets: npt.NDArray[np.uint8], kinds: int) -> npt.NDArray[np.uint16]:
 
 @dataclass(frozen=True)
 class _Pairs:
-    """Every ordered pair (P, B) of 3-card multisets, by the 6-card multiset it makes."""
+    """Every ordered pair (P, B) of 3-card multisets, by the 6-card multiset it makes; where
+    suits break ties, the pairs of equal ranks again, by the tie-break terms they add to."""
 
-    idx: npt.NDArray[np.uint16]  # (n6, 6) the 6-card multisets as binomial-table indices
+    idx: npt.NDArray[np.uint16]  # (rows, 6) the 6-card multisets, then the tie terms, as table indices
     six: npt.NDArray[np.int64]  # (pairs,) which 6-card multiset each pair makes
     key: npt.NDArray[np.int64]  # (pairs,) (class_P * n + class_B) * 3 + order + 1
     ways: npt.NDArray[np.int64]  # (pairs,) prod_k C(m_k, p_k)
+    tied: npt.NDArray[np.int64]  # (ties,) the pairs whose ranks are equal but for the suits
+    above: npt.NDArray[np.int64]  # (ties,) the term of E_t(a, b): P's strongest suit above B's
+    below: npt.NDArray[np.int64]  # (ties,) the term of E_t(b, a): below
+    tie_ways: npt.NDArray[np.int64]  # (ties,) prod over the kinds but t of C(m_k, p_k)
+
+
+def _tie_entry(kinds: int, top: Any, a: Any, b: Any) -> Any:
+    """The table index of E_top(a, b): after the binomials (``_STRIDE`` per kind) and the
+    padding 1, sixteen per kind, at ``4 a + b`` (the core's sg_suit_wins lays them so)."""
+    return kinds * _STRIDE + 1 + 16 * top + 4 * a + b
 
 
 @functools.lru_cache(maxsize=16)
-def _pairs(ranking: Ranking) -> _Pairs | None:
-    kinds = ranking.kinds
-    if kinds == _ref.N_CARDS:
-        return None  # 6-card multisets of 52 cards are too many: counted as analyze counts
+def _pairs(ranking: Ranking) -> _Pairs:
+    kinds = _kinds(ranking)
     sets, classes, ranks = _class_tables(ranking)
     n_classes = tables_for(ranking).n_classes
     counts3 = np.zeros((len(sets), kinds), dtype=np.int64)
@@ -97,20 +122,88 @@ def _pairs(ranking: Ranking) -> _Pairs | None:
         np.add.at(counts3, (np.arange(len(sets)), sets[:, t, 0]), sets[:, t, 1])
     p, b = (a.ravel() for a in np.meshgrid(np.arange(len(sets)), np.arange(len(sets)), indexing="ij"))
     six_counts = counts3[p] + counts3[b]
-    code = six_counts @ (7 ** np.arange(kinds, dtype=np.int64))
-    _, first, six = np.unique(code, return_index=True, return_inverse=True)
+    powers = 7 ** np.arange(kinds, dtype=np.int64)
+    _, first, six = np.unique(six_counts @ powers, return_index=True, return_inverse=True)
     choose = np.array([[math.comb(m, j) for j in range(4)] for m in range(7)], dtype=np.int64)
     ways = np.prod(choose[six_counts, counts3[p]], axis=1)
     cls, rk = classes.astype(np.int64), ranks.astype(np.int64)
     key = (cls[p] * n_classes + cls[b]) * 3 + 1 + np.sign(rk[p] - rk[b])
-    multisets = six_counts[first]
-    idx = np.full((len(first), 6), kinds * _STRIDE, dtype=np.uint16)
+    rows = [_six_rows(six_counts[first], kinds)]
+    tied = np.zeros(0, dtype=np.int64)
+    above = below = tie_ways = tied
+    if ranking.uses_suits:  # equal ranks: the highest kind t is both hands'; its suits decide
+        tied = np.flatnonzero(rk[p] == rk[b])
+        top = kinds - 1 - np.argmax(counts3[:, ::-1] > 0, axis=1)
+        t = top[p[tied]]
+        ca, cb = counts3[p[tied], t], counts3[b[tied], t]
+        rest = six_counts[tied].copy()
+        rest[np.arange(len(tied)), t] = 0
+        tie_ways = ways[tied] // choose[ca + cb, ca]
+        code = ((rest @ powers) * kinds + t) * 16
+        terms, inverse = np.unique(np.concatenate([code + 4 * ca + cb, code + 4 * cb + ca]), return_inverse=True)
+        above, below = inverse[: len(tied)], inverse[len(tied):]
+        above, below = above + len(first), below + len(first)
+        term_rest = np.zeros((len(terms), kinds), dtype=np.int64)
+        place = np.concatenate([above, below]) - len(first)
+        term_rest[place] = np.concatenate([rest, rest])
+        idx = _six_rows(term_rest, kinds)
+        term_t, term_ab = terms // 16 % kinds, terms % 16
+        free = np.argmax(idx == kinds * _STRIDE, axis=1)  # the first padding place (M' holds at most 4 kinds)
+        idx[np.arange(len(terms)), free] = _tie_entry(kinds, term_t, term_ab // 4, term_ab % 4)
+        rows.append(idx)
+    idx_all = np.concatenate(rows)
+    for arr in (idx_all, six, key, ways, tied, above, below, tie_ways):
+        arr.flags.writeable = False
+    return _Pairs(idx_all, six.ravel(), key, ways, tied, above, below, tie_ways)
+
+
+def _six_rows(multisets: npt.NDArray[np.int64], kinds: int) -> npt.NDArray[np.uint16]:
+    """Multisets (rows of counts by kind, at most 6 kinds held) as rows of 6 binomial-table
+    indices, padded."""
+    idx = np.full((len(multisets), 6), kinds * _STRIDE, dtype=np.uint16)
     for i, row in enumerate(multisets):
         held = np.flatnonzero(row)
         idx[i, : len(held)] = held * _STRIDE + row[held]
-    for arr in (idx, six, key, ways):
+    return idx
+
+
+@dataclass(frozen=True)
+class _CardTerms:
+    """Pair Plus terms: the rank multisets (their entries after the cards' binomials and the
+    padding, ``_RANKS_AT``), then the multisets of three cards of one suit, each with the
+    categories it stands for."""
+
+    idx: npt.NDArray[np.uint16]  # (455 + 1,820, 3) table indices
+    unsuited: npt.NDArray[np.int64]  # (455,) each rank multiset's category when not all one suit
+    suited: npt.NDArray[np.int64]  # (1,820,) the category of three cards of one suit
+    of_rank: npt.NDArray[np.int64]  # (1,820,) which rank multiset each suited one is
+
+
+_RANKS_AT = _ref.N_CARDS * _STRIDE + 1  # the ranks' binomials in the Pair Plus table (the core's SG_RANKS_AT)
+
+
+@functools.cache
+def _card_terms() -> _CardTerms:
+    sets = _pack(_ref.kind_multisets(_ref.N_RANKS))
+    clubs = _cards_of(sets, _ref.N_RANKS)  # each rank multiset's cards, all clubs
+    category = _ref.triple_pair_plus()
+
+    def of(codes: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+        return np.asarray(category[(codes[:, 0] * 52 + codes[:, 1]) * 52 + codes[:, 2]], dtype=np.int64)
+    unsuited = of(clubs + np.array([0, 1, 0]))  # clubs, diamonds, clubs (identical cards: a shoe's)
+    entries = _entries(sets, _ref.N_RANKS).astype(np.int64)
+    rank_idx = np.where(entries == _ref.N_RANKS * _STRIDE, _ref.N_CARDS * _STRIDE, entries + _RANKS_AT)
+    suit_idx, suited, of_rank = [], [], []
+    for suit in range(_ref.N_SUITS):
+        kind, mult = sets[:, :, 0].astype(np.int64), sets[:, :, 1].astype(np.int64)
+        suit_idx.append(np.where(mult > 0, (4 * kind + suit) * _STRIDE + mult, _ref.N_CARDS * _STRIDE))
+        suited.append(of(clubs + suit))
+        of_rank.append(np.arange(len(sets)))
+    idx = np.concatenate([rank_idx, *suit_idx]).astype(np.uint16)
+    terms = _CardTerms(idx, unsuited, np.concatenate(suited), np.concatenate(of_rank))
+    for arr in (terms.idx, terms.unsuited, terms.suited, terms.of_rank):
         arr.flags.writeable = False
-    return _Pairs(idx, six.ravel(), key, ways)
+    return terms
 
 
 @functools.lru_cache(maxsize=16)
@@ -136,6 +229,7 @@ class ShoePlan:
 
     kinds: int
     fold: npt.NDArray[np.uint8]
+    suit_order: npt.NDArray[np.uint8]  # where suits break ties: the suit codes, weakest first; else none
     pairs_idx: npt.NDArray[np.uint16]
     pairs_values: npt.NDArray[Any]
     single_idx: npt.NDArray[np.uint16]
@@ -144,8 +238,7 @@ class ShoePlan:
     cards_values: npt.NDArray[Any]
     rows: tuple[_Row, ...]  # in the kernels' order: pairs, single, cards
     bet_row: tuple[int, ...]  # each bet's row
-    counted: tuple[int, ...]  # rows of comparisons counted as analyze counts (suit rankings)
-    wide: bool  # a value beyond 64 bits: the sums go through the reference (Python ints)
+    wide: bool  # a value beyond what the core sums exactly: the sums go through the reference (Python ints)
 
 
 def _nets(rules: RuleSet, kind: str, codes: npt.NDArray[np.uint8]) -> tuple[npt.NDArray[Any], int]:
@@ -159,17 +252,29 @@ def _nets(rules: RuleSet, kind: str, codes: npt.NDArray[np.uint8]) -> tuple[npt.
     return table, denominator
 
 
+def _pair_values(rules: RuleSet, kind: str, codes: npt.NDArray[np.uint8], pairs: _Pairs) -> tuple[npt.NDArray[Any], int]:
+    """One comparison row's value of every 6-card multiset and tie term, and its denominator."""
+    tied = pairs.key[pairs.tied]  # (order 0: the tie's key; +-1 the win's and the loss's)
+    reached = np.concatenate([codes[pairs.key], codes[tied + 1], codes[tied - 1]])
+    nets, denominator = _nets(rules, kind, reached)
+    net = nets[codes]  # by pair key
+    values = np.zeros(len(pairs.idx), dtype=object)
+    np.add.at(values, pairs.six, net[pairs.key] * pairs.ways.astype(object))
+    ways = pairs.tie_ways.astype(object)
+    np.add.at(values, pairs.above, (net[tied + 1] - net[tied]) * ways)
+    np.add.at(values, pairs.below, (net[tied - 1] - net[tied]) * ways)
+    return values, denominator
+
+
 @functools.lru_cache(maxsize=256)
 def shoe_plan(rules: RuleSet, bets: tuple[str, ...]) -> ShoePlan:
     """The shoe kernels' plan for ``bets`` under ``rules`` (cached)."""
     plan = plan_for(rules, bets)
     ranking = rules.ranking
-    kinds = ranking.kinds
-    pairs = _pairs(ranking)
+    kinds = _kinds(ranking)
     class_sets, classes, _ = _class_tables(ranking)
-    card_sets, categories = _card_tables()
+    terms = _card_terms()
     by_part: dict[int, list[tuple[int, npt.NDArray[Any], int, str]]] = {_PAIRS: [], _SINGLE: [], _CARDS: []}
-    counted: list[int] = []
     plan_rows: dict[int, tuple[int, int]] = {}  # plan row -> (part, index in part)
     for j, spec in enumerate(plan.specs):
         row = int(plan.row[j])
@@ -178,19 +283,12 @@ def shoe_plan(rules: RuleSet, bets: tuple[str, ...]) -> ShoePlan:
         codes = plan.row_of(j)
         if plan.kd[j]:
             part = _PAIRS
-            if pairs is None:  # counted as analyze counts; a zero column holds its place
-                counted.append(row)
-                nets, denominator = np.zeros(256, dtype=object), 1
-                values = np.zeros(0, dtype=object)
-            else:
-                nets, denominator = _nets(rules, spec.kind, codes[pairs.key])
-                per_pair = nets[codes[pairs.key]] * pairs.ways.astype(object)
-                values = np.zeros(len(pairs.idx), dtype=object)
-                np.add.at(values, pairs.six, per_pair)
+            values, denominator = _pair_values(rules, spec.kind, codes, _pairs(ranking))
         elif plan.kb[j]:
             part = _CARDS
-            nets, denominator = _nets(rules, spec.kind, codes[categories])
-            values = nets[codes[categories]]
+            nets, denominator = _nets(rules, spec.kind, codes[np.concatenate([terms.unsuited, terms.suited])])
+            apart = nets[codes[terms.unsuited]]
+            values = np.concatenate([apart, nets[codes[terms.suited]] - apart[terms.of_rank]])
         else:
             part = _SINGLE
             nets, denominator = _nets(rules, spec.kind, codes[classes])
@@ -204,34 +302,40 @@ def shoe_plan(rules: RuleSet, bets: tuple[str, ...]) -> ShoePlan:
     for part in (_PAIRS, _SINGLE, _CARDS):
         entries = by_part[part]
         offset[part] = len(rows)
-        if part == _PAIRS and pairs is None:
-            entries_values = []  # nothing for the kernel: these rows are counted apart
-        else:
-            entries_values = [v for _, v, _, _ in entries]
         rows += [_Row(part, d, kind) for _, _, d, kind in entries]
-        if entries_values:
-            matrix = np.stack(entries_values, axis=1)
-            wide |= bool(max(abs(int(x)) for x in matrix.ravel()) >= _MAX_VALUE)  # (abs: -2**63 too)
-            arrays[part] = matrix
-        else:
-            arrays[part] = None
-    def packed(part: int, idx: npt.NDArray[np.uint16]) -> tuple[npt.NDArray[np.uint16], npt.NDArray[Any]]:
+        arrays[part] = np.stack([v for _, v, _, _ in entries], axis=1) if entries else None
+    idx = {_PAIRS: _pairs(ranking).idx if by_part[_PAIRS] else np.zeros((0, 6), np.uint16),
+           _SINGLE: _entries(class_sets, kinds), _CARDS: terms.idx}
+    for part in (_PAIRS, _CARDS):  # the multisets and terms that add nothing to any row: left out
+        matrix = arrays[part]
+        if matrix is not None:
+            used = np.flatnonzero((matrix != 0).any(axis=1))
+            idx[part], arrays[part] = idx[part][used], matrix[used]
+    ties = ranking.uses_suits and arrays[_PAIRS] is not None
+    for part, matrix in arrays.items():
+        if matrix is not None and len(matrix):
+            bound = _MAX_TIE_VALUE if ties and part == _PAIRS else _MAX_VALUE
+            wide |= bool(max(abs(int(x)) for x in matrix.ravel()) >= bound)  # (abs: -2**63 too)
+
+    def packed(part: int) -> tuple[npt.NDArray[np.uint16], npt.NDArray[Any]]:
         matrix = arrays[part]
         if matrix is None:
-            return np.zeros((0, idx.shape[1]), dtype=np.uint16), np.zeros((0, 0), dtype=np.int64)
-        return idx, matrix if wide else matrix.astype(np.int64)
-    pairs_idx, pairs_values = packed(_PAIRS, pairs.idx if pairs is not None else np.zeros((0, 6), np.uint16))
-    single_idx, single_values = packed(_SINGLE, _entries(class_sets, kinds))
-    cards_idx, cards_values = packed(_CARDS, _entries(card_sets, _ref.N_CARDS))
+            return np.zeros((0, idx[part].shape[1]), dtype=np.uint16), np.zeros((0, 0), dtype=np.int64)
+        return idx[part], matrix if wide else matrix.astype(np.int64)
+    pairs_idx, pairs_values = packed(_PAIRS)
+    single_idx, single_values = packed(_SINGLE)
+    cards_idx, cards_values = packed(_CARDS)
     bet_row = tuple(offset[plan_rows[int(plan.row[j])][0]] + plan_rows[int(plan.row[j])][1]
                     for j in range(len(plan.specs)))
-    counted_rows = tuple(offset[_PAIRS] + plan_rows[r][1] for r in counted)
-    return ShoePlan(kinds, _fold(kinds), pairs_idx, pairs_values, single_idx, single_values, cards_idx,
-                    cards_values, tuple(rows), bet_row, counted_rows, wide)
+    suit_order = np.argsort(_ref.SUIT_STRENGTH).astype(np.uint8) if ties else np.zeros(0, dtype=np.uint8)
+    suit_order.flags.writeable = False
+    return ShoePlan(kinds, _fold(kinds), suit_order, pairs_idx, pairs_values, single_idx, single_values, cards_idx,
+                    cards_values, tuple(rows), bet_row, wide)
 
 
 def _kernel(plan: ShoePlan, counts: Iterable[int]) -> Any:
-    """The compiled ``ShoeKernel``, or the reference's where a value needs more than 64 bits."""
+    """The compiled ``ShoeKernel``, or the reference's where a value is beyond what it sums
+    exactly (64 bits; 59 for the terms of a suit tie-break)."""
     kernels = _ref if plan.wide else _impl.kernels
     return kernels.ShoeKernel(plan, counts)
 
@@ -313,15 +417,10 @@ class ShoeEvaluator:
         """Every bet's exact EV per unit staked."""
         self._check_dealable()
         plan = self._plan
-        sums = [0] * len(plan.counted) + self._kernel.numerators()  # (counted rows: no kernel rows)
+        sums = self._kernel.numerators()
         n = self.cards
         totals = {_PAIRS: math.comb(n, 3) * math.comb(n - 3, 3), _SINGLE: math.comb(n, 3), _CARDS: math.comb(n, 3)}
         values = [Fraction(s, row.denominator * totals[row.part]) for s, row in zip(sums, plan.rows, strict=True)]
-        if plan.counted:  # comparisons of a suit ranking: as analyze counts them
-            counted = analyze(self.rules, self.counts)
-            for j, name in enumerate(self.bets):
-                if plan.bet_row[j] in plan.counted:
-                    values[plan.bet_row[j]] = counted[name].ev_exact
         return {name: values[plan.bet_row[j]] for j, name in enumerate(self.bets)}
 
     def ev(self, bet: str) -> Fraction:
@@ -662,8 +761,7 @@ def _outcome_columns(rules: RuleSet, bets: tuple[str, ...]) -> tuple[npt.NDArray
 
 @functools.lru_cache(maxsize=64)
 def _fixed_evs(rules: RuleSet, bets: tuple[str, ...]) -> npt.NDArray[np.float64]:
-    """A fresh deck's EV of each row of the shoe plan (cached: a suit ranking's take a
-    second to count)."""
+    """A fresh deck's EV of each row of the shoe plan (cached)."""
     plan = shoe_plan(rules, bets)
     evs = ShoeEvaluator(rules, bets=bets).evs()
     out = np.zeros(len(plan.rows), dtype=np.float64)
@@ -688,10 +786,9 @@ def _run_play_chunk(setup: _Setup, index: int, seed: np.random.SeedSequence, sho
             fixed = _fixed_evs(rules, bets)
         else:
             kernel = _kernel(shoe, composition(rules.decks).tolist())
-    rows = len(shoe.rows) - (len(shoe.counted) if kernel is not None else 0)
-    row_scale = np.array([1 / r.denominator for r in shoe.rows], dtype=np.float64)[len(shoe.rows) - rows:]
-    row_part = np.array([r.part for r in shoe.rows], dtype=np.uint8)[len(shoe.rows) - rows:]
-    bet_row = np.array(shoe.bet_row, dtype=np.int32) - (len(shoe.rows) - rows)
+    row_scale = np.array([1 / r.denominator for r in shoe.rows], dtype=np.float64)
+    row_part = np.array([r.part for r in shoe.rows], dtype=np.uint8)
+    bet_row = np.array(shoe.bet_row, dtype=np.int32)
     m = len(bets)
     count_hist = np.zeros((setup.bins, m, width), dtype=np.uint64)
     perfect_hist = np.zeros((m, width), dtype=np.uint64)
@@ -856,14 +953,10 @@ def play_shoes(
     default_chunk = 65536 if rules.fresh_deck_each_round else 1024
     chunk = _count("chunk_size", default_chunk if chunk_size is None else chunk_size, MAX_SHOES)
     shoe = shoe_plan(rules, names)
-    if perfect is not None and shoe.counted and not rules.fresh_deck_each_round:
-        raise ValueError(f"perfect information on a shoe needs every bet's EV each round; the {rules.name} "
-                         f"ranking breaks ties by suit, which the shoe evaluator counts in seconds: play "
-                         f"'count', or a fresh deck each round")
     if perfect is not None and shoe.wide and not rules.fresh_deck_each_round:
         raise ValueError("perfect information on a shoe: these pays' exact nets, over a common denominator, "
-                         "need more than 64 bits (odds and rates with large, different denominators), which "
-                         "only the pure-Python evaluator sums; play 'count', or round the odds")
+                         "need more than 64 bits (59 where suits break ties: odds and rates with large, different "
+                         "denominators), which only the pure-Python evaluator sums; play 'count', or round the odds")
     counting = count if count is not None else CountPlay()
     width = _number("bin_width", counting.bin_width, 1e-3, 100.0)
     reach = _number("max_count", counting.max_count, width, 1e4)
@@ -978,7 +1071,7 @@ MAX_DESIGN_TABLES = 2_000_000
 class PayOption:
     """A pay table for one bet (``pays``: odds to 1, by pays key or Pair Plus category)
     with its exact fresh-shoe house edge and what perfect-information play gains on it
-    per 100 rounds dealt (from the exact EVs of the rounds bet; None where not played)."""
+    per 100 rounds dealt (from the exact EVs of the rounds bet)."""
 
     pays: Mapping[str, Fraction]
     house_edge: Fraction
@@ -1190,7 +1283,7 @@ def design(
         gain = frequency = None
         if rules.fresh_deck_each_round:  # every round is a fresh deck: bet iff the edge is negative
             gain, frequency = (float(-house) * 100, 1.0) if house < 0 else (0.0, 0.0)
-        elif not shoe_plan(with_pays(table), (bet,)).counted:
+        else:
             played = play_shoes(with_pays(table), shoes, "perfect", seed=seed, workers=workers, bets=[bet])
             perfect = played[bet].perfect
             assert perfect is not None
