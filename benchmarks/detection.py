@@ -132,6 +132,53 @@ def _interval(hits: int, n: int) -> tuple[float, float]:
     return lower, upper
 
 
+def calibrate(tables: int, rounds: int, randoms: int = 20, alpha: float = 0.001,
+              checkpoints: tuple[int, ...] = (50, 100, 200, 300, 400, 500, 1_000, 2_000, 5_000, 10_000, 20_000),
+              seed: int = 2026) -> dict[str, Any]:
+    """Deal the tables, seat the players, and measure: the null players' z (flat and
+    random bettors over whole tables) and the share of perfect players and counters
+    flagged at ``alpha`` after each number of rounds of ``checkpoints`` (up to ``rounds``)."""
+    rng = np.random.default_rng(seed)
+    fresh = {b: float(line.ev_exact) for b, line in analyze(MACAU).bets.items()}
+    dealt = [_table(seed, rounds, rng, randoms) for seed in range(tables)]
+    marks = sorted({n for n in checkpoints if n <= rounds} | {rounds})
+    p_of = lambda z: 1.0 if z is None else 0.5 * math.erfc(z / math.sqrt(2))  # noqa: E731
+    nulls = [_z_at(t, fresh, p, len(t["shoe"])) for t in dealt for p in t["stakes"] if p.startswith(("flat", "random"))]
+    curves = {kind: [float(np.mean([p_of(_z_at(t, fresh, kind, _boundary(t, n))) < alpha for t in dealt]))
+                     for n in marks] for kind in ("perfect", "counter")}
+    return {
+        "tables": tables, "rounds": rounds, "alpha": alpha, "checkpoints": marks, "curves": curves,
+        "null_z": [z for z in nulls if z is not None], "null_players": len(nulls),
+        "false_alarms": sum(p_of(z) < alpha for z in nulls),
+        "frequency": {kind: float(np.mean([len(t["stakes"][kind]) / rounds for t in dealt]))
+                      for kind in ("counter", "perfect")},
+    }
+
+
+def plot(result: dict[str, Any], path: str | None = None) -> Any:
+    """The power curves of ``calibrate``'s result (to ``path``, or the figure returned)."""
+    import matplotlib
+
+    if path is not None:
+        matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 4))
+    for kind, curve in result["curves"].items():
+        ax.plot(result["checkpoints"], [100 * x for x in curve], marker="o", label=f"{kind} (Point 0)")
+    ax.axhline(100 * result["alpha"], color="grey", linestyle=":", label=f"alpha = {result['alpha']}")
+    ax.set_xscale("log")
+    ax.set_xlabel("rounds observed")
+    ax.set_ylabel(f"players flagged at alpha {result['alpha']} (%)")
+    ax.set_title(f"detect's power: {result['tables']} Macau tables (8 decks, 7 positions)")
+    ax.legend()
+    fig.tight_layout()
+    if path is not None:
+        fig.savefig(path)
+        plt.close(fig)
+    return fig
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=120)
@@ -144,63 +191,29 @@ def main() -> None:
     if args.quick:
         args.tables, args.rounds = 30, 6_000
     start = time.perf_counter()
-    rng = np.random.default_rng(2026)
-    fresh = {b: float(line.ev_exact) for b, line in analyze(MACAU).bets.items()}
-    tables = [_table(seed, args.rounds, rng, args.randoms) for seed in range(args.tables)]
-    dealt = time.perf_counter() - start
-    checkpoints = sorted({n for n in (50, 100, 200, 300, 500, 1_000, 2_000, 5_000, 10_000, 20_000) if n <= args.rounds}
-                         | {args.rounds})
-    p_of = lambda z: 1.0 if z is None else 0.5 * math.erfc(z / math.sqrt(2))  # noqa: E731
+    result = calibrate(args.tables, args.rounds, args.randoms, args.alpha)
+    nulls, alarms = result["null_players"], result["false_alarms"]
+    zs = np.array(result["null_z"])
+    low, high = _interval(alarms, nulls)
     print(f"detect's calibration: {args.tables} Macau tables (8 decks, 7 positions) of {args.rounds:,} rounds, "
-          f"alpha {args.alpha}; EVs of every round in {dealt:.0f} s")
-    # size: the null players over whole tables
-    nulls = [_z_at(t, fresh, p, len(t["shoe"])) for t in tables for p in t["stakes"]
-             if p.startswith(("flat", "random"))]
-    zs = [z for z in nulls if z is not None]
-    alarms = sum(p_of(z) < args.alpha for z in nulls)
-    low, high = _interval(alarms, len(nulls))
-    print(f"false alarms: {alarms} of {len(nulls):,} flat and random bettors = {alarms / len(nulls):.5f} "
+          f"alpha {args.alpha} ({time.perf_counter() - start:.0f} s)")
+    print(f"false alarms: {alarms} of {nulls:,} flat and random bettors = {alarms / nulls:.5f} "
           f"(95% interval {low:.5f} to {high:.5f}; alpha {args.alpha}): "
           f"{'within' if low <= args.alpha else 'ABOVE'} the test's size")
-    print(f"null z: mean {np.mean(zs):+.3f}, sd {np.std(zs):.3f} (a standard normal: 0, 1); "
-          f"share above 1.645 {np.mean(np.array(zs) > 1.645):.4f} (0.05), above 2.326 "
-          f"{np.mean(np.array(zs) > 2.326):.4f} (0.01)")
-    curves: dict[str, list[float]] = {}
-    for kind in ("perfect", "counter"):
-        curve = []
-        for n in checkpoints:
-            flagged = [p_of(_z_at(t, fresh, kind, _boundary(t, n))) < args.alpha for t in tables]
-            curve.append(sum(flagged) / len(flagged))
-        curves[kind] = curve
-    frequency = np.mean([len(t["stakes"]["counter"]) / args.rounds for t in tables])
-    print(f"the counter bets in {frequency:.1%} of rounds; the perfect player in "
-          f"{np.mean([len(t['stakes']['perfect']) / args.rounds for t in tables]):.1%}")
-    print("rounds observed  " + "  ".join(f"{n:>7,}" for n in checkpoints))
-    for kind, curve in curves.items():
+    print(f"null z: mean {zs.mean():+.3f}, sd {zs.std():.3f} (a standard normal: 0, 1); share above 1.645 "
+          f"{np.mean(zs > 1.645):.4f} (0.05), above 2.326 {np.mean(zs > 2.326):.4f} (0.01), above 3.090 "
+          f"{np.mean(zs > 3.090):.4f} (0.001)")
+    print(f"the counter bets in {result['frequency']['counter']:.1%} of rounds; the perfect player in "
+          f"{result['frequency']['perfect']:.1%}")
+    print("rounds observed  " + "  ".join(f"{n:>7,}" for n in result["checkpoints"]))
+    for kind, curve in result["curves"].items():
         print(f"{kind + ' flagged':<16} " + "  ".join(f"{x:>7.0%}" for x in curve))
-    for kind, curve in curves.items():
-        reached = next((n for n, x in zip(checkpoints, curve) if x >= 0.9), None)
+    for kind, curve in result["curves"].items():
+        reached = next((n for n, x in zip(result["checkpoints"], curve) if x >= 0.9), None)
         print(f"90% of {kind} players flagged by {reached:,} rounds" if reached else
               f"{kind}: 90% not reached in {args.rounds:,} rounds")
-    print(f"({time.perf_counter() - start:.0f} s in all)")
     if args.plot:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-
-        fig, ax = plt.subplots(figsize=(7, 4))
-        for kind, curve in curves.items():
-            ax.plot(checkpoints, [100 * x for x in curve], marker="o", label=f"{kind} (Point 0)")
-        ax.axhline(100 * args.alpha, color="grey", linestyle=":", label=f"alpha = {args.alpha}")
-        ax.set_xscale("log")
-        ax.set_xlabel("rounds observed")
-        ax.set_ylabel(f"players flagged at alpha {args.alpha} (%)")
-        ax.set_title("detect: power against advantage players, Macau 8 decks")
-        ax.legend()
-        fig.tight_layout()
-        fig.savefig(args.plot)
-        plt.close(fig)
+        plot(result, args.plot)
 
 
 def _boundary(table: dict[str, Any], n: int) -> int:

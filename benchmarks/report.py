@@ -34,6 +34,7 @@ from workloads import (  # noqa: E402
     reference_evaluate,
 )
 from sanggong import _core, _reference  # noqa: E402
+from sanggong._table import table_params
 
 
 def interleaved_times(contenders: dict[str, tuple[Callable[[], object], int]], repeats: int) -> dict[str, list[float]]:
@@ -212,7 +213,7 @@ def yardstick_figures(repeats: int, chunks: int = 32) -> dict[str, tuple[float, 
     paired within a run. Empty when there is no C compiler."""
     import yardstick
     from sanggong.ranking import tables_for
-    from sanggong.simulation import DEFAULT_CHUNK, _histograms, _params, simulate
+    from sanggong.simulation import DEFAULT_CHUNK, _histograms, simulate
 
     lib = yardstick.build()
     if lib is None:
@@ -223,7 +224,7 @@ def yardstick_figures(repeats: int, chunks: int = 32) -> dict[str, tuple[float, 
     runs: dict[str, Callable[[], object]] = {}
     for label, rules, run in zip(ROUND_WORKLOADS, (yardstick.ONLINE, yardstick.MACAU),
                                  (yardstick.online, yardstick.macau), strict=True):
-        kernel, params = tables_for(rules.ranking).kernel, _params(rules)
+        kernel, params = tables_for(rules.ranking).kernel, table_params(rules).array()
         pairs, single = _histograms(rules)
         y_pairs, y_single = yardstick.histograms(rules.hands)
         check = min(rounds, 1 << 17)

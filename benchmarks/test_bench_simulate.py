@@ -15,7 +15,8 @@ import sanggong
 import yardstick
 from sanggong import _core, _impl, _reference
 from sanggong.ranking import tables_for
-from sanggong.simulation import DEFAULT_CHUNK, _histograms, _params, simulate
+from sanggong.simulation import DEFAULT_CHUNK, _histograms, simulate
+from sanggong._table import table_params
 
 MACAU7 = sanggong.MACAU.replace(decks=8, positions=7)
 ROUNDS = 8 * DEFAULT_CHUNK  # whole chunks: four per core on two cores
@@ -45,7 +46,7 @@ def test_simulate(benchmark, rules: sanggong.RuleSet, workers: int) -> None:
 @TABLES
 def test_simulate_chunk(benchmark, rules: sanggong.RuleSet) -> None:
     """The round loop alone: one core, the default ranking, every bet's histograms."""
-    kernel, params = tables_for(rules.ranking).kernel, _params(rules)
+    kernel, params = tables_for(rules.ranking).kernel, table_params(rules).array()
     pairs, single = _histograms(rules)
     flag = np.zeros(1, np.uint8)
     benchmark.group = f"round loop, {rules.name}"

@@ -24,6 +24,7 @@ import sanggong
 
 DOCS = Path(__file__).resolve().parent
 sys.path.insert(0, str(DOCS / "_ext"))
+sys.path.insert(0, str(DOCS.parent / "benchmarks"))  # the figures drawn from the benchmarks' own code
 
 project = "sanggong"
 author = "The sanggong developers"
@@ -38,8 +39,15 @@ extensions = [
     "sphinx.ext.intersphinx",
     "sphinx.ext.doctest",
     "sphinxarg.ext",
+    "matplotlib.sphinxext.plot_directive",
     "sanggong_docs",
 ]
+
+# --- figures: drawn by the package's own code while the pages are built ---------------------
+plot_include_source = False
+plot_html_show_source_link = False
+plot_html_show_formats = False
+plot_formats = [("png", 110)]
 
 source_suffix = {".md": "markdown", ".rst": "restructuredtext"}
 root_doc = "index"

@@ -18,7 +18,7 @@ from sanggong import MACAU, ONLINE, PRESETS, DealtRounds, Game, RuleSet, Seed, d
 from sanggong import _core, _reference
 from sanggong.limits import MAX_BATCH_ROUNDS
 from sanggong.rounds import NO_CARD
-from sanggong.simulation import _params
+from sanggong._table import table_params
 
 # name -> rule set: positions 1..16, burns, a head card burned or not, one card at a
 # time or three, a fresh deck or a shoe with its cut card, several shoes a chunk
@@ -68,7 +68,7 @@ def _deal(
     """Deal with ``kernels``: (shoes begun, the arrays, the generator's next word)."""
     bit_generator = np.random.PCG64(seed)
     arrays = _arrays(rules, rounds, width)
-    shoes = kernels.deal_chunk(bit_generator, _params(rules), *arrays.values())
+    shoes = kernels.deal_chunk(bit_generator, table_params(rules).array(), *arrays.values())
     return shoes, arrays, int(bit_generator.random_raw())
 
 
@@ -121,7 +121,7 @@ def test_wider_burned_rows_are_padded(impl: Any, width: int) -> None:
 
 
 def test_kernel_checks_its_arrays(impl: Any) -> None:
-    params = _params(ONLINE)
+    params = table_params(ONLINE).array()
     good = _arrays(ONLINE, 4)
     bit_generator = np.random.PCG64(1)
     for name, bad, match in [

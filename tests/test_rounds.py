@@ -20,7 +20,8 @@ from sanggong.money import Purse
 from sanggong.ranking import DEFAULT_RANKING, tables_for
 from sanggong.rules import PRESETS, RuleSet
 from sanggong.settlement import bet_result, plan_for
-from sanggong.simulation import _histograms, _params, _possible
+from sanggong.simulation import _histograms, _possible
+from sanggong._table import table_params
 
 RANKINGS = {rules.ranking: name for name, rules in reversed(list(PRESETS.items()))}
 RANKING_IDS = {name: ranking for ranking, name in RANKINGS.items()}
@@ -178,7 +179,7 @@ def _session(module: object, rules: RuleSet, rounds: int) -> tuple[object, ...]:
     net = np.zeros(rounds, np.int64)
     bit_generator = np.random.PCG64(12)
     done = module.simulate_chunk(bit_generator, module.Tables(tables_for(rules.ranking)),  # type: ignore[attr-defined]
-                                 _params(rules), rounds, pairs, single, plan, money, net, np.zeros(1, np.uint8))
+                                 table_params(rules).array(), rounds, pairs, single, plan, money, net, np.zeros(1, np.uint8))
     return done, pairs.tolist(), single.tolist(), net.tolist(), bit_generator.state
 
 
@@ -202,7 +203,7 @@ def test_counters_flushed_past_their_width_agree_with_session_counting(rules: Ru
     same draws (the reference, about 40 us a round, is compared on shorter runs above)."""
     rounds = 64 * 32_768 + 4_321
     name = next(iter(rules.bets))
-    kernel, params = tables_for(rules.ranking).kernel, _params(rules)
+    kernel, params = tables_for(rules.ranking).kernel, table_params(rules).array()
     pairs, single = _histograms(rules)
     counted = _histograms(rules)
     a, b = np.random.PCG64(5), np.random.PCG64(5)

@@ -42,6 +42,7 @@ from sanggong.rules import (
     _toml,
     parse_bet,
 )
+from sanggong._table import table_params
 
 
 def test_presets_follow_rules_md() -> None:
@@ -1044,7 +1045,7 @@ def test_any_accepted_rule_set_can_be_dealt_analysed_and_simulated(rules: RuleSe
     analysis counts (every bet's outcomes covering every deal) and the compiled round
     loop simulates, the reference's loop dealing the same hands."""
     from sanggong import _core, _reference
-    from sanggong.simulation import _histograms, _params, simulate
+    from sanggong.simulation import _histograms, simulate
 
     game = Game(rules, seed=5)
     for _ in range(3):
@@ -1059,8 +1060,8 @@ def test_any_accepted_rule_set_can_be_dealt_analysed_and_simulated(rules: RuleSe
     pairs_ref, single_ref = _histograms(rules)
     stop = np.zeros(1, dtype=np.uint8)
     source = tables_for(rules.ranking)
-    assert _core.simulate_chunk(np.random.PCG64(9), _core.Tables(source), _params(rules), 50, pairs, single, None,
+    assert _core.simulate_chunk(np.random.PCG64(9), _core.Tables(source), table_params(rules).array(), 50, pairs, single, None,
                                 None, None, stop) == 50
-    assert _reference.simulate_chunk(np.random.PCG64(9), _reference.Tables(source), _params(rules), 50, pairs_ref,
+    assert _reference.simulate_chunk(np.random.PCG64(9), _reference.Tables(source), table_params(rules).array(), 50, pairs_ref,
                                      single_ref, None, None, None, stop) == 50
     assert (pairs == pairs_ref).all() and (single == single_ref).all()

@@ -26,6 +26,7 @@ import pytest
 from cli_run import fails, run
 from sanggong import MACAU, PRESETS, composition
 from sanggong.shoe import CountPlay, ShoeEvaluator, design, play_shoes, shoe_plan
+from sanggong._table import table_params
 
 ONLINE = PRESETS["online"]
 POINT = ["point:0"]
@@ -551,11 +552,9 @@ def test_play_chunk_refuses_misaligned_arrays(name: str) -> None:
     behaviour"), but not of tags, bet_tag, bet_row (int32) or row_scale, fixed_ev
     (double), which it reads the same way: a misaligned one is accepted (_shoe.pxi
     ``play_chunk``)."""
-    from sanggong.simulation import _params
-
     args = _chunk_args()
     if name == "fixed_ev":  # a fresh deck each round: fixed EVs, no kernel
-        args.update(kernel=None, params=_params(ONLINE), fixed_ev=np.array([0.1, -0.1]))
+        args.update(kernel=None, params=table_params(ONLINE).array(), fixed_ev=np.array([0.1, -0.1]))
     args[name] = _misaligned(args[name])
     with pytest.raises(ValueError, match=name):
         _play_chunk(args)

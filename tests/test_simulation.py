@@ -20,7 +20,8 @@ from sanggong import MACAU, ONLINE, Game, HandValue, RuleSet, _core, _reference
 from sanggong.ranking import tables_for
 from sanggong.rules import PRESETS
 from sanggong.settlement import plan_for, result_of
-from sanggong.simulation import _histograms, _params, _run_chunk, bet_counts, simulate, simulate_sessions
+from sanggong.simulation import _histograms, _run_chunk, bet_counts, simulate, simulate_sessions
+from sanggong._table import table_params
 
 RULE_SETS = [ONLINE, MACAU, MACAU.replace(decks=1, positions=5, deal_one_at_a_time=False),
              ONLINE.replace(head_card_burned=False), ONLINE.replace(decks=2),
@@ -76,7 +77,7 @@ def test_compiled_and_reference_rounds_agree(rules: RuleSet) -> None:
     for module in (_core, _reference):
         pairs, single = _histograms(rules)
         net = np.zeros(1500, np.int64)
-        done = module.simulate_chunk(np.random.PCG64(5), _tables(module, rules), _params(rules), 1500, pairs,
+        done = module.simulate_chunk(np.random.PCG64(5), _tables(module, rules), table_params(rules).array(), 1500, pairs,
                                      single, plan, money, net, np.zeros(1, np.uint8))
         results.append((done, pairs.tolist(), single.tolist(), net.tolist()))
     assert results[0] == results[1]
@@ -87,7 +88,7 @@ def test_compiled_and_reference_rounds_agree(rules: RuleSet) -> None:
 def test_simulated_rounds_are_the_games_rounds(impl: object, rules: RuleSet) -> None:
     n = _rounds(impl, 3000, 400)
     pairs, single = _histograms(rules)
-    impl.simulate_chunk(np.random.PCG64(9), _tables(impl, rules), _params(rules), n, pairs, single,  # type: ignore[attr-defined]
+    impl.simulate_chunk(np.random.PCG64(9), _tables(impl, rules), table_params(rules).array(), n, pairs, single,  # type: ignore[attr-defined]
                         None, None, None, np.zeros(1, np.uint8))
     game = Game(rules, rng=np.random.PCG64(9))
     want_pairs, want_single = _histograms(rules)
@@ -358,7 +359,7 @@ def test_misaligned_money_is_refused_by_the_core_and_realigned_by_sessions() -> 
     """Found by the sanitizer run: a slip's money table sent to a Dask worker arrived as a
     view at an odd offset, read through an int64 pointer."""
     from sanggong import _core
-    from sanggong.simulation import _histograms, _params, _run_sessions, plan_for
+    from sanggong.simulation import _histograms, _run_sessions, plan_for
 
     money = np.zeros((1, 256), dtype=np.int64)
     money[0, :2] = (-100, 100)
@@ -368,7 +369,7 @@ def test_misaligned_money_is_refused_by_the_core_and_realigned_by_sessions() -> 
     assert not skewed.flags.aligned
     pairs, single = _histograms(ONLINE)
     with pytest.raises(ValueError, match="money is not aligned to 8 bytes"):
-        _core.simulate_chunk(np.random.PCG64(1), _tables(_core, ONLINE), _params(ONLINE), 10, pairs, single,
+        _core.simulate_chunk(np.random.PCG64(1), _tables(_core, ONLINE), table_params(ONLINE).array(), 10, pairs, single,
                              plan_for(ONLINE, ("win:1",)),
                              skewed, np.zeros(10, np.int64), np.zeros(1, np.uint8))
     seeds = np.random.SeedSequence(3).spawn(2)

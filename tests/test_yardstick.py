@@ -15,7 +15,8 @@ import pytest
 
 from sanggong import _core, _reference
 from sanggong.ranking import tables_for
-from sanggong.simulation import _histograms, _params
+from sanggong.simulation import _histograms
+from sanggong._table import table_params
 
 BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
 if not (BENCHMARKS / "yardstick.c").exists():
@@ -42,7 +43,7 @@ def _core_chunk(module: object, rules: object, seed: int, rounds: int) -> tuple[
     pairs, single = _histograms(rules)  # type: ignore[arg-type]
     bit_generator = np.random.PCG64(seed)
     tables = module.Tables(tables_for(rules.ranking))  # type: ignore[attr-defined]
-    done = module.simulate_chunk(bit_generator, tables, _params(rules), rounds,  # type: ignore[attr-defined]
+    done = module.simulate_chunk(bit_generator, tables, table_params(rules).array(), rounds,  # type: ignore[attr-defined]
                                  pairs, single, None, None, None, np.zeros(1, np.uint8))
     assert done == rounds
     return pairs, single, bit_generator.state

@@ -46,7 +46,8 @@ from .hands import _preset_named
 from .rules import RuleSet
 from .limits import MAX_BATCH_ROUNDS
 from .seeds import Seed, SeedLike, check_seed, child
-from .simulation import DEFAULT_CHUNK, _params
+from ._table import table_params
+from .simulation import DEFAULT_CHUNK
 
 __all__ = ["DealtRounds", "deal_batch"]
 
@@ -201,7 +202,7 @@ def deal_batch(
     _count("rounds", rounds, 0, MAX_BATCH_ROUNDS)
     _count("chunk_size", chunk_size, 1, MAX_BATCH_ROUNDS)
     window = _parallel.workers(workers)
-    params = _params(rules)
+    params = table_params(rules).array()
     hands = np.empty((rounds, rules.hands, 3), np.uint8)
     burned = np.empty((rounds, _burn_width(rules)), np.uint8)
     burn_counts = np.empty(rounds, np.uint8)

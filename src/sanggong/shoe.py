@@ -795,14 +795,14 @@ def _run_play_chunk(setup: _Setup, index: int, seed: np.random.SeedSequence, sho
     ev_bins = np.zeros((setup.bins, m), dtype=np.float64)
     moments = np.zeros((m, 6), dtype=np.float64)
     flag = np.zeros(1, dtype=np.uint8) if stop is None else stop
-    from .simulation import _params
+    from ._table import table_params
 
     # a setup sent to a Dask worker can arrive with its arrays as views into a byte buffer
     # at any offset: the kernel refuses those, so aligned copies where they are not aligned
     tags = np.require(setup.tags, np.int32, ["C", "A"])
     bet_tag = np.require(setup.bet_tag, np.int32, ["C", "A"])
     rounds, done = _impl.kernels.play_chunk(
-        np.random.PCG64(seed), tables.kernel, _params(rules), shoes, plan, columns, kernel, bet_row, row_scale,
+        np.random.PCG64(seed), tables.kernel, table_params(rules).array(), shoes, plan, columns, kernel, bet_row, row_scale,
         row_part, fixed, tags, bet_tag, setup.bin_width, setup.bin_zero, setup.burned_seen,
         count_hist, perfect_hist, ev_bins, moments, flag,
     )

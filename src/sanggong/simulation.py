@@ -40,6 +40,7 @@ import numpy.typing as npt
 from . import _impl
 from . import _reference as _ref
 from . import _parallel
+from ._table import table_params
 from .seeds import Seed, SeedLike, check_seed, child, seed_json
 from .limits import MAX_SESSION_ROUNDS, MAX_SESSIONS, MAX_SIM_ROUNDS, MAX_STAKE
 from .rules import RuleSet
@@ -56,16 +57,6 @@ DEFAULT_CHUNK = 1 << 18
 """Rounds per chunk: small enough to stop within a fraction of a second on Ctrl-C."""
 
 Progress = Callable[[int, int], None]
-
-
-def _params(rules: RuleSet) -> npt.NDArray[np.int64]:
-    lo, hi = rules.cut_card_range
-    return np.array(
-        [rules.decks, rules.positions, rules.fresh_deck_each_round, rules.burn_first,
-         rules.burn_per_round, rules.head_card, rules.head_card_burned, rules.deal_one_at_a_time,
-         lo, hi],
-        dtype=np.int64,
-    )
 
 
 @dataclass(frozen=True)
@@ -127,7 +118,7 @@ def _run_chunk(
     flag = np.zeros(1, dtype=np.uint8) if stop is None else stop
     tables = tables_for(rules.ranking)
     done = _impl.kernels.simulate_chunk(
-        np.random.PCG64(seed), tables.kernel, _params(rules), rounds, pairs, single, None, None, None, flag
+        np.random.PCG64(seed), tables.kernel, table_params(rules).array(), rounds, pairs, single, None, None, None, flag
     )
     classes = single.reshape(rules.hands, tables.n_classes, _ref.N_PAIR_PLUS).sum(axis=(0, 2), dtype=np.uint64)
     return _Chunk(index, int(done), bet_counts(plan_for(rules, bets), pairs, single), classes)
@@ -484,7 +475,7 @@ def _run_sessions(
             break
         pairs, single = _histograms(rules)
         done = _impl.kernels.simulate_chunk(
-            np.random.PCG64(seed), tables_for(rules.ranking).kernel, _params(rules), rounds, pairs, single,
+            np.random.PCG64(seed), tables_for(rules.ranking).kernel, table_params(rules).array(), rounds, pairs, single,
             plan, money, net, flag,
         )
         if done < rounds:
