@@ -67,6 +67,7 @@ MODULE_ONLY = {
     "sanggong.seeds.check_seed": "checks a seed argument; every function that takes a seed calls it",
     "sanggong.seeds.child": "a chunk's seed, for simulators that continue a run's chunks",
     "sanggong.seeds.seed_json": "a recorded seed as JSON, for results' to_dict",
+    "sanggong.verify.LogReader": "reads a log in one pass for another reader (detect does); verify_log is the usual way",
 }
 
 
