@@ -33,7 +33,7 @@ from workloads import (  # noqa: E402
     random_one_deck_hands,
     reference_evaluate,
 )
-from sanggong import _core, _reference  # noqa: E402
+from sanggong import _core, _pykernels  # noqa: E402
 from sanggong._table import table_params
 
 
@@ -387,7 +387,7 @@ def simulation_figures(repeats: int, chunks: int = 32) -> dict[str, tuple[float,
 
         chosen = _impl.kernels
         try:
-            _impl.kernels = _reference
+            _impl.kernels = _pykernels
             return simulate(sanggong.ONLINE, few, seed=1, workers=1, compare_exact=False)
         finally:
             _impl.kernels = chosen
@@ -545,7 +545,7 @@ def deal_figures(rounds: int, repeats: int) -> dict[str, tuple[float, str]]:
     times = interleaved_times(contenders, repeats)
     per = {name: statistics.median(times[name]) / count for name, (_, count) in contenders.items()}
     reference = interleaved_medians(
-        {"ref": (lambda: _reference.deal_fresh_batch(bit_generator, 1, reference_rows), 0)}, 3
+        {"ref": (lambda: _pykernels.deal_fresh_batch(bit_generator, 1, reference_rows), 0)}, 3
     )["ref"] / len(reference_rows)
     return {
         "cython: ns per card drawn, full 8-deck shoes": (per["shoe"] / 416 * 1e9, "ns/card"),

@@ -19,7 +19,7 @@ import pytest
 
 import sanggong
 from sanggong import _core, evaluate_batch, pair_plus_batch, rank_batch
-from sanggong import _reference as ref
+from sanggong import _spec as ref
 from sanggong.ranking import HIGH_CARDS, ORDERS, TIERS, Ranking, tables_for
 from sanggong.rules import PRESETS
 

@@ -88,7 +88,7 @@ from sanggong import (
     settle,
 )
 from sanggong import _impl, limits
-from sanggong import _reference as ref
+from sanggong import _pykernels as ref
 from sanggong.simulation import simulate, simulate_sessions
 
 # --- budget ----------------------------------------------------------------------------------

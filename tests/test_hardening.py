@@ -239,10 +239,10 @@ def test_an_mt19937_log_replays_on_both_implementations(impl: Any) -> None:
 
 @pytest.mark.parametrize("name", ["MT19937", "PCG64", "Philox"])
 def test_both_implementations_draw_the_same_words(name: str) -> None:
-    from sanggong import _core, _reference
+    from sanggong import _core, _pykernels
 
     decks = []
-    for kernels in (_core, _reference):
+    for kernels in (_core, _pykernels):
         generator = getattr(np.random, name)(17)
         deck = (np.arange(416) % 52).astype(np.uint8)
         out = np.zeros(400, np.uint8)

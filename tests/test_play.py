@@ -12,7 +12,7 @@ import pytest
 from cli_run import fails, run
 
 from sanggong import MACAU, ONLINE, PRESETS, analyze, settle
-from sanggong._reference import RANK_SYMBOLS
+from sanggong._spec import RANK_SYMBOLS
 from sanggong.analysis import effect_of_removal
 from sanggong.dealing import Game
 from sanggong.rules import RuleSet
@@ -43,7 +43,7 @@ def _setup(rules: RuleSet, bets: tuple[str, ...], perfect: bool, burned_seen: bo
 def test_the_core_equals_the_reference(rules: RuleSet, bets: tuple[str, ...], perfect: bool, burned_seen: bool) -> None:
     import sanggong._core as core
     import sanggong._impl as impl
-    import sanggong._reference as ref
+    import sanggong._pykernels as ref
 
     setup = _setup(rules, bets, perfect, burned_seen)
     seed = np.random.SeedSequence(2024)

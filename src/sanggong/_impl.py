@@ -1,10 +1,11 @@
-"""Pick the implementation of the kernels: the compiled core, or the pure-Python reference.
+"""Pick the implementation of the kernels: the compiled core, or its pure-Python twin.
 
 ``SANGGONG_NO_EXTENSIONS`` set to a true value (``1``, ``true``, ``yes``, ``on``) forces
-the reference; unset, empty or a false value (``0``, ``false``, ``no``, ``off``) leaves
-the choice to the import; any other value is an error, not a guess: every function that
-needs the kernels raises ``ValueError`` naming it (``sanggong.IMPLEMENTATION`` is then
-``"unconfigured"``, and the command line exits with status 2).
+the pure-Python reference (``sanggong._pykernels``, the core's twin); unset, empty or a
+false value (``0``, ``false``, ``no``, ``off``) leaves the choice to the import; any
+other value is an error, not a guess: every function that needs the kernels raises
+``ValueError`` naming it (``sanggong.IMPLEMENTATION`` is then ``"unconfigured"``, and the
+command line exits with status 2).
 
 When the compiled core is not there, the reference is used and ``sanggong.IMPLEMENTATION``
 says so: silently for a source tree that was never built, with one ``RuntimeWarning`` when
@@ -61,7 +62,7 @@ class _Unconfigured(ModuleType):
 
 def _load() -> ModuleType:
     global CONFIG_ERROR
-    from . import _reference
+    from . import _pykernels
 
     try:
         disabled = extensions_disabled()
@@ -69,7 +70,7 @@ def _load() -> ModuleType:
         CONFIG_ERROR = str(exc)
         return _Unconfigured("sanggong._unconfigured")
     if disabled:
-        return _reference
+        return _pykernels
     name = f"{__package__}._core"
     try:  # (not `from . import _core`: its error for a missing module is no ModuleNotFoundError)
         core = importlib.import_module(name)
@@ -80,7 +81,7 @@ def _load() -> ModuleType:
                 _warn(f"the compiled core could not be built when sanggong was installed ({note})")
         else:  # there, but it does not load (an undefined symbol, a module it needs is missing, ...)
             _warn(f"the compiled core is present but failed to import ({type(exc).__name__}: {exc})")
-        return _reference
+        return _pykernels
     return core
 
 
@@ -108,6 +109,6 @@ def _warn(what: str) -> None:
 
 
 if TYPE_CHECKING:
-    from . import _reference as kernels
+    from . import _pykernels as kernels
 else:
     kernels: ModuleType = _load()

@@ -5,9 +5,9 @@ Counts are exact integers: for a position's bets, the ordered pairs of disjoint 
 (the position's three cards and the banker's) that the shoe can deal; for bets on one
 hand (the banker's Odd/Even/Point/Three Faces, a player's Three Faces, Pair Plus), the
 3-card hands. They are computed combinatorially, over multisets of ranks weighted by the
-ways to choose their suits (see ``_reference.joint_class_counts``), not by walking every
+ways to choose their suits (see ``_pykernels.joint_class_counts``), not by walking every
 deal; where suits break ties, the draws of the one rank two equal hands share are split
-by how their strongest suits compare (``_reference.suit_split``). The test suite checks
+by how their strongest suits compare (``_spec.suit_split``). The test suite checks
 the counts against a card-by-card enumeration of the 407,170,400 one-deck deals, against
 an ordered-draw count for other shoes, and for suit tie-breaks against every pair of
 hands of small multi-deck shoes.
@@ -44,7 +44,10 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _impl
-from . import _reference as _ref
+from ._spec import (
+    CATEGORY_BETS, COMPARISONS, N_CARDS, N_PAIR_PLUS, N_RANKS, N_SUITS, RANK_SYMBOLS, SUIT_STRENGTH, kind_code,
+    kind_multisets, kind_of, triple_pair_plus
+)
 from .cards import CardsLike, parse_cards
 from .limits import MAX_DECKS
 from .rules import RuleSet
@@ -56,10 +59,9 @@ if TYPE_CHECKING:  # pandas is optional (the "frame" extra), and typed only with
 
 __all__ = ["Analysis", "BetAnalysis", "OutcomeLine", "Removal", "analyze", "composition", "effect_of_removal"]
 
-RANK_SYMBOLS = _ref.RANK_SYMBOLS
 
 
-# --- the multisets counted over, built once from the reference ---------------------------
+# --- the multisets counted over, built once from the specification -----------------------
 
 
 def _pack(multisets: list[tuple[tuple[int, int], ...]]) -> npt.NDArray[np.uint8]:
@@ -72,17 +74,17 @@ def _pack(multisets: list[tuple[tuple[int, int], ...]]) -> npt.NDArray[np.uint8]
 
 
 def _cards_of(sets: npt.NDArray[np.uint8], kinds: int) -> npt.NDArray[np.int64]:
-    """Three card codes of each packed multiset (``_reference.multiset_cards``, for all at
+    """Three card codes of each packed multiset (``_spec.multiset_cards``, for all at
     once: each row's multiplicities add up to 3)."""
-    kind_cards = np.array([_ref.kind_code(k, kinds) for k in range(kinds)], dtype=np.int64)
+    kind_cards = np.array([kind_code(k, kinds) for k in range(kinds)], dtype=np.int64)
     return kind_cards[np.repeat(sets[:, :, 0].ravel(), sets[:, :, 1].ravel())].reshape(-1, 3)
 
 
 def _kinds(ranking: Ranking) -> int:
     """The kinds a ranking's hands are counted over: ``Ranking.kinds``, but the 13 ranks
     where suits break ties (the suits of the one rank that can decide are counted apart:
-    ``_reference.suit_split``)."""
-    return _ref.N_RANKS if ranking.uses_suits else ranking.kinds
+    ``_spec.suit_split``)."""
+    return N_RANKS if ranking.uses_suits else ranking.kinds
 
 
 @functools.lru_cache(maxsize=16)
@@ -93,7 +95,7 @@ def _class_tables(ranking: Ranking) -> tuple[npt.NDArray[np.uint8], npt.NDArray[
     the rank // 4)."""
     kinds = _kinds(ranking)
     tables = tables_for(ranking)
-    sets = _pack(_ref.kind_multisets(kinds))
+    sets = _pack(kind_multisets(kinds))
     cards = _cards_of(sets, kinds)
     rid = tables.packed_of_triple[(cards[:, 0] * 52 + cards[:, 1]) * 52 + cards[:, 2]] >> 3
     classes = tables.cls[rid].astype(np.uint8)
@@ -108,9 +110,9 @@ def _class_tables(ranking: Ranking) -> tuple[npt.NDArray[np.uint8], npt.NDArray[
 @functools.cache
 def _card_tables() -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8]]:
     """The 24,804 hands of the 52 cards as multisets, with each one's Pair Plus category."""
-    sets = _pack(_ref.kind_multisets(_ref.N_CARDS))
-    cards = _cards_of(sets, _ref.N_CARDS)
-    values = _ref.triple_pair_plus()[(cards[:, 0] * 52 + cards[:, 1]) * 52 + cards[:, 2]].astype(np.uint8)
+    sets = _pack(kind_multisets(N_CARDS))
+    cards = _cards_of(sets, N_CARDS)
+    values = triple_pair_plus()[(cards[:, 0] * 52 + cards[:, 1]) * 52 + cards[:, 2]].astype(np.uint8)
     values.flags.writeable = False
     return sets, values
 
@@ -132,7 +134,7 @@ def composition(decks: int = 1, remove: CardsLike | None = None) -> npt.NDArray[
     if isinstance(decks, bool) or not isinstance(decks, int) or not 1 <= decks <= MAX_DECKS:
         shown = f"a {decks.bit_length()}-bit number" if isinstance(decks, int) and abs(decks) > 10**30 else repr(decks)
         raise ValueError(f"decks must be a positive int, at most {MAX_DECKS}, got {shown}")
-    counts = np.full(_ref.N_CARDS, decks, dtype=np.int64)
+    counts = np.full(N_CARDS, decks, dtype=np.int64)
     for card in parse_cards(remove) if remove is not None and remove != "" else ():
         if counts[card.code] == 0:
             raise ValueError(f"cannot remove {card}: the shoe holds no more")
@@ -144,7 +146,7 @@ def _check_counts(counts: npt.ArrayLike) -> npt.NDArray[np.int64]:
     arr = np.asarray(counts)
     if arr.dtype.kind not in "iu":
         raise TypeError(f"a shoe composition is 52 integer counts, not dtype {arr.dtype}")
-    if arr.shape != (_ref.N_CARDS,):
+    if arr.shape != (N_CARDS,):
         raise ValueError(f"a shoe composition is 52 counts (one per card code), got shape {arr.shape}")
     if (arr < 0).any():
         code = int(np.argmax(arr < 0))
@@ -161,10 +163,10 @@ def _check_counts(counts: npt.ArrayLike) -> npt.NDArray[np.int64]:
 
 def _by_kind(counts: npt.NDArray[np.int64], kinds: int) -> npt.NDArray[np.int64]:
     """A composition folded to counting kinds (52: as it is)."""
-    if kinds == _ref.N_CARDS:
+    if kinds == N_CARDS:
         return np.ascontiguousarray(counts, dtype=np.int64)
     folded = np.zeros(kinds, dtype=np.int64)
-    np.add.at(folded, [_ref.kind_of(c, kinds) for c in range(_ref.N_CARDS)], counts)
+    np.add.at(folded, [kind_of(c, kinds) for c in range(N_CARDS)], counts)
     return folded
 
 
@@ -189,8 +191,8 @@ class _Counts:
 
 def _suits(counts52: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
     """A composition as (13 ranks, 4 suits by strength, weakest first)."""
-    by_strength = np.argsort(_ref.SUIT_STRENGTH)
-    return np.ascontiguousarray(counts52.reshape(_ref.N_RANKS, _ref.N_SUITS)[:, by_strength], dtype=np.int64)
+    by_strength = np.argsort(SUIT_STRENGTH)
+    return np.ascontiguousarray(counts52.reshape(N_RANKS, N_SUITS)[:, by_strength], dtype=np.int64)
 
 
 def _counts(
@@ -212,7 +214,7 @@ def _counts(
         kernels.joint_class_counts(folded, class_sets, classes, ranks, n_classes, joint, suits)
     marginal = np.zeros(n_classes, dtype=np.uint64)  # at most C(52 * 64, 3) < 2**33 hands
     kernels.hand_counts(folded, class_sets, classes, marginal)
-    pair_plus = np.zeros(_ref.N_PAIR_PLUS, dtype=np.uint64)
+    pair_plus = np.zeros(N_PAIR_PLUS, dtype=np.uint64)
     if need_pair_plus:
         card_sets, categories = _card_tables()
         kernels.hand_counts(counts52, card_sets, categories, pair_plus)
@@ -477,7 +479,7 @@ def _bet_table(rules: RuleSet, counts: _Counts, bets: Iterable[str]) -> dict[str
             if plan.kd[j]:  # a position against the banker: (classes, order) as the joint counts
                 keys, weights, total = codes_row, counts.joint, counts.pairs
             elif plan.kb[j]:  # Pair Plus: the hand's category
-                keys, weights, total = codes_row[: _ref.N_PAIR_PLUS], counts.pair_plus, counts.hands
+                keys, weights, total = codes_row[: N_PAIR_PLUS], counts.pair_plus, counts.hands
             else:  # the class of one hand
                 keys, weights, total = codes_row[: plan.n_classes], counts.marginal, counts.hands
             if weights.dtype == object:  # Python integers for shoes beyond uint64
@@ -506,8 +508,8 @@ def analyze(rules: RuleSet, shoe: npt.ArrayLike | None = None) -> Analysis:
     counts52 = composition(rules.decks) if shoe is None else _check_counts(shoe)
     bets = rules.bets
     kinds = {rules.bet(name).kind for name in bets}
-    counts = _counts(rules, counts52, need_pairs=bool(kinds & set(_ref.COMPARISONS)),
-                     need_pair_plus=bool(kinds & set(_ref.CATEGORY_BETS)))
+    counts = _counts(rules, counts52, need_pairs=bool(kinds & set(COMPARISONS)),
+                     need_pair_plus=bool(kinds & set(CATEGORY_BETS)))
     table = _bet_table(rules, counts, bets)
     return Analysis(rules, tuple(int(c) for c in counts52), table)
 
@@ -577,11 +579,11 @@ def effect_of_removal(rules: RuleSet, bets: Iterable[str] | None = None) -> dict
     full = composition(rules.decks)
     base = _bet_table(rules, _counts(rules, full), names)  # (counts everything: once)
     kinds = {rules.bet(n).kind for n in names}
-    needs_pairs, needs_pair_plus = bool(kinds & set(_ref.COMPARISONS)), bool(kinds & set(_ref.CATEGORY_BETS))
+    needs_pairs, needs_pair_plus = bool(kinds & set(COMPARISONS)), bool(kinds & set(CATEGORY_BETS))
     shifted: dict[str, list[float]] = {n: [] for n in names}
-    for rank in range(_ref.N_RANKS):
+    for rank in range(N_RANKS):
         per_suit = []
-        for suit in range(_ref.N_SUITS):
+        for suit in range(N_SUITS):
             counts = full.copy()
             counts[4 * rank + suit] -= 1
             counted = _counts(rules, counts, need_pairs=needs_pairs, need_pair_plus=needs_pair_plus)

@@ -6,7 +6,7 @@ Randomness comes from a numpy ``BitGenerator``: pass ``seed`` (an int or a
 replayed) or ``rng`` (a ``Generator`` or ``BitGenerator`` of your own). Cards are drawn by
 a lazy Fisher-Yates shuffle, so every order stays equally likely and a round costs only
 the cards it takes; its unbiased bounded integers come several from each 64-bit word
-(Lemire's method, batched: see ``sanggong._reference.draw``). The compiled core and the
+(Lemire's method, batched: see ``sanggong._spec.draw``). The compiled core and the
 pure-Python reference deal the same cards, bit for bit, from any bit generator (both
 draw its ``next_uint64``).
 

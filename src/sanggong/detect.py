@@ -57,7 +57,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from . import _reference as _ref
+from ._spec import ON_HAND
 from .analysis import analyze
 from .records import RoundRecord, stakes_of
 from .rules import RuleSet
@@ -121,7 +121,7 @@ def shoe_terms(evs: Sequence[Mapping[str, float]], stakes: Sequence[tuple[int, s
 def _anonymous(rules: RuleSet, bet: str) -> str:
     """The anonymous player of a bet of a record of bets alone: its position's, or the table's."""
     spec = rules.bet(bet)
-    return f"position {spec.position}" if spec.kind in _ref.ON_HAND and spec.position > 0 else "table"
+    return f"position {spec.position}" if spec.kind in ON_HAND and spec.position > 0 else "table"
 
 
 class _Reader:

@@ -55,7 +55,7 @@ from typing import Any, Literal
 import msgspec
 from msgspec import UNSET, UnsetType
 
-from . import _reference as _ref
+from ._spec import total_key, total_number, total_range
 from ._canonical import DuplicateKey, canonical_json, loads_strict
 from .money import money_text
 from .ranking import DEFAULT_RANKING, Ranking
@@ -670,7 +670,7 @@ class RuleSet:
                     out[f"{kind}:{hand}"] = text.format(t=hand.capitalize())
             elif target == "total":
                 for key in self.total_pays:
-                    low, high = _ref.total_range(_ref.total_number(key))
+                    low, high = total_range(total_number(key))
                     out[f"{kind}:{key}"] = text.format(
                         t=str(low) if low == high else f"{low} or {high}" if high == low + 1 else f"{low} to {high}")
             elif target == "point":
@@ -700,7 +700,7 @@ class RuleSet:
         """
         spec = self.bet(name)
         if spec.kind == "total":
-            return self.total_pays[_ref.total_key(spec.number)]
+            return self.total_pays[total_key(spec.number)]
         return self.pays.get(spec.kind)
 
     def bet(self, name: str) -> BetSpec:
@@ -732,7 +732,7 @@ class RuleSet:
         elif target == "total":  # Dragon against Phoenix, and the range
             ok = suffix in self.total_pays
             if ok:
-                return BetSpec(spec.name, spec.kind, 1, _ref.total_number(suffix))
+                return BetSpec(spec.name, spec.kind, 1, total_number(suffix))
         elif target == "point":
             ok = digits and 0 <= spec.position <= 9
             if ok:
@@ -1070,7 +1070,7 @@ def parse_bet(name: str) -> BetSpec:
     if total is not None and total[2] is not None:
         if total[1] >= total[2]:
             raise ValueError(f"unknown bet {name!r}: {arg!r} is not a range of totals (low-high, low below high)")
-        return BetSpec(name, kind, -1, _ref.total_number(arg))
+        return BetSpec(name, kind, -1, total_number(arg))
     if not arg.isdigit() or (arg != "0" and arg.startswith("0")):
         raise ValueError(f"unknown bet {name!r}: {arg!r} is not a position")
     return BetSpec(name, kind, int(arg))

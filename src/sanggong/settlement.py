@@ -35,7 +35,10 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _impl
-from . import _reference as _ref
+from ._spec import (
+    CATEGORY_BETS, COMPARISONS, N_PAIR_PLUS, ON_HAND, OUT_CARRIED, OUT_LOSE, OUT_MULTIPLIED, OUT_PAIR_PLUS,
+    OUT_PUSH, OUT_TOTAL, OUT_WIN, OUT_WIN_ON_SIX, PAIR_PLUS_NAMES, bet_outcome
+)
 from .cards import Card, CardsLike
 from .hands import HandValue, evaluate
 from .limits import MAX_BETS, MAX_PLAYER_ID
@@ -49,42 +52,40 @@ __all__ = ["BetResult", "Money", "Settlement", "SettlementPlan", "TableSession",
 HandLike: TypeAlias = CardsLike | HandValue
 
 RESULTS = {
-    _ref.OUT_LOSE: ("lose", None),
-    _ref.OUT_WIN: ("win", None),
-    _ref.OUT_WIN_ON_SIX: ("win", "with a 6-point hand"),
-    _ref.OUT_PUSH: ("push", None),
-    _ref.OUT_CARRIED: ("carried", None),
+    OUT_LOSE: ("lose", None),
+    OUT_WIN: ("win", None),
+    OUT_WIN_ON_SIX: ("win", "with a 6-point hand"),
+    OUT_PUSH: ("push", None),
+    OUT_CARRIED: ("carried", None),
 } | {
-    _ref.OUT_PAIR_PLUS + pp: ("win", _ref.PAIR_PLUS_NAMES[pp])
-    for pp in range(1, _ref.N_PAIR_PLUS)
+    OUT_PAIR_PLUS + pp: ("win", PAIR_PLUS_NAMES[pp])
+    for pp in range(1, N_PAIR_PLUS)
 }
 _PP_KEYS = {
-    _ref.OUT_PAIR_PLUS + pp: key
+    OUT_PAIR_PLUS + pp: key
     for pp, key in enumerate(("", "pair", "flush", "straight", "three_of_a_kind", "straight_flush"))
     if key
 }
-_ON_HAND = _ref.ON_HAND  # bets that read the position's hand (a two-hand table's Dragon)
-_COMPARISONS = _ref.COMPARISONS
 
 
 def result_of(rules: RuleSet, code: int) -> tuple[str, str | None]:
     """``(outcome, detail)`` of an outcome code: ``"win"``, ``"lose"``, ``"push"`` or
     ``"carried"``, and what decided it where it matters (a Pair Plus category, a 6-point
     hand, a banker game's multiplier such as ``"x3"``; a total bet's range is its name's)."""
-    if code < _ref.OUT_MULTIPLIED:
+    if code < OUT_MULTIPLIED:
         return RESULTS[code]
-    if code >= _ref.OUT_TOTAL:
+    if code >= OUT_TOTAL:
         return "win", None
-    index, lost = divmod(code - _ref.OUT_MULTIPLIED, 2)
+    index, lost = divmod(code - OUT_MULTIPLIED, 2)
     return ("lose" if lost else "win"), f"x{rules.multiplier_values[index]}"
 
 
 def multiplied(code: int) -> bool:
     """Whether an outcome code is a banker game's (the stake times a multiplier, won or lost)."""
-    return _ref.OUT_MULTIPLIED <= code < _ref.OUT_TOTAL
+    return OUT_MULTIPLIED <= code < OUT_TOTAL
 
 
-# --- the settlement plan: tables generated from the reference ---------------------------
+# --- the settlement plan: tables generated from the specification -----------------------
 
 
 class SettlementPlan:
@@ -95,7 +96,7 @@ class SettlementPlan:
     ``ka * hand_class + kb * hand_pair_plus + kc * banker_class + kd * (order + 1)``
     (``key_space`` keys a row; classes of ``rules.ranking``, order 1, 0 or -1 as the hand
     beats, ties or loses to the banker's), each entry computed by
-    ``_reference.bet_outcome``. Bets on the same kind share a row.
+    ``_spec.bet_outcome``. Bets on the same kind share a row.
     """
 
     def __init__(self, rules: RuleSet, specs: Sequence[BetSpec]) -> None:
@@ -114,7 +115,7 @@ class SettlementPlan:
                 rows[(spec.kind, number)] = len(table)
                 table.append(_outcome_row(self.rules, spec.kind, number))
             coefficients.append(
-                (rows[(spec.kind, number)], spec.position if spec.kind in _ON_HAND else 0,
+                (rows[(spec.kind, number)], spec.position if spec.kind in ON_HAND else 0,
                  *key_coefficients(rules, spec.kind))
             )
         self.table = np.array(table, dtype=np.uint8).reshape(-1)
@@ -133,7 +134,7 @@ class SettlementPlan:
 def key_space(rules: RuleSet) -> int:
     """Keys of a settlement table row: every (hand class, banker class, order)."""
     n = tables_for(rules.ranking).n_classes
-    return max(n * n * 3, _ref.N_PAIR_PLUS)
+    return max(n * n * 3, N_PAIR_PLUS)
 
 
 def key_coefficients(rules: RuleSet, kind: str) -> tuple[int, int, int, int]:
@@ -141,34 +142,34 @@ def key_coefficients(rules: RuleSet, kind: str) -> tuple[int, int, int, int]:
     classes and the order (key ``(hand_class * n + banker_class) * 3 + order + 1``, as the
     round loop counts pairs), Pair Plus and a pair bet the category, the other bets the
     class of their hand."""
-    if kind in _COMPARISONS:
+    if kind in COMPARISONS:
         return (tables_for(rules.ranking).n_classes * 3, 0, 3, 1)
-    if kind in _ref.CATEGORY_BETS:
+    if kind in CATEGORY_BETS:
         return (0, 1, 0, 0)
     return (1, 0, 0, 0)  # odd, even, three_faces, point: the hand's class alone
 
 
 @functools.lru_cache(maxsize=1024)
 def _outcome_row(rules: RuleSet, kind: str, number: int) -> tuple[int, ...]:
-    """One bet kind's outcome for every key, from the reference's ``bet_outcome``.
+    """One bet kind's outcome for every key, from the specification's ``bet_outcome``.
     Cached apart from the plans: a new bet slip reuses the rows of the bets it shares
     with earlier ones, so a live table pays for each row once, not for each slip."""
     tables = tables_for(rules.ranking)
     keys, n = tables.class_keys, tables.n_classes
     row = [0xFF] * key_space(rules)  # keys no input reaches
-    if kind in _COMPARISONS:
+    if kind in COMPARISONS:
         for hand in range(n):
             for banker in range(n):
                 for order in (-1, 0, 1):
-                    row[(hand * n + banker) * 3 + order + 1] = _ref.bet_outcome(
+                    row[(hand * n + banker) * 3 + order + 1] = bet_outcome(
                         rules, kind, number, keys[hand], 0, keys[banker], order
                     )
-    elif kind in _ref.CATEGORY_BETS:
-        for pp in range(_ref.N_PAIR_PLUS):
-            row[pp] = _ref.bet_outcome(rules, kind, number, keys[0], pp, keys[0], 0)
+    elif kind in CATEGORY_BETS:
+        for pp in range(N_PAIR_PLUS):
+            row[pp] = bet_outcome(rules, kind, number, keys[0], pp, keys[0], 0)
     else:
         for hand in range(n):
-            row[hand] = _ref.bet_outcome(rules, kind, number, keys[hand], 0, keys[hand], 0)
+            row[hand] = bet_outcome(rules, kind, number, keys[hand], 0, keys[hand], 0)
     return tuple(row)
 
 
@@ -465,7 +466,7 @@ def settle(
     check_cards(rules, [banker_value, *hand_values.values()])
     specs = {e.spec.name: e.spec for e in checked.entries}  # each bet once: every stake on it shares its outcome
     for spec in specs.values():
-        if spec.kind in _ON_HAND and spec.position and spec.position not in hand_values:
+        if spec.kind in ON_HAND and spec.position and spec.position not in hand_values:
             raise ValueError(f"bet {spec.name}: no hand given for position {spec.position}")
 
     classes = np.zeros((1, rules.hands), dtype=np.uint8)
@@ -489,11 +490,11 @@ def settle(
 
 def odds_of(rules: RuleSet, kind: str, code: int) -> Fraction:
     """The odds (a banker game: the multiplier) an outcome code pays or costs."""
-    if code >= _ref.OUT_TOTAL:  # a total bet: the odds of its range
-        return rules.total_pays[list(rules.total_pays)[code - _ref.OUT_TOTAL]]
+    if code >= OUT_TOTAL:  # a total bet: the odds of its range
+        return rules.total_pays[list(rules.total_pays)[code - OUT_TOTAL]]
     if multiplied(code):
-        return rules.multiplier_values[(code - _ref.OUT_MULTIPLIED) // 2]
-    if code == _ref.OUT_WIN_ON_SIX:
+        return rules.multiplier_values[(code - OUT_MULTIPLIED) // 2]
+    if code == OUT_WIN_ON_SIX:
         return rules.pays[f"{kind}_on_six"]
     if code in _PP_KEYS:
         return rules.pair_plus_pays[_PP_KEYS[code]]
@@ -555,7 +556,7 @@ def outcome_codes(
         raise TypeError(f"bets: expected a sequence of bet names, not {type(bets).__name__}")
     n_classes = tables_for(rules.ranking).n_classes
     checked = []
-    tops = (("classes", classes, n_classes), ("ranks", ranks, 1 << 16), ("pair_plus", pair_plus, _ref.N_PAIR_PLUS))
+    tops = (("classes", classes, n_classes), ("ranks", ranks, 1 << 16), ("pair_plus", pair_plus, N_PAIR_PLUS))
     for name, values, _ in tops:
         arr = np.asarray(values)
         if arr.dtype.kind not in "iu":

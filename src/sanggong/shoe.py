@@ -32,7 +32,7 @@ rest tied, so such a pair adds ``ways(M) x net(tie)`` to the sum over ``M`` like
 plus ``ways(M') x E_t(a, b) x (net(win) - net(tie))`` and the same with ``E_t(b, a)`` and
 ``net(lose)``, ``M'`` the six cards less those of rank t. Those are more terms of the same
 sum: products of binomials of ``M'`` and one ``E``, which the kernel computes from the
-unseen cards of each suit (``_reference.suit_split``): 1,678 terms for the San Gong and
+unseen cards of each suit (``_spec.suit_split``): 1,678 terms for the San Gong and
 Chinese rankings, beside the 18,564 six-card multisets of 13 ranks.
 
 >>> from sanggong import MACAU, analyze, composition
@@ -62,7 +62,8 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _impl
-from . import _reference as _ref
+from ._spec import N_CARDS, N_RANKS, N_SUITS, SUIT_STRENGTH, kind_multisets, kind_of, total_key, triple_pair_plus
+from ._spec import RANK_SYMBOLS as _RANKS
 from .analysis import (_bet_names, _cards_of, _check_counts, _class_tables, _kinds, _pack, _payout, analyze,
                        composition)
 from .cards import Card, CardsLike, parse_cards
@@ -179,24 +180,24 @@ class _CardTerms:
     of_rank: npt.NDArray[np.int64]  # (1,820,) which rank multiset each suited one is
 
 
-_RANKS_AT = _ref.N_CARDS * _STRIDE + 1  # the ranks' binomials in the Pair Plus table (the core's SG_RANKS_AT)
+_RANKS_AT = N_CARDS * _STRIDE + 1  # the ranks' binomials in the Pair Plus table (the core's SG_RANKS_AT)
 
 
 @functools.cache
 def _card_terms() -> _CardTerms:
-    sets = _pack(_ref.kind_multisets(_ref.N_RANKS))
-    clubs = _cards_of(sets, _ref.N_RANKS)  # each rank multiset's cards, all clubs
-    category = _ref.triple_pair_plus()
+    sets = _pack(kind_multisets(N_RANKS))
+    clubs = _cards_of(sets, N_RANKS)  # each rank multiset's cards, all clubs
+    category = triple_pair_plus()
 
     def of(codes: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
         return np.asarray(category[(codes[:, 0] * 52 + codes[:, 1]) * 52 + codes[:, 2]], dtype=np.int64)
     unsuited = of(clubs + np.array([0, 1, 0]))  # clubs, diamonds, clubs (identical cards: a shoe's)
-    entries = _entries(sets, _ref.N_RANKS).astype(np.int64)
-    rank_idx = np.where(entries == _ref.N_RANKS * _STRIDE, _ref.N_CARDS * _STRIDE, entries + _RANKS_AT)
+    entries = _entries(sets, N_RANKS).astype(np.int64)
+    rank_idx = np.where(entries == N_RANKS * _STRIDE, N_CARDS * _STRIDE, entries + _RANKS_AT)
     suit_idx, suited, of_rank = [], [], []
-    for suit in range(_ref.N_SUITS):
+    for suit in range(N_SUITS):
         kind, mult = sets[:, :, 0].astype(np.int64), sets[:, :, 1].astype(np.int64)
-        suit_idx.append(np.where(mult > 0, (4 * kind + suit) * _STRIDE + mult, _ref.N_CARDS * _STRIDE))
+        suit_idx.append(np.where(mult > 0, (4 * kind + suit) * _STRIDE + mult, N_CARDS * _STRIDE))
         suited.append(of(clubs + suit))
         of_rank.append(np.arange(len(sets)))
     idx = np.concatenate([rank_idx, *suit_idx]).astype(np.uint16)
@@ -208,7 +209,7 @@ def _card_terms() -> _CardTerms:
 
 @functools.lru_cache(maxsize=16)
 def _fold(kinds: int) -> npt.NDArray[np.uint8]:
-    fold = np.array([_ref.kind_of(c, kinds) for c in range(_ref.N_CARDS)], dtype=np.uint8)
+    fold = np.array([kind_of(c, kinds) for c in range(N_CARDS)], dtype=np.uint8)
     fold.flags.writeable = False
     return fold
 
@@ -327,7 +328,7 @@ def shoe_plan(rules: RuleSet, bets: tuple[str, ...]) -> ShoePlan:
     cards_idx, cards_values = packed(_CARDS)
     bet_row = tuple(offset[plan_rows[int(plan.row[j])][0]] + plan_rows[int(plan.row[j])][1]
                     for j in range(len(plan.specs)))
-    suit_order = np.argsort(_ref.SUIT_STRENGTH).astype(np.uint8) if ties else np.zeros(0, dtype=np.uint8)
+    suit_order = np.argsort(SUIT_STRENGTH).astype(np.uint8) if ties else np.zeros(0, dtype=np.uint8)
     suit_order.flags.writeable = False
     return ShoePlan(kinds, _fold(kinds), suit_order, pairs_idx, pairs_values, single_idx, single_values, cards_idx,
                     cards_values, tuple(rows), bet_row, wide)
@@ -336,8 +337,11 @@ def shoe_plan(rules: RuleSet, bets: tuple[str, ...]) -> ShoePlan:
 def _kernel(plan: ShoePlan, counts: Iterable[int]) -> Any:
     """The compiled ``ShoeKernel``, or the reference's where a value is beyond what it sums
     exactly (64 bits; 59 for the terms of a suit tie-break)."""
-    kernels = _ref if plan.wide else _impl.kernels
-    return kernels.ShoeKernel(plan, counts)
+    if plan.wide:
+        from . import _pykernels
+
+        return _pykernels.ShoeKernel(plan, counts)
+    return _impl.kernels.ShoeKernel(plan, counts)
 
 
 # --- the public evaluator ------------------------------------------------------------------------
@@ -440,7 +444,7 @@ class ShoeEvaluator:
 
 # --- playing shoes -------------------------------------------------------------------------------
 
-RANK_SYMBOLS = tuple(_ref.RANK_SYMBOLS)  # (a tuple: "23" in a string of the symbols would be a rank)
+RANK_SYMBOLS = tuple(_RANKS)  # (a tuple: "23" in a string of the symbols would be a rank)
 DEFAULT_BIN_WIDTH = 0.5
 DEFAULT_MAX_COUNT = 25.0
 MAX_COUNT_BINS = 4096  # true-count bins (bets x bins x outcomes counts a chunk)
@@ -1168,7 +1172,7 @@ def design(
             raise ValueError(f"key: {key!r} is not a multiplier of the table: {', '.join(rules.multipliers)}")
         current = {key: rules.multipliers[key]}
     elif spec.kind == "total":  # its range's odds, in total_pays
-        current = {_ref.total_key(spec.number): rules.total_pays[_ref.total_key(spec.number)]}
+        current = {total_key(spec.number): rules.total_pays[total_key(spec.number)]}
     else:
         current = dict(rules.pair_plus_pays) if pair_plus else {spec.kind: rules.pays[spec.kind]}
     if pays is None:  # around the table's own: half to twice each pay (a whole table: each category)

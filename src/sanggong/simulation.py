@@ -38,7 +38,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _impl
-from . import _reference as _ref
+from ._spec import N_OUTCOMES, N_PAIR_PLUS
 from . import _parallel
 from ._table import table_params
 from .seeds import Seed, SeedLike, check_seed, child, seed_json
@@ -72,7 +72,7 @@ def _histograms(rules: RuleSet) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.
     n = tables.n_classes
     width = 1 if tables.ordered_by_class else 3
     return (np.zeros((rules.hands, n * n * width), dtype=np.uint64),
-            np.zeros((rules.hands, n * _ref.N_PAIR_PLUS), dtype=np.uint64))
+            np.zeros((rules.hands, n * N_PAIR_PLUS), dtype=np.uint64))
 
 
 def _pair_keys(rules: RuleSet) -> npt.NDArray[np.int64]:
@@ -95,9 +95,9 @@ def bet_counts(plan: Any, pairs: npt.NDArray[np.uint64], single: npt.NDArray[np.
     (one hand's class and Pair Plus category), through the same settlement tables as
     ``settle``."""
     n = plan.n_classes
-    out = np.zeros((len(plan.specs), _ref.N_OUTCOMES), dtype=np.uint64)
-    classes = np.repeat(np.arange(n), _ref.N_PAIR_PLUS)
-    pps = np.tile(np.arange(_ref.N_PAIR_PLUS), n)
+    out = np.zeros((len(plan.specs), N_OUTCOMES), dtype=np.uint64)
+    classes = np.repeat(np.arange(n), N_PAIR_PLUS)
+    pps = np.tile(np.arange(N_PAIR_PLUS), n)
     keys = _pair_keys(plan.rules)
     for j in range(len(plan.specs)):
         row = plan.row_of(j)
@@ -120,7 +120,7 @@ def _run_chunk(
     done = _impl.kernels.simulate_chunk(
         np.random.PCG64(seed), tables.kernel, table_params(rules).array(), rounds, pairs, single, None, None, None, flag
     )
-    classes = single.reshape(rules.hands, tables.n_classes, _ref.N_PAIR_PLUS).sum(axis=(0, 2), dtype=np.uint64)
+    classes = single.reshape(rules.hands, tables.n_classes, N_PAIR_PLUS).sum(axis=(0, 2), dtype=np.uint64)
     return _Chunk(index, int(done), bet_counts(plan_for(rules, bets), pairs, single), classes)
 
 
@@ -357,7 +357,7 @@ def simulate(
     names = tuple(slip)
     window = _parallel.workers(workers)
 
-    totals = np.zeros((len(names), _ref.N_OUTCOMES), dtype=object)
+    totals = np.zeros((len(names), N_OUTCOMES), dtype=object)
     classes = np.zeros(tables_for(rules.ranking).n_classes, dtype=object)
     per_chunk: dict[int, tuple[int, list[int]]] = {}  # the first bet's counts, for plots
     done = 0
