@@ -25,6 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ._spec import (
+    NO_CARD,
     N_CARDS,
     N_PAIR_PLUS,
     N_RANKS,
@@ -39,6 +40,7 @@ from ._spec import (
     draw,
     hand_key,
     kind_of,
+    most_burned,
     pair_plus3,
     suit_split,
     table_fits,
@@ -58,9 +60,6 @@ __all__ = [
 ]
 
 IMPLEMENTATION = "python"
-
-NO_CARD = 255
-"""A card place ``deal_chunk`` leaves empty (a burn the round did not take, no head card)."""
 
 ClassKey = tuple[int, int, int]
 
@@ -253,7 +252,7 @@ def deal_chunk(
     table = _table(params, later_apart=False)
     head_burned = 1 if table.head_card and table.head_card_burned else 0
     rounds = hands.shape[0]
-    most = (table.burn_first if table.fresh_deck else max(table.burn_first, table.burn_per_round)) + head_burned
+    most = most_burned(table)
     if hands.shape[1:] != (table.positions + 1, 3):
         raise ValueError(f"hands must have shape (rounds, {table.positions + 1}, 3), got {hands.shape}")
     width = burned.shape[1]

@@ -6,9 +6,12 @@ Randomness comes from a numpy ``BitGenerator``: pass ``seed`` (an int or a
 replayed) or ``rng`` (a ``Generator`` or ``BitGenerator`` of your own). Cards are drawn by
 a lazy Fisher-Yates shuffle, so every order stays equally likely and a round costs only
 the cards it takes; its unbiased bounded integers come several from each 64-bit word
-(Lemire's method, batched: see ``sanggong._spec.draw``). The compiled core and the
-pure-Python reference deal the same cards, bit for bit, from any bit generator (both
-draw its ``next_uint64``).
+(Lemire's method, batched: see ``sanggong._spec.draw``). The dealing procedure itself
+(when to shuffle, the cut card, the burns, the head card, which hand gets which card) is
+the specification's, ``sanggong._spec.procedure``, which the pure-Python twins of the
+core's round loops deal through too. The compiled core and the pure-Python reference
+deal the same cards, bit for bit, from any bit generator (both draw its
+``next_uint64``).
 
 **Records.** Every round a ``Game`` or an ``ObservedTable`` plays comes back as a
 ``RoundRecord``: its cards, hands, bets and results, where it came from (seed, shoe, the
@@ -53,6 +56,10 @@ from typing import Any
 import numpy as np
 
 from . import _impl
+from ._spec import Shoe, TableFields, deal_order, first_hand
+from ._spec import assign as assign_cards
+from ._spec import round_length as cards_of_round
+from ._table import table_params
 from .cards import Card, CardLike, card_items, parse_card
 from .hands import evaluate
 from .limits import MAX_RECALL, MAX_REPLAY_ROUNDS, MAX_RESHUFFLES
@@ -100,26 +107,10 @@ class Deal:
     hands: Mapping[int, tuple[Card, Card, Card]]
 
 
-def first_hand(head_card: Card) -> int:
-    """The hand the online head card sends the first three cards to: 0 the banker, i
-    player i. A, 5, 9, K start at the banker; 2, 6, 10 at player 1; 3, 7, J at player 2;
-    4, 8, Q at player 3 (counting counter-clockwise from the banker)."""
-    return (int(head_card.rank) - 1) % 4
-
-
 def round_length(rules: RuleSet, burn: int) -> int:
-    """How many cards a round takes out of the box or shoe after ``burn`` burned cards."""
-    return burn + (1 if rules.head_card and rules.head_card_burned else 0) + 3 * rules.hands
-
-
-def _order(rules: RuleSet, head: Card | None) -> list[int]:
-    """The hands in the order they are dealt: Macau position 1 first and the banker last;
-    online from the hand the head card names, round the cycle banker, 1, 2, 3."""
-    if rules.head_card:
-        assert head is not None
-        first = first_hand(head)
-        return [(first + k) % rules.hands for k in range(rules.hands)]
-    return [*range(1, rules.positions + 1), 0]
+    """How many cards a round takes out of the box or shoe after ``burn`` burned cards
+    (``_spec.round_length``)."""
+    return cards_of_round(table_params(rules), burn)
 
 
 def assign(rules: RuleSet, cards: Sequence[Card], burn: int) -> Deal:
@@ -130,27 +121,18 @@ def assign(rules: RuleSet, cards: Sequence[Card], burn: int) -> Deal:
     card is turned up (and burned, by default); the hand it names gets the next three
     cards, and so on round the cycle banker, player 1, 2, 3.
     """
-    if len(cards) != round_length(rules, burn):
-        raise ValueError(f"a round takes {round_length(rules, burn)} cards here, got {len(cards)}")
-    burned = list(cards[:burn])
-    rest = list(cards[burn:])
-    head = None
-    if rules.head_card:
-        head = rest[0]
-        if rules.head_card_burned:
-            burned.append(rest.pop(0))
-        # else the head card stays: it is the first card of the first hand
-    order = _order(rules, head)
-    dealt: dict[int, list[Card]] = {h: [] for h in order}
-    if rules.head_card or not rules.deal_one_at_a_time:
-        for k, h in enumerate(order):
-            dealt[h] = rest[3 * k : 3 * k + 3]
-    else:
-        for k, card in enumerate(rest):
-            dealt[order[k % len(order)]].append(card)
+    return _assign(table_params(rules), cards, burn)
+
+
+def _assign(table: TableFields, cards: Sequence[Card], burn: int) -> Deal:
+    """``assign`` by a table's dealing parameters (``_spec.assign``)."""
+    if len(cards) != cards_of_round(table, burn):
+        raise ValueError(f"a round takes {cards_of_round(table, burn)} cards here, got {len(cards)}")
+    head, dealt = assign_cards(table, cards[burn:])  # an unburned head card stays in its hand
+    burned = (*cards[:burn], head) if head is not None and table.head_card_burned else tuple(cards[:burn])
     hands = {h: (c[0], c[1], c[2]) for h, c in sorted(dealt.items()) if h}
     b = dealt[0]
-    return Deal(tuple(burned), head, (b[0], b[1], b[2]), hands)
+    return Deal(burned, head, (b[0], b[1], b[2]), hands)
 
 
 def dealing_sequence(
@@ -169,7 +151,7 @@ def dealing_sequence(
     if rules.head_card:
         if head_card is None:
             raise ValueError("field 'head_card': these rules turn up a head card, the record has none")
-        order = _order(rules, head_card)
+        order = deal_order(table_params(rules), head_card)
         if rules.head_card_burned:
             if not pre or pre[-1] != head_card:
                 raise ValueError("field 'burned': the burned head card must be the last card burned")
@@ -178,7 +160,7 @@ def dealing_sequence(
     else:
         if head_card is not None:
             raise ValueError("field 'head_card': these rules turn up no head card")
-        order = _order(rules, None)
+        order = deal_order(table_params(rules), None)
     if rules.head_card or not rules.deal_one_at_a_time:
         return pre + [c for h in order for c in by_hand[h]]
     return pre + [by_hand[h][k] for k in range(3) for h in order]
@@ -187,58 +169,30 @@ def dealing_sequence(
 # --- the shoe --------------------------------------------------------------------------
 
 
-class _Shoe:
-    """Cards in a box or shoe, drawn by lazy Fisher-Yates from a bit generator."""
+class _Shoe(Shoe):
+    """A game's box or shoe: the dealing procedure (``_spec.Shoe``) drawing with the active
+    kernels, which keeps the bit generator's state at each shuffle (a record's
+    ``shoe_state``: enough to deal the shoe's rounds again)."""
 
     def __init__(self, rules: RuleSet, bit_generator: np.random.BitGenerator) -> None:
+        kernels = _impl.kernels
+        super().__init__(table_params(rules), bit_generator, draw=kernels.draw, bounded=kernels.bounded)
         self.rules = rules
-        self.bit_generator = bit_generator
-        self.cards = np.zeros(52 * rules.decks, dtype=np.uint8)
-        self.pos = 0
-        self.cut = 0  # cards before the cut card
-        self.number = 0
-        self.rounds = 0  # rounds dealt from this shoe
-        self.last = True  # the next round needs a shuffle
         self.state: dict[str, Any] | None = None  # as JSON; None: not a replayable generator
 
     def shuffle(self) -> None:
-        """A fresh shoe: cards back in code order (the draws do the shuffling), the cut
-        card placed uniformly in the rule set's range from the end (a shoe only)."""
         self.state = state_json(self.bit_generator.state)
-        self.cards[:] = np.arange(len(self.cards)) % 52
-        self.pos = 0
-        self.number += 1
-        self.rounds = 0
-        if not self.rules.fresh_deck_each_round:
-            lo, hi = self.rules.cut_card_range
-            from_end = lo + _impl.kernels.bounded(self.bit_generator, hi - lo + 1)
-            self.cut = len(self.cards) - from_end
-        self.last = False
-
-    def _take(self) -> tuple[np.ndarray, int, int]:
-        if self.last or self.rules.fresh_deck_each_round:
-            self.shuffle()
-        burn = self.rules.burn_first if self.rounds == 0 else self.rules.burn_per_round
-        count = round_length(self.rules, burn)
-        out = np.empty(count, dtype=np.uint8)
-        _impl.kernels.draw(self.bit_generator, self.cards, self.pos, count, out)
-        start, self.pos = self.pos, self.pos + count
-        self.rounds += 1
-        if self.rules.fresh_deck_each_round:
-            self.last = True
-        else:  # the cut card comes out during this round: the shoe's last
-            self.last = start <= self.cut < self.pos
-        return out, burn, 0 if self.rules.fresh_deck_each_round else len(self.cards) - self.cut
+        super().shuffle()
 
     def skip(self) -> None:
         """Take one round's cards without assigning them (a replay's fast-forward)."""
-        self._take()
+        self.deal()
 
-    def deal(self) -> tuple[Deal, int]:
+    def deal_round(self) -> tuple[Deal, int]:
         """Shuffle when due, then take one round's cards; return the deal and the cut
         card's place from the end (0 where there is none)."""
-        out, burn, cut = self._take()
-        return assign(self.rules, [Card(c) for c in out.tolist()], burn), cut
+        cards, burn = self.deal()
+        return _assign(self.table, [Card(c) for c in cards], burn), self.cut_card
 
 
 # --- a round's record -------------------------------------------------------------------
@@ -365,7 +319,7 @@ class Game:
     @locked
     def deal(self) -> Deal:
         """Deal a round without bets (kept in no record)."""
-        deal, _ = self._shoe.deal()
+        deal, _ = self._shoe.deal_round()
         self.round += 1
         return deal
 
@@ -380,7 +334,7 @@ class Game:
 
     @locked
     def _next(self, slip: Mapping[str, Money], session: TableSession, *, prev: str, key: bytes | None) -> RoundRecord:
-        deal, cut = self._shoe.deal()
+        deal, cut = self._shoe.deal_round()
         state = self._shoe.state  # as the shoe was shuffled: enough to deal this round again
         self.round += 1
         result = session.settle_slip(deal.banker, deal.hands, slip) if slip else None

@@ -42,6 +42,7 @@ import numpy.typing as npt
 
 from . import _impl
 from . import _parallel
+from ._spec import NO_CARD, most_burned
 from .hands import _preset_named
 from .rules import RuleSet
 from .limits import MAX_BATCH_ROUNDS
@@ -50,10 +51,6 @@ from ._table import table_params
 from .simulation import DEFAULT_CHUNK
 
 __all__ = ["DealtRounds", "deal_batch"]
-
-NO_CARD = 255
-"""The code that pads ``DealtRounds.burned`` (and stands for no head card in the core)."""
-
 
 
 @dataclass(frozen=True, eq=False)
@@ -139,11 +136,6 @@ class DealtRounds:
     __hash__ = None  # type: ignore[assignment]  # mutable arrays
 
 
-def _burn_width(rules: RuleSet) -> int:
-    most = rules.burn_first if rules.fresh_deck_each_round else max(rules.burn_first, rules.burn_per_round)
-    return most + (1 if rules.head_card and rules.head_card_burned else 0)
-
-
 def _rule_set(rules: object) -> RuleSet:
     if isinstance(rules, RuleSet):
         return rules
@@ -204,7 +196,7 @@ def deal_batch(
     window = _parallel.workers(workers)
     params = table_params(rules).array()
     hands = np.empty((rounds, rules.hands, 3), np.uint8)
-    burned = np.empty((rounds, _burn_width(rules)), np.uint8)
+    burned = np.empty((rounds, most_burned(table_params(rules))), np.uint8)
     burn_counts = np.empty(rounds, np.uint8)
     head_cards = np.empty(rounds, np.uint8) if rules.head_card else None
     shoe = np.empty(rounds, np.int64)

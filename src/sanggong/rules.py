@@ -55,7 +55,8 @@ from typing import Any, Literal
 import msgspec
 from msgspec import UNSET, UnsetType
 
-from ._spec import total_key, total_number, total_range
+from ._spec import burn_of, round_length, table_fits, total_key, total_number, total_range
+from ._table import table_params
 from ._canonical import DuplicateKey, canonical_json, loads_strict
 from .money import money_text
 from .ranking import DEFAULT_RANKING, Ranking
@@ -591,11 +592,14 @@ class RuleSet:
         return max(self.multipliers.values(), default=Fraction(1))
 
     def _check_dealable(self) -> None:
-        rounds = [(self.round_cards(True), 52 * self.decks, f"in {self.decks} deck(s)")]
-        if not self.fresh_deck_each_round:  # a later round may start at the cut card's minimum
-            rounds.append((self.round_cards(False), self.cut_card_range[0], "behind the cut card at the least"))
-        for needed, available, where in rounds:
-            if needed > available:
+        """The rounds fit the cards (``_spec.table_fits``): the first round in a full box
+        or shoe, and for a shoe a later round behind the cut card at its earliest."""
+        first, later = table_fits(table_params(self))
+        for fits, needed, available, where in (
+            (first, self.round_cards(True), 52 * self.decks, f"in {self.decks} deck(s)"),
+            (later, self.round_cards(False), self.cut_card_range[0], "behind the cut card at the least"),
+        ):
+            if not fits:
                 raise ValueError(
                     f"positions: {self.positions} positions need {needed} cards a round "
                     f"(burns included), more than the {available} {where}"
@@ -630,8 +634,8 @@ class RuleSet:
         >>> MACAU.round_cards(True), MACAU.round_cards(False), ONLINE.round_cards(True)
         (32, 25, 13)
         """
-        burn = self.burn_first if first else self.burn_per_round
-        return burn + (1 if self.head_card and self.head_card_burned else 0) + 3 * self.hands
+        table = table_params(self)
+        return round_length(table, burn_of(table, first))
 
     @property
     def cards_per_round(self) -> int:

@@ -35,7 +35,14 @@ from .cards import N_CARDS, card_rank
 from .draws import bounded as _bounded
 from .draws import draw as _draw
 
-__all__ = ["Shoe", "TableFields", "assign", "burn_of", "deal_order", "first_hand", "round_length", "table_fits"]
+__all__ = [
+    "NO_CARD", "Shoe", "TableFields", "assign", "burn_of", "deal_order", "first_hand", "most_burned", "round_length",
+    "table_fits",
+]
+
+NO_CARD = 255
+"""A card place a dealt round leaves empty: a burn the round did not take, no head card
+(``sanggong.rounds.DealtRounds``, the kernels' ``deal_chunk``)."""
 
 C = TypeVar("C", bound=SupportsIndex)
 
@@ -80,6 +87,13 @@ def round_length(table: TableFields, burn: int) -> int:
     """How many cards a round takes out of the box or shoe after ``burn`` burned cards: a
     burned head card, then three cards for each hand (every position and the banker)."""
     return burn + (1 if table.head_card and table.head_card_burned else 0) + 3 * (table.positions + 1)
+
+
+def most_burned(table: TableFields) -> int:
+    """The most cards one round burns, a burned head card included: the first round's
+    after a shuffle, or for a shoe a later round's where that burns more."""
+    burn = table.burn_first if table.fresh_deck else max(table.burn_first, table.burn_per_round)
+    return burn + (1 if table.head_card and table.head_card_burned else 0)
 
 
 def table_fits(table: TableFields) -> tuple[bool, bool]:
