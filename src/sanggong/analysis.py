@@ -32,7 +32,6 @@ True
 from __future__ import annotations
 
 import functools
-import importlib
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -44,6 +43,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _impl
+from ._presentation import fixed, html_table, pandas, percent
 from ._spec import (
     CATEGORY_BETS, COMPARISONS, N_CARDS, N_PAIR_PLUS, N_RANKS, N_SUITS, RANK_SYMBOLS, SUIT_STRENGTH, kind_code,
     kind_multisets, kind_of, triple_pair_plus
@@ -221,45 +221,6 @@ def _counts(
     return _Counts(joint, marginal, pair_plus, pairs, hands)
 
 
-# --- results as tables: pandas DataFrames and HTML for notebooks ----------------------------
-
-_FRAME_EXTRA = "pip install 'sanggong[frame]'"
-"""The install command that brings pandas, which ``to_frame()`` needs."""
-
-
-def _pandas() -> Any:
-    """pandas, imported on first use: it is an optional dependency (the ``frame`` extra)."""
-    try:
-        return importlib.import_module("pandas")
-    except ImportError as exc:
-        raise ImportError(f"to_frame() needs pandas: {_FRAME_EXTRA} ({exc})", name="pandas") from exc
-
-
-def _percent(value: float | None) -> str:
-    return "\u2014" if value is None or math.isnan(value) else f"{value:.4%}"
-
-
-def _decimal(value: float | None, places: int = 4) -> str:
-    return "\u2014" if value is None or math.isnan(value) else f"{value:.{places}f}"
-
-
-def _html_table(kind: str, caption: str, header: Iterable[str], rows: Iterable[Iterable[str]]) -> str:
-    """An HTML table of text, every piece escaped here: the first cell of each row heads
-    the row, the others (numbers) are aligned right. Needs no pandas."""
-    from html import escape
-
-    out = [f'<table class="sanggong-{escape(kind)}">', f"<caption>{escape(caption)}</caption>", "<thead><tr>"]
-    out += [f"<th>{escape(cell)}</th>" for cell in header]
-    out.append("</tr></thead><tbody>")
-    for row in rows:
-        first, *rest = row
-        out.append(f'<tr><th style="text-align: left">{escape(first)}</th>')
-        out += [f'<td style="text-align: right">{escape(cell)}</td>' for cell in rest]
-        out.append("</tr>")
-    out.append("</tbody></table>")
-    return "\n".join(out)
-
-
 # --- results ---------------------------------------------------------------------------------
 
 
@@ -411,7 +372,7 @@ class Analysis:
 
         :raises ImportError: pandas is not installed (the message names the extra).
         """
-        pd = _pandas()
+        pd = pandas()
         bets = list(self.bets.values())
         if outcomes:
             rows = [(b.bet, line.outcome, line.detail, line.combinations, line.probability, line.pays, line.net)
@@ -431,12 +392,12 @@ class Analysis:
         shoe = (f"{decks} deck{'s' if decks != 1 else ''} ({self.cards:,} cards)" if full
                 else f"a shoe of {self.cards:,} cards")
         rows = [
-            (b.bet, _percent(b.house_edge), _percent(b.house_edge_resolved), _percent(b.hit_frequency),
-             _percent(b.carry_probability), _decimal(b.sd), f"{b.total:,}")
+            (b.bet, percent(b.house_edge), percent(b.house_edge_resolved), percent(b.hit_frequency),
+             percent(b.carry_probability), fixed(b.sd), f"{b.total:,}")
             for b in self.bets.values()
         ]
         header = ("bet", "house edge", "edge per resolved bet", "hit frequency", "carried", "sd", "combinations")
-        return _html_table("analysis", f"Exact analysis: {self.rules.name}, {shoe}", header, rows)
+        return html_table("analysis", f"Exact analysis: {self.rules.name}, {shoe}", header, rows)
 
 
 _ORDER = {"win": 0, "push": 1, "carried": 2, "lose": 3}

@@ -58,6 +58,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from ._spec import ON_HAND
+from ._presentation import html_table, pandas, percent
 from .analysis import analyze
 from .records import RoundRecord, stakes_of
 from .rules import RuleSet
@@ -297,9 +298,7 @@ class Detection:
 
     def to_frame(self) -> DataFrame:
         """One row per player, indexed by id (pandas: the ``frame`` extra)."""
-        from .analysis import _pandas
-
-        pd = _pandas()
+        pd = pandas()
         rows = [p.to_dict() for p in self.players]
         frame = pd.DataFrame.from_records(rows, index="id") if rows else pd.DataFrame(
             columns=[f for f in PlayerStats.__dataclass_fields__ if f != "id"])
@@ -307,13 +306,11 @@ class Detection:
         return frame
 
     def _repr_html_(self) -> str:
-        from .analysis import _html_table, _percent
-
         header = ("player", "rounds", "bets", "units", "mean EV", "baseline EV", "z", "p-value", "gain/100", "flagged")
-        rows = [(p.id, f"{p.rounds:,}", f"{p.bets:,}", f"{p.units:,.0f}", _percent(p.mean_ev), _percent(p.baseline_ev),
+        rows = [(p.id, f"{p.rounds:,}", f"{p.bets:,}", f"{p.units:,.0f}", percent(p.mean_ev), percent(p.baseline_ev),
                  "" if p.z is None else f"{p.z:.2f}", f"{p.p_value:.3g}", f"{p.expected_gain_per_100:+.2f}",
                  "yes" if p.flagged else "") for p in self.players]
-        return _html_table("detection", f"Detection: {self.rules}, {self.records:,} records, alpha {self.alpha}",
+        return html_table("detection", f"Detection: {self.rules}, {self.records:,} records, alpha {self.alpha}",
                            header, rows)
 
     def plot(self, path: str | os.PathLike[str], players: Iterable[str] | None = None) -> None:

@@ -62,6 +62,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _impl
+from ._presentation import html_table, pandas, percent
 from ._spec import N_CARDS, N_RANKS, N_SUITS, SUIT_STRENGTH, kind_multisets, kind_of, total_key, triple_pair_plus
 from ._spec import RANK_SYMBOLS as _RANKS
 from .analysis import (_bet_names, _cards_of, _check_counts, _class_tables, _kinds, _pack, _payout, analyze,
@@ -690,31 +691,27 @@ class PlayResult:
 
     def to_frame(self) -> Any:
         """One row per bet and strategy (pandas, the ``frame`` extra)."""
-        from .analysis import _pandas
-
         rows = []
         for b in self.bets.values():
             for s in (b.always, b.perfect, b.count):
                 if s is not None:
                     rows.append({"bet": b.bet, "house_edge": b.house_edge, **s.__dict__,
                                  **({"tags": None, "table": None} if isinstance(s, CountStats) else {})})
-        return _pandas().DataFrame(rows).set_index(["bet", "strategy"])
+        return pandas().DataFrame(rows).set_index(["bet", "strategy"])
 
     def _repr_html_(self) -> str:
-        from .analysis import _html_table, _percent
-
         def f(s: StrategyStats | None, what: str) -> str:
             if s is None:
                 return ""
             value = getattr(s, what)
-            return "" if value is None else (_percent(value) if what == "frequency" else f"{value:+.4f}")
+            return "" if value is None else (percent(value) if what == "frequency" else f"{value:+.4f}")
 
-        rows = [(b.bet, _percent(b.house_edge), f(b.perfect, "frequency"), f(b.perfect, "expected_gain_per_100"),
+        rows = [(b.bet, percent(b.house_edge), f(b.perfect, "frequency"), f(b.perfect, "expected_gain_per_100"),
                  f(b.count, "frequency"), f(b.count, "gain_per_100"), "yes" if b.beatable else "")
                 for b in self.bets.values()]
         header = ("bet", "house edge", "perfect: frequency", "perfect: gain/100", "count: frequency",
                   "count: gain/100", "beatable")
-        return _html_table("play", f"{self.rules}: {self.shoes:,} shoes, {self.rounds:,} rounds", header, rows)
+        return html_table("play", f"{self.rules}: {self.shoes:,} shoes, {self.rounds:,} rounds", header, rows)
 
 
 @dataclass(frozen=True)

@@ -40,6 +40,7 @@ import numpy.typing as npt
 from . import _impl
 from ._spec import N_OUTCOMES, N_PAIR_PLUS
 from . import _parallel
+from ._presentation import fixed, html_table, pandas, percent
 from ._table import table_params
 from .seeds import Seed, SeedLike, check_seed, child, seed_json
 from .limits import MAX_SESSION_ROUNDS, MAX_SESSIONS, MAX_SIM_ROUNDS, MAX_STAKE
@@ -205,9 +206,7 @@ class SimulationResult:
 
         :raises ImportError: pandas is not installed (the message names the extra).
         """
-        from .analysis import _pandas
-
-        pd = _pandas()
+        pd = pandas()
         bets = list(self.bets.values())
         nan = math.nan
         rows = [
@@ -225,18 +224,16 @@ class SimulationResult:
 
     def _repr_html_(self) -> str:
         """The bets' returns as an HTML table, for notebooks (needs no pandas)."""
-        from .analysis import _decimal, _html_table, _percent
-
         caption = f"Simulation: {self.rules}, {self.rounds:,} rounds, seed {self.seed}"
         if self.interrupted:
             caption += " (interrupted)"
         rows = [
-            (b.bet, money_text(b.stake), _percent(b.rtp), f"{_percent(b.ci95[0])} to {_percent(b.ci95[1])}",
-             _percent(b.exact), _decimal(b.z, 2), _decimal(b.sd))
+            (b.bet, money_text(b.stake), percent(b.rtp), f"{percent(b.ci95[0])} to {percent(b.ci95[1])}",
+             percent(b.exact), fixed(b.z, 2), fixed(b.sd))
             for b in self.bets.values()
         ]
         header = ("bet", "stake", "return", "95% interval", "exact return", "z", "sd")
-        return _html_table("simulation", caption, header, rows)
+        return html_table("simulation", caption, header, rows)
 
 
 def _versions() -> dict[str, str]:
