@@ -27,8 +27,6 @@ from sanggong import analyze, limits
 from sanggong.ranking import HIGH_CARDS, ORDERS, TIERS, Ranking, tables_for
 from sanggong.dealing import Game
 from sanggong.rules import (
-    _DRAGON_PHOENIX_FIELDS,
-    _PAY_KEYS,
     MACAU,
     ONLINE,
     PAIR_PLUS_CATEGORIES,
@@ -36,12 +34,14 @@ from sanggong.rules import (
     SAN_GONG,
     BetSpec,
     RuleSet,
-    _PairPlusFile,
-    _PaysFile,
-    _RuleFile,
-    _toml,
     parse_bet,
 )
+from sanggong.rules._bets import PAY_KEYS as _PAY_KEYS
+from sanggong.rules._files import PairPlusFile as _PairPlusFile
+from sanggong.rules._files import PaysFile as _PaysFile
+from sanggong.rules._files import RuleFile as _RuleFile
+from sanggong.rules._files import to_toml as _toml
+from sanggong.rules._ruleset import DRAGON_PHOENIX_FIELDS as _DRAGON_PHOENIX_FIELDS
 from sanggong._table import table_params
 
 

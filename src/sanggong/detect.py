@@ -406,10 +406,10 @@ def detect(
     :param progress: called with the number of records read since its last call.
     """
     from . import _parallel
-    from .hands import _preset_named
+    from .rules import preset_named
 
     if isinstance(rules, str):
-        rules = _preset_named(rules)
+        rules = preset_named(rules)
     if rules is not None and not isinstance(rules, RuleSet):
         raise TypeError(f"rules: expected a RuleSet, a preset name or None, not {type(rules).__name__}")
     if isinstance(alpha, bool) or not isinstance(alpha, int | float) or not 0 < alpha < 1:

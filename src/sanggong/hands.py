@@ -31,7 +31,7 @@ from ._spec import (
 )
 from .cards import Card, CardsLike, parse_cards
 from .ranking import DEFAULT_RANKING, Ranking, RankingTables, tables_for
-from .rules import PRESETS, RuleSet
+from .rules import RuleSet, preset_named
 
 __all__ = ["CLASS_LABELS", "HandValue", "PairPlus", "RulesLike", "compare", "evaluate", "hand_cards", "ranking_of"]
 
@@ -57,16 +57,9 @@ def ranking_of(rules: RulesLike) -> Ranking:
     if isinstance(rules, Ranking):
         return rules
     if isinstance(rules, str):
-        return _preset_named(rules).ranking
+        return preset_named(rules).ranking
     raise TypeError(f"rules: expected a RuleSet, a preset name or a Ranking, not {type(rules).__name__}")
 
-
-def _preset_named(name: str) -> RuleSet:
-    """The preset of this name, or a ValueError naming it (cut to 40 characters) and the known ones."""
-    if name not in PRESETS:
-        shown = repr(name) if len(name) <= 40 else repr(name[:40]) + "..."
-        raise ValueError(f"rules: unknown preset {shown} (known: {', '.join(PRESETS)})")
-    return PRESETS[name]
 
 CLASS_LABELS: tuple[str, ...] = tuple(rank_label(r) for r in range(N_CLASSES))
 """The 31 class labels, indexed by rank: ``CLASS_LABELS[30] == "3P"``."""

@@ -42,9 +42,9 @@ import numpy.typing as npt
 
 from . import _impl
 from . import _parallel
-from ._spec import NO_CARD, most_burned
-from .hands import _preset_named
-from .rules import RuleSet
+from ._spec import NO_CARD as NO_CARD
+from ._spec import most_burned
+from .rules import RuleSet, preset_named
 from .limits import MAX_BATCH_ROUNDS
 from .seeds import Seed, SeedLike, check_seed, child
 from ._table import table_params
@@ -140,7 +140,7 @@ def _rule_set(rules: object) -> RuleSet:
     if isinstance(rules, RuleSet):
         return rules
     if isinstance(rules, str):
-        return _preset_named(rules)
+        return preset_named(rules)
     raise TypeError(f"rules: expected a RuleSet or a preset name, not {type(rules).__name__}")
 
 
