@@ -419,7 +419,7 @@ def analysis_figures(repeats: int) -> dict[str, tuple[float, str]]:
     ShoeEvaluator.evs()."""
     from itertools import combinations
 
-    from sanggong.analysis import _counts
+    from sanggong._counting import count_hands as _counts
     from sanggong.shoe import ShoeEvaluator
     from workloads import card_multiset_joint
 
@@ -478,7 +478,9 @@ def shoe_figures(repeats: int) -> dict[str, tuple[float, str]]:
     that table on one core: rounds per second for perfect information (every bet, the
     banker's bets) and for a count (every bet), each timed interleaved, kernel included
     and Python's per-chunk work too (one chunk of shoes per call)."""
-    from sanggong.shoe import CountPlay, ShoeEvaluator, _bet_tags, _run_play_chunk, _Setup
+    from sanggong.shoe import CountPlay, ShoeEvaluator
+    from sanggong.shoe._play import _run_play_chunk, _Setup
+    from sanggong.shoe._strategies import bet_tags as _bet_tags
 
     macau = sanggong.MACAU
     banker = ("odd", "even", "three_faces", *(f"point:{n}" for n in range(10)))

@@ -105,7 +105,7 @@ def card_multiset_joint(ranking: object, counts52: npt.NDArray[np.int64]) -> npt
     core's pair loop. Kept only to be timed beside the analysis (and checked equal to it)."""
     from sanggong import _core
     from sanggong import _spec as ref
-    from sanggong.analysis import _pack
+    from sanggong._counting import pack as _pack
     from sanggong.ranking import tables_for
 
     tables = tables_for(ranking)  # type: ignore[arg-type]

@@ -17,7 +17,8 @@ import pytest
 
 from sanggong import MACAU, ONLINE, RuleSet, _core, _impl, _pykernels, rank_batch
 from sanggong import _spec as ref
-from sanggong.analysis import _counts, analyze, composition, effect_of_removal
+from sanggong._counting import count_hands as _counts
+from sanggong.analysis import analyze, composition, effect_of_removal
 from sanggong.ranking import DEFAULT_RANKING, ORDERS, TIERS, Ranking, tables_for
 from sanggong.rules import PRESETS
 from sanggong.settlement import result_of
@@ -306,7 +307,9 @@ def test_the_core_refuses_what_it_cannot_count() -> None:
     up to the kinds' counts, two multisets of equal rank whose highest kinds differ, a kind
     beyond 1,024 cards."""
     rules = PRESETS["san_gong"]
-    from sanggong.analysis import _by_kind, _class_tables, _suits
+    from sanggong._counting import by_kind as _by_kind
+    from sanggong._counting import class_tables as _class_tables
+    from sanggong._counting import suits_by_strength as _suits
 
     sets, classes, ranks = _class_tables(rules.ranking)
     n = tables_for(rules.ranking).n_classes

@@ -18,7 +18,8 @@ from sanggong.dealing import Game
 from sanggong.rules import RuleSet
 from sanggong.seeds import child as _child
 from sanggong.simulation import _run_chunk
-from sanggong.shoe import CountPlay, PerfectPlay, ShoeEvaluator, _Setup, _run_play_chunk, design, play_shoes
+from sanggong.shoe import CountPlay, PerfectPlay, ShoeEvaluator, design, play_shoes
+from sanggong.shoe._play import _run_play_chunk, _Setup
 
 SMALL = MACAU.replace(decks=2, name="macau_2")  # a shoe of 104 cards: three or four rounds
 FEW = ("win:1", "tie:3", "odd", "even", "three_faces", "point:0", "point:6")
@@ -71,7 +72,7 @@ def test_the_cards_are_simulates(impl: object) -> None:
     setup = _Setup(MACAU, bets, False, setup.tags, np.zeros(len(bets), dtype=np.int32), 0.5, 9, 20, False)
     played = _run_play_chunk(setup, 0, np.random.SeedSequence(9), 4)
     simulated = _run_chunk(MACAU, bets, 0, np.random.SeedSequence(9), played.rounds)
-    from sanggong.shoe import _outcome_columns
+    from sanggong.shoe._play import _outcome_columns
 
     _, codes = _outcome_columns(MACAU, bets)
     by_outcome = played.count_hist.sum(axis=0)  # (bets, columns)

@@ -312,7 +312,7 @@ def test_shoe_play_of_the_core_equals_the_reference(perfect: bool) -> None:
     import sanggong._core as core
     import sanggong._impl as impl
     import sanggong._pykernels as ref
-    from sanggong.shoe import _Setup, _run_play_chunk
+    from sanggong.shoe._play import _run_play_chunk, _Setup
 
     bets = tuple(name for name in SAN_GONG.bets if ":" in name)
     tags = np.array([[1, 1, 0, 0, -1, -1, 0, 0, 1, -1, 0, 0, 0]], dtype=np.int32)

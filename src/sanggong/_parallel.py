@@ -21,7 +21,7 @@ import numpy.typing as npt
 from .batch import cores
 from .seeds import child
 
-__all__ = ["chunks", "execute", "workers"]
+__all__ = ["check_executor", "check_progress", "chunks", "execute", "workers"]
 
 
 def chunks(total: int, chunk_size: int, sequence: np.random.SeedSequence) -> Iterator[tuple[int, np.random.SeedSequence, int]]:
@@ -33,6 +33,19 @@ def chunks(total: int, chunk_size: int, sequence: np.random.SeedSequence) -> Ite
 def workers(value: int | None) -> int:
     """A count of workers (None: every core), checked."""
     return cores(value, "workers")
+
+
+def check_executor(executor: object) -> None:
+    """An ``executor=`` argument: None (threads of this process) or a
+    ``concurrent.futures.Executor`` (e.g. Dask's ``Client.get_executor()``)."""
+    if executor is not None and not isinstance(executor, Executor):
+        raise TypeError(f"executor must be a concurrent.futures.Executor, not {type(executor).__name__}")
+
+
+def check_progress(progress: object) -> None:
+    """A ``progress=`` argument: None or a callable (called in the calling thread only)."""
+    if progress is not None and not callable(progress):
+        raise TypeError(f"progress must be callable, not {type(progress).__name__}")
 
 
 def execute(

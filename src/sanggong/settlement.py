@@ -501,6 +501,22 @@ def odds_of(rules: RuleSet, kind: str, code: int) -> Fraction:
     return rules.pays[kind]
 
 
+@functools.lru_cache(maxsize=1024)
+def payout(rules: RuleSet, kind: str, code: int) -> tuple[Fraction | None, Fraction]:
+    """``(odds, net)`` of one outcome code of a bet kind: the odds it pays (None where it
+    pays none), and its net return per unit staked, commission taken (a banker game: +-
+    the multiplier). Exact analysis and the shoe evaluator sum these."""
+    outcome = result_of(rules, code)[0]
+    if multiplied(code):  # a banker game: the stake times the multiplier, won or lost
+        pays = odds_of(rules, kind, code)
+        return pays, pays if outcome == "win" else -pays
+    if outcome == "win":
+        pays = odds_of(rules, kind, code)
+        rate = rules.commission if kind in rules.commission_bets else Fraction(0)
+        return pays, pays * (1 - rate)
+    return None, Fraction(-1 if outcome == "lose" else 0)
+
+
 def bet_result(rules: RuleSet, purse: Purse, spec: BetSpec, stake: Fraction, code: int,
                player: str | None = None) -> BetResult:
     outcome, detail = result_of(rules, code)

@@ -47,6 +47,7 @@ from ._bets import MULTIPLIER_POINTS as MULTIPLIER_POINTS
 from ._bets import PAIR_PLUS_CATEGORIES as PAIR_PLUS_CATEGORIES
 from ._bets import VARIANTS as VARIANTS
 from ._bets import BetSpec, parse_bet
+from ._bets import offered_bets as offered_bets
 from ._bets import Variant as Variant
 from ._files import to_toml as to_toml
 from ._presets import (

@@ -4,14 +4,18 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from .._spec import total_number
 
+if TYPE_CHECKING:
+    from ._ruleset import RuleSet
+
 __all__ = [
     "DESCRIPTIONS", "KINDS", "MULTIPLIER_POINTS", "PAIR_PLUS_CATEGORIES", "PAY_KEYS", "TOTAL_RE", "VARIANTS",
-    "BetSpec", "Variant", "parse_bet"
+    "BetSpec", "Variant", "offered_bets", "parse_bet"
 ]
 
 Variant = Literal["macau", "online", "dragon_phoenix", "banker_game"]
@@ -113,3 +117,19 @@ def parse_bet(name: str) -> BetSpec:
     if not arg.isdigit() or (arg != "0" and arg.startswith("0")):
         raise ValueError(f"unknown bet {name!r}: {arg!r} is not a position")
     return BetSpec(name, kind, int(arg))
+
+
+def offered_bets(rules: RuleSet, bets: Iterable[str] | None, what: str) -> tuple[str, ...]:
+    """``bets`` checked against ``rules`` (None: every bet of the table): a list of offered
+    bet names, none twice (``what``: the verb an empty list is refused with)."""
+    if isinstance(bets, str):
+        raise TypeError(f"bets: give a list of bet names, not one string ({bets!r})")
+    names = tuple(rules.bets if bets is None else bets)
+    if not names:
+        raise ValueError(f"bets: no bet to {what}")
+    for name in names:
+        rules.bet(name)  # an offered bet (names it if not)
+    if len(set(names)) != len(names):
+        twice = next(n for n in names if names.count(n) > 1)
+        raise ValueError(f"bets: {twice} is given twice")
+    return names
