@@ -257,7 +257,7 @@ def test_a_log_that_cannot_be_replayed_here_is_unchecked_not_tampered(monkeypatc
     game = Game(MACAU, rng=np.random.MT19937(5))
     path = tmp_path / "log.jsonl"
     path.write_text("".join(game.play({"odd": 5}).to_json() + "\n" for _ in range(5)))
-    monkeypatch.setitem(dealing._CANNOT_REPLAY, sanggong._impl.kernels.IMPLEMENTATION, frozenset({"MT19937"}))
+    monkeypatch.setitem(dealing._game.CANNOT_REPLAY, sanggong._impl.kernels.IMPLEMENTATION, frozenset({"MT19937"}))
     report = verify_log(path)
     assert (report.ok, report.status, report.first_bad) == (False, "unchecked", 1)
     assert str(report).startswith("cannot check: line 1 (round 1): the ") and "bad" not in str(report)
