@@ -88,7 +88,7 @@ def main() -> None:
         "cython evaluate_batch, 1 thread, out=": (lambda: sanggong.evaluate_batch(hands, out=out), n),
         "cython rank_batch, 1 thread": (lambda: sanggong.rank_batch(hands), n),
         f"cython evaluate_batch, {os.cpu_count()} threads, out=": (
-            lambda: sanggong.evaluate_batch(hands, out=out, threads=None), n),
+            lambda: sanggong.evaluate_batch(hands, out=out, workers=None), n),
         "numpy baseline (rank + pair plus)": (lambda: numpy_evaluate(hands), n),
     }
     medians = interleaved_medians(contenders, args.repeats)
@@ -333,7 +333,7 @@ def evaluation_yardstick_figures(hands: np.ndarray, repeats: int) -> dict[str, t
     n = len(hands)
     rank, pp = np.empty(n, np.uint8), np.empty(n, np.uint8)
     out = (np.empty(n, np.uint8), np.empty(n, np.uint8))
-    expected = sanggong.evaluate_batch(hands, threads=1)
+    expected = sanggong.evaluate_batch(hands, workers=1)
     if yardstick(hands, rank, pp) != -1 or not (np.array_equal(rank, expected.rank)
                                                 and np.array_equal(pp, expected.pair_plus)):
         raise AssertionError("the evaluation yardstick does not give evaluate_batch's outputs")
@@ -343,8 +343,8 @@ def evaluation_yardstick_figures(hands: np.ndarray, repeats: int) -> dict[str, t
         # (the page faults of fresh memory are then a large part of either's time)
         "C yardstick, new output arrays each call": (
             lambda: yardstick(hands, np.empty(n, np.uint8), np.empty(n, np.uint8)), n),
-        "evaluate_batch, 1 thread, out=": (lambda: sanggong.evaluate_batch(hands, out=out, threads=1), n),
-        "evaluate_batch, 1 thread": (lambda: sanggong.evaluate_batch(hands, threads=1), n),
+        "evaluate_batch, 1 thread, out=": (lambda: sanggong.evaluate_batch(hands, out=out, workers=1), n),
+        "evaluate_batch, 1 thread": (lambda: sanggong.evaluate_batch(hands, workers=1), n),
     }
     kernels = _core._eval_kernels()
     if len(kernels) > 1:  # the scalar fallback, as a CPU without AVX2 would run it
@@ -352,7 +352,7 @@ def evaluation_yardstick_figures(hands: np.ndarray, repeats: int) -> dict[str, t
         def scalar() -> object:
             chosen = _core._use_eval_kernel("scalar")
             try:
-                return sanggong.evaluate_batch(hands, out=out, threads=1)
+                return sanggong.evaluate_batch(hands, out=out, workers=1)
             finally:
                 _core._use_eval_kernel(chosen)
 

@@ -403,7 +403,7 @@ def test_bad_removals_and_rules() -> None:
     with pytest.raises(ValueError, match="at most 64"):
         composition(10**6)
     with pytest.raises(TypeError, match="RuleSet"):
-        analyze("macau")  # type: ignore[arg-type]
+        analyze(3)  # type: ignore[arg-type]
 
 
 # --- effect of removal ------------------------------------------------------------------

@@ -271,7 +271,7 @@ def test_replay_of_an_unseeded_generator() -> None:
         (lambda: Game(MACAU, seed=1.5), TypeError, "seed must be an int"),
         (lambda: Game(MACAU, seed=1, rng=np.random.default_rng()), TypeError, "a seed or an rng"),
         (lambda: Game(MACAU, rng=np.random.RandomState(1)), TypeError, "Generator or BitGenerator"),
-        (lambda: Game("macau"), TypeError, "RuleSet"),  # type: ignore[arg-type]
+        (lambda: Game(3), TypeError, "RuleSet"),  # type: ignore[arg-type]
         (lambda: Game(MACAU, recall=-1), ValueError, "recall"),
         (lambda: Game(MACAU, recall=limits.MAX_RECALL + 1), ValueError, r"recall must be a count 0..1000000"),
         (lambda: Game(MACAU, recall=True), ValueError, "recall"),
@@ -322,8 +322,8 @@ def test_a_replayer_continues_a_game_and_starts_again_elsewhere() -> None:
     observed = ObservedTable(ONLINE).play("5h Ks Qs 9d As 2d 3c 4h 4d 4c Jh Jd Tc")
     with pytest.raises(ValueError, match="no seed and no shoe state .*: nothing to replay"):
         Replayer(ONLINE).check(observed)
-    with pytest.raises(TypeError, match="rules must be a RuleSet"):
-        Replayer("macau")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="rules: expected a RuleSet or a preset name"):
+        Replayer(3)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="record must be a RoundRecord"):
         replayer.check(records[0].to_dict())  # type: ignore[arg-type]
 
@@ -409,8 +409,8 @@ def test_a_resettler_plays_the_cards_of_a_log_again() -> None:
     seeded = Game(SMALL_SHOE, seed=9).play()
     with pytest.raises(ValueError, match="the record can be dealt again: replay it"):
         resettler.check(seeded)
-    with pytest.raises(TypeError, match="rules must be a RuleSet"):
-        Resettler("small shoe")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="rules: expected a RuleSet or a preset name"):
+        Resettler(3)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="record must be a RoundRecord"):
         resettler.check(later.to_dict())  # type: ignore[arg-type]
 

@@ -10,9 +10,10 @@ import pytest
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 MODULES = ["sanggong", "sanggong.cards", "sanggong.hands", "sanggong.batch", "sanggong.rules", "sanggong.rules._ruleset",
-           "sanggong.settlement", "sanggong.dealing", "sanggong.dealing._game", "sanggong.dealing._observed",
-           "sanggong.records", "sanggong.records._record", "sanggong.records._states", "sanggong.verify", "sanggong.money",
-           "sanggong.limits", "sanggong.analysis", "sanggong.simulation", "sanggong.rounds", "sanggong.shoe"]
+           "sanggong.rules._presets", "sanggong.settlement", "sanggong.dealing", "sanggong.dealing._game",
+           "sanggong.dealing._observed", "sanggong.records", "sanggong.records._record", "sanggong.records._states",
+           "sanggong.verify", "sanggong.money", "sanggong.limits", "sanggong.analysis", "sanggong.simulation",
+           "sanggong.rounds", "sanggong.shoe"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -189,7 +189,7 @@ def test_thresholds_spreads_and_given_tags(impl: object) -> None:
 
 def test_bad_input(impl: object) -> None:
     with pytest.raises(TypeError):
-        play_shoes("macau", 1, "perfect")  # type: ignore[arg-type]
+        play_shoes(3, 1, "perfect")  # type: ignore[arg-type]
     for shoes in (0, -1, 10**13, 2.5, True):
         with pytest.raises((TypeError, ValueError)):
             play_shoes(SMALL, shoes, "perfect")  # type: ignore[arg-type]

@@ -151,7 +151,7 @@ def test_bad_input_is_refused_whole(impl) -> None:
     with pytest.raises(TypeError):
         ShoeEvaluator(PRESETS["macau"], bets="odd")
     with pytest.raises(TypeError):
-        ShoeEvaluator("macau")  # type: ignore[arg-type]
+        ShoeEvaluator(3)  # type: ignore[arg-type]
     with pytest.raises(ValueError):
         ShoeEvaluator(PRESETS["macau"], np.full(52, 65))
     with pytest.raises(TypeError):

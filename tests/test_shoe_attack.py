@@ -276,9 +276,9 @@ def test_play_shoes_refuses_bad_input(kw: dict[str, Any], error: type[Exception]
 
 @pytest.mark.single_impl
 def test_play_shoes_rules_not_a_rule_set() -> None:
-    """(passes) A preset's name is not a RuleSet here."""
-    with pytest.raises(TypeError, match="str"):
-        play_shoes("macau", 1, "count", seed=1)  # type: ignore[arg-type]
+    """(passes) What is neither a RuleSet nor a preset's name is refused, naming its type."""
+    with pytest.raises(TypeError, match="int"):
+        play_shoes(3, 1, "count", seed=1)  # type: ignore[arg-type]
 
 
 # --- design ---------------------------------------------------------------------------------------

@@ -235,7 +235,7 @@ def test_sessions() -> None:
         (lambda: simulate(ONLINE, 10, {"win:1": 1.0}), TypeError, "never a float"),
         (lambda: simulate(ONLINE, 10, workers=0), ValueError, "workers must be a positive int"),
         (lambda: simulate(ONLINE, 10, chunk_size=0), ValueError, "chunk_size"),
-        (lambda: simulate("online", 10), TypeError, "RuleSet"),  # type: ignore[arg-type]
+        (lambda: simulate(3, 10), TypeError, "RuleSet"),  # type: ignore[arg-type]
         (lambda: simulate_sessions(ONLINE, {"win:1": Fraction(1)}, 10, 10, 10), TypeError, "int minor units"),
         (lambda: simulate_sessions(ONLINE, {"win:1": 1}, 0, 10, 10), ValueError, "bankroll"),
     ],

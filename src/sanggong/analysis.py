@@ -47,7 +47,7 @@ from ._presentation import fixed, html_table, pandas, percent
 from ._spec import CATEGORY_BETS, COMPARISONS, N_CARDS, N_PAIR_PLUS, N_RANKS, N_SUITS, RANK_SYMBOLS
 from .cards import CardsLike, parse_cards
 from .limits import MAX_DECKS
-from .rules import RuleSet, offered_bets
+from .rules import RuleSet, as_rules, offered_bets
 from .settlement import payout, plan_for, result_of
 
 if TYPE_CHECKING:  # pandas is optional (the "frame" extra), and typed only with pandas-stubs
@@ -303,15 +303,14 @@ def _bet_table(rules: RuleSet, counts: Counts, bets: Iterable[str]) -> dict[str,
     return out
 
 
-def analyze(rules: RuleSet, shoe: npt.ArrayLike | None = None) -> Analysis:
+def analyze(rules: RuleSet | str, shoe: npt.ArrayLike | None = None) -> Analysis:
     """Analyse every bet of ``rules`` for a full shoe of ``rules.decks`` decks, or for
     ``shoe``, the count of each of the 52 cards (``composition(...)`` makes one).
 
     :raises ValueError: a composition of the wrong shape, with negative counts, or too
         small to deal a round.
     """
-    if not isinstance(rules, RuleSet):
-        raise TypeError(f"rules must be a RuleSet, not {type(rules).__name__}")
+    rules = as_rules(rules)
     counts52 = composition(rules.decks) if shoe is None else check_counts(shoe)
     bets = rules.bets
     kinds = {rules.bet(name).kind for name in bets}
@@ -359,13 +358,12 @@ def _correlation(a: list[float], b: list[float]) -> float:
     return float(np.corrcoef(a, b)[0, 1])
 
 
-def effect_of_removal(rules: RuleSet, bets: Iterable[str] | None = None) -> dict[str, Removal]:
+def effect_of_removal(rules: RuleSet | str, bets: Iterable[str] | None = None) -> dict[str, Removal]:
     """The effect of removing one card of each rank from a full shoe of ``rules.decks``
     decks, for every bet (or ``bets``). Suits matter to Pair Plus and a pair bet (and to
     a ranking with a suit tie-break) only: their effects are averaged over the four suits
     of each rank."""
-    if not isinstance(rules, RuleSet):
-        raise TypeError(f"rules must be a RuleSet, not {type(rules).__name__}")
+    rules = as_rules(rules)
     names = offered_bets(rules, bets, "analyse")
     full = composition(rules.decks)
     base = _bet_table(rules, count_hands(rules, full), names)  # (counts everything: once)

@@ -35,7 +35,7 @@ from .limits import (
 from .analysis import analyze, composition, effect_of_removal
 from .cards import Card, parse_cards
 from .dealing import Game, RoundRecord, assign, round_length
-from .rules import PRESETS, RuleSet, _toml
+from .rules import PRESETS, RuleSet, to_toml
 from .seeds import check_seed
 from .settlement import Money, Settlement, TableSession, settle
 
@@ -551,7 +551,7 @@ def _cmd_rules_show(args: argparse.Namespace) -> int:
     data = PRESETS[args.preset].to_dict()
     as_json = getattr(args, "json", False)  # left unset where not given (see build_parser)
     # exactly what RuleSet.save writes to a .json or a .toml file
-    print(_json(data, indent=2, ensure_ascii=False) if as_json else _toml(data), end="\n" if as_json else "")
+    print(_json(data, indent=2, ensure_ascii=False) if as_json else to_toml(data), end="\n" if as_json else "")
     return 0
 
 
@@ -783,7 +783,8 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
             if not bets or args.bankroll is None or args.session_rounds is None:
                 raise ValueError("--sessions needs --bet NAME=STAKE, --bankroll and --session-rounds")
             sessions = simulate_sessions(rules, bets, args.bankroll, args.session_rounds, args.sessions,  # type: ignore[arg-type]
-                                         args.seed, args.workers, executor, partial_on_interrupt=True)
+                                         seed=args.seed, workers=args.workers, executor=executor,
+                                         partial_on_interrupt=True)
             if args.json:
                 print(_json(sessions.to_dict()))
             else:
@@ -800,8 +801,8 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
             return 130 if sessions.interrupted else 0
         bar = _progress_bar(args.rounds, quiet=args.json)
         try:
-            result = simulate(rules, args.rounds, bets or None, args.seed, args.workers, executor,
-                              bar.update if bar else None, chunk_size=args.chunk, partial_on_interrupt=True)
+            result = simulate(rules, args.rounds, bets or None, seed=args.seed, workers=args.workers, executor=executor,
+                              progress=bar.update if bar else None, chunk_size=args.chunk, partial_on_interrupt=True)
         finally:
             if bar:
                 bar.close()
@@ -930,8 +931,8 @@ def _cmd_protect(args: argparse.Namespace) -> int:
     try:
         bar = None if args.json else _Bar(args.shoes, unit=" shoes")
         try:
-            result = play_shoes(rules, args.shoes, chosen, args.seed, args.workers, executor,
-                                bar.update if bar else None, bets=bets, burned_seen=args.burned_seen,
+            result = play_shoes(rules, args.shoes, chosen, seed=args.seed, workers=args.workers, executor=executor,
+                                progress=bar.update if bar else None, bets=bets, burned_seen=args.burned_seen,
                                 bankroll=args.bankroll, partial_on_interrupt=True)
         finally:
             if bar:

@@ -61,7 +61,10 @@ from ._spec import ON_HAND
 from ._presentation import html_table, pandas, percent
 from .analysis import analyze
 from .records import RoundRecord, stakes_of
-from .rules import RuleSet
+from ._checks import flag
+from ._parallel import check_executor, check_progress, execute
+from ._parallel import workers as workers_of
+from .rules import RuleSet, as_rules
 from .verify import LogReader
 
 if TYPE_CHECKING:  # pandas is optional (the "frame" extra), and typed only with pandas-stubs
@@ -212,7 +215,7 @@ class _Reader:
 def _tally_log(log: Any, rules: RuleSet | None, burned_seen: bool, verify: bool, key: bytes | None,
                progress: Progress | None = None) -> tuple[str, dict[str, _Tally], int, int]:
     """One log (a path or lines) read and tallied; picklable, for any executor."""
-    reader = LogReader(log, rules, key, replay=verify)
+    reader = LogReader(log, rules, key=key, replay=verify)
     tally: _Reader | None = None
     for record in reader:
         if tally is None:
@@ -405,23 +408,14 @@ def detect(
     :param executor: read several logs on this executor instead (e.g. Dask's).
     :param progress: called with the number of records read since its last call.
     """
-    from . import _parallel
-    from .rules import preset_named
-
-    if isinstance(rules, str):
-        rules = preset_named(rules)
-    if rules is not None and not isinstance(rules, RuleSet):
-        raise TypeError(f"rules: expected a RuleSet, a preset name or None, not {type(rules).__name__}")
+    rules = as_rules(rules, optional=True)
     if isinstance(alpha, bool) or not isinstance(alpha, int | float) or not 0 < alpha < 1:
         raise ValueError(f"alpha must be a probability strictly between 0 and 1, got {alpha!r}"[:120])
-    for name, flag in (("burned_seen", burned_seen), ("verify", verify)):
-        if not isinstance(flag, bool):
-            raise TypeError(f"{name} must be True or False, not {flag!r}"[:120])
-    if progress is not None and not callable(progress):
-        raise TypeError(f"progress must be callable, not {type(progress).__name__}")
-    if executor is not None and not isinstance(executor, Executor):
-        raise TypeError(f"executor must be a concurrent.futures.Executor, not {type(executor).__name__}")
-    window = _parallel.workers(workers)
+    flag("burned_seen", burned_seen)
+    flag("verify", verify)
+    check_progress(progress)
+    check_executor(executor)
+    window = workers_of(workers)
     if isinstance(records, str | os.PathLike):
         name, tallies, count, skipped = _tally_log(records, rules, burned_seen, verify, key, progress)
         return _results(name, float(alpha), tallies, count, skipped)
@@ -475,8 +469,6 @@ def _line(record: object) -> str:
 
 def _many(paths: list[Any], rules: RuleSet | None, alpha: float, burned_seen: bool, verify: bool,
           key: bytes | None, window: int, executor: Executor | None, progress: Progress | None) -> Detection:
-    from . import _parallel
-
     names: set[str] = set()
     total: dict[str, _Tally] = defaultdict(_Tally)
     counts = [0, 0]
@@ -497,9 +489,9 @@ def _many(paths: list[Any], rules: RuleSet | None, alpha: float, burned_seen: bo
             absorb(_tally_log(*task))
     elif executor is None:
         with ProcessPoolExecutor(max_workers=window) as pool:
-            if _parallel.execute(tasks, _tally_log, pool, 2 * window, absorb, None):
+            if execute(tasks, _tally_log, pool, 2 * window, absorb, None):
                 raise KeyboardInterrupt
-    elif _parallel.execute(tasks, _tally_log, executor, 2 * window, absorb, None):
+    elif execute(tasks, _tally_log, executor, 2 * window, absorb, None):
         raise KeyboardInterrupt
     if len(names) > 1:
         raise ValueError(f"the logs were played under different rules ({', '.join(sorted(names))}): detect one "

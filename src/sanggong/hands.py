@@ -31,7 +31,7 @@ from ._spec import (
 )
 from .cards import Card, CardsLike, parse_cards
 from .ranking import DEFAULT_RANKING, Ranking, RankingTables, tables_for
-from .rules import RuleSet, preset_named
+from .rules import RuleSet, as_rules
 
 __all__ = ["CLASS_LABELS", "HandValue", "PairPlus", "RulesLike", "compare", "evaluate", "hand_cards", "ranking_of"]
 
@@ -52,12 +52,10 @@ def ranking_of(rules: RulesLike) -> Ranking:
     """
     if rules is None:
         return DEFAULT_RANKING
-    if isinstance(rules, RuleSet):
-        return rules.ranking
     if isinstance(rules, Ranking):
         return rules
-    if isinstance(rules, str):
-        return preset_named(rules).ranking
+    if isinstance(rules, RuleSet | str):
+        return as_rules(rules).ranking
     raise TypeError(f"rules: expected a RuleSet, a preset name or a Ranking, not {type(rules).__name__}")
 
 

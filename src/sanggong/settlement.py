@@ -45,7 +45,7 @@ from .limits import MAX_BETS, MAX_PLAYER_ID
 from .money import Money, Purse, check_stake, exact_decimal, json_money, money_kind
 from .ranking import tables_for
 from ._threads import locked, new_lock
-from .rules import BetSpec, RuleSet
+from .rules import BetSpec, RuleSet, as_rules
 
 __all__ = ["BetResult", "Money", "Settlement", "SettlementPlan", "TableSession", "settle"]
 
@@ -433,14 +433,14 @@ def check_slip(rules: RuleSet, bets: SlipLike) -> CheckedSlip:
 
 
 def settle(
-    rules: RuleSet,
+    rules: RuleSet | str,
     banker: HandLike,
     hands: Mapping[int, HandLike] | Sequence[HandLike],
     bets: SlipLike,
 ) -> Settlement:
     """Settle a bet slip on one round's hands.
 
-    :param rules: the table's rule set.
+    :param rules: the table's rule set, or a preset's name.
     :param banker: the banker's hand.
     :param hands: position -> hand (or a list, position 1 first); a position needs a
         hand only if a bet is on it.
@@ -458,8 +458,7 @@ def settle(
     >>> [(r.player, r.bet, r.returned) for r in by_player.results]
     [('ann', 'lose:1', 150), ('bo', 'lose:1', 45), ('bo', 'win:1', 0)]
     """
-    if not isinstance(rules, RuleSet):
-        raise TypeError(f"rules must be a RuleSet, not {type(rules).__name__}")
+    rules = as_rules(rules)
     checked = check_slip(rules, bets)
     banker_value = evaluate(banker, rules)  # a HandValue is evaluated again from its cards
     hand_values = _hands(rules, hands)
@@ -549,7 +548,7 @@ def bet_result(rules: RuleSet, purse: Purse, spec: BetSpec, stake: Fraction, cod
 
 
 def outcome_codes(
-    rules: RuleSet,
+    rules: RuleSet | str,
     bets: Sequence[str],
     classes: npt.ArrayLike,
     ranks: npt.ArrayLike,
@@ -566,8 +565,7 @@ def outcome_codes(
         banker-game win (loss) at ``rules.multiplier_values[i]``, 42 + i a total bet's win
         at the odds of the i-th range of ``rules.total_pays``.
     """
-    if not isinstance(rules, RuleSet):
-        raise TypeError(f"rules must be a RuleSet, not {type(rules).__name__}")
+    rules = as_rules(rules)
     if isinstance(bets, str) or not isinstance(bets, Sequence):
         raise TypeError(f"bets: expected a sequence of bet names, not {type(bets).__name__}")
     n_classes = tables_for(rules.ranking).n_classes
@@ -621,8 +619,8 @@ class TableSession:
     so concurrent rounds are settled one after the other (``sanggong._threads``).
     """
 
-    def __init__(self, rules: RuleSet) -> None:
-        self.rules = rules
+    def __init__(self, rules: RuleSet | str) -> None:
+        self.rules = as_rules(rules)
         self._carried: dict[tuple[str | None, str], Money] = {}  # (player or None, bet) -> stake
         self._lock = new_lock()
 

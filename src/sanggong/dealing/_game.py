@@ -16,7 +16,7 @@ from ..cards import Card
 from ..hands import evaluate
 from ..limits import MAX_RECALL, MAX_REPLAY_ROUNDS
 from ..records import ZERO_HASH, RoundRecord, bit_generator_from_state, check_key, check_rules, result_entry, rules_digest
-from ..rules import RuleSet
+from ..rules import RuleSet, as_rules
 from ..seeds import SeedLike, check_seed
 from ..settlement import Money, Settlement, TableSession, check_slip
 from ._procedure import Deal, GameShoe
@@ -95,7 +95,8 @@ def _bit_generator(seed: object, rng: object) -> tuple[np.random.BitGenerator, i
 class Game:
     """A table that owns its shoe and its random numbers and plays round after round.
 
-    :param rules: the rule set (already checked to deal a round from its cards).
+    :param rules: the rule set (already checked to deal a round from its cards), or a preset's
+        name.
     :param seed: an int (0 .. 2**256 - 1), a ``SeedSequence`` or a ``seeds.Seed``; None
         draws OS entropy (kept in ``seed``). ``seed`` holds the int that re-creates the
         game (None for a sequence no int re-creates: its records carry the shoe's state).
@@ -115,15 +116,14 @@ class Game:
 
     def __init__(
         self,
-        rules: RuleSet,
+        rules: RuleSet | str,
         seed: SeedLike = None,
         *,
         rng: np.random.Generator | np.random.BitGenerator | None = None,
         recall: int = 10,
         key: bytes | None = None,
     ) -> None:
-        if not isinstance(rules, RuleSet):
-            raise TypeError(f"rules must be a RuleSet, not {type(rules).__name__}")
+        rules = as_rules(rules)
         if isinstance(recall, bool) or not isinstance(recall, int) or not 0 <= recall <= MAX_RECALL:
             raise ValueError(f"recall must be a count 0..{MAX_RECALL}, got {recall!r}")
         self._key = check_key(key)
@@ -177,7 +177,7 @@ class Game:
 
     @classmethod
     def replay(
-        cls, rules: RuleSet, seed: int, round: int, bets: Mapping[str, Money] | None = None
+        cls, rules: RuleSet | str, seed: int, round: int, bets: Mapping[str, Money] | None = None
     ) -> RoundRecord:
         """Round ``round`` (from 1) of the game seeded with ``seed``, dealt again and
         settled with ``bets`` (give the record's ``bets`` to re-settle it as it was).
@@ -193,7 +193,7 @@ class Game:
         return game.play(bets)  # nothing is carried into it: the earlier rounds had no bets
 
     @classmethod
-    def replay_record(cls, rules: RuleSet, record: RoundRecord) -> RoundRecord:
+    def replay_record(cls, rules: RuleSet | str, record: RoundRecord) -> RoundRecord:
         """Deal ``record``'s round again from its own evidence, settle its bets, and
         compare every field of the result with the record; return the result.
 
@@ -258,7 +258,7 @@ class Replayer:
     (dealing the rounds before it) or from its shoe state. ``Game.replay_record``
     replays one record; ``verify.verify_log`` replays a log with one ``Replayer``.
 
-    :param rules: the rules the records were played under.
+    :param rules: the rules the records were played under (a ``RuleSet`` or a preset's name).
 
     >>> import dataclasses
     >>> from sanggong import MACAU
@@ -276,9 +276,8 @@ class Replayer:
     lock (records checked from several threads are checked one at a time).
     """
 
-    def __init__(self, rules: RuleSet) -> None:
-        if not isinstance(rules, RuleSet):
-            raise TypeError(f"rules must be a RuleSet, not {type(rules).__name__}")
+    def __init__(self, rules: RuleSet | str) -> None:
+        rules = as_rules(rules)
         self.rules = rules
         self.game: Game | None = None
         self._lock = new_lock()

@@ -12,7 +12,7 @@ from .._threads import locked, new_lock
 from ..cards import Card, CardLike, card_items, parse_card
 from ..limits import MAX_RESHUFFLES
 from ..records import ZERO_HASH, RoundRecord, check_key, check_rules
-from ..rules import RuleSet
+from ..rules import RuleSet, as_rules
 from ..settlement import Money, TableSession
 from ._game import check_bets, compare_records, make_record
 from ._procedure import Deal, assign, dealing_sequence, round_length
@@ -61,9 +61,8 @@ class ObservedTable:
     rounds are checked and recorded one at a time (``sanggong._threads``).
     """
 
-    def __init__(self, rules: RuleSet, *, key: bytes | None = None) -> None:
-        if not isinstance(rules, RuleSet):
-            raise TypeError(f"rules must be a RuleSet, not {type(rules).__name__}")
+    def __init__(self, rules: RuleSet | str, *, key: bytes | None = None) -> None:
+        rules = as_rules(rules)
         self._key = check_key(key)
         self.rules = rules
         self._session = TableSession(rules)
@@ -222,7 +221,7 @@ class Resettler:
     A record that follows the last one checked continues its table; any other starts a
     new one (within a shoe, whose earlier cards are then unknown).
 
-    :param rules: the rules the records were played under.
+    :param rules: the rules the records were played under (a ``RuleSet`` or a preset's name).
 
     >>> import dataclasses
     >>> from sanggong import ONLINE
@@ -241,9 +240,8 @@ class Resettler:
     lock.
     """
 
-    def __init__(self, rules: RuleSet) -> None:
-        if not isinstance(rules, RuleSet):
-            raise TypeError(f"rules must be a RuleSet, not {type(rules).__name__}")
+    def __init__(self, rules: RuleSet | str) -> None:
+        rules = as_rules(rules)
         self.rules = rules
         self.table: ObservedTable | None = None
         self._lock = new_lock()

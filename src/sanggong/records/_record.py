@@ -19,7 +19,7 @@ from ..cards import Card
 from ..hands import HandValue
 from ..money import money_kind, money_text
 from ..ranking import DEFAULT_RANKING, Ranking
-from ..rules import RuleSet
+from ..rules import RuleSet, as_rules
 from ..settlement import BetResult, Money
 from ._reader import check_derived, loads_record, record_fields
 from ._values import AMOUNTS, FORMAT, KIND_NAMES, ZERO_HASH, copy_json, show
@@ -93,10 +93,9 @@ def record_hmac(record: RoundRecord | Mapping[str, Any], key: bytes) -> str:
     return _mac(checked, canonical_bytes(record))
 
 
-def rules_digest(rules: RuleSet) -> str:
+def rules_digest(rules: RuleSet | str) -> str:
     """The digest a record of ``rules`` carries (``RuleSet.digest()``, cached)."""
-    if not isinstance(rules, RuleSet):
-        raise TypeError(f"rules must be a RuleSet, not {type(rules).__name__}")
+    rules = as_rules(rules)
     return _digest(rules)
 
 

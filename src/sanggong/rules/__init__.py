@@ -61,12 +61,10 @@ from ._presets import (
     PROSPERITY,
     SAN_GONG,
 )
-from ._presets import preset_named as preset_named
+from ._presets import as_rules
 from ._ruleset import RuleSet
 
 __all__ = [
     "CHINESE", "GENTING", "GENTING_NO_COMMISSION", "MACAU", "NAGAWORLD", "ONLINE", "PRESETS", "PROSPERITY",
-    "SAN_GONG", "BetSpec", "RuleSet", "parse_bet",
+    "SAN_GONG", "BetSpec", "RuleSet", "as_rules", "parse_bet",
 ]
-
-_toml = to_toml  # the name sanggong.cli imports (until it imports to_toml)

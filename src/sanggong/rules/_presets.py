@@ -4,13 +4,14 @@ family, each a ``RuleSet`` (``sanggong.rules``)."""
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Literal, overload
 
 from ..ranking import Ranking
 from ._ruleset import RuleSet
 
 __all__ = [
     "CHINESE", "GENTING", "GENTING_NO_COMMISSION", "MACAU", "NAGAWORLD", "ONLINE", "PRESETS", "PROSPERITY",
-    "SAN_GONG", "preset_named"
+    "SAN_GONG", "as_rules"
 ]
 
 F = Fraction
@@ -135,9 +136,38 @@ PRESETS: dict[str, RuleSet] = {
 }
 
 
-def preset_named(name: str) -> RuleSet:
+def _preset_named(name: str) -> RuleSet:
     """The preset of this name, or a ValueError naming it (cut to 40 characters) and the known ones."""
     if name not in PRESETS:
         shown = repr(name) if len(name) <= 40 else repr(name[:40]) + "..."
         raise ValueError(f"rules: unknown preset {shown} (known: {', '.join(PRESETS)})")
     return PRESETS[name]
+
+
+@overload
+def as_rules(rules: RuleSet | str) -> RuleSet: ...
+@overload
+def as_rules(rules: RuleSet | str | None, *, optional: Literal[True]) -> RuleSet | None: ...
+def as_rules(rules: object, *, optional: bool = False) -> RuleSet | None:
+    """The rule set a ``rules`` argument gives: a ``RuleSet`` itself, or a preset by its
+    name (``"macau"``); with ``optional``, None too (the entry point then finds the rules
+    itself: a log's preset). Every entry point that takes ``rules`` calls this.
+
+    >>> as_rules("online") is ONLINE, as_rules(MACAU) is MACAU
+    (True, True)
+    >>> as_rules(3)
+    Traceback (most recent call last):
+    ...
+    TypeError: rules: expected a RuleSet or a preset name, not int
+
+    :raises TypeError: neither (a ``Ranking`` too: give the rule set).
+    :raises ValueError: a name that is no preset's, naming the presets there are.
+    """
+    if isinstance(rules, RuleSet):
+        return rules
+    if isinstance(rules, str):
+        return _preset_named(rules)
+    if rules is None and optional:
+        return None
+    expected = "a RuleSet, a preset name or None" if optional else "a RuleSet or a preset name"
+    raise TypeError(f"rules: expected {expected}, not {type(rules).__name__}")

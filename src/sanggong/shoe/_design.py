@@ -12,10 +12,11 @@ from fractions import Fraction
 from typing import Any
 
 from .. import _parallel
+from .._checks import count
 from .._spec import total_key
 from ..analysis import analyze
 from ..limits import MAX_DECKS, MAX_SHOES
-from ..rules import BetSpec, RuleSet
+from ..rules import BetSpec, RuleSet, as_rules
 from ..seeds import SeedLike, check_seed
 from ._play import play_shoes
 
@@ -71,11 +72,11 @@ def _fraction(name: str, value: object) -> Fraction:
 
 
 def design(
-    rules: RuleSet,
+    rules: RuleSet | str,
     bet: str,
     edge: tuple[Any, Any],
-    decks: int | None = None,
     *,
+    decks: int | None = None,
     step: Any = Fraction(1, 2),
     pays: tuple[Any, Any] | None = None,
     shoes: int = 1000,
@@ -97,8 +98,7 @@ def design(
     game's bet pays by its multipliers: ``key`` names the one to vary (``"9"``,
     ``"face_trips"``, ...; default the highest), the others staying as they are.
     """
-    if not isinstance(rules, RuleSet):
-        raise TypeError(f"rules must be a RuleSet, not {type(rules).__name__}")
+    rules = as_rules(rules)
     check_seed(seed)  # its size checked before any work
     if not isinstance(bet, str):
         raise TypeError(f"bet must be a bet name, not {type(bet).__name__}")
@@ -119,9 +119,7 @@ def design(
         raise ValueError(f"limit must be an int in 1..10,000, got {limit!r}")
     current = _current_pays(rules, spec, key)
     grids = _grids(current, unit, step, pays)
-    from ..simulation import _count
-
-    _count("shoes", shoes, MAX_SHOES)  # checked now: the plays come after the search
+    count("shoes", shoes, MAX_SHOES)  # checked now: the plays come after the search
     _parallel.workers(workers)
     line = _EdgeLine.of(rules, spec, list(current), unit, low, high)
     found = line.pair_plus_tables(grids, limit) if spec.kind == "pair_plus" else line.single_pays(grids, limit)

@@ -13,7 +13,7 @@ import numpy.typing as npt
 from .._counting import check_counts
 from ..analysis import composition
 from ..cards import Card, CardsLike, parse_cards
-from ..rules import RuleSet, offered_bets
+from ..rules import RuleSet, as_rules, offered_bets
 from ._plan import CARDS, PAIRS, SINGLE, shoe_kernel, shoe_plan
 
 __all__ = ["ShoeEvaluator"]
@@ -32,9 +32,9 @@ class ShoeEvaluator:
     :raises ValueError: a composition ``analyze`` refuses; a bet the table does not offer.
     """
 
-    def __init__(self, rules: RuleSet, shoe: npt.ArrayLike | None = None, *, bets: Iterable[str] | None = None) -> None:
-        if not isinstance(rules, RuleSet):
-            raise TypeError(f"rules must be a RuleSet, not {type(rules).__name__}")
+    def __init__(self, rules: RuleSet | str, shoe: npt.ArrayLike | None = None, *,
+                 bets: Iterable[str] | None = None) -> None:
+        rules = as_rules(rules)
         counts = composition(rules.decks) if shoe is None else check_counts(shoe)
         names = offered_bets(rules, bets, "evaluate")
         self.rules = rules

@@ -15,12 +15,13 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from .. import _checks as checks
 from .. import _impl, _parallel
 from .._table import table_params
 from ..analysis import analyze, composition
 from ..limits import MAX_SHOES
 from ..ranking import tables_for
-from ..rules import RuleSet, offered_bets
+from ..rules import RuleSet, as_rules, offered_bets
 from ..seeds import SeedLike, check_seed
 from ..settlement import payout, plan_for
 from ._evaluator import ShoeEvaluator
@@ -217,14 +218,14 @@ def _correlation(moments: npt.NDArray[np.float64], rounds: int) -> float | None:
 
 
 def play_shoes(
-    rules: RuleSet,
+    rules: RuleSet | str,
     shoes: int,
     strategy: str | Strategy | Iterable[str | Strategy],
+    *,
     seed: SeedLike = None,
     workers: int | None = None,
     executor: Executor | None = None,
     progress: Callable[[int, int], None] | None = None,
-    *,
     bets: Iterable[str] | None = None,
     burned_seen: bool = False,
     bankroll: float | None = None,
@@ -245,23 +246,19 @@ def play_shoes(
     :param progress: called with (shoes done, shoes) as chunks finish.
     :param partial_on_interrupt: on Ctrl-C return what the finished chunks found.
     """
-    from ..simulation import _count
-
-    if not isinstance(rules, RuleSet):
-        raise TypeError(f"rules must be a RuleSet, not {type(rules).__name__}")
+    rules = as_rules(rules)
     sequence, recorded_seed = check_seed(seed)  # its size checked before any work
-    _count("shoes", shoes, MAX_SHOES)
+    checks.count("shoes", shoes, MAX_SHOES)
     perfect, count = strategies(strategy)
     names = offered_bets(rules, bets, "play")
-    for flag, value in (("burned_seen", burned_seen), ("partial_on_interrupt", partial_on_interrupt)):
-        if not isinstance(value, bool):
-            raise TypeError(f"{flag} must be True or False, not {value!r}"[:200])
+    checks.flag("burned_seen", burned_seen)
+    checks.flag("partial_on_interrupt", partial_on_interrupt)
     if bankroll is not None:
         bankroll = number("bankroll", bankroll, 1e-9, 1e15)
     _parallel.check_progress(progress)
     _parallel.check_executor(executor)
     default_chunk = 65536 if rules.fresh_deck_each_round else 1024
-    chunk = _count("chunk_size", default_chunk if chunk_size is None else chunk_size, MAX_SHOES)
+    chunk = checks.count("chunk_size", default_chunk if chunk_size is None else chunk_size, MAX_SHOES)
     if perfect is not None and shoe_plan(rules, names).wide and not rules.fresh_deck_each_round:
         raise ValueError("perfect information on a shoe: these pays' exact nets, over a common denominator, "
                          "need more than 64 bits (59 where suits break ties: odds and rates with large, different "
