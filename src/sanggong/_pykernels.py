@@ -4,8 +4,8 @@ results, written plainly on the game's specification (``sanggong._spec``).
 ``sanggong._impl`` picks this module where the compiled core is not there or is switched
 off (``SANGGONG_NO_EXTENSIONS=1``), and the test suite runs every public function against
 both. Every kernel of the core has its twin here, and ``sanggong._impl.Kernels`` says
-what a kernel is: mypy checks this module (and the core's stubs, ``_core.pyi``) against
-it. Kernels that are plain functions of the game (``pair_plus3``, ``suit_split``,
+what a kernel is: mypy checks this module against it (and the core's stubs, ``_core.pyi``,
+once they declare every kernel). Kernels that are plain functions of the game (``pair_plus3``, ``suit_split``,
 ``bounded``, ``draw``) are the specification's own; the round loops deal through the one
 Python definition of the dealing procedure, ``_spec.Shoe``, and so deal the core's cards
 bit for bit from the same bit generator.

@@ -200,11 +200,11 @@ class RankingTables:
     @property
     def kernel(self) -> Any:
         """The active kernels' ``Tables`` for this ranking (``_impl.kernels``: the compiled
-        core's, or the reference's), built once per implementation, on first use."""
+        core's, or the pure-Python twin's), built once per implementation, on first use."""
         from . import _impl
 
         kernels = _impl.kernels
-        name = kernels.__name__
+        name = kernels.IMPLEMENTATION
         found = self._kernel_tables.get(name)
         if found is None:
             found = self._kernel_tables[name] = kernels.Tables(self)

@@ -15,6 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .. import _impl, _pykernels
+from .._impl import ShoeSums
 from .._counting import cards_of, class_tables, counting_kinds, pack
 from .._spec import N_CARDS, N_RANKS, N_SUITS, SUIT_STRENGTH, kind_multisets, kind_of, triple_pair_plus
 from ..ranking import Ranking, tables_for
@@ -284,9 +285,9 @@ def shoe_plan(rules: RuleSet, bets: tuple[str, ...]) -> ShoePlan:
                     cards_values, tuple(rows), bet_row, wide)
 
 
-def shoe_kernel(plan: ShoePlan, counts: Iterable[int]) -> Any:
-    """The compiled ``ShoeKernel``, or the reference's where a value is beyond what it sums
-    exactly (64 bits; 59 for the terms of a suit tie-break)."""
+def shoe_kernel(plan: ShoePlan, counts: Iterable[int]) -> ShoeSums:
+    """The active kernels' ``ShoeKernel``, or the pure-Python twin's where a value is beyond
+    what the compiled one sums exactly (64 bits; 59 for the terms of a suit tie-break)."""
     if plan.wide:
         return _pykernels.ShoeKernel(plan, counts)
     return _impl.kernels.ShoeKernel(plan, counts)
