@@ -424,7 +424,7 @@ def _advance(bar: Any, n: int) -> None:
 def _cmd_detect(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
-    from .detect import detect
+    from .detection import detect
 
     named = args.rules or args.rules_file
     rules = _rules(args) if named else None  # None: the preset the records name
