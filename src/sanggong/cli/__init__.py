@@ -7,10 +7,11 @@ traceback; 1 when ``verify`` finds a bad record; 130 after Ctrl-C (with the part
 result where there is one). Every ``--json`` output is strict JSON (no NaN or Infinity).
 
 Its modules: ``_main`` (the parser and ``main``), ``_parser`` (one-line errors, no option
-given twice), ``_options`` (the options several commands share, and what they yield),
-``_output`` (JSON, tables, progress bars, plots), ``_version``, and one module per command
-group: ``_hands`` (eval, compare), ``_settle``, ``_logs`` (deal, verify, detect),
-``_analyze``, ``_simulate``, ``_shoes`` (protect, design), ``_rules`` (rules, bets).
+given twice), ``_options`` (the options several commands share, each declared once as an
+argparse parent parser, and what they yield), ``_output`` (JSON, tables, progress bars,
+plots), ``_version``, and one module per command group: ``_hands`` (eval, compare),
+``_settle``, ``_logs`` (deal, verify, detect), ``_analyze``, ``_simulate``, ``_shoes``
+(protect, design), ``_rules`` (rules, bets).
 """
 
 from __future__ import annotations

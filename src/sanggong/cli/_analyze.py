@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from ..analysis import analyze, composition, effect_of_removal
-from ._options import rules_of, table_options
+from ._options import json_flag, own_options, rules_of, table
 from ._output import json_text
 from ._parser import Commands
 
@@ -54,14 +54,14 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
 
 
 def add_analyze(commands: Commands) -> None:
+    own = own_options()
+    own.add_argument("--remove", metavar="CARDS", help='analyse the shoe with these cards out, e.g. "Kh Qs 9d"')
+    own.add_argument("--eor", action="store_true", help="print the effect of removal of each rank, and count tags")
     an = commands.add_parser(
         "analyze",
         help="exact probabilities, returns and house edges of every bet",
         description="Count every deal of the shoe exactly and print each bet's outcomes and house edge.",
         epilog='example: sanggong analyze --rules macau --decks 1 --remove "Kh Qs 9d 9c"',
+        parents=[table("decks"), own, json_flag("print the analysis as JSON")],
     )
-    table_options(an, "decks")
-    an.add_argument("--remove", metavar="CARDS", help='analyse the shoe with these cards out, e.g. "Kh Qs 9d"')
-    an.add_argument("--eor", action="store_true", help="print the effect of removal of each rank, and count tags")
-    an.add_argument("--json", action="store_true", help="print the analysis as JSON")
     an.set_defaults(run=_cmd_analyze)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from ..hands import HandValue, compare, evaluate
-from ._options import rules_of, table_options
+from ._options import json_flag, rules_of, table
 from ._output import json_text
 from ._parser import Commands
 
@@ -77,10 +77,9 @@ def add_eval(commands: Commands) -> None:
         ),
         epilog="example: sanggong eval Kh Qs 9d   (or: sanggong eval 'K♥ Q♠ 10d'; under another ranking: "
                "sanggong eval --rules chinese Kh Kd Ks)",
+        parents=[table(), json_flag("print the result as JSON (tier: null outside every tier)")],
     )
     ev.add_argument("cards", nargs="+", metavar="CARD", help="three cards, e.g. Kh Qs 9d")
-    table_options(ev)
-    ev.add_argument("--json", action="store_true", help="print the result as JSON (tier: null outside every tier)")
     ev.set_defaults(run=_cmd_eval)
 
 
@@ -93,10 +92,10 @@ def add_compare(commands: Commands) -> None:
             "ranking of the rule set (--rules; default: macau's, where hands of one class tie, both 3P "
             "for one). Give the two hands as two arguments, or six cards."
         ),
-        epilog='example: sanggong compare --rules chinese "Kh Kd Ks" "Qh Qd Qs"   (prints 1: K-K-K is the higher 大三公)',
+        epilog='example: sanggong compare --rules chinese "Kh Kd Ks" "Qh Qd Qs"   '
+               '(prints 1: K-K-K is the higher 大三公)',
+        parents=[table(), json_flag('print {"result", "a", "b", "rules"} as JSON: the result and both hands as '
+                                    'eval shows them')],
     )
     co.add_argument("hands", nargs="+", metavar="HAND", help='the two hands, e.g. "Kh Kd Ks" "Qh Qd Qs"')
-    table_options(co)
-    co.add_argument("--json", action="store_true",
-                    help='print {"result", "a", "b", "rules"} as JSON: the result and both hands as eval shows them')
     co.set_defaults(run=_cmd_compare)

@@ -9,9 +9,11 @@ import warnings
 from typing import Any
 
 from ..dealing import Game, RoundRecord, first_hand
-from ..limits import MAX_DEAL_ROUNDS, MAX_DECKS, MAX_POSITIONS, MAX_THREADS
-from ..rules import PRESETS, RuleSet
-from ._options import count, read_key, rules_of, seed_number, table_options
+from ..limits import MAX_DEAL_ROUNDS
+from ..rules import RuleSet
+from ._options import (
+    burned_seen, count, json_flag, key_file, own_options, plot, read_key, rules_of, seed, table, workers,
+)
 from ._output import json_text, nothing_to_plot, one_line, plot_target, print_table, table_text
 from ._parser import Commands
 
@@ -124,23 +126,27 @@ def _cmd_detect(args: argparse.Namespace) -> int:
 
 
 def add_deal(commands: Commands) -> None:
+    own = own_options()
+    own.add_argument("--rounds", type=count(MAX_DEAL_ROUNDS), default=1,
+                     help=f"rounds to deal (default 1, at most {MAX_DEAL_ROUNDS:,})")
     de = commands.add_parser(
         "deal",
         help="shuffle and deal rounds as the rules prescribe",
         description="Deal rounds from a seeded shoe and print each hand and who won.",
         epilog="example: sanggong deal --rules macau --decks 8 --positions 5 --rounds 3 --seed 7",
+        parents=[table("decks", "positions"), own,
+                 seed("seed (default: fresh entropy, printed so it can be replayed)"),
+                 key_file("sign each record with the operator key in FILE (HMAC-SHA256)"),
+                 json_flag("print the round records as JSON Lines (one per line, hash-chained: a log for "
+                           "`sanggong verify`)")],
     )
-    table_options(de, "decks", "positions")
-    de.add_argument("--rounds", type=count(MAX_DEAL_ROUNDS), default=1,
-                    help=f"rounds to deal (default 1, at most {MAX_DEAL_ROUNDS:,})")
-    de.add_argument("--seed", type=seed_number, help="seed (default: fresh entropy, printed so it can be replayed)")
-    de.add_argument("--key-file", metavar="FILE", help="sign each record with the operator key in FILE (HMAC-SHA256)")
-    de.add_argument("--json", action="store_true",
-                    help="print the round records as JSON Lines (one per line, hash-chained: a log for `sanggong verify`)")
     de.set_defaults(run=_cmd_deal)
 
 
 def add_verify(commands: Commands) -> None:
+    own = own_options()
+    own.add_argument("--no-replay", action="store_true",
+                     help="check the chain and signatures only, without dealing again")
     ve = commands.add_parser(
         "verify",
         help="verify a log of round records: hash chain, signatures, and every round dealt again",
@@ -152,22 +158,23 @@ def add_verify(commands: Commands) -> None:
             "naming the first record this implementation cannot check (nothing found wrong). A log is "
             "signed throughout or not at all: signatures that stop part way are a bad record, key or no key."
         ),
-        epilog="example: sanggong deal --rules macau --rounds 100 --seed 7 --json > log.jsonl && sanggong verify log.jsonl",
+        epilog=("example: sanggong deal --rules macau --rounds 100 --seed 7 --json > log.jsonl && "
+                "sanggong verify log.jsonl"),
+        parents=[table("decks", "positions",
+                       rules="the preset the log was dealt under (default: the one its records name)",
+                       rules_file="the rule set the log was dealt under, in TOML or JSON",
+                       override="the {name} the log was dealt with, if not the preset's"),
+                 own, key_file("the operator key: every record must carry a valid HMAC under it"),
+                 json_flag("print the report as JSON")],
     )
     ve.add_argument("log", metavar="LOG", help="the log: one JSON record per line")
-    ve_rules = ve.add_mutually_exclusive_group()
-    ve_rules.add_argument("--rules", choices=sorted(PRESETS),
-                          help="the preset the log was dealt under (default: the one its records name)")
-    ve_rules.add_argument("--rules-file", metavar="FILE", help="the rule set the log was dealt under, in TOML or JSON")
-    ve.add_argument("--decks", type=count(MAX_DECKS), help="the decks the log was dealt with, if not the preset's")
-    ve.add_argument("--positions", type=count(MAX_POSITIONS), help="the positions the log was dealt with, if not the preset's")
-    ve.add_argument("--key-file", metavar="FILE", help="the operator key: every record must carry a valid HMAC under it")
-    ve.add_argument("--no-replay", action="store_true", help="check the chain and signatures only, without dealing again")
-    ve.add_argument("--json", action="store_true", help="print the report as JSON")
     ve.set_defaults(run=_cmd_verify)
 
 
 def add_detect(commands: Commands) -> None:
+    own = own_options()
+    own.add_argument("--alpha", type=float, default=0.001, help="the family-wise error rate of the flags (0.001)")
+    own.add_argument("--verify", action="store_true", help="deal every round again as it is read (as verify does)")
     dt = commands.add_parser(
         "detect",
         help="find the players whose stakes follow the shoe (advantage play) in a log",
@@ -179,19 +186,13 @@ def add_detect(commands: Commands) -> None:
             "of bets alone reads as one anonymous player per position and one for the table's bets."
         ),
         epilog="example: sanggong detect table.jsonl --alpha 0.001 --plot flagged.png",
+        parents=[table(rules="the preset (default: the one its records name)",
+                       rules_file="the rule set played under, in TOML or JSON"),
+                 own, burned_seen(), key_file("the operator key: every record's HMAC is checked"),
+                 workers("processes reading several logs at once (default 1)", default=1),
+                 plot("draw each flagged player's stakes against the EV to FILE"),
+                 json_flag('print {"rules", "alpha", "players": [{"id", "rounds", "bets", "units", "mean_ev", '
+                           '"baseline_ev", "z", "p_value", "expected_gain_per_100", "flagged"}]}')],
     )
     dt.add_argument("logs", nargs="+", metavar="LOG", help="a log: one JSON record per line (several: one table's)")
-    dt_rules = dt.add_mutually_exclusive_group()
-    dt_rules.add_argument("--rules", choices=sorted(PRESETS), help="the preset (default: the one its records name)")
-    dt_rules.add_argument("--rules-file", metavar="FILE", help="the rule set played under, in TOML or JSON")
-    dt.add_argument("--alpha", type=float, default=0.001, help="the family-wise error rate of the flags (0.001)")
-    dt.add_argument("--burned-seen", action="store_true", help="count burned cards as seen (default: unseen)")
-    dt.add_argument("--verify", action="store_true", help="deal every round again as it is read (as verify does)")
-    dt.add_argument("--key-file", metavar="FILE", help="the operator key: every record's HMAC is checked")
-    dt.add_argument("--workers", type=count(MAX_THREADS), default=1,
-                    help="processes reading several logs at once (default 1)")
-    dt.add_argument("--plot", metavar="FILE", help="draw each flagged player's stakes against the EV to FILE")
-    dt.add_argument("--json", action="store_true",
-                    help='print {"rules", "alpha", "players": [{"id", "rounds", "bets", "units", "mean_ev", '
-                         '"baseline_ev", "z", "p_value", "expected_gain_per_100", "flagged"}]}')
     dt.set_defaults(run=_cmd_detect, decks=None, positions=None)

@@ -1,6 +1,7 @@
-"""The options several commands share, and what they yield: the table (a preset or a rule
-file, with --decks and --positions), counts and seeds, the bet slip, the operator's key,
-ranges, and where the work runs (--workers, --scheduler)."""
+"""The options several commands share, each declared once as an argparse parent parser,
+and what they yield: the table (a preset or a rule file, with --decks and --positions),
+counts and seeds, the bet slip, the operator's key, and where the work runs (--workers,
+--scheduler)."""
 
 from __future__ import annotations
 
@@ -9,13 +10,13 @@ import os
 import re
 from collections.abc import Sequence
 from decimal import Decimal
-from fractions import Fraction
 from typing import Any
 
-from ..limits import MAX_DECKS, MAX_POSITIONS
+from ..limits import MAX_DECKS, MAX_POSITIONS, MAX_THREADS
 from ..rules import PRESETS, RuleSet
 from ..seeds import check_seed
 from ..settlement import Money
+from ._parser import Parser
 
 DEFAULT_PRESET = "macau"
 """The rule set of a command given neither --rules nor --rules-file."""
@@ -71,18 +72,39 @@ def seed_number(text: str) -> int:
     return value
 
 
-# --- the table ------------------------------------------------------------------------------
+# --- parent parsers: each shared option declared once --------------------------------------
+# A command's parser is made of parents, in this order: its table (table), its own options
+# (own_options), then the shared ones it takes: --bet, --burned-seen, --seed, --key-file,
+# --workers, --scheduler, --plot, --json. (argparse lists a parent's options where the parent
+# comes, before any option added to the command itself: so a command's own options are a
+# parent too, and every command's help reads table, own options, shared options.) Where a
+# command says more than the shared help text, it passes its own.
 
 
-def table_options(parser: argparse.ArgumentParser, *overrides: str) -> None:
-    which = parser.add_mutually_exclusive_group()  # both given: one of them would be dropped
+def _parent() -> Parser:
+    return Parser(add_help=False)
+
+
+def own_options() -> Parser:
+    """A parent parser for a command's own options (those no other command shares)."""
+    return _parent()
+
+
+def table(*overrides: str, rules: str = f"preset rule set (default: {DEFAULT_PRESET})",
+          rules_file: str = "a rule set in TOML or JSON (instead of --rules)",
+          override: str = "override the rule set's number of {name} (at most {limit})") -> Parser:
+    """--rules or --rules-file (never both), and the overrides named (``decks``,
+    ``positions``) with their limits; ``override`` is their help, ``{name}`` and
+    ``{limit}`` filled in."""
+    parent = _parent()
+    which = parent.add_mutually_exclusive_group()  # both given: one of them would be dropped
     # (no default here: argparse does not count an option given its default value as given)
-    which.add_argument("--rules", choices=sorted(PRESETS), help=f"preset rule set (default: {DEFAULT_PRESET})")
-    which.add_argument("--rules-file", metavar="FILE", help="a rule set in TOML or JSON (instead of --rules)")
+    which.add_argument("--rules", choices=sorted(PRESETS), help=rules)
+    which.add_argument("--rules-file", metavar="FILE", help=rules_file)
     limits = {"decks": MAX_DECKS, "positions": MAX_POSITIONS}
     for name in overrides:
-        parser.add_argument(f"--{name}", type=count(limits[name]),
-                            help=f"override the rule set's number of {name} (at most {limits[name]})")
+        parent.add_argument(f"--{name}", type=count(limits[name]), help=override.format(name=name, limit=limits[name]))
+    return parent
 
 
 def rules_of(args: argparse.Namespace) -> RuleSet:
@@ -97,11 +119,15 @@ def rules_of(args: argparse.Namespace) -> RuleSet:
         return rules.replace(**changes)
     except (TypeError, ValueError) as exc:
         asked = " ".join(f"--{k} {v}" for k, v in changes.items())
-        table = f"--rules-file {args.rules_file}" if args.rules_file else f"--rules {args.rules or DEFAULT_PRESET}"
-        raise ValueError(f"{asked} with {table}: {exc}") from None
+        named = f"--rules-file {args.rules_file}" if args.rules_file else f"--rules {args.rules or DEFAULT_PRESET}"
+        raise ValueError(f"{asked} with {named}: {exc}") from None
 
 
-# --- values given as text -------------------------------------------------------------------
+def bet_slip(help: str) -> Parser:
+    """--bet BET=STAKE, given once per bet (``slip`` reads them)."""
+    parent = _parent()
+    parent.add_argument("--bet", action="append", default=[], metavar="BET=STAKE", help=help)
+    return parent
 
 
 def assignment(text: str, what: str) -> tuple[str, str]:
@@ -136,18 +162,23 @@ def slip(given: Sequence[str]) -> dict[str, Money]:
     return bets
 
 
-_RANGE = re.compile(r"\s*(-?\d{1,12}(?:\.\d{1,12})?)(%?)\s*(?:-|\.\.|,)\s*(-?\d{1,12}(?:\.\d{1,12})?)(%?)\s*")
+def burned_seen() -> Parser:
+    parent = _parent()
+    parent.add_argument("--burned-seen", action="store_true", help="count burned cards as seen (default: unseen)")
+    return parent
 
 
-def fraction_range(what: str, text: str) -> tuple[Fraction, Fraction]:
-    """``LOW-HIGH`` (also ``LOW..HIGH``, ``LOW,HIGH``; ``2%-6%`` in percent) as Fractions."""
-    match = _RANGE.fullmatch(text)
-    if match is None:
-        raise ValueError(f"{what} {text[:40]!r}: expected LOW-HIGH, e.g. 0.02-0.06 or 2%-6%")
-    low, high = (Fraction(match[i]) / (100 if match[i + 1] else 1) for i in (1, 3))
-    if low > high:
-        raise ValueError(f"{what} {text[:40]!r}: the low end is above the high end")
-    return low, high
+def seed(help: str = "seed (default: fresh entropy, printed)", default: int | None = None) -> Parser:
+    parent = _parent()
+    parent.add_argument("--seed", type=seed_number, default=default, help=help)
+    return parent
+
+
+def key_file(help: str) -> Parser:
+    """--key-file FILE: the operator's key (``read_key`` reads it)."""
+    parent = _parent()
+    parent.add_argument("--key-file", metavar="FILE", help=help)
+    return parent
 
 
 def read_key(path: str | None) -> bytes | None:
@@ -165,7 +196,17 @@ def read_key(path: str | None) -> bytes | None:
     return key
 
 
-# --- where the work runs --------------------------------------------------------------------
+def workers(help: str = "threads (default: every core)", default: int | None = None) -> Parser:
+    parent = _parent()
+    parent.add_argument("--workers", type=count(MAX_THREADS), default=default, help=help)
+    return parent
+
+
+def scheduler() -> Parser:
+    """--scheduler ADDRESS: a Dask cluster to run on (``dask_executor`` connects)."""
+    parent = _parent()
+    parent.add_argument("--scheduler", metavar="ADDRESS", help="run on a Dask cluster, e.g. tcp://host:8786")
+    return parent
 
 
 def dask_executor(args: argparse.Namespace) -> tuple[Any, Any]:
@@ -184,5 +225,22 @@ def workers_text(args: argparse.Namespace) -> str:
     """Where a run goes: ``2 workers (every core)``, ``1 worker``, or a Dask cluster."""
     if args.scheduler:
         return f"on the Dask cluster {args.scheduler}"
-    workers = args.workers if args.workers is not None else os.cpu_count() or 1
-    return f"{workers} worker{'s' if workers > 1 else ''}{' (every core)' if args.workers is None else ''}"
+    n = args.workers if args.workers is not None else os.cpu_count() or 1
+    return f"{n} worker{'s' if n > 1 else ''}{' (every core)' if args.workers is None else ''}"
+
+
+def plot(help: str) -> Parser:
+    """--plot FILE (``_output.plot_target`` checks it before any work)."""
+    parent = _parent()
+    parent.add_argument("--plot", metavar="FILE", help=help)
+    return parent
+
+
+def json_flag(help: str = "print the result as JSON", unset_if_absent: bool = False) -> Parser:
+    """--json. ``unset_if_absent``: left out of the namespace where not given, for an option
+    that a command and its actions both take (``rules --json list``, ``rules list --json``),
+    so that neither parser's default overwrites the other's."""
+    parent = _parent()
+    parent.add_argument("--json", action="store_true", default=argparse.SUPPRESS if unset_if_absent else False,
+                        help=help)
+    return parent

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 
 from ..rules import PRESETS, RuleSet, _toml
-from ._options import DEFAULT_PRESET, rules_of, table_options
+from ._options import DEFAULT_PRESET, json_flag, rules_of, table
 from ._output import json_text, odds_text, print_table, table_text
 from ._parser import Commands, Parser
 
@@ -129,6 +129,8 @@ def _cmd_bets(args: argparse.Namespace) -> int:
 
 
 def add_rules(commands: Commands) -> None:
+    # --json before the action (rules --json list) or after it (rules list --json): left
+    # unset where not given, so that neither parser's default overwrites the other's
     ru = commands.add_parser(
         "rules",
         help="the preset rule sets: list them, or print one as a rule file to edit",
@@ -138,20 +140,17 @@ def add_rules(commands: Commands) -> None:
         ),
         epilog=("examples: sanggong rules list; "
                 "sanggong rules show macau > table.toml && sanggong bets --rules-file table.toml"),
+        parents=[json_flag("print the result as JSON (also after the action)", unset_if_absent=True)],
     )
-    # --json before the action (rules --json list) or after it (rules list --json): SUPPRESS
-    # leaves it unset where not given, so that neither parser's default overwrites the other's
-    json_help = "print the result as JSON (also after the action)"
-    ru.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help=json_help)
     actions = ru.add_subparsers(dest="rules_command", required=True, metavar="ACTION", parser_class=Parser)
     rl = actions.add_parser(
         "list",
         help="one line per preset: name, variant, decks, positions and what it is",
         description="List the preset rule sets, one line each: name, variant, decks, positions and a description.",
         epilog="example: sanggong rules list --json",
+        parents=[json_flag('print {"default", "presets": [{"name", "variant", "decks", "positions", "description"}]}',
+                           unset_if_absent=True)],
     )
-    rl.add_argument("--json", action="store_true", default=argparse.SUPPRESS,
-                    help='print {"default", "presets": [{"name", "variant", "decks", "positions", "description"}]}')
     rl.set_defaults(run=_cmd_rules_list)
     rs = actions.add_parser(
         "show",
@@ -161,11 +160,10 @@ def add_rules(commands: Commands) -> None:
             "as it writes a .json file): every field, so that an edited copy works with --rules-file."
         ),
         epilog="example: sanggong rules show online > mine.toml && sanggong analyze --rules-file mine.toml",
+        parents=[json_flag("print the rule set as JSON (a .json rule file) instead", unset_if_absent=True)],
     )
     rs.add_argument("preset", metavar="PRESET", choices=sorted(PRESETS),
                     help=f"the preset: {', '.join(sorted(PRESETS))}")
-    rs.add_argument("--json", action="store_true", default=argparse.SUPPRESS,
-                    help="print the rule set as JSON (a .json rule file) instead")
     rs.set_defaults(run=_cmd_rules_show)
 
 
@@ -180,8 +178,7 @@ def add_bets(commands: Commands) -> None:
             "that set them."
         ),
         epilog="example: sanggong bets --rules online   (or: sanggong bets --rules macau --positions 3 --json)",
+        parents=[table("decks", "positions"),
+                 json_flag("print the table and its bets as JSON (odds as ints or \"n/d\", as in a rule file)")],
     )
-    table_options(be, "decks", "positions")
-    be.add_argument("--json", action="store_true",
-                    help="print the table and its bets as JSON (odds as ints or \"n/d\", as in a rule file)")
     be.set_defaults(run=_cmd_bets)

@@ -11,7 +11,7 @@ from ..dealing import assign, round_length
 from ..hands import HandValue
 from ..rules import RuleSet
 from ..settlement import Settlement, TableSession, settle
-from ._options import assignment, rules_of, slip, table_options
+from ._options import assignment, bet_slip, json_flag, own_options, rules_of, slip, table
 from ._output import json_text
 from ._parser import Commands
 
@@ -135,6 +135,21 @@ def _cmd_settle(args: argparse.Namespace) -> int:
 
 
 def add_settle(commands: Commands) -> None:
+    own = own_options()
+    own.add_argument("--banker", metavar="CARDS",
+                     help='the banker\'s hand, e.g. "Kh Qs 9d" (required; at a Dragon/Phoenix table, the Phoenix hand)')
+    own.add_argument("--hand", action="append", default=[], metavar="POS=CARDS",
+                     help="a position's (a banker game: a player's) hand; repeat")
+    own.add_argument("--dragon", metavar="CARDS", help="a Dragon/Phoenix table (--rules san_gong): the Dragon hand")
+    own.add_argument("--phoenix", metavar="CARDS",
+                     help="a Dragon/Phoenix table: the Phoenix hand (it sits where the banker's does: --banker too)")
+    own.add_argument("--cards", metavar="CARDS",
+                     help="instead of the hands: the round's cards in the order they came out of the shoe, burns "
+                          "and head card included; the dealing procedure assigns them (which is how cards dealt "
+                          "to the wrong place are put right)")
+    own.add_argument("--void", action="store_true",
+                     help="the round is void (a misdeal that could not be put right): every stake is returned; "
+                          "--cards, if given, are the cards that came out before it was abandoned")
     st = commands.add_parser(
         "settle",
         help="settle a bet slip on one round's hands",
@@ -157,21 +172,6 @@ def add_settle(commands: Commands) -> None:
             'sanggong settle --rules online --cards "5h Ks Qs 9d As 2d 3c 4h 4d 4c Jh Jd Tc" --bet win:1=100; '
             'sanggong settle --rules macau --void --cards "Qh 2d Td" --bet win:1=100'
         ),
+        parents=[table(), own, bet_slip("a bet and its stake; repeat"), json_flag("print the settlement as JSON")],
     )
-    table_options(st)
-    st.add_argument("--banker", metavar="CARDS", help='the banker\'s hand, e.g. "Kh Qs 9d" (required; at a Dragon/Phoenix table, the Phoenix hand)')
-    st.add_argument("--hand", action="append", default=[], metavar="POS=CARDS",
-                    help="a position's (a banker game: a player's) hand; repeat")
-    st.add_argument("--dragon", metavar="CARDS", help="a Dragon/Phoenix table (--rules san_gong): the Dragon hand")
-    st.add_argument("--phoenix", metavar="CARDS",
-                    help="a Dragon/Phoenix table: the Phoenix hand (it sits where the banker's does: --banker too)")
-    st.add_argument("--cards", metavar="CARDS",
-                    help="instead of the hands: the round's cards in the order they came out of the shoe, burns "
-                         "and head card included; the dealing procedure assigns them (which is how cards dealt "
-                         "to the wrong place are put right)")
-    st.add_argument("--void", action="store_true",
-                    help="the round is void (a misdeal that could not be put right): every stake is returned; "
-                         "--cards, if given, are the cards that came out before it was abandoned")
-    st.add_argument("--bet", action="append", default=[], metavar="BET=STAKE", help="a bet and its stake; repeat")
-    st.add_argument("--json", action="store_true", help="print the settlement as JSON")
     st.set_defaults(run=_cmd_settle)

@@ -10,10 +10,27 @@ from fractions import Fraction
 from typing import Any
 
 from .._canonical import loads_strict
-from ..limits import MAX_RULE_FILE_BYTES, MAX_SHOES, MAX_THREADS
-from ._options import count, dask_executor, fraction_range, rules_of, seed_number, table_options, workers_text
+from ..limits import MAX_RULE_FILE_BYTES, MAX_SHOES
+from ._options import (
+    burned_seen, count, dask_executor, json_flag, own_options, plot, rules_of, scheduler, seed, table, workers,
+    workers_text,
+)
 from ._output import Bar, figure, json_text, nothing_to_plot, odds_text, plot_target, print_table
 from ._parser import Commands
+
+
+_RANGE = re.compile(r"\s*(-?\d{1,12}(?:\.\d{1,12})?)(%?)\s*(?:-|\.\.|,)\s*(-?\d{1,12}(?:\.\d{1,12})?)(%?)\s*")
+
+
+def _range(what: str, text: str) -> tuple[Fraction, Fraction]:
+    """``LOW-HIGH`` (also ``LOW..HIGH``, ``LOW,HIGH``; ``2%-6%`` in percent) as Fractions."""
+    match = _RANGE.fullmatch(text)
+    if match is None:
+        raise ValueError(f"{what} {text[:40]!r}: expected LOW-HIGH, e.g. 0.02-0.06 or 2%-6%")
+    low, high = (Fraction(match[i]) / (100 if match[i + 1] else 1) for i in (1, 3))
+    if low > high:
+        raise ValueError(f"{what} {text[:40]!r}: the low end is above the high end")
+    return low, high
 
 
 def _tags_file(path: str) -> dict[str, Any]:
@@ -71,7 +88,7 @@ def _cmd_protect(args: argparse.Namespace) -> int:
 
     rules = rules_of(args)
     if args.cut:
-        low, high = fraction_range("--cut", args.cut)
+        low, high = _range("--cut", args.cut)
         if low.denominator != 1 or high.denominator != 1:
             raise ValueError(f"--cut {args.cut}: the cut card's place is a whole number of cards")
         try:
@@ -161,8 +178,8 @@ def _cmd_design(args: argparse.Namespace) -> int:
     from ..shoe import design
 
     rules = rules_of(args)
-    edge = fraction_range("--edge", args.edge)
-    pays = fraction_range("--pays", args.pays) if args.pays else None
+    edge = _range("--edge", args.edge)
+    pays = _range("--pays", args.pays) if args.pays else None
     step = Fraction(args.step) if re.fullmatch(r"\d{1,12}(?:\.\d{1,12})?", args.step or "") else None
     if step is None or step <= 0:
         raise ValueError(f"--step {args.step[:40]!r}: expected a positive number, e.g. 0.5")
@@ -189,6 +206,14 @@ def _cmd_design(args: argparse.Namespace) -> int:
 
 
 def add_protect(commands: Commands) -> None:
+    own = own_options()
+    own.add_argument("--shoes", type=count(MAX_SHOES), default=10_000, help="shoes to play (default 10,000)")
+    own.add_argument("--cut", metavar="LO-HI", help="cut card between LO and HI cards from the end (e.g. 30-40)")
+    own.add_argument("--tags", metavar="FILE",
+                     help="count tags, JSON or TOML: rank -> int for every bet, or bet -> {rank: int}")
+    own.add_argument("--bets", metavar="BET,BET", help="the bets to play (default: every bet of the table)")
+    own.add_argument("--strategy", default="perfect,count", help="perfect, count, or both (default)")
+    own.add_argument("--bankroll", type=count(10**15), help="units: report each strategy's risk of ruin (--json)")
     pr = commands.add_parser(
         "protect",
         help="game protection: how often each bet turns positive as a shoe is dealt, and whether a count beats it",
@@ -200,25 +225,23 @@ def add_protect(commands: Commands) -> None:
             "a player can beat. The same seed gives the same result whatever the workers."
         ),
         epilog="example: sanggong protect --rules macau --shoes 100000 --seed 1",
+        parents=[table("decks", "positions"), own, burned_seen(), seed(), workers(), scheduler(),
+                 plot("draw each bet's EV by true count to FILE"),
+                 json_flag("print the result as JSON (no progress bar)")],
     )
-    table_options(pr, "decks", "positions")
-    pr.add_argument("--shoes", type=count(MAX_SHOES), default=10_000, help="shoes to play (default 10,000)")
-    pr.add_argument("--seed", type=seed_number, help="seed (default: fresh entropy, printed)")
-    pr.add_argument("--cut", metavar="LO-HI", help="cut card between LO and HI cards from the end (e.g. 30-40)")
-    pr.add_argument("--tags", metavar="FILE",
-                    help="count tags, JSON or TOML: rank -> int for every bet, or bet -> {rank: int}")
-    pr.add_argument("--bets", metavar="BET,BET", help="the bets to play (default: every bet of the table)")
-    pr.add_argument("--strategy", default="perfect,count", help="perfect, count, or both (default)")
-    pr.add_argument("--burned-seen", action="store_true", help="count burned cards as seen (default: unseen)")
-    pr.add_argument("--bankroll", type=count(10**15), help="units: report each strategy's risk of ruin (--json)")
-    pr.add_argument("--workers", type=count(MAX_THREADS), help="threads (default: every core)")
-    pr.add_argument("--scheduler", metavar="ADDRESS", help="run on a Dask cluster, e.g. tcp://host:8786")
-    pr.add_argument("--plot", metavar="FILE", help="draw each bet's EV by true count to FILE")
-    pr.add_argument("--json", action="store_true", help="print the result as JSON (no progress bar)")
     pr.set_defaults(run=_cmd_protect)
 
 
 def add_design(commands: Commands) -> None:
+    own = own_options()
+    own.add_argument("--bet", required=True, help="the bet, e.g. point:0 or pair_plus:1")
+    own.add_argument("--edge", required=True, metavar="LOW-HIGH", help="house edge range, e.g. 0.02-0.06 or 2%%-6%%")
+    own.add_argument("--step", default="0.5", help="odds in multiples of this (default 0.5)")
+    own.add_argument("--pays", metavar="LOW-HIGH", help="odds to try (default: 1 step to twice the current)")
+    own.add_argument("--shoes", type=count(MAX_SHOES), default=1000,
+                     help="shoes played for each pay's perfect-information gain (default 1,000)")
+    own.add_argument("--limit", type=count(10_000), default=50, help="list at most this many (default 50)")
+    own.add_argument("--key", help="a banker game's multiplier to vary (e.g. 9 or face_trips; default the highest)")
     dg = commands.add_parser(
         "design",
         help="pay tables designed to an edge: the pays of a bet whose exact house edge lies in a range",
@@ -229,17 +252,7 @@ def add_design(commands: Commands) -> None:
             "(pays non-decreasing from pair to straight flush)."
         ),
         epilog="example: sanggong design --rules macau --bet point:0 --edge 0.02-0.06",
+        parents=[table("decks", "positions"), own, seed("seed of those shoes (default 1)", default=1), workers(),
+                 json_flag("print the options as JSON")],
     )
-    table_options(dg, "decks", "positions")
-    dg.add_argument("--bet", required=True, help="the bet, e.g. point:0 or pair_plus:1")
-    dg.add_argument("--edge", required=True, metavar="LOW-HIGH", help="house edge range, e.g. 0.02-0.06 or 2%%-6%%")
-    dg.add_argument("--step", default="0.5", help="odds in multiples of this (default 0.5)")
-    dg.add_argument("--pays", metavar="LOW-HIGH", help="odds to try (default: 1 step to twice the current)")
-    dg.add_argument("--shoes", type=count(MAX_SHOES), default=1000,
-                    help="shoes played for each pay's perfect-information gain (default 1,000)")
-    dg.add_argument("--seed", type=seed_number, default=1, help="seed of those shoes (default 1)")
-    dg.add_argument("--workers", type=count(MAX_THREADS), help="threads (default: every core)")
-    dg.add_argument("--limit", type=count(10_000), default=50, help="list at most this many (default 50)")
-    dg.add_argument("--key", help="a banker game's multiplier to vary (e.g. 9 or face_trips; default the highest)")
-    dg.add_argument("--json", action="store_true", help="print the options as JSON")
     dg.set_defaults(run=_cmd_design)

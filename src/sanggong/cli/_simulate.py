@@ -6,9 +6,11 @@ import argparse
 from typing import Any
 
 from .. import _impl
-from ..limits import MAX_SESSION_ROUNDS, MAX_SESSIONS, MAX_SIM_ROUNDS, MAX_STAKE, MAX_THREADS
+from ..limits import MAX_SESSION_ROUNDS, MAX_SESSIONS, MAX_SIM_ROUNDS, MAX_STAKE
 from ..rules import RuleSet
-from ._options import count, rules_of, seed_number, slip, table_options, workers_text
+from ._options import (
+    bet_slip, count, json_flag, own_options, plot, rules_of, scheduler, seed, slip, table, workers, workers_text,
+)
 from ._output import Bar, figure, json_text, nothing_to_plot, plot_target
 from ._parser import Commands
 
@@ -42,13 +44,13 @@ def _plot_sessions(path: str, result: Any, title: str) -> None:
         ax.legend()
 
 
-def _print_simulation(result: Any, rules: RuleSet, workers: str, implementation: str) -> None:
+def _print_simulation(result: Any, rules: RuleSet, where: str, implementation: str) -> None:
     """The table of ``simulate``: a header naming the run, each bet's return per unit staked
     (simulated, its 95% interval, exact), the house edge and z, and what they mean."""
     rate = result.rounds / result.seconds if result.seconds else float("nan")
     note = " (INTERRUPTED: partial result)" if result.interrupted else ""
     print(f"rules: {rules.name}, {result.rounds:,} rounds in {result.seconds:.2f} s "
-          f"({rate / 1e6:.2f} M rounds/s), seed {result.seed}; {workers}, implementation {implementation}{note}")
+          f"({rate / 1e6:.2f} M rounds/s), seed {result.seed}; {where}, implementation {implementation}{note}")
     header = ("bet", "simulated", "95% interval", "exact", "1 - exact", "z")
     rows = []
     for b in result.bets.values():
@@ -125,6 +127,15 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def add_simulate(commands: Commands) -> None:
+    own = own_options()
+    own.add_argument("--rounds", type=count(MAX_SIM_ROUNDS), default=1_000_000,
+                     help="rounds to play (default 1,000,000; also 1_000_000 or 1e6)")
+    own.add_argument("--chunk", type=count(MAX_SIM_ROUNDS), default=1 << 18, help="rounds per chunk (default 262,144)")
+    own.add_argument("--sessions", type=count(MAX_SESSIONS),
+                     help="session mode: this many sessions of --session-rounds")
+    own.add_argument("--session-rounds", type=count(MAX_SESSION_ROUNDS), help="rounds a session lasts at most")
+    own.add_argument("--bankroll", type=count(MAX_STAKE * MAX_SESSION_ROUNDS),
+                     help="session mode: starting bankroll in minor units")
     si = commands.add_parser(
         "simulate",
         help="Monte Carlo: play rounds on every core and compare with the exact values",
@@ -134,20 +145,9 @@ def add_simulate(commands: Commands) -> None:
             "The same seed gives the same result whatever the workers. Ctrl-C prints the partial result."
         ),
         epilog="example: sanggong simulate --rules online --rounds 100000000 --seed 1",
+        parents=[table("decks", "positions"), own,
+                 bet_slip("bet slip (default: every bet, one unit); stakes in minor units"), seed(), workers(),
+                 scheduler(), plot("draw the return's convergence (or the sessions) to FILE"),
+                 json_flag("print the result as JSON (no progress bar)")],
     )
-    table_options(si, "decks", "positions")
-    si.add_argument("--rounds", type=count(MAX_SIM_ROUNDS), default=1_000_000,
-                    help="rounds to play (default 1,000,000; also 1_000_000 or 1e6)")
-    si.add_argument("--seed", type=seed_number, help="seed (default: fresh entropy, printed)")
-    si.add_argument("--workers", type=count(MAX_THREADS), help="threads (default: every core)")
-    si.add_argument("--chunk", type=count(MAX_SIM_ROUNDS), default=1 << 18, help="rounds per chunk (default 262,144)")
-    si.add_argument("--bet", action="append", default=[], metavar="BET=STAKE",
-                    help="bet slip (default: every bet, one unit); stakes in minor units")
-    si.add_argument("--sessions", type=count(MAX_SESSIONS), help="session mode: this many sessions of --session-rounds")
-    si.add_argument("--session-rounds", type=count(MAX_SESSION_ROUNDS), help="rounds a session lasts at most")
-    si.add_argument("--bankroll", type=count(MAX_STAKE * MAX_SESSION_ROUNDS),
-                    help="session mode: starting bankroll in minor units")
-    si.add_argument("--scheduler", metavar="ADDRESS", help="run on a Dask cluster, e.g. tcp://host:8786")
-    si.add_argument("--plot", metavar="FILE", help="draw the return's convergence (or the sessions) to FILE")
-    si.add_argument("--json", action="store_true", help="print the result as JSON (no progress bar)")
     si.set_defaults(run=_cmd_simulate)
