@@ -11,13 +11,13 @@ from typing import Any
 
 from .._canonical import loads_strict
 from ..limits import MAX_RULE_FILE_BYTES, MAX_SHOES
+from ..rules import RuleSet
 from ._options import (
     burned_seen, count, dask_executor, json_flag, own_options, plot, rules_of, scheduler, seed, table, workers,
     workers_text,
 )
 from ._output import Bar, figure, json_text, nothing_to_plot, odds_text, plot_target, print_table
 from ._parser import Commands
-
 
 _RANGE = re.compile(r"\s*(-?\d{1,12}(?:\.\d{1,12})?)(%?)\s*(?:-|\.\.|,)\s*(-?\d{1,12}(?:\.\d{1,12})?)(%?)\s*")
 
@@ -83,6 +83,50 @@ def _signed(value: float | None, places: int = 3) -> str:
     return "" if value is None else f"{round(value, places) + 0.0:+.{places}f}"
 
 
+def _print_protection(result: Any, rules: RuleSet, where: str) -> None:
+    """The table of ``protect``: a header naming the run, then each bet's fresh-shoe edge and what
+    perfect information and the count gain on it, and what the columns mean."""
+    note = " (INTERRUPTED: partial result)" if result.interrupted else ""
+    dealt = ("a fresh deck each round" if rules.fresh_deck_each_round else
+             f"cut card {rules.cut_card_range[0]}-{rules.cut_card_range[1]} from the end")
+    print(f"rules: {rules.name}, {_plural(rules.decks, 'deck')}, {_plural(rules.positions, 'position')}, {dealt}; "
+          f"{result.shoes:,} shoes, "
+          f"{result.rounds:,} rounds in {result.seconds:.1f} s, seed {result.seed}; "
+          f"{where}{note}")
+    header = ["bet", "house edge"]
+    perfect = any(b.perfect is not None for b in result.bets.values())
+    counted = any(b.count is not None for b in result.bets.values())
+    if perfect:
+        header += ["perfect: bets", "advantage", "gain/100"]
+    if counted:
+        header += ["count: from", "bets", "gain/100", "± se", "corr"]  # (± se: of results, where no EVs)
+    header.append("beatable")
+    rows = []
+    for b in result.bets.values():
+        row = [b.bet, f"{100 * b.house_edge:.3f}%"]
+        if perfect:
+            p = b.perfect
+            row += ["", "", ""] if p is None else [
+                f"{100 * p.frequency:.2f}%", "" if p.advantage is None else f"{100 * p.advantage:+.3f}%",
+                _signed(p.expected_gain_per_100)]
+        if counted:
+            c = b.count
+            by_evs = c is not None and c.expected_gain_per_100 is not None
+            row += ["", "", "", "", ""] if c is None else [
+                "never" if c.threshold is None else f"TC {c.threshold:+g}", f"{100 * c.frequency:.2f}%",
+                _signed(c.expected_gain_per_100 if by_evs else c.gain_per_100),
+                "" if by_evs else f"{c.gain_per_100_se:.3f}", "" if c.correlation is None else f"{c.correlation:.2f}"]
+        row.append("yes" if b.beatable else "")
+        rows.append(row)
+    print_table(header, rows, right=range(1, len(header) - 1))
+    print("house edge: fresh shoe, exact. perfect: one unit on each bet whenever its exact EV of the unseen "
+          "cards is positive. count: one unit when the bet's true count (its balanced tags per 52 unseen "
+          "cards) reaches the threshold that gains most. gain/100: units won per 100 rounds dealt, from the "
+          "exact EVs of the rounds bet where perfect information was played alongside, else from the results "
+          "(± their standard error); --json has both. corr: the true count's correlation with the exact EV. "
+          "beatable: a strategy gains.")
+
+
 def _cmd_protect(args: argparse.Namespace) -> int:
     from ..shoe import CountPlay, play_shoes
 
@@ -130,45 +174,7 @@ def _cmd_protect(args: argparse.Namespace) -> int:
     if args.json:
         print(json_text(result.to_dict()))
     else:
-        note = " (INTERRUPTED: partial result)" if result.interrupted else ""
-        dealt = ("a fresh deck each round" if rules.fresh_deck_each_round else
-                 f"cut card {rules.cut_card_range[0]}-{rules.cut_card_range[1]} from the end")
-        print(f"rules: {rules.name}, {_plural(rules.decks, 'deck')}, {_plural(rules.positions, 'position')}, {dealt}; "
-              f"{result.shoes:,} shoes, "
-              f"{result.rounds:,} rounds in {result.seconds:.1f} s, seed {result.seed}; "
-              f"{workers_text(args)}{note}")
-        header = ["bet", "house edge"]
-        perfect = any(b.perfect is not None for b in result.bets.values())
-        count = any(b.count is not None for b in result.bets.values())
-        if perfect:
-            header += ["perfect: bets", "advantage", "gain/100"]
-        if count:
-            header += ["count: from", "bets", "gain/100", "± se", "corr"]  # (± se: of results, where no EVs)
-        header.append("beatable")
-        rows = []
-        for b in result.bets.values():
-            row = [b.bet, f"{100 * b.house_edge:.3f}%"]
-            if perfect:
-                p = b.perfect
-                row += ["", "", ""] if p is None else [
-                    f"{100 * p.frequency:.2f}%", "" if p.advantage is None else f"{100 * p.advantage:+.3f}%",
-                    _signed(p.expected_gain_per_100)]
-            if count:
-                c = b.count
-                by_evs = c is not None and c.expected_gain_per_100 is not None
-                row += ["", "", "", "", ""] if c is None else [
-                    "never" if c.threshold is None else f"TC {c.threshold:+g}", f"{100 * c.frequency:.2f}%",
-                    _signed(c.expected_gain_per_100 if by_evs else c.gain_per_100),
-                    "" if by_evs else f"{c.gain_per_100_se:.3f}", "" if c.correlation is None else f"{c.correlation:.2f}"]
-            row.append("yes" if b.beatable else "")
-            rows.append(row)
-        print_table(header, rows, right=range(1, len(header) - 1))
-        print("house edge: fresh shoe, exact. perfect: one unit on each bet whenever its exact EV of the unseen "
-              "cards is positive. count: one unit when the bet's true count (its balanced tags per 52 unseen "
-              "cards) reaches the threshold that gains most. gain/100: units won per 100 rounds dealt, from the "
-              "exact EVs of the rounds bet where perfect information was played alongside, else from the results "
-              "(± their standard error); --json has both. corr: the true count's correlation with the exact EV. "
-              "beatable: a strategy gains.")
+        _print_protection(result, rules, workers_text(args))
     if args.plot:
         _plot_counts(args.plot, result, f"{rules.name}: EV by true count")
     return 130 if result.interrupted else 0

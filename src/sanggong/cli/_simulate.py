@@ -9,7 +9,8 @@ from .. import _impl
 from ..limits import MAX_SESSION_ROUNDS, MAX_SESSIONS, MAX_SIM_ROUNDS, MAX_STAKE
 from ..rules import RuleSet
 from ._options import (
-    bet_slip, count, json_flag, own_options, plot, rules_of, scheduler, seed, slip, table, workers, workers_text,
+    bet_slip, count, dask_executor, json_flag, own_options, plot, rules_of, scheduler, seed, slip, table, workers,
+    workers_text,
 )
 from ._output import Bar, figure, json_text, nothing_to_plot, plot_target
 from ._parser import Commands
@@ -71,6 +72,19 @@ def _print_simulation(result: Any, rules: RuleSet, where: str, implementation: s
     print("z = (simulated - exact) / standard error; by chance |z| > 2 for about 1 bet in 20, > 3 for 1 in 370")
 
 
+def _print_sessions(sessions: Any, rules: RuleSet, where: str) -> None:
+    """The report of ``simulate --sessions``: a header naming the run, the risk of ruin, the
+    mean final bankroll and its quantiles."""
+    data = sessions.to_dict()
+    note = " (INTERRUPTED: the sessions finished so far)" if sessions.interrupted else ""
+    print(f"rules: {rules.name}, {data['sessions']:,} sessions of {data['rounds']:,} rounds, "
+          f"bankroll {data['bankroll']:,}, slip {data['slip']}, seed {data['seed']}; "
+          f"{where}, implementation {_impl.kernels.IMPLEMENTATION}{note}")
+    if data["sessions"]:
+        print(f"risk of ruin {100 * data['risk_of_ruin']:.2f}%, mean final bankroll {data['mean_final']:,.1f}")
+        print("final bankroll quantiles: " + ", ".join(f"{k} {v:,}" for k, v in data["quantiles"].items()))
+
+
 def _cmd_simulate(args: argparse.Namespace) -> int:
     from ..simulation import simulate, simulate_sessions
 
@@ -78,15 +92,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     if args.plot:
         plot_target(args.plot)  # the extra and the file's folder are checked before any work
     bets = slip(args.bet)
-    client = None
-    executor = None
-    if args.scheduler:
-        try:
-            from distributed import Client
-        except ImportError:
-            raise ValueError("--scheduler needs Dask: pip install 'sanggong[distributed]'") from None
-        client = Client(args.scheduler)  # type: ignore[no-untyped-call]
-        executor = client.get_executor()  # type: ignore[no-untyped-call]
+    client, executor = dask_executor(args)
     try:
         if args.sessions:
             if not bets or args.bankroll is None or args.session_rounds is None:
@@ -96,14 +102,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
             if args.json:
                 print(json_text(sessions.to_dict()))
             else:
-                data = sessions.to_dict()
-                note = " (INTERRUPTED: the sessions finished so far)" if sessions.interrupted else ""
-                print(f"rules: {rules.name}, {data['sessions']:,} sessions of {data['rounds']:,} rounds, "
-                      f"bankroll {data['bankroll']:,}, slip {data['slip']}, seed {data['seed']}; "
-                      f"{workers_text(args)}, implementation {_impl.kernels.IMPLEMENTATION}{note}")
-                if data["sessions"]:
-                    print(f"risk of ruin {100 * data['risk_of_ruin']:.2f}%, mean final bankroll {data['mean_final']:,.1f}")
-                    print("final bankroll quantiles: " + ", ".join(f"{k} {v:,}" for k, v in data["quantiles"].items()))
+                _print_sessions(sessions, rules, workers_text(args))
             if args.plot:
                 _plot_sessions(args.plot, sessions, f"{rules.name}: final bankrolls")
             return 130 if sessions.interrupted else 0
@@ -116,7 +115,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
                 bar.close()
     finally:
         if client is not None:
-            client.close()  # type: ignore[no-untyped-call]
+            client.close()
     if args.json:
         print(json_text(result.to_dict()))
     else:
