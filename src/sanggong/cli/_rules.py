@@ -46,7 +46,8 @@ def _cmd_rules_list(args: argparse.Namespace) -> int:
 def _cmd_rules_show(args: argparse.Namespace) -> int:
     data = PRESETS[args.preset].to_dict()
     as_json = getattr(args, "json", False)  # left unset where not given (see add_rules)
-    # exactly what RuleSet.save writes to a .json or a .toml file
+    # exactly what RuleSet.save writes to a .json or a .toml file (the TOML through rules._toml,
+    # the writer save uses: a public RuleSet.to_toml() would let this import go)
     print(json_text(data, indent=2, ensure_ascii=False) if as_json else _toml(data), end="\n" if as_json else "")
     return 0
 
