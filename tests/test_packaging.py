@@ -112,11 +112,12 @@ def _source_copy(tmp_path: Path) -> Path:
             shutil.copy2(ROOT / name, src / name)
     skip = re.compile(r"\.(so|pyd|dll|dylib|pyc)$|^_version\.py$|^_core_build_failed\.txt$")
     package = ROOT / "src" / "sanggong"
-    for path in package.iterdir():
-        if path.is_file() and not skip.search(path.name):
+    for path in package.rglob("*"):  # the package and its subpackages (sanggong.cli)
+        if path.is_file() and not skip.search(path.name) and "__pycache__" not in path.parts:
             # copy2 keeps the times: a generated _core.c newer than _core.pyx is not regenerated
-            (src / "src" / "sanggong").mkdir(parents=True, exist_ok=True)
-            shutil.copy2(path, src / "src" / "sanggong" / path.name)
+            target = src / "src" / "sanggong" / path.relative_to(package)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(path, target)
     return src
 
 
