@@ -38,7 +38,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from sanggong import MACAU, ShoeEvaluator, analyze, deal_batch, effect_of_removal  # noqa: E402
-from sanggong.detect import shoe_terms  # noqa: E402
+from sanggong.detection import shoe_terms  # noqa: E402
 
 RANKS = "A23456789TJQK"
 BET = "point:0"

@@ -32,7 +32,8 @@ API_DOCS = ROOT / "docs" / "api"
 PUBLIC_MODULES = [
     "sanggong.cards", "sanggong.hands", "sanggong.batch", "sanggong.ranking", "sanggong.rules", "sanggong.money",
     "sanggong.settlement", "sanggong.dealing", "sanggong.records", "sanggong.verify", "sanggong.analysis",
-    "sanggong.simulation", "sanggong.limits", "sanggong.rounds", "sanggong.shoe",
+    "sanggong.simulation", "sanggong.limits", "sanggong.rounds", "sanggong.shoe", "sanggong.seeds",
+    "sanggong.detection", "sanggong.plot",
 ]
 
 # The names of the public modules' __all__ that are not exported from sanggong, and why.
@@ -68,6 +69,7 @@ MODULE_ONLY = {
     "sanggong.seeds.check_seed": "checks a seed argument; every function that takes a seed calls it",
     "sanggong.seeds.child": "a chunk's seed, for simulators that continue a run's chunks",
     "sanggong.seeds.seed_json": "a recorded seed as JSON, for results' to_dict",
+    "sanggong.plot": "the package's figures, used as sanggong.plot.<name> (matplotlib: the plot extra)",
     "sanggong.verify.LogReader": "reads a log in one pass for another reader (detect does); verify_log is the usual way",
 }
 

@@ -68,19 +68,19 @@ def test_usage_errors_exit_2_with_one_line(capsys: pytest.CaptureFixture[str]) -
 
 @pytest.mark.parametrize("text", ["1000000", "1,000,000", "1_000_000", "1e6", "1E6", "1.5e6"])
 def test_counts_are_read_as_people_write_them(text: str) -> None:
-    from sanggong.cli import _count
+    from sanggong.cli._options import count
 
-    assert _count(10**7)(text) == (1_500_000 if text == "1.5e6" else 1_000_000)
+    assert count(10**7)(text) == (1_500_000 if text == "1.5e6" else 1_000_000)
 
 
 @pytest.mark.parametrize("text", ["1,00,000", "1e-6", "1.5e0", "0x10", "1__0", "-5", "1e999", "nan", ""])
 def test_counts_refuse_anything_else(text: str) -> None:
     import argparse
 
-    from sanggong.cli import _count
+    from sanggong.cli._options import count
 
     with pytest.raises(argparse.ArgumentTypeError):
-        _count(10**7)(text)
+        count(10**7)(text)
 
 
 @pytest.mark.parametrize(

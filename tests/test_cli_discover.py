@@ -23,7 +23,10 @@ from cli_run import fails, run
 
 import sanggong
 from sanggong import ONLINE, RuleSet
-from sanggong.cli import _PRESET_TEXT, DEFAULT_PRESET, _cpu_features, _odds_text, build_parser, main
+from sanggong.cli import DEFAULT_PRESET, build_parser, main
+from sanggong.cli._output import odds_text
+from sanggong.cli._rules import _PRESET_TEXT
+from sanggong.cli._version import _cpu_features
 from sanggong.rules import PRESETS
 
 ALL = list(PRESETS)
@@ -260,7 +263,7 @@ def test_bets_bad_input_exits_2(argv: list[str], needle: str, capsys: pytest.Cap
 def test_odds_text() -> None:
     """Odds read as people write them: whole numbers, terminating decimals, else n/d. (Once.)"""
     cases = [(8, 1), (0, 1), (1, 2), (94, 100), (1, 3), (7, 40), (5, 1000000)]
-    assert [_odds_text(Fraction(n, d)) for n, d in cases] == ["8", "0", "0.5", "0.94", "1/3", "0.175", "0.000005"]
+    assert [odds_text(Fraction(n, d)) for n, d in cases] == ["8", "0", "0.5", "0.94", "1/3", "0.175", "0.000005"]
 
 
 # --- simulate: a table that explains itself ----------------------------------------------------------

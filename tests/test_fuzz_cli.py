@@ -50,7 +50,7 @@ from hypothesis import strategies as st
 
 import sanggong
 from sanggong import MACAU, ONLINE, limits
-from sanggong.cli import build_parser, main
+from sanggong.cli import DEFAULT_PRESET, build_parser, main
 
 with warnings.catch_warnings():  # see tests/test_fuzz.py: imported once, quietly, so that
     warnings.simplefilter("ignore")  # reporting a failing example cannot turn its import's
@@ -311,7 +311,7 @@ def _ranked_by(argv: list[str]) -> str | None:
     a --rules-file decides."""
     with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):
         args = build_parser().parse_args(argv)
-    return None if args.rules_file else str(args.rules)
+    return None if args.rules_file else str(args.rules or DEFAULT_PRESET)
 
 
 def _amount(value: Any) -> Fraction:

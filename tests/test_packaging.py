@@ -112,7 +112,7 @@ def _source_copy(tmp_path: Path) -> Path:
             shutil.copy2(ROOT / name, src / name)
     skip = re.compile(r"\.(so|pyd|dll|dylib|pyc)$|^_version\.py$|^_core_build_failed\.txt$")
     package = ROOT / "src" / "sanggong"
-    for path in package.rglob("*"):  # the package and its subpackages
+    for path in package.rglob("*"):  # the package and its subpackages (sanggong.cli)
         if path.is_file() and not skip.search(path.name) and "__pycache__" not in path.parts:
             # copy2 keeps the times: a generated _core.c newer than _core.pyx is not regenerated
             target = src / "src" / "sanggong" / path.relative_to(package)
@@ -243,11 +243,33 @@ def _triggers(workflow: dict[Any, Any]) -> Any:
     return workflow.get("on", workflow.get(True))  # YAML 1.1 reads a bare `on` as true
 
 
-def test_dependabot_updates_the_actions_weekly() -> None:
+def test_dependabot_updates_the_actions_and_pip_weekly_after_a_cooldown() -> None:
     config = _yaml(".github/dependabot.yml")
     assert config["version"] == 2
-    [update] = [u for u in config["updates"] if u["package-ecosystem"] == "github-actions"]
-    assert update["schedule"]["interval"] == "weekly"
+    updates = {u["package-ecosystem"]: u for u in config["updates"]}
+    assert set(updates) == {"github-actions", "pip"}
+    for update in updates.values():
+        assert update["schedule"]["interval"] == "weekly"
+        assert update["cooldown"]["default-days"] >= 7  # a release is a week old before it is proposed
+
+
+def _steps(workflow: dict[Any, Any]) -> list[dict[str, Any]]:
+    return [step for job in workflow["jobs"].values() for step in job.get("steps", [])]
+
+
+@pytest.mark.parametrize("name", ["tests.yml", "wheels.yml"])
+def test_every_action_is_pinned_and_no_checkout_keeps_the_token(name: str) -> None:
+    workflow = _yaml(f".github/workflows/{name}")
+    for step in _steps(workflow):
+        uses = step.get("uses")
+        if uses is None:
+            continue
+        action, _, ref = uses.partition("@")
+        assert re.fullmatch(r"[0-9a-f]{40}", ref), f"{uses}: pin to a full commit hash"
+        if action == "actions/checkout":
+            assert step.get("with", {}).get("persist-credentials") is False, f"{name}: {uses} keeps the token"
+    text = _repo_file(f".github/workflows/{name}").read_text(encoding="utf-8")
+    assert all("# v" in line or "# release" in line for line in text.splitlines() if "uses:" in line and "@" in line)
 
 
 def test_the_tests_workflow() -> None:
@@ -259,15 +281,24 @@ def test_the_tests_workflow() -> None:
     runs = " ".join(step.get("run", "") for step in job["steps"])
     for command in ("pytest", "mypy", "tools/build_docs.sh"):
         assert command in runs, command
+    sanitizers = " ".join(step.get("run", "") for step in workflow["jobs"]["sanitizers"]["steps"])
+    assert "tools/sanitize.sh" in sanitizers  # on every pull request, not only in .ci/run
+    assert "ruff check" in " ".join(step.get("run", "") for step in workflow["jobs"]["lint"]["steps"])
 
 
 def test_the_wheels_workflow() -> None:
     workflow = _yaml(".github/workflows/wheels.yml")
-    assert "v*" in _triggers(workflow)["push"]["tags"]
+    triggers = _triggers(workflow)
+    assert "v*" in triggers["push"]["tags"] and "pull_request" in triggers and triggers["schedule"]
     jobs = workflow["jobs"]
-    archs = {(entry["os"], entry["archs"]) for entry in jobs["wheels"]["strategy"]["matrix"]["include"]}
-    assert ("windows-11-arm", "ARM64") in archs
+    plan = jobs["plan"]["steps"][0]["run"]
+    full, subset = (json.loads(m) for m in re.findall(r"echo 'matrix=(\{.*\})'", plan))
+    archs = {(entry["os"], entry["archs"]) for entry in full["include"]}
+    assert ("windows-11-arm", "ARM64") in archs  # tags and the weekly run: every platform
     assert {a for _, a in archs} == {"x86_64", "aarch64", "arm64", "AMD64", "ARM64"}
+    assert len(subset["include"]) < len(full["include"])  # pull requests: a small subset
+    assert 'refs/tags/v*' in plan and '"schedule"' in plan
+    assert jobs["wheels"]["strategy"]["matrix"] == "${{ fromJSON(needs.plan.outputs.matrix) }}"
     runs = [step.get("run", "") for step in jobs["wheels"]["steps"]]
     assert any("tools/check_wheel.sh --size wheelhouse/*.whl" in run for run in runs)
     assert jobs["sdist"]["steps"][0]["with"]["fetch-depth"] == 0  # the tags, for the version

@@ -530,11 +530,27 @@ def _run_report(srcdir: str) -> dict[str, Any]:
     return data
 
 
+def three_figures(number: float) -> str:
+    """A measurement to three significant figures, as the README quotes them (a timing
+    on a shared machine is not known better): 0.277, 14,900, 24.1 M.
+
+    >>> three_figures(0.27731), three_figures(14947.3), three_figures(24_123_456.7), three_figures(1.0)
+    ('0.277', '14,900', '24.1 M', '1')
+    """
+    if number == 0:
+        return "0"
+    rounded = float(f"{number:.3g}")
+    for scale, suffix in ((1e9, " G"), (1e6, " M")):
+        if abs(rounded) >= scale:
+            return f"{rounded / scale:.3g}{suffix}"
+    return f"{rounded:,.10g}"
+
+
 def _figure_rows(section: dict[str, Any]) -> list[list[list[nodes.Node]]]:
     rows = []
     for name, value in section.items():
         number, unit = (value, "ns/hand") if not isinstance(value, list) else value
-        text = f"{number:,.2f} {unit}" if unit != "x" else f"{number:,.2f}x"
+        text = f"{three_figures(number)} {unit}" if unit != "x" else f"{three_figures(number)}x"
         rows.append([[nodes.Text(name)], [nodes.Text(text)]])
     return rows
 

@@ -28,7 +28,7 @@ if TYPE_CHECKING:  # what type checkers see; at run time __getattr__ imports eac
     from .batch import BatchValues, compare_batch, evaluate_batch, pair_plus_batch, parse_hands, rank_batch
     from .cards import Card, CardLike, CardsLike, Rank, Suit, parse_card, parse_cards
     from .dealing import Deal, Game, ObservedTable, Replayer, Resettler, RoundRecord
-    from .detect import Detection, PlayerStats, detect
+    from .detection import Detection, PlayerStats, detect
     from .hands import CLASS_LABELS, HandValue, PairPlus, RulesLike, compare, evaluate, hand_cards
     from .money import Money
     from .ranking import DEFAULT_RANKING, Ranking
@@ -100,8 +100,8 @@ _LAZY: dict[str, str] = {
     "Seed": "seeds",
     # sanggong.verify
     "VerifyReport": "verify", "verify_log": "verify",
-    # sanggong.detect
-    "Detection": "detect", "PlayerStats": "detect", "detect": "detect",
+    # sanggong.detection
+    "Detection": "detection", "PlayerStats": "detection", "detect": "detection",
     # sanggong.analysis
     "Analysis": "analysis", "BetAnalysis": "analysis", "OutcomeLine": "analysis", "Removal": "analysis",
     "analyze": "analysis", "composition": "analysis", "effect_of_removal": "analysis",

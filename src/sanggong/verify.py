@@ -390,7 +390,7 @@ class LogReader:
     """The records of a log, one at a time, each yielded once it has passed every check
     ``verify_log`` makes (the same arguments); iteration stops at the first bad record,
     and ``report()`` then says why. One pass over a log can so check it and feed its
-    records to another reader (``sanggong.detect`` reads a log this way).
+    records to another reader (``sanggong.detection`` reads a log this way).
 
     Thread-safety: one reader is read by one thread (it is an iterator over a file).
     """

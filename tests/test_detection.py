@@ -16,7 +16,7 @@ import pytest
 from cli_run import fails, run
 
 from sanggong import MACAU, Game, ObservedTable, RoundRecord, ShoeEvaluator, analyze, detect
-from sanggong.detect import _holm, shoe_terms
+from sanggong.detection import _holm, shoe_terms
 from sanggong.records import write_log
 
 SMALL = MACAU.replace(name="small", decks=2, positions=2, cut_card_range=(20, 30))

@@ -394,7 +394,7 @@ def detect(
 ) -> Detection:
     """Test every player of a log for stakes that follow the shoe (see the module's doc).
 
-    :param records: ``RoundRecord``s of one game in order, a log's path, or a list of
+    :param records: the ``RoundRecord`` objects of one game in order, a log's path, or a list of
         paths (several logs: each read on its own, the players' sums added).
     :param rules: the rules played under (a ``RuleSet`` or a preset's name); None: the
         preset the records name.

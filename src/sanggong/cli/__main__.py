@@ -1,0 +1,5 @@
+"""``python -m sanggong.cli`` runs the command line, as ``python -m sanggong`` does."""
+
+from ._main import main
+
+raise SystemExit(main())

@@ -1,0 +1,67 @@
+"""``analyze``: every bet's outcomes counted exactly, or each rank's effect of removal."""
+
+from __future__ import annotations
+
+import argparse
+
+from ..analysis import analyze, composition, effect_of_removal
+from ._options import json_flag, own_options, rules_of, table
+from ._output import json_text
+from ._parser import Commands
+
+
+def _cmd_analyze(args: argparse.Namespace) -> int:
+    rules = rules_of(args)
+    if args.eor:
+        removal = effect_of_removal(rules)
+        if args.json:
+            print(json_text({"rules": rules.name, "decks": rules.decks, "effect_of_removal": [
+                {"bet": r.bet, "ev": r.ev, "eor": r.eor, "tags": r.tags, "correlation": r.correlation}
+                for r in removal.values()]}))
+            return 0
+        ranks = list(next(iter(removal.values())).eor)
+        print(f"rules: {rules.name}, {rules.decks} deck(s): change in return (%) when one card of a rank leaves")
+        print("bet".ljust(18) + "".join(r.rjust(8) for r in ranks) + "  tags")
+        for r in removal.values():
+            cells = "".join(f"{100 * r.eor[k]:8.4f}" for k in ranks)
+            tags = " ".join(f"{r.tags[k]:+d}" for k in ranks)
+            print(f"{r.bet:<18}{cells}  {tags}  (correlation {r.correlation:.2f})")
+        return 0
+    shoe = composition(rules.decks, args.remove) if args.remove else None
+    result = analyze(rules, shoe)
+    if args.json:
+        print(json_text(result.to_dict()))
+        return 0
+    removed = f", less {args.remove}" if args.remove else ""
+    print(f"rules: {rules.name}, {rules.decks} deck(s), {result.cards} cards{removed}")
+    # "net": what one unit staked gains (won less commission) or loses on that outcome; not
+    # the simulation's return per unit staked (RTP), which counts the stake given back too
+    header = ("bet", "outcome", "combinations", "probability", "pays", "net per unit")
+    rows = []
+    for bet in result.bets.values():
+        for k, line in enumerate(bet.outcomes):
+            outcome = line.outcome + (f" ({line.detail})" if line.detail else "")
+            # a banker game's loss costs the winner's multiplier (its detail): it pays nothing
+            pays = "" if line.pays is None or line.net < 0 else f"{line.pays}:1"
+            rows.append((bet.bet if k == 0 else "", outcome, f"{line.combinations:,}",
+                         f"{line.probability:.8f}", pays, f"{float(line.net):+.4f}"))
+        edge = 100 * bet.house_edge + 0.0  # + 0.0: an even game's edge is 0, never -0
+        rows.append(("", f"house edge {edge:.4f}%", "", "", "sd", f"{bet.sd:.4f}"))
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+    for row in [header, *rows]:
+        print("  ".join(c.ljust(w) if i < 2 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths))).rstrip())
+    return 0
+
+
+def add_analyze(commands: Commands) -> None:
+    own = own_options()
+    own.add_argument("--remove", metavar="CARDS", help='analyse the shoe with these cards out, e.g. "Kh Qs 9d"')
+    own.add_argument("--eor", action="store_true", help="print the effect of removal of each rank, and count tags")
+    an = commands.add_parser(
+        "analyze",
+        help="exact probabilities, returns and house edges of every bet",
+        description="Count every deal of the shoe exactly and print each bet's outcomes and house edge.",
+        epilog='example: sanggong analyze --rules macau --decks 1 --remove "Kh Qs 9d 9c"',
+        parents=[table("decks"), own, json_flag("print the analysis as JSON")],
+    )
+    an.set_defaults(run=_cmd_analyze)

@@ -1,0 +1,246 @@
+"""The options several commands share, each declared once as an argparse parent parser,
+and what they yield: the table (a preset or a rule file, with --decks and --positions),
+counts and seeds, the bet slip, the operator's key, and where the work runs (--workers,
+--scheduler)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+from collections.abc import Sequence
+from decimal import Decimal
+from typing import Any
+
+from ..limits import MAX_DECKS, MAX_POSITIONS, MAX_THREADS
+from ..rules import PRESETS, RuleSet
+from ..seeds import check_seed
+from ..settlement import Money
+from ._parser import Parser
+
+DEFAULT_PRESET = "macau"
+"""The rule set of a command given neither --rules nor --rules-file."""
+
+MAX_KEY_BYTES = 4096
+"""The longest operator key a key file may hold."""
+
+
+# --- argument types -------------------------------------------------------------------------
+
+
+def _count_text(text: str, longest: int = 40) -> int | None:
+    """A whole number written as 1000000, 1,000,000, 1_000_000 or 1e6; None otherwise
+    (and for text longer than ``longest``: nothing long is ever parsed)."""
+    if len(text) > longest:
+        return None
+    if re.fullmatch(r"\d{1,3}(?:,\d{3})+", text):
+        return int(text.replace(",", ""))
+    if re.fullmatch(r"\d+(?:_\d+)*", text):
+        return int(text.replace("_", ""))
+    match = re.fullmatch(r"(\d+)(?:\.(\d+))?[eE]\+?(\d{1,2})", text)
+    if match:
+        digits, fraction, exponent = match[1], match[2] or "", int(match[3])
+        if len(fraction) <= exponent:
+            return int(digits + fraction.ljust(exponent, "0"))
+    return None
+
+
+def count(limit: int) -> Any:
+    """An argparse type: a positive whole number no larger than ``limit``."""
+
+    def parse(text: str) -> int:
+        value = _count_text(text.strip())
+        if value is None or value < 1:
+            raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a positive whole number")
+        if value > limit:
+            raise argparse.ArgumentTypeError(f"{text[:40]} is more than the limit of {limit:,}")
+        return value
+
+    parse.__name__ = "count"
+    return parse
+
+
+def seed_number(text: str) -> int:
+    """An argparse type: a seed as the API takes it (``seeds.check_seed``: 0 .. 2**256 - 1)."""
+    value = _count_text(text.strip(), longest=110)  # 2**256 has 78 digits, more with separators
+    if value is None:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a seed (a whole number, at most 2**256 - 1)")
+    try:
+        check_seed(value)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r}...: {exc}" if len(text) > 40 else f"{text!r}: {exc}") from None
+    return value
+
+
+# --- parent parsers: each shared option declared once --------------------------------------
+# A command's parser is made of parents, in this order: its table (table), its own options
+# (own_options), then the shared ones it takes: --bet, --burned-seen, --seed, --key-file,
+# --workers, --scheduler, --plot, --json. (argparse lists a parent's options where the parent
+# comes, before any option added to the command itself: so a command's own options are a
+# parent too, and every command's help reads table, own options, shared options.) Where a
+# command says more than the shared help text, it passes its own.
+
+
+def _parent() -> Parser:
+    return Parser(add_help=False)
+
+
+def own_options() -> Parser:
+    """A parent parser for a command's own options (those no other command shares)."""
+    return _parent()
+
+
+def table(*overrides: str, rules: str = f"preset rule set (default: {DEFAULT_PRESET})",
+          rules_file: str = "a rule set in TOML or JSON (instead of --rules)",
+          override: str = "override the rule set's number of {name} (at most {limit})") -> Parser:
+    """--rules or --rules-file (never both), and the overrides named (``decks``,
+    ``positions``) with their limits; ``override`` is their help, ``{name}`` and
+    ``{limit}`` filled in."""
+    parent = _parent()
+    which = parent.add_mutually_exclusive_group()  # both given: one of them would be dropped
+    # (no default here: argparse does not count an option given its default value as given)
+    which.add_argument("--rules", choices=sorted(PRESETS), help=rules)
+    which.add_argument("--rules-file", metavar="FILE", help=rules_file)
+    limits = {"decks": MAX_DECKS, "positions": MAX_POSITIONS}
+    for name in overrides:
+        parent.add_argument(f"--{name}", type=count(limits[name]), help=override.format(name=name, limit=limits[name]))
+    return parent
+
+
+def rules_of(args: argparse.Namespace) -> RuleSet:
+    """The preset or file the command names, with --decks and --positions applied (a
+    change the rule set refuses is named with the options that asked for it)."""
+    rules = RuleSet.load(args.rules_file) if args.rules_file else PRESETS[args.rules or DEFAULT_PRESET]
+    changes = {k: getattr(args, k, None) for k in ("decks", "positions")}
+    changes = {k: v for k, v in changes.items() if v is not None}
+    if not changes:
+        return rules
+    try:
+        return rules.replace(**changes)
+    except (TypeError, ValueError) as exc:
+        asked = " ".join(f"--{k} {v}" for k, v in changes.items())
+        named = f"--rules-file {args.rules_file}" if args.rules_file else f"--rules {args.rules or DEFAULT_PRESET}"
+        raise ValueError(f"{asked} with {named}: {exc}") from None
+
+
+def bet_slip(help: str) -> Parser:
+    """--bet BET=STAKE, given once per bet (``slip`` reads them)."""
+    parent = _parent()
+    parent.add_argument("--bet", action="append", default=[], metavar="BET=STAKE", help=help)
+    return parent
+
+
+def assignment(text: str, what: str) -> tuple[str, str]:
+    """``NAME=VALUE`` (of the option ``what``), both sides stripped and not empty."""
+    key, sep, value = text.partition("=")
+    if not sep or not key.strip() or not value.strip():
+        raise ValueError(f"{what} {text!r}: expected NAME=VALUE")
+    return key.strip(), value.strip()
+
+
+_AMOUNT = re.compile(r"[+-]?(\d{1,20})(?:\.(\d{1,20}))?")
+
+
+def _stake(bet: str, text: str) -> Money:
+    """An integer is a stake in minor units; a decimal (10.50) is Decimal money. Plain
+    digits only (no exponent, no NaN): an amount is checked before it is ever expanded."""
+    match = _AMOUNT.fullmatch(text)
+    if match is None:
+        raise ValueError(f"stake on {bet}: {text[:40]!r} is not an amount (digits, with an optional decimal point)")
+    return int(text) if match[2] is None else Decimal(text)
+
+
+def slip(given: Sequence[str]) -> dict[str, Money]:
+    """The slip of ``--bet NAME=STAKE`` options; a bet given twice is refused (never the
+    last stake silently)."""
+    bets: dict[str, Money] = {}
+    for text in given:
+        name, stake = assignment(text, "--bet")
+        if name in bets:
+            raise ValueError(f"--bet {text!r}: {name} is given twice")
+        bets[name] = _stake(name, stake)
+    return bets
+
+
+def burned_seen() -> Parser:
+    parent = _parent()
+    parent.add_argument("--burned-seen", action="store_true", help="count burned cards as seen (default: unseen)")
+    return parent
+
+
+def seed(help: str = "seed (default: fresh entropy, printed)", default: int | None = None) -> Parser:
+    parent = _parent()
+    parent.add_argument("--seed", type=seed_number, default=default, help=help)
+    return parent
+
+
+def key_file(help: str) -> Parser:
+    """--key-file FILE: the operator's key (``read_key`` reads it)."""
+    parent = _parent()
+    parent.add_argument("--key-file", metavar="FILE", help=help)
+    return parent
+
+
+def read_key(path: str | None) -> bytes | None:
+    """The operator's key: the whole of a file, 1 to 4,096 bytes (one trailing newline,
+    as an editor leaves it, is not part of the key). A longer file is refused, never cut:
+    a key is the file's every byte, or no key at all."""
+    if path is None:
+        return None
+    with open(path, "rb") as handle:
+        key = handle.read(MAX_KEY_BYTES + 3)  # one byte past a key and its CRLF: more is too long
+    key = key[:-2] if key.endswith(b"\r\n") else key[:-1] if key.endswith(b"\n") else key
+    if not 1 <= len(key) <= MAX_KEY_BYTES:
+        raise ValueError(f"--key-file {path}: a key is 1 to {MAX_KEY_BYTES:,} bytes (and one final newline), "
+                         f"{'the file is empty' if not key else 'the file holds more'}")
+    return key
+
+
+def workers(help: str = "threads (default: every core)", default: int | None = None) -> Parser:
+    parent = _parent()
+    parent.add_argument("--workers", type=count(MAX_THREADS), default=default, help=help)
+    return parent
+
+
+def scheduler() -> Parser:
+    """--scheduler ADDRESS: a Dask cluster to run on (``dask_executor`` connects)."""
+    parent = _parent()
+    parent.add_argument("--scheduler", metavar="ADDRESS", help="run on a Dask cluster, e.g. tcp://host:8786")
+    return parent
+
+
+def dask_executor(args: argparse.Namespace) -> tuple[Any, Any]:
+    """A Dask client and its executor where ``--scheduler`` names one, else (None, None)."""
+    if not getattr(args, "scheduler", None):
+        return None, None
+    try:
+        from distributed import Client
+    except ImportError:
+        raise ValueError("--scheduler needs Dask: pip install 'sanggong[distributed]'") from None
+    client = Client(args.scheduler)  # type: ignore[no-untyped-call]
+    return client, client.get_executor()  # type: ignore[no-untyped-call]
+
+
+def workers_text(args: argparse.Namespace) -> str:
+    """Where a run goes: ``2 workers (every core)``, ``1 worker``, or a Dask cluster."""
+    if args.scheduler:
+        return f"on the Dask cluster {args.scheduler}"
+    n = args.workers if args.workers is not None else os.cpu_count() or 1
+    return f"{n} worker{'s' if n > 1 else ''}{' (every core)' if args.workers is None else ''}"
+
+
+def plot(help: str) -> Parser:
+    """--plot FILE (``_output.plot_target`` checks it before any work)."""
+    parent = _parent()
+    parent.add_argument("--plot", metavar="FILE", help=help)
+    return parent
+
+
+def json_flag(help: str = "print the result as JSON", unset_if_absent: bool = False) -> Parser:
+    """--json. ``unset_if_absent``: left out of the namespace where not given, for an option
+    that a command and its actions both take (``rules --json list``, ``rules list --json``),
+    so that neither parser's default overwrites the other's."""
+    parent = _parent()
+    parent.add_argument("--json", action="store_true", default=argparse.SUPPRESS if unset_if_absent else False,
+                        help=help)
+    return parent

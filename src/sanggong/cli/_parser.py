@@ -1,0 +1,48 @@
+"""The argument parser of every command and of every shared option: errors in one line,
+exit status 2, and no option silently given twice."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any, NoReturn, TypeAlias
+
+from ._output import one_line
+
+
+def _once(action: type[argparse.Action]) -> type[argparse.Action]:
+    """``action`` that refuses to be given twice: ``--rounds 10 --rounds 20`` (or an
+    option and its alias) is an error naming the option, never the last one silently."""
+
+    class Once(action):  # type: ignore[valid-type, misc]
+        def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                     option_string: str | None = None) -> None:
+            given: set[str] = namespace.__dict__.setdefault("_given_once", set())
+            if self.dest in given:
+                names = "/".join(self.option_strings) or self.metavar or self.dest
+                parser.error(f"{names} is given twice: give it once")
+            given.add(self.dest)
+            super().__call__(parser, namespace, values, option_string)
+
+    Once.__name__ = f"{action.__name__}Once"
+    return Once
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, with its errors in one line (``sanggong deal: error: ...``), exit 2, and
+    every option that takes one value or sets a flag refused when it is given twice
+    (options given again on purpose, ``--bet`` and ``--hand``, are ``append``: their
+    commands refuse a bet or a position given twice)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for name, action in (("store", argparse._StoreAction), (None, argparse._StoreAction),
+                             ("store_true", argparse._StoreTrueAction), ("store_false", argparse._StoreFalseAction),
+                             ("store_const", argparse._StoreConstAction)):
+            self.register("action", name, _once(action))
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, one_line(f"{self.prog}: error: {message} (see {self.prog} --help)") + "\n")
+
+
+Commands: TypeAlias = "argparse._SubParsersAction[Parser]"
+"""Where a command module adds its commands (``add_parser``)."""

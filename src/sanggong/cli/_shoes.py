@@ -1,0 +1,264 @@
+"""``protect`` and ``design``: shoes played with perfect information and a count, and pay
+tables designed to an edge."""
+
+from __future__ import annotations
+
+import argparse
+import re
+import tomllib
+from fractions import Fraction
+from typing import Any
+
+from .._canonical import loads_strict
+from ..limits import MAX_RULE_FILE_BYTES, MAX_SHOES
+from ..rules import RuleSet
+from ._options import (
+    burned_seen, count, dask_executor, json_flag, own_options, plot, rules_of, scheduler, seed, table, workers,
+    workers_text,
+)
+from ._output import Bar, figure, json_text, nothing_to_plot, odds_text, plot_target, print_table
+from ._parser import Commands
+
+_RANGE = re.compile(r"\s*(-?\d{1,12}(?:\.\d{1,12})?)(%?)\s*(?:-|\.\.|,)\s*(-?\d{1,12}(?:\.\d{1,12})?)(%?)\s*")
+
+
+def _range(what: str, text: str) -> tuple[Fraction, Fraction]:
+    """``LOW-HIGH`` (also ``LOW..HIGH``, ``LOW,HIGH``; ``2%-6%`` in percent) as Fractions."""
+    match = _RANGE.fullmatch(text)
+    if match is None:
+        raise ValueError(f"{what} {text[:40]!r}: expected LOW-HIGH, e.g. 0.02-0.06 or 2%-6%")
+    low, high = (Fraction(match[i]) / (100 if match[i + 1] else 1) for i in (1, 3))
+    if low > high:
+        raise ValueError(f"{what} {text[:40]!r}: the low end is above the high end")
+    return low, high
+
+
+def _tags_file(path: str) -> dict[str, Any]:
+    """A tags file: JSON or TOML, rank symbol -> int for every bet, or bet -> such a table."""
+    with open(path, "rb") as f:
+        data = f.read(MAX_RULE_FILE_BYTES + 1)
+    if len(data) > MAX_RULE_FILE_BYTES:
+        raise ValueError(f"--tags {path}: larger than {MAX_RULE_FILE_BYTES:,} bytes")
+    try:
+        text = data.decode("utf-8")
+        parsed = loads_strict(text) if text.lstrip().startswith("{") else tomllib.loads(text)
+    except (UnicodeDecodeError, ValueError) as exc:  # (TOMLDecodeError and JSONDecodeError are ValueErrors)
+        raise ValueError(f"--tags {path}: not JSON or TOML ({exc})") from None
+    except RecursionError:
+        raise ValueError(f"--tags {path}: nested too deeply to be a tags file") from None
+    if not isinstance(parsed, dict):
+        raise ValueError(f"--tags {path}: expected a table of rank -> tag (or bet -> table)")
+    return parsed
+
+
+def _plot_counts(path: str, result: Any, title: str) -> None:
+    lines = []
+    for b in result.bets.values():
+        if b.count is None:
+            continue
+        points = [((lo if lo is not None else hi - 0.5) + (hi if hi is not None else lo + 0.5)) / 2
+                  for lo, hi in ((row.low, row.high) for row in b.count.table)]
+        values = [row.ev if row.ev is not None else row.result for row in b.count.table]
+        xs = [x for x, v, row in zip(points, values, b.count.table) if v is not None and row.rounds >= 100]
+        ys = [100 * v for x, v, row in zip(points, values, b.count.table) if v is not None and row.rounds >= 100]
+        if xs:
+            lines.append((b.bet, xs, ys))
+    if not lines:
+        nothing_to_plot(path, "no true count was reached in 100 rounds or more by any bet: play more shoes")
+        return
+    with figure(path, title) as ax:
+        for bet, xs, ys in lines:
+            ax.plot(xs, ys, marker=".", label=bet)
+        ax.axhline(0, color="black", linewidth=1)
+        ax.set_xlabel("true count (its bet's tags)")
+        ax.set_ylabel("EV per unit (%)")
+        ax.legend(fontsize="small", ncol=2)
+
+
+def _plural(n: int, what: str) -> str:
+    return f"{n:,} {what}{'' if n == 1 else 's'}"
+
+
+def _signed(value: float | None, places: int = 3) -> str:
+    return "" if value is None else f"{round(value, places) + 0.0:+.{places}f}"
+
+
+def _print_protection(result: Any, rules: RuleSet, where: str) -> None:
+    """The table of ``protect``: a header naming the run, then each bet's fresh-shoe edge and what
+    perfect information and the count gain on it, and what the columns mean."""
+    note = " (INTERRUPTED: partial result)" if result.interrupted else ""
+    dealt = ("a fresh deck each round" if rules.fresh_deck_each_round else
+             f"cut card {rules.cut_card_range[0]}-{rules.cut_card_range[1]} from the end")
+    print(f"rules: {rules.name}, {_plural(rules.decks, 'deck')}, {_plural(rules.positions, 'position')}, {dealt}; "
+          f"{result.shoes:,} shoes, "
+          f"{result.rounds:,} rounds in {result.seconds:.1f} s, seed {result.seed}; "
+          f"{where}{note}")
+    header = ["bet", "house edge"]
+    perfect = any(b.perfect is not None for b in result.bets.values())
+    counted = any(b.count is not None for b in result.bets.values())
+    if perfect:
+        header += ["perfect: bets", "advantage", "gain/100"]
+    if counted:
+        header += ["count: from", "bets", "gain/100", "± se", "corr"]  # (± se: of results, where no EVs)
+    header.append("beatable")
+    rows = []
+    for b in result.bets.values():
+        row = [b.bet, f"{100 * b.house_edge:.3f}%"]
+        if perfect:
+            p = b.perfect
+            row += ["", "", ""] if p is None else [
+                f"{100 * p.frequency:.2f}%", "" if p.advantage is None else f"{100 * p.advantage:+.3f}%",
+                _signed(p.expected_gain_per_100)]
+        if counted:
+            c = b.count
+            by_evs = c is not None and c.expected_gain_per_100 is not None
+            row += ["", "", "", "", ""] if c is None else [
+                "never" if c.threshold is None else f"TC {c.threshold:+g}", f"{100 * c.frequency:.2f}%",
+                _signed(c.expected_gain_per_100 if by_evs else c.gain_per_100),
+                "" if by_evs else f"{c.gain_per_100_se:.3f}", "" if c.correlation is None else f"{c.correlation:.2f}"]
+        row.append("yes" if b.beatable else "")
+        rows.append(row)
+    print_table(header, rows, right=range(1, len(header) - 1))
+    print("house edge: fresh shoe, exact. perfect: one unit on each bet whenever its exact EV of the unseen "
+          "cards is positive. count: one unit when the bet's true count (its balanced tags per 52 unseen "
+          "cards) reaches the threshold that gains most. gain/100: units won per 100 rounds dealt, from the "
+          "exact EVs of the rounds bet where perfect information was played alongside, else from the results "
+          "(± their standard error); --json has both. corr: the true count's correlation with the exact EV. "
+          "beatable: a strategy gains.")
+
+
+def _cmd_protect(args: argparse.Namespace) -> int:
+    from ..shoe import CountPlay, play_shoes
+
+    rules = rules_of(args)
+    if args.cut:
+        low, high = _range("--cut", args.cut)
+        if low.denominator != 1 or high.denominator != 1:
+            raise ValueError(f"--cut {args.cut}: the cut card's place is a whole number of cards")
+        try:
+            rules = rules.replace(cut_card_range=(int(low), int(high)))
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"--cut {args.cut}: {exc}") from None
+    if args.plot:
+        plot_target(args.plot)
+        if rules.fresh_deck_each_round:
+            raise ValueError(f"--plot {args.plot}: nothing to plot: the {rules.name} table deals every round "
+                             f"from a fresh deck{' (--decks 1)' if args.decks == 1 else ''}, so every true "
+                             f"count is 0")
+    tags = _tags_file(args.tags) if args.tags else None
+    bets = [b.strip() for b in args.bets.split(",")] if args.bets else None
+    strategies = [s.strip() for s in args.strategy.split(",")]
+    if tags is not None and "count" not in strategies:
+        raise ValueError(f"--tags {args.tags}: tags are the count's, and --strategy {args.strategy} plays no count")
+    chosen: list[Any] = []
+    for name in strategies:
+        if name == "count":
+            chosen.append(CountPlay(tags=tags))
+        elif name == "perfect":
+            chosen.append("perfect")
+        else:
+            raise ValueError(f"--strategy: unknown strategy {name[:40]!r}: expected perfect, count or both")
+    client, executor = dask_executor(args)
+    try:
+        bar = None if args.json else Bar(args.shoes, unit=" shoes")
+        try:
+            result = play_shoes(rules, args.shoes, chosen, seed=args.seed, workers=args.workers, executor=executor,
+                                progress=bar.update if bar else None, bets=bets, burned_seen=args.burned_seen,
+                                bankroll=args.bankroll, partial_on_interrupt=True)
+        finally:
+            if bar:
+                bar.close()
+    finally:
+        if client is not None:
+            client.close()
+    if args.json:
+        print(json_text(result.to_dict()))
+    else:
+        _print_protection(result, rules, workers_text(args))
+    if args.plot:
+        _plot_counts(args.plot, result, f"{rules.name}: EV by true count")
+    return 130 if result.interrupted else 0
+
+
+def _cmd_design(args: argparse.Namespace) -> int:
+    from ..shoe import design
+
+    rules = rules_of(args)
+    edge = _range("--edge", args.edge)
+    pays = _range("--pays", args.pays) if args.pays else None
+    step = Fraction(args.step) if re.fullmatch(r"\d{1,12}(?:\.\d{1,12})?", args.step or "") else None
+    if step is None or step <= 0:
+        raise ValueError(f"--step {args.step[:40]!r}: expected a positive number, e.g. 0.5")
+    options = design(rules, args.bet, edge, step=step, pays=pays, shoes=args.shoes, seed=args.seed,
+                     workers=args.workers, limit=args.limit, key=args.key)
+    if args.json:
+        print(json_text({"rules": rules.name, "decks": rules.decks, "bet": args.bet,
+                         "edge": [float(edge[0]), float(edge[1])], "step": str(step), "shoes": args.shoes,
+                         "seed": args.seed, "options": [o.to_dict() for o in options]}))
+        return 0
+    print(f"rules: {rules.name}, {_plural(rules.decks, 'deck')}; {args.bet}: pays in steps of {step} with a house edge in "
+          f"{100 * float(edge[0]):.2f}%..{100 * float(edge[1]):.2f}%, nearest the middle first")
+    if not options:
+        print("no pay in that range has such an edge")
+        return 0
+    header = ["pays (to 1)", "house edge", "perfect: bets", "gain/100"]
+    rows = [[", ".join(f"{k} {odds_text(v)}" for k, v in o.pays.items()), f"{100 * float(o.house_edge):.3f}%",
+             "" if o.perfect_frequency is None else f"{100 * o.perfect_frequency:.2f}%",
+             _signed(o.perfect_gain_per_100)] for o in options]
+    print_table(header, rows, right=(1, 2, 3))
+    print(f"perfect: how often, and how much per 100 rounds, a player who knows the exact EV of the unseen "
+          f"cards gains on that pay ({args.shoes:,} shoes, seed {args.seed})")
+    return 0
+
+
+def add_protect(commands: Commands) -> None:
+    own = own_options()
+    own.add_argument("--shoes", type=count(MAX_SHOES), default=10_000, help="shoes to play (default 10,000)")
+    own.add_argument("--cut", metavar="LO-HI", help="cut card between LO and HI cards from the end (e.g. 30-40)")
+    own.add_argument("--tags", metavar="FILE",
+                     help="count tags, JSON or TOML: rank -> int for every bet, or bet -> {rank: int}")
+    own.add_argument("--bets", metavar="BET,BET", help="the bets to play (default: every bet of the table)")
+    own.add_argument("--strategy", default="perfect,count", help="perfect, count, or both (default)")
+    own.add_argument("--bankroll", type=count(10**15), help="units: report each strategy's risk of ruin (--json)")
+    pr = commands.add_parser(
+        "protect",
+        help="game protection: how often each bet turns positive as a shoe is dealt, and whether a count beats it",
+        description=(
+            "Deal shoes exactly as the rules prescribe and play two strategies on every bet: perfect "
+            "information (bet whenever the exact EV of the unseen cards is positive) and a card count "
+            "(each bet's balanced tags from its effect of removal, or --tags). Prints each bet's fresh-shoe "
+            "edge, how often each strategy bets, its advantage and gain per 100 rounds, and marks the bets "
+            "a player can beat. The same seed gives the same result whatever the workers."
+        ),
+        epilog="example: sanggong protect --rules macau --shoes 100000 --seed 1",
+        parents=[table("decks", "positions"), own, burned_seen(), seed(), workers(), scheduler(),
+                 plot("draw each bet's EV by true count to FILE"),
+                 json_flag("print the result as JSON (no progress bar)")],
+    )
+    pr.set_defaults(run=_cmd_protect)
+
+
+def add_design(commands: Commands) -> None:
+    own = own_options()
+    own.add_argument("--bet", required=True, help="the bet, e.g. point:0 or pair_plus:1")
+    own.add_argument("--edge", required=True, metavar="LOW-HIGH", help="house edge range, e.g. 0.02-0.06 or 2%%-6%%")
+    own.add_argument("--step", default="0.5", help="odds in multiples of this (default 0.5)")
+    own.add_argument("--pays", metavar="LOW-HIGH", help="odds to try (default: 1 step to twice the current)")
+    own.add_argument("--shoes", type=count(MAX_SHOES), default=1000,
+                     help="shoes played for each pay's perfect-information gain (default 1,000)")
+    own.add_argument("--limit", type=count(10_000), default=50, help="list at most this many (default 50)")
+    own.add_argument("--key", help="a banker game's multiplier to vary (e.g. 9 or face_trips; default the highest)")
+    dg = commands.add_parser(
+        "design",
+        help="pay tables designed to an edge: the pays of a bet whose exact house edge lies in a range",
+        description=(
+            "List the pays of a bet (odds to 1, in steps of --step) whose exact fresh-shoe house edge lies "
+            "in --edge, nearest the middle first, each with what perfect-information play gains on it per "
+            "100 rounds: a table both profitable and unbeatable. Pair Plus is designed as a whole table "
+            "(pays non-decreasing from pair to straight flush)."
+        ),
+        epilog="example: sanggong design --rules macau --bet point:0 --edge 0.02-0.06",
+        parents=[table("decks", "positions"), own, seed("seed of those shoes (default 1)", default=1), workers(),
+                 json_flag("print the options as JSON")],
+    )
+    dg.set_defaults(run=_cmd_design)

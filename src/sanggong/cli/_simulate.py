@@ -1,0 +1,153 @@
+"""``simulate``: rounds (or sessions) played by Monte Carlo on every core, against the exact values."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from .. import _impl
+from ..limits import MAX_SESSION_ROUNDS, MAX_SESSIONS, MAX_SIM_ROUNDS, MAX_STAKE
+from ..rules import RuleSet
+from ._options import (
+    bet_slip, count, dask_executor, json_flag, own_options, plot, rules_of, scheduler, seed, slip, table, workers,
+    workers_text,
+)
+from ._output import Bar, figure, json_text, nothing_to_plot, plot_target
+from ._parser import Commands
+
+
+def _plot_convergence(path: str, result: Any, title: str) -> None:
+    points = result.convergence
+    bet = next(iter(result.bets.values()))
+    if not points:
+        nothing_to_plot(path, "no round was played")
+        return
+    with figure(path, title) as ax:
+        ax.plot([p[0] for p in points], [p[1] for p in points], marker="." if len(points) < 20 else None,
+                label=f"simulated return of {bet.bet}")
+        if bet.exact is not None:
+            ax.axhline(bet.exact, color="black", linestyle="--", linewidth=1, label="exact")
+        ax.set_xscale("log")
+        ax.set_xlabel("rounds")
+        ax.set_ylabel("return to player")
+        ax.legend()
+
+
+def _plot_sessions(path: str, result: Any, title: str) -> None:
+    if not result.sessions:
+        nothing_to_plot(path, "no session finished")
+        return
+    with figure(path, title) as ax:
+        ax.hist(result.finals, bins=60)
+        ax.axvline(result.bankroll, color="black", linestyle="--", linewidth=1, label="starting bankroll")
+        ax.set_xlabel("final bankroll (minor units)")
+        ax.set_ylabel("sessions")
+        ax.legend()
+
+
+def _print_simulation(result: Any, rules: RuleSet, where: str, implementation: str) -> None:
+    """The table of ``simulate``: a header naming the run, each bet's return per unit staked
+    (simulated, its 95% interval, exact), the house edge and z, and what they mean."""
+    rate = result.rounds / result.seconds if result.seconds else float("nan")
+    note = " (INTERRUPTED: partial result)" if result.interrupted else ""
+    print(f"rules: {rules.name}, {result.rounds:,} rounds in {result.seconds:.2f} s "
+          f"({rate / 1e6:.2f} M rounds/s), seed {result.seed}; {where}, implementation {implementation}{note}")
+    header = ("bet", "simulated", "95% interval", "exact", "1 - exact", "z")
+    rows = []
+    for b in result.bets.values():
+        edge = "" if b.exact is None else f"{round(100 * (1 - b.exact), 4) + 0.0:.4f}%"  # + 0.0: never -0
+        rows.append((b.bet, f"{b.rtp:.6f}", f"{b.ci95[0]:.6f} .. {b.ci95[1]:.6f}",
+                     "" if b.exact is None else f"{b.exact:.6f}", edge, "" if b.z is None else f"{b.z:+.2f}"))
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+    group, edge_title = "return per unit staked (RTP)", "house edge"
+    span = widths[1] + widths[2] + widths[3] + 4  # the RTP columns, with the two spaces between them
+    if len(group) > span:
+        widths[2] += len(group) - span
+        span = len(group)
+    widths[4] = max(widths[4], len(edge_title))
+    print(" " * widths[0] + "  " + group.center(span) + "  " + edge_title.rjust(widths[4]))
+    for row in [header, *rows]:
+        print("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths))))
+    print("RTP = returned / staked, the stake included (a carried stake counts as returned); house edge = 1 - RTP")
+    print("z = (simulated - exact) / standard error; by chance |z| > 2 for about 1 bet in 20, > 3 for 1 in 370")
+
+
+def _print_sessions(sessions: Any, rules: RuleSet, where: str) -> None:
+    """The report of ``simulate --sessions``: a header naming the run, the risk of ruin, the
+    mean final bankroll and its quantiles."""
+    data = sessions.to_dict()
+    note = " (INTERRUPTED: the sessions finished so far)" if sessions.interrupted else ""
+    print(f"rules: {rules.name}, {data['sessions']:,} sessions of {data['rounds']:,} rounds, "
+          f"bankroll {data['bankroll']:,}, slip {data['slip']}, seed {data['seed']}; "
+          f"{where}, implementation {_impl.kernels.IMPLEMENTATION}{note}")
+    if data["sessions"]:
+        print(f"risk of ruin {100 * data['risk_of_ruin']:.2f}%, mean final bankroll {data['mean_final']:,.1f}")
+        print("final bankroll quantiles: " + ", ".join(f"{k} {v:,}" for k, v in data["quantiles"].items()))
+
+
+def _cmd_simulate(args: argparse.Namespace) -> int:
+    from ..simulation import simulate, simulate_sessions
+
+    rules = rules_of(args)
+    if args.plot:
+        plot_target(args.plot)  # the extra and the file's folder are checked before any work
+    bets = slip(args.bet)
+    client, executor = dask_executor(args)
+    try:
+        if args.sessions:
+            if not bets or args.bankroll is None or args.session_rounds is None:
+                raise ValueError("--sessions needs --bet NAME=STAKE, --bankroll and --session-rounds")
+            sessions = simulate_sessions(rules, bets, args.bankroll, args.session_rounds, args.sessions,  # type: ignore[arg-type]
+                                         seed=args.seed, workers=args.workers, executor=executor,
+                                         partial_on_interrupt=True)
+            if args.json:
+                print(json_text(sessions.to_dict()))
+            else:
+                _print_sessions(sessions, rules, workers_text(args))
+            if args.plot:
+                _plot_sessions(args.plot, sessions, f"{rules.name}: final bankrolls")
+            return 130 if sessions.interrupted else 0
+        bar = None if args.json else Bar(args.rounds)
+        try:
+            result = simulate(rules, args.rounds, bets or None, seed=args.seed, workers=args.workers, executor=executor,
+                              progress=bar.update if bar else None, chunk_size=args.chunk, partial_on_interrupt=True)
+        finally:
+            if bar:
+                bar.close()
+    finally:
+        if client is not None:
+            client.close()
+    if args.json:
+        print(json_text(result.to_dict()))
+    else:
+        _print_simulation(result, rules, workers_text(args), result.versions.get("implementation", "unknown"))
+    if args.plot:
+        _plot_convergence(args.plot, result, f"{rules.name}: return as rounds accumulate")
+    return 130 if result.interrupted else 0
+
+
+def add_simulate(commands: Commands) -> None:
+    own = own_options()
+    own.add_argument("--rounds", type=count(MAX_SIM_ROUNDS), default=1_000_000,
+                     help="rounds to play (default 1,000,000; also 1_000_000 or 1e6)")
+    own.add_argument("--chunk", type=count(MAX_SIM_ROUNDS), default=1 << 18, help="rounds per chunk (default 262,144)")
+    own.add_argument("--sessions", type=count(MAX_SESSIONS),
+                     help="session mode: this many sessions of --session-rounds")
+    own.add_argument("--session-rounds", type=count(MAX_SESSION_ROUNDS), help="rounds a session lasts at most")
+    own.add_argument("--bankroll", type=count(MAX_STAKE * MAX_SESSION_ROUNDS),
+                     help="session mode: starting bankroll in minor units")
+    si = commands.add_parser(
+        "simulate",
+        help="Monte Carlo: play rounds on every core and compare with the exact values",
+        description=(
+            "Deal and settle rounds exactly as the rules prescribe, on every core (or a Dask "
+            "cluster), and print each bet's return, its 95% interval, the exact value and z. "
+            "The same seed gives the same result whatever the workers. Ctrl-C prints the partial result."
+        ),
+        epilog="example: sanggong simulate --rules online --rounds 100000000 --seed 1",
+        parents=[table("decks", "positions"), own,
+                 bet_slip("bet slip (default: every bet, one unit); stakes in minor units"), seed(), workers(),
+                 scheduler(), plot("draw the return's convergence (or the sessions) to FILE"),
+                 json_flag("print the result as JSON (no progress bar)")],
+    )
+    si.set_defaults(run=_cmd_simulate)

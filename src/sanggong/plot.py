@@ -1,0 +1,177 @@
+"""Figures of sanggong's results, drawn with matplotlib (the ``plot`` extra), in one place:
+the command line's ``--plot``, the documentation's figures and your own notebooks draw
+them here.
+
+Each function takes a result and an optional matplotlib ``Axes`` to draw on (a new figure
+when None) and returns the ``Axes``; ``save(ax, path)`` writes its figure. Nothing is drawn
+from data a result does not hold, and a result with nothing to draw raises ``ValueError``
+saying so (so that no empty figure is ever written).
+
+>>> from sanggong import ONLINE
+>>> from sanggong.simulation import simulate
+>>> result = simulate(ONLINE, 200_000, seed=1, chunk_size=20_000, workers=1)
+>>> ax = convergence(result)
+>>> ax.get_xlabel(), len(ax.lines)
+('rounds', 2)
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+__all__ = ["bankroll", "convergence", "ev_by_count", "pay_options", "save", "stakes_against_ev"]
+
+
+def _pyplot() -> Any:
+    try:
+        with warnings.catch_warnings():  # a dependency's import warnings are not the caller's
+            warnings.simplefilter("ignore")
+            import matplotlib.pyplot as plt
+    except ImportError:
+        raise ImportError("sanggong.plot needs matplotlib: pip install 'sanggong[plot]'") from None
+    return plt
+
+
+def _axes(ax: Any, size: tuple[float, float] = (8, 4.5)) -> Any:
+    if ax is not None:
+        return ax
+    _, ax = _pyplot().subplots(figsize=size)
+    return ax
+
+
+def save(ax: Any, path: str | os.PathLike[str]) -> None:
+    """Write the figure of ``ax`` to ``path`` (its format by the file's suffix) and close it,
+    with matplotlib's own warnings (a legend with nothing to show, a layout it cannot make
+    tight) kept off the terminal."""
+    plt = _pyplot()
+    fig = ax.figure
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            fig.tight_layout()
+            fig.savefig(path)
+    finally:
+        plt.close(fig)
+
+
+def convergence(result: Any, ax: Any = None) -> Any:
+    """A ``SimulationResult``'s return of its first bet as rounds accumulate (chunk by chunk),
+    against the exact value."""
+    points = result.convergence
+    if not points:
+        raise ValueError("nothing to plot: no round was played")
+    bet = next(iter(result.bets.values()))
+    ax = _axes(ax)
+    ax.plot([p[0] for p in points], [p[1] for p in points], marker="." if len(points) < 20 else None,
+            label=f"simulated return of {bet.bet}")
+    if bet.exact is not None:
+        ax.axhline(bet.exact, color="black", linestyle="--", linewidth=1, label="exact")
+    ax.set_xscale("log")
+    ax.set_xlabel("rounds")
+    ax.set_ylabel("return to player")
+    ax.set_title(f"{result.rules}: the return as rounds accumulate")
+    ax.legend()
+    return ax
+
+
+def bankroll(result: Any, ax: Any = None, paths: Sequence[Sequence[float]] | None = None) -> Any:
+    """A ``SessionResult``'s final bankrolls (a histogram) with its risk of ruin; with
+    ``paths`` (bankrolls round by round of some sessions, of your own) those instead."""
+    ax = _axes(ax)
+    if paths is not None:
+        if not paths:
+            raise ValueError("nothing to plot: no path given")
+        for path in paths:
+            ax.plot(range(len(path)), path, linewidth=0.8, alpha=0.7)
+        ax.axhline(result.bankroll, color="black", linestyle="--", linewidth=1, label="starting bankroll")
+        ax.set_xlabel("round")
+        ax.set_ylabel("bankroll (minor units)")
+    else:
+        if not result.sessions:
+            raise ValueError("nothing to plot: no session finished")
+        ax.hist(result.finals, bins=60)
+        ax.axvline(result.bankroll, color="black", linestyle="--", linewidth=1, label="starting bankroll")
+        ax.set_xlabel("final bankroll (minor units)")
+        ax.set_ylabel("sessions")
+    ax.set_title(f"{result.rules}: {result.rounds:,} rounds a session, risk of ruin {result.risk_of_ruin:.1%}")
+    ax.legend()
+    return ax
+
+
+def ev_by_count(result: Any, ax: Any = None, bets: Iterable[str] | None = None, least: int = 100) -> Any:
+    """A ``PlayResult``'s EV (or result) per unit by true count, for each bet counted (or
+    ``bets``), over the true counts reached in at least ``least`` rounds."""
+    lines = []
+    for b in result.bets.values():
+        if b.count is None or (bets is not None and b.bet not in set(bets)):
+            continue
+        xs, ys = [], []
+        for row in b.count.table:
+            value = row.ev if row.ev is not None else row.result
+            if value is None or row.rounds < least:
+                continue
+            low = row.low if row.low is not None else row.high - 0.5
+            high = row.high if row.high is not None else row.low + 0.5
+            xs.append((low + high) / 2)
+            ys.append(100 * value)
+        if xs:
+            lines.append((b.bet, xs, ys))
+    if not lines:
+        raise ValueError(f"nothing to plot: no true count was reached in {least} rounds or more by any bet "
+                         "(play more shoes)")
+    ax = _axes(ax)
+    for bet, xs, ys in lines:
+        ax.plot(xs, ys, marker=".", label=bet)
+    ax.axhline(0, color="black", linewidth=1)
+    ax.set_xlabel("true count (its bet's tags)")
+    ax.set_ylabel("EV per unit (%)")
+    ax.set_title(f"{result.rules}: EV by true count")
+    ax.legend(fontsize="small", ncol=2)
+    return ax
+
+
+def pay_options(options: Sequence[Any], ax: Any = None, edge: tuple[float, float] | None = None,
+                key: str | None = None) -> Any:
+    """``design``'s pay options: each one's exact house edge against its pay (``key``: the
+    pays key to read, by default the first), with perfect play's gain per 100 rounds
+    where it was measured, and the target ``edge`` range shaded."""
+    if not options:
+        raise ValueError("nothing to plot: no pay lies in the range")
+    name = key if key is not None else next(iter(options[0].pays))
+    options = sorted(options, key=lambda o: o.pays[name])
+    pays = [float(o.pays[name]) for o in options]
+    ax = _axes(ax)
+    ax.plot(pays, [100 * float(o.house_edge) for o in options], marker="o", label="house edge (fresh shoe)")
+    gains = [(p, o.perfect_gain_per_100) for p, o in zip(pays, options) if o.perfect_gain_per_100 is not None]
+    if gains:
+        ax.plot([p for p, _ in gains], [g for _, g in gains], marker="s", linestyle=":",
+                label="perfect play's gain, units per 100 rounds")
+    if edge is not None:
+        ax.axhspan(100 * edge[0], 100 * edge[1], color="green", alpha=0.12, label="target edge")
+    ax.axhline(0, color="black", linewidth=1)
+    ax.set_xlabel(f"pays ({name}, to 1)")
+    ax.set_ylabel("%  /  units per 100 rounds")
+    ax.legend(fontsize="small")
+    return ax
+
+
+def stakes_against_ev(detection: Any, players: Iterable[str] | None = None, ax: Any = None) -> Any:
+    """A ``Detection``'s stakes of each flagged player (or ``players``) against the exact EV
+    of the bet at the moment it was placed."""
+    chosen = [p.id for p in detection.players if p.flagged] if players is None else list(players)
+    points = {p: detection.points.get(p, ()) for p in chosen}
+    if not any(points.values()):
+        raise ValueError("nothing to plot: no player is flagged" if players is None else
+                         "nothing to plot: the players given placed no stake")
+    ax = _axes(ax)
+    for player, pts in points.items():
+        ax.scatter([100 * e for e, _ in pts], [s for _, s in pts], s=6, alpha=0.5, label=player)
+    ax.axvline(0, color="black", linewidth=1)
+    ax.set_xlabel("exact EV of the bet when the stake was placed (%)")
+    ax.set_ylabel("stake (minor units)")
+    ax.set_title(f"{detection.rules}: stakes against the shoe")
+    ax.legend(fontsize="small")
+    return ax
