@@ -164,6 +164,9 @@ class Shoe:
         self.bit_generator = bit_generator
         self._draw, self._bounded = draw, bounded
         self._fresh = bool(table.fresh_deck)
+        # (burn, cards) of the first round after a shuffle and of a later round of a shoe
+        self._rounds = {first: (burn_of(table, first), round_length(table, burn_of(table, first)))
+                        for first in (True, False)}
         self._in_order = bytes(code % N_CARDS for code in range(N_CARDS * table.decks))
         self.deck = bytearray(self._in_order)
         self.pos = 0  # cards out of the shoe
@@ -195,8 +198,7 @@ class Shoe:
         out, and how many of them are burned (a burned head card not counted)."""
         if self.last:  # (every round of a fresh deck)
             self.shuffle()
-        burn = burn_of(self.table, self.rounds == 0)
-        count = round_length(self.table, burn)
+        burn, count = self._rounds[self.rounds == 0]
         cards = bytearray(count)
         self._draw(self.bit_generator, self.deck, self.pos, count, cards)
         start, self.pos = self.pos, self.pos + count
