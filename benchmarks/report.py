@@ -33,7 +33,7 @@ from workloads import (  # noqa: E402
     random_one_deck_hands,
     reference_evaluate,
 )
-from sanggong import _core, _reference  # noqa: E402
+from sanggong import _core, _pykernels  # noqa: E402
 from sanggong._table import table_params
 
 
@@ -88,7 +88,7 @@ def main() -> None:
         "cython evaluate_batch, 1 thread, out=": (lambda: sanggong.evaluate_batch(hands, out=out), n),
         "cython rank_batch, 1 thread": (lambda: sanggong.rank_batch(hands), n),
         f"cython evaluate_batch, {os.cpu_count()} threads, out=": (
-            lambda: sanggong.evaluate_batch(hands, out=out, threads=None), n),
+            lambda: sanggong.evaluate_batch(hands, out=out, workers=None), n),
         "numpy baseline (rank + pair plus)": (lambda: numpy_evaluate(hands), n),
     }
     medians = interleaved_medians(contenders, args.repeats)
@@ -333,7 +333,7 @@ def evaluation_yardstick_figures(hands: np.ndarray, repeats: int) -> dict[str, t
     n = len(hands)
     rank, pp = np.empty(n, np.uint8), np.empty(n, np.uint8)
     out = (np.empty(n, np.uint8), np.empty(n, np.uint8))
-    expected = sanggong.evaluate_batch(hands, threads=1)
+    expected = sanggong.evaluate_batch(hands, workers=1)
     if yardstick(hands, rank, pp) != -1 or not (np.array_equal(rank, expected.rank)
                                                 and np.array_equal(pp, expected.pair_plus)):
         raise AssertionError("the evaluation yardstick does not give evaluate_batch's outputs")
@@ -343,8 +343,8 @@ def evaluation_yardstick_figures(hands: np.ndarray, repeats: int) -> dict[str, t
         # (the page faults of fresh memory are then a large part of either's time)
         "C yardstick, new output arrays each call": (
             lambda: yardstick(hands, np.empty(n, np.uint8), np.empty(n, np.uint8)), n),
-        "evaluate_batch, 1 thread, out=": (lambda: sanggong.evaluate_batch(hands, out=out, threads=1), n),
-        "evaluate_batch, 1 thread": (lambda: sanggong.evaluate_batch(hands, threads=1), n),
+        "evaluate_batch, 1 thread, out=": (lambda: sanggong.evaluate_batch(hands, out=out, workers=1), n),
+        "evaluate_batch, 1 thread": (lambda: sanggong.evaluate_batch(hands, workers=1), n),
     }
     kernels = _core._eval_kernels()
     if len(kernels) > 1:  # the scalar fallback, as a CPU without AVX2 would run it
@@ -352,7 +352,7 @@ def evaluation_yardstick_figures(hands: np.ndarray, repeats: int) -> dict[str, t
         def scalar() -> object:
             chosen = _core._use_eval_kernel("scalar")
             try:
-                return sanggong.evaluate_batch(hands, out=out, threads=1)
+                return sanggong.evaluate_batch(hands, out=out, workers=1)
             finally:
                 _core._use_eval_kernel(chosen)
 
@@ -387,7 +387,7 @@ def simulation_figures(repeats: int, chunks: int = 32) -> dict[str, tuple[float,
 
         chosen = _impl.kernels
         try:
-            _impl.kernels = _reference
+            _impl.kernels = _pykernels
             return simulate(sanggong.ONLINE, few, seed=1, workers=1, compare_exact=False)
         finally:
             _impl.kernels = chosen
@@ -419,7 +419,7 @@ def analysis_figures(repeats: int) -> dict[str, tuple[float, str]]:
     ShoeEvaluator.evs()."""
     from itertools import combinations
 
-    from sanggong.analysis import _counts
+    from sanggong._counting import count_hands as _counts
     from sanggong.shoe import ShoeEvaluator
     from workloads import card_multiset_joint
 
@@ -478,7 +478,9 @@ def shoe_figures(repeats: int) -> dict[str, tuple[float, str]]:
     that table on one core: rounds per second for perfect information (every bet, the
     banker's bets) and for a count (every bet), each timed interleaved, kernel included
     and Python's per-chunk work too (one chunk of shoes per call)."""
-    from sanggong.shoe import CountPlay, ShoeEvaluator, _bet_tags, _run_play_chunk, _Setup
+    from sanggong.shoe import CountPlay, ShoeEvaluator
+    from sanggong.shoe._play import _run_play_chunk, _Setup
+    from sanggong.shoe._strategies import bet_tags as _bet_tags
 
     macau = sanggong.MACAU
     banker = ("odd", "even", "three_faces", *(f"point:{n}" for n in range(10)))
@@ -545,7 +547,7 @@ def deal_figures(rounds: int, repeats: int) -> dict[str, tuple[float, str]]:
     times = interleaved_times(contenders, repeats)
     per = {name: statistics.median(times[name]) / count for name, (_, count) in contenders.items()}
     reference = interleaved_medians(
-        {"ref": (lambda: _reference.deal_fresh_batch(bit_generator, 1, reference_rows), 0)}, 3
+        {"ref": (lambda: _pykernels.deal_fresh_batch(bit_generator, 1, reference_rows), 0)}, 3
     )["ref"] / len(reference_rows)
     return {
         "cython: ns per card drawn, full 8-deck shoes": (per["shoe"] / 416 * 1e9, "ns/card"),

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 import sanggong
-from sanggong.analysis import _counts
+from sanggong._counting import count_hands as _counts
 from sanggong.shoe import ShoeEvaluator
 from workloads import card_multiset_joint
 

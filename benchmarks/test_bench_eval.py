@@ -30,7 +30,7 @@ def test_numpy_baseline_is_correct(hands: np.ndarray) -> None:
 @pytest.mark.parametrize("threads", [1, 2])
 def test_cython_evaluate_batch(benchmark, hands: np.ndarray, threads: int) -> None:
     assert sanggong.IMPLEMENTATION == "cython"
-    benchmark(sanggong.evaluate_batch, hands, threads=threads)
+    benchmark(sanggong.evaluate_batch, hands, workers=threads)
 
 
 def test_cython_rank_batch(benchmark, hands: np.ndarray) -> None:

@@ -35,6 +35,6 @@ def test_perfect_play(benchmark, bets: list[str] | None) -> None:
 
 
 def test_count_play(benchmark) -> None:
-    tags = dict(zip(sanggong._reference.RANK_SYMBOLS, [1, 1, 1, 1, 1, 0, 0, 0, 0, -1, -1, -1, -1], strict=True))
+    tags = dict(zip(sanggong._spec.RANK_SYMBOLS, [1, 1, 1, 1, 1, 0, 0, 0, 0, -1, -1, -1, -1], strict=True))
     benchmark.pedantic(play_shoes, args=(MACAU, 20_000, sanggong.CountPlay(tags=tags)),
                        kwargs={"seed": 1, "workers": 1}, rounds=3, iterations=1)

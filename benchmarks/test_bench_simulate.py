@@ -13,7 +13,7 @@ import pytest
 
 import sanggong
 import yardstick
-from sanggong import _core, _impl, _reference
+from sanggong import _core, _impl, _pykernels
 from sanggong.ranking import tables_for
 from sanggong.simulation import DEFAULT_CHUNK, _histograms, simulate
 from sanggong._table import table_params
@@ -64,6 +64,6 @@ def test_yardstick_rounds(benchmark, lib, rules: sanggong.RuleSet) -> None:  # t
 
 
 def test_simulate_reference(benchmark, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(_impl, "kernels", _reference)
+    monkeypatch.setattr(_impl, "kernels", _pykernels)
     benchmark.pedantic(simulate, args=(sanggong.ONLINE, 2000), kwargs={"seed": 1, "workers": 1, "compare_exact": False},
                        rounds=3, iterations=1)

@@ -63,12 +63,12 @@ def numpy_evaluate(hands: npt.NDArray[np.uint8]) -> tuple[np.ndarray, np.ndarray
 
 
 def reference_evaluate(hands: npt.NDArray[np.uint8]) -> tuple[np.ndarray, np.ndarray]:
-    from sanggong import _reference
+    from sanggong import _pykernels
     from sanggong.ranking import DEFAULT_RANKING, tables_for
 
     ranks = np.empty(len(hands), dtype=np.uint8)
     pp = np.empty(len(hands), dtype=np.uint8)
-    _reference.evaluate_batch(_reference.Tables(tables_for(DEFAULT_RANKING)), hands, ranks, pp)
+    _pykernels.evaluate_batch(_pykernels.Tables(tables_for(DEFAULT_RANKING)), hands, ranks, pp)
     return ranks, pp
 
 
@@ -104,8 +104,8 @@ def card_multiset_joint(ranking: object, counts52: npt.NDArray[np.int64]) -> npt
     the 24,804 multisets of the 52 cards (each with its full rank, suit included), by the
     core's pair loop. Kept only to be timed beside the analysis (and checked equal to it)."""
     from sanggong import _core
-    from sanggong import _reference as ref
-    from sanggong.analysis import _pack
+    from sanggong import _spec as ref
+    from sanggong._counting import pack as _pack
     from sanggong.ranking import tables_for
 
     tables = tables_for(ranking)  # type: ignore[arg-type]

@@ -24,7 +24,7 @@ import pytest
 
 import sanggong._impl as _impl
 
-MODULES = {"cython": "sanggong._core", "python": "sanggong._reference"}
+MODULES = {"cython": "sanggong._core", "python": "sanggong._pykernels"}
 
 
 def pytest_configure(config: pytest.Config) -> None:

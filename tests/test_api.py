@@ -49,6 +49,7 @@ MODULE_ONLY = {
     "sanggong.ranking.RankingTables": "the kernels' lookup tables of a ranking",
     "sanggong.ranking.tables_for": "the kernels' lookup tables of a ranking",
     "sanggong.rules.parse_bet": "parses a bet name without a table: RuleSet.bet is the checked way",
+    "sanggong.rules.as_rules": "resolves a rules= argument (a RuleSet or a preset's name); every entry point calls it",
     "sanggong.money.Purse": "the arithmetic of one kind of money, inside settlement",
     "sanggong.money.check_stake": "checks one stake, inside settlement",
     "sanggong.money.exact_decimal": "a decimal context for the library's own Decimal arithmetic",
@@ -123,6 +124,55 @@ def test_module_only_lists_real_names() -> None:
             continue
         module_name, name = qualified.rsplit(".", 1)
         assert name in importlib.import_module(module_name).__all__, qualified
+
+
+def _entry_points() -> dict[str, Callable[[Any], Any]]:
+    """Every entry point that takes ``rules``, called with it (the online preset's hands,
+    bets and records), to what it gives."""
+    from sanggong import (
+        Game, ObservedTable, Replayer, Resettler, ShoeEvaluator, TableSession, deal_batch, design, detect,
+        effect_of_removal, evaluate, play_shoes, settle, simulate_sessions, verify_log,
+    )
+    from sanggong.rules import as_rules
+
+    cards = "5h  Ks Qs 9d  As 2d 3c  4h 4d 4c  Jh Jd Tc"
+    seeded = [Game(ONLINE, 7).play({"win:1": 100}) for _ in range(3)]
+    observed = ObservedTable(ONLINE).play(cards, {"win:1": 100})
+    return {
+        "as_rules": as_rules,
+        "evaluate": lambda r: evaluate("Kh Qs 9d", rules=r),
+        "settle": lambda r: settle(r, "Kh Qs 9d", {1: "As 2d 3c"}, {"win:1": 100}).results,
+        "TableSession": lambda r: TableSession(r).settle("Kh Qs 9d", {1: "As 2d 3c"}, {"win:1": 100}).results,
+        "analyze": lambda r: analyze(r)["win:1"].ev_exact,
+        "effect_of_removal": lambda r: effect_of_removal(r, ["win:1"]),
+        "ShoeEvaluator": lambda r: ShoeEvaluator(r, bets=["win:1"]).evs(),
+        "simulate": lambda r: simulate(r, 100, {"win:1": 1}, seed=1, workers=1, compare_exact=False).bets,
+        "simulate_sessions": lambda r: simulate_sessions(r, {"win:1": 1}, 100, 5, 2, seed=1, workers=1).finals.tolist(),
+        "deal_batch": lambda r: deal_batch(r, 5, seed=1).hands.tolist(),
+        "play_shoes": lambda r: play_shoes(r, 2, "perfect", seed=1, workers=1, bets=["win:1"]).bets,
+        "design": lambda r: design(r, "win:1", (0, 0.05), shoes=1, limit=1),
+        "Game": lambda r: Game(r, 7).play({"win:1": 100}),
+        "ObservedTable": lambda r: ObservedTable(r).play(cards, {"win:1": 100}),
+        "Replayer": lambda r: Replayer(r).check(seeded[0]),
+        "Resettler": lambda r: Resettler(r).check(observed),
+        "Game.replay_record": lambda r: Game.replay_record(r, seeded[1]),
+        "verify_log": lambda r: verify_log([x.to_json() for x in seeded], r),
+        "detect": lambda r: detect(seeded, r).players,
+    }
+
+
+@pytest.mark.single_impl
+@pytest.mark.parametrize("entry", list(_entry_points()))
+def test_every_entry_point_takes_a_rule_set_or_a_presets_name(entry: str) -> None:
+    """Names, not kernels: run once. ``rules`` is resolved by one function wherever it is
+    taken (``rules.as_rules``): a preset's name gives what the preset gives, anything but a
+    rule set or a name is refused naming the argument, an unknown name naming the presets."""
+    call = _entry_points()[entry]
+    assert call("online") == call(ONLINE)
+    with pytest.raises(TypeError, match="^rules: expected a RuleSet"):
+        call(3)
+    with pytest.raises(ValueError, match="^rules: unknown preset 'vegas' \\(known: macau, online"):
+        call("vegas")
 
 
 @pytest.mark.single_impl

@@ -103,14 +103,31 @@ def test_threads_give_identical_results(threads: int | None, monkeypatch: pytest
     rng = np.random.default_rng(7)
     arr = rng.integers(0, 52, size=(1001, 3), dtype=np.uint8)
     other = rng.integers(0, 52, size=(1001, 3), dtype=np.uint8)
-    assert (rank_batch(arr, threads=threads) == rank_batch(arr)).all()
-    assert (pair_plus_batch(arr, threads=threads) == pair_plus_batch(arr)).all()
-    assert (compare_batch(arr, other, threads=threads) == compare_batch(arr, other)).all()
+    assert (rank_batch(arr, workers=threads) == rank_batch(arr)).all()
+    assert (pair_plus_batch(arr, workers=threads) == pair_plus_batch(arr)).all()
+    assert (compare_batch(arr, other, workers=threads) == compare_batch(arr, other)).all()
     bad = arr.copy()
     bad[777, 1] = 60
     bad[901, 0] = 61
     with pytest.raises(ValueError, match=r"hands\[777\] = \[\d+, 60, \d+\] holds 60"):
-        rank_batch(bad, threads=threads)
+        rank_batch(bad, workers=threads)
+
+
+def test_threads_is_a_deprecated_name_of_workers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``threads=`` still splits a batch as ``workers=`` does, with a DeprecationWarning
+    naming the new keyword; both at once, or a keyword that is neither, are refused."""
+    monkeypatch.setattr(batch_module, "MIN_ROWS_PER_THREAD", 100)
+    arr = np.random.default_rng(8).integers(0, 52, size=(1001, 3), dtype=np.uint8)
+    for fn in (rank_batch, pair_plus_batch, evaluate_batch):
+        with pytest.warns(DeprecationWarning, match=rf"{fn.__name__}\(threads=...\) is deprecated: use workers="):
+            old = fn(arr, threads=3)  # type: ignore[call-arg]
+        assert np.array_equal(np.asarray(old), np.asarray(fn(arr, workers=3)))
+    with pytest.warns(DeprecationWarning, match="use workers="):
+        assert (compare_batch(arr, arr[::-1], threads=2) == compare_batch(arr, arr[::-1])).all()  # type: ignore[call-arg]
+    with pytest.warns(DeprecationWarning), pytest.raises(TypeError, match="give workers= or threads="):
+        rank_batch(arr, workers=2, threads=2)  # type: ignore[call-arg]
+    with pytest.raises(TypeError, match="unexpected keyword argument 'thread'"):
+        rank_batch(arr, thread=2)  # type: ignore[call-arg]
 
 
 def test_compare_batch_matches_compare(hands: np.ndarray) -> None:
@@ -172,8 +189,8 @@ def test_bad_compare_batches() -> None:
 
 @pytest.mark.parametrize("threads", [0, -1, 1.5, True, "2"])
 def test_bad_threads(threads: object) -> None:
-    with pytest.raises(ValueError, match=rf"threads must be a positive int \(at most 1024\) or None, got {re.escape(repr(threads))}"):
-        rank_batch([[1, 2, 3]], threads=threads)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=rf"workers must be a positive int \(at most 1024\) or None, got {re.escape(repr(threads))}"):
+        rank_batch([[1, 2, 3]], workers=threads)  # type: ignore[arg-type]
 
 
 def test_out_arrays_are_filled_and_returned(hands: np.ndarray) -> None:

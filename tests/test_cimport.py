@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sanggong import _reference as ref
+from sanggong import _spec as ref
 
 PROBE = textwrap.dedent(
     """

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from sanggong import MACAU, ONLINE, PRESETS, DealtRounds, Game, RuleSet, Seed, deal_batch, rank_batch, simulate
-from sanggong import _core, _reference
+from sanggong import _core, _pykernels
 from sanggong.limits import MAX_BATCH_ROUNDS
 from sanggong.rounds import NO_CARD
 from sanggong._table import table_params
@@ -83,7 +83,7 @@ def test_compiled_and_reference_deal_the_same_rounds(shape: str) -> None:
     rules = SHAPES[shape]
     rounds = 400 if rules.decks < 8 else 120
     compiled = _deal(_core, rules, 2026, rounds)
-    reference = _deal(_reference, rules, 2026, rounds)
+    reference = _deal(_pykernels, rules, 2026, rounds)
     assert compiled[0] == reference[0] and compiled[2] == reference[2]
     for name, array in compiled[1].items():
         assert np.array_equal(array, reference[1][name]), name
@@ -103,7 +103,7 @@ def test_a_rejected_word_is_redrawn_alike() -> None:
     a word that Lemire's method rejects, and these rounds meet one (both kernels must
     redraw it, and the fresh-deck loop of the compiled kernel is a loop of its own)."""
     compiled = _deal(_core, ONLINE, 20, 30_000)
-    reference = _deal(_reference, ONLINE, 20, 30_000)
+    reference = _deal(_pykernels, ONLINE, 20, 30_000)
     assert compiled[2] == reference[2]
     assert all(np.array_equal(a, reference[1][n]) for n, a in compiled[1].items())
     words = np.random.PCG64(20).random_raw(60_100).tolist()
@@ -172,7 +172,7 @@ def test_any_table_deals_alike_and_as_game_does(rules: RuleSet, seed: int) -> No
     kernel's rounds with a Game's on the same bit generator."""
     rounds = 12
     compiled = _deal(_core, rules, seed, rounds)
-    reference = _deal(_reference, rules, seed, rounds)
+    reference = _deal(_pykernels, rules, seed, rounds)
     assert compiled[0] == reference[0] and compiled[2] == reference[2]
     for name, array in compiled[1].items():
         assert np.array_equal(array, reference[1][name]), name

@@ -16,7 +16,7 @@ import pytest
 
 import sanggong._impl as _impl
 from sanggong import MACAU, ONLINE, PRESETS, Card, Game, ObservedTable, RoundRecord, RuleSet
-from sanggong import _core, _reference, limits
+from sanggong import _core, _pykernels, _spec, limits
 from sanggong.dealing import Replayer, Resettler, assign, first_hand
 
 PARITY_BIT_GENERATORS = [np.random.PCG64, np.random.PCG64DXSM, np.random.Philox, np.random.SFC64]
@@ -32,16 +32,16 @@ def test_compiled_and_reference_draw_the_same_cards(bit_generator: type) -> None
     a, b = bit_generator(2026), bit_generator(2026)
     fresh_a, fresh_b = np.empty((500, 13), np.uint8), np.empty((500, 13), np.uint8)
     _core.deal_fresh_batch(a, 1, fresh_a)
-    _reference.deal_fresh_batch(b, 1, fresh_b)
+    _pykernels.deal_fresh_batch(b, 1, fresh_b)
     assert (fresh_a == fresh_b).all()
     shoe_a = np.arange(416, dtype=np.uint8) % 52
     shoe_b = shoe_a.copy()
     out_a, out_b = np.empty(416, np.uint8), np.empty(416, np.uint8)
     _core.draw(a, shoe_a, 0, 416, out_a)
-    _reference.draw(b, shoe_b, 0, 416, out_b)
+    _pykernels.draw(b, shoe_b, 0, 416, out_b)
     assert (out_a == out_b).all() and (shoe_a == shoe_b).all()
     for n in (1, 2, 3, 7, 52, 2**32 + 1, 2**63 + 5, 2**64 - 1):
-        assert _core.bounded(a, n) == _reference.bounded(b, n)
+        assert _core.bounded(a, n) == _pykernels.bounded(b, n)
     assert a.random_raw() == b.random_raw()  # the same number of words was consumed
 
 
@@ -52,7 +52,7 @@ def test_fresh_shoes_of_several_decks_agree(decks: int, cards: int) -> None:
     a, b = np.random.PCG64(11), np.random.PCG64(11)
     rows_a, rows_b = np.empty((40, cards), np.uint8), np.empty((40, cards), np.uint8)
     _core.deal_fresh_batch(a, decks, rows_a)
-    _reference.deal_fresh_batch(b, decks, rows_b)
+    _pykernels.deal_fresh_batch(b, decks, rows_b)
     assert (rows_a == rows_b).all()
     assert (np.sort(rows_a, axis=1)[:, -1] < 52).all() and all(
         np.bincount(row, minlength=52).max() <= decks for row in rows_a)
@@ -76,7 +76,7 @@ def test_rejected_words_are_redrawn_alike() -> None:
     a, b = np.random.PCG64(seed), np.random.PCG64(seed)
     rows_a, rows_b = np.empty((rows, 13), np.uint8), np.empty((rows, 13), np.uint8)
     _core.deal_fresh_batch(a, 1, rows_a)
-    _reference.deal_fresh_batch(b, 1, rows_b)
+    _pykernels.deal_fresh_batch(b, 1, rows_b)
     assert (rows_a == rows_b).all()
     consumed = _words_consumed(seed, a, 2 * rows + 100)
     assert consumed > 2 * rows, "no word was rejected: choose another seed for this test"
@@ -103,7 +103,7 @@ def test_games_are_identical_on_both_implementations(seed: int) -> None:
     records = {}
     chosen = _impl.kernels
     try:
-        for module in (_core, _reference):
+        for module in (_core, _pykernels):
             _impl.kernels = module
             macau, online = Game(MACAU, seed), Game(ONLINE, seed)
             records[module.IMPLEMENTATION] = (
@@ -271,7 +271,7 @@ def test_replay_of_an_unseeded_generator() -> None:
         (lambda: Game(MACAU, seed=1.5), TypeError, "seed must be an int"),
         (lambda: Game(MACAU, seed=1, rng=np.random.default_rng()), TypeError, "a seed or an rng"),
         (lambda: Game(MACAU, rng=np.random.RandomState(1)), TypeError, "Generator or BitGenerator"),
-        (lambda: Game("macau"), TypeError, "RuleSet"),  # type: ignore[arg-type]
+        (lambda: Game(3), TypeError, "RuleSet"),  # type: ignore[arg-type]
         (lambda: Game(MACAU, recall=-1), ValueError, "recall"),
         (lambda: Game(MACAU, recall=limits.MAX_RECALL + 1), ValueError, r"recall must be a count 0..1000000"),
         (lambda: Game(MACAU, recall=True), ValueError, "recall"),
@@ -322,8 +322,8 @@ def test_a_replayer_continues_a_game_and_starts_again_elsewhere() -> None:
     observed = ObservedTable(ONLINE).play("5h Ks Qs 9d As 2d 3c 4h 4d 4c Jh Jd Tc")
     with pytest.raises(ValueError, match="no seed and no shoe state .*: nothing to replay"):
         Replayer(ONLINE).check(observed)
-    with pytest.raises(TypeError, match="rules must be a RuleSet"):
-        Replayer("macau")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="rules: expected a RuleSet or a preset name"):
+        Replayer(3)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="record must be a RoundRecord"):
         replayer.check(records[0].to_dict())  # type: ignore[arg-type]
 
@@ -409,8 +409,8 @@ def test_a_resettler_plays_the_cards_of_a_log_again() -> None:
     seeded = Game(SMALL_SHOE, seed=9).play()
     with pytest.raises(ValueError, match="the record can be dealt again: replay it"):
         resettler.check(seeded)
-    with pytest.raises(TypeError, match="rules must be a RuleSet"):
-        Resettler("small shoe")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="rules: expected a RuleSet or a preset name"):
+        Resettler(3)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="record must be a RoundRecord"):
         resettler.check(later.to_dict())  # type: ignore[arg-type]
 
@@ -466,7 +466,7 @@ def _deal_many(rules: object, rounds: int, seed: int) -> tuple[np.ndarray, np.nd
 
 
 def evaluate_rank(cards: tuple[Card, Card, Card]) -> int:
-    return _reference.default_rank3(*(c.code for c in cards))
+    return _spec.default_rank3(*(c.code for c in cards))
 
 
 @pytest.mark.parametrize(
@@ -498,7 +498,7 @@ def test_head_card_first_hand_frequencies(rounds: int) -> None:
 )
 def test_runs_and_serial_correlation_of_results(rules: object, rounds: int) -> None:
     slots, _, bankers = _deal_many(rules, rounds, seed=4321)
-    player = [_reference.default_rank3(*row[3:6]) for row in slots.tolist()]
+    player = [_spec.default_rank3(*row[3:6]) for row in slots.tolist()]
     wins = np.array([p > b for p, b in zip(player, bankers, strict=True)])
     # Wald-Wolfowitz runs test on "position 1 beats the banker", round after round
     n1, n2 = int(wins.sum()), int((~wins).sum())

@@ -9,8 +9,10 @@ from pathlib import Path
 import pytest
 
 README = Path(__file__).resolve().parent.parent / "README.md"
-MODULES = ["sanggong", "sanggong.cards", "sanggong.hands", "sanggong.batch", "sanggong.rules", "sanggong.settlement",
-           "sanggong.dealing", "sanggong.records", "sanggong.verify", "sanggong.money", "sanggong.limits", "sanggong.analysis", "sanggong.simulation",
+MODULES = ["sanggong", "sanggong.cards", "sanggong.hands", "sanggong.batch", "sanggong.rules", "sanggong.rules._ruleset",
+           "sanggong.rules._presets", "sanggong.settlement", "sanggong.dealing", "sanggong.dealing._game",
+           "sanggong.dealing._observed", "sanggong.records", "sanggong.records._record", "sanggong.records._states",
+           "sanggong.verify", "sanggong.money", "sanggong.limits", "sanggong.analysis", "sanggong.simulation",
            "sanggong.rounds", "sanggong.shoe"]
 
 

@@ -19,7 +19,7 @@ import pytest
 
 import sanggong
 from sanggong import _core, evaluate_batch, pair_plus_batch, rank_batch
-from sanggong import _reference as ref
+from sanggong import _spec as ref
 from sanggong.ranking import HIGH_CARDS, ORDERS, TIERS, Ranking, tables_for
 from sanggong.rules import PRESETS
 
@@ -146,7 +146,7 @@ def test_random_multi_deck_hands_both_kernels_agree() -> None:
             _core._use_eval_kernel("scalar")
             slow = evaluate_batch(hands, rules=rules)
             _core._use_eval_kernel("avx2")
-            fast = evaluate_batch(hands, rules=rules, threads=2)
+            fast = evaluate_batch(hands, rules=rules, workers=2)
             np.testing.assert_array_equal(fast.rank, slow.rank, err_msg=name)
             np.testing.assert_array_equal(fast.pair_plus, slow.pair_plus, err_msg=name)
     finally:

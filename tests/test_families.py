@@ -2,7 +2,7 @@
 independent implementation written from the rules text, hand-worked comparisons,
 settlement amounts worked out by hand, rule files and the presets' parameters.
 
-Nothing here reads ``sanggong._reference``'s ranking functions: the keys below are
+Nothing here reads ``sanggong._spec``'s ranking functions: the keys below are
 written from RULES.md sections 1 and 6 directly and are themselves checked against the
 hand-worked examples first.
 """

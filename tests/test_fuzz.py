@@ -88,7 +88,7 @@ from sanggong import (
     settle,
 )
 from sanggong import _impl, limits
-from sanggong import _reference as ref
+from sanggong import _pykernels as ref
 from sanggong.simulation import simulate, simulate_sessions
 
 # --- budget ----------------------------------------------------------------------------------
@@ -741,7 +741,7 @@ def outs(draw: st.DrawFn, n_hint: int, dtype: Any, hands: Any) -> Any:
 def check_batch(kind: str, hands: Any, other: Any, out: Any, threads: Any) -> None:
     fn = {"rank": rank_batch, "pair_plus": pair_plus_batch, "evaluate": evaluate_batch, "compare": compare_batch}[kind]
     args = (hands, other) if kind == "compare" else (hands,)
-    kwargs: dict[str, Any] = {"threads": threads}
+    kwargs: dict[str, Any] = {"workers": threads}
     if out is not None:
         kwargs["out"] = out
     before = hands.tobytes() if isinstance(hands, np.ndarray) and hands.dtype.kind != "O" else None
@@ -770,7 +770,7 @@ def check_batch(kind: str, hands: Any, other: Any, out: Any, threads: Any) -> No
         if out is not None:
             check(result is out, "compare_batch(out=...) did not return out")
         with kernels_swapped():
-            again = compare_batch(*args, threads=1)
+            again = compare_batch(*args, workers=1)
         check(np.array_equal(again, got), f"compare_batch: {short(got)} here, {short(again)} with the other kernels",
               "ImplementationsDiffer")
         return
@@ -794,7 +794,7 @@ def check_batch(kind: str, hands: Any, other: Any, out: Any, threads: Any) -> No
         check(isinstance(g, np.ndarray) and g.dtype == np.uint8 and np.array_equal(g, w),
               f"{kind}_batch({short(hands)}) = {short(g)}, expected {short(w)}", "WrongBatch")
     with kernels_swapped():
-        again = fn(*args, threads=1)
+        again = fn(*args, workers=1)
     again = again if kind != "evaluate" else again.rank
     check(np.array_equal(again, got[0]), f"{kind}_batch: {short(got[0])} here, {short(again)} with the other kernels",
           "ImplementationsDiffer")
@@ -1893,12 +1893,12 @@ def played_logs(draw: st.DrawFn) -> tuple[Any, ...]:
 
 
 def check_verify(rules: Any, key: Any, lines: list[str], tampered: list[str], how: str, replay: bool) -> None:
-    report = call(verify_log, lines, rules, key, replay)
+    report = call(verify_log, lines, rules, key=key, replay=replay)
     check(report is not REFUSED and report.ok and report.records == len(lines),
           f"verify_log of a genuine log: {short(report)}\n{lines[0][:300]}", "GenuineLogRefused")
     if tampered == lines:
         return
-    report = call(verify_log, tampered, rules, key, replay)
+    report = call(verify_log, tampered, rules, key=key, replay=replay)
     check(report is not REFUSED, "verify_log raised on a tampered log (a bad log never raises)")
     check(not report.ok, f"verify_log(replay={replay}) accepted a log changed at {how}: {report}", "TamperingNotDetected")
 
@@ -1917,7 +1917,7 @@ def test_verify_log_takes_anything(log: Any, rules: Any, key: Any, replay: Any) 
     def run() -> None:
         if isinstance(log, str | bytes | os.PathLike):
             return  # a path: would read (or fail to open) a file of the machine
-        report = call(verify_log, log, rules, key, replay)
+        report = call(verify_log, log, rules, key=key, replay=replay)
         if report is not REFUSED:
             check(not report.ok or isinstance(log, list) and len(log) > 0, f"verify_log({short(log)}) = {report}",
                   "AcceptedJunk")
@@ -2187,7 +2187,7 @@ def check_simulate(rules: RuleSet, rounds: Any, bets: Any, seed: Any, workers: A
     where = f"simulate({rules.name}, {short(rounds)}, {short(bets)}, seed={short(seed)}, workers={short(workers)}, " \
             f"chunk_size={short(chunk)})"
     start = time.perf_counter()
-    result = call(simulate, rules, rounds, bets, seed, workers, chunk_size=chunk)
+    result = call(simulate, rules, rounds, bets, seed=seed, workers=workers, chunk_size=chunk)
     seconds = time.perf_counter() - start
     if result is REFUSED:
         check(seconds < FAST, f"{where} took {seconds:.1f} s to refuse", "SlowRefusal")
@@ -2204,7 +2204,7 @@ def check_simulate(rules: RuleSet, rounds: Any, bets: Any, seed: Any, workers: A
               "WrongMoneyKind")
     if isinstance(seed, int) and not isinstance(seed, bool) and seed >= 0:
         with kernels_swapped():
-            again = call(simulate, rules, rounds, bets, seed, 1, chunk_size=chunk)
+            again = call(simulate, rules, rounds, bets, seed=seed, workers=1, chunk_size=chunk)
         check(again is not REFUSED and repr(again.bets) == repr(result.bets),
               f"{where}: the other kernels simulate differently", "ImplementationsDiffer")
 
@@ -2224,7 +2224,8 @@ def check_simulation_starts_promptly(rules: RuleSet, rounds: int, chunk: int) ->
 
     start = time.perf_counter()
     try:
-        simulate(rules, rounds, {"win:1": 1}, 1, 1, None, progress, chunk_size=chunk, compare_exact=False)
+        simulate(rules, rounds, {"win:1": 1}, seed=1, workers=1, executor=None, progress=progress, chunk_size=chunk,
+                 compare_exact=False)
     except Stop:
         pass
     except ALLOWED:
@@ -2271,7 +2272,7 @@ def _session_bounds(rules: RuleSet, bets: Mapping[str, int], bankroll: int, roun
 def check_sessions(rules: RuleSet, bets: Any, bankroll: Any, rounds: Any, sessions: Any, seed: Any) -> None:
     where = f"simulate_sessions({rules.name}, {short(bets)}, {short(bankroll)}, {short(rounds)}, {short(sessions)}, {short(seed)})"
     start = time.perf_counter()
-    result = call(simulate_sessions, rules, bets, bankroll, rounds, sessions, seed, 1)
+    result = call(simulate_sessions, rules, bets, bankroll, rounds, sessions, seed=seed, workers=1)
     seconds = time.perf_counter() - start
     if result is REFUSED:
         check(seconds < FAST, f"{where} took {seconds:.1f} s to refuse", "SlowRefusal")
@@ -2287,7 +2288,7 @@ def check_sessions(rules: RuleSet, bets: Any, bankroll: Any, rounds: Any, sessio
     json.loads(json.dumps(data), parse_constant=_no_constant)
     if isinstance(seed, int) and not isinstance(seed, bool) and seed >= 0:
         with kernels_swapped():
-            again = call(simulate_sessions, rules, bets, bankroll, rounds, sessions, seed, 1)
+            again = call(simulate_sessions, rules, bets, bankroll, rounds, sessions, seed=seed, workers=1)
         check(again is not REFUSED and [int(f) for f in again.finals] == finals and again.ruined == result.ruined,
               f"{where}: the other kernels give {short(again)}", "ImplementationsDiffer")
 
@@ -2346,7 +2347,7 @@ def test_sessions_beyond_the_limits_are_refused_fast(kwargs: dict[str, Any]) -> 
 def test_simulations_beyond_the_limits_are_refused_fast(rounds: int) -> None:
     def run() -> None:
         start = time.perf_counter()
-        result = call(simulate, ONLINE, rounds, {"win:1": 1}, 1, 1)
+        result = call(simulate, ONLINE, rounds, {"win:1": 1}, seed=1, workers=1)
         check(result is REFUSED, f"simulate(rounds={short(rounds)}) was accepted", "AcceptedBeyondLimit")
         check(time.perf_counter() - start < FAST, "slow", "SlowRefusal")
 

@@ -26,7 +26,7 @@ from sanggong import (
     rank_batch,
 )
 from sanggong import _impl
-from sanggong import _reference as ref
+from sanggong import _spec as ref
 from sanggong.ranking import DEFAULT_RANKING, Ranking, tables_for
 from sanggong.rules import PRESETS
 from rank_numbers import rank_numbers

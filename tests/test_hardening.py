@@ -239,10 +239,10 @@ def test_an_mt19937_log_replays_on_both_implementations(impl: Any) -> None:
 
 @pytest.mark.parametrize("name", ["MT19937", "PCG64", "Philox"])
 def test_both_implementations_draw_the_same_words(name: str) -> None:
-    from sanggong import _core, _reference
+    from sanggong import _core, _pykernels
 
     decks = []
-    for kernels in (_core, _reference):
+    for kernels in (_core, _pykernels):
         generator = getattr(np.random, name)(17)
         deck = (np.arange(416) % 52).astype(np.uint8)
         out = np.zeros(400, np.uint8)
@@ -257,7 +257,7 @@ def test_a_log_that_cannot_be_replayed_here_is_unchecked_not_tampered(monkeypatc
     game = Game(MACAU, rng=np.random.MT19937(5))
     path = tmp_path / "log.jsonl"
     path.write_text("".join(game.play({"odd": 5}).to_json() + "\n" for _ in range(5)))
-    monkeypatch.setitem(dealing._CANNOT_REPLAY, sanggong._impl.kernels.IMPLEMENTATION, frozenset({"MT19937"}))
+    monkeypatch.setitem(dealing._game.CANNOT_REPLAY, sanggong._impl.kernels.IMPLEMENTATION, frozenset({"MT19937"}))
     report = verify_log(path)
     assert (report.ok, report.status, report.first_bad) == (False, "unchecked", 1)
     assert str(report).startswith("cannot check: line 1 (round 1): the ") and "bad" not in str(report)

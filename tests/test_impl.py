@@ -101,12 +101,13 @@ def _probe(prelude: str = "", pythonpath: Path | None = None, **environ: str) ->
 
 
 def _copy_without_core(tmp_path: Path) -> Path:
-    """The installed package's Python modules, in tmp_path/sanggong, without the core."""
+    """The installed package's Python modules (its subpackages' too), in tmp_path/sanggong,
+    without the core."""
     package = Path(sanggong.__file__).parent
     target = tmp_path / "sanggong"
-    target.mkdir()
-    for module in package.glob("*.py"):
-        shutil.copy2(module, target)
+    for module in package.rglob("*.py"):
+        (target / module.relative_to(package)).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(module, target / module.relative_to(package))
     return target
 
 

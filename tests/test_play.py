@@ -12,13 +12,14 @@ import pytest
 from cli_run import fails, run
 
 from sanggong import MACAU, ONLINE, PRESETS, analyze, settle
-from sanggong._reference import RANK_SYMBOLS
+from sanggong._spec import RANK_SYMBOLS
 from sanggong.analysis import effect_of_removal
 from sanggong.dealing import Game
 from sanggong.rules import RuleSet
 from sanggong.seeds import child as _child
 from sanggong.simulation import _run_chunk
-from sanggong.shoe import CountPlay, PerfectPlay, ShoeEvaluator, _Setup, _run_play_chunk, design, play_shoes
+from sanggong.shoe import CountPlay, PerfectPlay, ShoeEvaluator, design, play_shoes
+from sanggong.shoe._play import _run_play_chunk, _Setup
 
 SMALL = MACAU.replace(decks=2, name="macau_2")  # a shoe of 104 cards: three or four rounds
 FEW = ("win:1", "tie:3", "odd", "even", "three_faces", "point:0", "point:6")
@@ -43,7 +44,7 @@ def _setup(rules: RuleSet, bets: tuple[str, ...], perfect: bool, burned_seen: bo
 def test_the_core_equals_the_reference(rules: RuleSet, bets: tuple[str, ...], perfect: bool, burned_seen: bool) -> None:
     import sanggong._core as core
     import sanggong._impl as impl
-    import sanggong._reference as ref
+    import sanggong._pykernels as ref
 
     setup = _setup(rules, bets, perfect, burned_seen)
     seed = np.random.SeedSequence(2024)
@@ -71,7 +72,7 @@ def test_the_cards_are_simulates(impl: object) -> None:
     setup = _Setup(MACAU, bets, False, setup.tags, np.zeros(len(bets), dtype=np.int32), 0.5, 9, 20, False)
     played = _run_play_chunk(setup, 0, np.random.SeedSequence(9), 4)
     simulated = _run_chunk(MACAU, bets, 0, np.random.SeedSequence(9), played.rounds)
-    from sanggong.shoe import _outcome_columns
+    from sanggong.shoe._play import _outcome_columns
 
     _, codes = _outcome_columns(MACAU, bets)
     by_outcome = played.count_hist.sum(axis=0)  # (bets, columns)
@@ -188,7 +189,7 @@ def test_thresholds_spreads_and_given_tags(impl: object) -> None:
 
 def test_bad_input(impl: object) -> None:
     with pytest.raises(TypeError):
-        play_shoes("macau", 1, "perfect")  # type: ignore[arg-type]
+        play_shoes(3, 1, "perfect")  # type: ignore[arg-type]
     for shoes in (0, -1, 10**13, 2.5, True):
         with pytest.raises((TypeError, ValueError)):
             play_shoes(SMALL, shoes, "perfect")  # type: ignore[arg-type]

@@ -80,7 +80,7 @@ def test_tables_are_cached_shared_by_threads_and_pickled_by_description() -> Non
     hands = np.random.default_rng(4).integers(0, 52, size=(50_000, 3))
     want = rank_batch(hands, rules=ranking)
     with ThreadPoolExecutor(4) as pool:
-        got = list(pool.map(lambda _: rank_batch(hands, rules=ranking, threads=1), range(8)))
+        got = list(pool.map(lambda _: rank_batch(hands, rules=ranking, workers=1), range(8)))
     assert all((g == want).all() for g in got)
     assert type(rebuilt) is type(tables.kernel)
 

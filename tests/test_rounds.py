@@ -15,7 +15,7 @@ import pytest
 
 from fractions import Fraction
 
-from sanggong import _core, _reference
+from sanggong import _core, _pykernels
 from sanggong.money import Purse
 from sanggong.ranking import DEFAULT_RANKING, tables_for
 from sanggong.rules import PRESETS, RuleSet
@@ -94,7 +94,7 @@ def _chunk(module: object, ranking: object, shape: tuple[int, ...], seed: int, r
 
 def _agree(ranking: object, shape: tuple[int, ...], seed: int, rounds: int) -> None:
     done, pairs, single, state = _chunk(_core, ranking, shape, seed, rounds)
-    want = _chunk(_reference, ranking, shape, seed, rounds)
+    want = _chunk(_pykernels, ranking, shape, seed, rounds)
     assert done == want[0] == rounds
     np.testing.assert_array_equal(single, want[2])
     np.testing.assert_array_equal(pairs, want[1])
@@ -188,7 +188,7 @@ def _session(module: object, rules: RuleSet, rounds: int) -> tuple[object, ...]:
 def test_session_mode_agrees_with_the_reference(rules: str) -> None:
     """Each round's net of a bet slip with every bet, and the histograms, in session mode."""
     got = _session(_core, SESSION_RULES[rules], 200)
-    want = _session(_reference, SESSION_RULES[rules], 200)
+    want = _session(_pykernels, SESSION_RULES[rules], 200)
     assert got == want
     assert any(got[3])  # money changed hands
 

@@ -27,8 +27,6 @@ from sanggong import analyze, limits
 from sanggong.ranking import HIGH_CARDS, ORDERS, TIERS, Ranking, tables_for
 from sanggong.dealing import Game
 from sanggong.rules import (
-    _DRAGON_PHOENIX_FIELDS,
-    _PAY_KEYS,
     MACAU,
     ONLINE,
     PAIR_PLUS_CATEGORIES,
@@ -36,12 +34,14 @@ from sanggong.rules import (
     SAN_GONG,
     BetSpec,
     RuleSet,
-    _PairPlusFile,
-    _PaysFile,
-    _RuleFile,
-    _toml,
     parse_bet,
 )
+from sanggong.rules._bets import PAY_KEYS as _PAY_KEYS
+from sanggong.rules._files import PairPlusFile as _PairPlusFile
+from sanggong.rules._files import PaysFile as _PaysFile
+from sanggong.rules._files import RuleFile as _RuleFile
+from sanggong.rules._files import to_toml as _toml
+from sanggong.rules._ruleset import DRAGON_PHOENIX_FIELDS as _DRAGON_PHOENIX_FIELDS
 from sanggong._table import table_params
 
 
@@ -1044,7 +1044,7 @@ def test_any_accepted_rule_set_can_be_dealt_analysed_and_simulated(rules: RuleSe
     """One validation shared by all three: what RuleSet accepts, the dealer deals, the
     analysis counts (every bet's outcomes covering every deal) and the compiled round
     loop simulates, the reference's loop dealing the same hands."""
-    from sanggong import _core, _reference
+    from sanggong import _core, _pykernels
     from sanggong.simulation import _histograms, simulate
 
     game = Game(rules, seed=5)
@@ -1062,6 +1062,6 @@ def test_any_accepted_rule_set_can_be_dealt_analysed_and_simulated(rules: RuleSe
     source = tables_for(rules.ranking)
     assert _core.simulate_chunk(np.random.PCG64(9), _core.Tables(source), table_params(rules).array(), 50, pairs, single, None,
                                 None, None, stop) == 50
-    assert _reference.simulate_chunk(np.random.PCG64(9), _reference.Tables(source), table_params(rules).array(), 50, pairs_ref,
+    assert _pykernels.simulate_chunk(np.random.PCG64(9), _pykernels.Tables(source), table_params(rules).array(), 50, pairs_ref,
                                      single_ref, None, None, None, stop) == 50
     assert (pairs == pairs_ref).all() and (single == single_ref).all()

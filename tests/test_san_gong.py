@@ -3,7 +3,7 @@ written here, card by card, from the rules page's readings, at one deck, for dep
 shoes and for a shoe holding twin cards; the published figures as a check on the readings;
 the table as dealt; shoe play, simulation and records with the new bets.
 
-Nothing here reads ``sanggong._reference``: a hand's points, tier, pair and order are
+Nothing here reads ``sanggong._spec``: a hand's points, tier, pair and order are
 written from the rules page directly (the key is test_families' ``san_gong_key``, as one
 integer), and so is what each bet does with them.
 """
@@ -311,8 +311,8 @@ def test_shoe_play_of_the_core_equals_the_reference(perfect: bool) -> None:
     reference count the same outcomes. Once: it runs both itself."""
     import sanggong._core as core
     import sanggong._impl as impl
-    import sanggong._reference as ref
-    from sanggong.shoe import _Setup, _run_play_chunk
+    import sanggong._pykernels as ref
+    from sanggong.shoe._play import _run_play_chunk, _Setup
 
     bets = tuple(name for name in SAN_GONG.bets if ":" in name)
     tags = np.array([[1, 1, 0, 0, -1, -1, 0, 0, 1, -1, 0, 0, 0]], dtype=np.int32)

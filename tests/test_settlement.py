@@ -14,7 +14,7 @@ import pytest
 from sanggong.ranking import Ranking, tables_for
 from sanggong.rules import PRESETS
 from sanggong import MACAU, ONLINE, RuleSet, TableSession, evaluate, settle
-from sanggong import _reference as ref
+from sanggong import _spec as ref
 from sanggong.settlement import outcome_codes
 
 THREE_PICTURES = MACAU.replace(name="three pictures", tie_by="points", pays={**MACAU.pays, "tie": 8})

@@ -191,14 +191,14 @@ def test_play_shoes_with_large_pay_denominators() -> None:
     ``_run_play_chunk`` / ``_kernel``)."""
     from sanggong import limits
 
-    from sanggong import _core, _reference
+    from sanggong import _core, _pykernels
 
     odds = Fraction(limits.MAX_ODDS * limits.MAX_DENOMINATOR - 1, limits.MAX_DENOMINATOR)
     rules = MACAU.replace(pays={**MACAU.pays, "win": odds})
     plan = shoe_plan(rules, ("win:1",))
     assert int(np.abs(plan.pairs_values).max()) > 2**31  # beyond 32 bits: the kernel holds 64
     counts = composition(8).tolist()
-    assert _core.ShoeKernel(plan, counts).numerators() == _reference.ShoeKernel(plan, counts).numerators()
+    assert _core.ShoeKernel(plan, counts).numerators() == _pykernels.ShoeKernel(plan, counts).numerators()
     result = play_shoes(rules, 1, "perfect", seed=1, bets=["win:1"])
     assert result.shoes == 1 and result["win:1"].perfect is not None
 
@@ -276,9 +276,9 @@ def test_play_shoes_refuses_bad_input(kw: dict[str, Any], error: type[Exception]
 
 @pytest.mark.single_impl
 def test_play_shoes_rules_not_a_rule_set() -> None:
-    """(passes) A preset's name is not a RuleSet here."""
-    with pytest.raises(TypeError, match="str"):
-        play_shoes("macau", 1, "count", seed=1)  # type: ignore[arg-type]
+    """(passes) What is neither a RuleSet nor a preset's name is refused, naming its type."""
+    with pytest.raises(TypeError, match="int"):
+        play_shoes(3, 1, "count", seed=1)  # type: ignore[arg-type]
 
 
 # --- design ---------------------------------------------------------------------------------------
@@ -381,14 +381,14 @@ def test_shoe_kernel_refuses_values_it_cannot_hold(forge: str) -> None:
 @pytest.mark.single_impl
 def test_shoe_kernel_sums_64_bit_values_exactly() -> None:
     """Values beyond 32 bits (up to 64) are held and summed exactly: the reference agrees."""
-    from sanggong import _core, _reference
+    from sanggong import _core, _pykernels
 
     plan = _plan()
     values = plan.single_values.astype(np.int64)
     values[:, 0] = np.where(values[:, 0] > 0, 2**62 - 1, -(2**62) + 3)
     forged = dataclasses.replace(plan, single_values=values)
     counts = composition(64).tolist()
-    assert _core.ShoeKernel(forged, counts).numerators() == _reference.ShoeKernel(forged, counts).numerators()
+    assert _core.ShoeKernel(forged, counts).numerators() == _pykernels.ShoeKernel(forged, counts).numerators()
 
 
 @pytest.mark.single_impl
@@ -426,7 +426,7 @@ def test_shoe_kernel_refuses_a_forged_plan(impl: Any, forge: str) -> None:
     ValueError. (The compiled one does; the reference's ``ShoeKernel`` does not check
     ``fold`` or ``kinds`` at all: fold -1 is accepted and sums the wrong kind, fold 300
     and a short fold raise IndexError, kinds 53 is accepted, a 0-d idx raises TypeError,
-    1-d values IndexError: _reference.py ``ShoeKernel.__init__``.)"""
+    1-d values IndexError: _pykernels.py ``ShoeKernel.__init__``.)"""
     plan = _plan()
     fold = np.array(plan.fold, dtype=np.int64)
     change: dict[str, Any] = {}
@@ -465,9 +465,9 @@ def _chunk_args(bets: tuple[str, ...] = ("point:0", "win:1")) -> dict[str, Any]:
     import inspect
 
     import sanggong._impl as _impl
-    from sanggong import _core, _reference
+    from sanggong import _core, _pykernels
 
-    names = list(inspect.signature(_reference.play_chunk).parameters)
+    names = list(inspect.signature(_pykernels.play_chunk).parameters)
     captured: list[dict[str, Any]] = []
 
     class Spy:

@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sanggong import MACAU, ONLINE, Game, HandValue, RuleSet, _core, _reference
+from sanggong import MACAU, ONLINE, Game, HandValue, RuleSet, _core, _pykernels
 from sanggong.ranking import tables_for
 from sanggong.rules import PRESETS
 from sanggong.settlement import plan_for, result_of
@@ -74,7 +74,7 @@ def test_compiled_and_reference_rounds_agree(rules: RuleSet) -> None:
         for code in _possible(rules, n):
             money[j, code] = int(_result(rules, _Purse(int, rules), rules.bet(n), Fraction(stake[n]), code).net)
     results = []
-    for module in (_core, _reference):
+    for module in (_core, _pykernels):
         pairs, single = _histograms(rules)
         net = np.zeros(1500, np.int64)
         done = module.simulate_chunk(np.random.PCG64(5), _tables(module, rules), table_params(rules).array(), 1500, pairs,
@@ -235,7 +235,7 @@ def test_sessions() -> None:
         (lambda: simulate(ONLINE, 10, {"win:1": 1.0}), TypeError, "never a float"),
         (lambda: simulate(ONLINE, 10, workers=0), ValueError, "workers must be a positive int"),
         (lambda: simulate(ONLINE, 10, chunk_size=0), ValueError, "chunk_size"),
-        (lambda: simulate("online", 10), TypeError, "RuleSet"),  # type: ignore[arg-type]
+        (lambda: simulate(3, 10), TypeError, "RuleSet"),  # type: ignore[arg-type]
         (lambda: simulate_sessions(ONLINE, {"win:1": Fraction(1)}, 10, 10, 10), TypeError, "int minor units"),
         (lambda: simulate_sessions(ONLINE, {"win:1": 1}, 0, 10, 10), ValueError, "bankroll"),
     ],
@@ -389,9 +389,9 @@ def test_statistics_of_no_rounds_are_null_in_json() -> None:
 
 def test_a_deck_larger_than_the_draw_tables_is_refused_by_both_kernels() -> None:
     """More than 64 decks once read past the core's group table (a segfault in deal)."""
-    from sanggong import _core, _reference
+    from sanggong import _core, _pykernels
 
-    for kernels in (_core, _reference):
+    for kernels in (_core, _pykernels):
         with pytest.raises(ValueError, match="at most 3328 cards"):
             kernels.draw(np.random.PCG64(1), np.zeros(52 * 65, np.uint8), 0, 5, np.zeros(5, np.uint8))
 

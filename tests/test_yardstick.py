@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sanggong import _core, _reference
+from sanggong import _core, _pykernels
 from sanggong.ranking import tables_for
 from sanggong.simulation import _histograms
 from sanggong._table import table_params
@@ -90,7 +90,7 @@ def test_yardstick_counts_past_its_counters_width(lib: object, shape: str) -> No
 def test_yardstick_gives_the_reference_histograms(lib: object, shape: str) -> None:
     """The pure-Python reference, the source of truth, on a short chunk."""
     rules, run = SHAPES[shape]
-    pairs, single, state = _core_chunk(_reference, rules, 11, 300)
+    pairs, single, state = _core_chunk(_pykernels, rules, 11, 300)
     y_pairs, y_single = yardstick.histograms(rules.hands)
     bit_generator = np.random.PCG64(11)
     run(lib, bit_generator, 300, y_pairs, y_single)

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import sanggong
-from sanggong import _reference as ref
+from sanggong import _spec as ref
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 from yardstick_eval import YardstickUnavailable, load_eval_yardstick  # noqa: E402

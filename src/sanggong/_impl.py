@@ -1,10 +1,11 @@
-"""Pick the implementation of the kernels: the compiled core, or the pure-Python reference.
+"""Pick the implementation of the kernels: the compiled core, or its pure-Python twin.
 
 ``SANGGONG_NO_EXTENSIONS`` set to a true value (``1``, ``true``, ``yes``, ``on``) forces
-the reference; unset, empty or a false value (``0``, ``false``, ``no``, ``off``) leaves
-the choice to the import; any other value is an error, not a guess: every function that
-needs the kernels raises ``ValueError`` naming it (``sanggong.IMPLEMENTATION`` is then
-``"unconfigured"``, and the command line exits with status 2).
+the pure-Python reference (``sanggong._pykernels``, the core's twin); unset, empty or a
+false value (``0``, ``false``, ``no``, ``off``) leaves the choice to the import; any
+other value is an error, not a guess: every function that needs the kernels raises
+``ValueError`` naming it (``sanggong.IMPLEMENTATION`` is then ``"unconfigured"``, and the
+command line exits with status 2).
 
 When the compiled core is not there, the reference is used and ``sanggong.IMPLEMENTATION``
 says so: silently for a source tree that was never built, with one ``RuntimeWarning`` when
@@ -15,6 +16,12 @@ naming the error, and the reference is used: slower, never a crash.
 
 Public modules call ``_impl.kernels.<name>`` at call time, never a copy taken at import,
 so the test suite can run every public function against both implementations.
+
+**What a kernel is** is ``Kernels``, a protocol of every kernel's signature (the arrays'
+dtypes included). mypy checks the pure-Python twin (``_pykernels``) against it, and checks
+the compiled core the same way, through its stubs (``_core.pyi``), once they declare every
+kernel (the line to enable is below). The public modules see ``kernels`` as a
+``Kernels``, so every kernel call they make is type-checked too.
 """
 
 from __future__ import annotations
@@ -22,11 +29,23 @@ from __future__ import annotations
 import importlib
 import os
 import warnings
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol, TypeAlias, TypeVar
 
-__all__ = ["CONFIG_ERROR", "extensions_disabled", "kernels"]
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    from .ranking import RankingTables
+    from .settlement import SettlementPlan
+    from .shoe import ShoePlan
+
+__all__ = ["CONFIG_ERROR", "Kernels", "ShoeSums", "extensions_disabled", "kernels"]
+
+Hands: TypeAlias = "npt.NDArray[np.integer[Any]]"
+"""An (n, 3) array of card codes, of any integer dtype (``sanggong.batch`` checks it)."""
 
 _TRUE = frozenset({"1", "true", "yes", "on"})
 _FALSE = frozenset({"", "0", "false", "no", "off"})
@@ -61,7 +80,7 @@ class _Unconfigured(ModuleType):
 
 def _load() -> ModuleType:
     global CONFIG_ERROR
-    from . import _reference
+    from . import _pykernels
 
     try:
         disabled = extensions_disabled()
@@ -69,7 +88,7 @@ def _load() -> ModuleType:
         CONFIG_ERROR = str(exc)
         return _Unconfigured("sanggong._unconfigured")
     if disabled:
-        return _reference
+        return _pykernels
     name = f"{__package__}._core"
     try:  # (not `from . import _core`: its error for a missing module is no ModuleNotFoundError)
         core = importlib.import_module(name)
@@ -80,7 +99,7 @@ def _load() -> ModuleType:
                 _warn(f"the compiled core could not be built when sanggong was installed ({note})")
         else:  # there, but it does not load (an undefined symbol, a module it needs is missing, ...)
             _warn(f"the compiled core is present but failed to import ({type(exc).__name__}: {exc})")
-        return _reference
+        return _pykernels
     return core
 
 
@@ -107,7 +126,106 @@ def _warn(what: str) -> None:
     )
 
 
+# --- what a kernel is ---------------------------------------------------------------------
+
+TablesT = TypeVar("TablesT")
+SumsT = TypeVar("SumsT", bound="ShoeSums")
+CardBuffer: TypeAlias = "bytearray | npt.NDArray[np.uint8]"
+"""Cards the dealing kernels read and write in place (``_spec.Shoe`` keeps a ``bytearray``)."""
+
+
+class ShoeSums(Protocol):
+    """What the public modules read of a shoe kernel (``ShoeKernel``): the exact sums behind
+    every bet's EV for an unseen composition, which follows the cards removed and added."""
+
+    @property
+    def n_cards(self) -> int: ...
+    @property
+    def counts(self) -> list[int]: ...
+    def set_counts(self, counts: Iterable[int]) -> None: ...
+    def remove(self, code: int) -> None: ...
+    def add(self, code: int) -> None: ...
+    def numerators(self, with_pairs: bool = True) -> list[int]: ...
+
+
+class Kernels(Protocol[TablesT, SumsT]):
+    """The kernels: what the compiled core (``_core``, typed by ``_core.pyi``) and its
+    pure-Python twin (``_pykernels``) both provide, with the same signatures and results.
+    ``TablesT`` is an implementation's own ``Tables`` (a ranking's tables as its kernels
+    read them) and ``SumsT`` its ``ShoeKernel``: a kernel takes only what its own
+    implementation made. mypy checks both modules against this protocol (below); the
+    public modules call ``kernels``, typed ``Kernels[Any, ShoeSums]``.
+
+    Arrays are checked by the public modules before a kernel sees them (shape, dtype,
+    contiguity, alignment: the one validation boundary); a kernel checks only what it
+    must to stay memory-safe, and says so by raising ``ValueError``.
+    """
+
+    @property
+    def IMPLEMENTATION(self) -> str: ...  # noqa: N802 (a module's constant)
+
+    # hands
+    def Tables(self, source: RankingTables) -> TablesT: ...  # noqa: N802 (a module's class)
+    def rank3(self, tables: TablesT, c0: int, c1: int, c2: int) -> int: ...
+    def class3(self, tables: TablesT, c0: int, c1: int, c2: int) -> int: ...
+    def pair_plus3(self, c0: int, c1: int, c2: int) -> int: ...
+    def rank_batch(self, tables: TablesT, hands: Hands, out: npt.NDArray[np.uint8 | np.uint16]) -> int: ...
+    def pair_plus_batch(self, tables: TablesT, hands: Hands, out: npt.NDArray[np.uint8]) -> int: ...
+    def evaluate_batch(self, tables: TablesT, hands: Hands, ranks: npt.NDArray[np.uint8 | np.uint16],
+                       pair_plus: npt.NDArray[np.uint8]) -> int: ...
+    def compare_batch(self, tables: TablesT, a: Hands, b: Hands, out: npt.NDArray[np.int8]) -> int: ...
+
+    # settlement
+    def settle_batch(self, plan: SettlementPlan, classes: npt.NDArray[np.uint8], ranks: npt.NDArray[np.uint16],
+                     pps: npt.NDArray[np.uint8], out: npt.NDArray[np.uint8]) -> int: ...
+
+    # dealing
+    def bounded(self, bit_generator: Any, n: int) -> int: ...
+    def draw(self, bit_generator: Any, deck: CardBuffer, start: int, count: int, out: CardBuffer) -> None: ...
+    def deal_fresh_batch(self, bit_generator: Any, decks: int, out: npt.NDArray[np.uint8]) -> None: ...
+    def deal_chunk(
+        self, bit_generator: Any, params: npt.NDArray[np.int64], hands: npt.NDArray[np.uint8],
+        burned: npt.NDArray[np.uint8], burn_counts: npt.NDArray[np.uint8], head_cards: npt.NDArray[np.uint8] | None,
+        shoe: npt.NDArray[np.int64], round_in_shoe: npt.NDArray[np.uint16], last: npt.NDArray[np.uint8],
+        cut_card: npt.NDArray[np.uint16],
+    ) -> int: ...
+
+    # exact counting
+    def suit_split(self, suits: Sequence[int], a: int, b: int) -> tuple[int, int, int]: ...
+    def joint_class_counts(
+        self, counts: npt.NDArray[np.int64], multisets: npt.NDArray[np.uint8], classes: npt.NDArray[np.uint8],
+        ranks: npt.NDArray[np.uint16], n_classes: int, out: npt.NDArray[np.uint64] | npt.NDArray[np.object_],
+        suits: npt.NDArray[np.int64] | None = None,
+    ) -> None: ...
+    def hand_counts(self, counts: npt.NDArray[np.int64], multisets: npt.NDArray[np.uint8],
+                    values: npt.NDArray[np.uint8], out: npt.NDArray[np.uint64]) -> None: ...
+
+    # the round loops
+    def simulate_chunk(
+        self, bit_generator: Any, tables: TablesT, params: npt.NDArray[np.int64], rounds: int,
+        pairs: npt.NDArray[np.uint64], single: npt.NDArray[np.uint64], plan: SettlementPlan | None,
+        money: npt.NDArray[np.int64] | None, net: npt.NDArray[np.int64] | None, stop: npt.NDArray[np.uint8],
+    ) -> int: ...
+
+    # a shoe as it is dealt
+    def ShoeKernel(self, plan: ShoePlan, counts: Iterable[int]) -> SumsT: ...  # noqa: N802 (a module's class)
+    def play_chunk(
+        self, bit_generator: Any, tables: TablesT, params: npt.NDArray[np.int64], shoes: int, plan: SettlementPlan,
+        columns: npt.NDArray[np.uint8], kernel: SumsT | None, bet_row: npt.NDArray[np.int32],
+        row_scale: npt.NDArray[np.float64], row_part: npt.NDArray[np.uint8], fixed_ev: npt.NDArray[np.float64],
+        tags: npt.NDArray[np.int32], bet_tag: npt.NDArray[np.int32], bin_width: float, bin_zero: int,
+        burned_seen: bool, count_hist: npt.NDArray[np.uint64], perfect_hist: npt.NDArray[np.uint64],
+        ev_bins: npt.NDArray[np.float64], moments: npt.NDArray[np.float64], stop: npt.NDArray[np.uint8],
+    ) -> tuple[int, int]: ...
+
+
 if TYPE_CHECKING:
-    from . import _reference as kernels
+    from . import _pykernels
+
+    # Both implementations are checked against the protocol: the twin here; the compiled
+    # core the same way once its stubs (_core.pyi) declare every kernel:
+    #     _compiled: Kernels[_core.Tables, _core.ShoeKernel] = _core
+    _python: Kernels[_pykernels.Tables, _pykernels.ShoeKernel] = _pykernels
+    kernels: Kernels[Any, ShoeSums]
 else:
     kernels: ModuleType = _load()

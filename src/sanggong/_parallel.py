@@ -2,15 +2,18 @@
 ``concurrent.futures.Executor`` with a bounded number of chunks in flight.
 
 Every chunked entry point (``simulate``, ``simulate_sessions``, ``deal_batch``,
-``play_shoes``) runs through here, so that its results do not depend on the workers or
-the executor (chunk k draws from ``seeds.child(sequence, k)``), and its memory does not
-grow with the number of chunks (``execute`` keeps at most ``window`` of them in flight).
+``play_shoes``, ``detect`` over several logs) runs through here, so that its results do
+not depend on the workers or the executor (chunk k draws from ``seeds.child(sequence,
+k)``), and its memory does not grow with the number of chunks (``execute`` keeps at most
+``window`` of them in flight). The arguments of scheduling are checked here too, once for
+every entry point: ``workers`` (the batch functions' too), ``executor`` and ``progress``.
 Thread-safety: stateless functions; ``execute`` calls ``on_result`` in the calling
 thread only.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from typing import Any
@@ -18,10 +21,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .batch import cores
+from .limits import MAX_THREADS
 from .seeds import child
 
-__all__ = ["chunks", "execute", "workers"]
+__all__ = ["check_executor", "check_progress", "chunks", "execute", "workers"]
 
 
 def chunks(total: int, chunk_size: int, sequence: np.random.SeedSequence) -> Iterator[tuple[int, np.random.SeedSequence, int]]:
@@ -31,8 +34,26 @@ def chunks(total: int, chunk_size: int, sequence: np.random.SeedSequence) -> Ite
 
 
 def workers(value: int | None) -> int:
-    """A count of workers (None: every core), checked."""
-    return cores(value, "workers")
+    """A ``workers=`` argument: a count of threads (or processes, or chunks in flight on an
+    executor) of 1 .. ``MAX_THREADS``; None: every core."""
+    if value is None:
+        return os.cpu_count() or 1
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_THREADS:
+        raise ValueError(f"workers must be a positive int (at most {MAX_THREADS}) or None, got {value!r}")
+    return value
+
+
+def check_executor(executor: object) -> None:
+    """An ``executor=`` argument: None (threads of this process) or a
+    ``concurrent.futures.Executor`` (e.g. Dask's ``Client.get_executor()``)."""
+    if executor is not None and not isinstance(executor, Executor):
+        raise TypeError(f"executor must be a concurrent.futures.Executor, not {type(executor).__name__}")
+
+
+def check_progress(progress: object) -> None:
+    """A ``progress=`` argument: None or a callable (called in the calling thread only)."""
+    if progress is not None and not callable(progress):
+        raise TypeError(f"progress must be callable, not {type(progress).__name__}")
 
 
 def execute(

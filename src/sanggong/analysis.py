@@ -5,9 +5,9 @@ Counts are exact integers: for a position's bets, the ordered pairs of disjoint 
 (the position's three cards and the banker's) that the shoe can deal; for bets on one
 hand (the banker's Odd/Even/Point/Three Faces, a player's Three Faces, Pair Plus), the
 3-card hands. They are computed combinatorially, over multisets of ranks weighted by the
-ways to choose their suits (see ``_reference.joint_class_counts``), not by walking every
+ways to choose their suits (see ``_pykernels.joint_class_counts``), not by walking every
 deal; where suits break ties, the draws of the one rank two equal hands share are split
-by how their strongest suits compare (``_reference.suit_split``). The test suite checks
+by how their strongest suits compare (``_spec.suit_split``). The test suite checks
 the counts against a card-by-card enumeration of the 407,170,400 one-deck deals, against
 an ordered-draw count for other shoes, and for suit tie-breaks against every pair of
 hands of small multi-deck shoes.
@@ -32,87 +32,28 @@ True
 from __future__ import annotations
 
 import functools
-import importlib
 import math
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
-from math import comb, sqrt
+from math import sqrt
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
 
-from . import _impl
-from . import _reference as _ref
+from ._counting import Counts, check_counts, count_hands
+from ._presentation import fixed, html_table, pandas, percent
+from ._spec import CATEGORY_BETS, COMPARISONS, N_CARDS, N_PAIR_PLUS, N_RANKS, N_SUITS, RANK_SYMBOLS
 from .cards import CardsLike, parse_cards
 from .limits import MAX_DECKS
-from .rules import RuleSet
-from .ranking import Ranking, tables_for
-from .settlement import multiplied, odds_of, plan_for, result_of
+from .rules import RuleSet, as_rules, offered_bets
+from .settlement import payout, plan_for, result_of
 
 if TYPE_CHECKING:  # pandas is optional (the "frame" extra), and typed only with pandas-stubs
     from pandas import DataFrame  # type: ignore[import-not-found, import-untyped, unused-ignore]
 
 __all__ = ["Analysis", "BetAnalysis", "OutcomeLine", "Removal", "analyze", "composition", "effect_of_removal"]
-
-RANK_SYMBOLS = _ref.RANK_SYMBOLS
-
-
-# --- the multisets counted over, built once from the reference ---------------------------
-
-
-def _pack(multisets: list[tuple[tuple[int, int], ...]]) -> npt.NDArray[np.uint8]:
-    arr = np.zeros((len(multisets), 3, 2), dtype=np.uint8)
-    for i, ms in enumerate(multisets):
-        for t, (kind, mult) in enumerate(ms):
-            arr[i, t] = kind, mult
-    arr.flags.writeable = False
-    return arr
-
-
-def _cards_of(sets: npt.NDArray[np.uint8], kinds: int) -> npt.NDArray[np.int64]:
-    """Three card codes of each packed multiset (``_reference.multiset_cards``, for all at
-    once: each row's multiplicities add up to 3)."""
-    kind_cards = np.array([_ref.kind_code(k, kinds) for k in range(kinds)], dtype=np.int64)
-    return kind_cards[np.repeat(sets[:, :, 0].ravel(), sets[:, :, 1].ravel())].reshape(-1, 3)
-
-
-def _kinds(ranking: Ranking) -> int:
-    """The kinds a ranking's hands are counted over: ``Ranking.kinds``, but the 13 ranks
-    where suits break ties (the suits of the one rank that can decide are counted apart:
-    ``_reference.suit_split``)."""
-    return _ref.N_RANKS if ranking.uses_suits else ranking.kinds
-
-
-@functools.lru_cache(maxsize=16)
-def _class_tables(ranking: Ranking) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8], npt.NDArray[np.uint16]]:
-    """The hands counted over for a ranking (multisets of its counting kinds: 11 class
-    ranks or 13 ranks) with each one's class and rank; where suits break ties, the rank
-    with its strongest card's suit left out (a rank is ``256 p + 4 (r - 1) + suit``, so
-    the rank // 4)."""
-    kinds = _kinds(ranking)
-    tables = tables_for(ranking)
-    sets = _pack(_ref.kind_multisets(kinds))
-    cards = _cards_of(sets, kinds)
-    rid = tables.packed_of_triple[(cards[:, 0] * 52 + cards[:, 1]) * 52 + cards[:, 2]] >> 3
-    classes = tables.cls[rid].astype(np.uint8)
-    ranks = tables.rank[rid].astype(np.uint16)
-    if ranking.uses_suits:
-        ranks //= 4
-    for arr in (classes, ranks):
-        arr.flags.writeable = False
-    return sets, classes, ranks
-
-
-@functools.cache
-def _card_tables() -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8]]:
-    """The 24,804 hands of the 52 cards as multisets, with each one's Pair Plus category."""
-    sets = _pack(_ref.kind_multisets(_ref.N_CARDS))
-    cards = _cards_of(sets, _ref.N_CARDS)
-    values = _ref.triple_pair_plus()[(cards[:, 0] * 52 + cards[:, 1]) * 52 + cards[:, 2]].astype(np.uint8)
-    values.flags.writeable = False
-    return sets, values
 
 
 # --- shoes --------------------------------------------------------------------------------
@@ -132,130 +73,12 @@ def composition(decks: int = 1, remove: CardsLike | None = None) -> npt.NDArray[
     if isinstance(decks, bool) or not isinstance(decks, int) or not 1 <= decks <= MAX_DECKS:
         shown = f"a {decks.bit_length()}-bit number" if isinstance(decks, int) and abs(decks) > 10**30 else repr(decks)
         raise ValueError(f"decks must be a positive int, at most {MAX_DECKS}, got {shown}")
-    counts = np.full(_ref.N_CARDS, decks, dtype=np.int64)
+    counts = np.full(N_CARDS, decks, dtype=np.int64)
     for card in parse_cards(remove) if remove is not None and remove != "" else ():
         if counts[card.code] == 0:
             raise ValueError(f"cannot remove {card}: the shoe holds no more")
         counts[card.code] -= 1
     return counts
-
-
-def _check_counts(counts: npt.ArrayLike) -> npt.NDArray[np.int64]:
-    arr = np.asarray(counts)
-    if arr.dtype.kind not in "iu":
-        raise TypeError(f"a shoe composition is 52 integer counts, not dtype {arr.dtype}")
-    if arr.shape != (_ref.N_CARDS,):
-        raise ValueError(f"a shoe composition is 52 counts (one per card code), got shape {arr.shape}")
-    if (arr < 0).any():
-        code = int(np.argmax(arr < 0))
-        raise ValueError(f"the composition holds {int(arr[code])} of card code {code}")
-    if (arr > MAX_DECKS).any():  # compared in the array's own dtype: nothing wraps
-        code = int(np.argmax(arr > MAX_DECKS))
-        raise ValueError(
-            f"the composition holds {int(arr[code])} of card code {code}: a shoe holds at most {MAX_DECKS} decks"
-        )
-    if int(arr.sum()) < 6:
-        raise ValueError(f"a round needs 6 cards at the least; the composition holds {int(arr.sum())}")
-    return arr.astype(np.int64)
-
-
-def _by_kind(counts: npt.NDArray[np.int64], kinds: int) -> npt.NDArray[np.int64]:
-    """A composition folded to counting kinds (52: as it is)."""
-    if kinds == _ref.N_CARDS:
-        return np.ascontiguousarray(counts, dtype=np.int64)
-    folded = np.zeros(kinds, dtype=np.int64)
-    np.add.at(folded, [_ref.kind_of(c, kinds) for c in range(_ref.N_CARDS)], counts)
-    return folded
-
-
-def _feasible(sets: npt.NDArray[np.uint8], counts: npt.NDArray[np.int64]) -> npt.NDArray[np.bool_]:
-    """The multisets a shoe of these counts can deal (no kind drawn more often than held):
-    the others add nothing, and leaving them out spares the counting loops (a shoe with two
-    kings left keeps no multiset of three kings)."""
-    feasible: npt.NDArray[np.bool_] = ((sets[:, :, 1] <= counts[sets[:, :, 0]]) | (sets[:, :, 1] == 0)).all(axis=1)
-    return feasible
-
-
-@dataclass(frozen=True)
-class _Counts:
-    """The exact counts every bet's outcomes are summed from."""
-
-    joint: Any  # (classes ** 2 * 3,) ordered (position hand, banker hand) pairs by classes and order
-    marginal: Any  # (classes,) hands by class
-    pair_plus: Any  # (6,) hands by Pair Plus category
-    pairs: int  # ordered pairs of disjoint hands
-    hands: int  # 3-card hands
-
-
-def _suits(counts52: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
-    """A composition as (13 ranks, 4 suits by strength, weakest first)."""
-    by_strength = np.argsort(_ref.SUIT_STRENGTH)
-    return np.ascontiguousarray(counts52.reshape(_ref.N_RANKS, _ref.N_SUITS)[:, by_strength], dtype=np.int64)
-
-
-def _counts(
-    rules: RuleSet, counts52: npt.NDArray[np.int64], *, need_pairs: bool = True, need_pair_plus: bool = True
-) -> _Counts:
-    n = int(counts52.sum())
-    pairs, hands = comb(n, 3) * comb(n - 3, 3), comb(n, 3)
-    kernels = _impl.kernels
-    dtype: Any = np.uint64 if pairs < 2**64 else object  # beyond uint64 sums: Python integers
-    ranking = rules.ranking
-    n_classes = tables_for(ranking).n_classes
-    class_sets, classes, ranks = _class_tables(ranking)
-    folded = _by_kind(counts52, _kinds(ranking))
-    keep = _feasible(class_sets, folded)
-    class_sets, classes, ranks = np.ascontiguousarray(class_sets[keep]), classes[keep].copy(), ranks[keep].copy()
-    joint = np.zeros(n_classes * n_classes * 3, dtype=dtype)
-    if need_pairs:
-        suits = _suits(counts52) if ranking.uses_suits else None
-        kernels.joint_class_counts(folded, class_sets, classes, ranks, n_classes, joint, suits)
-    marginal = np.zeros(n_classes, dtype=np.uint64)  # at most C(52 * 64, 3) < 2**33 hands
-    kernels.hand_counts(folded, class_sets, classes, marginal)
-    pair_plus = np.zeros(_ref.N_PAIR_PLUS, dtype=np.uint64)
-    if need_pair_plus:
-        card_sets, categories = _card_tables()
-        kernels.hand_counts(counts52, card_sets, categories, pair_plus)
-    return _Counts(joint, marginal, pair_plus, pairs, hands)
-
-
-# --- results as tables: pandas DataFrames and HTML for notebooks ----------------------------
-
-_FRAME_EXTRA = "pip install 'sanggong[frame]'"
-"""The install command that brings pandas, which ``to_frame()`` needs."""
-
-
-def _pandas() -> Any:
-    """pandas, imported on first use: it is an optional dependency (the ``frame`` extra)."""
-    try:
-        return importlib.import_module("pandas")
-    except ImportError as exc:
-        raise ImportError(f"to_frame() needs pandas: {_FRAME_EXTRA} ({exc})", name="pandas") from exc
-
-
-def _percent(value: float | None) -> str:
-    return "\u2014" if value is None or math.isnan(value) else f"{value:.4%}"
-
-
-def _decimal(value: float | None, places: int = 4) -> str:
-    return "\u2014" if value is None or math.isnan(value) else f"{value:.{places}f}"
-
-
-def _html_table(kind: str, caption: str, header: Iterable[str], rows: Iterable[Iterable[str]]) -> str:
-    """An HTML table of text, every piece escaped here: the first cell of each row heads
-    the row, the others (numbers) are aligned right. Needs no pandas."""
-    from html import escape
-
-    out = [f'<table class="sanggong-{escape(kind)}">', f"<caption>{escape(caption)}</caption>", "<thead><tr>"]
-    out += [f"<th>{escape(cell)}</th>" for cell in header]
-    out.append("</tr></thead><tbody>")
-    for row in rows:
-        first, *rest = row
-        out.append(f'<tr><th style="text-align: left">{escape(first)}</th>')
-        out += [f'<td style="text-align: right">{escape(cell)}</td>' for cell in rest]
-        out.append("</tr>")
-    out.append("</tbody></table>")
-    return "\n".join(out)
 
 
 # --- results ---------------------------------------------------------------------------------
@@ -409,7 +232,7 @@ class Analysis:
 
         :raises ImportError: pandas is not installed (the message names the extra).
         """
-        pd = _pandas()
+        pd = pandas()
         bets = list(self.bets.values())
         if outcomes:
             rows = [(b.bet, line.outcome, line.detail, line.combinations, line.probability, line.pays, line.net)
@@ -429,29 +252,15 @@ class Analysis:
         shoe = (f"{decks} deck{'s' if decks != 1 else ''} ({self.cards:,} cards)" if full
                 else f"a shoe of {self.cards:,} cards")
         rows = [
-            (b.bet, _percent(b.house_edge), _percent(b.house_edge_resolved), _percent(b.hit_frequency),
-             _percent(b.carry_probability), _decimal(b.sd), f"{b.total:,}")
+            (b.bet, percent(b.house_edge), percent(b.house_edge_resolved), percent(b.hit_frequency),
+             percent(b.carry_probability), fixed(b.sd), f"{b.total:,}")
             for b in self.bets.values()
         ]
         header = ("bet", "house edge", "edge per resolved bet", "hit frequency", "carried", "sd", "combinations")
-        return _html_table("analysis", f"Exact analysis: {self.rules.name}, {shoe}", header, rows)
+        return html_table("analysis", f"Exact analysis: {self.rules.name}, {shoe}", header, rows)
 
 
 _ORDER = {"win": 0, "push": 1, "carried": 2, "lose": 3}
-
-
-@functools.lru_cache(maxsize=1024)
-def _payout(rules: RuleSet, kind: str, code: int) -> tuple[Fraction | None, Fraction]:
-    """Odds and net return per unit staked of one outcome of a bet kind."""
-    outcome = result_of(rules, code)[0]
-    if multiplied(code):  # a banker game: the stake times the multiplier, won or lost
-        pays = odds_of(rules, kind, code)
-        return pays, pays if outcome == "win" else -pays
-    if outcome == "win":
-        pays = odds_of(rules, kind, code)
-        rate = rules.commission if kind in rules.commission_bets else Fraction(0)
-        return pays, pays * (1 - rate)
-    return None, Fraction(-1 if outcome == "lose" else 0)
 
 
 def _lines(rules: RuleSet, bet: str, kind: str, tally: Mapping[int, int], total: int) -> BetAnalysis:
@@ -460,12 +269,12 @@ def _lines(rules: RuleSet, bet: str, kind: str, tally: Mapping[int, int], total:
         count = tally[code]
         if count:
             outcome, detail = result_of(rules, code)
-            pays, net = _payout(rules, kind, code)
+            pays, net = payout(rules, kind, code)
             lines.append(OutcomeLine(outcome, detail, count, count / total, pays, net))
     return BetAnalysis(bet, total, tuple(lines))
 
 
-def _bet_table(rules: RuleSet, counts: _Counts, bets: Iterable[str]) -> dict[str, BetAnalysis]:
+def _bet_table(rules: RuleSet, counts: Counts, bets: Iterable[str]) -> dict[str, BetAnalysis]:
     names = tuple(bets)
     plan = plan_for(rules, names)
     done: dict[int, BetAnalysis] = {}
@@ -477,7 +286,7 @@ def _bet_table(rules: RuleSet, counts: _Counts, bets: Iterable[str]) -> dict[str
             if plan.kd[j]:  # a position against the banker: (classes, order) as the joint counts
                 keys, weights, total = codes_row, counts.joint, counts.pairs
             elif plan.kb[j]:  # Pair Plus: the hand's category
-                keys, weights, total = codes_row[: _ref.N_PAIR_PLUS], counts.pair_plus, counts.hands
+                keys, weights, total = codes_row[: N_PAIR_PLUS], counts.pair_plus, counts.hands
             else:  # the class of one hand
                 keys, weights, total = codes_row[: plan.n_classes], counts.marginal, counts.hands
             if weights.dtype == object:  # Python integers for shoes beyond uint64
@@ -494,20 +303,19 @@ def _bet_table(rules: RuleSet, counts: _Counts, bets: Iterable[str]) -> dict[str
     return out
 
 
-def analyze(rules: RuleSet, shoe: npt.ArrayLike | None = None) -> Analysis:
+def analyze(rules: RuleSet | str, shoe: npt.ArrayLike | None = None) -> Analysis:
     """Analyse every bet of ``rules`` for a full shoe of ``rules.decks`` decks, or for
     ``shoe``, the count of each of the 52 cards (``composition(...)`` makes one).
 
     :raises ValueError: a composition of the wrong shape, with negative counts, or too
         small to deal a round.
     """
-    if not isinstance(rules, RuleSet):
-        raise TypeError(f"rules must be a RuleSet, not {type(rules).__name__}")
-    counts52 = composition(rules.decks) if shoe is None else _check_counts(shoe)
+    rules = as_rules(rules)
+    counts52 = composition(rules.decks) if shoe is None else check_counts(shoe)
     bets = rules.bets
     kinds = {rules.bet(name).kind for name in bets}
-    counts = _counts(rules, counts52, need_pairs=bool(kinds & set(_ref.COMPARISONS)),
-                     need_pair_plus=bool(kinds & set(_ref.CATEGORY_BETS)))
+    counts = count_hands(rules, counts52, need_pairs=bool(kinds & set(COMPARISONS)),
+                     need_pair_plus=bool(kinds & set(CATEGORY_BETS)))
     table = _bet_table(rules, counts, bets)
     return Analysis(rules, tuple(int(c) for c in counts52), table)
 
@@ -550,41 +358,24 @@ def _correlation(a: list[float], b: list[float]) -> float:
     return float(np.corrcoef(a, b)[0, 1])
 
 
-def _bet_names(rules: RuleSet, bets: Iterable[str] | None, what: str) -> tuple[str, ...]:
-    """``bets`` checked against ``rules`` (None: every bet of the table): a list of offered
-    bet names, none twice (``what``: the verb an empty list is refused with)."""
-    if isinstance(bets, str):
-        raise TypeError(f"bets: give a list of bet names, not one string ({bets!r})")
-    names = tuple(rules.bets if bets is None else bets)
-    if not names:
-        raise ValueError(f"bets: no bet to {what}")
-    for name in names:
-        rules.bet(name)  # an offered bet (names it if not)
-    if len(set(names)) != len(names):
-        twice = next(n for n in names if names.count(n) > 1)
-        raise ValueError(f"bets: {twice} is given twice")
-    return names
-
-
-def effect_of_removal(rules: RuleSet, bets: Iterable[str] | None = None) -> dict[str, Removal]:
+def effect_of_removal(rules: RuleSet | str, bets: Iterable[str] | None = None) -> dict[str, Removal]:
     """The effect of removing one card of each rank from a full shoe of ``rules.decks``
     decks, for every bet (or ``bets``). Suits matter to Pair Plus and a pair bet (and to
     a ranking with a suit tie-break) only: their effects are averaged over the four suits
     of each rank."""
-    if not isinstance(rules, RuleSet):
-        raise TypeError(f"rules must be a RuleSet, not {type(rules).__name__}")
-    names = _bet_names(rules, bets, "analyse")
+    rules = as_rules(rules)
+    names = offered_bets(rules, bets, "analyse")
     full = composition(rules.decks)
-    base = _bet_table(rules, _counts(rules, full), names)  # (counts everything: once)
+    base = _bet_table(rules, count_hands(rules, full), names)  # (counts everything: once)
     kinds = {rules.bet(n).kind for n in names}
-    needs_pairs, needs_pair_plus = bool(kinds & set(_ref.COMPARISONS)), bool(kinds & set(_ref.CATEGORY_BETS))
+    needs_pairs, needs_pair_plus = bool(kinds & set(COMPARISONS)), bool(kinds & set(CATEGORY_BETS))
     shifted: dict[str, list[float]] = {n: [] for n in names}
-    for rank in range(_ref.N_RANKS):
+    for rank in range(N_RANKS):
         per_suit = []
-        for suit in range(_ref.N_SUITS):
+        for suit in range(N_SUITS):
             counts = full.copy()
             counts[4 * rank + suit] -= 1
-            counted = _counts(rules, counts, need_pairs=needs_pairs, need_pair_plus=needs_pair_plus)
+            counted = count_hands(rules, counts, need_pairs=needs_pairs, need_pair_plus=needs_pair_plus)
             per_suit.append(_bet_table(rules, counted, names))
             if not needs_pair_plus and not rules.ranking.uses_suits:
                 break  # suits change nothing else: one suit stands for all four

@@ -4,8 +4,8 @@ A batch of hands is an ``(n, 3)`` integer array of card codes (see ``sanggong.ca
 Any integer dtype is read in place, whatever its strides (``uint8`` is the compact
 choice, and what ``parse_hands`` returns); other dtypes are refused rather than cast.
 Every code is checked: a code outside ``0..51`` raises ``ValueError`` naming its row.
-The compiled kernels run without the GIL, so ``threads=k`` splits a large batch over
-``k`` threads (``threads=None`` uses every core).
+The compiled kernels run without the GIL, so ``workers=k`` splits a large batch over
+``k`` threads (``workers=None`` uses every core; ``threads=`` is a deprecated name for it).
 
 >>> hands = parse_hands(["Kh Qs 9d", "9c 9h 9s", "Jc Qd Kh"])
 >>> rank_batch(hands)
@@ -28,19 +28,19 @@ dtype('uint16')
 from __future__ import annotations
 
 import functools
-import os
+import warnings
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, NamedTuple, TypeAlias
+from typing import Any, NamedTuple, TypeAlias, TypedDict, Unpack
 
 import numpy as np
 import numpy.typing as npt
 
 from . import _impl
+from ._parallel import workers as check_workers
 from .cards import CardsLike
 from .hands import CLASS_LABELS, HandValue, RulesLike, hand_cards, ranking_of
 from .ranking import tables_for
-from .limits import MAX_THREADS
 
 __all__ = [
     "CLASS_LABELS",
@@ -115,13 +115,26 @@ def as_hands(hands: HandsLike, name: str = "hands") -> Hands:
     return arr
 
 
-def cores(value: int | None, name: str = "threads") -> int:
-    """A positive count of threads or workers; None means every core."""
-    if value is None:
-        return os.cpu_count() or 1
-    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_THREADS:
-        raise ValueError(f"{name} must be a positive int (at most {MAX_THREADS}) or None, got {value!r}")
-    return value
+class Deprecated(TypedDict, total=False):
+    """The batch functions' deprecated keyword arguments."""
+
+    threads: int | None
+    """The old name of ``workers`` (a ``DeprecationWarning``)."""
+
+
+def _workers(function: str, workers: int | None, deprecated: Deprecated) -> int | None:
+    """``workers``, or the deprecated ``threads`` where it is given instead (with a
+    ``DeprecationWarning``); any other keyword is refused as Python refuses it."""
+    unknown = [name for name in deprecated if name != "threads"]
+    if unknown:
+        raise TypeError(f"{function}() got an unexpected keyword argument {unknown[0]!r}")
+    if "threads" not in deprecated:
+        return workers
+    warnings.warn(f"{function}(threads=...) is deprecated: use workers= (the same count of threads)",
+                  DeprecationWarning, stacklevel=3)
+    if workers != 1:
+        raise TypeError(f"{function}(): give workers= or threads= (deprecated), not both")
+    return deprecated["threads"]
 
 
 def _output(
@@ -158,14 +171,14 @@ def _run(
     kernel: Callable[..., int],
     inputs: Sequence[Hands],
     outputs: Sequence[npt.NDArray[Any]],
-    threads: int | None,
+    workers: int | None,
 ) -> int:
     """Run a batch kernel, in parts over threads when the batch is large.
 
     Returns the first bad row over all parts, or -1.
     """
     n = len(outputs[0])
-    parts = min(cores(threads), max(1, n // MIN_ROWS_PER_THREAD))
+    parts = min(check_workers(workers), max(1, n // MIN_ROWS_PER_THREAD))
     if parts == 1:
         return kernel(*inputs, *outputs)
     bounds = [n * k // parts for k in range(parts + 1)]
@@ -188,12 +201,12 @@ def _kernel(name: str, rules: RulesLike) -> tuple[Callable[..., int], Any]:
 
 
 def _one_output(
-    kernel: str, hands: HandsLike, out: npt.NDArray[Any] | None, threads: int | None, rules: RulesLike,
+    kernel: str, hands: HandsLike, out: npt.NDArray[Any] | None, workers: int | None, rules: RulesLike,
 ) -> npt.NDArray[Any]:
     run, rank_dtype = _kernel(kernel, rules)
     arr = as_hands(hands)
     result = _output(out, len(arr), rank_dtype if kernel == "rank_batch" else np.uint8, [arr])
-    bad = _run(run, [arr], [result], threads)
+    bad = _run(run, [arr], [result], workers)
     if bad >= 0:
         raise _bad_code_error("hands", arr, bad)
     return result
@@ -204,7 +217,8 @@ def rank_batch(
     *,
     rules: RulesLike = None,
     out: npt.NDArray[Any] | None = None,
-    threads: int | None = 1,
+    workers: int | None = 1,
+    **deprecated: Unpack[Deprecated],
 ) -> npt.NDArray[Any]:
     """Rank (higher is stronger, equal ties) of each hand: under the default ranking the
     class number 0..30.
@@ -214,7 +228,8 @@ def rank_batch(
     :param out: an array of length ``n`` to write into (reusing one saves the allocation
         and page faults of a fresh array on every call): ``uint8``, or ``uint16`` for a
         ranking with ranks of 256 and up (``sanggong.ranking.tables_for(r).rank_dtype``).
-    :param threads: split large batches over this many threads (None: every core).
+    :param workers: split large batches over this many threads (None: every core).
+        ``threads=`` is its deprecated name.
     :raises TypeError: not an integer array.
     :raises ValueError: wrong shape, or a code outside 0..51 (the message names the row).
 
@@ -225,7 +240,7 @@ def rank_batch(
     ...
     ValueError: hands[1] = [40, 44, 52] holds 52, which is not a card code (0..51)
     """
-    return _one_output("rank_batch", hands, out, threads, rules)
+    return _one_output("rank_batch", hands, out, _workers("rank_batch", workers, deprecated), rules)
 
 
 def pair_plus_batch(
@@ -233,7 +248,8 @@ def pair_plus_batch(
     *,
     rules: RulesLike = None,
     out: npt.NDArray[np.uint8] | None = None,
-    threads: int | None = 1,
+    workers: int | None = 1,
+    **deprecated: Unpack[Deprecated],
 ) -> npt.NDArray[np.uint8]:
     """Pair Plus category (0 none, 1 pair, 2 flush, 3 straight, 4 three of a kind,
     5 straight flush) of each hand, the same under every ranking; see ``rank_batch``
@@ -242,7 +258,7 @@ def pair_plus_batch(
     >>> pair_plus_batch(parse_hands(["Qh Kh Ah", "Tc Td Js"]))
     array([5, 1], dtype=uint8)
     """
-    return _one_output("pair_plus_batch", hands, out, threads, rules)
+    return _one_output("pair_plus_batch", hands, out, _workers("pair_plus_batch", workers, deprecated), rules)
 
 
 def evaluate_batch(
@@ -250,7 +266,8 @@ def evaluate_batch(
     *,
     rules: RulesLike = None,
     out: tuple[npt.NDArray[Any], npt.NDArray[np.uint8]] | None = None,
-    threads: int | None = 1,
+    workers: int | None = 1,
+    **deprecated: Unpack[Deprecated],
 ) -> BatchValues:
     """Both the rank and the Pair Plus category of each hand, in one pass.
 
@@ -268,7 +285,7 @@ def evaluate_batch(
     pair_plus = _output(None if out is None else out[1], len(arr), np.uint8, [arr], "out[1]")
     if np.may_share_memory(ranks, pair_plus):
         raise ValueError("out[0] and out[1] must not overlap")
-    bad = _run(run, [arr], [ranks, pair_plus], threads)
+    bad = _run(run, [arr], [ranks, pair_plus], _workers("evaluate_batch", workers, deprecated))
     if bad >= 0:
         raise _bad_code_error("hands", arr, bad)
     return BatchValues(ranks, pair_plus)
@@ -289,7 +306,8 @@ def compare_batch(
     *,
     rules: RulesLike = None,
     out: npt.NDArray[np.int8] | None = None,
-    threads: int | None = 1,
+    workers: int | None = 1,
+    **deprecated: Unpack[Deprecated],
 ) -> npt.NDArray[np.int8]:
     """Row by row, 1 where ``a`` beats ``b``, 0 for a tie, -1 where ``b`` wins, under the
     ranking of ``rules``.
@@ -321,7 +339,7 @@ def compare_batch(
         common = common if common.kind in "iu" else np.dtype(np.int64)
         x, y = x.astype(common), y.astype(common)
     out = _output(out, len(x), np.int8, [x, y])
-    bad = _run(run, [x, y], [out], threads)
+    bad = _run(run, [x, y], [out], _workers("compare_batch", workers, deprecated))
     if bad >= 0:
         gx, gy = (g[0] if len(g) == 1 else g[bad] for g in given)
         side, arr, row = ("a", given[0], 0 if len(given[0]) == 1 else bad) \

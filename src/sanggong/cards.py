@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import TypeAlias
 
-from . import _reference as _ref
+from ._spec import N_CARDS, RANK_SYMBOLS, SUIT_SYMBOLS, card_is_face, card_points
 
 __all__ = ["Card", "CardLike", "CardsLike", "Rank", "Suit", "parse_card", "parse_cards"]
 
@@ -47,7 +47,7 @@ class Rank(IntEnum):
     @property
     def symbol(self) -> str:
         """One character: ``A 2-9 T J Q K``."""
-        return _ref.RANK_SYMBOLS[self - 1]
+        return RANK_SYMBOLS[self - 1]
 
     @property
     def points(self) -> int:
@@ -71,7 +71,7 @@ class Suit(IntEnum):
     @property
     def symbol(self) -> str:
         """One letter: ``c d h s``."""
-        return _ref.SUIT_SYMBOLS[self]
+        return SUIT_SYMBOLS[self]
 
     @property
     def glyph(self) -> str:
@@ -79,7 +79,7 @@ class Suit(IntEnum):
         return "♣♦♥♠"[self]
 
 
-_RANKS_IN = {symbol: Rank(i + 1) for i, symbol in enumerate(_ref.RANK_SYMBOLS)} | {"10": Rank.TEN}
+_RANKS_IN = {symbol: Rank(i + 1) for i, symbol in enumerate(RANK_SYMBOLS)} | {"10": Rank.TEN}
 _SUITS_IN = {s.symbol: s for s in Suit} | {s.glyph: s for s in Suit} | dict(zip("♧♢♡♤", Suit))
 _CARD = r"(10|[2-9atjqkAJTQK])([cdhsCDHS♣♦♥♠♧♢♡♤])"
 _CARD_RE = re.compile(_CARD)
@@ -105,7 +105,7 @@ class Card:
     def __post_init__(self) -> None:
         if isinstance(self.code, bool) or not isinstance(self.code, int):
             raise TypeError(f"card code {self.code!r} is not an int")
-        if not 0 <= self.code < _ref.N_CARDS:
+        if not 0 <= self.code < N_CARDS:
             raise ValueError(f"card code {self.code} is out of range (expected 0..51)")
 
     @classmethod
@@ -143,12 +143,12 @@ class Card:
     @property
     def points(self) -> int:
         """Sam Gong points of the card (0..9)."""
-        return _ref.card_points(self.code)
+        return card_points(self.code)
 
     @property
     def is_face(self) -> bool:
         """True for J, Q and K."""
-        return _ref.card_is_face(self.code)
+        return card_is_face(self.code)
 
     @property
     def pretty(self) -> str:

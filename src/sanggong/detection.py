@@ -57,10 +57,14 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from . import _reference as _ref
+from ._spec import ON_HAND
+from ._presentation import html_table, pandas, percent
 from .analysis import analyze
 from .records import RoundRecord, stakes_of
-from .rules import RuleSet
+from ._checks import flag
+from ._parallel import check_executor, check_progress, execute
+from ._parallel import workers as workers_of
+from .rules import RuleSet, as_rules
 from .verify import LogReader
 
 if TYPE_CHECKING:  # pandas is optional (the "frame" extra), and typed only with pandas-stubs
@@ -121,7 +125,7 @@ def shoe_terms(evs: Sequence[Mapping[str, float]], stakes: Sequence[tuple[int, s
 def _anonymous(rules: RuleSet, bet: str) -> str:
     """The anonymous player of a bet of a record of bets alone: its position's, or the table's."""
     spec = rules.bet(bet)
-    return f"position {spec.position}" if spec.kind in _ref.ON_HAND and spec.position > 0 else "table"
+    return f"position {spec.position}" if spec.kind in ON_HAND and spec.position > 0 else "table"
 
 
 class _Reader:
@@ -211,7 +215,7 @@ class _Reader:
 def _tally_log(log: Any, rules: RuleSet | None, burned_seen: bool, verify: bool, key: bytes | None,
                progress: Progress | None = None) -> tuple[str, dict[str, _Tally], int, int]:
     """One log (a path or lines) read and tallied; picklable, for any executor."""
-    reader = LogReader(log, rules, key, replay=verify)
+    reader = LogReader(log, rules, key=key, replay=verify)
     tally: _Reader | None = None
     for record in reader:
         if tally is None:
@@ -297,9 +301,7 @@ class Detection:
 
     def to_frame(self) -> DataFrame:
         """One row per player, indexed by id (pandas: the ``frame`` extra)."""
-        from .analysis import _pandas
-
-        pd = _pandas()
+        pd = pandas()
         rows = [p.to_dict() for p in self.players]
         frame = pd.DataFrame.from_records(rows, index="id") if rows else pd.DataFrame(
             columns=[f for f in PlayerStats.__dataclass_fields__ if f != "id"])
@@ -307,13 +309,11 @@ class Detection:
         return frame
 
     def _repr_html_(self) -> str:
-        from .analysis import _html_table, _percent
-
         header = ("player", "rounds", "bets", "units", "mean EV", "baseline EV", "z", "p-value", "gain/100", "flagged")
-        rows = [(p.id, f"{p.rounds:,}", f"{p.bets:,}", f"{p.units:,.0f}", _percent(p.mean_ev), _percent(p.baseline_ev),
+        rows = [(p.id, f"{p.rounds:,}", f"{p.bets:,}", f"{p.units:,.0f}", percent(p.mean_ev), percent(p.baseline_ev),
                  "" if p.z is None else f"{p.z:.2f}", f"{p.p_value:.3g}", f"{p.expected_gain_per_100:+.2f}",
                  "yes" if p.flagged else "") for p in self.players]
-        return _html_table("detection", f"Detection: {self.rules}, {self.records:,} records, alpha {self.alpha}",
+        return html_table("detection", f"Detection: {self.rules}, {self.records:,} records, alpha {self.alpha}",
                            header, rows)
 
     def plot(self, path: str | os.PathLike[str], players: Iterable[str] | None = None) -> None:
@@ -408,23 +408,14 @@ def detect(
     :param executor: read several logs on this executor instead (e.g. Dask's).
     :param progress: called with the number of records read since its last call.
     """
-    from . import _parallel
-    from .hands import _preset_named
-
-    if isinstance(rules, str):
-        rules = _preset_named(rules)
-    if rules is not None and not isinstance(rules, RuleSet):
-        raise TypeError(f"rules: expected a RuleSet, a preset name or None, not {type(rules).__name__}")
+    rules = as_rules(rules, optional=True)
     if isinstance(alpha, bool) or not isinstance(alpha, int | float) or not 0 < alpha < 1:
         raise ValueError(f"alpha must be a probability strictly between 0 and 1, got {alpha!r}"[:120])
-    for name, flag in (("burned_seen", burned_seen), ("verify", verify)):
-        if not isinstance(flag, bool):
-            raise TypeError(f"{name} must be True or False, not {flag!r}"[:120])
-    if progress is not None and not callable(progress):
-        raise TypeError(f"progress must be callable, not {type(progress).__name__}")
-    if executor is not None and not isinstance(executor, Executor):
-        raise TypeError(f"executor must be a concurrent.futures.Executor, not {type(executor).__name__}")
-    window = _parallel.workers(workers)
+    flag("burned_seen", burned_seen)
+    flag("verify", verify)
+    check_progress(progress)
+    check_executor(executor)
+    window = workers_of(workers)
     if isinstance(records, str | os.PathLike):
         name, tallies, count, skipped = _tally_log(records, rules, burned_seen, verify, key, progress)
         return _results(name, float(alpha), tallies, count, skipped)
@@ -478,8 +469,6 @@ def _line(record: object) -> str:
 
 def _many(paths: list[Any], rules: RuleSet | None, alpha: float, burned_seen: bool, verify: bool,
           key: bytes | None, window: int, executor: Executor | None, progress: Progress | None) -> Detection:
-    from . import _parallel
-
     names: set[str] = set()
     total: dict[str, _Tally] = defaultdict(_Tally)
     counts = [0, 0]
@@ -500,9 +489,9 @@ def _many(paths: list[Any], rules: RuleSet | None, alpha: float, burned_seen: bo
             absorb(_tally_log(*task))
     elif executor is None:
         with ProcessPoolExecutor(max_workers=window) as pool:
-            if _parallel.execute(tasks, _tally_log, pool, 2 * window, absorb, None):
+            if execute(tasks, _tally_log, pool, 2 * window, absorb, None):
                 raise KeyboardInterrupt
-    elif _parallel.execute(tasks, _tally_log, executor, 2 * window, absorb, None):
+    elif execute(tasks, _tally_log, executor, 2 * window, absorb, None):
         raise KeyboardInterrupt
     if len(names) > 1:
         raise ValueError(f"the logs were played under different rules ({', '.join(sorted(names))}): detect one "

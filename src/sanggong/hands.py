@@ -25,10 +25,13 @@ from enum import IntEnum
 from typing import TypeAlias
 
 from . import _impl
-from . import _reference as _ref
+from ._spec import (
+    N_CLASSES, PAIR_PLUS_NAMES, PP_FLUSH, PP_NONE, PP_PAIR, PP_STRAIGHT, PP_STRAIGHT_FLUSH, PP_THREE_OF_A_KIND,
+    rank_label
+)
 from .cards import Card, CardsLike, parse_cards
 from .ranking import DEFAULT_RANKING, Ranking, RankingTables, tables_for
-from .rules import PRESETS, RuleSet
+from .rules import RuleSet, as_rules
 
 __all__ = ["CLASS_LABELS", "HandValue", "PairPlus", "RulesLike", "compare", "evaluate", "hand_cards", "ranking_of"]
 
@@ -49,40 +52,31 @@ def ranking_of(rules: RulesLike) -> Ranking:
     """
     if rules is None:
         return DEFAULT_RANKING
-    if isinstance(rules, RuleSet):
-        return rules.ranking
     if isinstance(rules, Ranking):
         return rules
-    if isinstance(rules, str):
-        return _preset_named(rules).ranking
+    if isinstance(rules, RuleSet | str):
+        return as_rules(rules).ranking
     raise TypeError(f"rules: expected a RuleSet, a preset name or a Ranking, not {type(rules).__name__}")
 
 
-def _preset_named(name: str) -> RuleSet:
-    """The preset of this name, or a ValueError naming it (cut to 40 characters) and the known ones."""
-    if name not in PRESETS:
-        shown = repr(name) if len(name) <= 40 else repr(name[:40]) + "..."
-        raise ValueError(f"rules: unknown preset {shown} (known: {', '.join(PRESETS)})")
-    return PRESETS[name]
-
-CLASS_LABELS: tuple[str, ...] = tuple(_ref.rank_label(r) for r in range(_ref.N_CLASSES))
+CLASS_LABELS: tuple[str, ...] = tuple(rank_label(r) for r in range(N_CLASSES))
 """The 31 class labels, indexed by rank: ``CLASS_LABELS[30] == "3P"``."""
 
 
 class PairPlus(IntEnum):
     """Pair Plus ("对牌以上") category of a hand; a higher value is a better category."""
 
-    NONE = _ref.PP_NONE
-    PAIR = _ref.PP_PAIR
-    FLUSH = _ref.PP_FLUSH
-    STRAIGHT = _ref.PP_STRAIGHT
-    THREE_OF_A_KIND = _ref.PP_THREE_OF_A_KIND
-    STRAIGHT_FLUSH = _ref.PP_STRAIGHT_FLUSH
+    NONE = PP_NONE
+    PAIR = PP_PAIR
+    FLUSH = PP_FLUSH
+    STRAIGHT = PP_STRAIGHT
+    THREE_OF_A_KIND = PP_THREE_OF_A_KIND
+    STRAIGHT_FLUSH = PP_STRAIGHT_FLUSH
 
     @property
     def label(self) -> str:
         """Lower-case name: ``"straight flush"``, ``"pair"``, ``"none"``, ..."""
-        return _ref.PAIR_PLUS_NAMES[self]
+        return PAIR_PLUS_NAMES[self]
 
 
 def hand_cards(cards: CardsLike) -> tuple[Card, Card, Card]:

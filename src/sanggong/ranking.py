@@ -1,5 +1,5 @@
 """Rankings as data: how a table orders three-card hands, and the lookup tables the
-compiled core evaluates them with, generated at run time from the pure-Python reference.
+compiled core evaluates them with, generated at run time from the game's specification.
 
 A ranking has three parts (the rules page of the documentation tells them in full):
 
@@ -46,13 +46,13 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from . import _reference as _ref
+from ._spec import (
+    HIGH_CARDS, ORDERS, SUIT_STRENGTH, TIERS, class_label, triple_keys, triple_pair_plus, unpack_class_key,
+    unpack_hand_key
+)
 
 __all__ = ["DEFAULT_RANKING", "HIGH_CARDS", "ORDERS", "TIERS", "Ranking", "RankingTables", "tables_for"]
 
-ORDERS = _ref.ORDERS
-TIERS = _ref.TIERS
-HIGH_CARDS = _ref.HIGH_CARDS
 
 
 def _show(value: object) -> str:
@@ -133,7 +133,7 @@ DEFAULT_RANKING = Ranking()
 
 class RankingTables:
     """Everything the kernels need to rank hands under one ranking, generated from the
-    reference's ``triple_keys`` (checked against its plain ``hand_key``/``class_key`` by
+    specification's ``triple_keys`` (checked against its plain ``hand_key``/``class_key`` by
     the test suite) and checked complete here before use.
 
     - ``state`` (2,704 uint16): ``state[52 * c0 + c1]`` = the first two cards' state x 52;
@@ -151,7 +151,7 @@ class RankingTables:
 
     def __init__(self, ranking: Ranking) -> None:
         self.ranking = ranking
-        keys, classes = _ref.triple_keys(ranking)
+        keys, classes = triple_keys(ranking)
         pp = _pair_plus_of_triples()
         pair_key = keys * 4096 + classes  # class keys < 4096
         rid_keys, rid_of = np.unique(pair_key, return_inverse=True)
@@ -178,11 +178,11 @@ class RankingTables:
         self.rank = rank_values[rank_of_rid].astype(np.uint16)
         self.cls = cls_of_rid
         self.class_keys: tuple[tuple[int, int, int], ...] = tuple(
-            _ref.unpack_class_key(int(k)) for k in class_key_sorted.tolist()
+            unpack_class_key(int(k)) for k in class_key_sorted.tolist()
         )
-        self.labels: tuple[str, ...] = tuple(_ref.class_label(ranking, k) for k in self.class_keys)
+        self.labels: tuple[str, ...] = tuple(class_label(ranking, k) for k in self.class_keys)
         self.rank_keys: tuple[tuple[int, int, int], ...] = tuple(
-            _ref.unpack_hand_key(int(k)) for k in rank_keys.tolist()
+            unpack_hand_key(int(k)) for k in rank_keys.tolist()
         )
         self.rank_values: tuple[int, ...] = tuple(rank_values.tolist())
         ranks_of_class: list[set[int]] = [set() for _ in range(self.n_classes)]
@@ -200,11 +200,11 @@ class RankingTables:
     @property
     def kernel(self) -> Any:
         """The active kernels' ``Tables`` for this ranking (``_impl.kernels``: the compiled
-        core's, or the reference's), built once per implementation, on first use."""
+        core's, or the pure-Python twin's), built once per implementation, on first use."""
         from . import _impl
 
         kernels = _impl.kernels
-        name = kernels.__name__
+        name = kernels.IMPLEMENTATION
         found = self._kernel_tables.get(name)
         if found is None:
             found = self._kernel_tables[name] = kernels.Tables(self)
@@ -220,8 +220,8 @@ class RankingTables:
 
 @functools.cache
 def _pair_plus_of_triples() -> npt.NDArray[np.int64]:
-    """Pair Plus category of every ordered triple, from the reference (once a process)."""
-    return _ref.triple_pair_plus()
+    """Pair Plus category of every ordered triple, from the specification (once a process)."""
+    return triple_pair_plus()
 
 
 def _state_tables(ranking: Ranking, packed: npt.NDArray[np.int64]) -> tuple[npt.NDArray[np.uint16], npt.NDArray[np.uint16]]:
@@ -234,7 +234,7 @@ def _state_tables(ranking: Ranking, packed: npt.NDArray[np.int64]) -> tuple[npt.
     ra, rb, sa, sb = a // 4, b // 4, a % 4, b % 4
     flush = np.where(sa == sb, sa, 4)
     if ranking.uses_suits:
-        strength = np.array(_ref.SUIT_STRENGTH)
+        strength = np.array(SUIT_STRENGTH)
         ka, kb = 4 * ra + strength[sa], 4 * rb + strength[sb]
         high = np.maximum(ka, kb) % 4
     else:

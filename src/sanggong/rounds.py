@@ -41,19 +41,18 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _impl
-from . import _parallel
-from .hands import _preset_named
-from .rules import RuleSet
+from ._parallel import execute
+from ._parallel import workers as workers_of
+from ._spec import NO_CARD as NO_CARD
+from ._spec import most_burned
+from ._checks import count
+from .rules import RuleSet, as_rules
 from .limits import MAX_BATCH_ROUNDS
 from .seeds import Seed, SeedLike, check_seed, child
 from ._table import table_params
 from .simulation import DEFAULT_CHUNK
 
 __all__ = ["DealtRounds", "deal_batch"]
-
-NO_CARD = 255
-"""The code that pads ``DealtRounds.burned`` (and stands for no head card in the core)."""
-
 
 
 @dataclass(frozen=True, eq=False)
@@ -139,28 +138,6 @@ class DealtRounds:
     __hash__ = None  # type: ignore[assignment]  # mutable arrays
 
 
-def _burn_width(rules: RuleSet) -> int:
-    most = rules.burn_first if rules.fresh_deck_each_round else max(rules.burn_first, rules.burn_per_round)
-    return most + (1 if rules.head_card and rules.head_card_burned else 0)
-
-
-def _rule_set(rules: object) -> RuleSet:
-    if isinstance(rules, RuleSet):
-        return rules
-    if isinstance(rules, str):
-        return _preset_named(rules)
-    raise TypeError(f"rules: expected a RuleSet or a preset name, not {type(rules).__name__}")
-
-
-def _count(name: str, value: object, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"{name} must be an int, not {value!r}")
-    if not low <= value <= high:
-        shown = f"{value:,}" if abs(value) < 10**30 else f"a {value.bit_length()}-bit number"
-        raise ValueError(f"{name} must be in {low}..{high:,}, got {shown}")
-    return value
-
-
 def _deal(params: npt.NDArray[np.int64], seed: np.random.SeedSequence, arrays: tuple[Any, ...]) -> int:
     """One chunk into its slices of the arrays: a fresh shoe; returns the shoes begun."""
     return int(_impl.kernels.deal_chunk(np.random.PCG64(seed), params, *arrays))
@@ -169,9 +146,9 @@ def _deal(params: npt.NDArray[np.int64], seed: np.random.SeedSequence, arrays: t
 def deal_batch(
     rules: RuleSet | str,
     rounds: int,
+    *,
     seed: SeedLike = None,
     workers: int | None = None,
-    *,
     chunk_size: int = DEFAULT_CHUNK,
 ) -> DealtRounds:
     """Deal ``rounds`` rounds as ``rules`` prescribe, in the compiled core, and return
@@ -197,14 +174,14 @@ def deal_batch(
     >>> int(first.sum()) == int(dealt.round_in_shoe[first].max()), bool(dealt.last_of_shoe[first][-1])
     (True, True)
     """
-    rules = _rule_set(rules)
+    rules = as_rules(rules)
     sequence, recorded = check_seed(seed)  # its size checked before any work
-    _count("rounds", rounds, 0, MAX_BATCH_ROUNDS)
-    _count("chunk_size", chunk_size, 1, MAX_BATCH_ROUNDS)
-    window = _parallel.workers(workers)
+    count("rounds", rounds, MAX_BATCH_ROUNDS, low=0)
+    count("chunk_size", chunk_size, MAX_BATCH_ROUNDS)
+    window = workers_of(workers)
     params = table_params(rules).array()
     hands = np.empty((rounds, rules.hands, 3), np.uint8)
-    burned = np.empty((rounds, _burn_width(rules)), np.uint8)
+    burned = np.empty((rounds, most_burned(table_params(rules))), np.uint8)
     burn_counts = np.empty(rounds, np.uint8)
     head_cards = np.empty(rounds, np.uint8) if rules.head_card else None
     shoe = np.empty(rounds, np.int64)
@@ -232,7 +209,7 @@ def deal_batch(
             absorb(run(*task))
     else:
         with ThreadPoolExecutor(max_workers=min(window, len(starts)), thread_name_prefix="sanggong-deal") as pool:
-            if _parallel.execute(tasks(), run, pool, 2 * window, absorb, None):
+            if execute(tasks(), run, pool, 2 * window, absorb, None):
                 raise KeyboardInterrupt  # (the chunks in flight finished; the rest never began)
     offset = 0
     for k, begun in enumerate(shoes.tolist()):  # a chunk's shoes are numbered from 1: continue the count

@@ -35,56 +35,57 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _impl
-from . import _reference as _ref
+from ._spec import (
+    CATEGORY_BETS, COMPARISONS, N_PAIR_PLUS, ON_HAND, OUT_CARRIED, OUT_LOSE, OUT_MULTIPLIED, OUT_PAIR_PLUS,
+    OUT_PUSH, OUT_TOTAL, OUT_WIN, OUT_WIN_ON_SIX, PAIR_PLUS_NAMES, bet_outcome
+)
 from .cards import Card, CardsLike
 from .hands import HandValue, evaluate
 from .limits import MAX_BETS, MAX_PLAYER_ID
 from .money import Money, Purse, check_stake, exact_decimal, json_money, money_kind
 from .ranking import tables_for
 from ._threads import locked, new_lock
-from .rules import BetSpec, RuleSet
+from .rules import BetSpec, RuleSet, as_rules
 
 __all__ = ["BetResult", "Money", "Settlement", "SettlementPlan", "TableSession", "settle"]
 
 HandLike: TypeAlias = CardsLike | HandValue
 
 RESULTS = {
-    _ref.OUT_LOSE: ("lose", None),
-    _ref.OUT_WIN: ("win", None),
-    _ref.OUT_WIN_ON_SIX: ("win", "with a 6-point hand"),
-    _ref.OUT_PUSH: ("push", None),
-    _ref.OUT_CARRIED: ("carried", None),
+    OUT_LOSE: ("lose", None),
+    OUT_WIN: ("win", None),
+    OUT_WIN_ON_SIX: ("win", "with a 6-point hand"),
+    OUT_PUSH: ("push", None),
+    OUT_CARRIED: ("carried", None),
 } | {
-    _ref.OUT_PAIR_PLUS + pp: ("win", _ref.PAIR_PLUS_NAMES[pp])
-    for pp in range(1, _ref.N_PAIR_PLUS)
+    OUT_PAIR_PLUS + pp: ("win", PAIR_PLUS_NAMES[pp])
+    for pp in range(1, N_PAIR_PLUS)
 }
 _PP_KEYS = {
-    _ref.OUT_PAIR_PLUS + pp: key
+    OUT_PAIR_PLUS + pp: key
     for pp, key in enumerate(("", "pair", "flush", "straight", "three_of_a_kind", "straight_flush"))
     if key
 }
-_ON_HAND = _ref.ON_HAND  # bets that read the position's hand (a two-hand table's Dragon)
-_COMPARISONS = _ref.COMPARISONS
 
 
 def result_of(rules: RuleSet, code: int) -> tuple[str, str | None]:
     """``(outcome, detail)`` of an outcome code: ``"win"``, ``"lose"``, ``"push"`` or
     ``"carried"``, and what decided it where it matters (a Pair Plus category, a 6-point
     hand, a banker game's multiplier such as ``"x3"``; a total bet's range is its name's)."""
-    if code < _ref.OUT_MULTIPLIED:
+    if code < OUT_MULTIPLIED:
         return RESULTS[code]
-    if code >= _ref.OUT_TOTAL:
+    if code >= OUT_TOTAL:
         return "win", None
-    index, lost = divmod(code - _ref.OUT_MULTIPLIED, 2)
+    index, lost = divmod(code - OUT_MULTIPLIED, 2)
     return ("lose" if lost else "win"), f"x{rules.multiplier_values[index]}"
 
 
 def multiplied(code: int) -> bool:
     """Whether an outcome code is a banker game's (the stake times a multiplier, won or lost)."""
-    return _ref.OUT_MULTIPLIED <= code < _ref.OUT_TOTAL
+    return OUT_MULTIPLIED <= code < OUT_TOTAL
 
 
-# --- the settlement plan: tables generated from the reference ---------------------------
+# --- the settlement plan: tables generated from the specification -----------------------
 
 
 class SettlementPlan:
@@ -95,7 +96,7 @@ class SettlementPlan:
     ``ka * hand_class + kb * hand_pair_plus + kc * banker_class + kd * (order + 1)``
     (``key_space`` keys a row; classes of ``rules.ranking``, order 1, 0 or -1 as the hand
     beats, ties or loses to the banker's), each entry computed by
-    ``_reference.bet_outcome``. Bets on the same kind share a row.
+    ``_spec.bet_outcome``. Bets on the same kind share a row.
     """
 
     def __init__(self, rules: RuleSet, specs: Sequence[BetSpec]) -> None:
@@ -114,7 +115,7 @@ class SettlementPlan:
                 rows[(spec.kind, number)] = len(table)
                 table.append(_outcome_row(self.rules, spec.kind, number))
             coefficients.append(
-                (rows[(spec.kind, number)], spec.position if spec.kind in _ON_HAND else 0,
+                (rows[(spec.kind, number)], spec.position if spec.kind in ON_HAND else 0,
                  *key_coefficients(rules, spec.kind))
             )
         self.table = np.array(table, dtype=np.uint8).reshape(-1)
@@ -133,7 +134,7 @@ class SettlementPlan:
 def key_space(rules: RuleSet) -> int:
     """Keys of a settlement table row: every (hand class, banker class, order)."""
     n = tables_for(rules.ranking).n_classes
-    return max(n * n * 3, _ref.N_PAIR_PLUS)
+    return max(n * n * 3, N_PAIR_PLUS)
 
 
 def key_coefficients(rules: RuleSet, kind: str) -> tuple[int, int, int, int]:
@@ -141,34 +142,34 @@ def key_coefficients(rules: RuleSet, kind: str) -> tuple[int, int, int, int]:
     classes and the order (key ``(hand_class * n + banker_class) * 3 + order + 1``, as the
     round loop counts pairs), Pair Plus and a pair bet the category, the other bets the
     class of their hand."""
-    if kind in _COMPARISONS:
+    if kind in COMPARISONS:
         return (tables_for(rules.ranking).n_classes * 3, 0, 3, 1)
-    if kind in _ref.CATEGORY_BETS:
+    if kind in CATEGORY_BETS:
         return (0, 1, 0, 0)
     return (1, 0, 0, 0)  # odd, even, three_faces, point: the hand's class alone
 
 
 @functools.lru_cache(maxsize=1024)
 def _outcome_row(rules: RuleSet, kind: str, number: int) -> tuple[int, ...]:
-    """One bet kind's outcome for every key, from the reference's ``bet_outcome``.
+    """One bet kind's outcome for every key, from the specification's ``bet_outcome``.
     Cached apart from the plans: a new bet slip reuses the rows of the bets it shares
     with earlier ones, so a live table pays for each row once, not for each slip."""
     tables = tables_for(rules.ranking)
     keys, n = tables.class_keys, tables.n_classes
     row = [0xFF] * key_space(rules)  # keys no input reaches
-    if kind in _COMPARISONS:
+    if kind in COMPARISONS:
         for hand in range(n):
             for banker in range(n):
                 for order in (-1, 0, 1):
-                    row[(hand * n + banker) * 3 + order + 1] = _ref.bet_outcome(
+                    row[(hand * n + banker) * 3 + order + 1] = bet_outcome(
                         rules, kind, number, keys[hand], 0, keys[banker], order
                     )
-    elif kind in _ref.CATEGORY_BETS:
-        for pp in range(_ref.N_PAIR_PLUS):
-            row[pp] = _ref.bet_outcome(rules, kind, number, keys[0], pp, keys[0], 0)
+    elif kind in CATEGORY_BETS:
+        for pp in range(N_PAIR_PLUS):
+            row[pp] = bet_outcome(rules, kind, number, keys[0], pp, keys[0], 0)
     else:
         for hand in range(n):
-            row[hand] = _ref.bet_outcome(rules, kind, number, keys[hand], 0, keys[hand], 0)
+            row[hand] = bet_outcome(rules, kind, number, keys[hand], 0, keys[hand], 0)
     return tuple(row)
 
 
@@ -432,14 +433,14 @@ def check_slip(rules: RuleSet, bets: SlipLike) -> CheckedSlip:
 
 
 def settle(
-    rules: RuleSet,
+    rules: RuleSet | str,
     banker: HandLike,
     hands: Mapping[int, HandLike] | Sequence[HandLike],
     bets: SlipLike,
 ) -> Settlement:
     """Settle a bet slip on one round's hands.
 
-    :param rules: the table's rule set.
+    :param rules: the table's rule set, or a preset's name.
     :param banker: the banker's hand.
     :param hands: position -> hand (or a list, position 1 first); a position needs a
         hand only if a bet is on it.
@@ -457,15 +458,14 @@ def settle(
     >>> [(r.player, r.bet, r.returned) for r in by_player.results]
     [('ann', 'lose:1', 150), ('bo', 'lose:1', 45), ('bo', 'win:1', 0)]
     """
-    if not isinstance(rules, RuleSet):
-        raise TypeError(f"rules must be a RuleSet, not {type(rules).__name__}")
+    rules = as_rules(rules)
     checked = check_slip(rules, bets)
     banker_value = evaluate(banker, rules)  # a HandValue is evaluated again from its cards
     hand_values = _hands(rules, hands)
     check_cards(rules, [banker_value, *hand_values.values()])
     specs = {e.spec.name: e.spec for e in checked.entries}  # each bet once: every stake on it shares its outcome
     for spec in specs.values():
-        if spec.kind in _ON_HAND and spec.position and spec.position not in hand_values:
+        if spec.kind in ON_HAND and spec.position and spec.position not in hand_values:
             raise ValueError(f"bet {spec.name}: no hand given for position {spec.position}")
 
     classes = np.zeros((1, rules.hands), dtype=np.uint8)
@@ -489,15 +489,31 @@ def settle(
 
 def odds_of(rules: RuleSet, kind: str, code: int) -> Fraction:
     """The odds (a banker game: the multiplier) an outcome code pays or costs."""
-    if code >= _ref.OUT_TOTAL:  # a total bet: the odds of its range
-        return rules.total_pays[list(rules.total_pays)[code - _ref.OUT_TOTAL]]
+    if code >= OUT_TOTAL:  # a total bet: the odds of its range
+        return rules.total_pays[list(rules.total_pays)[code - OUT_TOTAL]]
     if multiplied(code):
-        return rules.multiplier_values[(code - _ref.OUT_MULTIPLIED) // 2]
-    if code == _ref.OUT_WIN_ON_SIX:
+        return rules.multiplier_values[(code - OUT_MULTIPLIED) // 2]
+    if code == OUT_WIN_ON_SIX:
         return rules.pays[f"{kind}_on_six"]
     if code in _PP_KEYS:
         return rules.pair_plus_pays[_PP_KEYS[code]]
     return rules.pays[kind]
+
+
+@functools.lru_cache(maxsize=1024)
+def payout(rules: RuleSet, kind: str, code: int) -> tuple[Fraction | None, Fraction]:
+    """``(odds, net)`` of one outcome code of a bet kind: the odds it pays (None where it
+    pays none), and its net return per unit staked, commission taken (a banker game: +-
+    the multiplier). Exact analysis and the shoe evaluator sum these."""
+    outcome = result_of(rules, code)[0]
+    if multiplied(code):  # a banker game: the stake times the multiplier, won or lost
+        pays = odds_of(rules, kind, code)
+        return pays, pays if outcome == "win" else -pays
+    if outcome == "win":
+        pays = odds_of(rules, kind, code)
+        rate = rules.commission if kind in rules.commission_bets else Fraction(0)
+        return pays, pays * (1 - rate)
+    return None, Fraction(-1 if outcome == "lose" else 0)
 
 
 def bet_result(rules: RuleSet, purse: Purse, spec: BetSpec, stake: Fraction, code: int,
@@ -532,7 +548,7 @@ def bet_result(rules: RuleSet, purse: Purse, spec: BetSpec, stake: Fraction, cod
 
 
 def outcome_codes(
-    rules: RuleSet,
+    rules: RuleSet | str,
     bets: Sequence[str],
     classes: npt.ArrayLike,
     ranks: npt.ArrayLike,
@@ -549,13 +565,12 @@ def outcome_codes(
         banker-game win (loss) at ``rules.multiplier_values[i]``, 42 + i a total bet's win
         at the odds of the i-th range of ``rules.total_pays``.
     """
-    if not isinstance(rules, RuleSet):
-        raise TypeError(f"rules must be a RuleSet, not {type(rules).__name__}")
+    rules = as_rules(rules)
     if isinstance(bets, str) or not isinstance(bets, Sequence):
         raise TypeError(f"bets: expected a sequence of bet names, not {type(bets).__name__}")
     n_classes = tables_for(rules.ranking).n_classes
     checked = []
-    tops = (("classes", classes, n_classes), ("ranks", ranks, 1 << 16), ("pair_plus", pair_plus, _ref.N_PAIR_PLUS))
+    tops = (("classes", classes, n_classes), ("ranks", ranks, 1 << 16), ("pair_plus", pair_plus, N_PAIR_PLUS))
     for name, values, _ in tops:
         arr = np.asarray(values)
         if arr.dtype.kind not in "iu":
@@ -604,8 +619,8 @@ class TableSession:
     so concurrent rounds are settled one after the other (``sanggong._threads``).
     """
 
-    def __init__(self, rules: RuleSet) -> None:
-        self.rules = rules
+    def __init__(self, rules: RuleSet | str) -> None:
+        self.rules = as_rules(rules)
         self._carried: dict[tuple[str | None, str], Money] = {}  # (player or None, bet) -> stake
         self._lock = new_lock()
 

@@ -38,12 +38,15 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _impl
-from . import _reference as _ref
-from . import _parallel
+from ._spec import N_OUTCOMES, N_PAIR_PLUS
+from ._parallel import check_executor, check_progress, chunks, execute
+from ._parallel import workers as workers_of
+from ._presentation import fixed, html_table, pandas, percent
 from ._table import table_params
 from .seeds import Seed, SeedLike, check_seed, child, seed_json
 from .limits import MAX_SESSION_ROUNDS, MAX_SESSIONS, MAX_SIM_ROUNDS, MAX_STAKE
-from .rules import RuleSet
+from ._checks import count
+from .rules import RuleSet, as_rules
 from .money import Money, Purse, check_stake, json_money, money_text
 from .ranking import tables_for
 from .settlement import bet_result, check_slip, plan_for, result_of
@@ -72,7 +75,7 @@ def _histograms(rules: RuleSet) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.
     n = tables.n_classes
     width = 1 if tables.ordered_by_class else 3
     return (np.zeros((rules.hands, n * n * width), dtype=np.uint64),
-            np.zeros((rules.hands, n * _ref.N_PAIR_PLUS), dtype=np.uint64))
+            np.zeros((rules.hands, n * N_PAIR_PLUS), dtype=np.uint64))
 
 
 def _pair_keys(rules: RuleSet) -> npt.NDArray[np.int64]:
@@ -95,9 +98,9 @@ def bet_counts(plan: Any, pairs: npt.NDArray[np.uint64], single: npt.NDArray[np.
     (one hand's class and Pair Plus category), through the same settlement tables as
     ``settle``."""
     n = plan.n_classes
-    out = np.zeros((len(plan.specs), _ref.N_OUTCOMES), dtype=np.uint64)
-    classes = np.repeat(np.arange(n), _ref.N_PAIR_PLUS)
-    pps = np.tile(np.arange(_ref.N_PAIR_PLUS), n)
+    out = np.zeros((len(plan.specs), N_OUTCOMES), dtype=np.uint64)
+    classes = np.repeat(np.arange(n), N_PAIR_PLUS)
+    pps = np.tile(np.arange(N_PAIR_PLUS), n)
     keys = _pair_keys(plan.rules)
     for j in range(len(plan.specs)):
         row = plan.row_of(j)
@@ -120,7 +123,7 @@ def _run_chunk(
     done = _impl.kernels.simulate_chunk(
         np.random.PCG64(seed), tables.kernel, table_params(rules).array(), rounds, pairs, single, None, None, None, flag
     )
-    classes = single.reshape(rules.hands, tables.n_classes, _ref.N_PAIR_PLUS).sum(axis=(0, 2), dtype=np.uint64)
+    classes = single.reshape(rules.hands, tables.n_classes, N_PAIR_PLUS).sum(axis=(0, 2), dtype=np.uint64)
     return _Chunk(index, int(done), bet_counts(plan_for(rules, bets), pairs, single), classes)
 
 
@@ -205,9 +208,7 @@ class SimulationResult:
 
         :raises ImportError: pandas is not installed (the message names the extra).
         """
-        from .analysis import _pandas
-
-        pd = _pandas()
+        pd = pandas()
         bets = list(self.bets.values())
         nan = math.nan
         rows = [
@@ -225,18 +226,16 @@ class SimulationResult:
 
     def _repr_html_(self) -> str:
         """The bets' returns as an HTML table, for notebooks (needs no pandas)."""
-        from .analysis import _decimal, _html_table, _percent
-
         caption = f"Simulation: {self.rules}, {self.rounds:,} rounds, seed {self.seed}"
         if self.interrupted:
             caption += " (interrupted)"
         rows = [
-            (b.bet, money_text(b.stake), _percent(b.rtp), f"{_percent(b.ci95[0])} to {_percent(b.ci95[1])}",
-             _percent(b.exact), _decimal(b.z, 2), _decimal(b.sd))
+            (b.bet, money_text(b.stake), percent(b.rtp), f"{percent(b.ci95[0])} to {percent(b.ci95[1])}",
+             percent(b.exact), fixed(b.z, 2), fixed(b.sd))
             for b in self.bets.values()
         ]
         header = ("bet", "stake", "return", "95% interval", "exact return", "z", "sd")
-        return _html_table("simulation", caption, header, rows)
+        return html_table("simulation", caption, header, rows)
 
 
 def _versions() -> dict[str, str]:
@@ -301,25 +300,15 @@ def _stats(
     return out
 
 
-def _count(name: str, value: object, limit: int) -> int:
-    """A positive int no larger than ``limit``, or a ValueError naming it."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"{name} must be a positive int, not {value!r}")
-    if not 1 <= value <= limit:
-        raise ValueError(f"{name} must be in 1..{limit:,}, got {value:,}" if abs(value) < 10**30 else
-                         f"{name} must be in 1..{limit:,}, got a {value.bit_length()}-bit number")
-    return value
-
-
 def simulate(
-    rules: RuleSet,
+    rules: RuleSet | str,
     rounds: int,
     bets: Mapping[str, Money] | None = None,
+    *,
     seed: SeedLike = None,
     workers: int | None = None,
     executor: Executor | None = None,
     progress: Progress | None = None,
-    *,
     chunk_size: int = DEFAULT_CHUNK,
     compare_exact: bool = True,
     partial_on_interrupt: bool = False,
@@ -336,17 +325,14 @@ def simulate(
     :param partial_on_interrupt: on Ctrl-C return what the finished chunks found
         (``interrupted=True``) instead of raising ``KeyboardInterrupt``.
     """
-    if not isinstance(rules, RuleSet):
-        raise TypeError(f"rules must be a RuleSet, not {type(rules).__name__}")
+    rules = as_rules(rules)
     sequence, recorded_seed = check_seed(seed)  # its size checked before any work
-    _count("rounds", rounds, MAX_SIM_ROUNDS)
-    _count("chunk_size", chunk_size, MAX_SIM_ROUNDS)
+    count("rounds", rounds, MAX_SIM_ROUNDS)
+    count("chunk_size", chunk_size, MAX_SIM_ROUNDS)
     if bets is not None and not isinstance(bets, Mapping):
         raise TypeError(f"bets: expected a mapping of bet name to stake, not {type(bets).__name__}")
-    if progress is not None and not callable(progress):
-        raise TypeError(f"progress must be callable, not {type(progress).__name__}")
-    if executor is not None and not isinstance(executor, Executor):
-        raise TypeError(f"executor must be a concurrent.futures.Executor, not {type(executor).__name__}")
+    check_progress(progress)
+    check_executor(executor)
     slip: dict[str, Money] = dict(bets) if bets is not None else {name: Fraction(1) for name in rules.bets}
     if not slip:
         raise ValueError("bets: nothing to simulate")
@@ -355,9 +341,9 @@ def simulate(
         raise TypeError("bets: simulate stakes one slip every round ({bet: stake}), not bets by player")
     slip = checked.slip  # normalised: a stake of a Decimal subclass is a Decimal
     names = tuple(slip)
-    window = _parallel.workers(workers)
+    window = workers_of(workers)
 
-    totals = np.zeros((len(names), _ref.N_OUTCOMES), dtype=object)
+    totals = np.zeros((len(names), N_OUTCOMES), dtype=object)
     classes = np.zeros(tables_for(rules.ranking).n_classes, dtype=object)
     per_chunk: dict[int, tuple[int, list[int]]] = {}  # the first bet's counts, for plots
     done = 0
@@ -372,15 +358,15 @@ def simulate(
             progress(done, rounds)
 
     stop = np.zeros(1, dtype=np.uint8)
-    tasks = ((rules, names, k, child, n) for k, child, n in _parallel.chunks(rounds, chunk_size, sequence))
+    tasks = ((rules, names, k, child, n) for k, child, n in chunks(rounds, chunk_size, sequence))
     start = time.perf_counter()
     if executor is None:
         with ThreadPoolExecutor(max_workers=window, thread_name_prefix="sanggong-sim") as pool:
-            interrupted = _parallel.execute(
+            interrupted = execute(
                 ((*t, stop) for t in tasks), _run_chunk, pool, 2 * window, absorb, stop
             )
     else:
-        interrupted = _parallel.execute(tasks, _run_chunk, executor, 2 * window, absorb, None)
+        interrupted = execute(tasks, _run_chunk, executor, 2 * window, absorb, None)
     seconds = time.perf_counter() - start
     if interrupted and not partial_on_interrupt:
         raise KeyboardInterrupt
@@ -494,15 +480,15 @@ def _run_sessions(
 
 
 def simulate_sessions(
-    rules: RuleSet,
+    rules: RuleSet | str,
     bets: Mapping[str, int],
     bankroll: int,
     rounds: int,
     sessions: int,
+    *,
     seed: SeedLike = None,
     workers: int | None = None,
     executor: Executor | None = None,
-    *,
     partial_on_interrupt: bool = False,
 ) -> SessionResult:
     """Sessions of a player who stakes the same slip (``int`` minor units) every round,
@@ -518,8 +504,7 @@ def simulate_sessions(
     >>> 0 <= result.risk_of_ruin <= 1, len(result.finals)
     (True, 50)
     """
-    if not isinstance(rules, RuleSet):
-        raise TypeError(f"rules must be a RuleSet, not {type(rules).__name__}")
+    rules = as_rules(rules)
     sequence, recorded_seed = check_seed(seed)  # its size checked before any work
     checked = check_slip(rules, bets)
     if checked.by_player:
@@ -533,11 +518,10 @@ def simulate_sessions(
             raise TypeError(f"stake on {name}: session mode counts money in int minor units, not {stake!r}")
         slip_int[name] = stake
     bets = slip_int
-    _count("rounds", rounds, MAX_SESSION_ROUNDS)
-    _count("sessions", sessions, MAX_SESSIONS)
-    bankroll = int(_count("bankroll", bankroll, MAX_STAKE * MAX_SESSION_ROUNDS))
-    if executor is not None and not isinstance(executor, Executor):
-        raise TypeError(f"executor must be a concurrent.futures.Executor, not {type(executor).__name__}")
+    count("rounds", rounds, MAX_SESSION_ROUNDS)
+    count("sessions", sessions, MAX_SESSIONS)
+    bankroll = int(count("bankroll", bankroll, MAX_STAKE * MAX_SESSION_ROUNDS))
+    check_executor(executor)
     names = tuple(bets)
     nets = [[0] * 256 for _ in names]  # a column for every outcome code a table can hold
     purse = Purse(int, rules)
@@ -554,7 +538,7 @@ def simulate_sessions(
         )
     money = np.array(nets, dtype=np.int64)
     wide = bankroll + widest * rounds >= 2**62  # running bankrolls in Python ints
-    window = _parallel.workers(workers)
+    window = workers_of(workers)
     per_task = max(1, min(1000, sessions // (4 * window)))
     slip = tuple((n, int(bets[n])) for n in names)
     stop = np.zeros(1, dtype=np.uint8)
@@ -570,9 +554,9 @@ def simulate_sessions(
 
     if executor is None:
         with ThreadPoolExecutor(max_workers=window, thread_name_prefix="sanggong-sessions") as pool:
-            interrupted = _parallel.execute(((*t, stop) for t in tasks), _run_sessions, pool, 2 * window, absorb, stop)
+            interrupted = execute(((*t, stop) for t in tasks), _run_sessions, pool, 2 * window, absorb, stop)
     else:
-        interrupted = _parallel.execute(tasks, _run_sessions, executor, 2 * window, absorb, None)
+        interrupted = execute(tasks, _run_sessions, executor, 2 * window, absorb, None)
     if interrupted and not partial_on_interrupt:
         raise KeyboardInterrupt
     finals = [f for k in sorted(results) for f in results[k][0]]

@@ -32,7 +32,8 @@ from typing import Any
 from .dealing import CannotCheck, Replayer, Resettler
 from .limits import MAX_RECORD_BYTES, MAX_ROUND
 from .records import ZERO_HASH, RoundRecord, check_key, loads_record, record_hmac, rules_digest, stakes_of
-from .rules import PRESETS, RuleSet
+from ._checks import flag
+from .rules import PRESETS, RuleSet, as_rules
 
 __all__ = ["LogReader", "VerifyReport", "verify_log"]
 
@@ -339,10 +340,10 @@ def _given_lines(lines: Iterable[Any]) -> Iterator[str | bytes | _TooLong]:
 
 def verify_log(
     log: str | os.PathLike[str] | Iterable[str],
-    rules: RuleSet | None = None,
+    rules: RuleSet | str | None = None,
+    *,
     key: bytes | None = None,
     replay: bool = True,
-    *,
     start_prev: str | None = None,
 ) -> VerifyReport:
     """Check a JSON Lines log of round records and report the first bad record.
@@ -350,9 +351,9 @@ def verify_log(
     :param log: a path (``str`` or ``PathLike``), read line by line, each line at most
         ``MAX_RECORD_BYTES``; or an iterable of lines (``str``, or ``bytes`` of UTF-8; a
         final newline is dropped). To check text in memory, pass ``text.splitlines()``.
-    :param rules: the rules the game was played under; None: the preset the records
-        name, if their digest is that preset's (else the report says the rules are
-        needed).
+    :param rules: the rules the game was played under (a ``RuleSet`` or a preset's name);
+        None: the preset the records name, if their digest is that preset's (else the
+        report says the rules are needed).
     :param key: the operator's HMAC key: every record must carry a valid ``hmac``.
     :param replay: deal every record again (from its seed, incrementally, so a whole
         log costs one deal a round; or from its shoe state) and compare every field;
@@ -379,7 +380,7 @@ def verify_log(
     :raises ValueError: a bad argument (an empty key, a ``start_prev`` that is not a hash).
     :raises OSError: the file cannot be opened or read.
     """
-    reader = LogReader(log, rules, key, replay, start_prev=start_prev)
+    reader = LogReader(log, rules, key=key, replay=replay, start_prev=start_prev)
     for _ in reader:
         pass
     return reader.report()
@@ -397,17 +398,15 @@ class LogReader:
     def __init__(
         self,
         log: str | os.PathLike[str] | Iterable[str],
-        rules: RuleSet | None = None,
+        rules: RuleSet | str | None = None,
+        *,
         key: bytes | None = None,
         replay: bool = True,
-        *,
         start_prev: str | None = None,
     ) -> None:
-        if rules is not None and not isinstance(rules, RuleSet):
-            raise TypeError(f"rules must be a RuleSet or None, not {type(rules).__name__}")
+        checked_rules = as_rules(rules, optional=True)
         checked_key = check_key(key)
-        if not isinstance(replay, bool):
-            raise TypeError(f"replay must be True or False, not {replay!r}")
+        flag("replay", replay)
         if start_prev is None:
             start_prev = ZERO_HASH
         elif not isinstance(start_prev, str):
@@ -419,7 +418,7 @@ class LogReader:
         if not isinstance(log, str | os.PathLike | Iterable):
             raise TypeError(f"give a log as a path or an iterable of lines, not {type(log).__name__}")
         self._log = log
-        self._verifier = _Verifier(rules, checked_key, replay, start_prev)
+        self._verifier = _Verifier(checked_rules, checked_key, replay, start_prev)
 
     @property
     def rules(self) -> RuleSet | None:

@@ -7,7 +7,7 @@ import argparse
 from collections.abc import Mapping
 from fractions import Fraction
 
-from ..rules import PRESETS, RuleSet, _toml
+from ..rules import PRESETS, RuleSet, to_toml
 from ._options import DEFAULT_PRESET, json_flag, rules_of, table
 from ._output import json_text, odds_text, print_table, table_text
 from ._parser import Commands, Parser
@@ -46,9 +46,9 @@ def _cmd_rules_list(args: argparse.Namespace) -> int:
 def _cmd_rules_show(args: argparse.Namespace) -> int:
     data = PRESETS[args.preset].to_dict()
     as_json = getattr(args, "json", False)  # left unset where not given (see add_rules)
-    # exactly what RuleSet.save writes to a .json or a .toml file (the TOML through rules._toml,
-    # the writer save uses: a public RuleSet.to_toml() would let this import go)
-    print(json_text(data, indent=2, ensure_ascii=False) if as_json else _toml(data), end="\n" if as_json else "")
+    # exactly what RuleSet.save writes to a .json or a .toml file (the TOML through rules.to_toml,
+    # the writer save uses)
+    print(json_text(data, indent=2, ensure_ascii=False) if as_json else to_toml(data), end="\n" if as_json else "")
     return 0
 
 

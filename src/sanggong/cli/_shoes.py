@@ -162,8 +162,8 @@ def _cmd_protect(args: argparse.Namespace) -> int:
     try:
         bar = None if args.json else Bar(args.shoes, unit=" shoes")
         try:
-            result = play_shoes(rules, args.shoes, chosen, args.seed, args.workers, executor,
-                                bar.update if bar else None, bets=bets, burned_seen=args.burned_seen,
+            result = play_shoes(rules, args.shoes, chosen, seed=args.seed, workers=args.workers, executor=executor,
+                                progress=bar.update if bar else None, bets=bets, burned_seen=args.burned_seen,
                                 bankroll=args.bankroll, partial_on_interrupt=True)
         finally:
             if bar:

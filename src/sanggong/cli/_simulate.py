@@ -98,7 +98,8 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
             if not bets or args.bankroll is None or args.session_rounds is None:
                 raise ValueError("--sessions needs --bet NAME=STAKE, --bankroll and --session-rounds")
             sessions = simulate_sessions(rules, bets, args.bankroll, args.session_rounds, args.sessions,  # type: ignore[arg-type]
-                                         args.seed, args.workers, executor, partial_on_interrupt=True)
+                                         seed=args.seed, workers=args.workers, executor=executor,
+                                         partial_on_interrupt=True)
             if args.json:
                 print(json_text(sessions.to_dict()))
             else:
@@ -108,8 +109,8 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
             return 130 if sessions.interrupted else 0
         bar = None if args.json else Bar(args.rounds)
         try:
-            result = simulate(rules, args.rounds, bets or None, args.seed, args.workers, executor,
-                              bar.update if bar else None, chunk_size=args.chunk, partial_on_interrupt=True)
+            result = simulate(rules, args.rounds, bets or None, seed=args.seed, workers=args.workers, executor=executor,
+                              progress=bar.update if bar else None, chunk_size=args.chunk, partial_on_interrupt=True)
         finally:
             if bar:
                 bar.close()

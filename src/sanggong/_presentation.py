@@ -1,0 +1,59 @@
+"""Presentation: results shown to people, as HTML tables for notebooks, and handed to
+pandas, as ``DataFrame`` rows.
+
+Every result type of the package (``Analysis``, ``SimulationResult``, ``PlayResult``,
+``Detection``, ...) presents itself through here: ``_repr_html_`` builds its table with
+``html_table`` and formats its figures with ``percent`` and ``fixed``, and ``to_frame``
+imports pandas with ``pandas()``, which names the extra to install where pandas is
+missing. Nothing here needs pandas.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+from collections.abc import Iterable
+from html import escape
+from typing import Any
+
+__all__ = ["FRAME_EXTRA", "fixed", "html_table", "pandas", "percent"]
+
+FRAME_EXTRA = "pip install 'sanggong[frame]'"
+"""The install command that brings pandas, which ``to_frame()`` needs."""
+
+
+def pandas() -> Any:
+    """pandas, imported on first use: it is an optional dependency (the ``frame`` extra).
+
+    :raises ImportError: pandas is not installed (the message names the extra).
+    """
+    try:
+        return importlib.import_module("pandas")
+    except ImportError as exc:
+        raise ImportError(f"to_frame() needs pandas: {FRAME_EXTRA} ({exc})", name="pandas") from exc
+
+
+def percent(value: float | None) -> str:
+    """A fraction as a percentage to four places (``0.0123`` is ``1.2300%``); a dash for
+    none (None, NaN)."""
+    return "\u2014" if value is None or math.isnan(value) else f"{value:.4%}"
+
+
+def fixed(value: float | None, places: int = 4) -> str:
+    """A number to ``places`` decimal places; a dash for none (None, NaN)."""
+    return "\u2014" if value is None or math.isnan(value) else f"{value:.{places}f}"
+
+
+def html_table(kind: str, caption: str, header: Iterable[str], rows: Iterable[Iterable[str]]) -> str:
+    """An HTML table of text, every piece escaped here: the first cell of each row heads
+    the row, the others (numbers) are aligned right (``class="sanggong-<kind>"``)."""
+    out = [f'<table class="sanggong-{escape(kind)}">', f"<caption>{escape(caption)}</caption>", "<thead><tr>"]
+    out += [f"<th>{escape(cell)}</th>" for cell in header]
+    out.append("</tr></thead><tbody>")
+    for row in rows:
+        first, *rest = row
+        out.append(f'<tr><th style="text-align: left">{escape(first)}</th>')
+        out += [f'<td style="text-align: right">{escape(cell)}</td>' for cell in rest]
+        out.append("</tr>")
+    out.append("</tbody></table>")
+    return "\n".join(out)

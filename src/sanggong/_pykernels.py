@@ -1,0 +1,644 @@
+"""The pure-Python twin of the compiled core's kernels: the same names, signatures and
+results, written plainly on the game's specification (``sanggong._spec``).
+
+``sanggong._impl`` picks this module where the compiled core is not there or is switched
+off (``SANGGONG_NO_EXTENSIONS=1``), and the test suite runs every public function against
+both. Every kernel of the core has its twin here, and ``sanggong._impl.Kernels`` says
+what a kernel is: mypy checks this module against it (and the core's stubs, ``_core.pyi``,
+once they declare every kernel). Kernels that are plain functions of the game (``pair_plus3``, ``suit_split``,
+``bounded``, ``draw``) are the specification's own; the round loops deal through the one
+Python definition of the dealing procedure, ``_spec.Shoe``, and so deal the core's cards
+bit for bit from the same bit generator.
+
+Everything is computed from the rules themselves, never from the core's lookup tables: a
+hand is ranked by ``_spec.hand_key``, a bet settled by ``_spec.bet_outcome``, a shoe's
+exact sums taken card by card in Python integers.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ._spec import (
+    NO_CARD,
+    N_CARDS,
+    N_PAIR_PLUS,
+    N_RANKS,
+    N_SUITS,
+    ON_HAND,
+    Shoe,
+    assign,
+    bet_outcome,
+    bounded,
+    card_rank,
+    class_key,
+    draw,
+    hand_key,
+    kind_of,
+    most_burned,
+    pair_plus3,
+    suit_split,
+    table_fits,
+)
+from ._table import TableParams
+from .limits import MAX_BURN, MAX_DECKS, MAX_POSITIONS
+
+if TYPE_CHECKING:
+    from .ranking import RankingTables
+    from .settlement import SettlementPlan
+    from .shoe import ShoePlan
+
+__all__ = [
+    "IMPLEMENTATION", "NO_CARD", "ShoeKernel", "Tables", "bounded", "class3", "compare_batch", "deal_chunk",
+    "deal_fresh_batch", "draw", "evaluate_batch", "hand_counts", "joint_class_counts", "pair_plus3",
+    "pair_plus_batch", "play_chunk", "rank3", "rank_batch", "settle_batch", "simulate_chunk", "suit_split",
+]
+
+IMPLEMENTATION = "python"
+
+ClassKey = tuple[int, int, int]
+
+
+# --- hands ------------------------------------------------------------------------------
+
+
+class Tables:
+    """A ranking's hand ranks and classes, computed plainly: the twin of the compiled
+    core's ``Tables``. ``source`` is a ``sanggong.ranking.RankingTables``, whose
+    ``rank_keys`` and ``rank_values`` number the ranks and sorted ``class_keys`` the
+    classes; every hand is ranked here by ``hand_key`` and ``class_key`` themselves, not by
+    its lookup tables."""
+
+    def __init__(self, source: RankingTables) -> None:
+        self.source = source
+        self.ranking = source.ranking
+        self.rank_of_key: dict[ClassKey, int] = dict(zip(source.rank_keys, source.rank_values, strict=True))
+        self.class_of_key = {key: i for i, key in enumerate(source.class_keys)}
+        self.class_keys: tuple[ClassKey, ...] = tuple(source.class_keys)
+        self.n_ranks, self.n_classes = int(source.n_ranks), len(source.class_keys)
+        self.ordered_by_class = bool(source.ordered_by_class)
+        self.wide = self.n_ranks > 256
+
+    def rank(self, c0: int, c1: int, c2: int) -> int:
+        return self.rank_of_key[hand_key(self.ranking, c0, c1, c2)]
+
+    def cls(self, c0: int, c1: int, c2: int) -> int:
+        return self.class_of_key[class_key(self.ranking, c0, c1, c2)]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Tables, (self.source,))
+
+
+def rank3(tables: Tables, c0: int, c1: int, c2: int) -> int:
+    """Rank (higher wins, equal ties) of the hand of these three card codes."""
+    return tables.rank(c0, c1, c2)
+
+
+def class3(tables: Tables, c0: int, c1: int, c2: int) -> int:
+    """Class number of the hand of these three card codes."""
+    return tables.cls(c0, c1, c2)
+
+
+# --- batch kernels -----------------------------------------------------------------
+# Same contract as the compiled core: ``hands`` is an (n, 3) integer array already
+# checked for shape and dtype by ``sanggong.batch``; the kernels check every code and
+# return the index of the first row holding one outside 0..51 (-1 when all are valid),
+# leaving the outputs from that row on unspecified.
+
+Hands = npt.NDArray[np.integer[Any]]
+
+
+def _first_bad_row(rows: Sequence[Sequence[int]]) -> int:
+    for i, row in enumerate(rows):
+        if any(not 0 <= code < N_CARDS for code in row):
+            return i
+    return -1
+
+
+def _rows(hands: Hands) -> list[list[int]]:
+    rows: list[list[int]] = hands.tolist()
+    return rows
+
+
+def rank_batch(tables: Tables, hands: Hands, out: npt.NDArray[np.integer[Any]]) -> int:
+    """Write the rank of each row of ``hands`` into ``out``."""
+    rows = _rows(hands)
+    bad = _first_bad_row(rows)
+    for i, (c0, c1, c2) in enumerate(rows[: bad if bad >= 0 else len(rows)]):
+        out[i] = tables.rank(c0, c1, c2)
+    return bad
+
+
+def pair_plus_batch(tables: Tables, hands: Hands, out: npt.NDArray[np.uint8]) -> int:
+    """Write the Pair Plus category of each row of ``hands`` into ``out``."""
+    rows = _rows(hands)
+    bad = _first_bad_row(rows)
+    for i, (c0, c1, c2) in enumerate(rows[: bad if bad >= 0 else len(rows)]):
+        out[i] = pair_plus3(c0, c1, c2)
+    return bad
+
+
+def evaluate_batch(tables: Tables, hands: Hands, ranks: npt.NDArray[np.integer[Any]],
+                   pair_plus: npt.NDArray[np.uint8]) -> int:
+    """Write both the rank and the Pair Plus category of each row."""
+    rows = _rows(hands)
+    bad = _first_bad_row(rows)
+    for i, (c0, c1, c2) in enumerate(rows[: bad if bad >= 0 else len(rows)]):
+        ranks[i] = tables.rank(c0, c1, c2)
+        pair_plus[i] = pair_plus3(c0, c1, c2)
+    return bad
+
+
+def compare_batch(tables: Tables, a: Hands, b: Hands, out: npt.NDArray[np.int8]) -> int:
+    """Write 1, 0 or -1 as row i of ``a`` beats, ties or loses to row i of ``b``."""
+    rows_a, rows_b = _rows(a), _rows(b)
+    bad_a, bad_b = _first_bad_row(rows_a), _first_bad_row(rows_b)
+    bad = min((i for i in (bad_a, bad_b) if i >= 0), default=-1)
+    stop = bad if bad >= 0 else len(rows_a)
+    for i in range(stop):
+        ra = tables.rank(*rows_a[i])
+        rb = tables.rank(*rows_b[i])
+        out[i] = (ra > rb) - (ra < rb)
+    return bad
+
+
+# --- settlement ----------------------------------------------------------------------
+
+
+def _order(ranks: Sequence[int], h: int) -> int:
+    """1, 0 or -1 as hand h beats, ties or loses to the banker's (hand 0)."""
+    return (ranks[h] > ranks[0]) - (ranks[h] < ranks[0])
+
+
+def _outcome(plan: SettlementPlan, j: int, keys: Sequence[ClassKey], classes: Sequence[int], ranks: Sequence[int],
+             pps: Sequence[int]) -> int:
+    """The outcome code of bet j of ``plan`` in a round of these hands (0 the banker's)."""
+    spec = plan.specs[j]
+    h = spec.position if spec.kind in ON_HAND else 0
+    return bet_outcome(plan.rules, spec.kind, spec.number, keys[classes[h]], pps[h], keys[classes[0]],
+                       _order(ranks, h))
+
+
+def settle_batch(plan: SettlementPlan, classes: npt.NDArray[np.uint8], ranks: npt.NDArray[np.uint16],
+                 pps: npt.NDArray[np.uint8], out: npt.NDArray[np.uint8]) -> int:
+    """Outcome of every bet of ``plan`` in every round: ``classes``, ``ranks`` and ``pps``
+    are (n, hands) arrays (column 0 the banker, column i position i), ``out`` is
+    (n, bets). Returns the first round holding a class of ``plan.n_classes`` or more or a
+    category above 5, or -1."""
+    keys = plan.class_keys
+    rows_c, rows_r, rows_p = classes.tolist(), ranks.tolist(), pps.tolist()
+    for i, (hand_classes, hand_ranks, hand_pps) in enumerate(zip(rows_c, rows_r, rows_p, strict=True)):
+        if any(not 0 <= c < plan.n_classes for c in hand_classes) or any(not 0 <= p < N_PAIR_PLUS for p in hand_pps):
+            return i
+        for j in range(len(plan.specs)):
+            out[i, j] = _outcome(plan, j, keys, hand_classes, hand_ranks, hand_pps)
+    return -1
+
+
+# --- dealing -------------------------------------------------------------------------------
+
+
+def deal_fresh_batch(bit_generator: Any, decks: int, out: npt.NDArray[np.uint8]) -> None:
+    """For each row of ``out``: a fresh shoe in code order, then the first cards of a
+    lazy Fisher-Yates shuffle."""
+    if not 1 <= decks <= MAX_DECKS:
+        raise ValueError(f"decks must be in 1..{MAX_DECKS}, got {decks}")
+    n = N_CARDS * decks
+    rows, k = out.shape
+    if k > n:
+        raise ValueError(f"cannot draw {k} cards from {decks} deck(s)")
+    for r in range(rows):
+        deck = [i % N_CARDS for i in range(n)]
+        cards = [0] * k
+        draw(bit_generator, deck, 0, k, cards)
+        out[r, :] = cards
+
+
+def _table(params: npt.NDArray[np.int64], *, later_apart: bool) -> TableParams:
+    """The table of a kernel's ``params``, checked as the compiled core checks them: the
+    limits, and that its rounds fit its cards (``_spec.table_fits``); a later round that
+    may not fit behind the cut card is refused on its own where ``later_apart``."""
+    if len(params) != len(TableParams._fields):
+        raise ValueError(f"params must hold {len(TableParams._fields)} values")
+    table = TableParams(*(int(x) for x in params))
+    first, later = table_fits(table)
+    in_range = (1 <= table.decks <= MAX_DECKS and 1 <= table.positions <= MAX_POSITIONS
+                and 0 <= table.burn_first <= MAX_BURN and 0 <= table.burn_per_round <= MAX_BURN)
+    if not (in_range and first and (later or later_apart)):
+        raise ValueError(f"params {list(table)} do not describe a table this kernel deals")
+    if not later:
+        raise ValueError("a later round may need more cards than the cut card leaves")
+    return table
+
+
+def deal_chunk(
+    bit_generator: Any, params: npt.NDArray[np.int64], hands: npt.NDArray[np.uint8], burned: npt.NDArray[np.uint8],
+    burn_counts: npt.NDArray[np.uint8], head_cards: npt.NDArray[np.uint8] | None, shoe: npt.NDArray[np.int64],
+    round_in_shoe: npt.NDArray[np.uint16], last: npt.NDArray[np.uint8], cut_card: npt.NDArray[np.uint16],
+) -> int:
+    """Deal ``len(hands)`` rounds from a fresh shoe (the table of ``params``, laid out as
+    ``TableParams``) as ``sanggong.dealing.Game`` deals them, and write for round i:
+    its hands (``hands[i, 0]`` the banker's, ``hands[i, p]`` position p's), its burned
+    cards (``burned[i, :burn_counts[i]]``, a burned head card last; the rest of the row
+    ``NO_CARD``), its head card (``head_cards[i]``, ``NO_CARD`` where there is none;
+    ``head_cards`` may be None), its shoe (from 1), round in shoe (from 1), whether it was
+    the shoe's last (1 or 0) and the cut card's place from the end (0 for a fresh deck).
+    Returns the shoes begun."""
+    table = _table(params, later_apart=False)
+    head_burned = 1 if table.head_card and table.head_card_burned else 0
+    rounds = hands.shape[0]
+    most = most_burned(table)
+    if hands.shape[1:] != (table.positions + 1, 3):
+        raise ValueError(f"hands must have shape (rounds, {table.positions + 1}, 3), got {hands.shape}")
+    width = burned.shape[1]
+    if width < most:
+        raise ValueError(f"burned must hold {most} cards a round, it holds {width}")
+    for name, array in (("burned", burned), ("burn_counts", burn_counts), ("shoe", shoe),
+                        ("round_in_shoe", round_in_shoe), ("last", last), ("cut_card", cut_card)):
+        if len(array) != rounds:
+            raise ValueError(f"{name} must hold {rounds} rounds, it holds {len(array)}")
+    if head_cards is not None and len(head_cards) != rounds:
+        raise ValueError(f"head_cards must hold {rounds} rounds, it holds {len(head_cards)}")
+    dealer = Shoe(table, bit_generator)
+    for i in range(rounds):
+        cards, burn = dealer.deal()
+        head, by_hand = assign(table, cards[burn:])
+        gone = list(cards[:burn]) + ([head] if head is not None and head_burned else [])
+        for h, hand in by_hand.items():
+            hands[i, h] = list(hand)
+        burned[i] = gone + [NO_CARD] * (width - len(gone))
+        burn_counts[i] = len(gone)
+        if head_cards is not None:
+            head_cards[i] = NO_CARD if head is None else head
+        shoe[i] = dealer.number
+        round_in_shoe[i] = dealer.rounds
+        last[i] = dealer.last
+        cut_card[i] = dealer.cut_card
+    return dealer.number
+
+
+# --- exact counting ---------------------------------------------------------------------
+# The counting kinds and their multisets are the specification's (``_spec.counting``).
+
+
+def _comb(n: int, k: int) -> int:
+    if n < k:
+        return 0
+    if k == 1:
+        return n
+    if k == 2:
+        return n * (n - 1) // 2
+    if k == 3:
+        return n * (n - 1) * (n - 2) // 6
+    return 1
+
+
+def _ways(left: npt.NDArray[Any], kinds: npt.NDArray[np.intp], mult: npt.NDArray[Any]) -> npt.NDArray[Any]:
+    """The ways to draw each multiset from a shoe holding ``left[k]`` of kind k:
+    prod C(left[kind], multiplicity), for every multiset at once."""
+    w = np.ones(len(kinds), dtype=left.dtype)
+    for t in range(3):
+        n, k = left[kinds[:, t]], mult[:, t]
+        choose = np.where(k == 0, 1, np.where(k == 1, n, np.where(k == 2, n * (n - 1) // 2, n * (n - 1) * (n - 2) // 6)))
+        w = w * np.where(n >= k, choose, 0)
+    return w
+
+
+def joint_class_counts(
+    counts: npt.NDArray[np.int64], multisets: npt.NDArray[np.uint8], classes: npt.NDArray[np.uint8],
+    ranks: npt.NDArray[np.uint16], n_classes: int, out: npt.NDArray[np.uint64] | npt.NDArray[np.object_],
+    suits: npt.NDArray[np.int64] | None = None,
+) -> None:
+    """``out[(p * n_classes + b) * 3 + order + 1]`` += ordered (position hand, banker hand)
+    pairs of disjoint hands with classes p and b, the position's hand beating (order 1),
+    tying (0) or losing to (-1) the banker's, from a shoe holding ``counts[k]`` cards of
+    kind k. ``multisets`` is (n, 3, 2) (kind, multiplicity; multiplicity 0 pads), each
+    with its hand's class and rank. For each first hand, the ways to draw every second
+    hand from what it leaves, all at once (in Python integers where ``out`` holds them).
+
+    ``suits``, for a ranking that breaks ties by suit, holds the cards of each kind (the 13
+    ranks) by suit, weakest suit first, as a (kinds, 4) array; ``ranks`` are then the
+    hands' ranks with the strongest card's suit left out. Two hands of equal rank share
+    their highest kind t, a cards of it in the first and b in the second: their pairs are
+    counted without kind t, times ``suit_split(suits[t], a, b)``, which orders them."""
+    exact = out.dtype == object
+    left = np.array([int(x) for x in counts], dtype=object if exact else np.int64)
+    ms = np.asarray(multisets)
+    kinds, mult = ms[:, :, 0].astype(np.intp), ms[:, :, 1].astype(np.int64)
+    if exact:
+        mult = mult.astype(object)
+    cls = np.asarray(classes, dtype=np.int64)
+    rk = np.asarray(ranks, dtype=np.int64)
+    first = _ways(left, kinds, mult)
+    plain = [{int(k): int(m) for k, m in row if m} for row in ms.tolist()]  # each multiset as {kind: count}
+    for i in np.flatnonzero(first):
+        rest = left.copy()
+        for t in range(3):
+            rest[kinds[i, t]] -= mult[i, t]
+        w = first[i] * _ways(rest, kinds, mult)
+        keep = w != 0
+        if suits is not None:
+            tied = keep & (rk == rk[i])
+            keep &= ~tied
+            for j in np.flatnonzero(tied):
+                _count_suit_ties(out, plain[i], plain[j], left, suits, (cls[i] * n_classes + cls[j]) * 3)
+        index = (cls[i] * n_classes + cls[keep]) * 3 + 1 + np.sign(rk[i] - rk[keep])
+        np.add.at(out, index, w[keep].astype(out.dtype))
+
+
+def _count_suit_ties(out: npt.NDArray[Any], first: dict[int, int], second: dict[int, int], left: npt.NDArray[Any],
+                     suits: npt.NDArray[np.int64], base: int) -> None:
+    """Two hands of equal rank but for the suits: their highest kind's draws split by how
+    the hands' strongest suits compare (``suit_split``), the other kinds counted plainly."""
+    top = max(first)  # the highest kind: of both hands
+    ways = 1
+    for k, m in first.items():
+        if k != top:
+            ways *= math.comb(int(left[k]), m)
+    for k, m in second.items():
+        if k != top:
+            ways *= math.comb(int(left[k]) - first.get(k, 0), m)
+    for order, split in enumerate(suit_split([int(x) for x in suits[top]], first[top], second[top])):
+        out[base + order] += ways * split
+
+
+def hand_counts(counts: npt.NDArray[np.int64], multisets: npt.NDArray[np.uint8], values: npt.NDArray[np.uint8],
+                out: npt.NDArray[np.uint64]) -> None:
+    """``out[values[i]]`` += the ways to draw multiset i (of card kinds or class ranks)
+    from a shoe holding ``counts[k]`` of kind k."""
+    c = [int(x) for x in counts]
+    for ms, value in zip(multisets.tolist(), values.tolist(), strict=True):
+        w = 1
+        for k, m in ms:
+            if m:
+                w *= _comb(c[k], m)
+        out[value] += w
+
+
+# --- the round loops -----------------------------------------------------------------------
+
+
+class _Round:
+    """One round's hands, dealt by ``_spec.Shoe`` and assigned by ``_spec.assign``: each
+    hand's rank, class and Pair Plus category (0 the banker's)."""
+
+    def __init__(self, tables: Tables, table: TableParams, cards: bytearray, burn: int) -> None:
+        _, dealt = assign(table, cards[burn:])
+        hands = range(table.positions + 1)
+        self.ranks = [tables.rank(*dealt[h]) for h in hands]
+        self.classes = [tables.cls(*dealt[h]) for h in hands]
+        self.pps = [pair_plus3(*dealt[h]) for h in hands]
+
+
+def simulate_chunk(
+    bit_generator: Any, tables: Tables, params: npt.NDArray[np.int64], rounds: int, pairs: npt.NDArray[np.uint64],
+    single: npt.NDArray[np.uint64], plan: SettlementPlan | None, money: npt.NDArray[np.int64] | None,
+    net: npt.NDArray[np.int64] | None, stop: npt.NDArray[np.uint8],
+) -> int:
+    """Deal and evaluate ``rounds`` rounds from a fresh shoe and count what settles
+    every bet, exactly as the compiled core's ``simulate_chunk`` (and
+    ``sanggong.dealing.Game``) do."""
+    table = _table(params, later_apart=True)
+    dealer = Shoe(table, bit_generator)
+    n_classes, width = tables.n_classes, 1 if tables.ordered_by_class else 3
+    for done in range(rounds):
+        if done % 4096 == 0 and stop[0]:
+            return done
+        hand = _Round(tables, table, *dealer.deal())
+        for h in range(table.positions + 1):
+            single[h, 6 * hand.classes[h] + hand.pps[h]] += 1
+            if h:
+                order = _order(hand.ranks, h)
+                pairs[h, (hand.classes[h] * n_classes + hand.classes[0]) * width + (order + 1 if width == 3 else 0)] += 1
+        if plan is not None and money is not None and net is not None:
+            codes = (_outcome(plan, j, tables.class_keys, hand.classes, hand.ranks, hand.pps)
+                     for j in range(len(plan.specs)))
+            net[done] = sum(int(money[j, code]) for j, code in enumerate(codes))
+    return rounds
+
+
+# --- the shoe evaluator -----------------------------------------------------------------------
+# The twin of _core.ShoeKernel (sanggong.shoe explains the method): each row's sum over
+# multisets of (ways to draw the multiset) x (its scaled net value), in Python integers.
+# A multiset is a row of indices into a table: C(c_k, j) at 8 k + j for the c_k unseen
+# cards of kind k, 1 at 8 K (K kinds: the padding), and past it where suits break ties
+# E_t(a, b), the third of ``suit_split`` (the first hand's strongest suit above), at 8 K +
+# 1 + 16 t + 4 a + b; in Pair Plus's table (the 52 cards as kinds) the 13 ranks'
+# binomials, at ``RANKS_AT`` + 8 r + j. Its ways are the product of its entries.
+
+BINOM_STRIDE = 8
+RANKS_AT = N_CARDS * BINOM_STRIDE + 1
+class ShoeKernel:
+    """The exact sums behind every bet's EV for an unseen composition, card by card."""
+
+    def __init__(self, plan: ShoePlan, counts: Iterable[int]) -> None:
+        self.plan = plan
+        kinds_of = plan.kinds
+        if isinstance(kinds_of, bool) or not isinstance(kinds_of, int) or not 1 <= kinds_of <= N_CARDS:
+            raise ValueError(f"a shoe plan counts over 1..52 kinds, not {kinds_of!r}")
+        fold = np.asarray(plan.fold)
+        if fold.shape != (N_CARDS,) or fold.dtype.kind not in "iu" or not all(0 <= int(k) < kinds_of for k in fold):
+            raise ValueError("the shoe plan's fold must give each of the 52 cards a kind of its own kinds")
+        self._fold = [int(k) for k in fold]
+        suit_order = np.asarray(plan.suit_order)
+        self._suit_order = [int(s) for s in suit_order.tolist()] if suit_order.dtype.kind in "iu" else []
+        if len(suit_order) and (sorted(self._suit_order) != list(range(N_SUITS)) or kinds_of != N_RANKS
+                                or self._fold != [kind_of(c, N_RANKS) for c in range(N_CARDS)]):
+            raise ValueError("a suit tie-break needs the 13 ranks as kinds and its suit order, each suit once")
+        self._parts: list[tuple[str, int, list[list[int]], list[list[int]], int]] = []
+        for name, kinds, width in (("pairs", kinds_of, 6), ("single", kinds_of, 3), ("cards", N_CARDS, 3)):
+            idx, values = np.asarray(getattr(plan, name + "_idx")), np.asarray(getattr(plan, name + "_values"))
+            if idx.ndim != 2 or values.ndim != 2 or values.shape[0] != len(idx) or (len(idx) and idx.shape[1] != width):
+                raise ValueError(f"the shoe plan's {name} arrays have the wrong shapes")
+            if idx.dtype.kind not in "iu" or not all(isinstance(v, int) and not isinstance(v, bool)
+                                                    for v in values.ravel().tolist()):
+                raise ValueError(f"the shoe plan's {name} arrays must hold integers")
+            rows = values.shape[1]
+            ties = name == "pairs" and len(self._suit_order) > 0
+            entries = [[int(e) for e in row if int(e) != BINOM_STRIDE * kinds] for row in idx.tolist()]
+            for row in entries:
+                cards, held, by_rank = 0, [], 0
+                for e in row:
+                    past = e - BINOM_STRIDE * kinds - 1
+                    if 0 <= e < BINOM_STRIDE * kinds and 1 <= e % BINOM_STRIDE <= 6:
+                        cards += e % BINOM_STRIDE
+                        held.append(e // BINOM_STRIDE)
+                    elif ties and 0 <= past < 16 * kinds and past % 4 and past // 4 % 4:
+                        cards += past % 4 + past // 4 % 4
+                        held.append(past // 16)
+                    elif name == "cards" and 0 <= past < BINOM_STRIDE * N_RANKS and 1 <= past % BINOM_STRIDE <= 3:
+                        cards += past % BINOM_STRIDE
+                        held.append(N_CARDS + past // BINOM_STRIDE)
+                        by_rank += 1
+                    else:
+                        raise ValueError(f"the shoe plan's {name} multisets name an entry outside the binomials")
+                if cards != width or len(set(held)) != len(held) or by_rank not in (0, len(row)):
+                    raise ValueError(f"the shoe plan's {name} multisets name an entry outside the binomials")
+            if len({tuple(sorted(row)) for row in entries}) != len(entries):
+                raise ValueError(f"a multiset of the shoe plan's {name} is given twice")
+            self._parts.append((name, kinds, entries, values.tolist(), rows))
+        self.set_counts(counts)
+
+    def set_counts(self, counts: Iterable[int]) -> None:
+        values = [int(x) for x in counts]
+        if len(values) != N_CARDS or min(values) < 0 or max(values) > 64:
+            raise ValueError("a composition is 52 counts of 0..64")
+        self._cards = values
+
+    def remove(self, code: int) -> None:
+        if not 0 <= code < N_CARDS or self._cards[code] == 0:
+            raise ValueError(f"no card of code {code} is left to remove")
+        self._cards[code] -= 1
+
+    def add(self, code: int) -> None:
+        if not 0 <= code < N_CARDS or self._cards[code] >= 64:
+            raise ValueError(f"cannot add a card of code {code}: at most 64 of a card")
+        self._cards[code] += 1
+
+    @property
+    def n_cards(self) -> int:
+        return sum(self._cards)
+
+    @property
+    def counts(self) -> list[int]:
+        return list(self._cards)
+
+    def _table(self, name: str, by_kind: list[int]) -> list[int]:
+        """The entries a part's rows index: binomials of its kinds, the padding 1, then the
+        E_t(a, b) (pairs, where suits break ties) or the ranks' binomials (Pair Plus)."""
+        held = self._cards if name == "cards" else by_kind
+        table = [math.comb(c, j) if j <= c else 0 for c in held for j in range(BINOM_STRIDE)] + [1]
+        if name == "pairs" and self._suit_order:
+            for t in range(N_RANKS):
+                suits = [self._cards[4 * t + s] for s in self._suit_order]
+                table += [suit_split(suits, a, b)[2] if a and b else 0 for a in range(4) for b in range(4)]
+        if name == "cards":
+            ranks = [sum(self._cards[4 * r : 4 * r + 4]) for r in range(N_RANKS)]
+            table += [math.comb(c, j) if j <= c else 0 for c in ranks for j in range(BINOM_STRIDE)]
+        return table
+
+    def numerators(self, with_pairs: bool = True) -> list[int]:
+        by_kind = [0] * self.plan.kinds
+        for code, n in enumerate(self._cards):
+            by_kind[self._fold[code]] += n
+        out: list[int] = []
+        for name, kinds, entries, values, rows in self._parts:
+            sums = [0] * rows
+            if name != "pairs" or with_pairs:
+                table = self._table(name, by_kind)
+                for multiset, row in zip(entries, values):
+                    w = 1
+                    for e in multiset:
+                        w *= table[e]
+                    if w:
+                        for r in range(rows):
+                            sums[r] += w * row[r]
+            out += sums
+        return out
+
+
+
+
+# --- shoe play -------------------------------------------------------------------------------
+
+
+def _columns_of(plan: SettlementPlan, columns: npt.NDArray[np.uint8]) -> list[dict[int, int]]:
+    """Each bet's outcome code -> its column (``columns`` by the plan's row and key)."""
+    column_of = []
+    for j in range(len(plan.specs)):
+        start = int(plan.row[j]) * plan.key_space
+        codes = plan.table[start : start + plan.key_space].tolist()
+        column_of.append(dict(zip(codes, columns[int(plan.row[j])].tolist(), strict=True)))
+    return column_of
+
+
+def _true_counts(running: list[int], unseen: int, bin_width: float, bin_zero: int,
+                 bins: int) -> tuple[list[float], list[int]]:
+    """Each tag vector's true count (its running count per 52 unseen cards) and its bin."""
+    tcs, tc_bins = [], []
+    per_card = 52.0 / unseen
+    scale = per_card / bin_width
+    for value in running:
+        tc = value * per_card
+        b = value * scale + bin_zero
+        tcs.append(tc)
+        tc_bins.append(0 if b < 0 else bins - 1 if b >= bins else min(math.floor(b), bins - 1))
+    return tcs, tc_bins
+
+
+def _round_evs(kernel: ShoeKernel | None, fixed_ev: npt.NDArray[np.float64], row_scale: npt.NDArray[np.float64],
+               row_part: npt.NDArray[np.uint8]) -> tuple[list[float], list[bool]]:
+    """Each shoe plan row's EV before the round (the kernel's exact sums, or a fresh
+    deck's fixed EVs), and whether it is positive."""
+    if kernel is None:
+        evs = [float(x) for x in fixed_ev]
+        return evs, [x > 0 for x in evs]
+    sums, n = kernel.numerators(), kernel.n_cards
+    totals = (math.comb(n, 3) * math.comb(n - 3, 3), math.comb(n, 3))
+    evs = [float(s) * float(row_scale[r]) / float(totals[0 if row_part[r] == 0 else 1]) for r, s in enumerate(sums)]
+    return evs, [s > 0 for s in sums]
+
+
+def play_chunk(
+    bit_generator: Any, tables: Tables, params: npt.NDArray[np.int64], shoes: int, plan: SettlementPlan,
+    columns: npt.NDArray[np.uint8], kernel: ShoeKernel | None, bet_row: npt.NDArray[np.int32],
+    row_scale: npt.NDArray[np.float64], row_part: npt.NDArray[np.uint8], fixed_ev: npt.NDArray[np.float64],
+    tags: npt.NDArray[np.int32], bet_tag: npt.NDArray[np.int32], bin_width: float, bin_zero: int, burned_seen: bool,
+    count_hist: npt.NDArray[np.uint64], perfect_hist: npt.NDArray[np.uint64], ev_bins: npt.NDArray[np.float64],
+    moments: npt.NDArray[np.float64], stop: npt.NDArray[np.uint8],
+) -> tuple[int, int]:
+    """Deal ``shoes`` shoes as ``simulate_chunk`` does and count every bet's outcomes by
+    true count and, where its exact EV is positive, as a perfect-information bet (the
+    compiled core's ``play_chunk``; outcomes from ``bet_outcome`` directly, EVs from the
+    kernel's exact sums)."""
+    table = _table(params, later_apart=True)
+    if kernel is not None and len(fixed_ev):
+        raise ValueError("give a kernel or fixed EVs, not both")
+    bins = count_hist.shape[0]
+    perfect = kernel is not None or len(fixed_ev) > 0
+    full = kernel.counts if kernel is not None else None
+    rounds = shoes_done = 0
+    tag_rows = [[int(x) for x in row] for row in tags]
+    column_of = _columns_of(plan, columns)
+    dealer = Shoe(table, bit_generator)
+    while shoes_done < shoes and not stop[0]:
+        unseen = N_CARDS * table.decks
+        if kernel is not None and full is not None:
+            kernel.set_counts(full)
+        running = [0] * len(tag_rows)
+        while True:
+            evs, positive = _round_evs(kernel, fixed_ev, row_scale, row_part) if perfect else ([], [])
+            tcs, tc_bins = _true_counts(running, unseen, bin_width, bin_zero, bins)
+            cards, burn = dealer.deal()
+            hand = _Round(tables, table, cards, burn)
+            for j in range(len(plan.specs)):
+                col = column_of[j][_outcome(plan, j, tables.class_keys, hand.classes, hand.ranks, hand.pps)]
+                t = int(bet_tag[j])
+                count_hist[tc_bins[t], j, col] += 1
+                if perfect:
+                    r = int(bet_row[j])
+                    e, x = evs[r], tcs[t]
+                    if positive[r]:
+                        perfect_hist[j, col] += 1
+                        moments[j, 0] += e
+                    ev_bins[tc_bins[t], j] += e
+                    moments[j, 1:] += (e, e * e, x, x * x, x * e)
+            rounds += 1
+            seen = cards if burned_seen else cards[burn:]
+            for c in seen:
+                if kernel is not None:
+                    kernel.remove(c)
+                for t, row in enumerate(tag_rows):
+                    running[t] += row[card_rank(c) - 1]
+            unseen -= len(seen)
+            if dealer.last:
+                break
+        shoes_done += 1
+    if kernel is not None and full is not None:
+        kernel.set_counts(full)
+    return rounds, shoes_done

@@ -1,0 +1,340 @@
+"""A game: a table that owns its shoe and its random numbers and plays round after round,
+recording each (``Game``), and replays of its records (``Replayer``) (``sanggong.dealing``)."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import deque
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from .. import _impl
+from .._threads import locked, new_lock
+from ..cards import Card
+from ..hands import evaluate
+from ..limits import MAX_RECALL, MAX_REPLAY_ROUNDS
+from ..records import ZERO_HASH, RoundRecord, bit_generator_from_state, check_key, check_rules, result_entry, rules_digest
+from ..rules import RuleSet, as_rules
+from ..seeds import SeedLike, check_seed
+from ..settlement import Money, Settlement, TableSession, check_slip
+from ._procedure import Deal, GameShoe
+
+__all__ = [
+    "CANNOT_REPLAY", "COMPARED", "CannotCheck", "Game", "Replayer", "check_bets", "compare_records", "make_record",
+    "sorted_slip"
+]
+
+# --- a round's record -------------------------------------------------------------------
+
+
+def sorted_slip(slip: Mapping[str, Any]) -> dict[str, Any]:
+    """A slip (or carried stakes) in the order of its names, a player's bets too."""
+    return {k: sorted_slip(v) if isinstance(v, Mapping) else v for k, v in sorted(slip.items())}
+
+
+def make_record(
+    rules: RuleSet, deal: Deal | Sequence[Card], result: Settlement | None, bets: Mapping[str, Money], *,
+    round_: int, shoe: int, round_in_shoe: int, last: bool, cut: int | None, seed: int | None,
+    state: Mapping[str, Any] | None, carried: Mapping[str, Money], prev: str = ZERO_HASH,
+    key: bytes | None = None, reshuffled: int = 0,
+) -> RoundRecord:
+    """A round's record, bets and results in the order of their names (as the canonical
+    form sorts the bets), chained to ``prev`` and MACed under ``key``. ``deal`` is the
+    round's assigned cards, or for a void round the cards that came out before it was
+    abandoned."""
+    results = sorted((result_entry(r) for r in result.results), key=lambda r: (str(r["bet"]), r["player"] or "")) \
+        if result else []
+    void = not isinstance(deal, Deal)
+    record = RoundRecord(
+        rules=rules.name,
+        rules_digest=rules_digest(rules),
+        round=round_,
+        shoe=shoe,
+        round_in_shoe=round_in_shoe,
+        burned=tuple(deal) if not isinstance(deal, Deal) else deal.burned,
+        head_card=None if not isinstance(deal, Deal) else deal.head_card,
+        ranking=rules.ranking,
+        banker=None if not isinstance(deal, Deal) else evaluate(deal.banker, rules),
+        hands={} if not isinstance(deal, Deal) else {p: evaluate(c, rules) for p, c in deal.hands.items()},
+        bets=sorted_slip(bets),
+        results=tuple(results),
+        carried=sorted_slip(carried),
+        last_of_shoe=last,
+        cut_card=cut or None,
+        seed=seed,
+        shoe_state=state,
+        prev=prev,
+        void=void,
+        reshuffled=reshuffled,
+    )
+    if key is None:
+        return record
+    return record.with_hmac(key)
+
+
+# --- a game -------------------------------------------------------------------------------
+
+
+def _bit_generator(seed: object, rng: object) -> tuple[np.random.BitGenerator, int | None]:
+    """The game's bit generator, and the int seed its records carry (None where no int
+    re-creates it: records then carry the shoe's state)."""
+    if rng is not None:
+        if seed is not None:
+            raise TypeError("give a seed or an rng, not both")
+        if isinstance(rng, np.random.Generator):
+            return rng.bit_generator, None
+        if isinstance(rng, np.random.BitGenerator):
+            return rng, None
+        raise TypeError(f"rng must be a numpy Generator or BitGenerator, not {type(rng).__name__}")
+    sequence, recorded = check_seed(seed)  # its size checked before numpy hashes it
+    return np.random.PCG64(sequence), recorded if isinstance(recorded, int) else recorded.state_int
+
+
+class Game:
+    """A table that owns its shoe and its random numbers and plays round after round.
+
+    :param rules: the rule set (already checked to deal a round from its cards), or a preset's
+        name.
+    :param seed: an int (0 .. 2**256 - 1), a ``SeedSequence`` or a ``seeds.Seed``; None
+        draws OS entropy (kept in ``seed``). ``seed`` holds the int that re-creates the
+        game (None for a sequence no int re-creates: its records carry the shoe's state).
+    :param rng: a numpy ``Generator`` or ``BitGenerator`` to draw from instead.
+    :param recall: how many round records the game keeps (``records``), at most
+        ``limits.MAX_RECALL``.
+    :param key: the operator's HMAC key: every record then carries an ``hmac``.
+
+    The records of one game form a hash chain; write each as a line of a log
+    (``record.to_json()``) and check the log with ``sanggong.verify.verify_log``.
+
+    Thread-safety: safe to share between threads. Each call holds the game's lock, so
+    concurrent ``play`` calls deal one round each, numbered and chained in the order they
+    took the lock (``sanggong._threads``). A bit generator given as ``rng`` is drawn under
+    its own lock, as numpy asks.
+    """
+
+    def __init__(
+        self,
+        rules: RuleSet | str,
+        seed: SeedLike = None,
+        *,
+        rng: np.random.Generator | np.random.BitGenerator | None = None,
+        recall: int = 10,
+        key: bytes | None = None,
+    ) -> None:
+        rules = as_rules(rules)
+        if isinstance(recall, bool) or not isinstance(recall, int) or not 0 <= recall <= MAX_RECALL:
+            raise ValueError(f"recall must be a count 0..{MAX_RECALL}, got {recall!r}")
+        self._key = check_key(key)
+        self.rules = rules
+        bit_generator, self.seed = _bit_generator(seed, rng)
+        self._shoe = GameShoe(rules, bit_generator)
+        self._session = TableSession(rules)
+        self._records: deque[RoundRecord] = deque(maxlen=recall)
+        self._prev = ZERO_HASH
+        self._lock = new_lock()
+        self.round = 0
+
+    @property
+    @locked
+    def records(self) -> tuple[RoundRecord, ...]:
+        """The last ``recall`` rounds, oldest first."""
+        return tuple(self._records)
+
+    @property
+    def carried(self) -> Mapping[str, Money]:
+        """Stakes on the table from the last round."""
+        return self._session.carried
+
+    @locked
+    def deal(self) -> Deal:
+        """Deal a round without bets (kept in no record)."""
+        deal, _ = self._shoe.deal_round()
+        self.round += 1
+        return deal
+
+    @locked
+    def play(self, bets: Mapping[str, Money] | None = None) -> RoundRecord:
+        """Deal a round, settle ``bets`` (plus any carried stakes) and record it."""
+        slip = self._session.slip(bets or {})  # checked before any card comes out
+        record = self._next(slip, self._session, prev=self._prev, key=self._key)
+        self._prev = record.hash
+        self._records.append(record)
+        return record
+
+    @locked
+    def _next(self, slip: Mapping[str, Money], session: TableSession, *, prev: str, key: bytes | None) -> RoundRecord:
+        deal, cut = self._shoe.deal_round()
+        state = self._shoe.state  # as the shoe was shuffled: enough to deal this round again
+        self.round += 1
+        result = session.settle_slip(deal.banker, deal.hands, slip) if slip else None
+        return make_record(
+            self.rules, deal, result, slip, round_=self.round, shoe=self._shoe.number,
+            round_in_shoe=self._shoe.rounds, last=self._shoe.last, cut=cut, seed=self.seed,
+            state=state, carried=session.carried, prev=prev, key=key,
+        )
+
+    @classmethod
+    def replay(
+        cls, rules: RuleSet | str, seed: int, round: int, bets: Mapping[str, Money] | None = None
+    ) -> RoundRecord:
+        """Round ``round`` (from 1) of the game seeded with ``seed``, dealt again and
+        settled with ``bets`` (give the record's ``bets`` to re-settle it as it was).
+        The result is a one-record game's (its ``prev`` is the zero hash)."""
+        if isinstance(round, bool) or not isinstance(round, int) or round < 1:
+            raise ValueError(f"round must be 1 or more, got {round!r}")
+        if round - 1 > MAX_REPLAY_ROUNDS:
+            raise ValueError(f"round: a replay deals at most {MAX_REPLAY_ROUNDS} rounds before its own, got {round}")
+        game = cls(rules, seed, recall=1)
+        for _ in range(round - 1):
+            game._shoe.skip()
+        game.round = round - 1
+        return game.play(bets)  # nothing is carried into it: the earlier rounds had no bets
+
+    @classmethod
+    def replay_record(cls, rules: RuleSet | str, record: RoundRecord) -> RoundRecord:
+        """Deal ``record``'s round again from its own evidence, settle its bets, and
+        compare every field of the result with the record; return the result.
+
+        With a ``seed``, the game is dealt again from the seed up to the record's round:
+        that derives the round, shoe and round-in-shoe numbers and the shoe's state, and
+        all must be the record's. Without one (a bit generator of your own), the round
+        is dealt again from ``shoe_state`` (a bit generator of ``records.REPLAYABLE``
+        only) for ``round_in_shoe`` rounds; its round and shoe numbers are then the
+        record's (a log's chain checks them: ``verify.verify_log``). The record must
+        carry the digest of ``rules``. ``prev`` and ``hmac`` are the record's (nothing
+        deals them).
+
+        :raises ValueError: ``record round N: field 'F' disagrees with the replay``,
+            naming the first field that differs (or what cannot be replayed).
+        """
+        replayer = Replayer(rules)
+        try:
+            return replayer.check(record)
+        except ValueError as exc:
+            raise ValueError(f"record round {record.round}: {exc}") from None
+
+
+# --- replays -------------------------------------------------------------------------------
+
+
+class CannotCheck(ValueError):
+    """A record that cannot be dealt again here, which says nothing about whether it was
+    tampered with: ``verify_log`` reports it as unchecked, never as bad."""
+
+
+CANNOT_REPLAY: dict[str, frozenset[str]] = {"cython": frozenset(), "python": frozenset()}
+"""The bit generators of ``records.REPLAYABLE`` each implementation cannot replay: none.
+(Both draw ``next_uint64`` as numpy defines it, for MT19937 too; a generator added to
+``REPLAYABLE`` that one of them cannot draw exactly would be named here, and its logs
+reported as unchecked rather than tampered.)"""
+
+COMPARED = ("void", "reshuffled", "seed", "round", "shoe", "round_in_shoe", "shoe_state", "cut_card", "last_of_shoe",
+             "head_card", "burned", "banker", "hands", "bets", "results", "carried")
+
+
+def compare_records(derived: RoundRecord, record: RoundRecord, how: str) -> None:
+    for name in COMPARED:
+        if getattr(derived, name) != getattr(record, name):
+            raise ValueError(f"field {name!r} disagrees with {how}")
+    if derived.hash != record.hash:  # every field agrees: the canonical forms must too
+        raise ValueError(f"the record's canonical form disagrees with {how}")
+
+
+def check_bets(rules: RuleSet, bets: Mapping[str, Money]) -> None:
+    try:
+        check_slip(rules, bets)
+    except (ValueError, TypeError) as exc:
+        raise ValueError(f"field 'bets': {exc}") from None
+
+
+class Replayer:
+    """Deal a game's records again, one after the other, and compare every field.
+
+    A record that follows the last one replayed (round + 1) continues its game, so a
+    whole log costs one deal a round and every field of every record, its seed
+    included, is derived from the first; any other record starts again, from its seed
+    (dealing the rounds before it) or from its shoe state. ``Game.replay_record``
+    replays one record; ``verify.verify_log`` replays a log with one ``Replayer``.
+
+    :param rules: the rules the records were played under (a ``RuleSet`` or a preset's name).
+
+    >>> import dataclasses
+    >>> from sanggong import MACAU
+    >>> game = Game(MACAU, seed=5)
+    >>> records = [game.play({"win:1": 100}) for _ in range(40)]
+    >>> replayer = Replayer(MACAU)
+    >>> all(replayer.check(record) == record for record in records)
+    True
+    >>> replayer.check(dataclasses.replace(records[-1], bets={"win:1": 200}))
+    Traceback (most recent call last):
+    ...
+    ValueError: field 'results' disagrees with the replay
+
+    Thread-safety: safe to share between threads; each ``check`` holds the replayer's
+    lock (records checked from several threads are checked one at a time).
+    """
+
+    def __init__(self, rules: RuleSet | str) -> None:
+        rules = as_rules(rules)
+        self.rules = rules
+        self.game: Game | None = None
+        self._lock = new_lock()
+
+    @locked
+    def check(self, record: RoundRecord) -> RoundRecord:
+        """Deal ``record``'s round again, settle its bets and compare every field of the
+        result with the record's; return the result (with the record's ``prev`` and
+        ``hmac``, which nothing deals: ``verify.verify_log`` checks the chain).
+
+        :raises ValueError: naming the first field that disagrees with the replay, or
+            what cannot be replayed (an observed round: see ``Resettler``).
+        """
+        if not isinstance(record, RoundRecord):
+            raise TypeError(f"record must be a RoundRecord, not {type(record).__name__}")
+        check_rules(record, self.rules)
+        game = self.game
+        self.game = None  # until this record replays equal
+        if game is None or record.round != game.round + 1:
+            state = record.shoe_state
+            generator = state.get("bit_generator") if isinstance(state, Mapping) else None
+            if generator in CANNOT_REPLAY.get(_impl.kernels.IMPLEMENTATION, ()):
+                raise CannotCheck(f"the {_impl.kernels.IMPLEMENTATION} implementation cannot replay the bit "
+                                  f"generator {generator}: check this log with the other one")
+            if record.seed is not None:
+                game = self._from_seed(record)
+            elif state is not None:
+                game = self._from_state(record)
+            else:
+                raise ValueError("no seed and no shoe state (an observed round): nothing to replay")
+        check_bets(self.rules, record.bets)
+        derived = game._next(record.bets, TableSession(self.rules), prev=record.prev, key=None)
+        derived = dataclasses.replace(derived, hmac=record.hmac)
+        compare_records(derived, record, "the replay")
+        self.game = game
+        return derived
+
+    def _from_seed(self, record: RoundRecord) -> Game:
+        if record.round - 1 > MAX_REPLAY_ROUNDS:
+            raise CannotCheck(f"a replay from the seed deals at most {MAX_REPLAY_ROUNDS} "
+                             f"rounds before the record's, this is round {record.round}")
+        game = Game(self.rules, record.seed, recall=0)
+        for _ in range(record.round - 1):
+            game._shoe.skip()
+        game.round = record.round - 1
+        return game
+
+    def _from_state(self, record: RoundRecord) -> Game:
+        game = Game(self.rules, rng=bit_generator_from_state(record.shoe_state), recall=0)
+        shoe = game._shoe
+        shoe.number = record.shoe - 1  # the first deal shuffles: shoe record.shoe
+        for _ in range(record.round_in_shoe - 1):
+            shoe.skip()
+            if shoe.last:
+                raise ValueError(f"field 'round_in_shoe' disagrees with the replay: the shoe ends "
+                                 f"after round {shoe.rounds}")
+        game.round = record.round - 1
+        return game
+
+

@@ -1,0 +1,126 @@
+"""The dealing procedure of a rule set: a round's cards assigned to the hands and back, and
+a game's box or shoe (``sanggong.dealing``; the procedure itself is ``_spec.procedure``'s)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .. import _impl
+from .._spec import Shoe, TableFields, deal_order, first_hand
+from .._spec import assign as assign_cards
+from .._spec import round_length as cards_of_round
+from .._table import table_params
+from ..cards import Card
+from ..records import state_json
+from ..rules import RuleSet
+
+__all__ = [
+    "Deal", "GameShoe", "assign", "assign_by_table", "dealing_sequence", "first_hand", "round_length"
+]
+
+# --- dealing procedures -----------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """The cards of one round as they were assigned: burned cards (the head card
+    included, when it is burned), the head card, the banker's hand and each position's."""
+
+    burned: tuple[Card, ...]
+    head_card: Card | None
+    banker: tuple[Card, Card, Card]
+    hands: Mapping[int, tuple[Card, Card, Card]]
+
+
+def round_length(rules: RuleSet, burn: int) -> int:
+    """How many cards a round takes out of the box or shoe after ``burn`` burned cards
+    (``_spec.round_length``)."""
+    return cards_of_round(table_params(rules), burn)
+
+
+def assign(rules: RuleSet, cards: Sequence[Card], burn: int) -> Deal:
+    """Assign a round's cards, in the order they came out, to the hands.
+
+    Macau: ``burn`` cards are burned, then the cards go from position 1 clockwise, the
+    banker last, one card at a time round the table (or three at a time). Online: the head
+    card is turned up (and burned, by default); the hand it names gets the next three
+    cards, and so on round the cycle banker, player 1, 2, 3.
+    """
+    return assign_by_table(table_params(rules), cards, burn)
+
+
+def assign_by_table(table: TableFields, cards: Sequence[Card], burn: int) -> Deal:
+    """``assign`` by a table's dealing parameters (``_spec.assign``)."""
+    if len(cards) != cards_of_round(table, burn):
+        raise ValueError(f"a round takes {cards_of_round(table, burn)} cards here, got {len(cards)}")
+    head, dealt = assign_cards(table, cards[burn:])  # an unburned head card stays in its hand
+    burned = (*cards[:burn], head) if head is not None and table.head_card_burned else tuple(cards[:burn])
+    hands = {h: (c[0], c[1], c[2]) for h, c in sorted(dealt.items()) if h}
+    b = dealt[0]
+    return Deal(burned, head, (b[0], b[1], b[2]), hands)
+
+
+def dealing_sequence(
+    rules: RuleSet, burned: Sequence[Card], head_card: Card | None,
+    banker: tuple[Card, Card, Card], hands: Mapping[int, tuple[Card, Card, Card]],
+) -> list[Card]:
+    """The inverse of ``assign``: a round's cards in the order they came out of the box
+    or shoe. Raises ValueError (naming the field) where the cards cannot have been dealt
+    so: hands of positions other than 1..positions, a head card where the rules have none
+    or none where they have one, or a burned head card that is not the last card burned."""
+    if sorted(hands) != list(range(1, rules.positions + 1)):
+        raise ValueError(f"field 'hands': expected the hands of positions 1..{rules.positions}, "
+                         f"got positions {sorted(hands)}")
+    by_hand = {0: banker, **hands}
+    pre = list(burned)
+    if rules.head_card:
+        if head_card is None:
+            raise ValueError("field 'head_card': these rules turn up a head card, the record has none")
+        order = deal_order(table_params(rules), head_card)
+        if rules.head_card_burned:
+            if not pre or pre[-1] != head_card:
+                raise ValueError("field 'burned': the burned head card must be the last card burned")
+        elif by_hand[order[0]][0] != head_card:
+            raise ValueError("field 'head_card': it must be the first card of the hand it names")
+    else:
+        if head_card is not None:
+            raise ValueError("field 'head_card': these rules turn up no head card")
+        order = deal_order(table_params(rules), None)
+    if rules.head_card or not rules.deal_one_at_a_time:
+        return pre + [c for h in order for c in by_hand[h]]
+    return pre + [by_hand[h][k] for k in range(3) for h in order]
+
+
+# --- the shoe --------------------------------------------------------------------------
+
+
+class GameShoe(Shoe):
+    """A game's box or shoe: the dealing procedure (``_spec.Shoe``) drawing with the active
+    kernels, which keeps the bit generator's state at each shuffle (a record's
+    ``shoe_state``: enough to deal the shoe's rounds again)."""
+
+    def __init__(self, rules: RuleSet, bit_generator: np.random.BitGenerator) -> None:
+        kernels = _impl.kernels
+        super().__init__(table_params(rules), bit_generator, draw=kernels.draw, bounded=kernels.bounded)
+        self.rules = rules
+        self.state: dict[str, Any] | None = None  # as JSON; None: not a replayable generator
+
+    def shuffle(self) -> None:
+        self.state = state_json(self.bit_generator.state)
+        super().shuffle()
+
+    def skip(self) -> None:
+        """Take one round's cards without assigning them (a replay's fast-forward)."""
+        self.deal()
+
+    def deal_round(self) -> tuple[Deal, int]:
+        """Shuffle when due, then take one round's cards; return the deal and the cut
+        card's place from the end (0 where there is none)."""
+        cards, burn = self.deal()
+        return assign_by_table(self.table, [Card(c) for c in cards], burn), self.cut_card
+
+
