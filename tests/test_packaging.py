@@ -106,17 +106,18 @@ def _source_copy(tmp_path: Path) -> Path:
         pytest.skip("no setup.py beside the tests")
     src = tmp_path / "src"
     for name in ("setup.py", "pyproject.toml", "README.md", "LICENSE", "MANIFEST.in", "PKG-INFO",
-                 "tools/gen_tables.py"):
+                 "tools/gen_tables.py", "tools/gen_headers.py"):
         if (ROOT / name).exists():
             (src / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(ROOT / name, src / name)
     skip = re.compile(r"\.(so|pyd|dll|dylib|pyc)$|^_version\.py$|^_core_build_failed\.txt$")
     package = ROOT / "src" / "sanggong"
-    for path in package.iterdir():
+    for path in [*package.iterdir(), *(package / "csrc").iterdir()]:
         if path.is_file() and not skip.search(path.name):
             # copy2 keeps the times: a generated _core.c newer than _core.pyx is not regenerated
-            (src / "src" / "sanggong").mkdir(parents=True, exist_ok=True)
-            shutil.copy2(path, src / "src" / "sanggong" / path.name)
+            target = src / path.relative_to(ROOT)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(path, target)
     return src
 
 

@@ -1,0 +1,40 @@
+/* A settlement plan as the kernels read it (sanggong.settlement.SettlementPlan, checked and
+ * viewed by _core's settlement view): every bet's outcome is one lookup,
+ *
+ *     table[row[j] * key_space + key],  key = ka * class_h + kb * pair_plus_h
+ *                                             + kc * class_banker + kd * (order + 1)
+ *
+ * where h = hand[j] is the bet's hand (0 the banker) and order is 1, 0 or -1 as that hand
+ * beats, ties or loses to the banker's (the other hand of a two-hand table): no bet is
+ * special in a loop. The view has checked that every key a round can form (classes below
+ * n_classes, categories up to 5) stays inside its bet's row, and every hand is dealt. */
+#ifndef SANGGONG_SG_SETTLE_H
+#define SANGGONG_SG_SETTLE_H
+#include <stdint.h>
+#include "sg_common.h"
+
+typedef struct {
+    const uint8_t *table;                          /* outcome codes, key_space a row */
+    const int32_t *row, *hand, *ka, *kb, *kc, *kd; /* per bet */
+    int64_t table_len, bets, key_space, n_classes;
+} sg_settlement;
+
+/* A bet's key (its coefficients ka .. kd) for a round's hand and banker. */
+SG_ALWAYS_INLINE int64_t sg_key(int64_t ka, int64_t kb, int64_t kc, int64_t kd, int64_t cls, int64_t pair_plus,
+                                int64_t banker_cls, int64_t order) {
+    return ka * cls + kb * pair_plus + kc * banker_cls + kd * (order + 1);
+}
+
+/* 1, 0 or -1 as a hand of rank a beats, ties or loses to one of rank b. */
+SG_ALWAYS_INLINE int64_t sg_order(int64_t a, int64_t b) {
+    return (a > b) - (a < b);
+}
+
+/* Bet j's outcome code: its hand's class, category and rank against the banker's. */
+SG_ALWAYS_INLINE uint8_t sg_outcome(const sg_settlement *s, int64_t j, int64_t cls, int64_t pair_plus, int64_t rank,
+                                    int64_t banker_cls, int64_t banker_rank) {
+    return s->table[s->row[j] * s->key_space
+                    + sg_key(s->ka[j], s->kb[j], s->kc[j], s->kd[j], cls, pair_plus, banker_cls, sg_order(rank, banker_rank))];
+}
+
+#endif
