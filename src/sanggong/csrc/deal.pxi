@@ -26,13 +26,17 @@ cdef extern from "sg_deal.h" nogil:
     int64_t sg_round_cards(int64_t burn, bint head_burned, int64_t hands)
     int64_t sg_cut_card(uint64_t (*next)(void *), void *state, int64_t n, int64_t low, int64_t high)
     bint sg_takes_cut(int64_t start, int64_t count, int64_t cut)
+    int64_t sg_shoe_round(uint64_t (*next)(void *), void *rng, uint8_t *deck, const uint8_t *ordered, int64_t n,
+                          int64_t hands, int64_t burn_first, int64_t burn_later, bint head_burned, int64_t cut_low,
+                          int64_t cut_high, int64_t *pos, int64_t *cut, int64_t *in_shoe, int64_t *number,
+                          bint *last, uint8_t *cards)
     int64_t sg_named_hand(uint8_t head, int64_t hands)
     int64_t sg_first_dealt(bint head, uint8_t head_code, int64_t hands)
     int64_t sg_dealt_hand(int64_t k, int64_t first, int64_t hands)
     bint sg_one_by_one(bint head, bint one_at_a_time)
     int64_t sg_card_of(int64_t k, int64_t j, int64_t hands, bint one_by_one)
     int64_t sg_assign(const uint8_t *cards, int64_t burn, int64_t hands, bint head, bint head_burned,
-                      bint one_at_a_time, uint8_t *hand_cards, uint8_t *burned, uint8_t *head_card)
+                      bint one_by_one, uint8_t no_card, uint8_t *hand_cards, uint8_t *burned, uint8_t *head_card)
 
 sg_init_groups()  # fills a table sg_draw reads, once, at import
 
@@ -171,7 +175,7 @@ cdef inline int64_t _shoe_round(shoe_t* s, bitgen_t* rng, uint8_t* hands, uint8_
     burned cards' count."""
     cdef uint8_t cards[SG_MAX_ROUND_CARDS]
     cdef int64_t picked[SG_MAX_ROUND_CARDS]
-    cdef int64_t n = s.n_cards, nh = s.hands, burn, count, start
+    cdef int64_t n = s.n_cards, nh = s.hands, burn, count
     if s.fresh:  # a shuffle every round: the deck is in code order, put back after the draw
         burn = sg_burn(0, s.burn_first, s.burn_later)
         count = sg_round_cards(burn, s.head_burned, nh)
@@ -181,22 +185,11 @@ cdef inline int64_t _shoe_round(shoe_t* s, bitgen_t* rng, uint8_t* hands, uint8_
         s.round_in_shoe = 1
         s.last = True
     else:
-        if s.last:  # shuffle: cards back in code order, the cut card placed (one draw)
-            memcpy(s.deck, _FRESH_SHOE, n)
-            s.pos = 0
-            s.round_in_shoe = 0
-            s.number += 1
-            s.cut = sg_cut_card(rng.next_uint64, rng.state, n, s.cut_lo, s.cut_hi)
-        burn = sg_burn(s.round_in_shoe, s.burn_first, s.burn_later)
-        count = sg_round_cards(burn, s.head_burned, nh)
-        start = s.pos
-        sg_draw(rng.next_uint64, rng.state, s.deck, n, start, count, cards, NULL)
-        s.pos = start + count
-        s.round_in_shoe += 1
-        s.last = sg_takes_cut(start, count, s.cut)
-    if not s.head and head_card != NULL:
-        head_card[0] = SHOE_NO_CARD
-    return sg_assign(cards, burn, nh, s.head, s.head_burned, s.one_at_a_time, hands, burned, head_card)
+        burn = sg_shoe_round(rng.next_uint64, rng.state, s.deck, _FRESH_SHOE, n, nh, s.burn_first, s.burn_later,
+                             s.head_burned, s.cut_lo, s.cut_hi, &s.pos, &s.cut, &s.round_in_shoe, &s.number,
+                             &s.last, cards)
+    return sg_assign(cards, burn, nh, s.head, s.head_burned, sg_one_by_one(s.head, s.one_at_a_time), SHOE_NO_CARD,
+                     hands, burned, head_card)
 
 
 cdef int64_t shoe_deal(shoe_t* shoe, void* bitgen, uint8_t* hands, uint8_t* burned,
@@ -268,51 +261,84 @@ cdef int _check_deal_arrays(const shoe_t* s, uint8_t[:, :, ::1] hands, uint8_t[:
 cdef int64_t _deal_rows(object bit_generator, shoe_t* s, Py_ssize_t rounds, uint8_t* hands, uint8_t* burned,
                         Py_ssize_t width, uint8_t* burn_counts, uint8_t* head_cards, int64_t* shoe,
                         uint16_t* round_in_shoe, uint8_t* last, uint16_t* cut_card) except -1:
-    """deal_chunk's loop (the arrays checked), without the GIL. A fresh-deck table (every
-    online table) has a loop of its own: the same rounds as _shoe_round's, with what
-    every round shares in locals (a store through uint8_t* may alias any field read
-    through a pointer, which would then be reloaded after each)."""
+    """deal_chunk's loop (the arrays checked), without the GIL: the same rounds as
+    _shoe_round's, in a loop of its own for a fresh-deck table (every online table) and one
+    for a shoe."""
     cdef bitgen_t* rng = _bitgen(bit_generator)
+    with bit_generator.lock, nogil:
+        if s.fresh:
+            _deal_fresh_rows(rng, s, rounds, hands, burned, width, burn_counts, head_cards, shoe, round_in_shoe,
+                             last, cut_card)
+        else:
+            _deal_shoe_rows(rng, s, rounds, hands, burned, width, burn_counts, head_cards, shoe, round_in_shoe,
+                            last, cut_card)
+    return s.number
+
+
+# The two loops of _deal_rows keep what every round shares in locals, a shoe's state too (a
+# store through uint8_t* may alias any field read through a pointer, which would then be
+# reloaded after each), and write a round's burned cards padded with SHOE_NO_CARD.
+
+cdef void _deal_fresh_rows(bitgen_t* rng, shoe_t* s, Py_ssize_t rounds, uint8_t* hands, uint8_t* burned,
+                           Py_ssize_t width, uint8_t* burn_counts, uint8_t* head_cards, int64_t* shoe,
+                           uint16_t* round_in_shoe, uint8_t* last, uint16_t* cut_card) noexcept nogil:
     cdef uint64_t (*next_word)(void *) noexcept nogil
-    cdef void* state
+    next_word = rng.next_uint64
+    cdef void* state = rng.state
     cdef Py_ssize_t i, k, row = 3 * s.hands
-    cdef int64_t n_burned, n = s.n_cards, nh = s.hands, burn, count, number = s.number
-    cdef bint head = s.head, head_burned = s.head_burned, one_at_a_time = s.one_at_a_time
+    cdef int64_t n = s.n_cards, nh = s.hands, number = s.number, n_burned
+    cdef bint head = s.head, head_burned = s.head_burned, one = sg_one_by_one(s.head, s.one_at_a_time)
+    cdef int64_t burn = sg_burn(0, s.burn_first, s.burn_later)
+    cdef int64_t count = sg_round_cards(burn, head_burned, nh)
     cdef uint8_t* deck = s.deck
     cdef uint8_t cards[SG_MAX_ROUND_CARDS]
     cdef int64_t picked[SG_MAX_ROUND_CARDS]
-    with bit_generator.lock, nogil:
-        next_word = rng.next_uint64
-        state = rng.state
-        if s.fresh:
-            burn = sg_burn(0, s.burn_first, s.burn_later)
-            count = sg_round_cards(burn, head_burned, nh)
-            for i in range(rounds):
-                sg_draw(next_word, state, deck, n, 0, count, cards, picked)
-                sg_reset(deck, _FRESH_SHOE, n, count, picked)
-                if not head and head_cards != NULL:
-                    head_cards[i] = SHOE_NO_CARD
-                n_burned = sg_assign(cards, burn, nh, head, head_burned, one_at_a_time, hands + i * row,
-                                     burned + i * width, head_cards + i if head_cards != NULL else NULL)
-                for k in range(n_burned, width):
-                    burned[i * width + k] = SHOE_NO_CARD
-                burn_counts[i] = <uint8_t>n_burned
-                shoe[i] = number + 1 + i
-                round_in_shoe[i] = 1
-                last[i] = 1
-                cut_card[i] = 0
-            s.number = number + rounds
-            s.round_in_shoe = 1
-            s.last = True
-        else:
-            for i in range(rounds):
-                n_burned = _shoe_round(s, rng, hands + i * row, burned + i * width,
-                                       head_cards + i if head_cards != NULL else NULL)
-                for k in range(n_burned, width):
-                    burned[i * width + k] = SHOE_NO_CARD
-                burn_counts[i] = <uint8_t>n_burned
-                shoe[i] = s.number
-                round_in_shoe[i] = <uint16_t>s.round_in_shoe
-                last[i] = s.last
-                cut_card[i] = <uint16_t>(s.n_cards - s.cut)
-    return s.number
+    for i in range(rounds):
+        sg_draw(next_word, state, deck, n, 0, count, cards, picked)
+        sg_reset(deck, _FRESH_SHOE, n, count, picked)
+        sg_assign(cards, burn, nh, head, head_burned, one, SHOE_NO_CARD, hands + i * row, burned + i * width,
+                  head_cards + i if head_cards != NULL else NULL)
+    # every round a shoe of its own, with the same burns: the rest filled apart, in loops of their own
+    n_burned = burn + head_burned
+    for i in range(rounds):
+        for k in range(n_burned, width):
+            burned[i * width + k] = SHOE_NO_CARD
+        burn_counts[i] = <uint8_t>n_burned
+        last[i] = 1
+    for i in range(rounds):
+        shoe[i] = number + 1 + i
+    for i in range(rounds):
+        round_in_shoe[i] = 1
+        cut_card[i] = 0
+    s.number = number + rounds
+    s.round_in_shoe = 1
+    s.last = True
+
+
+cdef void _deal_shoe_rows(bitgen_t* rng, shoe_t* s, Py_ssize_t rounds, uint8_t* hands, uint8_t* burned,
+                          Py_ssize_t width, uint8_t* burn_counts, uint8_t* head_cards, int64_t* shoe,
+                          uint16_t* round_in_shoe, uint8_t* last, uint16_t* cut_card) noexcept nogil:
+    cdef uint64_t (*next_word)(void *) noexcept nogil
+    next_word = rng.next_uint64
+    cdef void* state = rng.state
+    cdef Py_ssize_t i, k, row = 3 * s.hands
+    cdef int64_t n = s.n_cards, nh = s.hands, burn_first = s.burn_first, burn_later = s.burn_later
+    cdef int64_t cut_low = s.cut_lo, cut_high = s.cut_hi, n_burned, burn
+    cdef int64_t pos = s.pos, cut = s.cut, in_shoe = s.round_in_shoe, number = s.number
+    cdef bint head = s.head, head_burned = s.head_burned, last_one = s.last
+    cdef bint one = sg_one_by_one(s.head, s.one_at_a_time)
+    cdef uint8_t* deck = s.deck
+    cdef uint8_t cards[SG_MAX_ROUND_CARDS]
+    for i in range(rounds):
+        burn = sg_shoe_round(next_word, state, deck, _FRESH_SHOE, n, nh, burn_first, burn_later, head_burned,
+                             cut_low, cut_high, &pos, &cut, &in_shoe, &number, &last_one, cards)
+        n_burned = sg_assign(cards, burn, nh, head, head_burned, one, SHOE_NO_CARD, hands + i * row,
+                             burned + i * width, head_cards + i if head_cards != NULL else NULL)
+        for k in range(n_burned, width):
+            burned[i * width + k] = SHOE_NO_CARD
+        burn_counts[i] = <uint8_t>n_burned
+        shoe[i] = number
+        round_in_shoe[i] = <uint16_t>in_shoe
+        last[i] = last_one
+        cut_card[i] = <uint16_t>(n - cut)
+    s.pos, s.cut, s.round_in_shoe, s.number, s.last = pos, cut, in_shoe, number, last_one

@@ -113,6 +113,8 @@ def play_chunk(bit_generator, Tables tables not None, const int64_t[::1] params,
     return _play(bit_generator, &g, &view, bet_tag, shoes)
 
 
+@cython.boundscheck(False)
+@cython.wraparound(False)
 cdef int _check_play_bets(const sg_settlement* view, const uint8_t[:, ::1] columns,
                           uint64_t[:, :, ::1] count_hist, const int32_t[:, ::1] tags,
                           const int32_t[::1] bet_tag, const int32_t[::1] bet_row, play_t* g) except -1:
@@ -147,6 +149,8 @@ cdef int _check_play_bets(const sg_settlement* view, const uint8_t[:, ::1] colum
     return 0
 
 
+@cython.boundscheck(False)
+@cython.wraparound(False)
 cdef int _check_play_evs(play_t* g, ShoeKernel kernel, const int32_t[::1] bet_row, const double[::1] row_scale,
                          const uint8_t[::1] row_part, const double[::1] fixed_ev, uint64_t[:, ::1] perfect_hist,
                          double[:, ::1] ev_bins, double[:, ::1] moments) except -1:
@@ -193,6 +197,8 @@ cdef int _check_play_evs(play_t* g, ShoeKernel kernel, const int32_t[::1] bet_ro
     return 0
 
 
+@cython.boundscheck(False)
+@cython.wraparound(False)
 cdef int _bet_records(const sg_settlement* view, const int32_t[::1] bet_tag, Py_ssize_t codes,
                       int64_t hands, play_bets_t* b) except -1:
     """Each bet's record and the key patterns (play_bets_t)."""
@@ -420,7 +426,7 @@ cdef inline void _round_keys(const play_bets_t b, int64_t hands, const uint16_t*
     """The key of each hand a bet reads, under each pattern (sg_key)."""
     cdef Py_ssize_t p, i
     cdef int64_t h
-    cdef int64_t order[SG_MAX_HANDS]
+    cdef int order[SG_MAX_HANDS]
     cdef const int64_t* pat
     cdef int64_t* kp
     for h in range(hands):
@@ -430,7 +436,8 @@ cdef inline void _round_keys(const play_bets_t b, int64_t hands, const uint16_t*
         kp = &b.keys[p * hands]
         for i in range(b.pattern_count[p]):
             h = b.pattern_hands[p * SG_MAX_HANDS + i]
-            kp[h] = sg_key(pat[0], pat[1], pat[2], pat[3], cls[h], pp[h], cls[0], order[h])
+            kp[h] = sg_key(<int32_t>pat[0], <int32_t>pat[1], <int32_t>pat[2], <int32_t>pat[3], cls[h], pp[h], cls[0],
+                           order[h])
 
 
 cdef inline void _perfect_bets(const play_bets_t b, Py_ssize_t m, Py_ssize_t codes, const uint8_t* colp,

@@ -15,11 +15,10 @@ cdef extern from "sg_settle.h" nogil:
         const int32_t* kc
         const int32_t* kd
         int64_t table_len, bets, key_space, n_classes
-    int64_t sg_key(int64_t ka, int64_t kb, int64_t kc, int64_t kd, int64_t cls, int64_t pair_plus,
-                   int64_t banker_cls, int64_t order)
-    int64_t sg_order(int64_t a, int64_t b)
-    uint8_t sg_outcome(const sg_settlement* s, int64_t j, int64_t cls, int64_t pair_plus, int64_t rank,
-                       int64_t banker_cls, int64_t banker_rank)
+    int sg_key(int32_t ka, int32_t kb, int32_t kc, int32_t kd, int cls, int pair_plus, int banker_cls, int order)
+    int sg_order(int a, int b)
+    uint8_t sg_outcome(const sg_settlement s, int64_t j, int cls, int pair_plus, int rank, int banker_cls,
+                       int banker_rank)
 
 
 cdef object _settlement(object plan, Py_ssize_t hands, Py_ssize_t n_classes, sg_settlement* view):
@@ -89,7 +88,8 @@ def settle_batch(plan, const uint8_t[:, ::1] classes, const uint16_t[:, ::1] ran
         raise ValueError("classes, ranks, pair plus categories and outcomes disagree in shape")
     if n and nh:
         _check_aligned(&ranks[0, 0], sizeof(uint16_t), "ranks")
-    cdef int64_t n_classes = view.n_classes
+    cdef sg_settlement v = view  # (a copy whose address is never taken: its fields stay in registers)
+    cdef int64_t n_classes = v.n_classes
     with nogil:
         for i in range(n):
             for h in range(nh):
@@ -98,7 +98,7 @@ def settle_batch(plan, const uint8_t[:, ::1] classes, const uint16_t[:, ::1] ran
                     break
             if bad >= 0:
                 break
-            for j in range(view.bets):
-                h = view.hand[j]
-                out[i, j] = sg_outcome(&view, j, classes[i, h], pps[i, h], ranks[i, h], classes[i, 0], ranks[i, 0])
+            for j in range(v.bets):
+                h = v.hand[j]
+                out[i, j] = sg_outcome(v, j, classes[i, h], pps[i, h], ranks[i, h], classes[i, 0], ranks[i, 0])
     return bad

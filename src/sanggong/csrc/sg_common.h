@@ -12,8 +12,10 @@
 
 #if defined(__GNUC__) || defined(__clang__)
 #define SG_FALLTHROUGH __attribute__((fallthrough))
+#define SG_LIKELY(x) __builtin_expect(!!(x), 1)
 #else
 #define SG_FALLTHROUGH (void)0
+#define SG_LIKELY(x) (x)
 #endif
 
 #endif

@@ -134,9 +134,11 @@ SG_ALWAYS_INLINE uint64_t sg_pair(uint64_t e, uint64_t b, const int counted, con
     return plain ? (e >> 3) * (uint64_t)n_classes + (b >> 3) : sg_pair_cell(e, b, counted);
 }
 
-/* A hand's value in the compact tables of c. */
-SG_ALWAYS_INLINE uint64_t sg_compact_value(const sg_counts *c, uint8_t c0, uint8_t c1, uint8_t c2) {
-    return c->value[c->state[c0 << 6 | c1] + c2];
+/* A hand's value in compact tables (sg_counts' state and value, which a loop keeps in locals:
+ * a store to a counter may alias a field read through a pointer). */
+SG_ALWAYS_INLINE uint64_t sg_compact_value(const uint16_t *state, const uint8_t *value, unsigned c0, unsigned c1,
+                                           unsigned c2) {
+    return value[state[c0 << 6 | c1] + c2];
 }
 
 #endif

@@ -101,6 +101,11 @@ SG_ALWAYS_INLINE int64_t sg_dealt_hand(int64_t k, int64_t first, int64_t hands) 
     return sg_cycle(first + k, hands);
 }
 
+/* The hand dealt after hand h (sg_dealt_hand of the next k). */
+SG_ALWAYS_INLINE int64_t sg_next_hand(int64_t h, int64_t hands) {
+    return h + 1 < hands ? h + 1 : 0;
+}
+
 /* The k at which the banker's hand is dealt. */
 SG_ALWAYS_INLINE int64_t sg_banker_dealt(int64_t first, int64_t hands) {
     return first ? hands - first : 0;
@@ -116,6 +121,32 @@ SG_ALWAYS_INLINE int sg_one_by_one(int head, int one_at_a_time) {
  * after the burns and a burned head card). */
 SG_ALWAYS_INLINE int64_t sg_card_of(int64_t k, int64_t j, int64_t hands, int one_by_one) {
     return one_by_one ? k + j * hands : 3 * k + j;
+}
+
+/* The next round of a shoe (not a fresh deck's), for the kernels that deal round by round:
+ * after the shoe's last round (*last) a shuffle, the deck back in code order (ordered) and
+ * the cut card placed, *number counting the shoes; then the round's cards drawn from *pos
+ * on into cards[0 .. sg_round_cards - 1], *in_shoe counting its rounds and *last set when
+ * it took the cut card. Returns the cards it burns (sg_burn). The state is in the caller's
+ * variables: a caller that keeps them in locals keeps them out of memory. */
+SG_ALWAYS_INLINE int64_t sg_shoe_round(uint64_t (*next)(void *), void *rng, uint8_t *deck, const uint8_t *ordered,
+                                       int64_t n, int64_t hands, int64_t burn_first, int64_t burn_later,
+                                       int head_burned, int64_t cut_low, int64_t cut_high, int64_t *pos,
+                                       int64_t *cut, int64_t *in_shoe, int64_t *number, int *last, uint8_t *cards) {
+    if (*last) {
+        memcpy(deck, ordered, (size_t)n);
+        *pos = 0;
+        *in_shoe = 0;
+        *number += 1;
+        *cut = sg_cut_card(next, rng, n, cut_low, cut_high);
+    }
+    const int64_t burn = sg_burn(*in_shoe, burn_first, burn_later), start = *pos;
+    const int64_t count = sg_round_cards(burn, head_burned, hands);
+    sg_draw(next, rng, deck, n, start, count, cards, NULL);
+    *pos = start + count;
+    *in_shoe += 1;
+    *last = sg_takes_cut(start, count, *cut);
+    return burn;
 }
 
 /* sg_dealable's answers */
@@ -141,34 +172,46 @@ static inline int sg_dealable(const sg_params *p) {
     return sg_round_cards(p->burn_per_round, head_burned, hands) > p->cut_low ? SG_CUT_TOO_EARLY : SG_DEALABLE;
 }
 
+/* The hands' cards (rest: the round's cards after its burns and a burned head card) to
+ * hand_cards[3 h .. 3 h + 2], hand h's in the order it received them, the hands dealt from
+ * `first` round the cycle; one_by_one a constant at each call (a loop of its own each). */
+SG_ALWAYS_INLINE void sg_give(const uint8_t *rest, int64_t hands, int64_t first, const int one_by_one,
+                              uint8_t *hand_cards) {
+    for (int64_t k = 0, h = first; k < hands; k++) {
+        hand_cards[3 * h] = rest[sg_card_of(k, 0, hands, one_by_one)];
+        hand_cards[3 * h + 1] = rest[sg_card_of(k, 1, hands, one_by_one)];
+        hand_cards[3 * h + 2] = rest[sg_card_of(k, 2, hands, one_by_one)];
+        h = sg_next_hand(h, hands);
+    }
+}
+
 /* A round's cards, in the order they came out (count of them: sg_round_cards), given to the
  * hands: hands[3 h .. 3 h + 2] hand h's three cards in the order it received them, burned[0 ..
- * burn] the burned cards (a burned head card last), *head_card the head card (written only
- * where the table turns one up). Returns the cards burned. Everything it reads is in its
- * arguments: a store through uint8_t * may alias anything, and a struct's fields would be
- * reloaded after each. */
+ * burn] the burned cards (a burned head card last), *head_card (unless NULL) the head card or
+ * no_card where the table turns none up. Returns the cards burned. Everything it reads is in
+ * its arguments: a store through uint8_t * may alias anything, and a struct's fields would
+ * be reloaded after each. */
 SG_ALWAYS_INLINE int64_t sg_assign(const uint8_t *cards, int64_t burn, int64_t hands, int head, int head_burned,
-                                   int one_at_a_time, uint8_t *hand_cards, uint8_t *burned, uint8_t *head_card) {
+                                   int one_by_one, uint8_t no_card, uint8_t *hand_cards, uint8_t *burned,
+                                   uint8_t *head_card) {
     const uint8_t *rest = cards + burn;
     for (int64_t k = 0; k < burn; k++)
         burned[k] = cards[k];
-    const int one = sg_one_by_one(head, one_at_a_time);
+    const uint8_t head_code = rest[0]; /* (the first card of the hands where there is no head card) */
+    if (head_card)
+        *head_card = head ? head_code : no_card;
     int64_t first = 1;
     if (head) {
-        first = sg_named_hand(rest[0], hands);
-        if (head_card)
-            *head_card = rest[0];
+        first = sg_named_hand(head_code, hands);
         if (head_burned) {
-            burned[burn++] = rest[0];
+            burned[burn++] = head_code;
             rest++;
         }
     }
-    for (int64_t k = 0, h = first; k < hands; k++) {
-        hand_cards[3 * h] = rest[sg_card_of(k, 0, hands, one)];
-        hand_cards[3 * h + 1] = rest[sg_card_of(k, 1, hands, one)];
-        hand_cards[3 * h + 2] = rest[sg_card_of(k, 2, hands, one)];
-        h = sg_cycle(h + 1, hands); /* the next hand dealt: sg_dealt_hand(k + 1, first, hands) */
-    }
+    if (one_by_one) /* (sg_one_by_one of the table) */
+        sg_give(rest, hands, first, 1, hand_cards);
+    else
+        sg_give(rest, hands, first, 0, hand_cards);
     return burn;
 }
 

@@ -55,36 +55,37 @@ typedef struct {
     const uint64_t *entry;
     uint64_t *pairs, *single;
     int64_t pair_len, single_len, n_classes;
-    const sg_counts *c; /* compact: its tables */
-    uint16_t *cs, *ca;  /* compact: its single and pairs counters */
+    const uint16_t *cstate; /* compact: c's state table (rows of 64) */
+    const uint8_t *cvalue;  /* compact: c's value table */
+    uint16_t *cs, *ca;      /* compact: its single and pairs counters */
 } sg_tallies;
 
 /* A hand's value (rid << 3 | pair plus) or entry (sg_hand), from its three cards at
  * rest[at], rest[at + step], rest[at + 2 step]; in session mode its value also to *raw. */
-SG_ALWAYS_INLINE uint64_t sg_tally_value(const sg_tallies *x, const uint8_t *rest, int64_t at, int64_t step,
+SG_ALWAYS_INLINE uint64_t sg_tally_value(const sg_tallies x, const uint8_t *rest, int64_t at, int64_t step,
                                          const sg_counting k, uint16_t *raw) {
     const uint8_t c0 = rest[at], c1 = rest[at + step], c2 = rest[at + 2 * step];
-    return k.compact ? sg_compact_value(x->c, c0, c1, c2)
-                     : sg_hand(x->state, x->value, x->entry, c0, c1, c2, k.plain, k.session ? raw : NULL);
+    return k.compact ? sg_compact_value(x.cstate, x.cvalue, c0, c1, c2)
+                     : sg_hand(x.state, x.value, x.entry, c0, c1, c2, k.plain, k.session ? raw : NULL);
 }
 
 /* Hand h (value or entry e) counted in its row of the single histogram, and (add: 1, or 0
  * for the banker's own row) against the banker's (b) in its row of the pairs histogram. */
-SG_ALWAYS_INLINE void sg_tally_hand(const sg_tallies *x, int64_t h, uint64_t e, uint64_t b, uint64_t add,
+SG_ALWAYS_INLINE void sg_tally_hand(const sg_tallies x, int64_t h, uint64_t e, uint64_t b, uint64_t add,
                                     const sg_counting k) {
     if (k.compact) {
-        x->cs[256 * h + e]++;
-        x->ca[1024 * h + (e >> 3) * 32 + (b >> 3)] += add;
+        x.cs[256 * h + e]++;
+        x.ca[1024 * h + (e >> 3) * 32 + (b >> 3)] += add;
     } else {
-        x->single[h * x->single_len + sg_single(e, k.plain)]++;
-        x->pairs[h * x->pair_len + sg_pair(e, b, k.counted, k.plain, x->n_classes)] += add;
+        x.single[h * x.single_len + sg_single(e, k.plain)]++;
+        x.pairs[h * x.pair_len + sg_pair(e, b, k.counted, k.plain, x.n_classes)] += add;
     }
 }
 
 /* A round with a head card (rest: the hands' cards, three a hand): every hand's value in
  * the order dealt from `first`, the hand the head card named; then each counted in its row
  * against the banker's. */
-SG_ALWAYS_INLINE void sg_tally_named(const sg_tallies *x, const uint8_t *rest, int64_t first, const sg_dealing d,
+SG_ALWAYS_INLINE void sg_tally_named(const sg_tallies x, const uint8_t *rest, int64_t first, const sg_dealing d,
                                      const sg_counting k, uint16_t *raw) {
     uint64_t e[SG_MAX_HANDS];
     uint16_t raw_k[SG_MAX_HANDS];
@@ -101,15 +102,15 @@ SG_ALWAYS_INLINE void sg_tally_named(const sg_tallies *x, const uint8_t *rest, i
 
 /* A round without a head card: position 1 first and the banker last, so the banker's hand
  * (the last dealt) first, then each position's counted against it. */
-SG_ALWAYS_INLINE void sg_tally_in_turn(const sg_tallies *x, const uint8_t *rest, const sg_dealing d,
+SG_ALWAYS_INLINE void sg_tally_in_turn(const sg_tallies x, const uint8_t *rest, const sg_dealing d,
                                        const sg_counting k, uint16_t *raw) {
     const int one = sg_one_by_one(0, d.one_at_a_time);
     const int64_t step = one ? d.hands : 1, banker = sg_banker_dealt(1, d.hands);
     const uint64_t b = sg_tally_value(x, rest, sg_card_of(banker, 0, d.hands, one), step, k, &raw[0]);
     if (k.compact)
-        x->cs[b]++;
+        x.cs[b]++;
     else
-        x->single[sg_single(b, k.plain)]++;
+        x.single[sg_single(b, k.plain)]++;
     for (int64_t q = 0; q < banker; q++) {
         const int64_t h = sg_dealt_hand(q, 1, d.hands);
         const uint64_t e = sg_tally_value(x, rest, sg_card_of(q, 0, d.hands, one), step, k, &raw[h]);
@@ -118,18 +119,18 @@ SG_ALWAYS_INLINE void sg_tally_in_turn(const sg_tallies *x, const uint8_t *rest,
 }
 
 /* The bet slip's net for a round whose hands have the values raw[0 .. hands - 1]. */
-SG_ALWAYS_INLINE int64_t sg_slip_net(const sg_settlement *plan, const int64_t *money, int64_t money_row,
+SG_ALWAYS_INLINE int64_t sg_slip_net(const sg_settlement plan, const int64_t *money, int64_t money_row,
                                      const uint16_t *rank_of, const uint8_t *cls_of, const uint16_t *raw,
                                      int64_t hands, const int plain) {
-    int64_t rank[SG_MAX_HANDS], cls[SG_MAX_HANDS], pp[SG_MAX_HANDS];
+    int rank[SG_MAX_HANDS], cls[SG_MAX_HANDS], pp[SG_MAX_HANDS]; /* (ints: sg_outcome's arithmetic) */
     for (int64_t h = 0; h < hands; h++) {
         rank[h] = plain ? raw[h] >> 3 : rank_of[raw[h] >> 3];
         cls[h] = plain ? raw[h] >> 3 : cls_of[raw[h] >> 3];
         pp[h] = raw[h] & 7;
     }
     int64_t total = 0;
-    for (int64_t j = 0; j < plan->bets; j++) {
-        const int64_t h = plan->hand[j];
+    for (int64_t j = 0; j < plan.bets; j++) {
+        const int64_t h = plan.hand[j];
         total += money[j * money_row + sg_outcome(plan, j, cls[h], pp[h], rank[h], cls[0], rank[0])];
     }
     return total;
@@ -143,7 +144,8 @@ SG_ALWAYS_INLINE int64_t sg_loop(uint64_t (*next)(void *), void *rng, const sg_c
                                  const sg_dealing d, const sg_counting k) {
     const sg_tallies x = {
         .state = t->state, .value = t->value, .entry = t->entry, .pairs = t->pairs, .single = t->single,
-        .pair_len = t->pair_len, .single_len = t->single_len, .n_classes = t->n_classes, .c = c,
+        .pair_len = t->pair_len, .single_len = t->single_len, .n_classes = t->n_classes,
+        .cstate = k.compact ? c->state : NULL, .cvalue = k.compact ? c->value : NULL,
         .cs = k.compact ? c->single : NULL, .ca = k.compact ? c->pairs : NULL,
     };
     const sg_settlement plan = t->plan;
@@ -153,6 +155,8 @@ SG_ALWAYS_INLINE int64_t sg_loop(uint64_t (*next)(void *), void *rng, const sg_c
     const uint8_t *cls_of = t->cls, *stop = t->stop;
     const int64_t cut_low = t->table.cut_low, cut_high = t->table.cut_high;
     const int64_t *begin_at = p->begin, *group_at = p->group;
+    const uint64_t *product = p->product;
+    const uint8_t *size_of = p->size;
     int64_t picked[SG_MAX_ROUND_CARDS]; /* a fresh deck: where each card was taken from */
     uint16_t raw[SG_MAX_HANDS];         /* session mode: position h's value */
     int64_t first_of[4];                /* the hand a head card of each count names */
@@ -178,7 +182,7 @@ SG_ALWAYS_INLINE int64_t sg_loop(uint64_t (*next)(void *), void *rng, const sg_c
         const int64_t burn = sg_burn(d.fresh ? 0 : r, d.burn_first, d.burn_later);
         const int64_t count = sg_round_cards(burn, d.head && d.head_burned, d.hands);
         const int64_t g0 = d.fresh ? 0 : group_at[r], groups = (d.fresh ? group_at[1] : group_at[r + 1]) - g0;
-        sg_plan_draw(next, rng, deck, d.n, begin, g0, groups, p->product, p->size, d.fresh ? picked : NULL);
+        sg_plan_draw(next, rng, deck, d.n, begin, g0, groups, product, size_of, d.fresh ? picked : NULL);
         if (!d.fresh) {
             last = sg_takes_cut(begin, count, cut);
             r++;
@@ -186,14 +190,14 @@ SG_ALWAYS_INLINE int64_t sg_loop(uint64_t (*next)(void *), void *rng, const sg_c
         const uint8_t *rest = deck + begin + burn; /* the head card, then the hands' cards */
         if (d.head) {
             const int64_t first = first_of[sg_head_count(rest[0])];
-            sg_tally_named(&x, rest + (d.head_burned ? 1 : 0), first, d, k, raw);
+            sg_tally_named(x, rest + (d.head_burned ? 1 : 0), first, d, k, raw);
         } else {
-            sg_tally_in_turn(&x, rest, d, k, raw);
+            sg_tally_in_turn(x, rest, d, k, raw);
         }
         if (d.fresh) /* the deck in code order again, for the next round */
             sg_reset(deck, ordered, d.n, count, picked);
         if (k.session)
-            net[done] = sg_slip_net(&plan, money, money_row, rank_of, cls_of, raw, d.hands, k.plain);
+            net[done] = sg_slip_net(plan, money, money_row, rank_of, cls_of, raw, d.hands, k.plain);
         done++;
     }
     return done;

@@ -98,10 +98,10 @@ typedef struct {
 SG_ALWAYS_INLINE void sg_online_tally(const sg_online_rows o, const int compact, const unsigned *hc, int64_t first) {
     uint64_t v0, v1, v2, v3;
     if (compact) {
-        v0 = o.value8[o.state[hc[0] << 6 | hc[1]] + hc[2]];
-        v1 = o.value8[o.state[hc[3] << 6 | hc[4]] + hc[5]];
-        v2 = o.value8[o.state[hc[6] << 6 | hc[7]] + hc[8]];
-        v3 = o.value8[o.state[hc[9] << 6 | hc[10]] + hc[11]];
+        v0 = sg_compact_value(o.state, o.value8, hc[0], hc[1], hc[2]);
+        v1 = sg_compact_value(o.state, o.value8, hc[3], hc[4], hc[5]);
+        v2 = sg_compact_value(o.state, o.value8, hc[6], hc[7], hc[8]);
+        v3 = sg_compact_value(o.state, o.value8, hc[9], hc[10], hc[11]);
     } else {
         v0 = o.value[o.state[hc[0] * 52 + hc[1]] + hc[2]];
         v1 = o.value[o.state[hc[3] * 52 + hc[4]] + hc[5]];

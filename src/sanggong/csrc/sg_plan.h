@@ -18,7 +18,7 @@ SG_ALWAYS_INLINE uint64_t sg_group_word(uint64_t (*next)(void *), void *state, u
     for (;;) {
         uint64_t x = next(state);
         uint64_t low = x * product;
-        if (low >= product || low >= (0 - product) % product)
+        if (SG_LIKELY(low >= product || low >= (0 - product) % product)) /* (a redraw: once in 2**12 words at most) */
             return x;
     }
 }

@@ -19,22 +19,24 @@ typedef struct {
     int64_t table_len, bets, key_space, n_classes;
 } sg_settlement;
 
-/* A bet's key (its coefficients ka .. kd) for a round's hand and banker. */
-SG_ALWAYS_INLINE int64_t sg_key(int64_t ka, int64_t kb, int64_t kc, int64_t kd, int64_t cls, int64_t pair_plus,
-                                int64_t banker_cls, int64_t order) {
+/* A bet's key (its coefficients ka .. kd) for a round's hand and banker. In int: every key
+ * is below key_space <= 2**20 (the view checks it), and int arithmetic is what the plan's
+ * int32 coefficients take without widening. */
+SG_ALWAYS_INLINE int sg_key(int32_t ka, int32_t kb, int32_t kc, int32_t kd, int cls, int pair_plus, int banker_cls,
+                            int order) {
     return ka * cls + kb * pair_plus + kc * banker_cls + kd * (order + 1);
 }
 
 /* 1, 0 or -1 as a hand of rank a beats, ties or loses to one of rank b. */
-SG_ALWAYS_INLINE int64_t sg_order(int64_t a, int64_t b) {
+SG_ALWAYS_INLINE int sg_order(int a, int b) {
     return (a > b) - (a < b);
 }
 
 /* Bet j's outcome code: its hand's class, category and rank against the banker's. */
-SG_ALWAYS_INLINE uint8_t sg_outcome(const sg_settlement *s, int64_t j, int64_t cls, int64_t pair_plus, int64_t rank,
-                                    int64_t banker_cls, int64_t banker_rank) {
-    return s->table[s->row[j] * s->key_space
-                    + sg_key(s->ka[j], s->kb[j], s->kc[j], s->kd[j], cls, pair_plus, banker_cls, sg_order(rank, banker_rank))];
+SG_ALWAYS_INLINE uint8_t sg_outcome(const sg_settlement s, int64_t j, int cls, int pair_plus, int rank,
+                                    int banker_cls, int banker_rank) {
+    return s.table[s.row[j] * s.key_space
+                   + sg_key(s.ka[j], s.kb[j], s.kc[j], s.kd[j], cls, pair_plus, banker_cls, sg_order(rank, banker_rank))];
 }
 
 #endif
