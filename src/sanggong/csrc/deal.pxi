@@ -33,6 +33,7 @@ cdef extern from "sg_deal.h" nogil:
     int64_t sg_named_hand(uint8_t head, int64_t hands)
     int64_t sg_first_dealt(bint head, uint8_t head_code, int64_t hands)
     int64_t sg_dealt_hand(int64_t k, int64_t first, int64_t hands)
+    int64_t sg_next_hand(int64_t h, int64_t hands)
     bint sg_one_by_one(bint head, bint one_at_a_time)
     int64_t sg_card_of(int64_t k, int64_t j, int64_t hands, bint one_by_one)
     int64_t sg_assign(const uint8_t *cards, int64_t burn, int64_t hands, bint head, bint head_burned,

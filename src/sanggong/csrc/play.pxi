@@ -398,18 +398,27 @@ cdef inline void _round_hands(const tables_t* t, const uint8_t* rest, bint head,
                               int64_t hands, uint16_t* rank, uint8_t* cls, uint8_t* pp) noexcept nogil:
     """Every hand's rank, class and Pair Plus category from the round's cards after its
     burns (rest), dealt by the shoe procedure: from the hand a head card names (a burned
-    one is not a hand's), else position 1 first."""
+    one is not a hand's), else position 1 first; one card at a time round the table or
+    three at once (a loop each: its stride a constant)."""
+    cdef int64_t first = sg_first_dealt(head, rest[0], hands)
+    if head_burned:
+        rest += 1
+    if one:
+        _hand_values(t, rest, hands, first, True, rank, cls, pp)
+    else:
+        _hand_values(t, rest, hands, first, False, rank, cls, pp)
+
+
+cdef inline void _hand_values(const tables_t* t, const uint8_t* rest, int64_t hands, int64_t first, bint one,
+                              uint16_t* rank, uint8_t* cls, uint8_t* pp) noexcept nogil:
     cdef const uint16_t* state_p = t.state
     cdef const uint16_t* value_p = t.value
     cdef const uint16_t* rank_p = t.rank
     cdef const uint8_t* cls_p = t.cls
     cdef bint plain = t.identity and t.class_identity  # the default ranking: the rid is rank and class
-    cdef int64_t first = sg_first_dealt(head, rest[0], hands), k, h
+    cdef int64_t k, h = first
     cdef uint16_t v
-    if head_burned:
-        rest += 1
     for k in range(hands):
-        h = sg_dealt_hand(k, first, hands)
         v = value_p[state_p[rest[sg_card_of(k, 0, hands, one)] * 52 + rest[sg_card_of(k, 1, hands, one)]]
                     + rest[sg_card_of(k, 2, hands, one)]]
         if plain:
@@ -419,6 +428,7 @@ cdef inline void _round_hands(const tables_t* t, const uint8_t* rest, bint head,
             rank[h] = rank_p[v >> 3]
             cls[h] = cls_p[v >> 3]
         pp[h] = v & 7
+        h = sg_next_hand(h, hands)  # (the next dealt: sg_dealt_hand(k + 1, first, hands))
 
 
 cdef inline void _round_keys(const play_bets_t b, int64_t hands, const uint16_t* rank, const uint8_t* cls,

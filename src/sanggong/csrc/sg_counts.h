@@ -110,8 +110,8 @@ static void sg_counts_free(sg_counts *c) {
 
 SG_ALWAYS_INLINE uint64_t sg_pair_cell(uint64_t e, uint64_t b, const int counted) {
     uint64_t cell = ((e >> 16) & 0xffff) + ((b >> 32) & 0xffff);
-    if (counted)
-        cell += 1 + (SG_RANK(e) > SG_RANK(b)) - (SG_RANK(e) < SG_RANK(b));
+    if (counted) /* order + 1 (sg_order's, in arithmetic: the compiler must not make it a branch) */
+        cell += 1 + ((SG_RANK(b) - SG_RANK(e)) >> 63) - ((SG_RANK(e) - SG_RANK(b)) >> 63);
     return cell;
 }
 

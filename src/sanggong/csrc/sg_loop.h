@@ -122,7 +122,7 @@ SG_ALWAYS_INLINE void sg_tally_in_turn(const sg_tallies x, const uint8_t *rest, 
 SG_ALWAYS_INLINE int64_t sg_slip_net(const sg_settlement plan, const int64_t *money, int64_t money_row,
                                      const uint16_t *rank_of, const uint8_t *cls_of, const uint16_t *raw,
                                      int64_t hands, const int plain) {
-    int rank[SG_MAX_HANDS], cls[SG_MAX_HANDS], pp[SG_MAX_HANDS]; /* (ints: sg_outcome's arithmetic) */
+    int64_t rank[SG_MAX_HANDS], cls[SG_MAX_HANDS], pp[SG_MAX_HANDS]; /* (int64: as ints, measured 1.2 times slower) */
     for (int64_t h = 0; h < hands; h++) {
         rank[h] = plain ? raw[h] >> 3 : rank_of[raw[h] >> 3];
         cls[h] = plain ? raw[h] >> 3 : cls_of[raw[h] >> 3];
