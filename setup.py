@@ -20,9 +20,11 @@ from setuptools.command.build_ext import build_ext
 from setuptools.errors import CCompilerError, ExecError, PlatformError
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "tools"))
-import gen_tables  # noqa: E402  (tools/ is not a package: put it on the path first)
+import gen_headers  # noqa: E402  (tools/ is not a package: put it on the path first)
+import gen_tables  # noqa: E402
 
-gen_tables.write_header()
+gen_tables.write_header()  # the default ranking's tables, from the reference
+gen_headers.write_headers()  # the limits, from limits.py; the table's parameters, from _table.py
 
 
 def _flag(name: str) -> bool:
@@ -146,11 +148,16 @@ else:
     elif sys.platform == "darwin":
         extra_link_args = ["-Wl,-S", "-Wl,-x"]  # ld64: no debug notes, no local symbols
 
+# The core is one extension module: _core.pyx includes its kernel families' .pxi files from
+# src/sanggong/csrc/, where their C headers are too. The headers are listed as dependencies,
+# so that a change to one rebuilds the core (Cython sees only those it includes by name).
+CSRC = Path("src/sanggong/csrc")
 extensions = [
     Extension(
         "sanggong._core",
         ["src/sanggong/_core.pyx"],
-        include_dirs=["src/sanggong", numpy.get_include()],
+        include_dirs=["src/sanggong", str(CSRC), numpy.get_include()],
+        depends=sorted(str(p) for p in (*CSRC.glob("*.h"), *CSRC.glob("*.pxi"))),
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_2_0_API_VERSION")],
         extra_compile_args=extra_compile_args,
         extra_link_args=extra_link_args,

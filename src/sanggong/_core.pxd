@@ -13,8 +13,8 @@ A shoe of your own, dealt round by round exactly as ``sanggong.Game`` deals:
 
     from sanggong._core cimport shoe_t, shoe_init, shoe_deal, SHOE_MAX_BURNED, SHOE_MAX_HANDS
 
-``shoe_t`` is a plain struct the caller owns (about 3.4 kB: the cards of up to 64 decks
-and the table's procedure). ``shoe_init`` sets it up for a table and returns 0, or -1
+``shoe_t`` is a plain struct the caller owns (about 3.4 kB: the cards of the largest shoe,
+``SHOE_MAX_CARDS``, and the table's procedure). ``shoe_init`` sets it up for a table and returns 0, or -1
 (the shoe then deals nothing) when the arguments describe no table that ``RuleSet``
 accepts; pass ``rules.decks``, ``rules.positions``, ``rules.fresh_deck_each_round``,
 ``rules.burn_first``, ``rules.burn_per_round``, ``rules.head_card``,
@@ -46,15 +46,18 @@ without the GIL and check nothing else (the buffers must be large enough). To de
 
 from libc.stdint cimport int64_t, uint8_t
 
+# the limits of sanggong.limits, generated at build time (tools/gen_headers.py)
+from sanggong._limits cimport SG_MAX_BURNED, SG_MAX_CARDS, SG_MAX_HANDS
+
 
 cdef uint8_t hand_rank(uint8_t c0, uint8_t c1, uint8_t c2) noexcept nogil
 cdef uint8_t hand_pair_plus(uint8_t c0, uint8_t c1, uint8_t c2) noexcept nogil
 
 
 cdef enum:
-    SHOE_MAX_CARDS = 3328  # 64 decks
-    SHOE_MAX_HANDS = 17  # 16 positions and the banker
-    SHOE_MAX_BURNED = 65  # 64 burned cards and a burned head card
+    SHOE_MAX_CARDS = SG_MAX_CARDS  # the cards of the largest shoe (limits.MAX_DECKS decks)
+    SHOE_MAX_HANDS = SG_MAX_HANDS  # limits.MAX_POSITIONS positions and the banker
+    SHOE_MAX_BURNED = SG_MAX_BURNED  # limits.MAX_BURN burned cards and a burned head card
     SHOE_NO_CARD = 255
 
 

@@ -1,20 +1,62 @@
-from typing import Any, Final
+"""Types of sanggong's compiled core (``_core.pyx``), every name it exports; checked against
+the built module by ``tools/stubtest.sh`` (``python -m mypy.stubtest sanggong._core``).
+
+The kernels' twins in ``_reference.py`` take the same arguments. Arrays are read in place:
+the dtypes below are the ones each kernel accepts (``np.integer`` where any integer dtype
+is read, as the batch kernels do).
+"""
+
+from typing import Any, Final, Protocol
 
 import numpy as np
 import numpy.typing as npt
+from typing_extensions import disjoint_base
 
 IMPLEMENTATION: Final[str]
 
+class _SettlementPlan(Protocol):
+    """What the kernels read of a ``sanggong.settlement.SettlementPlan``: each bet's outcome
+    is ``table[row[j] * key_space + ka[j] * class + kb[j] * pair_plus + kc[j] * banker_class
+    + kd[j] * (order + 1)]`` for its hand ``hand[j]``."""
+
+    @property
+    def table(self) -> npt.NDArray[np.uint8]: ...
+    @property
+    def row(self) -> npt.NDArray[np.int32]: ...
+    @property
+    def hand(self) -> npt.NDArray[np.int32]: ...
+    @property
+    def ka(self) -> npt.NDArray[np.int32]: ...
+    @property
+    def kb(self) -> npt.NDArray[np.int32]: ...
+    @property
+    def kc(self) -> npt.NDArray[np.int32]: ...
+    @property
+    def kd(self) -> npt.NDArray[np.int32]: ...
+    @property
+    def key_space(self) -> int: ...
+    @property
+    def n_classes(self) -> int: ...
+
+# --- hand evaluation (csrc/tables.pxi, csrc/eval.pxi) ---------------------------------------
+
+@disjoint_base
 class Tables:
     """A ranking's lookup tables as the kernels read them (``RankingTables.kernel``)."""
 
-    source: Any
-    n_ranks: int
-    n_classes: int
-    n_rids: int
-    ordered_by_class: bool
-    wide: bool
     def __init__(self, source: Any) -> None: ...
+    @property
+    def source(self) -> Any: ...
+    @property
+    def n_ranks(self) -> int: ...
+    @property
+    def n_classes(self) -> int: ...
+    @property
+    def n_rids(self) -> int: ...
+    @property
+    def ordered_by_class(self) -> bool: ...
+    @property
+    def wide(self) -> bool: ...
 
 def rank3(tables: Tables, c0: int, c1: int, c2: int) -> int: ...
 def class3(tables: Tables, c0: int, c1: int, c2: int) -> int: ...
@@ -30,8 +72,35 @@ def evaluate_batch(
 def compare_batch(
     tables: Tables, a: npt.NDArray[np.integer], b: npt.NDArray[np.integer], out: npt.NDArray[np.int8]
 ) -> int: ...
+
+# private: the batch evaluation kernels and the vector plan (tests, benchmarks, _vector_plan)
+def _eval_kernels() -> tuple[str, ...]: ...
+def _use_eval_kernel(name: str | None = None) -> str: ...
+def _plan_mode(tables: Tables) -> int | None: ...
+def _plan_run(
+    plan: bytes, hands: npt.NDArray[np.uint8], ranks: npt.NDArray[np.uint8 | np.uint16], pp: npt.NDArray[np.uint8]
+) -> int: ...
+
+# --- settlement (csrc/settle.pxi) -------------------------------------------------------------
+
+def settle_batch(
+    plan: _SettlementPlan,
+    classes: npt.NDArray[np.uint8],
+    ranks: npt.NDArray[np.uint16],
+    pps: npt.NDArray[np.uint8],
+    out: npt.NDArray[np.uint8],
+) -> int: ...
+
+# --- shuffling and dealing (csrc/deal.pxi) ----------------------------------------------------
+
+def bounded(bit_generator: np.random.BitGenerator, n: int) -> int: ...
+def draw(
+    bit_generator: np.random.BitGenerator, deck: npt.NDArray[np.uint8], start: int, count: int,
+    out: npt.NDArray[np.uint8],
+) -> None: ...
+def deal_fresh_batch(bit_generator: np.random.BitGenerator, decks: int, out: npt.NDArray[np.uint8]) -> None: ...
 def deal_chunk(
-    bit_generator: Any,
+    bit_generator: np.random.BitGenerator,
     params: npt.NDArray[np.int64],
     hands: npt.NDArray[np.uint8],
     burned: npt.NDArray[np.uint8],
@@ -42,6 +111,8 @@ def deal_chunk(
     last: npt.NDArray[np.uint8],
     cut_card: npt.NDArray[np.uint16],
 ) -> int: ...
+
+# --- exact counting (csrc/count.pxi) ----------------------------------------------------------
 
 def suit_split(suits: Any, a: int, b: int) -> tuple[int, int, int]: ...
 def joint_class_counts(
@@ -59,25 +130,49 @@ def hand_counts(
     values: npt.NDArray[np.uint8],
     out: npt.NDArray[np.uint64],
 ) -> None: ...
+def brute_force_one_deck(
+    hand_class: npt.NDArray[np.uint8], hand_rank: npt.NDArray[np.uint16], n_classes: int, out: npt.NDArray[np.uint64]
+) -> None: ...
 
+# --- simulation (csrc/simulate.pxi) -----------------------------------------------------------
+
+def simulate_chunk(
+    bit_generator: np.random.BitGenerator,
+    tables: Tables,
+    params: npt.NDArray[np.int64],
+    rounds: int,
+    pairs: npt.NDArray[np.uint64],
+    single: npt.NDArray[np.uint64],
+    plan: _SettlementPlan | None,
+    money: npt.NDArray[np.int64] | None,
+    net: npt.NDArray[np.int64] | None,
+    stop: npt.NDArray[np.uint8],
+) -> int: ...
+
+# --- the shoe evaluator and shoe play (csrc/shoe.pxi, csrc/play.pxi) --------------------------
+
+@disjoint_base
 class ShoeKernel:
     """The exact sums behind every bet's EV for an unseen composition (``sanggong.shoe``)."""
 
-    plan: Any
-    n_cards: int
-    counts: list[int]
     def __init__(self, plan: Any, counts: Any) -> None: ...
+    @property
+    def plan(self) -> Any: ...
+    @property
+    def n_cards(self) -> int: ...
+    @property
+    def counts(self) -> list[int]: ...
     def set_counts(self, counts: Any) -> None: ...
     def remove(self, code: int) -> None: ...
     def add(self, code: int) -> None: ...
     def numerators(self, with_pairs: bool = True) -> list[int]: ...
 
 def play_chunk(
-    bit_generator: Any,
+    bit_generator: np.random.BitGenerator,
     tables: Tables,
     params: npt.NDArray[np.int64],
     shoes: int,
-    plan: Any,
+    plan: _SettlementPlan,
     columns: npt.NDArray[np.uint8],
     kernel: ShoeKernel | None,
     bet_row: npt.NDArray[np.int32],
@@ -95,8 +190,3 @@ def play_chunk(
     moments: npt.NDArray[np.float64],
     stop: npt.NDArray[np.uint8],
 ) -> tuple[int, int]: ...
-
-# private: the batch evaluation kernels (tests and benchmarks)
-def _eval_kernels() -> tuple[str, ...]: ...
-def _use_eval_kernel(name: str | None = None) -> str: ...
-def _plan_mode(tables: Tables) -> int | None: ...

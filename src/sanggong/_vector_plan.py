@@ -1,4 +1,4 @@
-"""The plan by which the compiled core's vector kernel (``_simd.h``) ranks hands under a
+"""The plan by which the compiled core's vector kernel (``csrc/sg_simd.h``) ranks hands under a
 ranking: tables A (by key) and B (for the keys 16..31) with
 
     rank = A[K] + H - (H >= G) * B[K]
@@ -25,7 +25,7 @@ import numpy.typing as npt
 
 GAP_FROM = (255, 4, 16)
 """G of each high-card mode (none, rank, rank and suit): the first high card past every
-gap, a five (_simd.h says why one G serves every ranking). The kernel reads it in mode 1
+gap, a five (sg_simd.h says why one G serves every ranking). The kernel reads it in mode 1
 only: in mode 2 the ranks leave the gaps unused, and a plan needs B to be 0."""
 
 TRIPS_KEY = (7, 11, 15, 19, 23, 27, 31, 35, 39, 40, 41, 42, 43)

@@ -3,7 +3,7 @@
  * with the check that every code is in 0..51 in the same pass. Chosen at run time: the
  * AVX2 kernel where the CPU has AVX2 (x86-64, compiled for AVX2 in its own functions, so
  * the rest of the core and the wheel stay baseline x86-64), else the scalar table kernel
- * of _eval.h. aarch64 stays on the scalar kernel.
+ * of sg_eval.h. aarch64 stays on the scalar kernel.
  *
  * A ranking enters as a plan of three small byte tables (built and checked against the
  * ranking's tables by sanggong._core): every hand has a key K < 48 (4 * points + faces, or
@@ -26,11 +26,12 @@
  * _reference.py's rules are the source of truth: sanggong._core derives the plan from a
  * ranking's tables and checks it on all 140,608 ordered triples before it uses it, and the
  * tests compare both kernels with the reference. */
-#ifndef SANGGONG_SIMD_H
-#define SANGGONG_SIMD_H
+#ifndef SANGGONG_SG_SIMD_H
+#define SANGGONG_SG_SIMD_H
 #include <stdint.h>
 #include <stddef.h>
 #include <string.h>
+#include "sg_common.h"
 
 typedef struct {
     uint8_t a_lo[64];    /* A, uint8 ranks */
@@ -50,10 +51,8 @@ typedef struct {
 #if defined(_MSC_VER) && !defined(__clang__)
 #include <intrin.h>
 #define SG_AVX2 /* MSVC compiles AVX2 intrinsics in any function */
-#define SG_INLINE static __forceinline
 #else
 #define SG_AVX2 __attribute__((target("avx2")))
-#define SG_INLINE static inline __attribute__((always_inline))
 #endif
 
 /* Whether this CPU (and its OS, which must save the ymm registers) runs AVX2. */
@@ -76,18 +75,18 @@ static inline int sg_cpu_has_avx2(void) {
 /* The 48-entry byte table t (three 16-byte thirds broadcast to both lanes) at k < 48:
  * s4 and s5 are the masks of k > 15 and k > 31 (compares: GCC would turn a blend on a
  * shifted k's top bit into a compare and a blend). */
-SG_AVX2 SG_INLINE __m256i sg_lut48(const __m256i *t, __m256i k, __m256i s4, __m256i s5) {
+SG_AVX2 SG_ALWAYS_INLINE __m256i sg_lut48(const __m256i *t, __m256i k, __m256i s4, __m256i s5) {
     __m256i lo = _mm256_blendv_epi8(_mm256_shuffle_epi8(t[0], k), _mm256_shuffle_epi8(t[1], k), s4);
     return _mm256_blendv_epi8(lo, _mm256_shuffle_epi8(t[2], k), s5);
 }
 
-SG_AVX2 SG_INLINE __m256i sg_bcast16(const uint8_t *p) {
+SG_AVX2 SG_ALWAYS_INLINE __m256i sg_bcast16(const uint8_t *p) {
     return _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)p));
 }
 
 /* 96 bytes at h (32 hands) as three vectors of their first, second and third codes, hands
  * 0..15 in the low lane and 16..31 in the high one (the order of a 32-byte store). */
-SG_AVX2 SG_INLINE void sg_load32(const uint8_t *h, __m256i *a, __m256i *b, __m256i *c) {
+SG_AVX2 SG_ALWAYS_INLINE void sg_load32(const uint8_t *h, __m256i *a, __m256i *b, __m256i *c) {
 #if defined(_MSC_VER) || defined(SG_LOAD_256)
     /* 256-bit loads only: MSVC, not told to compile for AVX, would encode a 128-bit load
      * as legacy SSE, and mixing that with AVX code costs a state transition. (SG_LOAD_256
@@ -108,7 +107,7 @@ SG_AVX2 SG_INLINE void sg_load32(const uint8_t *h, __m256i *a, __m256i *b, __m25
 }
 
 #define SG_X (-1)
-SG_AVX2 SG_INLINE void sg_split(__m256i a, __m256i b, __m256i c, __m256i *c0, __m256i *c1, __m256i *c2) {
+SG_AVX2 SG_ALWAYS_INLINE void sg_split(__m256i a, __m256i b, __m256i c, __m256i *c0, __m256i *c1, __m256i *c2) {
     const __m256i m0a = _mm256_setr_epi8(0, 3, 6, 9, 12, 15, SG_X, SG_X, SG_X, SG_X, SG_X, SG_X, SG_X, SG_X, SG_X, SG_X,
                                          0, 3, 6, 9, 12, 15, SG_X, SG_X, SG_X, SG_X, SG_X, SG_X, SG_X, SG_X, SG_X, SG_X);
     const __m256i m0b = _mm256_setr_epi8(SG_X, SG_X, SG_X, SG_X, SG_X, SG_X, 2, 5, 8, 11, 14, SG_X, SG_X, SG_X, SG_X, SG_X,
@@ -170,13 +169,13 @@ static sg_const_t volatile sg_const_at = sg_const;
 #define SG_K(name) _mm256_loadu_si256((const __m256i *)sgk[name])
 
 /* 4 * (p mod 10) + f from x = 4 * p + f, p < 20, f < 4: x - 40 wraps above x when p < 10. */
-SG_AVX2 SG_INLINE __m256i sg_mod10(sg_const_t sgk, __m256i x) {
+SG_AVX2 SG_ALWAYS_INLINE __m256i sg_mod10(sg_const_t sgk, __m256i x) {
     return _mm256_min_epu8(x, _mm256_sub_epi8(x, SG_K(SG_40)));
 }
 
 /* The ranks (uint8, or uint16 where high is 2: 64 bytes) and Pair Plus categories of the
  * 32 hands of codes c0, c1, c2 (checked), to r and pp, as want_rank and want_pp say. */
-SG_AVX2 SG_INLINE void sg_eval32(sg_const_t sgk, const __m256i *ta, const __m256i *th, __m256i tb,
+SG_AVX2 SG_ALWAYS_INLINE void sg_eval32(sg_const_t sgk, const __m256i *ta, const __m256i *th, __m256i tb,
                                  const int high, const int want_rank, const int want_pp,
                                  __m256i c0, __m256i c1, __m256i c2, uint8_t *r, uint8_t *pp) {
     __m256i q0 = _mm256_and_si256(c0, SG_K(SG_RANK_BITS)), q1 = _mm256_and_si256(c1, SG_K(SG_RANK_BITS));
@@ -230,7 +229,7 @@ SG_AVX2 SG_INLINE void sg_eval32(sg_const_t sgk, const __m256i *ta, const __m256
 
 /* The loop, for a high-card mode, rank width and outputs fixed at compile time. The last
  * hands (fewer than 32) go through buffers, the codes padded with aces. */
-SG_AVX2 SG_INLINE ptrdiff_t sg_eval_avx2_loop(const sg_eval_plan *plan, const int high, const int wide, const int want_rank,
+SG_AVX2 SG_ALWAYS_INLINE ptrdiff_t sg_eval_avx2_loop(const sg_eval_plan *plan, const int high, const int wide, const int want_rank,
                                               const int want_pp, const uint8_t *h, ptrdiff_t n, uint8_t *r,
                                               uint8_t *pp) {
     __m256i ta[3], th[3], tb;

@@ -3,8 +3,8 @@
  * as one 16-bit word and index the ranking's two-card state table re-laid by that word
  * (state16, built for the platform's byte order); on little-endian machines four hands are
  * read as three 32-bit words. The caller has checked that every code is in 0..51. */
-#ifndef SANGGONG_EVAL_H
-#define SANGGONG_EVAL_H
+#ifndef SANGGONG_SG_EVAL_H
+#define SANGGONG_SG_EVAL_H
 #include <stdint.h>
 #include <string.h>
 #include <stddef.h>

@@ -7,19 +7,26 @@
  * cards of kind k the shoe holds (j <= 6), and B[8 K] = 1 pads a row. Its weight, the
  * ways to draw its cards, is the product of its entries, and the weights of a part's
  * multisets sum to C(n, 6) (or C(n, 3); Pair Plus's rank and suited multisets to 2 C(n, 3)),
- * below 2**61 for n <= 52 * 64 cards. Each sum adds weight * value (a 64-bit value) in 128
- * bits: |sum| < 2**61 * 2**63 = 2**124, exact for any shoe up to 64 decks; in 64 where the
- * caller has proved that the weights' sum times the largest |value| stays below 2**62.
+ * below 2**61 for the n <= SG_MAX_CARDS cards of any shoe (checked below). Each sum adds
+ * weight * value (a 64-bit value) in 128 bits: |sum| < 2**61 * 2**63 = 2**124, exact for
+ * any shoe; in 64 where the caller has proved that the weights' sum times the largest
+ * |value| stays below 2**62.
  *
  * Where suits break ties (the kinds are then the 13 ranks), a row may also hold one entry
  * E_t(a, b) (sg_suit_wins) at B[8 K + 1 + 16 t + 4 a + b], for a + b of its 6 cards: such
  * a term's weight is at most the ways to draw its 6 cards times C(a + b, a), which the
  * distinct terms sum to at most 2**6 C(n, 6) < 2**67; their values are kept below
  * SG_MAX_TIE_VALUE, so the sums stay below 2**68 * 2**59 = 2**127. */
-#ifndef SANGGONG_SHOE_H
-#define SANGGONG_SHOE_H
+#ifndef SANGGONG_SG_SUMS_H
+#define SANGGONG_SG_SUMS_H
 #include <stdint.h>
-#include "_random.h" /* sg_mul128 */
+#include "sg_common.h"
+#include "sg_limits.h"
+#include "sg_random.h" /* sg_mul128 */
+
+/* C(n, 6) < 2**61 holds for n <= 3443 cards: the largest shoe must stay within it (a
+ * negative size stops the compiler otherwise) */
+typedef char sg_sums_fit_the_shoe[SG_MAX_CARDS <= 3443 ? 1 : -1];
 
 #define SG_BINOM_STRIDE 8
 #define SG_MAX_EV_ROWS 64
@@ -29,14 +36,6 @@
  * any suits, and three cards of one suit's, for the suited ones. */
 #define SG_RANKS_AT (52 * SG_BINOM_STRIDE + 1)
 #define SG_CARDS_TABLE (SG_RANKS_AT + 13 * SG_BINOM_STRIDE + 1)
-
-#ifndef SG_ALWAYS_INLINE /* (as _rounds.h spells it) */
-#if defined(_MSC_VER)
-#define SG_ALWAYS_INLINE static __forceinline
-#else
-#define SG_ALWAYS_INLINE static inline __attribute__((always_inline))
-#endif
-#endif
 
 /* B[8 k + j] = C(counts[k], j) for j = 0..top; B[8 kinds] = 1 */
 static inline void sg_binoms(const int64_t *counts, int64_t kinds, int64_t top, int64_t *B) {

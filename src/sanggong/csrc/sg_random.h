@@ -1,10 +1,11 @@
 /* Unbiased bounded integers from 64-bit draws: Lemire's multiply-and-reject method
  * ("Fast random integer generation in an interval", ACM TOMACS 2019).
  * The pure-Python twin is _reference.bounded; both must consume the same draws. */
-#ifndef SANGGONG_RANDOM_H
-#define SANGGONG_RANDOM_H
+#ifndef SANGGONG_SG_RANDOM_H
+#define SANGGONG_SG_RANDOM_H
 #include <stdint.h>
 #include <string.h>
+#include "sg_limits.h"
 #if defined(_MSC_VER) && defined(_M_X64)
 #include <intrin.h>
 #endif
@@ -49,11 +50,14 @@ static inline uint64_t sg_bounded(uint64_t (*next)(void *), void *state, uint64_
  * mixed-radix digits of floor(x * P / 2**64), and the final low half is x * P mod 2**64,
  * so Lemire's rejection on it (redraw while it is below 2**64 mod P) makes every digit
  * uniform and independent. A group's product fits in 64 bits without overflow check
- * because P <= 2**52 and a bound is at most 52 * 64 < 2**12. An online round of 13 cards
- * takes two words; a round from an 8-deck shoe five cards a word.
+ * because P <= 2**52 and a bound is at most SG_MAX_BOUND < 2**12 (checked below). An
+ * online round of 13 cards takes two words; a round from an 8-deck shoe five cards a word.
  * The pure-Python twin is _reference.draw; both must consume the same draws. */
 #define SG_BATCH_LIMIT ((uint64_t)1 << 52)
-#define SG_MAX_BOUND (52 * 64)
+#define SG_MAX_BOUND SG_MAX_CARDS /* the largest shoe's cards (limits.MAX_DECKS decks) */
+/* a bound below 2**12, so that a product of at most 2**52 times a bound stays in 64 bits
+ * (a negative size stops the compiler otherwise) */
+typedef char sg_bounds_fit_a_word[SG_MAX_BOUND < 4096 ? 1 : -1];
 #define SG_MAX_GROUP 24 /* 17 bounds at most: 17! <= 2**52 < 18! */
 
 /* sg_group[b]: how many bounds b, b - 1, ... a group starting at bound b takes (when the

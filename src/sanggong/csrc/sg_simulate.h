@@ -1,0 +1,133 @@
+/* The round loops of simulate_chunk (sanggong._core): rounds dealt exactly as sg_draw deals
+ * them (the same draws of the bit generator, in the same order, by the shoe procedure of
+ * sg_deal.h), evaluated by the ranking's tables and counted into the histograms, and in
+ * session mode a bet slip settled every round. The twin is _reference.simulate_chunk;
+ * tests/test_rounds.py and tests/test_simulation.py check them equal for many shapes and
+ * every preset's ranking.
+ *
+ * What makes it fast (benchmarks/yardstick.c is the best plain-C loop for the two common
+ * tables; benchmarks/report.py times this loop, and simulate(), against it):
+ * - the draw plan is made once per chunk (sg_plan.h): every round of a shoe starts at the
+ *   same position from shoe to shoe, so the groups of bounds sg_draw would take, their
+ *   sizes and products are known before the first round;
+ * - a group's cards are drawn as sg_draw draws them, by one chain of multiplies from its
+ *   word, each card swapped into place as its digit comes (sg_group_cards);
+ * - the hands are read from the deck where the draws leave them, and for the default
+ *   kind of ranking (plain, at most 32 classes) their counts go to compact counters
+ *   (sg_counts.h): tables and counters in 30 + 14 kB, which a 48 kB L1 data cache holds;
+ *   other rankings count through one 64-bit entry per rid (sg_entry), built once per chunk;
+ * - the loop (sg_loop.h) takes the dealing and the counting as two named structs, always
+ *   inlined: the dispatch below instantiates it with constants for the Macau table (an
+ *   8-deck shoe dealt one card at a time to 8 hands) and for each kind of counting, and
+ *   with run-time values for every other table; the online table (a fresh deck, a head
+ *   card, 4 hands) has a loop of its own (sg_online.h). */
+#ifndef SANGGONG_SG_SIMULATE_H
+#define SANGGONG_SG_SIMULATE_H
+#include <stdint.h>
+#include <stdlib.h>
+#include "sg_counts.h"
+#include "sg_deal.h"
+#include "sg_loop.h"
+#include "sg_online.h"
+#include "sg_plan.h"
+
+/* The kinds of counting (sg_counting), by name. */
+static const sg_counting SG_COMPACT = {.counted = 0, .plain = 1, .session = 0, .compact = 1};
+static const sg_counting SG_PLAIN = {.counted = 0, .plain = 1, .session = 0, .compact = 0};
+static const sg_counting SG_BY_ENTRY = {.counted = 0, .plain = 0, .session = 0, .compact = 0};
+static const sg_counting SG_BY_ENTRY_ORDERED = {.counted = 1, .plain = 0, .session = 0, .compact = 0};
+static const sg_counting SG_SESSION_PLAIN = {.counted = 0, .plain = 1, .session = 1, .compact = 0};
+
+/* The Macau preset's table: 8 decks, 7 positions and the banker, 8 cards burned after a
+ * shuffle and 1 before every later round, one card at a time, no head card. */
+static const sg_dealing SG_MACAU = {.n = 416, .hands = 8, .burn_first = 8, .burn_later = 1, .fresh = 0, .head = 0,
+                                    .head_burned = 0, .one_at_a_time = 1};
+
+/* Whether d is the Macau table but for its burns. */
+static inline int sg_is_macau(const sg_dealing d) {
+    return !d.fresh && d.n == SG_MACAU.n && d.hands == SG_MACAU.hands && !d.head && d.one_at_a_time;
+}
+
+/* Whether d is the online table (a fresh deck, 4 hands, no burns, a head card). */
+static inline int sg_is_online(const sg_dealing d) {
+    return d.fresh && d.n == 52 && d.hands == SG_ONLINE_HANDS && d.burn_first == 0 && d.head;
+}
+
+/* The loop for t's table and counting, specialised where a table or a counting is common:
+ * each call of sg_loop below is an instantiation with the fields it names as constants.
+ * (Inlined into sg_simulate, as the loops were before: the compiler then knows c is its
+ * local, and lays out the registers of the hot loops as it did; measured by callgrind.) */
+SG_ALWAYS_INLINE int64_t sg_run(uint64_t (*next)(void *), void *rng, const sg_chunk *t, const sg_plan *p, sg_counts *c,
+                      int64_t rounds, uint8_t *deck, const uint8_t *ordered, const int compact) {
+    const sg_dealing table = sg_dealing_of(t); /* every field as the table has it */
+    sg_dealing fresh = table, shoe = table, macau = SG_MACAU;
+    fresh.fresh = 1;
+    shoe.fresh = 0;
+    macau.burn_first = table.burn_first;
+    macau.burn_later = table.burn_later;
+    const sg_counting session_by_entry = {.counted = t->counted != 0, .plain = 0, .session = 1, .compact = 0};
+#define SG_LOOP(dealing, counting) sg_loop(next, rng, t, p, c, rounds, deck, ordered, dealing, counting)
+    if (t->session) /* a bet slip settled every round */
+        return table.fresh ? (t->plain ? SG_LOOP(fresh, SG_SESSION_PLAIN) : SG_LOOP(fresh, session_by_entry))
+                           : (t->plain ? SG_LOOP(shoe, SG_SESSION_PLAIN) : SG_LOOP(shoe, session_by_entry));
+    if (sg_is_online(table) && !t->counted && sg_online_plan(p, table.head_burned))
+        return compact ? (table.head_burned ? sg_online(next, rng, t, c, rounds, 1, 1)
+                                            : sg_online(next, rng, t, c, rounds, 0, 1))
+                       : (table.head_burned ? sg_online(next, rng, t, c, rounds, 1, 0)
+                                            : sg_online(next, rng, t, c, rounds, 0, 0));
+    if (sg_is_macau(table) && !t->counted)
+        return compact && table.burn_first == SG_MACAU.burn_first && table.burn_later == SG_MACAU.burn_later
+                   ? SG_LOOP(SG_MACAU, SG_COMPACT)
+               : compact  ? SG_LOOP(macau, SG_COMPACT)
+               : t->plain ? SG_LOOP(macau, SG_PLAIN)
+                          : SG_LOOP(macau, SG_BY_ENTRY);
+    if (table.fresh)
+        return t->counted  ? SG_LOOP(fresh, SG_BY_ENTRY_ORDERED)
+               : compact  ? SG_LOOP(fresh, SG_COMPACT)
+               : t->plain ? SG_LOOP(fresh, SG_PLAIN)
+                          : SG_LOOP(fresh, SG_BY_ENTRY);
+    return t->counted  ? SG_LOOP(shoe, SG_BY_ENTRY_ORDERED)
+           : compact  ? SG_LOOP(shoe, SG_COMPACT)
+           : t->plain ? SG_LOOP(shoe, SG_PLAIN)
+                      : SG_LOOP(shoe, SG_BY_ENTRY);
+#undef SG_LOOP
+}
+
+/* Runs up to `rounds` rounds of the chunk t from a fresh shoe; returns the rounds done
+ * (fewer when t->stop[0] was set), or -1 when out of memory. The caller has checked t
+ * (sg_dealable, the histograms' shapes, the settlement plan) and holds the bit generator's
+ * lock. */
+static int64_t sg_simulate(uint64_t (*next)(void *), void *rng, const sg_chunk *t, int64_t rounds) {
+    const int64_t n = sg_n_cards(&t->table);
+    sg_plan p;
+    sg_counts counts, *c = &counts;
+    /* the compact counts: a plain ranking of at most 32 classes (its values then < 256) */
+    const int compact = !t->session && t->plain && t->n_classes <= 32;
+    if (sg_plan_make(&p, &t->table) < 0)
+        return -1;
+    if (compact && sg_counts_make(c, t) < 0) {
+        sg_plan_free(&p);
+        return -1;
+    }
+    uint8_t *deck = (uint8_t *)malloc((size_t)(2 * n));
+    if (!deck) {
+        if (compact)
+            sg_counts_free(c);
+        sg_plan_free(&p);
+        return -1;
+    }
+    uint8_t *ordered = deck + n;
+    for (int64_t i = 0; i < n; i++)
+        ordered[i] = (uint8_t)(i % 52);
+    const int64_t done = sg_run(next, rng, t, &p, c, rounds, deck, ordered, compact);
+    if (compact) {
+        if (done >= 0)
+            sg_counts_flush(c, t);
+        sg_counts_free(c);
+    }
+    free(deck);
+    sg_plan_free(&p);
+    return done;
+}
+
+#endif

@@ -1,0 +1,260 @@
+# The shoe evaluator (included into _core.pyx; sanggong.shoe is the public side and
+# explains the method; the twin is _reference.ShoeKernel): the exact sums behind every
+# bet's EV for an unseen composition, by sg_sums.h's arithmetic. play.pxi plays shoes by it.
+
+cdef extern from "sg_sums.h" nogil:
+    ctypedef struct sg_i128:
+        uint64_t lo
+        int64_t hi
+    void sg_binoms(const int64_t *counts, int64_t kinds, int64_t top, int64_t *B)
+    void sg_suit_table(const int64_t *cards, const uint8_t *suit_order, int64_t *E)
+    void sg_card_binoms(const int64_t *cards, int64_t *B)
+    void sg_multiset_dot(const int64_t *B, const uint16_t *idx, int64_t width, int64_t n,
+                         const int64_t *values, int64_t rows, int narrow, sg_i128 *out)
+    void sg_count_cards(const uint8_t *cards, int64_t n, const int16_t *by_rank, int64_t stride,
+                        int32_t *running)
+    void sg_tally(const int64_t *bets, int64_t m, const int64_t *keys, const uint8_t *cols,
+                  const int64_t *bin_base, uint64_t *hist)
+    enum:
+        SG_BINOM_STRIDE
+        SG_MAX_EV_ROWS
+    const int64_t SG_MAX_TIE_VALUE
+    enum:
+        SG_RANKS_AT
+        SG_CARDS_TABLE
+
+cdef enum:
+    PART_PAIRS = 0  # the position bets: 6-card multisets of counting kinds
+    PART_SINGLE = 1  # one hand's class: 3-card multisets of counting kinds
+    PART_CARDS = 2  # Pair Plus: 3-card multisets of the 52 cards
+    N_PARTS = 3
+    SHOE_MAX_PER_CARD = SG_MAX_DECKS  # a card's copies in the largest shoe
+
+
+ctypedef struct shoe_part_t:
+    const uint16_t* idx  # (n, width) indices into the binomial table of its kinds
+    const int64_t* values  # (n, rows) scaled net value of each multiset for each row
+    int64_t width
+    int64_t n
+    int64_t rows
+    double most  # the largest |value| (rounded up), times the weights' bound factor (see _narrow)
+
+
+ctypedef struct shoe_state_t:
+    shoe_part_t part[N_PARTS]
+    int64_t kinds  # counting kinds (11 or 13)
+    uint8_t fold[52]  # card code -> counting kind
+    bint ties  # suits break ties: the pairs' table holds each rank's E_t(a, b) (sanggong.shoe)
+    uint8_t suit_order[4]  # then the suit codes, weakest first
+    int64_t cards[52]  # unseen cards of each code
+    int64_t by_kind[52]  # unseen cards of each counting kind
+    int64_t n_cards
+    int64_t rows  # rows of all parts together
+
+
+cdef inline int _narrow(const shoe_part_t* p, int64_t n_cards) noexcept nogil:
+    """Whether a part's sums fit 64 bits for a shoe of n_cards: its weights sum to at most
+    C(n_cards, width) (times 65 with suit tie terms, 2 for Pair Plus's: folded into ``most``), and every
+    partial sum is at most that times the largest |value|. In doubles, with a factor 2 of
+    margin for their rounding."""
+    cdef double bound = 1.0, nn = <double>n_cards
+    cdef int64_t j
+    for j in range(p.width):
+        bound = bound * (nn - j) / (j + 1)
+    return bound * p.most < 4.6e18  # 2**62
+
+
+cdef inline void _shoe_numerators(const shoe_state_t* s, bint with_pairs, sg_i128* out) noexcept nogil:
+    """Each row's sum of weight x scaled net, parts in order (pairs, single, cards); the
+    pairs' rows are left alone when ``with_pairs`` is false."""
+    cdef int64_t bk[SG_BINOM_STRIDE * 53]  # (13 kinds with ties: 8 * 13 + 1 + 16 * 13 entries)
+    cdef int64_t bc[SG_CARDS_TABLE]
+    cdef int64_t at = 0
+    cdef const shoe_part_t* p
+    if s.part[PART_PAIRS].n or s.part[PART_SINGLE].n:
+        sg_binoms(s.by_kind, s.kinds, 6 if (with_pairs and s.part[PART_PAIRS].n) else 3, bk)
+        if s.ties and with_pairs and s.part[PART_PAIRS].n:
+            sg_suit_table(s.cards, s.suit_order, bk + SG_BINOM_STRIDE * s.kinds + 1)
+    if s.part[PART_CARDS].n:
+        sg_card_binoms(s.cards, bc)
+    p = &s.part[PART_PAIRS]  # (a part of rows but no multisets sums to 0: dot zeroes them)
+    if p.rows and with_pairs:
+        sg_multiset_dot(bk, p.idx, p.width, p.n, p.values, p.rows, _narrow(p, s.n_cards), out)
+    at += p.rows
+    p = &s.part[PART_SINGLE]
+    if p.rows:
+        sg_multiset_dot(bk, p.idx, p.width, p.n, p.values, p.rows, _narrow(p, s.n_cards), out + at)
+    at += p.rows
+    p = &s.part[PART_CARDS]
+    if p.rows:
+        sg_multiset_dot(bc, p.idx, p.width, p.n, p.values, p.rows, _narrow(p, s.n_cards), out + at)
+
+
+def _int_array(value, name, ndim):
+    """An integer array of ``ndim`` dimensions, as given (int64), or ValueError naming it."""
+    import numpy as np
+    arr = np.asarray(value)
+    if arr.dtype == object:  # Python integers: only where each is an int that fits 64 bits
+        if not all(isinstance(x, int) and not isinstance(x, bool) and -2**63 <= x < 2**63 for x in arr.ravel().tolist()):
+            raise ValueError(f"the shoe plan's {name} holds a value that is not a 64-bit integer")
+        arr = arr.astype(np.int64)
+    if arr.dtype.kind not in "iu" or arr.ndim != ndim:
+        raise ValueError(f"the shoe plan's {name} must be a {ndim}-dimensional integer array")
+    if arr.dtype == np.uint64 and arr.size and int(arr.max()) >= 2**63:
+        raise ValueError(f"the shoe plan's {name} holds a value beyond 64 bits")
+    return arr.astype(np.int64)
+
+
+cdef inline object _i128(sg_i128 v):
+    return (<object>v.hi << 64) | <object>v.lo
+
+
+cdef class ShoeKernel:
+    """The exact sums behind every bet's EV for an unseen composition, updated card by
+    card (built by ``sanggong.shoe``; every index it will form is checked here)."""
+
+    cdef shoe_state_t s
+    cdef object _arrays
+    cdef readonly object plan
+
+    def __init__(self, plan, counts):
+        import numpy as np
+        kinds = plan.kinds
+        if isinstance(kinds, bool) or not isinstance(kinds, int) or not 1 <= kinds <= 52:
+            raise ValueError(f"a shoe plan counts over 1..52 kinds, not {kinds!r}")
+        fold = _int_array(plan.fold, "fold", 1)
+        if fold.shape != (52,) or int(fold.min()) < 0 or int(fold.max()) >= kinds:
+            raise ValueError("the shoe plan's fold must give each of the 52 cards a kind of its own kinds")
+        fold = fold.astype(np.uint8)
+        self.s.kinds = kinds
+        cdef Py_ssize_t total = 0, q
+        suit_order = _int_array(plan.suit_order, "suit_order", 1)
+        self.s.ties = suit_order.shape[0] > 0
+        if self.s.ties:  # the ranks as kinds (so a rank's cards, at most 256, bound each term) and each suit once
+            if (kinds != 13 or sorted(suit_order.tolist()) != [0, 1, 2, 3]
+                    or not (fold == np.arange(52) // 4).all()):
+                raise ValueError("a suit tie-break needs the 13 ranks as kinds and its suit order, each suit once")
+            for q in range(4):
+                self.s.suit_order[q] = suit_order[q]
+        arrays = []
+        cdef const uint16_t[:, ::1] idx
+        cdef const int64_t[:, ::1] values
+        for q, (name, width, part_kinds, top) in enumerate(
+                (("pairs", 6, kinds, 6), ("single", 3, kinds, 3), ("cards", 3, 52, 3))):
+            # every entry checked as given, before any cast could wrap it: a multiset holds
+            # `width` cards of distinct kinds, each multiset once (so that the weights sum to
+            # C(n, 6) < 2**61; Pair Plus's rank and suited multisets to 2 C(n, 3)), and every
+            # value fits 64 bits (_int_array): the sums stay within 128 bits (with suit ties:
+            # see sg_sums.h). Past the padding: the tie terms E_t(a, b) at 16 t + 4 a + b, or
+            # Pair Plus's ranks' binomials (SG_RANKS_AT), a row of them or none
+            entry = _int_array(getattr(plan, name + "_idx"), name + "_idx", 2)
+            raw_values = _int_array(getattr(plan, name + "_values"), name + "_values", 2)
+            n = entry.shape[0]
+            if raw_values.shape[0] != n or (n and entry.shape[1] != width):
+                raise ValueError(f"the shoe plan's {name} arrays have the wrong shapes")
+            rows = raw_values.shape[1]
+            ties = q == PART_PAIRS and self.s.ties
+            if n:
+                pad = entry == SG_BINOM_STRIDE * part_kinds
+                past = entry - (SG_BINOM_STRIDE * part_kinds + 1)
+                if ties:
+                    extra = (past >= 0) & (past < 16 * part_kinds)
+                    extra_kind, extra_mult = past // 16, past // 4 % 4 + past % 4
+                    extra_bad = (past // 4 % 4 < 1) | (past % 4 < 1) | (extra.sum(axis=1) > 1)[:, None]
+                elif q == PART_CARDS:
+                    extra = (past >= 0) & (past < 13 * SG_BINOM_STRIDE)
+                    extra_kind, extra_mult = part_kinds + past // SG_BINOM_STRIDE, past % SG_BINOM_STRIDE
+                    extra_bad = ((extra_mult < 1) | (extra_mult > top)
+                                 | (extra.any(axis=1) & (~pad & ~extra).any(axis=1))[:, None])
+                else:
+                    extra = extra_bad = np.zeros(entry.shape, dtype=bool)
+                    extra_kind = extra_mult = entry
+                plain = ~pad & ~extra
+                kind = np.where(extra, extra_kind, entry // SG_BINOM_STRIDE)
+                mult = np.where(extra, extra_mult, np.where(pad, 0, entry % SG_BINOM_STRIDE))
+                if (int(entry.min()) < 0 or (plain & ((entry > SG_BINOM_STRIDE * part_kinds)
+                                                       | (entry % SG_BINOM_STRIDE < 1)
+                                                       | (entry % SG_BINOM_STRIDE > top))).any()
+                        or (extra & extra_bad).any() or not (mult.sum(axis=1) == width).all()):
+                    raise ValueError(f"the shoe plan's {name} multisets name an entry outside the binomials")
+                ordered = np.sort(np.where(pad, -1 - np.arange(width), kind), axis=1)
+                if (ordered[:, 1:] == ordered[:, :-1]).any():
+                    raise ValueError(f"a multiset of the shoe plan's {name} names a kind twice")
+                packed = (np.sort(entry, axis=1) << (10 * np.arange(width))).sum(axis=1)  # entries < 1024
+                if len(np.unique(packed)) != n:
+                    raise ValueError(f"a multiset of the shoe plan's {name} is given twice")
+                if ties and ((raw_values <= -SG_MAX_TIE_VALUE) | (raw_values >= SG_MAX_TIE_VALUE)).any():
+                    raise ValueError(f"the shoe plan's {name} values pass the suit ties' bound, 2**59")
+            idx_arr = np.ascontiguousarray(entry, dtype=np.uint16)
+            val_arr = np.ascontiguousarray(raw_values, dtype=np.int64)
+            total += rows
+            if total > SG_MAX_EV_ROWS:
+                raise ValueError(f"a shoe plan holds at most {SG_MAX_EV_ROWS} rows")
+            arrays += [idx_arr, val_arr]
+            self.s.part[q].n = n
+            self.s.part[q].width = width
+            self.s.part[q].rows = rows
+            # (the largest |value| as a Python int: abs(-2**63) does not fit an int64)
+            most = max(-int(raw_values.min()), int(raw_values.max())) if raw_values.size else 0
+            self.s.part[q].most = float(most + 1) * (65 if ties else 2 if q == PART_CARDS else 1)
+            if n:
+                idx = idx_arr
+                values = val_arr
+                self.s.part[q].idx = &idx[0, 0]
+                self.s.part[q].values = &values[0, 0]
+        self._arrays = arrays
+        self.s.rows = total
+        for q in range(52):
+            self.s.fold[q] = fold[q]
+        self.plan = plan
+        self.set_counts(counts)
+
+    def set_counts(self, counts):
+        """Make the unseen composition ``counts`` (52 counts, each 0..SHOE_MAX_PER_CARD)."""
+        cdef Py_ssize_t c
+        values = [int(x) for x in counts]
+        if len(values) != 52 or min(values) < 0 or max(values) > SHOE_MAX_PER_CARD:
+            raise ValueError(f"a composition is 52 counts of 0..{SHOE_MAX_PER_CARD}")
+        self.s.n_cards = 0
+        for c in range(52):
+            self.s.by_kind[c] = 0
+        for c in range(52):
+            self.s.cards[c] = values[c]
+            self.s.by_kind[self.s.fold[c]] += values[c]
+            self.s.n_cards += values[c]
+
+    def remove(self, Py_ssize_t code):
+        """One card of ``code`` leaves the unseen cards (seen, or dealt)."""
+        if not 0 <= code < 52 or self.s.cards[code] == 0:
+            raise ValueError(f"no card of code {code} is left to remove")
+        self.s.cards[code] -= 1
+        self.s.by_kind[self.s.fold[code]] -= 1
+        self.s.n_cards -= 1
+
+    def add(self, Py_ssize_t code):
+        """One card of ``code`` returns to the unseen cards."""
+        if not 0 <= code < 52 or self.s.cards[code] >= SHOE_MAX_PER_CARD:
+            raise ValueError(f"cannot add a card of code {code}: at most {SHOE_MAX_PER_CARD} of a card")
+        self.s.cards[code] += 1
+        self.s.by_kind[self.s.fold[code]] += 1
+        self.s.n_cards += 1
+
+    @property
+    def n_cards(self):
+        return self.s.n_cards
+
+    @property
+    def counts(self):
+        return [self.s.cards[c] for c in range(52)]
+
+    def numerators(self, bint with_pairs=True):
+        """Every row's exact sum (Python ints), parts in order: pairs, single, cards
+        (the pairs' rows are 0 when ``with_pairs`` is false)."""
+        cdef sg_i128 out[SG_MAX_EV_ROWS]
+        cdef Py_ssize_t r
+        for r in range(self.s.rows):
+            out[r].lo = 0
+            out[r].hi = 0
+        with nogil:
+            _shoe_numerators(&self.s, with_pairs, out)
+        return [_i128(out[r]) for r in range(self.s.rows)]
