@@ -110,7 +110,7 @@ def test_the_kernels_deal_at_the_limits_and_refuse_beyond() -> None:
     """A table of limits.MAX_DECKS decks, MAX_POSITIONS positions and MAX_BURN burns is
     dealt, by the compiled core as by the reference, card for card; one more of any of
     them is refused by both. (Both implementations in one test: they are compared.)"""
-    from sanggong import _core, _reference
+    from sanggong import _core, _pykernels
 
     decks, positions, burn = limits.MAX_DECKS, limits.MAX_POSITIONS, limits.MAX_BURN
     hands = positions + 1
@@ -119,8 +119,8 @@ def test_the_kernels_deal_at_the_limits_and_refuse_beyond() -> None:
                         head_card=1, head_card_burned=1, one_at_a_time=0, cut_low=later, cut_high=later + 10)
     dealt = _deal(_core, table)
     assert dealt.shape == (3, hands, 3)
-    assert np.array_equal(dealt, _deal(_reference, table))
-    for impl in (_core, _reference):
+    assert np.array_equal(dealt, _deal(_pykernels, table))
+    for impl in (_core, _pykernels):
         for change in ({"decks": decks + 1}, {"positions": positions + 1}, {"burn_first": burn + 1},
                        {"burn_per_round": burn + 1}):
             with pytest.raises(ValueError, match="do not describe a table"):

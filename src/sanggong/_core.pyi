@@ -1,7 +1,7 @@
 """Types of sanggong's compiled core (``_core.pyx``), every name it exports; checked against
 the built module by ``tools/stubtest.sh`` (``python -m mypy.stubtest sanggong._core``).
 
-The kernels' twins in ``_reference.py`` take the same arguments. Arrays are read in place:
+The kernels' twins in ``_pykernels.py`` take the same arguments. Arrays are read in place:
 the dtypes below are the ones each kernel accepts (``np.integer`` where any integer dtype
 is read, as the batch kernels do).
 """

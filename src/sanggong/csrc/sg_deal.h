@@ -1,6 +1,6 @@
 /* The shoe procedure: how a table's rounds are dealt, written once for every kernel of the
  * core (deal_chunk and the C-level shoe_deal, simulate_chunk's round loops, play_chunk). Its
- * twin is the reference's (sanggong._reference); sanggong.dealing.Game deals the same way,
+ * twin is sanggong._spec.procedure (the game's specification); sanggong.dealing.Game deals the same way,
  * and the tests hold each kernel to the reference card for card.
  *
  * A table (sg_params, sg_table.h) deals from a box of `decks` decks. A shuffle puts the

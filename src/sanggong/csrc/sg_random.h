@@ -1,6 +1,6 @@
 /* Unbiased bounded integers from 64-bit draws: Lemire's multiply-and-reject method
  * ("Fast random integer generation in an interval", ACM TOMACS 2019).
- * The pure-Python twin is _reference.bounded; both must consume the same draws. */
+ * The pure-Python twin is _spec.draws.bounded; both must consume the same draws. */
 #ifndef SANGGONG_SG_RANDOM_H
 #define SANGGONG_SG_RANDOM_H
 #include <stdint.h>
@@ -52,7 +52,7 @@ static inline uint64_t sg_bounded(uint64_t (*next)(void *), void *state, uint64_
  * uniform and independent. A group's product fits in 64 bits without overflow check
  * because P <= 2**52 and a bound is at most SG_MAX_BOUND < 2**12 (checked below). An
  * online round of 13 cards takes two words; a round from an 8-deck shoe five cards a word.
- * The pure-Python twin is _reference.draw; both must consume the same draws. */
+ * The pure-Python twin is _spec.draws.draw; both must consume the same draws. */
 #define SG_BATCH_LIMIT ((uint64_t)1 << 52)
 #define SG_MAX_BOUND SG_MAX_CARDS /* the largest shoe's cards (limits.MAX_DECKS decks) */
 /* a bound below 2**12, so that a product of at most 2**52 times a bound stays in 64 bits

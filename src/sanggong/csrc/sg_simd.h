@@ -23,7 +23,7 @@
  * five, 4 by rank) serves all, and B, 0 but for the keys 16..31, fits a 16-entry table.
  * The uint16 numbering leaves those ranks unused instead, which spares the kernel the step
  * and a 16-bit carry. The Pair Plus category is the same under every ranking.
- * _reference.py's rules are the source of truth: sanggong._core derives the plan from a
+ * _pykernels.py's rules are the source of truth: sanggong._core derives the plan from a
  * ranking's tables and checks it on all 140,608 ordered triples before it uses it, and the
  * tests compare both kernels with the reference. */
 #ifndef SANGGONG_SG_SIMD_H

@@ -1,6 +1,6 @@
 /* The shoe evaluator's arithmetic: binomial tables of a composition and exact weighted
  * sums over multisets of counting kinds (sanggong.shoe explains the method; the
- * pure-Python twin is _reference.ShoeKernel).
+ * pure-Python twin is _pykernels.ShoeKernel).
  *
  * A multiset (a hand of 3 cards, or the 6 cards of a position's hand and the banker's)
  * is a row of indices into a table B of binomials, B[8 k + j] = C(c_k, j) for the c_k
@@ -72,7 +72,7 @@ static inline int64_t sg_choose3(int64_t n, int64_t k) {
  * first's is W[4 b + a]; the rest of C(c, a) C(c - a, b) ties (two copies of one card).
  * Summed over x, the first cards' strongest suit: the b cards from the suits below x
  * (L[x - 1] cards), then the a cards from the suits up to x less those below x. The
- * reference (_reference.suit_split) counts every spread of the cards over the suits. */
+ * reference (_spec.counting.suit_split) counts every spread of the cards over the suits. */
 static inline void sg_suit_wins(const int64_t *n, int64_t *W) {
     int64_t L[5] = {0, n[0], n[0] + n[1], n[0] + n[1] + n[2], n[0] + n[1] + n[2] + n[3]}; /* L[x + 1]: suits <= x */
     for (int64_t a = 0; a < 4; a++)
