@@ -33,6 +33,7 @@ from sanggong import (
     RoundRecord,
     RuleSet,
     Seed,
+    ShoeEvaluator,
     TableSession,
     composition,
     deal_batch,
@@ -500,6 +501,40 @@ def test_a_replayer_shared_by_threads(switchy: Any) -> None:
     checked = _hammer(lambda: [replayer.check(r) for r in records[:10]], threads=4)
     assert Counter(r.round for r in checked) == {n: 4 for n in range(1, 11)}
 
+
+
+@pytest.mark.single_impl
+def test_a_shoe_evaluator_shared_by_threads(switchy: Any) -> None:
+    """(The lock is the evaluator's, not the kernel's: once.) Eight threads take the two black aces of a one-deck shoe out and put them back while
+    they read the EVs: at most one holds them at a time (a remove is checked and done whole,
+    never one ace of the two), and every EV read is the full shoe's or the shoe without
+    them, never a mix of the two."""
+    shared = ShoeEvaluator(MACAU, composition(1))
+    without = ShoeEvaluator(MACAU, composition(1))
+    without.remove("As Ac")
+    states = [shared.evs(), without.evs()]
+    holders = [0]
+    guard = threading.Lock()
+
+    def work() -> list[bool]:
+        seen: list[bool] = []
+        for _ in range(100):
+            try:
+                shared.remove("As Ac")
+            except ValueError:
+                pass  # another thread holds them
+            else:
+                with guard:
+                    holders[0] += 1
+                    assert holders[0] == 1
+                    holders[0] -= 1
+                shared.add("Ac As")
+            seen.append(shared.evs() in states)
+        return seen
+
+    seen = _hammer(work)
+    assert len(seen) == 800 and all(seen)
+    assert shared.evs() == states[0] and shared.cards == 52
 
 # --- 12. text is text -----------------------------------------------------------------------
 

@@ -11,6 +11,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .._counting import check_counts
+from .._threads import locked, new_lock
 from ..analysis import composition
 from ..cards import Card, CardsLike, parse_cards
 from ..rules import RuleSet, as_rules, offered_bets
@@ -29,6 +30,10 @@ class ShoeEvaluator:
     ``ev`` equals ``analyze(rules, counts)[bet].ev_exact``: a Fraction, per unit staked
     for one round (a carried stake counts as neither won nor lost, as in ``analyze``).
 
+    Safe to share between threads: each call runs under the evaluator's own lock, so a
+    ``remove`` or ``add`` takes effect whole and ``evs`` always reads one state (see
+    ``sanggong._threads``).
+
     :raises ValueError: a composition ``analyze`` refuses; a bet the table does not offer.
     """
 
@@ -42,13 +47,16 @@ class ShoeEvaluator:
         self._plan = shoe_plan(rules, names)
         self._capacity = np.maximum(counts, rules.decks)
         self._kernel = shoe_kernel(self._plan, counts.tolist())
+        self._lock = new_lock()
 
     @property
+    @locked
     def counts(self) -> npt.NDArray[np.int64]:
         """The unseen cards of each of the 52 codes (a copy)."""
         return np.array(self._kernel.counts, dtype=np.int64)
 
     @property
+    @locked
     def cards(self) -> int:
         """How many cards are unseen."""
         return int(self._kernel.n_cards)
@@ -58,6 +66,7 @@ class ShoeEvaluator:
             return []  # no card (parse_cards reads any other empty collection as none too)
         return [c.code for c in parse_cards(cards)]
 
+    @locked
     def remove(self, cards: CardsLike) -> None:
         """Take ``cards`` out of the unseen cards (all or none: a card the shoe no longer
         holds raises ValueError naming it, and nothing is removed)."""
@@ -70,6 +79,7 @@ class ShoeEvaluator:
         for code in codes:
             self._kernel.remove(code)
 
+    @locked
     def add(self, cards: CardsLike) -> None:
         """Put ``cards`` back among the unseen cards (all or none: a card beyond what the
         shoe holds of it raises ValueError naming it)."""
@@ -87,10 +97,12 @@ class ShoeEvaluator:
         if self.cards < 6:
             raise ValueError(f"a round needs 6 cards at the least; {self.cards} are unseen")
 
+    @locked
     def numerators(self) -> list[int]:
         """Each row's exact sum (the kernel's output), for benchmarks and tests."""
         return list(self._kernel.numerators())
 
+    @locked
     def evs(self) -> dict[str, Fraction]:
         """Every bet's exact EV per unit staked."""
         self._check_dealable()
@@ -101,6 +113,7 @@ class ShoeEvaluator:
         values = [Fraction(s, row.denominator * totals[row.part]) for s, row in zip(sums, plan.rows, strict=True)]
         return {name: values[plan.bet_row[j]] for j, name in enumerate(self.bets)}
 
+    @locked
     def ev(self, bet: str) -> Fraction:
         """One bet's exact EV per unit staked."""
         if bet not in self.bets:
@@ -108,6 +121,7 @@ class ShoeEvaluator:
             raise ValueError(f"{bet} is not among this evaluator's bets")
         return self.evs()[bet]
 
+    @locked
     def positive(self) -> list[str]:
         """The bets whose EV is positive now: what perfect-information play bets."""
         return [name for name, value in self.evs().items() if value > 0]
