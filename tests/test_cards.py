@@ -96,3 +96,32 @@ def test_parse_cards_errors_name_the_token(bad: str) -> None:
     if bad.strip(" ,"):
         token = next(t for t in ("KhQx9d", "Qx", "1s") if t in bad)
         assert repr(token) in message
+
+
+def test_every_spelling_of_every_card_parses_to_its_rank_and_suit() -> None:
+    """Card.parse and parse_cards read a card by a look-up table; every spelling of every
+    rank and suit (written out here, not taken from the package) gives the card of that
+    rank and suit, alone, with others, with and without separators, and every other
+    two-character token is refused as before."""
+    ranks = {"A": 1, "a": 1, "T": 10, "t": 10, "10": 10, "J": 11, "j": 11, "Q": 12, "q": 12, "K": 13, "k": 13}
+    ranks |= {str(n): n for n in range(2, 10)}
+    suits = {"c": 0, "C": 0, "♣": 0, "♧": 0, "d": 1, "D": 1, "♦": 1, "♢": 1,
+             "h": 2, "H": 2, "♥": 2, "♡": 2, "s": 3, "S": 3, "♠": 3, "♤": 3}
+    spelled = {r + s: Card.of(rank, suit) for r, rank in ranks.items() for s, suit in suits.items()}
+    assert len(spelled) == 19 * 16
+    for text, card in spelled.items():
+        assert Card.parse(text) == card == parse_card(text) and (card.rank, card.suit) == (
+            Rank(ranks[text[:-1]]), Suit(suits[text[-1]]))
+        assert parse_cards(f" {text} ") == (card,)
+    texts = list(spelled)
+    cards = tuple(spelled.values())
+    assert parse_cards(" ".join(texts)) == cards
+    assert parse_cards(",".join(texts)) == cards
+    assert parse_cards("".join(texts)) == cards
+    alphabet = "".join(sorted({c for text in spelled for c in text} | set("1bxZ0 ")))
+    for a in alphabet:
+        for b in alphabet:
+            if a + b not in spelled and (a + b).strip() and " " not in a + b:
+                with pytest.raises(ValueError, match=r"is not a card|holds no cards"):
+                    Card.parse(a + b)
+    assert [parse_card(code) for code in range(52)] == [Card(code) for code in range(52)]

@@ -125,6 +125,9 @@ class Card:
         """
         if not isinstance(text, str):
             raise TypeError(f"a card string is expected, not {type(text).__name__} {text!r}")
+        known = _BY_TEXT.get(text) if cls is Card else None
+        if known is not None:
+            return known
         match = _CARD_RE.fullmatch(text.strip())
         if match is None:
             raise ValueError(f"{text!r} is not a card: {_EXPECTED}")
@@ -182,6 +185,8 @@ def parse_card(card: CardLike) -> Card:
         return card
     if isinstance(card, str):
         return Card.parse(card)
+    if type(card) is int and 0 <= card < N_CARDS:
+        return _BY_CODE[card]
     if isinstance(card, bool):
         raise TypeError(f"{card!r} is not a card (a bool, not a card code)")
     try:
@@ -240,5 +245,20 @@ def parse_cards(cards: CardsLike) -> tuple[Card, ...]:
     ValueError: 'Qx' is not a card: expected a rank (A, 2-9, 10 or T, J, Q, K) then a suit (c, d, h, s or ♣ ♦ ♥ ♠)
     """
     if isinstance(cards, str):
+        tokens = cards.split()  # the common case: cards as written, one a token
+        if tokens and all(token in _BY_TEXT for token in tokens):
+            return tuple(_BY_TEXT[token] for token in tokens)
         return tuple(Card.parse(token) for token in _split(cards))
     return tuple(parse_card(card) for card in card_items(cards))
+
+
+# Every card once, and every spelling of one card that Card.parse reads (a rank's symbol in
+# either case or "10", then a suit's letter in either case or its symbol): parsing a
+# card is then a look-up. Made from the parser itself, so the two cannot disagree.
+_BY_CODE: tuple[Card, ...] = tuple(Card(code) for code in range(N_CARDS))
+_BY_TEXT: dict[str, Card] = {}
+for _rank in [*RANK_SYMBOLS, *RANK_SYMBOLS.lower(), "10"]:
+    for _suit in [*SUIT_SYMBOLS, *SUIT_SYMBOLS.upper(), *"♣♦♥♠♧♢♡♤"]:
+        if _CARD_RE.fullmatch(_rank + _suit):
+            _BY_TEXT[_rank + _suit] = _BY_CODE[Card.parse(_rank + _suit).code]
+del _rank, _suit

@@ -45,7 +45,7 @@ class ShoeEvaluator:
         self.rules = rules
         self.bets = names
         self._plan = shoe_plan(rules, names)
-        self._capacity = np.maximum(counts, rules.decks)
+        self._capacity: list[int] = np.maximum(counts, rules.decks).tolist()
         self._kernel = shoe_kernel(self._plan, counts.tolist())
         self._lock = new_lock()
 
@@ -64,6 +64,8 @@ class ShoeEvaluator:
     def _codes(self, cards: CardsLike) -> list[int]:
         if isinstance(cards, str) and not cards.strip():
             return []  # no card (parse_cards reads any other empty collection as none too)
+        if type(cards) in (list, tuple) and all(type(c) is Card for c in cards):  # type: ignore[union-attr]
+            return [c.code for c in cards]  # type: ignore[union-attr]
         return [c.code for c in parse_cards(cards)]
 
     @locked
@@ -71,7 +73,7 @@ class ShoeEvaluator:
         """Take ``cards`` out of the unseen cards (all or none: a card the shoe no longer
         holds raises ValueError naming it, and nothing is removed)."""
         codes = self._codes(cards)
-        left = self.counts
+        left = list(self._kernel.counts)
         for code in codes:
             if left[code] == 0:
                 raise ValueError(f"cannot remove {Card(code)}: no such card is left unseen")
@@ -84,11 +86,11 @@ class ShoeEvaluator:
         """Put ``cards`` back among the unseen cards (all or none: a card beyond what the
         shoe holds of it raises ValueError naming it)."""
         codes = self._codes(cards)
-        held = self.counts
+        held = list(self._kernel.counts)
         for code in codes:
             if held[code] >= self._capacity[code]:
                 raise ValueError(f"cannot add {Card(code)}: the shoe holds at most "
-                                 f"{int(self._capacity[code])} of it")
+                                 f"{self._capacity[code]} of it")
             held[code] += 1
         for code in codes:
             self._kernel.add(code)
