@@ -13,7 +13,7 @@ import numpy as np
 from .. import _impl
 from .._threads import locked, new_lock
 from ..cards import Card
-from ..hands import evaluate
+from ..hands import HandValue, evaluate
 from ..limits import MAX_RECALL, MAX_REPLAY_ROUNDS
 from ..records import ZERO_HASH, RoundRecord, bit_generator_from_state, check_key, check_rules, result_entry, rules_digest
 from ..rules import RuleSet, as_rules
@@ -234,9 +234,19 @@ COMPARED = ("void", "reshuffled", "seed", "round", "shoe", "round_in_shoe", "sho
              "head_card", "burned", "banker", "hands", "bets", "results", "carried")
 
 
+def _compared(value: object) -> object:
+    """A field as compared: hands as their cards and value (``HandValue`` s are equal when
+    equally strong: here the cards must agree too)."""
+    if isinstance(value, HandValue):
+        return value.cards, value.rank, value.pair_plus, value.ranking
+    if isinstance(value, Mapping):
+        return {k: _compared(v) for k, v in value.items()}
+    return value
+
+
 def compare_records(derived: RoundRecord, record: RoundRecord, how: str) -> None:
     for name in COMPARED:
-        if getattr(derived, name) != getattr(record, name):
+        if _compared(getattr(derived, name)) != _compared(getattr(record, name)):
             raise ValueError(f"field {name!r} disagrees with {how}")
     if derived.hash != record.hash:  # every field agrees: the canonical forms must too
         raise ValueError(f"the record's canonical form disagrees with {how}")
