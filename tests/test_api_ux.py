@@ -97,3 +97,62 @@ def test_values_against_other_types() -> None:
         value < 29  # noqa: B015
     with pytest.raises(TypeError, match="not supported"):
         29 >= value  # noqa: B015
+
+
+# --- a numpy Generator as a seed -------------------------------------------------------------------
+
+
+def _drawn(generator: np.random.Generator) -> int:
+    """The seed a run takes from a generator, computed here from the words numpy documents
+    for full-range uint64 draws: a bit generator's raw 64-bit outputs (PCG64's and Philox's)."""
+    return sum(int(w) << (64 * i) for i, w in enumerate(generator.bit_generator.random_raw(4).tolist()))
+
+
+def _runs() -> dict[str, Callable[[Any], tuple[object, object]]]:
+    """Each seeded entry point as (what it recorded as its seed, what it produced)."""
+    from sanggong import Game, deal_batch, design, play_shoes, simulate, simulate_sessions
+
+    def game(seed: Any) -> tuple[object, object]:
+        g = Game("online", seed)
+        return g.seed, [g.play({"win:1": 10}).to_json() for _ in range(3)]
+
+    return {
+        "simulate": lambda seed: (lambda r: (r.seed, r.to_dict()["bets"]))(simulate("online", 2000, seed=seed, workers=1)),
+        "simulate_sessions": lambda seed: (lambda r: (r.seed, r.finals.tolist()))(
+            simulate_sessions("online", {"win:1": 10}, 1000, 50, 20, seed=seed, workers=1)),
+        "deal_batch": lambda seed: (lambda r: (r.seed, r.hands.tolist()))(deal_batch("macau", 300, seed=seed, workers=1)),
+        "play_shoes": lambda seed: (lambda r: (r.seed, r.to_dict()["bets"]))(
+            play_shoes("macau", 2, "perfect", seed=seed, workers=1, bets=["tie:1"])),
+        "Game": game,
+        "design": lambda seed: (None, design("macau", "point:0", (0.0, 0.05), shoes=2, seed=seed, workers=1, limit=2)),
+    }
+
+
+@pytest.mark.parametrize("entry", list(_runs()))
+@pytest.mark.parametrize("bit_generator", ["PCG64", "Philox"])
+def test_a_generator_seeds_a_run_that_its_recorded_seed_recreates(entry: str, bit_generator: str) -> None:
+    """Given a Generator (or its BitGenerator), a run draws a 256-bit seed from it (the four
+    next words of its stream), records that int, and the int re-creates the run bit for
+    bit; the generator moves on, so the next run differs (and records its own seed)."""
+    run = _runs()[entry]
+    make = getattr(np.random, bit_generator)
+    given = np.random.Generator(make(2024))
+    recorded, produced = run(given if bit_generator == "PCG64" else given.bit_generator)
+    twin = np.random.Generator(make(2024))
+    expected = _drawn(twin)
+    if recorded is not None:  # design records no seed: the pay options it found re-create
+        assert recorded == expected
+    again = run(expected)
+    assert again == (recorded, produced)
+    assert given.bit_generator.random_raw(3).tolist() == twin.bit_generator.random_raw(3).tolist()  # four words drawn, no more
+    assert run(given)[1] != produced
+
+
+def test_a_generator_seed_is_bounded_work_and_a_legacy_state_is_refused() -> None:
+    """A RandomState (numpy's legacy generator) is not taken: numpy's own default_rng refuses it too."""
+    from sanggong import simulate
+
+    with pytest.raises(TypeError, match=r"seed must be an int, a SeedSequence or None \(or a numpy Generator\), not"):
+        simulate("online", 10, seed=np.random.RandomState(1))  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="got a 4000000-bit number"):
+        simulate("online", 10, seed=1 << 3_999_999)

@@ -97,10 +97,12 @@ class Game:
 
     :param rules: the rule set (already checked to deal a round from its cards), or a preset's
         name.
-    :param seed: an int (0 .. 2**256 - 1), a ``SeedSequence`` or a ``seeds.Seed``; None
+    :param seed: an int (0 .. 2**256 - 1), a ``SeedSequence``, a ``seeds.Seed`` or a numpy
+        ``Generator`` (a 256-bit seed drawn from it, as every entry point does); None
         draws OS entropy (kept in ``seed``). ``seed`` holds the int that re-creates the
         game (None for a sequence no int re-creates: its records carry the shoe's state).
-    :param rng: a numpy ``Generator`` or ``BitGenerator`` to draw from instead.
+    :param rng: a numpy ``Generator`` or ``BitGenerator`` to deal every shuffle from
+        instead (an operator's own generator: the records carry its state).
     :param recall: how many round records the game keeps (``records``), at most
         ``limits.MAX_RECALL``.
     :param key: the operator's HMAC key: every record then carries an ``hmac``.
