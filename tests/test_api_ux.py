@@ -156,3 +156,109 @@ def test_a_generator_seed_is_bounded_work_and_a_legacy_state_is_refused() -> Non
         simulate("online", 10, seed=np.random.RandomState(1))  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="got a 4000000-bit number"):
         simulate("online", 10, seed=1 << 3_999_999)
+
+
+# --- a preset's name wherever rules are taken; workers= for parallelism ---------------------------
+
+_HAND, _OTHER = "Kh Kd Ks", "Qh Jd 9s"
+_BETS = {"win:1": 100, "point:0": 10}
+
+
+def _game_log(rules: Any) -> list[str]:
+    from sanggong import Game
+
+    game = Game(rules, seed=5)
+    return [game.play(_BETS).to_json() for _ in range(4)]
+
+
+def _entry_points() -> dict[str, Callable[[Any], object]]:
+    """Every public entry point that takes rules, called with ``rules`` (a rule set or its
+    name) and reduced to something comparable: what it gives must not depend on which."""
+    import sanggong as sg
+
+    return {
+        "evaluate": lambda r: (lambda v: (v.rank, v.label, v.ranking))(sg.evaluate(_HAND, r)),
+        "compare": lambda r: sg.compare(_HAND, _OTHER, r),
+        "evaluate_batch": lambda r: sg.evaluate_batch(sg.parse_hands([_HAND, _OTHER]), rules=r).rank.tolist(),
+        "rank_batch": lambda r: sg.rank_batch(sg.parse_hands([_HAND, _OTHER]), rules=r).tolist(),
+        "pair_plus_batch": lambda r: sg.pair_plus_batch(sg.parse_hands([_HAND, _OTHER]), rules=r).tolist(),
+        "compare_batch": lambda r: sg.compare_batch(_HAND, sg.parse_hands([_OTHER, _HAND]), rules=r).tolist(),
+        "settle": lambda r: sg.settle(r, banker=_OTHER, hands={1: _HAND}, bets=_BETS).to_dict(),
+        "TableSession": lambda r: sg.TableSession(r).settle(banker=_OTHER, hands={1: _HAND}, bets=_BETS).to_dict(),
+        "Game": _game_log,
+        "Game.replay": lambda r: sg.Game.replay(r, 5, 3, _BETS).to_json(),
+        "Game.replay_record": lambda r: sg.Game.replay_record(r, sg.RoundRecord.from_json(_game_log("macau")[2])).to_json(),
+        "ObservedTable": lambda r: sg.ObservedTable(r).rules,
+        "Replayer": lambda r: [sg.Replayer(r).check(sg.RoundRecord.from_json(line)) for line in _game_log("macau")[:1]],
+        "Resettler": lambda r: sg.Resettler(r).rules,
+        "deal_batch": lambda r: sg.deal_batch(r, 50, seed=1, workers=1).hands.tolist(),
+        "verify_log": lambda r: str(sg.verify_log(_game_log("macau"), r)),
+        "detect": lambda r: sg.detect([sg.RoundRecord.from_json(x) for x in _game_log("macau")], r).to_dict(),
+        "analyze": lambda r: sg.analyze(r).to_dict(),
+        "effect_of_removal": lambda r: sg.effect_of_removal(r, ["win:1"]),
+        "ShoeEvaluator": lambda r: sg.ShoeEvaluator(r).evs(),
+        "simulate": lambda r: sg.simulate(r, 500, seed=1, workers=1).to_dict()["bets"],
+        "simulate_sessions": lambda r: sg.simulate_sessions(r, {"win:1": 10}, 500, 20, 5, seed=1, workers=1).to_dict(),
+        "play_shoes": lambda r: sg.play_shoes(r, 1, "perfect", seed=1, workers=1, bets=["win:1"]).to_dict()["bets"],
+        "design": lambda r: sg.design(r, "point:0", (0.0, 0.05), shoes=1, seed=1, workers=1, limit=1),
+    }
+
+
+@pytest.mark.parametrize("entry", list(_entry_points()))
+def test_every_entry_point_takes_a_preset_by_name(entry: str) -> None:
+    """``f("macau")`` is ``f(MACAU)`` for every entry point (a hand's ranking by name too)."""
+    call = _entry_points()[entry]
+    name = "chinese" if entry in ("evaluate", "compare", "evaluate_batch", "rank_batch", "compare_batch") else "macau"
+    assert call(name) == call(PRESETS[name])
+    with pytest.raises(ValueError, match=r"^rules: unknown preset 'baccarat' \(known: macau, "):
+        call("baccarat")
+
+
+# result types carry the rules they were computed under; they are made by the entry points
+RESULTS = {"Settlement", "Analysis", "DealtRounds", "RoundRecord", "Detection", "PlayResult", "SessionResult",
+           "SimulationResult", "VerifyReport", "HandValue"}
+
+
+@pytest.mark.single_impl
+def test_the_list_of_entry_points_is_complete() -> None:
+    """Signatures, not kernels: run once. Every public callable with a ``rules`` parameter
+    is one of the entry points tested above (or a result type), and every one that runs
+    in parallel says so with ``workers`` (never ``threads``, ``n_jobs``, ``processes``)."""
+    import inspect
+
+    import sanggong
+
+    tested = {name.split(".")[0] for name in _entry_points()}
+    parallel = set()
+    for name in sanggong.__all__:
+        obj = getattr(sanggong, name)
+        if not callable(obj):
+            continue
+        try:
+            parameters = inspect.signature(obj).parameters
+        except (TypeError, ValueError):  # an enum, a type alias
+            continue
+        if "rules" in parameters:
+            assert name in tested | RESULTS, f"{name} takes rules: add it to _entry_points"
+        assert not {"threads", "n_jobs", "jobs", "processes", "n_threads", "cores"} & set(parameters), name
+        if "workers" in parameters:
+            parallel.add(name)
+    assert parallel == {"simulate", "simulate_sessions", "deal_batch", "play_shoes", "design", "detect",
+                        "evaluate_batch", "rank_batch", "pair_plus_batch", "compare_batch"}
+
+
+@pytest.mark.parametrize("function", ["evaluate_batch", "rank_batch", "pair_plus_batch"])
+def test_threads_is_a_deprecated_name_for_workers(function: str) -> None:
+    """The batch functions' old ``threads=`` still works, warns, and means ``workers=``."""
+    import sanggong
+
+    call = getattr(sanggong, function)
+    hands = sanggong.parse_hands([_HAND, _OTHER] * 1000)
+    expected = call(hands, workers=2)
+    with pytest.warns(DeprecationWarning, match=rf"^{function}\(threads=...\) is deprecated: use workers="):
+        given = call(hands, threads=2)
+    pick = (lambda v: v.rank.tolist()) if function == "evaluate_batch" else (lambda v: v.tolist())
+    assert pick(given) == pick(expected)
+    with pytest.raises(TypeError, match="give workers= or threads= \\(deprecated\\), not both"):
+        with pytest.warns(DeprecationWarning):
+            call(hands, threads=2, workers=2)
