@@ -262,3 +262,134 @@ def test_threads_is_a_deprecated_name_for_workers(function: str) -> None:
     with pytest.raises(TypeError, match="give workers= or threads= \\(deprecated\\), not both"):
         with pytest.warns(DeprecationWarning):
             call(hands, threads=2, workers=2)
+
+
+# --- every result as a frame and as HTML --------------------------------------------------------
+
+
+def _settlements() -> dict[str, Any]:
+    from decimal import Decimal
+    from fractions import Fraction
+
+    import sanggong as sg
+
+    return {
+        "int": sg.settle("online", banker="Kh Qs 6d", hands={1: "5c 5d 6h", 2: "As 2s 3s"},
+                         bets={"lose:1": 100, "win:2": 100, "pair_plus:2": 10}),
+        "decimal": sg.settle("macau", banker="Kh Qs 6d", hands=["5c 5d 6h", "9c Kd Qs"],
+                             bets={"win:1": Decimal("10.05"), "win:2": Decimal("0.01"), "point:6": Decimal("1")}),
+        "fraction": sg.settle("macau", banker="Kh Qs 6d", hands=["5c 5d 6h", "9c Kd Qs"],
+                              bets={"win:2": Fraction(1, 3), "point:6": Fraction(7, 2)}),
+        "by player": sg.settle("macau", banker="Kh Qs 6d", hands=["5c 5d 6h", "9c Kd Qs"],
+                               bets={"ann": {"win:1": 20}, "bob": {"win:2": 30, "point:6": 5}}),
+    }
+
+
+@pytest.mark.parametrize("case", list(_settlements()))
+def test_a_settlement_frame_holds_every_result_exactly(case: str) -> None:
+    """Each row is a bet's result, every amount the result's own (same value, same type:
+    never a float), the totals add up, and the round's hands are in ``attrs``."""
+    pytest.importorskip("pandas")
+    settlement = _settlements()[case]
+    frame = settlement.to_frame()
+    assert len(frame) == len(settlement.results)
+    money = ("stake", "returned", "commission", "carried", "net")
+    for (key, row), result in zip(frame.iterrows(), settlement.results, strict=True):
+        assert key == (result.bet if result.player is None else (result.player, result.bet))
+        for column in money:
+            got = row[column].item() if hasattr(row[column], "item") else row[column]
+            want = getattr(result, column)
+            assert got == want and type(got) is type(want), (column, got, want)
+        assert row["odds"] == result.odds and row["outcome"] == result.outcome
+        assert row["detail"] == result.detail or (result.detail is None and row["detail"] is None)
+    for column in money:
+        assert all(not isinstance(v, float) for v in frame[column].tolist()), column
+    assert sum(frame["stake"].tolist()) == settlement.staked
+    assert sum(frame["net"].tolist()) == -settlement.house_net
+    assert frame.attrs["house_net"] == settlement.house_net and frame.attrs["rules"] == settlement.rules.name
+    assert frame.attrs["banker"] == f"Kh Qs 6d ({settlement.banker.label})"
+    page = settlement._repr_html_()
+    assert page.startswith('<table class="sanggong-settlement">') and page.endswith("</table>")
+    assert page.count("<tr>") == 1 + len(settlement.results) + 1  # the header, the bets, the total
+    from sanggong.money import money_text
+
+    for result in settlement.results:
+        assert f">{money_text(result.returned)}</td>" in page and f">{money_text(result.net)}</td>" in page
+
+
+def test_session_frame_and_html() -> None:
+    """The finals as they are (exact ints), the summary in attrs and in the HTML table,
+    the mean to the hundredth exactly."""
+    pytest.importorskip("pandas")
+    from fractions import Fraction
+
+    from sanggong import simulate_sessions
+
+    result = simulate_sessions("online", {"win:1": 10}, 200, 60, 9, seed=4, workers=1)
+    frame = result.to_frame()
+    assert frame.index.name == "session" and frame["final"].tolist() == [int(x) for x in result.finals]
+    assert str(frame["final"].dtype) == "int64"
+    assert frame.attrs["ruined"] == result.ruined and frame.attrs["seed"] == 4
+    page = result._repr_html_()
+    assert page.startswith('<table class="sanggong-sessions">')
+    mean = Fraction(sum(int(x) for x in result.finals), 9)
+    assert f">{round(mean * 100) // 100}.{round(mean * 100) % 100:02d}</td>" in page
+    assert "9 sessions of 60 rounds from 200, slip win:1 10, seed 4" in page
+
+
+@pytest.mark.parametrize("preset", ["online", "macau", "chinese"])
+def test_dealt_rounds_frame_reads_back_as_the_arrays(preset: str) -> None:
+    """The frame's card text, parsed again (``parse_cards``), is the arrays' codes: every
+    hand, the burned cards and the head card, round by round."""
+    pytest.importorskip("pandas")
+    from sanggong import deal_batch, parse_cards
+
+    dealt = deal_batch(preset, 300, seed=9, workers=1, chunk_size=100)
+    frame = dealt.to_frame()
+    assert len(frame) == 300 and frame.attrs == {"rules": preset, "seed": 9, "chunk_size": 100}
+    assert frame["shoe"].tolist() == dealt.shoe.tolist()
+    assert frame["last_of_shoe"].tolist() == dealt.last_of_shoe.tolist()
+    codes = lambda text: [c.code for c in parse_cards(text)] if text else []  # noqa: E731
+    for p in range(dealt.hands.shape[1]):
+        column = "banker" if p == 0 else f"hand {p}"
+        assert [codes(t) for t in frame[column]] == dealt.hands[:, p].tolist()
+    assert [codes(t) for t in frame["burned"]] == [row[:n].tolist() for row, n in zip(dealt.burned, dealt.burn_counts)]
+    if dealt.head_cards is None:
+        assert "head_card" not in frame
+    else:
+        assert [codes(t) for t in frame["head_card"]] == [[c] for c in dealt.head_cards.tolist()]
+    page = dealt._repr_html_()
+    assert page.count("<tr>") == 1 + 10 and "(the first 10 shown)" in page
+
+
+def test_money_columns_never_hold_floats() -> None:
+    """ints that fit are int64; a bigger int, a Decimal or a Fraction stays itself."""
+    from decimal import Decimal
+    from fractions import Fraction
+
+    from sanggong._presentation import money_column
+
+    assert money_column([1, -(2**63), 2**63 - 1]).dtype == np.int64
+    for values in ([1, 2**63], [Decimal("0.01"), Decimal(2)], [Fraction(1, 3), 1]):
+        column = money_column(values)
+        assert column.dtype == object and column.tolist() == values
+        assert [type(v) for v in column] == [type(v) for v in values]
+
+
+@pytest.mark.single_impl
+def test_new_frames_without_pandas_name_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The optional dependency, not the kernels: run once. HTML still works."""
+    import re
+    import sys
+
+    from sanggong import deal_batch, settle, simulate_sessions
+
+    results = [settle("macau", banker="Kh Qs 6d", hands=["5c 5d 6h"], bets={"win:1": 5}),
+               simulate_sessions("online", {"win:1": 10}, 200, 10, 3, seed=1, workers=1),
+               deal_batch("online", 20, seed=1, workers=1)]
+    monkeypatch.setitem(sys.modules, "pandas", None)
+    for result in results:
+        with pytest.raises(ImportError, match=re.escape("pip install 'sanggong[frame]'")) as info:
+            result.to_frame()
+        assert info.value.name == "pandas"
+        assert result._repr_html_().endswith("</table>")
