@@ -58,7 +58,7 @@ import numpy as np
 
 from .limits import MAX_SEED
 
-__all__ = ["SEED_WORDS", "Seed", "SeedLike", "check_seed", "child", "seed_json"]
+__all__ = ["Seed", "SeedLike", "check_seed", "child", "seed_json"]
 
 MAX_ENTROPY_WORDS = 8
 """The most ints a ``SeedSequence``'s list entropy may hold."""
