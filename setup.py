@@ -3,9 +3,9 @@
 The core is optional: when it cannot be compiled (no C compiler, no Python headers, a
 compiler error), the build prints a banner saying so, records why in
 ``sanggong/_core_build_failed.txt`` and installs the pure-Python package, which is correct
-but several hundred times slower. pip shows a build's output only with ``-v``, so the
-note is what the user sees: ``sanggong._impl`` finds it and warns (RuntimeWarning) when it
-loads the kernels. ``SANGGONG_REQUIRE_CORE=1`` makes such a failure fail the build instead
+but hundreds to thousands of times slower (``sanggong._impl.FALLBACK_COST``). pip shows
+a build's output only with ``-v``, so the note is what the user sees: ``sanggong._impl``
+finds it and warns (RuntimeWarning) when it loads the kernels. ``SANGGONG_REQUIRE_CORE=1`` makes such a failure fail the build instead
 (the wheels, the tests workflow, ``tools/check_wheel.sh``).
 """
 
@@ -49,6 +49,19 @@ def _core_required() -> bool:
     return _flag("SANGGONG_REQUIRE_CORE") or _sanitize_requested()
 
 
+def _fallback_cost() -> str:
+    """``sanggong._impl.FALLBACK_COST``, the one text of what the reference costs, read
+    from its assignment (the package cannot be imported before it is built)."""
+    import ast
+
+    path = Path(__file__).resolve().parent / "src" / "sanggong" / "_impl.py"
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Assign) and [getattr(t, "id", None) for t in node.targets] == ["FALLBACK_COST"]:
+            return str(ast.literal_eval(node.value))
+    raise SystemExit(f"setup.py: no FALLBACK_COST assignment in {path}")
+
+
+FALLBACK_COST = _fallback_cost()
 CORE_REQUIRED = _core_required()  # (read now: a bad value stops every build, not only a failing one)
 BUILD_FAILED_NOTE = "_core_build_failed.txt"  # the name sanggong._impl looks for
 # What a missing or failing compiler raises: CCompilerError covers CompileError and
@@ -114,7 +127,7 @@ class optional_build_ext(build_ext):  # noqa: N801 (named like the command it re
         bar = "*" * 78
         print(
             f"\n{bar}\n"
-            f"sanggong: the compiled core could not be built ({error}); installing the pure-Python reference, about 500x slower\n"
+            f"sanggong: the compiled core could not be built ({error}); installing the pure-Python reference: {FALLBACK_COST}\n"
             "Install a C compiler (and the Python headers) and reinstall for the compiled\n"
             "core; set SANGGONG_REQUIRE_CORE=1 to make this an error. Until then sanggong warns\n"
             "(RuntimeWarning) when it loads its kernels.\n"

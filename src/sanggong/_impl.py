@@ -42,7 +42,7 @@ if TYPE_CHECKING:
     from .settlement import SettlementPlan
     from .shoe import ShoePlan
 
-__all__ = ["CONFIG_ERROR", "Kernels", "ShoeSums", "extensions_disabled", "kernels"]
+__all__ = ["CONFIG_ERROR", "FALLBACK_COST", "Kernels", "ShoeSums", "extensions_disabled", "kernels"]
 
 Hands: TypeAlias = "npt.NDArray[np.integer[Any]]"
 """An (n, 3) array of card codes, of any integer dtype (``sanggong.batch`` checks it)."""
@@ -117,9 +117,20 @@ def _build_failure_note() -> str | None:
     return note if len(note) <= 240 else f"{note[:150]} ... {note[-80:]}"  # a compiler's command line is long
 
 
+FALLBACK_COST = (
+    "correct, but hundreds to thousands of times slower in batches and simulations"
+    " (analyze about 25x; Game and settle, a round at a time, about as fast)"
+)
+"""What the pure-Python reference costs, for the warnings that it is in use (here and
+``setup.py``'s banner, which reads this assignment from this file: keep it a literal).
+Measured side by side, the reference against the core (interleaved runs, CPU time):
+``evaluate_batch`` 6,000-8,200x, ``simulate`` 2,000-2,200x, ``deal_batch`` about 300x,
+``analyze`` 25-28x, ``Game.play`` about 1.2x (the installation page has the details)."""
+
+
 def _warn(what: str) -> None:
     warnings.warn(
-        f"sanggong: {what}; using the pure-Python reference, about 500x slower"
+        f"sanggong: {what}; using the pure-Python reference: {FALLBACK_COST}"
         " (set SANGGONG_NO_EXTENSIONS=1 to choose it and silence this warning)",
         RuntimeWarning,
         stacklevel=3,

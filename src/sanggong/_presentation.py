@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from html import escape
 from typing import Any
 
-__all__ = ["FRAME_EXTRA", "fixed", "html_table", "pandas", "percent"]
+__all__ = ["FRAME_EXTRA", "fixed", "html_table", "money_column", "pandas", "percent"]
 
 FRAME_EXTRA = "pip install 'sanggong[frame]'"
 """The install command that brings pandas, which ``to_frame()`` needs."""
@@ -31,6 +31,21 @@ def pandas() -> Any:
         return importlib.import_module("pandas")
     except ImportError as exc:
         raise ImportError(f"to_frame() needs pandas: {FRAME_EXTRA} ({exc})", name="pandas") from exc
+
+
+def money_column(values: Iterable[Any]) -> Any:
+    """Amounts as a NumPy column for a frame, exact: ``int64`` where every one is an int
+    that fits it, else an object column of the amounts themselves (``int``, ``Decimal``,
+    ``Fraction``): never floats, which pandas would otherwise make of big ints or a None.
+    """
+    import numpy as np
+
+    items = list(values)
+    if all(type(v) is int and -(2**63) <= v < 2**63 for v in items):
+        return np.array(items, dtype=np.int64)
+    column = np.empty(len(items), dtype=object)
+    column[:] = items
+    return column
 
 
 def percent(value: float | None) -> str:

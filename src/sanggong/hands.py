@@ -19,7 +19,7 @@ name or a ``Ranking``) to rank by another table's ranking.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import IntEnum
 
 from typing import TypeAlias
@@ -94,20 +94,36 @@ def hand_cards(cards: CardsLike) -> tuple[Card, Card, Card]:
     return parsed[0], parsed[1], parsed[2]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class HandValue:
     """The value of one hand under a ranking: its cards, rank, Pair Plus category and
     class (``label``, ``tier``).
 
     >>> evaluate("Jc Qd Kh")
     HandValue(cards='Jc Qd Kh', label='3P', rank=30, pair_plus='straight')
+
+    Values order by strength under their ranking, so ``max`` finds the winner and
+    ``sorted`` ranks a table; ``compare`` is the spelled-out form. Equal means equally
+    strong under one ranking (a tie), whatever the cards, and the hash follows equality:
+
+    >>> evaluate("Kh Qs 9d") > evaluate("9c 9h 9s"), evaluate("5c Jd Kh") == evaluate("Qs Jc 5d")
+    (True, True)
+    >>> [str(v) for v in sorted(evaluate(h) for h in ("Kh Qs 9d", "Ah 2h 3h", "Jc Qd Kh"))]
+    ['6', '2P9', '3P']
+    >>> evaluate("Kh Kd Ks", "chinese") > evaluate("Qh Qd Qs")
+    Traceback (most recent call last):
+    ...
+    TypeError: cannot order hands of two rankings: Ranking(order='points', tiers=('face_trips', 'trips', 'three_faces'), high_card='rank_suit') and Ranking(order='points_faces', tiers=('three_faces',), high_card='none')
+
+    Values of two rankings are never equal (``==`` is False; only ordering them is an
+    error). To tell hands apart by their cards, compare ``cards``.
     """
 
     cards: tuple[Card, Card, Card]
     rank: int
     pair_plus: PairPlus
     ranking: Ranking = DEFAULT_RANKING
-    hand_class: int = field(default=-1, compare=False)
+    hand_class: int = -1
 
     def __post_init__(self) -> None:
         """A HandValue made by hand must be the true value of its cards (``evaluate``
@@ -170,6 +186,40 @@ class HandValue:
     def __str__(self) -> str:
         return self.label
 
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, HandValue):
+            return NotImplemented
+        return self.rank == other.rank and self.ranking == other.ranking
+
+    def __hash__(self) -> int:
+        return hash((self.rank, self.ranking))
+
+    def _rank_against(self, other: HandValue) -> int:
+        """The rank of ``other``, which must be ranked by the same ranking."""
+        if self.ranking != other.ranking:
+            raise TypeError(f"cannot order hands of two rankings: {self.ranking!r} and {other.ranking!r}")
+        return other.rank
+
+    def __lt__(self, other: object) -> bool:
+        if not isinstance(other, HandValue):
+            return NotImplemented
+        return self.rank < self._rank_against(other)
+
+    def __le__(self, other: object) -> bool:
+        if not isinstance(other, HandValue):
+            return NotImplemented
+        return self.rank <= self._rank_against(other)
+
+    def __gt__(self, other: object) -> bool:
+        if not isinstance(other, HandValue):
+            return NotImplemented
+        return self.rank > self._rank_against(other)
+
+    def __ge__(self, other: object) -> bool:
+        if not isinstance(other, HandValue):
+            return NotImplemented
+        return self.rank >= self._rank_against(other)
+
     def __repr__(self) -> str:
         cards = " ".join(map(str, self.cards))
         try:
@@ -211,7 +261,9 @@ def evaluate(cards: CardsLike | HandValue, rules: RulesLike = None) -> HandValue
 def compare(a: CardsLike | HandValue, b: CardsLike | HandValue, rules: RulesLike = None) -> int:
     """Compare two hands: 1 if ``a`` beats ``b``, 0 for a tie, -1 if ``b`` beats ``a``,
     under the ranking of ``rules`` (as for ``evaluate``; default: hands of the same class
-    tie, same points and same number of faces, or both 3P).
+    tie, same points and same number of faces, or both 3P). The spelled-out form of
+    ``evaluate(a, rules) > evaluate(b, rules)`` (``HandValue`` s order by strength); a
+    ``HandValue`` given here is ranked again from its cards, under ``rules``.
 
     >>> compare("9c 9d 9h", "Kh Qs 9d"), compare("5c Jd Kh", "Qs Jc 5d")
     (-1, 0)

@@ -32,10 +32,11 @@ True
 
 from __future__ import annotations
 
+import functools
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -51,6 +52,11 @@ from .limits import MAX_BATCH_ROUNDS
 from .seeds import Seed, SeedLike, check_seed, child
 from ._table import table_params
 from .simulation import DEFAULT_CHUNK
+from .cards import Card
+from ._presentation import html_table, pandas
+
+if TYPE_CHECKING:  # pandas is optional (the "frame" extra), and typed only with pandas-stubs
+    from pandas import DataFrame  # type: ignore[import-not-found, import-untyped, unused-ignore]
 
 __all__ = ["DealtRounds", "deal_batch"]
 
@@ -136,6 +142,78 @@ class DealtRounds:
                    if getattr(self, n) is not None)
 
     __hash__ = None  # type: ignore[assignment]  # mutable arrays
+
+    def to_frame(self) -> DataFrame:
+        """The rounds as a pandas ``DataFrame``, one row per round (index ``round``, from
+        0), the cards as text. pandas is optional: ``pip install 'sanggong[frame]'``.
+
+        Columns: ``shoe``, ``round_in_shoe``, ``last_of_shoe``, ``cut_card`` (the arrays
+        of the same names), ``burned`` (the round's burned cards, ``"Ah 7c"``, empty where
+        none), ``head_card`` (where the rules turn one up), ``banker`` and ``hand 1`` ..
+        ``hand n`` (three cards each, ``"Kh Qs 9d"``, in the order they were received).
+        ``attrs`` holds ``rules`` (its name), ``seed`` and ``chunk_size``. The arrays
+        themselves (``hands``, ...) are the faster form for a simulator's own code.
+
+        :raises ImportError: pandas is not installed (the message names the extra).
+        """
+        pd = pandas()
+        columns: dict[str, Any] = {
+            "shoe": self.shoe, "round_in_shoe": self.round_in_shoe, "last_of_shoe": self.last_of_shoe,
+            "cut_card": self.cut_card, "burned": _burned_text(self.burned, self.burn_counts),
+        }
+        if self.head_cards is not None:
+            columns["head_card"] = _card_texts()[self.head_cards]
+        columns["banker"] = _hand_texts(self.hands[:, 0])
+        for p in range(1, self.hands.shape[1]):
+            columns[f"hand {p}"] = _hand_texts(self.hands[:, p])
+        frame = pd.DataFrame(columns, index=pd.RangeIndex(self.rounds, name="round"))
+        frame.attrs.update(rules=self.rules.name, seed=self.seed, chunk_size=self.chunk_size)
+        return frame
+
+    def _repr_html_(self, shown: int = 10) -> str:
+        """The first rounds as an HTML table, for notebooks (needs no pandas)."""
+        shoes = len(np.unique(self.shoe))
+        caption = f"Dealt rounds: {self.rules.name}, {self.rounds:,} rounds from {shoes:,} shoes, seed {self.seed}"
+        if self.rounds > shown:
+            caption += f" (the first {shown} shown)"
+        n = min(shown, self.rounds)
+        hands = [_hand_texts(self.hands[:n, p]) for p in range(self.hands.shape[1])]
+        burned = _burned_text(self.burned[:n], self.burn_counts[:n])
+        rows = [(str(i), str(self.shoe[i]), str(self.round_in_shoe[i]), burned[i], *(h[i] for h in hands))
+                for i in range(n)]
+        header = ("round", "shoe", "in shoe", "burned", "banker", *(f"hand {p}" for p in range(1, len(hands))))
+        return html_table("dealt", caption, header, rows)
+
+
+@functools.cache
+def _card_texts() -> npt.NDArray[np.object_]:
+    """Each card code's text (``"Kh"``), and an empty text for ``NO_CARD``."""
+    texts = np.full(256, "", dtype=object)
+    texts[:52] = [str(Card(code)) for code in range(52)]
+    return texts
+
+
+@functools.cache
+def _triple_texts() -> npt.NDArray[np.object_]:
+    """The text of every ordered triple of card codes, at ``2704 * c0 + 52 * c1 + c2``."""
+    cards = _card_texts()[:52]
+    return np.array([f"{a} {b} {c}" for a in cards for b in cards for c in cards], dtype=object)
+
+
+def _hand_texts(hands: npt.NDArray[np.uint8]) -> npt.NDArray[np.object_]:
+    codes = hands.astype(np.int64)
+    texts: npt.NDArray[np.object_] = _triple_texts()[2704 * codes[:, 0] + 52 * codes[:, 1] + codes[:, 2]]
+    return texts
+
+
+def _burned_text(burned: npt.NDArray[np.uint8], counts: npt.NDArray[np.uint8]) -> npt.NDArray[np.object_]:
+    """Each round's burned cards as text, its first ``counts[i]`` cards (the rest are ``NO_CARD``)."""
+    texts = _card_texts()
+    out = np.full(len(burned), "", dtype=object)
+    for j in range(burned.shape[1]):
+        card = texts[burned[:, j]]
+        out = np.where(counts > j, np.where(j == 0, card, out + " " + card), out)
+    return out
 
 
 def _deal(params: npt.NDArray[np.int64], seed: np.random.SeedSequence, arrays: tuple[Any, ...]) -> int:

@@ -1,7 +1,9 @@
 """Seeds: what every entry point that takes randomness accepts, checks and records.
 
 A seed is an ``int`` (0 .. ``limits.MAX_SEED``), a numpy ``SeedSequence``, a ``Seed``
-(what a result records) or None (fresh OS entropy, which is recorded). ``check_seed`` is
+(what a result records), a numpy ``Generator`` or ``BitGenerator`` (as
+``numpy.random.default_rng`` takes them: drawn from, see below) or None (fresh OS entropy,
+which is recorded). ``check_seed`` is
 the one function every entry point (``Game``, ``deal_batch``, ``simulate``,
 ``simulate_sessions``, ``play_shoes``, ``design``, the command line) passes its seed
 through: it bounds the size of what it is given *before* numpy digests any of it (an int
@@ -13,6 +15,25 @@ sequence to draw from with the seed to record.
 that has already spawned children, from whose count the chunks' seeds continue) is
 recorded whole, as a ``Seed``: entropy, spawn key, pool size and the children it had
 spawned. Passing a result's ``seed`` back deals the same rounds, bit for bit.
+
+**A Generator is drawn from, as numpy's own functions draw from one** (SPEC 7's ``rng``):
+the run takes a 256-bit seed from it, four ``uint64`` words (``integers(0, 2**64, 4,
+dtype=uint64)``, word 0 lowest), which advances it, so that two runs given one
+generator differ, as two draws from it do. The seed drawn is what the result records:
+an int, which re-creates the run bit for bit. Recording the generator's state instead
+would not: the work is cut into chunks, each seeded by its own child of one
+``SeedSequence`` so that the result does not depend on the workers, and a bit
+generator's state is no ``SeedSequence`` (nor can it be turned into one), so a recorded
+state would not re-create the chunks. (``Game(rng=...)``, which deals round after round
+from one bit generator, draws from the one it is given and records its state.)
+
+>>> rng = np.random.default_rng(7)
+>>> sequence, drawn = check_seed(rng)
+>>> words = np.random.default_rng(7).integers(0, 2**64, 4, dtype=np.uint64)
+>>> drawn == sum(int(w) << (64 * i) for i, w in enumerate(words)), check_seed(drawn)[1] == drawn
+(True, True)
+>>> check_seed(rng)[1] != drawn          # the generator moved on
+True
 
 >>> import numpy as np
 >>> check_seed(42)[1]
@@ -122,8 +143,11 @@ class Seed:
                    _int(data["pool_size"], "seed's pool size"), _text_int(data["n_children_spawned"]))
 
 
-SeedLike: TypeAlias = int | np.random.SeedSequence | Seed | None
+SeedLike: TypeAlias = int | np.random.SeedSequence | Seed | np.random.Generator | np.random.BitGenerator | None
 """What an entry point takes as ``seed``."""
+
+SEED_WORDS = 4
+"""How many 64-bit words a seed drawn from a ``Generator`` takes: 256 bits, ``MAX_SEED``'s."""
 
 
 def _int(value: object, name: str) -> int:
@@ -172,16 +196,25 @@ def check_seed(seed: object, name: str = "seed") -> tuple[np.random.SeedSequence
     """Check a seed's size before any work, and return the ``SeedSequence`` to draw from
     and the seed to record (an int where one re-creates it, else a ``Seed``).
 
-    :raises TypeError: not an int, ``SeedSequence``, ``Seed`` or None (a bool, a float,
-        a numpy ``Generator``: pass that as ``rng`` where it is taken).
+    A ``Generator`` or ``BitGenerator`` is drawn from (a 256-bit seed, recorded as an
+    int: see the module's notes), once per call: call this once per run.
+
+    :raises TypeError: not an int, ``SeedSequence``, ``Seed``, ``Generator``,
+        ``BitGenerator`` or None (a bool, a float, a legacy ``RandomState``).
     :raises ValueError: an int outside 0..2**256 - 1 (its size is read before numpy
         hashes it), or a sequence beyond the bounds of this module's limits.
     """
     if seed is None:
         sequence = _sequence(None)  # fresh OS entropy: 128 bits, recorded
         return sequence, int(sequence.entropy)  # type: ignore[arg-type]
+    if isinstance(seed, np.random.Generator | np.random.BitGenerator):
+        generator = seed if isinstance(seed, np.random.Generator) else np.random.Generator(seed)
+        # full-range uint64 draws are the bit generator's next_uint64 words, locked
+        words = generator.integers(0, 2**64, SEED_WORDS, dtype=np.uint64)
+        value = sum(int(word) << (64 * i) for i, word in enumerate(words.tolist()))
+        return _sequence(value), value
     if isinstance(seed, bool) or not isinstance(seed, int | np.integer | np.random.SeedSequence | Seed):
-        raise TypeError(f"{name} must be an int, a SeedSequence or None, not {_short(seed)}")
+        raise TypeError(f"{name} must be an int, a SeedSequence or None (or a numpy Generator), not {_short(seed)}")
     if isinstance(seed, int | np.integer):
         value = int(seed)
         if value < 0 or value.bit_length() > MAX_SEED.bit_length():  # before anything hashes it

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 from types import MappingProxyType
-from typing import Any, NamedTuple, TypeAlias
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
@@ -42,10 +42,14 @@ from ._spec import (
 from .cards import Card, CardsLike
 from .hands import HandValue, evaluate
 from .limits import MAX_BETS, MAX_PLAYER_ID
-from .money import Money, Purse, check_stake, exact_decimal, json_money, money_kind
+from .money import Money, Purse, check_stake, exact_decimal, json_money, money_kind, money_text
+from ._presentation import html_table, money_column, pandas
 from .ranking import tables_for
 from ._threads import locked, new_lock
 from .rules import BetSpec, RuleSet, as_rules
+
+if TYPE_CHECKING:  # pandas is optional (the "frame" extra), and typed only with pandas-stubs
+    from pandas import DataFrame  # type: ignore[import-not-found, import-untyped, unused-ignore]
 
 __all__ = ["BetResult", "Money", "Settlement", "SettlementPlan", "TableSession", "settle"]
 
@@ -289,6 +293,69 @@ class Settlement:
         with exact_decimal():
             return self.staked - self.returned - self.carried  # type: ignore[operator]
 
+    _COLUMNS = ("stake", "outcome", "detail", "odds", "returned", "commission", "carried", "net")
+
+    def to_frame(self) -> DataFrame:
+        """The bets' results as a pandas ``DataFrame``, one row per bet in the order of
+        ``results``. pandas is optional: ``pip install 'sanggong[frame]'``.
+
+        Indexed by the bet's name (``bet``), or by ``(player, bet)`` for a slip by player;
+        columns ``stake``, ``outcome``, ``detail``, ``odds``, ``returned``,
+        ``commission``, ``carried`` and ``net``. Amounts are exact: ``int64`` for int
+        amounts, else the amounts themselves (``Decimal``, ``Fraction``) in object
+        columns; ``odds`` is an object column of ``Fraction`` (None where there are none).
+        ``attrs`` holds the round: ``rules``, ``void``, ``banker`` and ``hands`` (each
+        hand's cards and label as text) and the totals ``staked``, ``returned``,
+        ``commission``, ``carried`` and ``house_net``.
+
+        :raises ImportError: pandas is not installed (the message names the extra).
+        """
+        pd = pandas()
+        results = self.results
+        if any(r.player is not None for r in results):
+            index = pd.MultiIndex.from_tuples([(r.player, r.bet) for r in results], names=["player", "bet"])
+        else:
+            index = pd.Index([r.bet for r in results], name="bet", dtype=object)
+        columns = {
+            "stake": money_column(r.stake for r in results),
+            "outcome": [r.outcome for r in results],
+            "detail": pd.Series([r.detail for r in results], index=index, dtype=object),  # None kept
+            "odds": pd.Series([r.odds for r in results], index=index, dtype=object),
+            "returned": money_column(r.returned for r in results),
+            "commission": money_column(r.commission for r in results),
+            "carried": money_column(r.carried for r in results),
+            "net": money_column(r.net for r in results),
+        }
+        frame = pd.DataFrame(columns, index=index, columns=list(self._COLUMNS))
+        frame.attrs.update(
+            rules=self.rules.name, void=self.void, banker=None if self.banker is None else _hand_text(self.banker),
+            hands={p: _hand_text(h) for p, h in self.hands.items()}, staked=self.staked, returned=self.returned,
+            commission=self.commission, carried=self.carried, house_net=self.house_net,
+        )
+        return frame
+
+    def _repr_html_(self) -> str:
+        """The round as an HTML table, for notebooks (needs no pandas): the hands in the
+        caption, a row per bet, the totals last."""
+        if self.void:
+            hands = "void round"
+        else:
+            assert self.banker is not None
+            hands = "; ".join([f"banker {_hand_text(self.banker)}",
+                               *(f"hand {p} {_hand_text(h)}" for p, h in self.hands.items())])
+        caption = f"Settlement: {self.rules.name}: {hands}"
+        rows = [
+            (r.bet if r.player is None else f"{r.player}: {r.bet}", money_text(r.stake), r.outcome, r.detail or "",
+             money_text(r.returned), money_text(r.commission), money_text(r.carried), money_text(r.net))
+            for r in self.results
+        ]
+        with exact_decimal():
+            net: Money = self._zero() - self.house_net  # type: ignore[operator]  # the players' net: one kind of money
+        rows.append(("total", money_text(self.staked), "", "", money_text(self.returned), money_text(self.commission),
+                     money_text(self.carried), money_text(net)))
+        header = ("bet", "stake", "outcome", "detail", "returned", "commission", "carried", "net")
+        return html_table("settlement", caption, header, rows)
+
     def to_dict(self) -> dict[str, Any]:
         def hand(h: HandValue) -> dict[str, Any]:
             return {"cards": [str(c) for c in h.cards], "label": h.label, "pair_plus": h.pair_plus.label}
@@ -305,6 +372,10 @@ class Settlement:
             "carried": json_money(self.carried),
             "house_net": json_money(self.house_net),
         }
+
+
+def _hand_text(hand: HandValue) -> str:
+    return f"{' '.join(map(str, hand.cards))} ({hand.label})"
 
 
 # --- settling ---------------------------------------------------------------------------

@@ -29,6 +29,7 @@ import time
 from collections.abc import Callable, Mapping
 from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, field
+from decimal import Decimal
 from fractions import Fraction
 from functools import lru_cache
 from types import MappingProxyType
@@ -41,7 +42,7 @@ from . import _impl
 from ._spec import N_OUTCOMES, N_PAIR_PLUS
 from ._parallel import check_executor, check_progress, chunks, execute
 from ._parallel import workers as workers_of
-from ._presentation import fixed, html_table, pandas, percent
+from ._presentation import fixed, html_table, money_column, pandas, percent
 from ._table import table_params
 from .seeds import Seed, SeedLike, check_seed, child, seed_json
 from .limits import MAX_SESSION_ROUNDS, MAX_SESSIONS, MAX_SIM_ROUNDS, MAX_STAKE
@@ -439,6 +440,40 @@ class SessionResult:
             "quantiles": dict(zip(["5%", "25%", "50%", "75%", "95%"], q, strict=True)), "seed": seed_json(self.seed),
             "interrupted": self.interrupted,
         }
+
+    def to_frame(self) -> DataFrame:
+        """The sessions' final bankrolls as a pandas ``DataFrame``, one row per session in
+        the order they were played (index ``session``, from 0), its one column ``final``:
+        exact integers in minor units (``int64``, or Python ints in an object column where
+        a bankroll outgrew 64 bits). pandas is optional: ``pip install 'sanggong[frame]'``.
+        ``attrs`` holds the run: ``rules``, ``bankroll``, ``rounds``, ``slip``,
+        ``sessions``, ``ruined``, ``risk_of_ruin``, ``seed`` and ``interrupted``.
+
+        :raises ImportError: pandas is not installed (the message names the extra).
+        """
+        pd = pandas()
+        finals = money_column(int(x) for x in self.finals)
+        frame = pd.DataFrame({"final": finals}, index=pd.RangeIndex(len(finals), name="session"))
+        frame.attrs.update(rules=self.rules, bankroll=self.bankroll, rounds=self.rounds, slip=dict(self.slip),
+                           sessions=self.sessions, ruined=self.ruined, risk_of_ruin=self.risk_of_ruin, seed=self.seed,
+                           interrupted=self.interrupted)
+        return frame
+
+    def _repr_html_(self) -> str:
+        """The risk of ruin and the spread of the final bankrolls as an HTML table, for
+        notebooks (needs no pandas)."""
+        data = self.to_dict()
+        slip = ", ".join(f"{bet} {money_text(stake)}" for bet, stake in self.slip.items())
+        caption = (f"Sessions: {self.rules}, {self.sessions:,} sessions of {self.rounds:,} rounds from "
+                   f"{money_text(self.bankroll)}, slip {slip}, seed {self.seed}")
+        if self.interrupted:
+            caption += " (interrupted)"
+        total = sum(int(x) for x in self.finals)
+        mean = "\u2014" if not self.sessions else str(Decimal(round(Fraction(total, self.sessions) * 100)).scaleb(-2))
+        rows = [("risk of ruin", percent(self.risk_of_ruin)), ("ruined", f"{self.ruined:,}"),
+                ("mean final", mean)]  # to the hundredth of a minor unit, exactly (no float)
+        rows += [(f"final, {q} quantile", "\u2014" if v is None else money_text(v)) for q, v in data["quantiles"].items()]
+        return html_table("sessions", caption, ("", "value"), rows)
 
 
 def _run_sessions(

@@ -13,7 +13,7 @@ import numpy as np
 from .. import _impl
 from .._threads import locked, new_lock
 from ..cards import Card
-from ..hands import evaluate
+from ..hands import HandValue, evaluate
 from ..limits import MAX_RECALL, MAX_REPLAY_ROUNDS
 from ..records import ZERO_HASH, RoundRecord, bit_generator_from_state, check_key, check_rules, result_entry, rules_digest
 from ..rules import RuleSet, as_rules
@@ -97,10 +97,12 @@ class Game:
 
     :param rules: the rule set (already checked to deal a round from its cards), or a preset's
         name.
-    :param seed: an int (0 .. 2**256 - 1), a ``SeedSequence`` or a ``seeds.Seed``; None
+    :param seed: an int (0 .. 2**256 - 1), a ``SeedSequence``, a ``seeds.Seed`` or a numpy
+        ``Generator`` (a 256-bit seed drawn from it, as every entry point does); None
         draws OS entropy (kept in ``seed``). ``seed`` holds the int that re-creates the
         game (None for a sequence no int re-creates: its records carry the shoe's state).
-    :param rng: a numpy ``Generator`` or ``BitGenerator`` to draw from instead.
+    :param rng: a numpy ``Generator`` or ``BitGenerator`` to deal every shuffle from
+        instead (an operator's own generator: the records carry its state).
     :param recall: how many round records the game keeps (``records``), at most
         ``limits.MAX_RECALL``.
     :param key: the operator's HMAC key: every record then carries an ``hmac``.
@@ -234,9 +236,19 @@ COMPARED = ("void", "reshuffled", "seed", "round", "shoe", "round_in_shoe", "sho
              "head_card", "burned", "banker", "hands", "bets", "results", "carried")
 
 
+def _compared(value: object) -> object:
+    """A field as compared: hands as their cards and value (``HandValue`` s are equal when
+    equally strong: here the cards must agree too)."""
+    if isinstance(value, HandValue):
+        return value.cards, value.rank, value.pair_plus, value.ranking
+    if isinstance(value, Mapping):
+        return {k: _compared(v) for k, v in value.items()}
+    return value
+
+
 def compare_records(derived: RoundRecord, record: RoundRecord, how: str) -> None:
     for name in COMPARED:
-        if getattr(derived, name) != getattr(record, name):
+        if _compared(getattr(derived, name)) != _compared(getattr(record, name)):
             raise ValueError(f"field {name!r} disagrees with {how}")
     if derived.hash != record.hash:  # every field agrees: the canonical forms must too
         raise ValueError(f"the record's canonical form disagrees with {how}")

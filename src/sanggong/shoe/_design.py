@@ -99,7 +99,7 @@ def design(
     ``"face_trips"``, ...; default the highest), the others staying as they are.
     """
     rules = as_rules(rules)
-    check_seed(seed)  # its size checked before any work
+    seed = check_seed(seed)[1]  # its size checked before any work; a Generator drawn from once, for every play
     if not isinstance(bet, str):
         raise TypeError(f"bet must be a bet name, not {type(bet).__name__}")
     spec = rules.bet(bet)
