@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import hmac as _hmac
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -134,8 +134,24 @@ def _source(record: RoundRecord) -> str:
     return "neither a seed nor a shoe state (observed cards)"
 
 
+def _left_off(carried: Mapping[str, Any], bets: Mapping[str, Any]) -> tuple[str | None, str, Any] | None:
+    """The first stake carried from a round that the next round's ``bets`` do not keep on
+    the table (at least as much, of the same kind), as (player, bet, amount); or None."""
+    stakes = stakes_of(bets)
+    for (player, bet), amount in stakes_of(carried).items():
+        stake = stakes.get((player, bet))
+        if stake is None or type(stake) is not type(amount) or stake < amount:
+            return player, bet, amount
+    return None
+
+
+def _keeps(carried: Mapping[str, Any], bets: Mapping[str, Any]) -> bool:
+    return _left_off(carried, bets) is None
+
+
 class _Verifier:
-    def __init__(self, rules: RuleSet | None, key: bytes | None, replay: bool, start_prev: str) -> None:
+    def __init__(self, rules: RuleSet | None, key: bytes | None, replay: bool, start_prev: str,
+                 no_fast: bool = False) -> None:
         self.given = rules
         self.rules: RuleSet | None = None
         self.key = key
@@ -152,23 +168,73 @@ class _Verifier:
         self.resettler: Resettler | None = None
         self.replayed = replay
         self.settled = replay
+        self.fast: Any = None  # the fast pass (a _fastlog.FastReplay), once a record starts it
+        self.last_line: str | bytes | None = None  # the last line, where it passed by the fast pass alone
+        self.no_fast = no_fast
 
     def feed(self, number: int, line: str | bytes | _TooLong) -> None:
         self.count += 1
         if self.bad is not None:
             return
+        fast = self.fast
+        if fast is not None and not isinstance(line, _TooLong):
+            try:
+                if fast.check(line if isinstance(line, bytes) else _utf8(line), _keeps):
+                    self.last_line = line  # (self.last is made from it only if a later line needs it)
+                    return
+            except Exception:  # noqa: BLE001 - (cannot happen) the full checks alone then, as they would be
+                self._no_fast()
+            self._resume()
         try:
             self.last = self._check(number, line)
             self.void_rounds += self.last.void
             self.reshuffles += self.last.reshuffled
             if self.first is None:
                 self.first = self.last
+            self._fast_from(self.last)
         except _Bad as bad:
             where = f"line {number}" + (f" (round {bad.round})" if bad.round is not None else "")
             self.bad = (number, bad.round, f"{where}: {bad.reason}")
             self.unchecked = bad.unchecked
         except Exception as exc:  # noqa: BLE001 - a log never makes verify_log raise
             self.bad = (number, None, f"line {number}: cannot be checked ({type(exc).__name__}: {exc})")
+
+    def _fast_from(self, record: RoundRecord) -> None:
+        """Check the lines that follow ``record`` (which passed every check) by the fast
+        pass, where it can (``sanggong._fastlog``): it only ever accepts a line, and never
+        changes a verdict, so anything wrong in it leaves the lines to the full checks."""
+        try:
+            if self.fast is not None:
+                self.fast.follow(record)
+            elif record.shoe_state is not None and record.round_in_shoe == 1 and not record.void and \
+                    self.rules is not None and not self.no_fast:
+                from ._fastlog import FastReplay
+
+                self.fast = FastReplay(self.rules, record, self.key)
+        except Exception:  # noqa: BLE001 - (cannot happen) the full checks alone then
+            self._no_fast()
+
+    def _no_fast(self) -> None:
+        self._resume()
+        self.fast, self.no_fast = None, True
+
+    def _resume(self) -> None:
+        """The full checks go on from the last line the fast pass accepted."""
+        if self.last_line is not None:
+            assert self.fast is not None
+            self.last = RoundRecord.from_json(self.last_line)
+            self.last_line = None
+            if self.replayer is not None:
+                self.replayer.game = self.fast.game()
+
+    @property
+    def last_hash(self) -> str | None:
+        """The hash of the last record that passed."""
+        if self.last_line is not None:
+            assert self.fast is not None
+            found: str = self.fast.hash
+            return found
+        return None if self.last is None else self.last.hash
 
     def _check(self, number: int, line: str | bytes | _TooLong) -> RoundRecord:
         if isinstance(line, _TooLong):
@@ -286,13 +352,12 @@ class _Verifier:
             # only observed cards may come from a shoe the house shuffled early
             raise _Bad(f"{where} does not follow line {number - 1}'s shoe {last.shoe}, round "
                        f"{last.round_in_shoe} (not the last of its shoe)", round_)
-        stakes = stakes_of(record.bets)
-        for (player, bet), amount in stakes_of(last.carried).items():
-            stake = stakes.get((player, bet))
-            if stake is None or type(stake) is not type(amount) or stake < amount:
-                whose = f" by {player}" if player is not None else ""
-                raise _Bad(f"field 'bets': the stake of {amount} on {bet}{whose} carried from line {number - 1} "
-                           f"must stay on the table (at least that much, of the same kind)", round_)
+        left = _left_off(last.carried, record.bets)
+        if left is not None:
+            player, bet, amount = left
+            whose = f" by {player}" if player is not None else ""
+            raise _Bad(f"field 'bets': the stake of {amount} on {bet}{whose} carried from line {number - 1} "
+                       f"must stay on the table (at least that much, of the same kind)", round_)
 
     def report(self) -> VerifyReport:
         rules = None if self.rules is None else self.rules.name
@@ -307,7 +372,14 @@ class _Verifier:
             return VerifyReport(False, 0, None, None, "the log holds no record", False, False, keyed, None, None)
         assert self.last is not None
         return VerifyReport(True, self.count, None, None, None, self.replayed, self.settled, keyed, rules,
-                            self.last.hash, signed=signed, void_rounds=self.void_rounds, reshuffles=self.reshuffles)
+                            self.last_hash, signed=signed, void_rounds=self.void_rounds, reshuffles=self.reshuffles)
+
+
+def _utf8(line: str) -> bytes:
+    try:
+        return line.encode("utf-8")
+    except UnicodeEncodeError:  # (a lone surrogate: the full checks say so)
+        return b""
 
 
 def _file_lines(handle: Any) -> Iterator[bytes | _TooLong]:
@@ -381,9 +453,7 @@ def verify_log(
     :raises OSError: the file cannot be opened or read.
     """
     reader = LogReader(log, rules, key=key, replay=replay, start_prev=start_prev)
-    for _ in reader:
-        pass
-    return reader.report()
+    return reader._run()
 
 
 class LogReader:
@@ -432,8 +502,26 @@ class LogReader:
         else:
             yield from self._records(enumerate(_given_lines(self._log), start=1))
 
+    def _lines(self) -> Iterator[tuple[int, Any]]:
+        if isinstance(self._log, str | os.PathLike):
+            with open(self._log, "rb") as handle:
+                yield from enumerate(_file_lines(handle), start=1)
+        else:
+            yield from enumerate(_given_lines(self._log), start=1)
+
+    def _run(self) -> VerifyReport:
+        """Read the log to its end or its first bad record (``verify_log``)."""
+        feed = self._verifier.feed
+        verifier = self._verifier
+        for number, line in self._lines():
+            feed(number, line)
+            if verifier.bad is not None:
+                break
+        return verifier.report()
+
     def _records(self, lines: Iterable[tuple[int, Any]]) -> Iterator[RoundRecord]:
         verifier = self._verifier
+        verifier.no_fast = True  # (each record is made: the full checks make it)
         for number, line in lines:
             verifier.feed(number, line)
             if verifier.bad is not None:  # no need to read on (a file may never end)

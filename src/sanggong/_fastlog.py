@@ -1,0 +1,371 @@
+"""A log's records checked at the core's speed: each line compared, byte for byte, with the
+line its replay writes (``verify``'s fast pass).
+
+``verify_log`` checks every record by reading it strictly and replaying it (``verify``'s
+``_Verifier``): some thousands of records a second. Once a record of a dealt game (a seed or
+a shoe state) has passed every one of those checks at a shoe's first round, the rest of the
+game is fixed by its bit generator: each round's cards, the shoe's state and every field
+derived from them. ``FastReplay`` deals the shoes ahead in the core (``deal_chunk``, shoe by
+shoe, keeping each shuffle's state), settles each slip for a whole shoe at once
+(``settle_batch``), and writes, for each line, the line the replay writes (``json_line``) and
+its canonical bytes (``canonical_json``) from templates made once by those very functions:
+the record is accepted when its line is that line, byte for byte, its hash the hash of those
+bytes, its ``prev`` the last record's hash (and its HMAC the key's).
+
+It only ever accepts: a line that is not exactly the replay's (a changed record, a record
+written otherwise, anything it has not seen) goes to the full checks, which name what is
+wrong, or accept it (the fast pass then goes on from it). So the verdicts, and every
+message, are the full checks'; a line accepted here is one they accept (it is the line a
+``Game`` writes for that round, chained, and what a ``Game`` writes they read back).
+
+The parts that depend on a slip (``money``, ``bets``, ``results``, ``carried``) come from the
+replay's own code: a slip's text is read by the strict reader once (``_stakes``) and checked
+(``check_bets``), and for each slip and outcome codes of its bets (a bet's result depends on
+the hands only through its outcome code, ``settlement.settle``) the record is made once by
+``make_record``, as the replay makes it, and its texts kept.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac as _hmac
+import re
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import numpy as np
+
+from . import _impl
+from ._canonical import canonical_json
+from ._spec import most_burned
+from ._table import table_params
+from .cards import Card
+from .dealing import Game
+from .dealing._game import check_bets, make_record
+from .dealing._procedure import Deal
+from .hands import evaluate
+from .ranking import tables_for
+from .dealing._game import sorted_slip
+from .records import RoundRecord, bit_generator_from_state, loads_record, state_json, stakes_of
+from .records._reader import _stakes
+from .records._record import _texts, hand_json, json_line, winner
+from .records._values import MONEY_KINDS
+from .rules import RuleSet
+from .settlement import TableSession, plan_for
+
+__all__ = ["FastReplay", "positioned_game"]
+
+_HEX64 = re.compile(rb"[0-9a-f]{64}")
+_NO_CARD = 255
+_FIELDS = ("round", "shoe", "round_in_shoe", "cut_card", "last_of_shoe", "head_card", "burned", "banker", "hands",
+           "winners", "money", "bets", "results", "carried", "shoe_state", "prev")
+# the fields a record's own slip and chain fix, in the order of a line and of the canonical bytes
+_LINE_OWN = ("money", "bets", "results", "carried", "prev", "hash")
+_CANONICAL_OWN = ("bets", "carried", "money", "prev", "results")
+_CARDS = [Card(c) for c in range(52)]
+_CARD_JSON = [b'"%s"' % str(c).encode() for c in _CARDS]
+
+
+_MOST_KEPT = 1 << 16  # slips and settlements kept (a log of more goes on, slower)
+_Slip = tuple[dict[str, Any], tuple[str, ...], bytes]  # the slip, its bets' names, its canonical bytes
+_Hand = tuple[bytes, int, int, int, bytes]  # JSON text, class, rank, Pair Plus, the cards' codes
+_Settled = tuple[bytes, bytes, bytes, bytes, bytes, bytes, Mapping[str, Any], Any]
+
+
+def _segments(text: bytes, fields: tuple[str, ...]) -> list[tuple[bytes, str]] | None:
+    """``text`` cut at each field's sentinel (each once): [(the text before it, the field)],
+    the text after the last field last (with the field ``""``)."""
+    places = []
+    for name in fields:
+        sentinel = f'"~~{name}~~"'.encode()
+        if text.count(sentinel) != 1:
+            return None
+        places.append((text.index(sentinel), len(sentinel), name))
+    out, at = [], 0
+    for start, size, name in sorted(places):
+        out.append((text[at:start], name))
+        at = start + size
+    out.append((text[at:], ""))
+    return out
+
+
+def _round_format(segments: list[tuple[bytes, str]], own: tuple[str, ...]) -> bytes:
+    """A segments' text as a format of formats: ``format % {field: value}`` (the fields of
+    a round, as bytes keys, their values free of ``%``) is a bytes format of the ``own``
+    fields (``%s``, in their order)."""
+    parts = []
+    for text, name in segments:
+        parts.append(text.replace(b"%", b"%%%%"))
+        if name:
+            parts.append(b"%%s" if name in own else b"%(" + name.encode() + b")s")
+    return b"".join(parts)
+
+
+def _both(value: Any) -> tuple[bytes, bytes]:
+    """A JSON value as a line writes it and as its canonical bytes hold it."""
+    return json_line(value).encode("utf-8"), canonical_json(value)
+
+
+def positioned_game(rules: RuleSet, state: Mapping[str, Any], seed: int | None, shoe: int, rounds_done: int,
+                    round_: int) -> Game:
+    """A game whose shoe ``shoe`` was shuffled from ``state`` and has dealt ``rounds_done``
+    rounds, the game ``round_`` rounds: what a ``Replayer`` continuing a log holds there."""
+    game = Game(rules, rng=bit_generator_from_state(state), recall=0)
+    game.seed = seed
+    dealer = game._shoe
+    dealer.number = shoe - 1  # the first deal shuffles: shoe `shoe`
+    for _ in range(rounds_done):
+        dealer.skip()
+    game.round = round_
+    return game
+
+
+class FastReplay:
+    """The fast pass over a dealt game's log, from a record that passed every check at its
+    shoe's first round (see the module's doc).
+
+    ``check(line)`` accepts the next line (True) or leaves it to the full checks (False,
+    nothing changed); after they accept one, ``follow(record)`` goes on from it.
+    """
+
+    def __init__(self, rules: RuleSet, record: RoundRecord, key: bytes | None) -> None:
+        assert record.round_in_shoe == 1 and record.shoe_state is not None
+        self.rules = rules
+        self.key = key
+        self.signed = record.hmac is not None
+        self.seed = record.seed
+        self.params = table_params(rules).array()
+        self.hands_n = rules.hands
+        self.width = most_burned(table_params(rules))
+        self.kernels = _impl.kernels
+        body = record.to_dict()
+        line_fields = _FIELDS + ("hash",) + (("hmac",) if self.signed else ())
+        for name in line_fields:
+            body[name] = f"~~{name}~~"
+        body["void"], body["reshuffled"] = False, 0
+        line = _segments(json_line(body).encode("utf-8"), line_fields)
+        canonical = _segments(canonical_json({k: v for k, v in body.items() if k not in ("hash", "hmac")}), _FIELDS)
+        self.ok = line is not None and canonical is not None and \
+            [n for _, n in line if n in _LINE_OWN + ("hmac",)] == list(_LINE_OWN + line_fields[len(_FIELDS) + 1:]) \
+            and [n for _, n in canonical if n in _CANONICAL_OWN] == list(_CANONICAL_OWN)
+        self.line_format = _round_format(line or [], _LINE_OWN + ("hmac",))
+        self.canonical_format = _round_format(canonical or [], _CANONICAL_OWN)
+        self.hands: dict[bytes, _Hand] = {}
+        self.tails: dict[tuple[int, int], bytes] = {}
+        self.tables = tables_for(rules.ranking).kernel
+        self.word = {d: b'"%s"' % winner(d, 0).encode() for d in (-1, 0, 1)}  # by the sign of rank - banker's
+        self.slips: dict[tuple[bytes, bytes], _Slip | None] = {}
+        self.results: dict[tuple[bytes, bytes, bytes], _Settled] = {}
+        self.follows: dict[Any, bool] = {}
+        self.shoe_rounds: list[Any] = []
+        self.shoe_number = self.first_round = 0
+        self.follow(record)
+
+    # --- the shoes, dealt ahead ------------------------------------------------------------
+
+    def _deal(self, bit_generator: Any, rounds: int) -> tuple[np.ndarray, ...]:
+        hands = np.empty((rounds, self.hands_n, 3), np.uint8)
+        burned = np.empty((rounds, self.width), np.uint8)
+        arrays = (hands, burned, np.empty(rounds, np.uint8), np.empty(rounds, np.uint8), np.empty(rounds, np.int64),
+                  np.empty(rounds, np.uint16), np.empty(rounds, np.uint8), np.empty(rounds, np.uint16))
+        self.kernels.deal_chunk(bit_generator, self.params, *arrays)
+        return arrays
+
+    def _hand(self, key: bytes) -> _Hand:
+        """A hand's JSON text (as a line and as canonical bytes: the same) and its class,
+        rank and Pair Plus category (the kernels' ``evaluate``); its label and category
+        written by ``hand_json`` once for each class and category."""
+        kernels, tables = self.kernels, self.tables
+        a, b, c = key
+        value = (kernels.class3(tables, a, b, c), kernels.rank3(tables, a, b, c), kernels.pair_plus3(a, b, c))
+        tail = self.tails.get((value[0], value[2]))
+        if tail is None:
+            hand = evaluate([_CARDS[a], _CARDS[b], _CARDS[c]], self.rules)
+            line, canonical = _both(hand_json(hand))
+            head = b'{"cards":[%s]' % b",".join(_CARD_JSON[x] for x in key)
+            if line != canonical or not line.startswith(head) or b"%" in line or \
+                    (hand.hand_class, hand.rank, int(hand.pair_plus)) != value:  # pragma: no cover - (never so)
+                raise ValueError("a hand written otherwise than the fast pass writes it")
+            tail = self.tails[(value[0], value[2])] = line[len(head):]
+        found = self.hands[key] = (b'{"cards":[%s]%s' % (b",".join(_CARD_JSON[x] for x in key), tail), *value, key)
+        return found
+
+    def _shoe(self, state: dict[str, Any], number: int, bit_generator: Any, first_round: int) -> None:
+        """Deal shoe ``number`` (from round ``first_round``) from ``bit_generator`` (at the
+        state it is shuffled from, ``state``), leaving the generator where the next shoe is
+        shuffled, and write each round's line and canonical bytes but for the fields of its
+        slip and chain (``_LINE_OWN``, ``_CANONICAL_OWN``)."""
+        probe = type(bit_generator)()
+        probe.state = bit_generator.state
+        most = self.rules.decks * 52 // (3 * self.hands_n) + 2  # more rounds than a shoe can hold
+        last = self._deal(probe, most)[6]
+        ends = np.flatnonzero(last)
+        if not len(ends):  # pragma: no cover - every shoe ends within `most` rounds
+            raise RuntimeError("a shoe dealt without end")
+        hands, burned, counts, heads, _, in_shoe, last, cut = self._deal(bit_generator, int(ends[0]) + 1)
+        positions = range(1, self.hands_n)
+        hands_line = b"{%s}" % b",".join(b'"%d":%%s' % p for p in positions)
+        hands_canonical = b"{%s}" % b",".join(b'"%d":%%s' % p for p in sorted(positions, key=str))
+        order = sorted(range(len(positions)), key=lambda p: str(p + 1))  # "10" before "2" in the canonical bytes
+        width = self.hands_n
+        known = self.hands
+        cards = hands.tobytes()
+        every = [known.get(k) or self._hand(k) for k in [cards[o:o + 3] for o in range(0, len(cards), 3)]]
+        shoe = b"%d" % number
+        state_line, state_canonical = _both(state)
+        line_format, canonical_format, word = self.line_format, self.canonical_format, self.word
+        rounds = []
+        for i, (in_shoe_i, last_i, cut_i, head_i, burn_i, burn_n) in enumerate(zip(
+                in_shoe.tolist(), last.tolist(), cut.tolist(), heads.tolist(), burned.tolist(), counts.tolist())):
+            values = every[i * width:(i + 1) * width]
+            banker_rank = values[0][2]
+            words = tuple([word[(v[2] > banker_rank) - (v[2] < banker_rank)] for v in values[1:]])
+            texts = tuple([v[0] for v in values[1:]])
+            fields = {
+                b"round": b"%d" % (first_round + i), b"shoe": shoe, b"round_in_shoe": b"%d" % in_shoe_i,
+                b"cut_card": b"%d" % cut_i if cut_i else b"null", b"last_of_shoe": b"true" if last_i else b"false",
+                b"head_card": b"null" if head_i == _NO_CARD else _CARD_JSON[head_i],
+                b"burned": b"[%s]" % b",".join([_CARD_JSON[c] for c in burn_i[:burn_n]]),
+                b"banker": values[0][0], b"hands": hands_line % texts, b"winners": hands_line % words,
+                b"shoe_state": state_line,
+            }
+            line = line_format % fields
+            if width > 10:
+                fields[b"hands"] = hands_canonical % tuple([texts[p] for p in order])
+                fields[b"winners"] = hands_canonical % tuple([words[p] for p in order])
+            fields[b"shoe_state"] = state_canonical
+            rounds.append((line, canonical_format % fields, values))
+        self.shoe_rounds = rounds
+        self.first_round = first_round
+        self.shoe_number = number
+        self.shoe_state = state
+        self.next = 0
+        shape = (len(rounds), width)
+        self.classes = np.array([v[1] for v in every], np.uint8).reshape(shape)
+        self.ranks = np.array([v[2] for v in every], np.uint16).reshape(shape)
+        self.pps = np.array([v[3] for v in every], np.uint8).reshape(shape)
+        self.codes: dict[tuple[str, ...], list[bytes]] = {}
+
+    def _shoe_codes(self, bets: tuple[str, ...]) -> list[bytes]:
+        found = self.codes.get(bets)
+        if found is None:
+            out = np.empty((len(self.shoe_rounds), len(bets)), np.uint8)
+            if bets:
+                self.kernels.settle_batch(plan_for(self.rules, bets), self.classes, self.ranks, self.pps, out)
+            found = self.codes[bets] = [bytes(row) for row in out]
+        return found
+
+    def _advance(self) -> None:
+        """The shoe ended with the last record: deal the next one."""
+        state = state_json(self.bit_generator.state)
+        assert state is not None  # (made from a record's state: a generator a record names)
+        self._shoe(state, self.shoe_number + 1, self.bit_generator, self.round + 1)
+
+    # --- the records -----------------------------------------------------------------------
+
+    def follow(self, record: RoundRecord) -> None:
+        """Go on from ``record`` (which passed every check): the next line is the next round's."""
+        self.round = record.round
+        self.hash = record.hash
+        data = record.to_dict()
+        self.carried = (json_line(data["carried"]).encode("utf-8"), data["money"])
+        self.carried_value: Mapping[str, Any] = record.carried
+        if record.round_in_shoe == 1 and record.shoe_state is not None:  # deal its shoe (and the next) again
+            self.bit_generator = bit_generator_from_state(record.shoe_state)
+            self._shoe(dict(record.shoe_state), record.shoe, self.bit_generator, record.round)
+        elif record.shoe != self.shoe_number or record.round_in_shoe > len(self.shoe_rounds) or \
+                record.round != self.first_round + record.round_in_shoe - 1:
+            self.ok = False  # (not a round of the shoe dealt here: the full checks go on alone)
+        self.next = record.round_in_shoe
+
+    def game(self) -> Game:
+        """The game a ``Replayer`` would hold after the last record accepted here."""
+        return positioned_game(self.rules, self.shoe_state, self.seed, self.shoe_number, self.next, self.round)
+
+    def _slip(self, money: bytes, bets: bytes) -> _Slip | None:
+        key = (money, bets)
+        if key in self.slips:
+            return self.slips[key]
+        found: _Slip | None = None
+        kind = money.decode("utf-8", "replace")
+        if kind in MONEY_KINDS:
+            try:
+                slip = _stakes(loads_record(bets), "bets", kind)
+                check_bets(self.rules, slip)
+            except (ValueError, TypeError):
+                slip = None
+            if slip is not None:
+                value = _texts(sorted_slip(slip))
+                if json_line(value).encode("utf-8") == bets:  # as the replay writes it (else: the full checks)
+                    found = (slip, tuple(sorted({bet for _, bet in stakes_of(slip)})), canonical_json(value))
+        if len(self.slips) < _MOST_KEPT:
+            self.slips[key] = found
+        return found
+
+    def _settled(self, slip: _Slip, key: tuple[bytes, bytes, bytes], values: list[Any]) -> _Settled:
+        found = self.results.get(key)
+        if found is None:
+            banker = tuple(_CARDS[c] for c in values[0][4])
+            hands = {p: tuple(_CARDS[c] for c in values[p][4]) for p in range(1, len(values))}
+            session = TableSession(self.rules)  # as the replay settles a record's slip
+            result = session.settle_slip(banker, hands, slip[0]) if slip[0] else None
+            record = make_record(self.rules, Deal((), None, banker, hands), result, slip[0], round_=1, shoe=1,
+                                 round_in_shoe=1, last=False, cut=None, seed=None, state=None,
+                                 carried=session.carried)
+            data = record.to_dict()
+            found = (*_both(data["results"]), *_both(data["carried"]), *_both(data["money"]), record.carried,
+                     data["money"])
+            if len(self.results) < _MOST_KEPT:
+                self.results[key] = found
+        return found
+
+    def check(self, line: bytes, carried_on: Callable[[Mapping[str, Any], Mapping[str, Any]], bool]) -> bool:
+        """Accept ``line`` as the next record (True), or leave it to the full checks (False,
+        nothing changed). ``carried_on(carried, bets)``: the stakes carried from the last
+        record stay on the table in ``bets`` (the full checks' own test)."""
+        if not self.ok:
+            return False
+        if self.next >= len(self.shoe_rounds):
+            self._advance()
+        i = line.find(b',"money":"')
+        j = line.find(b'","bets":', i)
+        e = line.find(b',"results":', j)
+        if i < 0 or j < 0 or e < 0:
+            return False
+        money, bets = line[i + 10:j], line[j + 9:e]
+        slip = self.slips.get((money, bets)) or self._slip(money, bets)
+        if slip is None:
+            return False
+        if self.carried[0] != b"{}":
+            follows = (self.carried, money, bets)
+            ok = self.follows.get(follows)
+            if ok is None:
+                ok = self.follows[follows] = carried_on(self.carried_value, slip[0])
+            if not ok:
+                return False
+        k = self.next
+        line_format, canonical_format, values = self.shoe_rounds[k]
+        codes = self.codes.get(slip[1]) or self._shoe_codes(slip[1])
+        settled = self.results.get((money, bets, codes[k])) or self._settled(slip, (money, bets, codes[k]), values)
+        prev = b'"%s"' % self.hash.encode()
+        canonical = canonical_format % (slip[2], settled[3], settled[5], prev, settled[1])
+        digest = hashlib.sha256(canonical).hexdigest()
+        if self.signed:
+            if self.key is not None:
+                mac = _hmac.new(self.key, canonical, hashlib.sha256).hexdigest().encode()
+            else:  # not checked without a key, but present and a hex digest (the full checks' test)
+                mac = line[-66:-2]
+                if not _HEX64.fullmatch(mac):
+                    return False
+            expected = line_format % (settled[4], bets, settled[0], settled[2], prev, b'"%s"' % digest.encode(),
+                                      b'"%s"' % mac)
+        else:
+            expected = line_format % (settled[4], bets, settled[0], settled[2], prev, b'"%s"' % digest.encode())
+        if expected != line:
+            return False
+        self.round += 1
+        self.hash = digest
+        self.carried = (settled[2], settled[7])
+        self.carried_value = settled[6]
+        self.next = k + 1
+        return True
