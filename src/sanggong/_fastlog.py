@@ -159,6 +159,7 @@ class FastReplay:
         self.follows: dict[Any, bool] = {}
         self.shoe_rounds: list[Any] = []
         self.shoe_number = self.first_round = 0
+        self.accepted = 0  # lines accepted here
         self.follow(record)
 
     # --- the shoes, dealt ahead ------------------------------------------------------------
@@ -363,6 +364,7 @@ class FastReplay:
             expected = line_format % (settled[4], bets, settled[0], settled[2], prev, b'"%s"' % digest.encode())
         if expected != line:
             return False
+        self.accepted += 1
         self.round += 1
         self.hash = digest
         self.carried = (settled[2], settled[7])
