@@ -161,3 +161,102 @@ def test_replay_off_and_files(tmp_path: Path) -> None:
     changed = [*lines[:5], lines[5].replace('"round":6', '"round":7'), *lines[6:]]
     fast, full, _ = _both(changed, replay=False)
     assert fast == full and not fast.ok
+
+
+# --- detection shares the pass -------------------------------------------------------------------
+
+
+def _write(path: Path, lines: list[str]) -> Path:
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def test_detection_reads_by_the_fast_pass_as_by_the_full_checks(tmp_path: Path) -> None:
+    from sanggong.detection import detect
+
+    path = _write(tmp_path / "log.jsonl", _log(MACAU, 80, key=KEY))
+    fast = detect(path, key=KEY, verify=True)
+    verify_module._FAST = False
+    try:
+        full = detect(path, key=KEY, verify=True)
+    finally:
+        verify_module._FAST = True
+    assert fast == full and fast.points == full.points and fast.records == 80
+
+
+def test_detection_of_several_logs_on_dask(tmp_path: Path) -> None:
+    """Several logs read on a Dask cluster's executor: the serial result."""
+    from sanggong.detection import detect
+
+    distributed = pytest.importorskip("distributed", reason="the test extra installs dask[distributed]")
+    paths = [str(_write(tmp_path / f"log{i}.jsonl", _log(MACAU, 30 + 10 * i, seed=i))) for i in range(4)]
+    serial = detect(paths)
+    told: list[int] = []
+    with distributed.Client(processes=False, n_workers=2, threads_per_worker=1, dashboard_address=None) as client:
+        remote = detect(paths, executor=client.get_executor(), progress=told.append)
+    assert remote == serial and remote.points == serial.points
+    assert sum(told) == serial.records == sum(30 + 10 * i for i in range(4))
+
+
+# --- the report, progress, standard input ----------------------------------------------------------
+
+
+def test_report_to_frame_and_html() -> None:
+    pd = pytest.importorskip("pandas")
+    lines = _log(MACAU, 12)
+    good = verify_log(lines)
+    bad = verify_log([*lines[:3], lines[4]])
+    for report in (good, bad):
+        frame = report.to_frame()
+        assert isinstance(frame, pd.DataFrame) and len(frame) == 1
+        assert frame.iloc[0].to_dict() == report.to_dict()
+        assert json.loads(json.dumps(report.to_dict())) == report.to_dict()
+        html = report._repr_html_()
+        assert html.startswith('<table class="sanggong-verify">') and report.status in html
+    assert "line 4 (round 5): prev is not the hash of line 3" in bad._repr_html_()
+
+
+def test_progress_counts_every_record_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(verify_module, "_PROGRESS_EVERY", 7)
+    lines = _log(MACAU, 30)
+    told: list[int] = []
+    assert verify_log(lines, progress=told.append).ok
+    assert sum(told) == 30 and len(told) == 5
+    told.clear()
+    bad = verify_log([*lines[:20], lines[21], *lines[22:]], progress=told.append)
+    assert sum(told) == bad.records == 21
+    with pytest.raises(TypeError, match="progress must be callable"):
+        verify_log(lines, progress=3)  # type: ignore[arg-type]
+
+
+def test_a_binary_file_is_read_as_a_path_is(tmp_path: Path) -> None:
+    import io
+
+    lines = _log(MACAU, 20)
+    data = ("\n".join(lines) + "\n").encode()
+    assert verify_log(io.BytesIO(data)) == verify_log(_write(tmp_path / "log.jsonl", lines))
+    endless = io.BytesIO(data + b"x" * 10_000_000)  # a last line longer than a record may be
+    assert "longer than" in (verify_log(endless).reason or "")
+
+
+def test_cli_reads_standard_input(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+    import sys
+
+    from cli_run import fails, run
+
+    lines = _log(MACAU, 20)
+    path = _write(tmp_path / "log.jsonl", lines)
+
+    class Stdin:
+        def __init__(self, data: bytes) -> None:
+            self.buffer = io.BytesIO(data)
+
+    monkeypatch.setattr(sys, "stdin", Stdin(path.read_bytes()))
+    from_stdin = run(["verify", "-"], capsys)
+    assert from_stdin == run(["verify", str(path)], capsys) and from_stdin.startswith("ok: 20 records")
+    monkeypatch.setattr(sys, "stdin", Stdin(path.read_bytes()))
+    detected = run(["detect", "-", "--json"], capsys)
+    assert json.loads(detected) == json.loads(run(["detect", str(path), "--json"], capsys))
+    fails(["detect", "-", str(path)], "standard input is read alone", capsys)

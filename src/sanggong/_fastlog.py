@@ -31,7 +31,7 @@ import hashlib
 import hmac as _hmac
 import re
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -53,7 +53,7 @@ from .records._values import MONEY_KINDS
 from .rules import RuleSet
 from .settlement import TableSession, plan_for
 
-__all__ = ["FastReplay", "positioned_game"]
+__all__ = ["FastReplay", "Seen", "positioned_game"]
 
 _HEX64 = re.compile(rb"[0-9a-f]{64}")
 _NO_CARD = 255
@@ -70,6 +70,24 @@ _MOST_KEPT = 1 << 16  # slips and settlements kept (a log of more goes on, slowe
 _Slip = tuple[dict[str, Any], tuple[str, ...], bytes]  # the slip, its bets' names, its canonical bytes
 _Hand = tuple[bytes, int, int, int, bytes]  # JSON text, class, rank, Pair Plus, the cards' codes
 _Settled = tuple[bytes, bytes, bytes, bytes, bytes, bytes, Mapping[str, Any], Any]
+
+
+class _Cards(NamedTuple):
+    cards: tuple[Card, ...]
+
+
+class Seen(NamedTuple):
+    """A record accepted by the fast pass, as much of it as ``sanggong.detection`` reads
+    (the fields of a ``RoundRecord`` of the same names)."""
+
+    round: int
+    shoe: int
+    round_in_shoe: int
+    bets: Mapping[str, Any]
+    carried: Mapping[str, Any]
+    banker: _Cards
+    hands: dict[int, _Cards]
+    burned: tuple[Card, ...]
 
 
 def _segments(text: bytes, fields: tuple[str, ...]) -> list[tuple[bytes, str]] | None:
@@ -235,7 +253,7 @@ class FastReplay:
                 fields[b"hands"] = hands_canonical % tuple([texts[p] for p in order])
                 fields[b"winners"] = hands_canonical % tuple([words[p] for p in order])
             fields[b"shoe_state"] = state_canonical
-            rounds.append((line, canonical_format % fields, values))
+            rounds.append((line, canonical_format % fields, values, in_shoe_i, burn_i[:burn_n]))
         self.shoe_rounds = rounds
         self.first_round = first_round
         self.shoe_number = number
@@ -345,7 +363,7 @@ class FastReplay:
             if not ok:
                 return False
         k = self.next
-        line_format, canonical_format, values = self.shoe_rounds[k]
+        line_format, canonical_format, values, _, _ = self.shoe_rounds[k]
         codes = self.codes.get(slip[1]) or self._shoe_codes(slip[1])
         settled = self.results.get((money, bets, codes[k])) or self._settled(slip, (money, bets, codes[k]), values)
         prev = b'"%s"' % self.hash.encode()
@@ -369,5 +387,13 @@ class FastReplay:
         self.hash = digest
         self.carried = (settled[2], settled[7])
         self.carried_value = settled[6]
+        self.bets_value = slip[0]
         self.next = k + 1
         return True
+
+    def record(self) -> Seen:
+        """The last record accepted here, as much of it as ``sanggong.detection`` reads."""
+        _, _, values, in_shoe, burned = self.shoe_rounds[self.next - 1]
+        hands = [_Cards(tuple([_CARDS[c] for c in v[4]])) for v in values]
+        return Seen(self.round, self.shoe_number, in_shoe, self.bets_value, self.carried_value, hands[0],
+                    dict(enumerate(hands[1:], start=1)), tuple([_CARDS[c] for c in burned]))

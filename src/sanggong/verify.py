@@ -23,17 +23,24 @@ bad: line 7 (round 7): hash does not match its contents (7 records read)
 
 from __future__ import annotations
 
+import dataclasses
 import hmac as _hmac
+import io
 import os
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from .dealing import CannotCheck, Replayer, Resettler
 from .limits import MAX_RECORD_BYTES, MAX_ROUND
 from .records import ZERO_HASH, RoundRecord, check_key, loads_record, record_hmac, rules_digest, stakes_of
 from ._checks import flag
+from ._parallel import check_progress
+from ._presentation import html_table, pandas
 from .rules import PRESETS, RuleSet, as_rules
+
+if TYPE_CHECKING:  # pandas is optional (the "frame" extra), and typed only with pandas-stubs
+    from pandas import DataFrame  # type: ignore[import-not-found, import-untyped, unused-ignore]
 
 __all__ = ["LogReader", "VerifyReport", "verify_log"]
 
@@ -113,6 +120,26 @@ class VerifyReport:
             checks.append(f"{self.reshuffles} shuffle{'s' if self.reshuffles != 1 else ''} done again "
                           f"before a shoe's first round")
         return f"ok: {self.records} record{'s' if self.records != 1 else ''}, rules {self.rules!r}, {', '.join(checks)}"
+
+    def to_dict(self) -> dict[str, Any]:
+        """Every field and the ``status``, as strict JSON."""
+        return {"status": self.status, **dataclasses.asdict(self)}
+
+    def to_frame(self) -> DataFrame:
+        """The report as a one-row pandas ``DataFrame`` (the columns of ``to_dict``; pandas
+        is optional: ``pip install 'sanggong[frame]'``)."""
+        pd = pandas()
+        return pd.DataFrame.from_records([self.to_dict()])
+
+    def _repr_html_(self) -> str:
+        """The report as an HTML table, for notebooks (needs no pandas)."""
+        def text(value: object) -> str:
+            return "\u2014" if value is None else "yes" if value is True else "no" if value is False else \
+                f"{value:,}" if isinstance(value, int) else str(value)
+
+        rows = [(name.replace("_", " "), text(value)) for name, value in self.to_dict().items()]
+        return html_table("verify", f"Verification: {self.status}, {self.records:,} records", ("check", "result"),
+                          rows)
 
 
 class _Bad(Exception):
@@ -379,6 +406,9 @@ class _Verifier:
                             self.last_hash, signed=signed, void_rounds=self.void_rounds, reshuffles=self.reshuffles)
 
 
+_PROGRESS_EVERY = 4096  # records between two calls of a progress callable
+
+
 def _utf8(line: str) -> bytes:
     try:
         return line.encode("utf-8")
@@ -415,18 +445,20 @@ def _given_lines(lines: Iterable[Any]) -> Iterator[str | bytes | _TooLong]:
 
 
 def verify_log(
-    log: str | os.PathLike[str] | Iterable[str],
+    log: str | os.PathLike[str] | BinaryIO | Iterable[str],
     rules: RuleSet | str | None = None,
     *,
     key: bytes | None = None,
     replay: bool = True,
     start_prev: str | None = None,
+    progress: Callable[[int], None] | None = None,
 ) -> VerifyReport:
     """Check a JSON Lines log of round records and report the first bad record.
 
-    :param log: a path (``str`` or ``PathLike``), read line by line, each line at most
-        ``MAX_RECORD_BYTES``; or an iterable of lines (``str``, or ``bytes`` of UTF-8; a
-        final newline is dropped). To check text in memory, pass ``text.splitlines()``.
+    :param log: a path (``str`` or ``PathLike``) or a binary file (``sys.stdin.buffer``),
+        read line by line, each line at most ``MAX_RECORD_BYTES``; or an iterable of lines
+        (``str``, or ``bytes`` of UTF-8; a final newline is dropped). To check text in
+        memory, pass ``text.splitlines()``.
     :param rules: the rules the game was played under (a ``RuleSet`` or a preset's name);
         None: the preset the records name, if their digest is that preset's (else the
         report says the rules are needed).
@@ -437,6 +469,13 @@ def verify_log(
     :param start_prev: the hash of the record before the log's first (``last_hash`` of
         the report on the log before it): a log that continues another. Without it, a
         log starts with its game's round 1.
+    :param progress: called with the number of records read since its last call (in
+        the calling thread; every few thousand records, and at the end).
+
+    A dealt game's log is checked at the core's speed: once a record has passed every
+    check at a shoe's first round, each line that is, byte for byte, the line its
+    replay writes is accepted at once (``sanggong._fastlog``); any other line gets the
+    full checks below, so the verdicts and their reasons are the same.
 
     Each line is checked in this order, and the first failure is reported: it is a
     strict record (``RoundRecord.from_json``: size, JSON, every field, every derived
@@ -457,7 +496,8 @@ def verify_log(
     :raises OSError: the file cannot be opened or read.
     """
     reader = LogReader(log, rules, key=key, replay=replay, start_prev=start_prev)
-    return reader._run()
+    check_progress(progress)
+    return reader._run(progress)
 
 
 class LogReader:
@@ -471,7 +511,7 @@ class LogReader:
 
     def __init__(
         self,
-        log: str | os.PathLike[str] | Iterable[str],
+        log: str | os.PathLike[str] | BinaryIO | Iterable[str],
         rules: RuleSet | str | None = None,
         *,
         key: bytes | None = None,
@@ -500,28 +540,47 @@ class LogReader:
         return self._verifier.rules
 
     def __iter__(self) -> Iterator[RoundRecord]:
-        if isinstance(self._log, str | os.PathLike):
-            with open(self._log, "rb") as handle:
-                yield from self._records(enumerate(_file_lines(handle), start=1))
-        else:
-            yield from self._records(enumerate(_given_lines(self._log), start=1))
+        yield from self._records(self._lines())
 
     def _lines(self) -> Iterator[tuple[int, Any]]:
         if isinstance(self._log, str | os.PathLike):
             with open(self._log, "rb") as handle:
                 yield from enumerate(_file_lines(handle), start=1)
+        elif isinstance(self._log, io.BufferedIOBase | io.RawIOBase):
+            yield from enumerate(_file_lines(self._log), start=1)
         else:
             yield from enumerate(_given_lines(self._log), start=1)
 
-    def _run(self) -> VerifyReport:
+    def _run(self, progress: Callable[[int], None] | None = None) -> VerifyReport:
         """Read the log to its end or its first bad record (``verify_log``)."""
         feed = self._verifier.feed
         verifier = self._verifier
+        told = 0
         for number, line in self._lines():
             feed(number, line)
             if verifier.bad is not None:
                 break
+            if progress is not None and number - told >= _PROGRESS_EVERY:
+                progress(number - told)
+                told = number
+        if progress is not None and verifier.count > told:
+            progress(verifier.count - told)
         return verifier.report()
+
+    def _seen(self) -> Iterator[Any]:
+        """The records, checked as ``verify_log`` checks them (the fast pass included): a
+        ``RoundRecord``, or for a line the fast pass accepted a ``_fastlog.Seen`` (what
+        ``sanggong.detection`` reads of it)."""
+        verifier = self._verifier
+        for number, line in self._lines():
+            verifier.feed(number, line)
+            if verifier.bad is not None:
+                return
+            if verifier.last_line is not None:
+                yield verifier.fast.record()
+            else:
+                assert verifier.last is not None
+                yield verifier.last
 
     def _records(self, lines: Iterable[tuple[int, Any]]) -> Iterator[RoundRecord]:
         verifier = self._verifier
