@@ -221,7 +221,7 @@ def test_progress_counts_every_record_read(monkeypatch: pytest.MonkeyPatch) -> N
     lines = _log(MACAU, 30)
     told: list[int] = []
     assert verify_log(lines, progress=told.append).ok
-    assert sum(told) == 30 and len(told) == 5
+    assert sum(told) == 30 and len(told) >= 4 and all(7 <= n <= 8 for n in told[:-1])
     told.clear()
     bad = verify_log([*lines[:20], lines[21], *lines[22:]], progress=told.append)
     assert sum(told) == bad.records == 21

@@ -31,6 +31,7 @@ import hashlib
 import hmac as _hmac
 import re
 from collections.abc import Callable, Mapping
+from operator import itemgetter
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -60,6 +61,8 @@ _NO_CARD = 255
 _FIELDS = ("round", "shoe", "round_in_shoe", "cut_card", "last_of_shoe", "head_card", "burned", "banker", "hands",
            "winners", "money", "bets", "results", "carried", "shoe_state", "prev")
 # the fields a record's own slip and chain fix, in the order of a line and of the canonical bytes
+_ROUND = ("round", "shoe", "round_in_shoe", "cut_card", "last_of_shoe", "head_card", "burned", "banker", "hands",
+          "winners", "shoe_state")  # the fields a round's deal fixes, as _shoe writes them
 _LINE_OWN = ("money", "bets", "results", "carried", "prev", "hash")
 _CANONICAL_OWN = ("bets", "carried", "money", "prev", "results")
 _CARDS = [Card(c) for c in range(52)]
@@ -68,7 +71,6 @@ _CARD_JSON = [b'"%s"' % str(c).encode() for c in _CARDS]
 
 _MOST_KEPT = 1 << 16  # slips and settlements kept (a log of more goes on, slower)
 _Slip = tuple[dict[str, Any], tuple[str, ...], bytes]  # the slip, its bets' names, its canonical bytes
-_Hand = tuple[bytes, int, int, int, bytes]  # JSON text, class, rank, Pair Plus, the cards' codes
 _Settled = tuple[bytes, bytes, bytes, bytes, bytes, bytes, Mapping[str, Any], Any]
 
 
@@ -107,16 +109,18 @@ def _segments(text: bytes, fields: tuple[str, ...]) -> list[tuple[bytes, str]] |
     return out
 
 
-def _round_format(segments: list[tuple[bytes, str]], own: tuple[str, ...]) -> bytes:
-    """A segments' text as a format of formats: ``format % {field: value}`` (the fields of
-    a round, as bytes keys, their values free of ``%``) is a bytes format of the ``own``
-    fields (``%s``, in their order)."""
-    parts = []
+def _round_format(segments: list[tuple[bytes, str]], own: tuple[str, ...]) -> tuple[bytes, list[str]]:
+    """A segments' text as a format of formats, and the order of its round's fields:
+    ``format % values`` (the round's fields in that order, free of ``%``) is a bytes
+    format of the ``own`` fields (``%s``, in their order)."""
+    parts, order = [], []
     for text, name in segments:
         parts.append(text.replace(b"%", b"%%%%"))
         if name:
-            parts.append(b"%%s" if name in own else b"%(" + name.encode() + b")s")
-    return b"".join(parts)
+            parts.append(b"%%s" if name in own else b"%s")
+            if name not in own:
+                order.append(name)
+    return b"".join(parts), order
 
 
 def _both(value: Any) -> tuple[bytes, bytes]:
@@ -166,10 +170,22 @@ class FastReplay:
         self.ok = line is not None and canonical is not None and \
             [n for _, n in line if n in _LINE_OWN + ("hmac",)] == list(_LINE_OWN + line_fields[len(_FIELDS) + 1:]) \
             and [n for _, n in canonical if n in _CANONICAL_OWN] == list(_CANONICAL_OWN)
-        self.line_format = _round_format(line or [], _LINE_OWN + ("hmac",))
-        self.canonical_format = _round_format(canonical or [], _CANONICAL_OWN)
-        self.hands: dict[bytes, _Hand] = {}
+        self.line_format, line_order = _round_format(line or [], _LINE_OWN + ("hmac",))
+        self.canonical_format, canonical_order = _round_format(canonical or [], _CANONICAL_OWN)
+        self.line_order = itemgetter(*[_ROUND.index(name) for name in line_order])
+        self.canonical_order = itemgetter(*[_ROUND.index(name) for name in canonical_order])
+        self.hand_text: list[bytes | None] = [None] * 52 ** 3  # by c0 * 2704 + c1 * 52 + c2
+        self.known = np.zeros(52 ** 3, np.bool_)
+        self.hand_class = np.zeros(52 ** 3, np.uint8)
+        self.hand_rank = np.zeros(52 ** 3, np.uint16)
+        self.hand_pp = np.zeros(52 ** 3, np.uint8)
         self.tails: dict[tuple[int, int], bytes] = {}
+        positions = range(1, self.hands_n)
+        self.hands_line = b"{%s}" % b",".join(b'"%d":%%s' % p for p in positions)
+        self.hands_canonical = b"{%s}" % b",".join(b'"%d":%%s' % p for p in sorted(positions, key=str))
+        self.order = sorted(range(len(positions)), key=lambda p: str(p + 1))  # "10" before "2" (canonical)
+        self.powers = 3 ** np.arange(len(positions), dtype=np.int64)
+        self.winners_text: dict[int, tuple[bytes, bytes]] = {}
         self.tables = tables_for(rules.ranking).kernel
         self.word = {d: b'"%s"' % winner(d, 0).encode() for d in (-1, 0, 1)}  # by the sign of rank - banker's
         self.slips: dict[tuple[bytes, bytes], _Slip | None] = {}
@@ -190,24 +206,31 @@ class FastReplay:
         self.kernels.deal_chunk(bit_generator, self.params, *arrays)
         return arrays
 
-    def _hand(self, key: bytes) -> _Hand:
-        """A hand's JSON text (as a line and as canonical bytes: the same) and its class,
-        rank and Pair Plus category (the kernels' ``evaluate``); its label and category
-        written by ``hand_json`` once for each class and category."""
+    def _hands(self, keys: np.ndarray) -> None:
+        """Keep the JSON text of the hands of cards ``keys`` (``c0 * 2704 + c1 * 52 + c2``: as
+        a line and as canonical bytes, the same) and their class, rank and Pair Plus
+        category (the kernels' batch evaluation), the label and category written by
+        ``hand_json`` once for each class and category."""
         kernels, tables = self.kernels, self.tables
-        a, b, c = key
-        value = (kernels.class3(tables, a, b, c), kernels.rank3(tables, a, b, c), kernels.pair_plus3(a, b, c))
-        tail = self.tails.get((value[0], value[2]))
-        if tail is None:
-            hand = evaluate([_CARDS[a], _CARDS[b], _CARDS[c]], self.rules)
-            line, canonical = _both(hand_json(hand))
-            head = b'{"cards":[%s]' % b",".join(_CARD_JSON[x] for x in key)
-            if line != canonical or not line.startswith(head) or b"%" in line or \
-                    (hand.hand_class, hand.rank, int(hand.pair_plus)) != value:  # pragma: no cover - (never so)
-                raise ValueError("a hand written otherwise than the fast pass writes it")
-            tail = self.tails[(value[0], value[2])] = line[len(head):]
-        found = self.hands[key] = (b'{"cards":[%s]%s' % (b",".join(_CARD_JSON[x] for x in key), tail), *value, key)
-        return found
+        cards = np.stack([keys // 2704, keys // 52 % 52, keys % 52], axis=1).astype(np.uint8)
+        ranks = np.empty(len(keys), np.uint16 if tables.wide else np.uint8)
+        pps = np.empty(len(keys), np.uint8)
+        kernels.evaluate_batch(tables, cards, ranks, pps)
+        classes = [kernels.class3(tables, a, b, c) for a, b, c in cards.tolist()]
+        self.hand_class[keys], self.hand_rank[keys], self.hand_pp[keys] = classes, ranks, pps
+        tails, text = self.tails, self.hand_text
+        for key, (a, b, c), value in zip(keys.tolist(), cards.tolist(), zip(classes, ranks.tolist(), pps.tolist())):
+            head = b'{"cards":[%s,%s,%s]' % (_CARD_JSON[a], _CARD_JSON[b], _CARD_JSON[c])
+            tail = tails.get((value[0], value[2]))
+            if tail is None:
+                hand = evaluate([_CARDS[a], _CARDS[b], _CARDS[c]], self.rules)
+                line, canonical = _both(hand_json(hand))
+                if line != canonical or not line.startswith(head) or b"%" in line or \
+                        (hand.hand_class, hand.rank, int(hand.pair_plus)) != value:  # pragma: no cover - never
+                    raise ValueError("a hand written otherwise than the fast pass writes it")
+                tail = tails[(value[0], value[2])] = line[len(head):]
+            text[key] = head + tail
+        self.known[keys] = True
 
     def _shoe(self, state: dict[str, Any], number: int, bit_generator: Any, first_round: int) -> None:
         """Deal shoe ``number`` (from round ``first_round``) from ``bit_generator`` (at the
@@ -217,53 +240,62 @@ class FastReplay:
         probe = type(bit_generator)()
         probe.state = bit_generator.state
         most = self.rules.decks * 52 // (3 * self.hands_n) + 2  # more rounds than a shoe can hold
-        last = self._deal(probe, most)[6]
-        ends = np.flatnonzero(last)
+        ends = np.flatnonzero(self._deal(probe, most)[6])
         if not len(ends):  # pragma: no cover - every shoe ends within `most` rounds
             raise RuntimeError("a shoe dealt without end")
         hands, burned, counts, heads, _, in_shoe, last, cut = self._deal(bit_generator, int(ends[0]) + 1)
-        positions = range(1, self.hands_n)
-        hands_line = b"{%s}" % b",".join(b'"%d":%%s' % p for p in positions)
-        hands_canonical = b"{%s}" % b",".join(b'"%d":%%s' % p for p in sorted(positions, key=str))
-        order = sorted(range(len(positions)), key=lambda p: str(p + 1))  # "10" before "2" in the canonical bytes
-        width = self.hands_n
-        known = self.hands
-        cards = hands.tobytes()
-        every = [known.get(k) or self._hand(k) for k in [cards[o:o + 3] for o in range(0, len(cards), 3)]]
+        n, width = len(hands), self.hands_n
+        wide = hands.astype(np.int32)
+        keys = wide[:, :, 0] * 2704 + wide[:, :, 1] * 52 + wide[:, :, 2]
+        flat = keys.ravel()
+        missing = flat[~self.known[flat]]
+        if len(missing):
+            self._hands(np.unique(missing))
+        table = self.hand_text
+        texts = [table[k] for k in flat.tolist()]
+        self.classes = self.hand_class[keys]
+        self.ranks = self.hand_rank[keys]
+        self.pps = self.hand_pp[keys]
+        signs = np.sign(self.ranks[:, 1:].astype(np.int32) - self.ranks[:, :1]) + 1  # 0 lose, 1 tie, 2 win
+        winners = (signs * self.powers).sum(axis=1).tolist()
         shoe = b"%d" % number
         state_line, state_canonical = _both(state)
-        line_format, canonical_format, word = self.line_format, self.canonical_format, self.word
+        line_format, canonical_format = self.line_format, self.canonical_format
+        line_order, canonical_order = self.line_order, self.canonical_order
+        hands_line, hands_canonical, winners_text = self.hands_line, self.hands_canonical, self.winners_text
         rounds = []
-        for i, (in_shoe_i, last_i, cut_i, head_i, burn_i, burn_n) in enumerate(zip(
-                in_shoe.tolist(), last.tolist(), cut.tolist(), heads.tolist(), burned.tolist(), counts.tolist())):
-            values = every[i * width:(i + 1) * width]
-            banker_rank = values[0][2]
-            words = tuple([word[(v[2] > banker_rank) - (v[2] < banker_rank)] for v in values[1:]])
-            texts = tuple([v[0] for v in values[1:]])
-            fields = {
-                b"round": b"%d" % (first_round + i), b"shoe": shoe, b"round_in_shoe": b"%d" % in_shoe_i,
-                b"cut_card": b"%d" % cut_i if cut_i else b"null", b"last_of_shoe": b"true" if last_i else b"false",
-                b"head_card": b"null" if head_i == _NO_CARD else _CARD_JSON[head_i],
-                b"burned": b"[%s]" % b",".join([_CARD_JSON[c] for c in burn_i[:burn_n]]),
-                b"banker": values[0][0], b"hands": hands_line % texts, b"winners": hands_line % words,
-                b"shoe_state": state_line,
-            }
-            line = line_format % fields
-            if width > 10:
-                fields[b"hands"] = hands_canonical % tuple([texts[p] for p in order])
-                fields[b"winners"] = hands_canonical % tuple([words[p] for p in order])
-            fields[b"shoe_state"] = state_canonical
-            rounds.append((line, canonical_format % fields, values, in_shoe_i, burn_i[:burn_n]))
+        for i, (in_shoe_i, last_i, cut_i, head_i, burn_i, burn_n, won) in enumerate(zip(
+                in_shoe.tolist(), last.tolist(), cut.tolist(), heads.tolist(), burned.tolist(), counts.tolist(),
+                winners)):
+            row = texts[i * width:(i + 1) * width]
+            won_text = winners_text.get(won) or self._winners(won)
+            burn = burn_i[:burn_n]
+            fields = (
+                b"%d" % (first_round + i), shoe, b"%d" % in_shoe_i, b"%d" % cut_i if cut_i else b"null",
+                b"true" if last_i else b"false", b"null" if head_i == _NO_CARD else _CARD_JSON[head_i],
+                b"[%s]" % b",".join([_CARD_JSON[c] for c in burn]), row[0], hands_line % tuple(row[1:]),
+                won_text[0], state_line,
+            )
+            line = line_format % line_order(fields)
+            fields = (*fields[:8], fields[8] if width < 11 else hands_canonical % tuple([row[1 + p] for p in self.order]),
+                      won_text[1], state_canonical)
+            rounds.append((line, canonical_format % canonical_order(fields), keys[i], in_shoe_i, burn))
         self.shoe_rounds = rounds
         self.first_round = first_round
         self.shoe_number = number
         self.shoe_state = state
         self.next = 0
-        shape = (len(rounds), width)
-        self.classes = np.array([v[1] for v in every], np.uint8).reshape(shape)
-        self.ranks = np.array([v[2] for v in every], np.uint16).reshape(shape)
-        self.pps = np.array([v[3] for v in every], np.uint8).reshape(shape)
         self.codes: dict[tuple[str, ...], list[bytes]] = {}
+
+    def _winners(self, won: int) -> tuple[bytes, bytes]:
+        """The ``winners`` text of a round (as a line, as canonical bytes) by its signs in base 3."""
+        words, left = [], won
+        for _ in range(self.hands_n - 1):
+            words.append(self.word[left % 3 - 1])
+            left //= 3
+        found = self.winners_text[won] = (self.hands_line % tuple(words),
+                                          self.hands_canonical % tuple([words[p] for p in self.order]))
+        return found
 
     def _shoe_codes(self, bets: tuple[str, ...]) -> list[bytes]:
         found = self.codes.get(bets)
@@ -324,8 +356,8 @@ class FastReplay:
     def _settled(self, slip: _Slip, key: tuple[bytes, bytes, bytes], values: list[Any]) -> _Settled:
         found = self.results.get(key)
         if found is None:
-            banker = tuple(_CARDS[c] for c in values[0][4])
-            hands = {p: tuple(_CARDS[c] for c in values[p][4]) for p in range(1, len(values))}
+            cards = [(_CARDS[k // 2704], _CARDS[k // 52 % 52], _CARDS[k % 52]) for k in values.tolist()]
+            banker, hands = cards[0], dict(enumerate(cards[1:], start=1))
             session = TableSession(self.rules)  # as the replay settles a record's slip
             result = session.settle_slip(banker, hands, slip[0]) if slip[0] else None
             record = make_record(self.rules, Deal((), None, banker, hands), result, slip[0], round_=1, shoe=1,
@@ -393,7 +425,7 @@ class FastReplay:
 
     def record(self) -> Seen:
         """The last record accepted here, as much of it as ``sanggong.detection`` reads."""
-        _, _, values, in_shoe, burned = self.shoe_rounds[self.next - 1]
-        hands = [_Cards(tuple([_CARDS[c] for c in v[4]])) for v in values]
+        _, _, keys, in_shoe, burned = self.shoe_rounds[self.next - 1]
+        hands = [_Cards((_CARDS[k // 2704], _CARDS[k // 52 % 52], _CARDS[k % 52])) for k in keys.tolist()]
         return Seen(self.round, self.shoe_number, in_shoe, self.bets_value, self.carried_value, hands[0],
                     dict(enumerate(hands[1:], start=1)), tuple([_CARDS[c] for c in burned]))

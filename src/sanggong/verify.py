@@ -417,18 +417,30 @@ def _utf8(line: str) -> bytes:
 
 
 def _file_lines(handle: Any) -> Iterator[bytes | _TooLong]:
+    """A binary file's lines, each without its ``\n`` (or ``\r\n``), read in blocks of what
+    is there (``read1``: a pipe's lines as they come); a line longer than
+    ``MAX_RECORD_BYTES`` is ``_TOO_LONG``, and one that does not end within that many
+    bytes is the last read (the log is bad there: an endless line is never read)."""
+    read = getattr(handle, "read1", handle.read)
+    pending = b""
     while True:
-        line: bytes = handle.readline(MAX_RECORD_BYTES + 2)
-        if not line:
-            return
-        if line.endswith(b"\n"):
-            line = line[:-1]
+        block = read(_BLOCK)
+        if not block:
+            break
+        lines = (pending + block).split(b"\n") if pending else block.split(b"\n")
+        pending = lines.pop()
+        for line in lines:
             if line.endswith(b"\r"):
                 line = line[:-1]
-        elif len(line) > MAX_RECORD_BYTES:  # the log is bad here: nothing after it is read
+            yield line if len(line) <= MAX_RECORD_BYTES else _TOO_LONG
+        if len(pending) > MAX_RECORD_BYTES + 1:  # the log is bad here: nothing after it is read
             yield _TOO_LONG
             return
-        yield line if len(line) <= MAX_RECORD_BYTES else _TOO_LONG
+    if pending:
+        yield pending if len(pending) <= MAX_RECORD_BYTES else _TOO_LONG
+
+
+_BLOCK = 1 << 16
 
 
 def _given_lines(lines: Iterable[Any]) -> Iterator[str | bytes | _TooLong]:
@@ -553,13 +565,29 @@ class LogReader:
 
     def _run(self, progress: Callable[[int], None] | None = None) -> VerifyReport:
         """Read the log to its end or its first bad record (``verify_log``)."""
-        feed = self._verifier.feed
         verifier = self._verifier
+        feed = verifier.feed
         told = 0
-        for number, line in self._lines():
+        lines = self._lines()
+        for number, line in lines:
             feed(number, line)
             if verifier.bad is not None:
                 break
+            fast = verifier.fast
+            if fast is not None:  # the fast pass's own loop, while it accepts the lines (feed's first step)
+                check, keeps = fast.check, _keeps
+                for number, line in lines:
+                    if type(line) is bytes and check(line, keeps):
+                        verifier.count += 1
+                        verifier.last_line = line
+                        if progress is not None and number - told >= _PROGRESS_EVERY:
+                            progress(number - told)
+                            told = number
+                        continue
+                    feed(number, line)
+                    break
+                if verifier.bad is not None:
+                    break
             if progress is not None and number - told >= _PROGRESS_EVERY:
                 progress(number - told)
                 told = number
