@@ -213,7 +213,8 @@ class FastReplay:
         ``hand_json`` once for each class and category."""
         kernels, tables = self.kernels, self.tables
         cards = np.stack([keys // 2704, keys // 52 % 52, keys % 52], axis=1).astype(np.uint8)
-        ranks = np.empty(len(keys), np.uint16 if tables.wide else np.uint8)
+        ranks: np.ndarray[Any, np.dtype[np.uint8 | np.uint16]] = np.empty(
+            len(keys), np.uint16 if tables.wide else np.uint8)
         pps = np.empty(len(keys), np.uint8)
         kernels.evaluate_batch(tables, cards, ranks, pps)
         classes = [kernels.class3(tables, a, b, c) for a, b, c in cards.tolist()]
@@ -353,7 +354,7 @@ class FastReplay:
             self.slips[key] = found
         return found
 
-    def _settled(self, slip: _Slip, key: tuple[bytes, bytes, bytes], values: list[Any]) -> _Settled:
+    def _settled(self, slip: _Slip, key: tuple[bytes, bytes, bytes], values: np.ndarray) -> _Settled:
         found = self.results.get(key)
         if found is None:
             cards = [(_CARDS[k // 2704], _CARDS[k // 52 % 52], _CARDS[k % 52]) for k in values.tolist()]
