@@ -260,3 +260,21 @@ def test_cli_reads_standard_input(tmp_path: Path, capsys: pytest.CaptureFixture[
     detected = run(["detect", "-", "--json"], capsys)
     assert json.loads(detected) == json.loads(run(["detect", str(path), "--json"], capsys))
     fails(["detect", "-", str(path)], "standard input is read alone", capsys)
+
+
+@pytest.mark.parametrize("name", ["PCG64", "PCG64DXSM", "Philox", "SFC64", "MT19937"])
+def test_a_shoe_state_is_written_as_the_writers_write_it(name: str) -> None:
+    """The fast pass writes each shoe's state in a shape the two writers wrote once."""
+    from sanggong._fastlog import _both
+    from sanggong.records import REPLAYABLE, state_json
+
+    assert name in REPLAYABLE
+    lines = _log(MACAU, 3, rng=True)
+    reader = LogReader(lines)
+    reader._run()
+    fast = reader._verifier.fast
+    assert fast is not None
+    for seed in range(3):
+        state = state_json(getattr(np.random, name)(seed).state)
+        assert state is not None
+        assert fast._state_texts(state) == _both(state)

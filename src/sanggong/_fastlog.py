@@ -186,6 +186,7 @@ class FastReplay:
         self.order = sorted(range(len(positions)), key=lambda p: str(p + 1))  # "10" before "2" (canonical)
         self.powers = 3 ** np.arange(len(positions), dtype=np.int64)
         self.winners_text: dict[int, tuple[bytes, bytes]] = {}
+        self.state_formats: dict[str, Any] = {}
         self.tables = tables_for(rules.ranking).kernel
         self.word = {d: b'"%s"' % winner(d, 0).encode() for d in (-1, 0, 1)}  # by the sign of rank - banker's
         self.slips: dict[tuple[bytes, bytes], _Slip | None] = {}
@@ -260,7 +261,7 @@ class FastReplay:
         signs = np.sign(self.ranks[:, 1:].astype(np.int32) - self.ranks[:, :1]) + 1  # 0 lose, 1 tie, 2 win
         winners = (signs * self.powers).sum(axis=1).tolist()
         shoe = b"%d" % number
-        state_line, state_canonical = _both(state)
+        state_line, state_canonical = self._state_texts(state)
         line_format, canonical_format = self.line_format, self.canonical_format
         line_order, canonical_order = self.line_order, self.canonical_order
         hands_line, hands_canonical, winners_text = self.hands_line, self.hands_canonical, self.winners_text
@@ -287,6 +288,36 @@ class FastReplay:
         self.shoe_state = state
         self.next = 0
         self.codes: dict[tuple[str, ...], list[bytes]] = {}
+
+    def _state_texts(self, state: dict[str, Any]) -> tuple[bytes, bytes]:
+        """``_both(state)``, a shoe's state written by the two writers once for each shape
+        of state (each number is text: ``state_json``), its digits written in after."""
+        leaves: list[Any] = []
+
+        def shape(value: Any) -> Any:
+            if isinstance(value, dict):
+                return {k: shape(v) for k, v in value.items()}
+            if isinstance(value, list):
+                return [shape(v) for v in value]
+            leaves.append(value)
+            return f"~~{len(leaves) - 1}~~"
+
+        skeleton = shape(state)
+        if not all(isinstance(v, str) and v.isascii() and v.isdigit() for v in leaves[1:]):
+            return _both(state)  # (never: a state's numbers are decimal text)
+        key = json_line(skeleton) + leaves[0]
+        found = self.state_formats.get(key)
+        if found is None:
+            names = tuple(str(i) for i in range(1, len(leaves)))
+            formats = []
+            for text in _both({**skeleton, "bit_generator": leaves[0]}):
+                form, order = _round_format(_segments(text, names) or [], ())
+                places = [int(n) - 1 for n in order]
+                formats.append((form.replace(b"%%", b"%"), lambda v, places=places: tuple([v[i] for i in places])))
+            found = self.state_formats[key] = tuple(formats)  # type: ignore[assignment]
+        values = [b'"%s"' % v.encode() for v in leaves[1:]]
+        (line, line_order), (canonical, canonical_order) = found  # type: ignore[misc]
+        return line % line_order(values), canonical % canonical_order(values)
 
     def _winners(self, won: int) -> tuple[bytes, bytes]:
         """The ``winners`` text of a round (as a line, as canonical bytes) by its signs in base 3."""
