@@ -314,9 +314,9 @@ class FastReplay:
                 form, order = _round_format(_segments(text, names) or [], ())
                 places = [int(n) - 1 for n in order]
                 formats.append((form.replace(b"%%", b"%"), lambda v, places=places: tuple([v[i] for i in places])))
-            found = self.state_formats[key] = tuple(formats)  # type: ignore[assignment]
+            found = self.state_formats[key] = tuple(formats)
         values = [b'"%s"' % v.encode() for v in leaves[1:]]
-        (line, line_order), (canonical, canonical_order) = found  # type: ignore[misc]
+        (line, line_order), (canonical, canonical_order) = found
         return line % line_order(values), canonical % canonical_order(values)
 
     def _winners(self, won: int) -> tuple[bytes, bytes]:
