@@ -423,7 +423,9 @@ class FastReplay:
             follows = (self.carried, money, bets)
             ok = self.follows.get(follows)
             if ok is None:
-                ok = self.follows[follows] = carried_on(self.carried_value, slip[0])
+                ok = carried_on(self.carried_value, slip[0])
+                if len(self.follows) < _MOST_KEPT:
+                    self.follows[follows] = ok
             if not ok:
                 return False
         k = self.next

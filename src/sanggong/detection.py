@@ -142,7 +142,7 @@ class _Reader:
         self._evaluator_type = ShoeEvaluator
         self.evaluator: Any = None
         self.spare: Any = None  # the evaluator, kept from shoe to shoe
-        self.removed: list[int] = []  # the cards taken out of it
+        self.removed: list[Any] = []  # the cards taken out of it
         self.shoe: int | None = None
         self.shoe_evs: list[dict[str, float]] = []
         self.shoe_stakes: dict[str, list[tuple[int, str, float]]] = defaultdict(list)
@@ -201,10 +201,10 @@ class _Reader:
                 tally.points.append((evs[bet], new))
             self.shoe_stakes[who].append((k, bet, new))
         self.carried = dict(stakes_of(record.carried))
-        seen = [c.code for h in ([record.banker] if record.banker is not None else []) + list(record.hands.values())
-                for c in h.cards]
+        seen = [c for h in ([record.banker] if record.banker is not None else []) + list(record.hands.values())
+                for c in h.cards]  # (Cards, which the evaluator takes as they are)
         if self.burned_seen:
-            seen += [c.code for c in record.burned]
+            seen += list(record.burned)
         self.evaluator.remove(seen)
         self.removed += seen
 
