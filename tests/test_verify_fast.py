@@ -278,3 +278,16 @@ def test_a_shoe_state_is_written_as_the_writers_write_it(name: str) -> None:
         state = state_json(getattr(np.random, name)(seed).state)
         assert state is not None
         assert fast._state_texts(state) == _both(state)
+
+
+@pytest.mark.parametrize("name", sorted(__import__("sanggong.rules", fromlist=["PRESETS"]).PRESETS))
+def test_every_preset_is_read_by_the_fast_pass(name: str) -> None:
+    from sanggong.rules import PRESETS
+
+    game = Game(PRESETS[name], 5)
+    lines = [game.play().to_json() for _ in range(30)]
+    fast, full, taken = _both(lines)
+    assert fast == full and fast.ok and taken == 29
+    changed = [*lines[:12], lines[12].replace('"round":13', '"round":14'), *lines[13:]]
+    fast, full, _ = _both(changed)
+    assert fast == full and not fast.ok and fast.first_bad == 13
