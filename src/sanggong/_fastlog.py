@@ -42,11 +42,10 @@ from ._spec import most_burned
 from ._table import table_params
 from .cards import Card
 from .dealing import Game
-from .dealing._game import check_bets, make_record
+from .dealing._game import check_bets, make_record, sorted_slip
 from .dealing._procedure import Deal
 from .hands import evaluate
 from .ranking import tables_for
-from .dealing._game import sorted_slip
 from .records import RoundRecord, bit_generator_from_state, loads_record, state_json, stakes_of
 from .records._reader import _stakes
 from .records._record import _texts, hand_json, json_line, winner
