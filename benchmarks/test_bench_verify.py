@@ -6,11 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from workloads import write_macau_log
 
 from sanggong import verify as verify_module
 from sanggong.detection import detect
 from sanggong.verify import verify_log
-from workloads import write_macau_log
 
 ROUNDS = 3_000
 

@@ -46,7 +46,7 @@ from .dealing._game import check_bets, make_record, sorted_slip
 from .dealing._procedure import Deal
 from .hands import evaluate
 from .ranking import tables_for
-from .records import RoundRecord, bit_generator_from_state, loads_record, state_json, stakes_of
+from .records import RoundRecord, bit_generator_from_state, loads_record, stakes_of, state_json
 from .records._reader import _stakes
 from .records._record import _texts, hand_json, json_line, winner
 from .records._values import MONEY_KINDS
@@ -220,7 +220,8 @@ class FastReplay:
         classes = [kernels.class3(tables, a, b, c) for a, b, c in cards.tolist()]
         self.hand_class[keys], self.hand_rank[keys], self.hand_pp[keys] = classes, ranks, pps
         tails, text = self.tails, self.hand_text
-        for key, (a, b, c), value in zip(keys.tolist(), cards.tolist(), zip(classes, ranks.tolist(), pps.tolist())):
+        values = zip(classes, ranks.tolist(), pps.tolist(), strict=True)
+        for key, (a, b, c), value in zip(keys.tolist(), cards.tolist(), values, strict=True):
             head = b'{"cards":[%s,%s,%s]' % (_CARD_JSON[a], _CARD_JSON[b], _CARD_JSON[c])
             tail = tails.get((value[0], value[2]))
             if tail is None:
@@ -245,7 +246,7 @@ class FastReplay:
         if not len(ends):  # pragma: no cover - every shoe ends within `most` rounds
             raise RuntimeError("a shoe dealt without end")
         hands, burned, counts, heads, _, in_shoe, last, cut = self._deal(bit_generator, int(ends[0]) + 1)
-        n, width = len(hands), self.hands_n
+        width = self.hands_n
         wide = hands.astype(np.int32)
         keys = wide[:, :, 0] * 2704 + wide[:, :, 1] * 52 + wide[:, :, 2]
         flat = keys.ravel()
@@ -267,7 +268,7 @@ class FastReplay:
         rounds = []
         for i, (in_shoe_i, last_i, cut_i, head_i, burn_i, burn_n, won) in enumerate(zip(
                 in_shoe.tolist(), last.tolist(), cut.tolist(), heads.tolist(), burned.tolist(), counts.tolist(),
-                winners)):
+                winners, strict=True)):
             row = texts[i * width:(i + 1) * width]
             won_text = winners_text.get(won) or self._winners(won)
             burn = burn_i[:burn_n]
@@ -278,8 +279,8 @@ class FastReplay:
                 won_text[0], state_line,
             )
             line = line_format % line_order(fields)
-            fields = (*fields[:8], fields[8] if width < 11 else hands_canonical % tuple([row[1 + p] for p in self.order]),
-                      won_text[1], state_canonical)
+            hands_text = fields[8] if width < 11 else hands_canonical % tuple([row[1 + p] for p in self.order])
+            fields = (*fields[:8], hands_text, won_text[1], state_canonical)
             rounds.append((line, canonical_format % canonical_order(fields), keys[i], in_shoe_i, burn))
         self.shoe_rounds = rounds
         self.first_round = first_round

@@ -58,13 +58,13 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from ._spec import ON_HAND
-from ._presentation import html_table, pandas, percent
-from .analysis import analyze
-from .records import RoundRecord, stakes_of
 from ._checks import flag
 from ._parallel import check_executor, check_progress, execute
 from ._parallel import workers as workers_of
+from ._presentation import html_table, pandas, percent
+from ._spec import ON_HAND
+from .analysis import analyze
+from .records import RoundRecord, stakes_of
 from .rules import RuleSet, as_rules
 from .verify import LogReader
 

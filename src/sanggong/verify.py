@@ -31,12 +31,12 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, BinaryIO
 
-from .dealing import CannotCheck, Replayer, Resettler
-from .limits import MAX_RECORD_BYTES, MAX_ROUND
-from .records import ZERO_HASH, RoundRecord, check_key, loads_record, record_hmac, rules_digest, stakes_of
 from ._checks import flag
 from ._parallel import check_progress
 from ._presentation import html_table, pandas
+from .dealing import CannotCheck, Replayer, Resettler
+from .limits import MAX_RECORD_BYTES, MAX_ROUND
+from .records import ZERO_HASH, RoundRecord, check_key, loads_record, record_hmac, rules_digest, stakes_of
 from .rules import PRESETS, RuleSet, as_rules
 
 if TYPE_CHECKING:  # pandas is optional (the "frame" extra), and typed only with pandas-stubs
