@@ -291,3 +291,26 @@ def test_every_preset_is_read_by_the_fast_pass(name: str) -> None:
     changed = [*lines[:12], lines[12].replace('"round":13', '"round":14'), *lines[13:]]
     fast, full, _ = _both(changed)
     assert fast == full and not fast.ok and fast.first_bad == 13
+
+
+def test_a_fast_pass_that_fails_leaves_the_lines_to_the_full_checks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Whatever goes wrong inside the fast pass, the report is the full checks' (it never
+    raises, nor changes a verdict)."""
+    from sanggong._fastlog import FastReplay
+
+    lines = _log(MACAU, 30)
+    bad = [*lines[:20], lines[20].replace('"round":21', '"round":22'), *lines[21:]]
+    check = FastReplay.check
+    calls = [0]
+
+    def failing(self: FastReplay, line: bytes, keeps: Any) -> bool:
+        calls[0] += 1
+        if calls[0] == 10:
+            raise RuntimeError("a fault in the fast pass")
+        return check(self, line, keeps)
+
+    monkeypatch.setattr(FastReplay, "check", failing)
+    for log in (lines, bad):
+        calls[0] = 0
+        fast, full, _ = _both(log)
+        assert fast == full and calls[0] >= 10

@@ -577,7 +577,11 @@ class LogReader:
             if fast is not None:  # the fast pass's own loop, while it accepts the lines (feed's first step)
                 check, keeps = fast.check, _keeps
                 for number, line in lines:
-                    if type(line) is bytes and check(line, keeps):
+                    try:
+                        accepted = type(line) is bytes and check(line, keeps)
+                    except Exception:  # noqa: BLE001 - (cannot happen) feed's own handling: the full checks
+                        accepted = False
+                    if accepted:
                         verifier.count += 1
                         verifier.last_line = line
                         if progress is not None and number - told >= _PROGRESS_EVERY:
