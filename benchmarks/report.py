@@ -69,6 +69,7 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=7)
     parser.add_argument("--rounds", type=float, default=1e6, help="online rounds to deal (default 1e6)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--log-rounds", type=int, default=5_000, help="rounds of the Macau log verified (5,000)")
     parser.add_argument("--chunks", type=int, default=32,
                         help="simulation chunks of 2**18 rounds per contender (default 32; the docs build uses fewer)")
     args = parser.parse_args()
@@ -108,6 +109,7 @@ def main() -> None:
     simulation = simulation_figures(args.repeats, args.chunks)
     shoe = shoe_figures(args.repeats)
     yardstick_rounds = yardstick_figures(args.repeats, args.chunks)
+    logs = verify_figures(args.log_rounds, args.repeats)
     meta = {
         "hands": n,
         "reference_hands": slice_n,
@@ -126,7 +128,8 @@ def main() -> None:
                           "analysis": analysis,
                           "simulation": simulation,
                           "shoe": shoe,
-                          "yardstick_rounds": yardstick_rounds}, indent=2))
+                          "yardstick_rounds": yardstick_rounds,
+                          "logs": logs}, indent=2))
         return
     print(f"Evaluating {n:,} random one-deck hands (uint8 codes), median of {args.repeats} runs")
     print(f"python {meta['python']}, numpy {meta['numpy']}, {meta['machine']}, {meta['cpus']} cpus\n")
@@ -170,6 +173,43 @@ def main() -> None:
     width = max(map(len, yardstick_rounds), default=0)
     for name, (value, unit) in yardstick_rounds.items():
         print(f"  {name:<{width}}  {value:14,.3f} {unit}")
+    print(f"\nA Macau log ({args.log_rounds:,} rounds, 8 decks, 7 positions, 2 players) verified and read for "
+          f"detection, one core, interleaved runs: medians")
+    width = max(map(len, logs))
+    for name, (value, unit) in logs.items():
+        print(f"  {name:<{width}}  {value:14,.2f} {unit}")
+
+
+def verify_figures(rounds: int, repeats: int) -> dict[str, tuple[float, str]]:
+    """Records per second of ``verify_log`` with its fast pass and with the full checks
+    alone (every record read, replayed and settled in Python), and of ``detect``."""
+    import tempfile
+
+    from sanggong import verify as verify_module
+    from sanggong.detection import detect
+    from workloads import write_macau_log
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "macau.jsonl"
+        write_macau_log(path, rounds)
+
+        def full() -> object:
+            verify_module._FAST = False
+            try:
+                return sanggong.verify_log(path)
+            finally:
+                verify_module._FAST = True
+
+        times = interleaved_times({"fast": (lambda: sanggong.verify_log(path), rounds), "full": (full, rounds)},
+                                  max(3, min(repeats, 5)))
+        detecting = interleaved_medians({"detect": (lambda: detect(path), rounds)}, 3)["detect"]
+    fast, slow = statistics.median(times["fast"]), statistics.median(times["full"])
+    return {
+        "verify_log, fast pass": (rounds / fast, "records/s"),
+        "verify_log, full checks alone": (rounds / slow, "records/s"),
+        "full checks / fast pass, time per record (paired)": (paired_ratio(times["full"], times["fast"]), "x"),
+        "detect (not replayed), fast pass": (rounds / detecting, "records/s"),
+    }
 
 
 def interleaved_clocks(contenders: dict[str, Callable[[], object]], repeats: int,

@@ -117,3 +117,16 @@ def card_multiset_joint(ranking: object, counts52: npt.NDArray[np.int64]) -> npt
     _core.joint_class_counts(counts52, np.ascontiguousarray(sets[held]), tables.cls[rid][held].astype(np.uint8),
                              tables.rank[rid][held].astype(np.uint16), tables.n_classes, out)
     return out
+
+
+def write_macau_log(path: object, rounds: int, seed: int = 7, key: bytes | None = None) -> None:
+    """A Macau (8 decks, 7 positions) log of ``rounds`` rounds as ``sanggong.Game`` writes
+    it, two players betting Win, Odd and Tie (stakes carried by ties included): the log
+    ``verify`` and ``detect`` are timed on."""
+    from sanggong import MACAU, Game
+
+    game = Game(MACAU, seed=seed, recall=0, key=key)
+    slip = {"ann": {"win:1": 100, "odd": 20}, "bo": {"win:3": 50, "tie:3": 10}}
+    with open(str(path), "w", encoding="utf-8") as log:
+        for _ in range(rounds):
+            log.write(game.play(slip).to_json() + "\n")

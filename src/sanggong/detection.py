@@ -47,6 +47,7 @@ and counting players as a function of rounds observed.
 
 from __future__ import annotations
 
+import io
 import math
 import os
 from collections import defaultdict
@@ -57,13 +58,13 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from ._spec import ON_HAND
-from ._presentation import html_table, pandas, percent
-from .analysis import analyze
-from .records import RoundRecord, stakes_of
 from ._checks import flag
 from ._parallel import check_executor, check_progress, execute
 from ._parallel import workers as workers_of
+from ._presentation import html_table, pandas, percent
+from ._spec import ON_HAND
+from .analysis import analyze
+from .records import RoundRecord, stakes_of
 from .rules import RuleSet, as_rules
 from .verify import LogReader
 
@@ -140,6 +141,8 @@ class _Reader:
         self.fresh = {name: float(line.ev_exact) for name, line in analyze(rules).bets.items()}
         self._evaluator_type = ShoeEvaluator
         self.evaluator: Any = None
+        self.spare: Any = None  # the evaluator, kept from shoe to shoe
+        self.removed: list[Any] = []  # the cards taken out of it
         self.shoe: int | None = None
         self.shoe_evs: list[dict[str, float]] = []
         self.shoe_stakes: dict[str, list[tuple[int, str, float]]] = defaultdict(list)
@@ -170,7 +173,7 @@ class _Reader:
                 self.skipped += 1
                 return
             self.shoe = record.shoe
-            self.evaluator = self._evaluator_type(rules)
+            self.evaluator = self._fresh()
         if self.evaluator is None:
             self.skipped += 1
             self.carried = dict(stakes_of(record.carried))
@@ -198,11 +201,22 @@ class _Reader:
                 tally.points.append((evs[bet], new))
             self.shoe_stakes[who].append((k, bet, new))
         self.carried = dict(stakes_of(record.carried))
-        seen = [c.code for h in ([record.banker] if record.banker is not None else []) + list(record.hands.values())
-                for c in h.cards]
+        seen = [c for h in ([record.banker] if record.banker is not None else []) + list(record.hands.values())
+                for c in h.cards]  # (Cards, which the evaluator takes as they are)
         if self.burned_seen:
-            seen += [c.code for c in record.burned]
+            seen += list(record.burned)
         self.evaluator.remove(seen)
+        self.removed += seen
+
+    def _fresh(self) -> Any:
+        """A shoe evaluator of a fresh shoe: the last one, its cards put back (making one
+        costs more than a shoe's rounds)."""
+        if self.spare is None:
+            self.spare = self._evaluator_type(self.rules)
+        elif self.removed:
+            self.spare.add(self.removed)
+        self.removed = []
+        return self.spare
 
     def finish(self) -> dict[str, _Tally]:
         self._close_shoe()
@@ -217,7 +231,7 @@ def _tally_log(log: Any, rules: RuleSet | None, burned_seen: bool, verify: bool,
     """One log (a path or lines) read and tallied; picklable, for any executor."""
     reader = LogReader(log, rules, key=key, replay=verify)
     tally: _Reader | None = None
-    for record in reader:
+    for record in reader._seen():  # checked by verify's fast pass where it can
         if tally is None:
             assert reader.rules is not None
             tally = _Reader(reader.rules, burned_seen)
@@ -394,8 +408,9 @@ def detect(
 ) -> Detection:
     """Test every player of a log for stakes that follow the shoe (see the module's doc).
 
-    :param records: the ``RoundRecord`` objects of one game in order, a log's path, or a list of
-        paths (several logs: each read on its own, the players' sums added).
+    :param records: the ``RoundRecord`` objects of one game in order, a log's path (or a
+        binary file: ``sys.stdin.buffer``), or a list of paths (several logs: each read on
+        its own, the players' sums added).
     :param rules: the rules played under (a ``RuleSet`` or a preset's name); None: the
         preset the records name.
     :param alpha: the family-wise error rate of ``flagged`` (Holm's correction).
@@ -416,7 +431,7 @@ def detect(
     check_progress(progress)
     check_executor(executor)
     window = workers_of(workers)
-    if isinstance(records, str | os.PathLike):
+    if isinstance(records, str | os.PathLike | io.BufferedIOBase | io.RawIOBase):
         name, tallies, count, skipped = _tally_log(records, rules, burned_seen, verify, key, progress)
         return _results(name, float(alpha), tallies, count, skipped)
     if isinstance(records, bytes | bytearray):
@@ -467,31 +482,44 @@ def _line(record: object) -> str:
     return record.to_json()
 
 
+def _numbered(index: int, *task: Any) -> tuple[int, tuple[str, dict[str, _Tally], int, int]]:
+    """``_tally_log(*task)`` and the log's place in the list (picklable, for any executor)."""
+    return index, _tally_log(*task)
+
+
 def _many(paths: list[Any], rules: RuleSet | None, alpha: float, burned_seen: bool, verify: bool,
           key: bytes | None, window: int, executor: Executor | None, progress: Progress | None) -> Detection:
     names: set[str] = set()
     total: dict[str, _Tally] = defaultdict(_Tally)
-    counts = [0, 0]
+    counts = [0, 0, 0]  # records, skipped, logs added
 
-    def absorb(result: tuple[str, dict[str, _Tally], int, int]) -> None:
-        name, tallies, count, skipped = result
-        names.add(name)
-        for player, tally in tallies.items():
-            total[player].add(tally)
-        counts[0] += count
-        counts[1] += skipped
+    done: dict[int, tuple[str, dict[str, _Tally], int, int]] = {}
+
+    def absorb(numbered: tuple[int, tuple[str, dict[str, _Tally], int, int]]) -> None:
+        """Add each log's sums in the order of the logs, whatever order they end in (float
+        sums, and the points kept, are so the same on any executor)."""
+        index, result = numbered
         if progress is not None:
-            progress(count)
+            progress(result[2])
+        done[index] = result
+        while counts[2] in done:
+            name, tallies, count, skipped = done.pop(counts[2])
+            names.add(name)
+            for player, tally in tallies.items():
+                total[player].add(tally)
+            counts[0] += count
+            counts[1] += skipped
+            counts[2] += 1
 
-    tasks = ((path, rules, burned_seen, verify, key) for path in paths)
+    tasks = ((index, path, rules, burned_seen, verify, key) for index, path in enumerate(paths))
     if executor is None and window == 1:
         for task in tasks:
-            absorb(_tally_log(*task))
+            absorb(_numbered(*task))
     elif executor is None:
         with ProcessPoolExecutor(max_workers=window) as pool:
-            if execute(tasks, _tally_log, pool, 2 * window, absorb, None):
+            if execute(tasks, _numbered, pool, 2 * window, absorb, None):
                 raise KeyboardInterrupt
-    elif execute(tasks, _tally_log, executor, 2 * window, absorb, None):
+    elif execute(tasks, _numbered, executor, 2 * window, absorb, None):
         raise KeyboardInterrupt
     if len(names) > 1:
         raise ValueError(f"the logs were played under different rules ({', '.join(sorted(names))}): detect one "

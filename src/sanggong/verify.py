@@ -23,19 +23,30 @@ bad: line 7 (round 7): hash does not match its contents (7 records read)
 
 from __future__ import annotations
 
+import dataclasses
 import hmac as _hmac
+import io
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, BinaryIO
 
+from ._checks import flag
+from ._parallel import check_progress
+from ._presentation import html_table, pandas
 from .dealing import CannotCheck, Replayer, Resettler
 from .limits import MAX_RECORD_BYTES, MAX_ROUND
 from .records import ZERO_HASH, RoundRecord, check_key, loads_record, record_hmac, rules_digest, stakes_of
-from ._checks import flag
 from .rules import PRESETS, RuleSet, as_rules
 
+if TYPE_CHECKING:  # pandas is optional (the "frame" extra), and typed only with pandas-stubs
+    from pandas import DataFrame  # type: ignore[import-not-found, import-untyped, unused-ignore]
+
 __all__ = ["LogReader", "VerifyReport", "verify_log"]
+
+_FAST = True
+"""Check a dealt game's lines by the fast pass where it can (``sanggong._fastlog``); the
+tests turn it off to hold its verdicts against the full checks'."""
 
 
 @dataclass(frozen=True)
@@ -110,6 +121,26 @@ class VerifyReport:
                           f"before a shoe's first round")
         return f"ok: {self.records} record{'s' if self.records != 1 else ''}, rules {self.rules!r}, {', '.join(checks)}"
 
+    def to_dict(self) -> dict[str, Any]:
+        """Every field and the ``status``, as strict JSON."""
+        return {"status": self.status, **dataclasses.asdict(self)}
+
+    def to_frame(self) -> DataFrame:
+        """The report as a one-row pandas ``DataFrame`` (the columns of ``to_dict``; pandas
+        is optional: ``pip install 'sanggong[frame]'``)."""
+        pd = pandas()
+        return pd.DataFrame.from_records([self.to_dict()])
+
+    def _repr_html_(self) -> str:
+        """The report as an HTML table, for notebooks (needs no pandas)."""
+        def text(value: object) -> str:
+            return "\u2014" if value is None else "yes" if value is True else "no" if value is False else \
+                f"{value:,}" if isinstance(value, int) else str(value)
+
+        rows = [(name.replace("_", " "), text(value)) for name, value in self.to_dict().items()]
+        return html_table("verify", f"Verification: {self.status}, {self.records:,} records", ("check", "result"),
+                          rows)
+
 
 class _Bad(Exception):
     def __init__(self, reason: str, round_: int | None = None, unchecked: bool = False) -> None:
@@ -134,8 +165,24 @@ def _source(record: RoundRecord) -> str:
     return "neither a seed nor a shoe state (observed cards)"
 
 
+def _left_off(carried: Mapping[str, Any], bets: Mapping[str, Any]) -> tuple[str | None, str, Any] | None:
+    """The first stake carried from a round that the next round's ``bets`` do not keep on
+    the table (at least as much, of the same kind), as (player, bet, amount); or None."""
+    stakes = stakes_of(bets)
+    for (player, bet), amount in stakes_of(carried).items():
+        stake = stakes.get((player, bet))
+        if stake is None or type(stake) is not type(amount) or stake < amount:
+            return player, bet, amount
+    return None
+
+
+def _keeps(carried: Mapping[str, Any], bets: Mapping[str, Any]) -> bool:
+    return _left_off(carried, bets) is None
+
+
 class _Verifier:
-    def __init__(self, rules: RuleSet | None, key: bytes | None, replay: bool, start_prev: str) -> None:
+    def __init__(self, rules: RuleSet | None, key: bytes | None, replay: bool, start_prev: str,
+                 no_fast: bool = False) -> None:
         self.given = rules
         self.rules: RuleSet | None = None
         self.key = key
@@ -152,23 +199,73 @@ class _Verifier:
         self.resettler: Resettler | None = None
         self.replayed = replay
         self.settled = replay
+        self.fast: Any = None  # the fast pass (a _fastlog.FastReplay), once a record starts it
+        self.last_line: str | bytes | None = None  # the last line, where it passed by the fast pass alone
+        self.no_fast = no_fast or not _FAST
 
     def feed(self, number: int, line: str | bytes | _TooLong) -> None:
         self.count += 1
         if self.bad is not None:
             return
+        fast = self.fast
+        if fast is not None and not isinstance(line, _TooLong):
+            try:
+                if fast.check(line if isinstance(line, bytes) else _utf8(line), _keeps):
+                    self.last_line = line  # (self.last is made from it only if a later line needs it)
+                    return
+            except Exception:  # noqa: BLE001 - (cannot happen) the full checks alone then, as they would be
+                self._no_fast()
+            self._resume()
         try:
             self.last = self._check(number, line)
             self.void_rounds += self.last.void
             self.reshuffles += self.last.reshuffled
             if self.first is None:
                 self.first = self.last
+            self._fast_from(self.last)
         except _Bad as bad:
             where = f"line {number}" + (f" (round {bad.round})" if bad.round is not None else "")
             self.bad = (number, bad.round, f"{where}: {bad.reason}")
             self.unchecked = bad.unchecked
         except Exception as exc:  # noqa: BLE001 - a log never makes verify_log raise
             self.bad = (number, None, f"line {number}: cannot be checked ({type(exc).__name__}: {exc})")
+
+    def _fast_from(self, record: RoundRecord) -> None:
+        """Check the lines that follow ``record`` (which passed every check) by the fast
+        pass, where it can (``sanggong._fastlog``): it only ever accepts a line, and never
+        changes a verdict, so anything wrong in it leaves the lines to the full checks."""
+        try:
+            if self.fast is not None:
+                self.fast.follow(record)
+            elif record.shoe_state is not None and record.round_in_shoe == 1 and not record.void and \
+                    self.rules is not None and not self.no_fast:
+                from ._fastlog import FastReplay
+
+                self.fast = FastReplay(self.rules, record, self.key)
+        except Exception:  # noqa: BLE001 - (cannot happen) the full checks alone then
+            self._no_fast()
+
+    def _no_fast(self) -> None:
+        self._resume()
+        self.fast, self.no_fast = None, True
+
+    def _resume(self) -> None:
+        """The full checks go on from the last line the fast pass accepted."""
+        if self.last_line is not None:
+            assert self.fast is not None
+            self.last = RoundRecord.from_json(self.last_line)
+            self.last_line = None
+            if self.replayer is not None:
+                self.replayer.game = self.fast.game()
+
+    @property
+    def last_hash(self) -> str | None:
+        """The hash of the last record that passed."""
+        if self.last_line is not None:
+            assert self.fast is not None
+            found: str = self.fast.hash
+            return found
+        return None if self.last is None else self.last.hash
 
     def _check(self, number: int, line: str | bytes | _TooLong) -> RoundRecord:
         if isinstance(line, _TooLong):
@@ -286,13 +383,12 @@ class _Verifier:
             # only observed cards may come from a shoe the house shuffled early
             raise _Bad(f"{where} does not follow line {number - 1}'s shoe {last.shoe}, round "
                        f"{last.round_in_shoe} (not the last of its shoe)", round_)
-        stakes = stakes_of(record.bets)
-        for (player, bet), amount in stakes_of(last.carried).items():
-            stake = stakes.get((player, bet))
-            if stake is None or type(stake) is not type(amount) or stake < amount:
-                whose = f" by {player}" if player is not None else ""
-                raise _Bad(f"field 'bets': the stake of {amount} on {bet}{whose} carried from line {number - 1} "
-                           f"must stay on the table (at least that much, of the same kind)", round_)
+        left = _left_off(last.carried, record.bets)
+        if left is not None:
+            player, bet, amount = left
+            whose = f" by {player}" if player is not None else ""
+            raise _Bad(f"field 'bets': the stake of {amount} on {bet}{whose} carried from line {number - 1} "
+                       f"must stay on the table (at least that much, of the same kind)", round_)
 
     def report(self) -> VerifyReport:
         rules = None if self.rules is None else self.rules.name
@@ -307,22 +403,44 @@ class _Verifier:
             return VerifyReport(False, 0, None, None, "the log holds no record", False, False, keyed, None, None)
         assert self.last is not None
         return VerifyReport(True, self.count, None, None, None, self.replayed, self.settled, keyed, rules,
-                            self.last.hash, signed=signed, void_rounds=self.void_rounds, reshuffles=self.reshuffles)
+                            self.last_hash, signed=signed, void_rounds=self.void_rounds, reshuffles=self.reshuffles)
+
+
+_PROGRESS_EVERY = 4096  # records between two calls of a progress callable
+
+
+def _utf8(line: str) -> bytes:
+    try:
+        return line.encode("utf-8")
+    except UnicodeEncodeError:  # (a lone surrogate: the full checks say so)
+        return b""
 
 
 def _file_lines(handle: Any) -> Iterator[bytes | _TooLong]:
+    """A binary file's lines, each without its ``\n`` (or ``\r\n``), read in blocks of what
+    is there (``read1``: a pipe's lines as they come); a line longer than
+    ``MAX_RECORD_BYTES`` is ``_TOO_LONG``, and one that does not end within that many
+    bytes is the last read (the log is bad there: an endless line is never read)."""
+    read = getattr(handle, "read1", handle.read)
+    pending = b""
     while True:
-        line: bytes = handle.readline(MAX_RECORD_BYTES + 2)
-        if not line:
-            return
-        if line.endswith(b"\n"):
-            line = line[:-1]
+        block = read(_BLOCK)
+        if not block:
+            break
+        lines = (pending + block).split(b"\n") if pending else block.split(b"\n")
+        pending = lines.pop()
+        for line in lines:
             if line.endswith(b"\r"):
                 line = line[:-1]
-        elif len(line) > MAX_RECORD_BYTES:  # the log is bad here: nothing after it is read
+            yield line if len(line) <= MAX_RECORD_BYTES else _TOO_LONG
+        if len(pending) > MAX_RECORD_BYTES + 1:  # the log is bad here: nothing after it is read
             yield _TOO_LONG
             return
-        yield line if len(line) <= MAX_RECORD_BYTES else _TOO_LONG
+    if pending:
+        yield pending if len(pending) <= MAX_RECORD_BYTES else _TOO_LONG
+
+
+_BLOCK = 1 << 16
 
 
 def _given_lines(lines: Iterable[Any]) -> Iterator[str | bytes | _TooLong]:
@@ -339,18 +457,20 @@ def _given_lines(lines: Iterable[Any]) -> Iterator[str | bytes | _TooLong]:
 
 
 def verify_log(
-    log: str | os.PathLike[str] | Iterable[str],
+    log: str | os.PathLike[str] | BinaryIO | Iterable[str],
     rules: RuleSet | str | None = None,
     *,
     key: bytes | None = None,
     replay: bool = True,
     start_prev: str | None = None,
+    progress: Callable[[int], None] | None = None,
 ) -> VerifyReport:
     """Check a JSON Lines log of round records and report the first bad record.
 
-    :param log: a path (``str`` or ``PathLike``), read line by line, each line at most
-        ``MAX_RECORD_BYTES``; or an iterable of lines (``str``, or ``bytes`` of UTF-8; a
-        final newline is dropped). To check text in memory, pass ``text.splitlines()``.
+    :param log: a path (``str`` or ``PathLike``) or a binary file (``sys.stdin.buffer``),
+        read line by line, each line at most ``MAX_RECORD_BYTES``; or an iterable of lines
+        (``str``, or ``bytes`` of UTF-8; a final newline is dropped). To check text in
+        memory, pass ``text.splitlines()``.
     :param rules: the rules the game was played under (a ``RuleSet`` or a preset's name);
         None: the preset the records name, if their digest is that preset's (else the
         report says the rules are needed).
@@ -361,6 +481,13 @@ def verify_log(
     :param start_prev: the hash of the record before the log's first (``last_hash`` of
         the report on the log before it): a log that continues another. Without it, a
         log starts with its game's round 1.
+    :param progress: called with the number of records read since its last call (in
+        the calling thread; every few thousand records, and at the end).
+
+    A dealt game's log is checked at the core's speed: once a record has passed every
+    check at a shoe's first round, each line that is, byte for byte, the line its
+    replay writes is accepted at once (``sanggong._fastlog``); any other line gets the
+    full checks below, so the verdicts and their reasons are the same.
 
     Each line is checked in this order, and the first failure is reported: it is a
     strict record (``RoundRecord.from_json``: size, JSON, every field, every derived
@@ -381,9 +508,8 @@ def verify_log(
     :raises OSError: the file cannot be opened or read.
     """
     reader = LogReader(log, rules, key=key, replay=replay, start_prev=start_prev)
-    for _ in reader:
-        pass
-    return reader.report()
+    check_progress(progress)
+    return reader._run(progress)
 
 
 class LogReader:
@@ -397,7 +523,7 @@ class LogReader:
 
     def __init__(
         self,
-        log: str | os.PathLike[str] | Iterable[str],
+        log: str | os.PathLike[str] | BinaryIO | Iterable[str],
         rules: RuleSet | str | None = None,
         *,
         key: bytes | None = None,
@@ -426,14 +552,71 @@ class LogReader:
         return self._verifier.rules
 
     def __iter__(self) -> Iterator[RoundRecord]:
+        yield from self._records(self._lines())
+
+    def _lines(self) -> Iterator[tuple[int, Any]]:
         if isinstance(self._log, str | os.PathLike):
             with open(self._log, "rb") as handle:
-                yield from self._records(enumerate(_file_lines(handle), start=1))
+                yield from enumerate(_file_lines(handle), start=1)
+        elif isinstance(self._log, io.BufferedIOBase | io.RawIOBase):
+            yield from enumerate(_file_lines(self._log), start=1)
         else:
-            yield from self._records(enumerate(_given_lines(self._log), start=1))
+            yield from enumerate(_given_lines(self._log), start=1)
+
+    def _run(self, progress: Callable[[int], None] | None = None) -> VerifyReport:
+        """Read the log to its end or its first bad record (``verify_log``)."""
+        verifier = self._verifier
+        feed = verifier.feed
+        told = 0
+        lines = self._lines()
+        for number, line in lines:
+            feed(number, line)
+            if verifier.bad is not None:
+                break
+            fast = verifier.fast
+            if fast is not None:  # the fast pass's own loop, while it accepts the lines (feed's first step)
+                check, keeps = fast.check, _keeps
+                for number, line in lines:
+                    try:
+                        accepted = type(line) is bytes and check(line, keeps)
+                    except Exception:  # noqa: BLE001 - (cannot happen) feed's own handling: the full checks
+                        accepted = False
+                    if accepted:
+                        verifier.count += 1
+                        verifier.last_line = line
+                        if progress is not None and number - told >= _PROGRESS_EVERY:
+                            progress(number - told)
+                            told = number
+                        continue
+                    feed(number, line)
+                    break
+                if verifier.bad is not None:
+                    break
+            if progress is not None and number - told >= _PROGRESS_EVERY:
+                progress(number - told)
+                told = number
+        if progress is not None and verifier.count > told:
+            progress(verifier.count - told)
+        return verifier.report()
+
+    def _seen(self) -> Iterator[Any]:
+        """The records, checked as ``verify_log`` checks them (the fast pass included): a
+        ``RoundRecord``, or for a line the fast pass accepted a ``_fastlog.Seen`` (what
+        ``sanggong.detection`` reads of it)."""
+        verifier = self._verifier
+        for number, line in self._lines():
+            verifier.feed(number, line)
+            if verifier.bad is not None:
+                return
+            if verifier.last_line is not None:
+                yield verifier.fast.record()
+            else:
+                assert verifier.last is not None
+                yield verifier.last
 
     def _records(self, lines: Iterable[tuple[int, Any]]) -> Iterator[RoundRecord]:
         verifier = self._verifier
+        verifier.no_fast = True  # (each record is made: the full checks make it)
         for number, line in lines:
             verifier.feed(number, line)
             if verifier.bad is not None:  # no need to read on (a file may never end)

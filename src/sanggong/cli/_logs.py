@@ -67,7 +67,13 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     if named and not (args.rules or args.rules_file):
         raise ValueError("--decks and --positions change a rule set: name it with --rules or --rules-file")
     rules = rules_of(args) if named else None  # None: the preset the records name
-    report = verify_log(args.log, rules=rules, key=read_key(args.key_file), replay=not args.no_replay)
+    key = read_key(args.key_file)
+    bar = _bar()
+    try:
+        report = verify_log(_log_arg(args.log), rules=rules, key=key, replay=not args.no_replay,
+                            progress=lambda n: _advance(bar, n))
+    finally:
+        bar.close()
     if args.json:
         print(json_text({"ok": report.ok, "status": report.status, "records": report.records,
                          "first_bad": report.first_bad, "round": report.round, "reason": report.reason,
@@ -83,9 +89,19 @@ def _advance(bar: Any, n: int) -> None:
     bar.update(n)
 
 
-def _cmd_detect(args: argparse.Namespace) -> int:
+def _bar(json: bool = False) -> Any:
+    """A progress bar of records on standard error, only where it is a terminal."""
     from tqdm import tqdm
 
+    return tqdm(unit=" records", unit_scale=True, file=sys.stderr, disable=None if not json else True)
+
+
+def _log_arg(log: str) -> Any:
+    """A LOG argument: ``-`` is standard input (read as bytes, line by line)."""
+    return sys.stdin.buffer if log == "-" else log
+
+
+def _cmd_detect(args: argparse.Namespace) -> int:
     from ..detection import detect
 
     named = args.rules or args.rules_file
@@ -94,9 +110,11 @@ def _cmd_detect(args: argparse.Namespace) -> int:
         plot_target(args.plot)
     if not 0 < args.alpha < 1:
         raise ValueError(f"--alpha {args.alpha}: a probability strictly between 0 and 1")
-    bar = tqdm(unit=" records", unit_scale=True, file=sys.stderr, disable=None if not args.json else True)
+    if "-" in args.logs and len(args.logs) > 1:
+        raise ValueError("LOG -: standard input is read alone (give the other logs as files)")
+    bar = _bar(args.json)
     try:
-        logs = args.logs if len(args.logs) > 1 else args.logs[0]
+        logs = args.logs if len(args.logs) > 1 else _log_arg(args.logs[0])
         found = detect(logs, rules, alpha=args.alpha, burned_seen=args.burned_seen, verify=args.verify,
                        key=read_key(args.key_file), workers=args.workers, progress=lambda n: _advance(bar, n))
     finally:
@@ -167,7 +185,7 @@ def add_verify(commands: Commands) -> None:
                  own, key_file("the operator key: every record must carry a valid HMAC under it"),
                  json_flag("print the report as JSON")],
     )
-    ve.add_argument("log", metavar="LOG", help="the log: one JSON record per line")
+    ve.add_argument("log", metavar="LOG", help="the log: one JSON record per line (-: standard input)")
     ve.set_defaults(run=_cmd_verify)
 
 
@@ -194,5 +212,6 @@ def add_detect(commands: Commands) -> None:
                  json_flag('print {"rules", "alpha", "players": [{"id", "rounds", "bets", "units", "mean_ev", '
                            '"baseline_ev", "z", "p_value", "expected_gain_per_100", "flagged"}]}')],
     )
-    dt.add_argument("logs", nargs="+", metavar="LOG", help="a log: one JSON record per line (several: one table's)")
+    dt.add_argument("logs", nargs="+", metavar="LOG",
+                    help="a log: one JSON record per line (several: one table's; -: standard input)")
     dt.set_defaults(run=_cmd_detect, decks=None, positions=None)

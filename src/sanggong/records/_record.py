@@ -158,6 +158,24 @@ def _result_json(result: Mapping[str, Any]) -> dict[str, Any]:
     return {k: money_text(v) if k in AMOUNTS else v for k, v in result.items()}
 
 
+def hand_json(hand: HandValue) -> dict[str, Any]:
+    """A hand as a record's JSON holds it (``banker``, ``hands``)."""
+    return {"cards": [str(c) for c in hand.cards], "label": hand.label, "pair_plus": hand.pair_plus.label}
+
+
+_WORDS = {1: "win", 0: "tie", -1: "lose"}
+
+
+def winner(rank: int, banker_rank: int) -> str:
+    """A hand of ``rank`` against the banker's: ``"win"``, ``"tie"`` or ``"lose"``."""
+    return _WORDS[(rank > banker_rank) - (rank < banker_rank)]
+
+
+def json_line(data: Mapping[str, Any]) -> str:
+    """A record's JSON object as one line of a log (``RoundRecord.to_json``)."""
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
 @dataclass(frozen=True)
 class RoundRecord:
     """Everything about one round: where it came from, its cards, hands, bets and results.
@@ -212,14 +230,11 @@ class RoundRecord:
         a void round)."""
         if self.banker is None:
             return {}
-        words = {1: "win", 0: "tie", -1: "lose"}
         b = self.banker.rank
-        return {p: words[(h.rank > b) - (h.rank < b)] for p, h in self.hands.items()}
+        return {p: winner(h.rank, b) for p, h in self.hands.items()}
 
     def _body(self) -> dict[str, Any]:
-        def hand(h: HandValue) -> dict[str, Any]:
-            return {"cards": [str(c) for c in h.cards], "label": h.label, "pair_plus": h.pair_plus.label}
-
+        hand = hand_json
         return {
             "format": FORMAT,
             "rules": self.rules,
@@ -271,7 +286,7 @@ class RoundRecord:
 
     def to_json(self) -> str:
         """One line of a JSON Lines log (no newline in it)."""
-        return json.dumps(self.to_dict(), ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+        return json_line(self.to_dict())
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> RoundRecord:
