@@ -250,3 +250,14 @@ def _ways_of(row: np.ndarray, counts: list[int]) -> int:
             by_strength = [counts[4 * t + s] for s in np.argsort(ref.SUIT_STRENGTH)]
             ways *= ref.suit_split(by_strength, a, b)[2]
     return ways
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_float_evs_are_the_exact_evs_correctly_rounded(preset: str) -> None:
+    """float_evs (for statistics) is evs' Fractions, each rounded to the nearest float, on a
+    full shoe and on one with cards seen."""
+    ev = ShoeEvaluator(preset)
+    for seen in ("", "As Ac 5d 9h Kd Qs 7c 7d Th"):
+        ev.remove(seen)
+        exact = ev.evs()
+        assert ev.float_evs() == {name: float(value) for name, value in exact.items()}

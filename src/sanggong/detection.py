@@ -151,6 +151,8 @@ class _Reader:
         self.skipped = 0
 
     def _units(self, amount: Any) -> float:
+        if type(amount) is int:
+            return float(amount)  # (the same float as float(Fraction(amount)): both correctly rounded)
         if isinstance(amount, Decimal):
             return float(Fraction(amount) / Fraction(self.rules.minor_unit))
         return float(Fraction(amount))
@@ -178,7 +180,7 @@ class _Reader:
             self.skipped += 1
             self.carried = dict(stakes_of(record.carried))
             return
-        evs = {name: float(value) for name, value in self.evaluator.evs().items()}
+        evs = self.evaluator.float_evs()
         k = len(self.shoe_evs)
         self.shoe_evs.append(evs)
         placed: set[str] = set()

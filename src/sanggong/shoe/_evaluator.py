@@ -116,6 +116,19 @@ class ShoeEvaluator:
         return {name: values[plan.bet_row[j]] for j, name in enumerate(self.bets)}
 
     @locked
+    def float_evs(self) -> dict[str, float]:
+        """Every bet's EV per unit staked as the float nearest its exact value (each is the
+        exact sum divided by the exact count, correctly rounded): for statistics over many
+        rounds, such as ``detect``'s, where making Fractions would cost more than the count."""
+        self._check_dealable()
+        plan = self._plan
+        sums = self._kernel.numerators()
+        n = self.cards
+        totals = {PAIRS: math.comb(n, 3) * math.comb(n - 3, 3), SINGLE: math.comb(n, 3), CARDS: math.comb(n, 3)}
+        values = [s / (row.denominator * totals[row.part]) for s, row in zip(sums, plan.rows, strict=True)]
+        return {name: values[plan.bet_row[j]] for j, name in enumerate(self.bets)}
+
+    @locked
     def ev(self, bet: str) -> Fraction:
         """One bet's exact EV per unit staked."""
         if bet not in self.bets:
