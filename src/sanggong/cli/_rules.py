@@ -7,7 +7,7 @@ import argparse
 from collections.abc import Mapping
 from fractions import Fraction
 
-from ..rules import PRESETS, RuleSet, to_toml
+from ..rules import PRESETS, RuleSet
 from ._options import DEFAULT_PRESET, json_flag, rules_of, table
 from ._output import json_text, odds_text, print_table, table_text
 from ._parser import Commands, Parser
@@ -44,12 +44,10 @@ def _cmd_rules_list(args: argparse.Namespace) -> int:
 
 
 def _cmd_rules_show(args: argparse.Namespace) -> int:
-    data = PRESETS[args.preset].to_dict()
-    as_json = getattr(args, "json", False)  # left unset where not given (see add_rules)
-    # exactly what RuleSet.save writes to a .json or a .toml file (the TOML through rules.to_toml,
-    # the writer save uses)
-    print(json_text(data, indent=2, ensure_ascii=False) if as_json else to_toml(data), end="\n" if as_json else "")
-    return 0
+    rules = PRESETS[args.preset]
+    # exactly what RuleSet.save writes to a .json or a .toml file
+    print(rules.to_json() if getattr(args, "json", False) else rules.to_toml(), end="")  # (--json: unset where
+    return 0  # not given, see add_rules)
 
 
 def _json_odds(value: Fraction) -> int | str:

@@ -9,6 +9,7 @@ import tomllib
 from fractions import Fraction
 from typing import Any
 
+from .. import plot as figures
 from .._canonical import loads_strict
 from ..limits import MAX_RULE_FILE_BYTES, MAX_SHOES
 from ..rules import RuleSet
@@ -16,7 +17,7 @@ from ._options import (
     burned_seen, count, dask_executor, json_flag, own_options, plot, rules_of, scheduler, seed, table, workers,
     workers_text,
 )
-from ._output import Bar, figure, json_text, nothing_to_plot, odds_text, plot_target, print_table
+from ._output import Bar, draw, json_text, odds_text, plot_target, plural, print_table, print_text
 from ._parser import Commands
 
 _RANGE = re.compile(r"\s*(-?\d{1,12}(?:\.\d{1,12})?)(%?)\s*(?:-|\.\.|,)\s*(-?\d{1,12}(?:\.\d{1,12})?)(%?)\s*")
@@ -51,34 +52,6 @@ def _tags_file(path: str) -> dict[str, Any]:
     return parsed
 
 
-def _plot_counts(path: str, result: Any, title: str) -> None:
-    lines = []
-    for b in result.bets.values():
-        if b.count is None:
-            continue
-        points = [((lo if lo is not None else hi - 0.5) + (hi if hi is not None else lo + 0.5)) / 2
-                  for lo, hi in ((row.low, row.high) for row in b.count.table)]
-        values = [row.ev if row.ev is not None else row.result for row in b.count.table]
-        xs = [x for x, v, row in zip(points, values, b.count.table) if v is not None and row.rounds >= 100]
-        ys = [100 * v for x, v, row in zip(points, values, b.count.table) if v is not None and row.rounds >= 100]
-        if xs:
-            lines.append((b.bet, xs, ys))
-    if not lines:
-        nothing_to_plot(path, "no true count was reached in 100 rounds or more by any bet: play more shoes")
-        return
-    with figure(path, title) as ax:
-        for bet, xs, ys in lines:
-            ax.plot(xs, ys, marker=".", label=bet)
-        ax.axhline(0, color="black", linewidth=1)
-        ax.set_xlabel("true count (its bet's tags)")
-        ax.set_ylabel("EV per unit (%)")
-        ax.legend(fontsize="small", ncol=2)
-
-
-def _plural(n: int, what: str) -> str:
-    return f"{n:,} {what}{'' if n == 1 else 's'}"
-
-
 def _signed(value: float | None, places: int = 3) -> str:
     return "" if value is None else f"{round(value, places) + 0.0:+.{places}f}"
 
@@ -89,7 +62,7 @@ def _print_protection(result: Any, rules: RuleSet, where: str) -> None:
     note = " (INTERRUPTED: partial result)" if result.interrupted else ""
     dealt = ("a fresh deck each round" if rules.fresh_deck_each_round else
              f"cut card {rules.cut_card_range[0]}-{rules.cut_card_range[1]} from the end")
-    print(f"rules: {rules.name}, {_plural(rules.decks, 'deck')}, {_plural(rules.positions, 'position')}, {dealt}; "
+    print(f"rules: {rules.name}, {plural(rules.decks, 'deck')}, {plural(rules.positions, 'position')}, {dealt}; "
           f"{result.shoes:,} shoes, "
           f"{result.rounds:,} rounds in {result.seconds:.1f} s, seed {result.seed}; "
           f"{where}{note}")
@@ -176,7 +149,7 @@ def _cmd_protect(args: argparse.Namespace) -> int:
     else:
         _print_protection(result, rules, workers_text(args))
     if args.plot:
-        _plot_counts(args.plot, result, f"{rules.name}: EV by true count")
+        draw(args.plot, figures.ev_by_count, result)
     return 130 if result.interrupted else 0
 
 
@@ -196,7 +169,7 @@ def _cmd_design(args: argparse.Namespace) -> int:
                          "edge": [float(edge[0]), float(edge[1])], "step": str(step), "shoes": args.shoes,
                          "seed": args.seed, "options": [o.to_dict() for o in options]}))
         return 0
-    print(f"rules: {rules.name}, {_plural(rules.decks, 'deck')}; {args.bet}: pays in steps of {step} with a house edge in "
+    print(f"rules: {rules.name}, {plural(rules.decks, 'deck')}; {args.bet}: pays in steps of {step} with a house edge in "
           f"{100 * float(edge[0]):.2f}%..{100 * float(edge[1]):.2f}%, nearest the middle first")
     if not options:
         print("no pay in that range has such an edge")

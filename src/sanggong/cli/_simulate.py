@@ -6,43 +6,15 @@ import argparse
 from typing import Any
 
 from .. import _impl
+from .. import plot as figures
 from ..limits import MAX_SESSION_ROUNDS, MAX_SESSIONS, MAX_SIM_ROUNDS, MAX_STAKE
 from ..rules import RuleSet
 from ._options import (
     bet_slip, count, dask_executor, json_flag, own_options, plot, rules_of, scheduler, seed, slip, table, workers,
     workers_text,
 )
-from ._output import Bar, figure, json_text, nothing_to_plot, plot_target
+from ._output import Bar, draw, json_text, plot_target
 from ._parser import Commands
-
-
-def _plot_convergence(path: str, result: Any, title: str) -> None:
-    points = result.convergence
-    bet = next(iter(result.bets.values()))
-    if not points:
-        nothing_to_plot(path, "no round was played")
-        return
-    with figure(path, title) as ax:
-        ax.plot([p[0] for p in points], [p[1] for p in points], marker="." if len(points) < 20 else None,
-                label=f"simulated return of {bet.bet}")
-        if bet.exact is not None:
-            ax.axhline(bet.exact, color="black", linestyle="--", linewidth=1, label="exact")
-        ax.set_xscale("log")
-        ax.set_xlabel("rounds")
-        ax.set_ylabel("return to player")
-        ax.legend()
-
-
-def _plot_sessions(path: str, result: Any, title: str) -> None:
-    if not result.sessions:
-        nothing_to_plot(path, "no session finished")
-        return
-    with figure(path, title) as ax:
-        ax.hist(result.finals, bins=60)
-        ax.axvline(result.bankroll, color="black", linestyle="--", linewidth=1, label="starting bankroll")
-        ax.set_xlabel("final bankroll (minor units)")
-        ax.set_ylabel("sessions")
-        ax.legend()
 
 
 def _print_simulation(result: Any, rules: RuleSet, where: str, implementation: str) -> None:
@@ -105,7 +77,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
             else:
                 _print_sessions(sessions, rules, workers_text(args))
             if args.plot:
-                _plot_sessions(args.plot, sessions, f"{rules.name}: final bankrolls")
+                draw(args.plot, figures.bankroll, sessions)
             return 130 if sessions.interrupted else 0
         bar = None if args.json else Bar(args.rounds)
         try:
@@ -122,7 +94,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     else:
         _print_simulation(result, rules, workers_text(args), result.versions.get("implementation", "unknown"))
     if args.plot:
-        _plot_convergence(args.plot, result, f"{rules.name}: return as rounds accumulate")
+        draw(args.plot, figures.convergence, result)
     return 130 if result.interrupted else 0
 
 
