@@ -6,7 +6,7 @@ import argparse
 
 from ..analysis import analyze, composition, effect_of_removal
 from ._options import json_flag, own_options, rules_of, table
-from ._output import json_text
+from ._output import json_text, plural
 from ._parser import Commands
 
 
@@ -20,7 +20,7 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
                 for r in removal.values()]}))
             return 0
         ranks = list(next(iter(removal.values())).eor)
-        print(f"rules: {rules.name}, {rules.decks} deck(s): change in return (%) when one card of a rank leaves")
+        print(f"rules: {rules.name}, {plural(rules.decks, 'deck')}: change in return (%) when one card of a rank leaves")
         print("bet".ljust(18) + "".join(r.rjust(8) for r in ranks) + "  tags")
         for r in removal.values():
             cells = "".join(f"{100 * r.eor[k]:8.4f}" for k in ranks)
@@ -33,7 +33,7 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
         print(json_text(result.to_dict()))
         return 0
     removed = f", less {args.remove}" if args.remove else ""
-    print(f"rules: {rules.name}, {rules.decks} deck(s), {result.cards} cards{removed}")
+    print(f"rules: {rules.name}, {plural(rules.decks, 'deck')}, {result.cards:,} cards{removed}")
     # "net": what one unit staked gains (won less commission) or loses on that outcome; not
     # the simulation's return per unit staked (RTP), which counts the stake given back too
     header = ("bet", "outcome", "combinations", "probability", "pays", "net per unit")

@@ -9,7 +9,7 @@ from fractions import Fraction
 
 from ..rules import PRESETS, RuleSet
 from ._options import DEFAULT_PRESET, json_flag, rules_of, table
-from ._output import json_text, odds_text, print_table, table_text
+from ._output import json_text, odds_text, plural, print_table, table_text
 from ._parser import Commands, Parser
 
 # One line on each preset (the docstrings of the constants in sanggong.rules say more; a
@@ -114,7 +114,7 @@ def _cmd_bets(args: argparse.Namespace) -> int:
         print(json_text({"rules": rules.name, "variant": rules.variant, "decks": rules.decks,
                          "positions": rules.positions, "bets": bets}, ensure_ascii=False))
         return 0
-    print(f"rules: {rules.name} (variant {rules.variant}), {rules.decks} deck(s), {table_text(rules)}: "
+    print(f"rules: {rules.name} (variant {rules.variant}), {plural(rules.decks, 'deck')}, {table_text(rules)}: "
           f"{len(bets)} bet{'s' if len(bets) > 1 else ''}")
     rows = [(str(b["bet"]), str(b["description"]), _bet_pays(rules, str(b["bet"]))) for b in bets]
     print_table(("bet", "wins when", "pays"), rows)

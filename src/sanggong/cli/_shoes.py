@@ -14,8 +14,8 @@ from .._canonical import loads_strict
 from ..limits import MAX_RULE_FILE_BYTES, MAX_SHOES
 from ..rules import RuleSet
 from ._options import (
-    burned_seen, count, dask_executor, json_flag, own_options, plot, rules_of, scheduler, seed, table, workers,
-    workers_text,
+    STDIN, burned_seen, count, dask_executor, json_flag, own_options, plot, read_stdin, rules_of, scheduler, seed, table,
+    workers, workers_text,
 )
 from ._output import Bar, draw, json_text, odds_text, plot_target, plural, print_table, print_text
 from ._parser import Commands
@@ -34,10 +34,14 @@ def _range(what: str, text: str) -> tuple[Fraction, Fraction]:
     return low, high
 
 
-def _tags_file(path: str) -> dict[str, Any]:
-    """A tags file: JSON or TOML, rank symbol -> int for every bet, or bet -> such a table."""
-    with open(path, "rb") as f:
-        data = f.read(MAX_RULE_FILE_BYTES + 1)
+def _tags_file(path: str, args: argparse.Namespace) -> dict[str, Any]:
+    """A tags file (``-``: standard input): JSON or TOML, rank symbol -> int for every bet,
+    or bet -> such a table."""
+    if path == STDIN:
+        data = read_stdin(args, "--tags", MAX_RULE_FILE_BYTES)
+    else:
+        with open(path, "rb") as f:
+            data = f.read(MAX_RULE_FILE_BYTES + 1)
     if len(data) > MAX_RULE_FILE_BYTES:
         raise ValueError(f"--tags {path}: larger than {MAX_RULE_FILE_BYTES:,} bytes")
     try:
@@ -118,7 +122,7 @@ def _cmd_protect(args: argparse.Namespace) -> int:
             raise ValueError(f"--plot {args.plot}: nothing to plot: the {rules.name} table deals every round "
                              f"from a fresh deck{' (--decks 1)' if args.decks == 1 else ''}, so every true "
                              f"count is 0")
-    tags = _tags_file(args.tags) if args.tags else None
+    tags = _tags_file(args.tags, args) if args.tags else None
     bets = [b.strip() for b in args.bets.split(",")] if args.bets else None
     strategies = [s.strip() for s in args.strategy.split(",")]
     if tags is not None and "count" not in strategies:
@@ -189,7 +193,8 @@ def add_protect(commands: Commands) -> None:
     own.add_argument("--shoes", type=count(MAX_SHOES), default=10_000, help="shoes to play (default 10,000)")
     own.add_argument("--cut", metavar="LO-HI", help="cut card between LO and HI cards from the end (e.g. 30-40)")
     own.add_argument("--tags", metavar="FILE",
-                     help="count tags, JSON or TOML: rank -> int for every bet, or bet -> {rank: int}")
+                     help="count tags, JSON or TOML: rank -> int for every bet, or bet -> {rank: int} (-: read standard "
+                          "input)")
     own.add_argument("--bets", metavar="BET,BET", help="the bets to play (default: every bet of the table)")
     own.add_argument("--strategy", default="perfect,count", help="perfect, count, or both (default)")
     own.add_argument("--bankroll", type=count(10**15), help="units: report each strategy's risk of ruin (--json)")

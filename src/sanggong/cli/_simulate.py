@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import argparse
+from decimal import Decimal
+from fractions import Fraction
 from typing import Any
 
 from .. import _impl
 from .. import plot as figures
-from ..limits import MAX_SESSION_ROUNDS, MAX_SESSIONS, MAX_SIM_ROUNDS, MAX_STAKE
+from ..limits import MAX_SESSION_ROUNDS, MAX_SESSIONS, MAX_SIM_ROUNDS
+from ..money import Money, exact_decimal
 from ..rules import RuleSet
 from ._options import (
-    bet_slip, count, dask_executor, json_flag, own_options, plot, rules_of, scheduler, seed, slip, table, workers,
+    amount, bet_slip, count, dask_executor, json_flag, money_unit, own_options, plot, rules_of, scheduler, seed, slip, table, workers,
     workers_text,
 )
 from ._output import Bar, draw, json_text, plot_target
@@ -44,17 +47,42 @@ def _print_simulation(result: Any, rules: RuleSet, where: str, implementation: s
     print("z = (simulated - exact) / standard error; by chance |z| > 2 for about 1 bet in 20, > 3 for 1 in 370")
 
 
-def _print_sessions(sessions: Any, rules: RuleSet, where: str) -> None:
-    """The report of ``simulate --sessions``: a header naming the run, the risk of ruin, the
-    mean final bankroll and its quantiles."""
+def _minor_units(what: str, value: Money, rules: RuleSet) -> int:
+    """An amount as whole minor units (session mode counts in them): a major-unit amount
+    that is not a whole number of the table's minor unit is refused, naming it."""
+    if isinstance(value, int):
+        return value
+    units = Fraction(value) / Fraction(rules.minor_unit)
+    if units.denominator != 1:
+        raise ValueError(f"{what}: {value} is not a whole number of the minor unit {rules.minor_unit}")
+    return int(units)
+
+
+def _shown(minor: float, unit: str, rules: RuleSet, places: int = 0) -> str:
+    """An amount of minor units as the run's unit writes it: ``1,050`` or ``10.50``."""
+    if unit == "minor":
+        return f"{minor:,.{places}f}"
+    exponent = rules.minor_unit.as_tuple().exponent
+    digits = max(0, -exponent if isinstance(exponent, int) else 0) + places
+    with exact_decimal():
+        major = Decimal(minor) * rules.minor_unit if isinstance(minor, int) else Decimal(repr(minor)) * rules.minor_unit
+    return f"{major:,.{digits}f}"
+
+
+def _print_sessions(sessions: Any, rules: RuleSet, where: str, unit: str) -> None:
+    """The report of ``simulate --sessions``: a header naming the run and its unit, the risk
+    of ruin, the mean final bankroll and its quantiles."""
     data = sessions.to_dict()
     note = " (INTERRUPTED: the sessions finished so far)" if sessions.interrupted else ""
+    slip_text = ", ".join(f"{k}={_shown(v, unit, rules)}" for k, v in data["slip"].items())
     print(f"rules: {rules.name}, {data['sessions']:,} sessions of {data['rounds']:,} rounds, "
-          f"bankroll {data['bankroll']:,}, slip {data['slip']}, seed {data['seed']}; "
-          f"{where}, implementation {_impl.kernels.IMPLEMENTATION}{note}")
+          f"bankroll {_shown(data['bankroll'], unit, rules)}, slip {slip_text} ({money_unit(unit, rules.minor_unit)}), "
+          f"seed {data['seed']}; {where}, implementation {_impl.kernels.IMPLEMENTATION}{note}")
     if data["sessions"]:
-        print(f"risk of ruin {100 * data['risk_of_ruin']:.2f}%, mean final bankroll {data['mean_final']:,.1f}")
-        print("final bankroll quantiles: " + ", ".join(f"{k} {v:,}" for k, v in data["quantiles"].items()))
+        print(f"risk of ruin {100 * data['risk_of_ruin']:.2f}%, mean final bankroll "
+              f"{_shown(data['mean_final'], unit, rules, places=1)}")
+        print("final bankroll quantiles: " + ", ".join(f"{k} {_shown(v, unit, rules)}"
+                                                     for k, v in data["quantiles"].items()))
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
@@ -63,19 +91,21 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     rules = rules_of(args)
     if args.plot:
         plot_target(args.plot)  # the extra and the file's folder are checked before any work
-    bets = slip(args.bet)
+    bets = slip(args.bet, args.unit)
     client, executor = dask_executor(args)
     try:
         if args.sessions:
             if not bets or args.bankroll is None or args.session_rounds is None:
                 raise ValueError("--sessions needs --bet NAME=STAKE, --bankroll and --session-rounds")
-            sessions = simulate_sessions(rules, bets, args.bankroll, args.session_rounds, args.sessions,  # type: ignore[arg-type]
+            stakes = {name: _minor_units(f"stake on {name}", stake, rules) for name, stake in bets.items()}
+            bankroll = _minor_units("--bankroll", amount("--bankroll", args.bankroll, args.unit), rules)
+            sessions = simulate_sessions(rules, stakes, bankroll, args.session_rounds, args.sessions,
                                          seed=args.seed, workers=args.workers, executor=executor,
                                          partial_on_interrupt=True)
             if args.json:
                 print(json_text(sessions.to_dict()))
             else:
-                _print_sessions(sessions, rules, workers_text(args))
+                _print_sessions(sessions, rules, workers_text(args), args.unit)
             if args.plot:
                 draw(args.plot, figures.bankroll, sessions)
             return 130 if sessions.interrupted else 0
@@ -106,8 +136,7 @@ def add_simulate(commands: Commands) -> None:
     own.add_argument("--sessions", type=count(MAX_SESSIONS),
                      help="session mode: this many sessions of --session-rounds")
     own.add_argument("--session-rounds", type=count(MAX_SESSION_ROUNDS), help="rounds a session lasts at most")
-    own.add_argument("--bankroll", type=count(MAX_STAKE * MAX_SESSION_ROUNDS),
-                     help="session mode: starting bankroll in minor units")
+    own.add_argument("--bankroll", metavar="AMOUNT", help="session mode: the starting bankroll (in --unit)")
     si = commands.add_parser(
         "simulate",
         help="Monte Carlo: play rounds on every core and compare with the exact values",
@@ -118,7 +147,7 @@ def add_simulate(commands: Commands) -> None:
         ),
         epilog="example: sanggong simulate --rules online --rounds 100000000 --seed 1",
         parents=[table("decks", "positions"), own,
-                 bet_slip("bet slip (default: every bet, one unit); stakes in minor units"), seed(), workers(),
+                 bet_slip("bet slip (default: every bet, one unit); stakes in --unit"), seed(), workers(),
                  scheduler(), plot("draw the return's convergence (or the sessions) to FILE"),
                  json_flag("print the result as JSON (no progress bar)")],
     )

@@ -211,7 +211,7 @@ def refuse_repeated_keys(path: Path | str, text: str) -> None:
     try:
         loads_strict(text)
     except DuplicateKey as exc:
-        raise ValueError(f"{path}: {exc}") from None
+        raise ValueError(f"{path}: {exc}" if str(path) else str(exc)) from None
     except (ValueError, RecursionError):  # not JSON, or nested too deeply: msgspec says which
         pass
 
@@ -262,11 +262,12 @@ def read_fields(path: Path) -> dict[str, Any]:
 def fields_from_text(text: str, format: str, where: str) -> dict[str, Any]:
     """``RuleSet``'s keyword arguments from a rule file's text in ``format`` (``"toml"`` or
     ``"json"``), read as strictly as a file (``read_fields``; ``where`` names the text in
-    every error: the file, or ``<stdin>``)."""
+    every error: the file; empty for none)."""
+    at = f"{where}: " if where else ""
     if format not in ("toml", "json"):
         raise ValueError(f"format: expected 'toml' or 'json', got {show(format)}")
     if len(text) > MAX_RULE_FILE_BYTES or len(text.encode("utf-8", "surrogatepass")) > MAX_RULE_FILE_BYTES:
-        raise ValueError(f"{where}: more than the {MAX_RULE_FILE_BYTES} bytes a rule file may have")
+        raise ValueError(f"{at}more than the {MAX_RULE_FILE_BYTES} bytes a rule file may have")
     toml = format == "toml"
     kind = "TOML" if toml else "JSON"
     if not toml:  # (TOML's grammar refuses a repeated key itself)
@@ -277,13 +278,13 @@ def fields_from_text(text: str, format: str, where: str) -> dict[str, Any]:
         else:
             parsed = msgspec.json.decode(text, type=RuleFile, strict=True)
     except msgspec.ValidationError as exc:
-        raise ValueError(f"{where}: {explain(str(exc))}") from None
+        raise ValueError(f"{at}{explain(str(exc))}") from None
     except msgspec.DecodeError as exc:
-        raise ValueError(f"{where}: not valid {kind}: {exc}") from None
+        raise ValueError(f"{at}not valid {kind}: {exc}") from None
     except RecursionError:
-        raise ValueError(f"{where}: not valid {kind}: nested too deeply") from None
+        raise ValueError(f"{at}not valid {kind}: nested too deeply") from None
     except ValueError as exc:  # tomllib refuses an int of more digits than Python prints
-        raise ValueError(f"{where}: {huge_toml_int(text)}: not valid {kind}: {exc}") from None
+        raise ValueError(f"{at}{huge_toml_int(text)}: not valid {kind}: {exc}") from None
     return fields_of(parsed)
 
 

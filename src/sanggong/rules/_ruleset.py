@@ -536,17 +536,19 @@ class RuleSet:
         >>> RuleSet.loads('name = "mine"\\ndecks = 0\\n')
         Traceback (most recent call last):
         ...
-        ValueError: <text>: decks: must be at least 1, got 0
+        ValueError: decks: must be at least 1, got 0
         """
         if not isinstance(text, str):
             raise TypeError(f"text: expected a str, not {type(text).__name__}")
-        return cls._from_fields(fields_from_text(text, format, "<text>"), "<text>")
+        return cls._from_fields(fields_from_text(text, format, ""), "")
 
     @classmethod
     def _from_fields(cls, fields: dict[str, Any], where: str) -> RuleSet:
         try:
             return cls(**fields)
         except (TypeError, ValueError) as exc:
+            if not where:
+                raise
             raise ValueError(f"{where}: {exc}") from None
 
     def to_toml(self) -> str:
