@@ -12,7 +12,7 @@ import sys
 from collections.abc import Iterator, Sequence
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any
+from typing import Any, BinaryIO
 
 from ..limits import MAX_DECKS, MAX_POSITIONS, MAX_RULE_FILE_BYTES, MAX_THREADS
 from ..rules import PRESETS, RuleSet
@@ -83,14 +83,15 @@ MAX_STDIN_LINE = 4096
 """The longest line of hands standard input may hold (a hand is a few characters)."""
 
 
-def _take_stdin(args: argparse.Namespace, option: str) -> Any:
+def _take_stdin(args: argparse.Namespace, option: str) -> BinaryIO:
     """Standard input's bytes, for ``option`` given ``-``: read by one option of a command
     only (a second is refused, naming both)."""
     taken = args.__dict__.get("_stdin_by")
     if taken is not None:
-        raise ValueError(f"{option} -: standard input is already read by {taken} -: give one of them a file")
+        raise ValueError(f"{option} -: standard input is already read by {taken} -: give one of them a file "
+                         "(or the hands)")
     args._stdin_by = option
-    stream = getattr(sys.stdin, "buffer", None)
+    stream: BinaryIO | None = getattr(sys.stdin, "buffer", None)
     if stream is None:
         raise ValueError(f"{option} -: there is no standard input to read")
     return stream
@@ -99,7 +100,7 @@ def _take_stdin(args: argparse.Namespace, option: str) -> Any:
 def read_stdin(args: argparse.Namespace, option: str, limit: int) -> bytes:
     """The whole of standard input, for ``option -``: at most ``limit`` bytes (more is
     refused, never cut)."""
-    data: bytes = _take_stdin(args, option).read(limit + 1)
+    data = _take_stdin(args, option).read(limit + 1)
     if len(data) > limit:
         raise ValueError(f"{option} -: standard input holds more than the {limit:,} bytes it may have")
     return data

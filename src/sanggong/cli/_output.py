@@ -36,9 +36,11 @@ def plural(n: int, what: str) -> str:
 
 
 def terminal_width() -> int | None:
-    """The width tables and notes are fitted to: the terminal's where standard output is
-    one (or ``COLUMNS`` says it), else None (output to a file or a pipe is never cut)."""
-    if "COLUMNS" not in os.environ and not sys.stdout.isatty():
+    """The width tables and notes are fitted to where standard output is a terminal: its
+    width (or ``COLUMNS``), at least 40; else None (what goes to a file or a pipe is never
+    wrapped, so that it reads the same everywhere)."""
+    isatty = getattr(sys.stdout, "isatty", None)
+    if isatty is None or not isatty():
         return None
     return max(40, shutil.get_terminal_size().columns)
 
@@ -100,18 +102,28 @@ def _numbered(names: Sequence[str]) -> str:
     return f"{kind}:{','.join(words)}"
 
 
-def same_figures(names: Sequence[str], figures: Sequence[object]) -> list[tuple[str, int]]:
+def same_figures(names: Sequence[str], figures: Sequence[object]) -> list[tuple[str, list[int]]]:
     """Bets whose figures are identical (every position's Win, say), named once: a list
-    of (the name shown, the index of the first of them), in the order the bets come. Only
-    bets of one kind that differ by what follows the colon are merged; ``figures`` are
-    compared exactly (each bet's, as values, not as text)."""
+    of (the name shown, the indices of the bets it stands for), in the order the bets
+    come. Only bets of one kind that differ by what follows the colon are merged;
+    ``figures`` are compared exactly (each bet's, as values, not as text)."""
     groups: dict[tuple[str, object], list[int]] = {}
     for i, (name, fig) in enumerate(zip(names, figures, strict=True)):
         kind, colon, _ = name.partition(":")
         key = (kind, fig) if colon else (name, i)
         groups.setdefault(key, []).append(i)
-    return [(names[g[0]] if len(g) == 1 else _numbered([names[i] for i in g]), g[0])
+    return [(names[g[0]] if len(g) == 1 else _numbered([names[i] for i in g]), g)
             for g in sorted(groups.values(), key=lambda g: g[0])]
+
+
+def same_figures_note(names: Sequence[str], shown: Sequence[tuple[str, list[int]]]) -> None:
+    """Say what a merged name (``same_figures``) stands for, where any was merged."""
+    merged = next(((name, group) for name, group in shown if len(group) > 1), None)
+    if merged is not None:
+        name, group = merged
+        members = [names[i] for i in group]
+        listed = ", ".join(members) if len(members) <= 3 else f"{members[0]}, {members[1]}, ..., {members[-1]}"
+        print_text(f"One line for the bets of a kind with the same figures: {name} is each of {listed}.")
 
 
 def odds_text(value: Fraction) -> str:
@@ -138,21 +150,30 @@ def table_text(rules: RuleSet) -> str:
 
 
 class Bar:
-    """A progress bar on standard error (tqdm's; silent where standard error is not a
-    terminal), fed with the running total a long run reports."""
+    """A progress bar on standard error (tqdm's), shown only where standard error is a
+    terminal, fed with the running total a long run reports (``update(done, total)``: the
+    total may be known only then, as ``design``'s is)."""
 
-    def __init__(self, total: int, unit: str = " rounds") -> None:
+    def __init__(self, total: int | None = None, unit: str = " rounds") -> None:
         from tqdm import tqdm
 
-        self._bar = tqdm(total=total, unit=unit, unit_scale=True, file=sys.stderr, disable=None)
+        self._bar = tqdm(total=total, unit=unit, unit_scale=True, file=sys.stderr, disable=None, leave=False)
         self._last = 0
 
     def update(self, done: int, total: int) -> None:
+        if self._bar.total != total:
+            self._bar.total = total
         self._bar.update(done - self._last)
         self._last = done
 
     def close(self) -> None:
         self._bar.close()
+
+    def __enter__(self) -> Bar:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
 
 # --- plots ----------------------------------------------------------------------------------

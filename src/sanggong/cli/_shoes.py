@@ -96,7 +96,7 @@ def _print_protection(result: Any, rules: RuleSet, where: str) -> None:
         row.append("yes" if b.beatable else "")
         rows.append(row)
     print_table(header, rows, right=range(1, len(header) - 1))
-    print("house edge: fresh shoe, exact. perfect: one unit on each bet whenever its exact EV of the unseen "
+    print_text("house edge: fresh shoe, exact. perfect: one unit on each bet whenever its exact EV of the unseen "
           "cards is positive. count: one unit when the bet's true count (its balanced tags per 52 unseen "
           "cards) reaches the threshold that gains most. gain/100: units won per 100 rounds dealt, from the "
           "exact EVs of the rounds bet where perfect information was played alongside, else from the results "
@@ -166,8 +166,13 @@ def _cmd_design(args: argparse.Namespace) -> int:
     step = Fraction(args.step) if re.fullmatch(r"\d{1,12}(?:\.\d{1,12})?", args.step or "") else None
     if step is None or step <= 0:
         raise ValueError(f"--step {args.step[:40]!r}: expected a positive number, e.g. 0.5")
-    options = design(rules, args.bet, edge, step=step, pays=pays, shoes=args.shoes, seed=args.seed,
-                     workers=args.workers, limit=args.limit, key=args.key)
+    if args.plot:
+        plot_target(args.plot)  # the extra and the file's folder are checked before any work
+    with Bar(unit=" shoes") as bar:
+        options = design(rules, args.bet, edge, step=step, pays=pays, shoes=args.shoes, seed=args.seed,
+                         workers=args.workers, limit=args.limit, key=args.key, progress=None if args.json else bar.update)
+    if args.plot:
+        draw(args.plot, figures.pay_options, options, edge=(float(edge[0]), float(edge[1])))
     if args.json:
         print(json_text({"rules": rules.name, "decks": rules.decks, "bet": args.bet,
                          "edge": [float(edge[0]), float(edge[1])], "step": str(step), "shoes": args.shoes,
@@ -182,8 +187,8 @@ def _cmd_design(args: argparse.Namespace) -> int:
     rows = [[", ".join(f"{k} {odds_text(v)}" for k, v in o.pays.items()), f"{100 * float(o.house_edge):.3f}%",
              "" if o.perfect_frequency is None else f"{100 * o.perfect_frequency:.2f}%",
              _signed(o.perfect_gain_per_100)] for o in options]
-    print_table(header, rows, right=(1, 2, 3))
-    print(f"perfect: how often, and how much per 100 rounds, a player who knows the exact EV of the unseen "
+    print_table(header, rows, right=(1, 2, 3), wrap=(0,))
+    print_text(f"perfect: how often, and how much per 100 rounds, a player who knows the exact EV of the unseen "
           f"cards gains on that pay ({args.shoes:,} shoes, seed {args.seed})")
     return 0
 
@@ -237,6 +242,7 @@ def add_design(commands: Commands) -> None:
         ),
         epilog="example: sanggong design --rules macau --bet point:0 --edge 0.02-0.06",
         parents=[table("decks", "positions"), own, seed("seed of those shoes (default 1)", default=1), workers(),
-                 json_flag("print the options as JSON")],
+                 plot("draw each pay's house edge, and perfect play's gain, against the target range to FILE"),
+                 json_flag("print the options as JSON (no progress bar)")],
     )
     dg.set_defaults(run=_cmd_design)

@@ -16,7 +16,7 @@ from ._options import (
     amount, bet_slip, count, dask_executor, json_flag, money_unit, own_options, plot, rules_of, scheduler, seed, slip, table, workers,
     workers_text,
 )
-from ._output import Bar, draw, json_text, plot_target
+from ._output import Bar, draw, json_text, plot_target, print_text
 from ._parser import Commands
 
 
@@ -43,8 +43,8 @@ def _print_simulation(result: Any, rules: RuleSet, where: str, implementation: s
     print(" " * widths[0] + "  " + group.center(span) + "  " + edge_title.rjust(widths[4]))
     for row in [header, *rows]:
         print("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths))))
-    print("RTP = returned / staked, the stake included (a carried stake counts as returned); house edge = 1 - RTP")
-    print("z = (simulated - exact) / standard error; by chance |z| > 2 for about 1 bet in 20, > 3 for 1 in 370")
+    print_text("RTP = returned / staked, the stake included (a carried stake counts as returned); house edge = 1 - RTP")
+    print_text("z = (simulated - exact) / standard error; by chance |z| > 2 for about 1 bet in 20, > 3 for 1 in 370")
 
 
 def _minor_units(what: str, value: Money, rules: RuleSet) -> int:
