@@ -25,10 +25,10 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
               f"leaves")
         shown = same_figures(list(removal), [(tuple(r.eor.values()), tuple(r.tags.values())) for r in removal.values()])
         removals = list(removal.values())
-        rows = [[name, *(f"{100 * removals[g[0]].eor[k]:.4f}" for k in ranks),
+        eor_rows = [[name, *(f"{100 * removals[g[0]].eor[k]:.4f}" for k in ranks),
                  " ".join(f"{removals[g[0]].tags[k]:+d}" for k in ranks), f"{removals[g[0]].correlation:.2f}"]
                 for name, g in shown]
-        print_table(["bet", *ranks, "tags", "corr"], rows, right=range(1, len(ranks) + 1))
+        print_table(["bet", *ranks, "tags", "corr"], eor_rows, right=range(1, len(ranks) + 1))
         print_text("tags: a balanced count's, from the effects; corr: their correlation with the effects.")
         same_figures_note(list(removal), shown)
         return 0
