@@ -21,8 +21,8 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
                 for r in removal.values()]}))
             return 0
         ranks = list(next(iter(removal.values())).eor)
-        print(f"rules: {rules.name}, {plural(rules.decks, 'deck')}: change in return (%) when one card of a rank "
-              f"leaves")
+        print_text(f"rules: {rules.name}, {plural(rules.decks, 'deck')}: change in return (%) when one card of a rank "
+                   f"leaves")
         shown = same_figures(list(removal), [(tuple(r.eor.values()), tuple(r.tags.values())) for r in removal.values()])
         removals = list(removal.values())
         eor_rows = [[name, *(f"{100 * removals[g[0]].eor[k]:.4f}" for k in ranks),
@@ -38,7 +38,7 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
         print(json_text(result.to_dict()))
         return 0
     removed = f", less {args.remove}" if args.remove else ""
-    print(f"rules: {rules.name}, {plural(rules.decks, 'deck')}, {result.cards:,} cards{removed}")
+    print_text(f"rules: {rules.name}, {plural(rules.decks, 'deck')}, {result.cards:,} cards{removed}")
     # "net": what one unit staked gains (won less commission) or loses on that outcome; not
     # the simulation's return per unit staked (RTP), which counts the stake given back too
     header = ("bet", "outcome", "combinations", "probability", "pays", "net per unit")

@@ -44,7 +44,8 @@ def _cmd_eval(args: argparse.Namespace) -> int:
         print(_eval_one(" ".join(args.cards), rules, args.json))
         return 0
     if len(args.cards) > 1:
-        raise ValueError(f"give the cards, or - to read hands from standard input, not both: {' '.join(args.cards)[:60]}")
+        raise ValueError(f"give the cards, or - to read hands from standard input, not both: "
+                         f"{' '.join(args.cards)[:60]}")
     for number, line in stdin_lines(args, "CARD"):  # a filter: each line's hand printed as it comes
         try:
             print(_eval_one(line, rules, args.json))

@@ -114,8 +114,8 @@ def _cmd_bets(args: argparse.Namespace) -> int:
         print(json_text({"rules": rules.name, "variant": rules.variant, "decks": rules.decks,
                          "positions": rules.positions, "bets": bets}, ensure_ascii=False))
         return 0
-    print(f"rules: {rules.name} (variant {rules.variant}), {plural(rules.decks, 'deck')}, {table_text(rules)}: "
-          f"{len(bets)} bet{'s' if len(bets) > 1 else ''}")
+    print_text(f"rules: {rules.name} (variant {rules.variant}), {plural(rules.decks, 'deck')}, {table_text(rules)}: "
+               f"{len(bets)} bet{'s' if len(bets) > 1 else ''}")
     rows = [(str(b["bet"]), str(b["description"]), _bet_pays(rules, str(b["bet"]))) for b in bets]
     print_table(("bet", "wins when", "pays"), rows, wrap=(1, 2))
     if any(b["pair_plus_pays"] for b in bets):

@@ -14,7 +14,7 @@ from ..settlement import Settlement, TableSession, settle
 from ._options import (
     STDIN, assignment, bet_slip, json_flag, money_unit, own_options, rules_of, slip, table, text_or_stdin,
 )
-from ._output import json_text
+from ._output import json_text, print_text
 from ._parser import Commands
 
 
@@ -30,7 +30,7 @@ def _print_settlement(result: Settlement, unit: str) -> None:
         pp = "" if not h.pair_plus else f"  ({h.pair_plus.label})"
         return f"{' '.join(map(str, h.cards))}  {h.label}{pp}"
 
-    print(f"rules: {result.rules.name}; {money_unit(unit, result.rules.minor_unit)}")
+    print_text(f"rules: {result.rules.name}; {money_unit(unit, result.rules.minor_unit)}")
     if result.banker is None:
         print("void round: every card dealt is cancelled, every stake returned (a carried stake stays carried)")
     else:
@@ -170,9 +170,9 @@ def add_settle(commands: Commands) -> None:
         description=(
             "Settle bets on a round. Stakes are whole minor units (100 is 1.00 at a table whose minor unit is "
             "0.01), or with --unit major major units (1.00); amounts are exact, and the table says their unit. "
-            "Any CARDS may be - to read them from standard input (one option only). A banker game (--rules chinese) settles "
-            "player:N bets, each --hand N against the banker's: the loser pays the stake times the "
-            "winner's multiplier, so a player's returned amount is negative when a loss costs more "
+            "Any CARDS may be - to read them from standard input (one option only). A banker game "
+            "(--rules chinese) settles player:N bets, each --hand N against the banker's: the loser pays "
+            "the stake times the winner's multiplier, so a player's returned amount is negative when a loss costs more "
             "than the stake. A Dragon/Phoenix table (--rules san_gong) deals two hands, --dragon and "
             "--phoenix, and takes the bets dragon, phoenix and tie, odd:, even: and pair: on either "
             "hand (odd:dragon, pair:phoenix) and the totals of the winning hand (total:1-6, total:9)."

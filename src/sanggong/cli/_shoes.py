@@ -14,8 +14,8 @@ from .._canonical import loads_strict
 from ..limits import MAX_RULE_FILE_BYTES, MAX_SHOES
 from ..rules import RuleSet
 from ._options import (
-    STDIN, burned_seen, count, dask_executor, json_flag, own_options, plot, read_stdin, rules_of, scheduler, seed, table,
-    workers, workers_text,
+    STDIN, burned_seen, count, dask_executor, json_flag, own_options, plot, read_stdin, rules_of, scheduler, seed,
+    table, workers, workers_text,
 )
 from ._output import Bar, draw, json_text, odds_text, plot_target, plural, print_table, print_text
 from ._parser import Commands
@@ -66,10 +66,10 @@ def _print_protection(result: Any, rules: RuleSet, where: str) -> None:
     note = " (INTERRUPTED: partial result)" if result.interrupted else ""
     dealt = ("a fresh deck each round" if rules.fresh_deck_each_round else
              f"cut card {rules.cut_card_range[0]}-{rules.cut_card_range[1]} from the end")
-    print(f"rules: {rules.name}, {plural(rules.decks, 'deck')}, {plural(rules.positions, 'position')}, {dealt}; "
-          f"{result.shoes:,} shoes, "
-          f"{result.rounds:,} rounds in {result.seconds:.1f} s, seed {result.seed}; "
-          f"{where}{note}")
+    print_text(f"rules: {rules.name}, {plural(rules.decks, 'deck')}, {plural(rules.positions, 'position')}, {dealt}; "
+               f"{result.shoes:,} shoes, "
+               f"{result.rounds:,} rounds in {result.seconds:.1f} s, seed {result.seed}; "
+               f"{where}{note}")
     header = ["bet", "house edge"]
     perfect = any(b.perfect is not None for b in result.bets.values())
     counted = any(b.count is not None for b in result.bets.values())
@@ -170,7 +170,8 @@ def _cmd_design(args: argparse.Namespace) -> int:
         plot_target(args.plot)  # the extra and the file's folder are checked before any work
     with Bar(unit=" shoes") as bar:
         options = design(rules, args.bet, edge, step=step, pays=pays, shoes=args.shoes, seed=args.seed,
-                         workers=args.workers, limit=args.limit, key=args.key, progress=None if args.json else bar.update)
+                         workers=args.workers, limit=args.limit, key=args.key,
+                         progress=None if args.json else bar.update)
     if args.plot:
         draw(args.plot, figures.pay_options, options, edge=(float(edge[0]), float(edge[1])))
     if args.json:
@@ -178,8 +179,8 @@ def _cmd_design(args: argparse.Namespace) -> int:
                          "edge": [float(edge[0]), float(edge[1])], "step": str(step), "shoes": args.shoes,
                          "seed": args.seed, "options": [o.to_dict() for o in options]}))
         return 0
-    print(f"rules: {rules.name}, {plural(rules.decks, 'deck')}; {args.bet}: pays in steps of {step} with a house edge in "
-          f"{100 * float(edge[0]):.2f}%..{100 * float(edge[1]):.2f}%, nearest the middle first")
+    print_text(f"rules: {rules.name}, {plural(rules.decks, 'deck')}; {args.bet}: pays in steps of {step} with a "
+               f"house edge in {100 * float(edge[0]):.2f}%..{100 * float(edge[1]):.2f}%, nearest the middle first")
     if not options:
         print("no pay in that range has such an edge")
         return 0
@@ -198,8 +199,8 @@ def add_protect(commands: Commands) -> None:
     own.add_argument("--shoes", type=count(MAX_SHOES), default=10_000, help="shoes to play (default 10,000)")
     own.add_argument("--cut", metavar="LO-HI", help="cut card between LO and HI cards from the end (e.g. 30-40)")
     own.add_argument("--tags", metavar="FILE",
-                     help="count tags, JSON or TOML: rank -> int for every bet, or bet -> {rank: int} (-: read standard "
-                          "input)")
+                     help="count tags, JSON or TOML: rank -> int for every bet, or bet -> {rank: int} "
+                          "(-: read standard input)")
     own.add_argument("--bets", metavar="BET,BET", help="the bets to play (default: every bet of the table)")
     own.add_argument("--strategy", default="perfect,count", help="perfect, count, or both (default)")
     own.add_argument("--bankroll", type=count(10**15), help="units: report each strategy's risk of ruin (--json)")

@@ -13,8 +13,8 @@ from ..limits import MAX_SESSION_ROUNDS, MAX_SESSIONS, MAX_SIM_ROUNDS
 from ..money import Money, exact_decimal
 from ..rules import RuleSet
 from ._options import (
-    amount, bet_slip, count, dask_executor, json_flag, money_unit, own_options, plot, rules_of, scheduler, seed, slip, table, workers,
-    workers_text,
+    amount, bet_slip, count, dask_executor, json_flag, money_unit, own_options, plot, rules_of, scheduler, seed, slip,
+    table, workers, workers_text,
 )
 from ._output import Bar, draw, json_text, plot_target, print_text
 from ._parser import Commands
@@ -25,8 +25,8 @@ def _print_simulation(result: Any, rules: RuleSet, where: str, implementation: s
     (simulated, its 95% interval, exact), the house edge and z, and what they mean."""
     rate = result.rounds / result.seconds if result.seconds else float("nan")
     note = " (INTERRUPTED: partial result)" if result.interrupted else ""
-    print(f"rules: {rules.name}, {result.rounds:,} rounds in {result.seconds:.2f} s "
-          f"({rate / 1e6:.2f} M rounds/s), seed {result.seed}; {where}, implementation {implementation}{note}")
+    print_text(f"rules: {rules.name}, {result.rounds:,} rounds in {result.seconds:.2f} s "
+               f"({rate / 1e6:.2f} M rounds/s), seed {result.seed}; {where}, implementation {implementation}{note}")
     header = ("bet", "simulated", "95% interval", "exact", "1 - exact", "z")
     rows = []
     for b in result.bets.values():
@@ -75,9 +75,10 @@ def _print_sessions(sessions: Any, rules: RuleSet, where: str, unit: str) -> Non
     data = sessions.to_dict()
     note = " (INTERRUPTED: the sessions finished so far)" if sessions.interrupted else ""
     slip_text = ", ".join(f"{k}={_shown(v, unit, rules)}" for k, v in data["slip"].items())
-    print(f"rules: {rules.name}, {data['sessions']:,} sessions of {data['rounds']:,} rounds, "
-          f"bankroll {_shown(data['bankroll'], unit, rules)}, slip {slip_text} ({money_unit(unit, rules.minor_unit)}), "
-          f"seed {data['seed']}; {where}, implementation {_impl.kernels.IMPLEMENTATION}{note}")
+    print_text(f"rules: {rules.name}, {data['sessions']:,} sessions of {data['rounds']:,} rounds, "
+               f"bankroll {_shown(data['bankroll'], unit, rules)}, slip {slip_text} "
+               f"({money_unit(unit, rules.minor_unit)}), "
+               f"seed {data['seed']}; {where}, implementation {_impl.kernels.IMPLEMENTATION}{note}")
     if data["sessions"]:
         print(f"risk of ruin {100 * data['risk_of_ruin']:.2f}%, mean final bankroll "
               f"{_shown(data['mean_final'], unit, rules, places=1)}")
