@@ -29,6 +29,7 @@ from sanggong.cli import main
 from sanggong.cli._output import _numbered, same_figures
 from sanggong.rules import PRESETS, as_rules
 from sanggong.shoe import design
+from sanggong.simulation import simulate_sessions
 
 ALL = list(PRESETS)
 
@@ -237,6 +238,8 @@ def test_the_api_names_the_closest_preset_and_bet() -> None:
     ["analyze", "--rules", "online", "--eor"],
     ["simulate", "--rounds", "20000", "--chunk", "5000", "--seed", "1", "--workers", "1"],
     ["protect", "--shoes", "4", "--seed", "1", "--workers", "1", "--bets", "tie:1"],
+    ["simulate", "--sessions", "50", "--session-rounds", "10", "--bankroll", "1000", "--bet", "win:1=100", "--seed", "1",
+     "--workers", "1"],
 ])
 def test_a_long_job_draws_a_bar_on_a_terminal_only(argv: list[str], monkeypatch: pytest.MonkeyPatch,
                                                    capsys: pytest.CaptureFixture[str]) -> None:
@@ -244,10 +247,15 @@ def test_a_long_job_draws_a_bar_on_a_terminal_only(argv: list[str], monkeypatch:
     terminal = _Terminal()
     monkeypatch.setattr("sys.stderr", terminal)
     assert main(argv) == 0
-    unit = {"design": "shoes", "analyze": "ranks", "simulate": "rounds", "protect": "shoes"}[argv[0]]
+    unit = "sessions" if "--sessions" in argv else {"design": "shoes", "analyze": "ranks", "simulate": "rounds",
+                                                     "protect": "shoes"}[argv[0]]
     assert f" {unit}" in terminal.getvalue(), terminal.getvalue()[:200]
     if argv[0] in ("design", "analyze"):  # (simulate and protect print their own timings)
         assert capsys.readouterr().out == quiet
+    quiet_terminal = _Terminal()
+    monkeypatch.setattr("sys.stderr", quiet_terminal)
+    assert main([*argv, "--json"]) == 0  # JSON: no bar, even on a terminal
+    assert quiet_terminal.getvalue() == ""
 
 
 def test_the_apis_progress_reaches_the_whole_and_changes_nothing() -> None:
@@ -262,6 +270,11 @@ def test_the_apis_progress_reaches_the_whole_and_changes_nothing() -> None:
     assert ranks == [(k, 13) for k in range(1, 14)]
     with pytest.raises(TypeError, match="progress must be callable"):
         effect_of_removal(ONLINE, progress=3)  # type: ignore[arg-type]
+    sessions: list[tuple[int, int]] = []
+    with_bar = simulate_sessions(MACAU, {"win:1": 100}, 1000, 20, 90, seed=5, workers=2,
+                                 progress=lambda d, t: sessions.append((d, t)))
+    assert sessions[-1] == (90, 90) and [d for d, _ in sessions] == sorted(d for d, _ in sessions)
+    assert with_bar.to_dict() == simulate_sessions(MACAU, {"win:1": 100}, 1000, 20, 90, seed=5, workers=2).to_dict()
 
 
 # --- width, identical figures, "1 deck" -----------------------------------------------------------

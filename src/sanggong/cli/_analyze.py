@@ -13,8 +13,8 @@ from ._parser import Commands
 def _cmd_analyze(args: argparse.Namespace) -> int:
     rules = rules_of(args)
     if args.eor:
-        with Bar(unit=" ranks") as bar:
-            removal = effect_of_removal(rules, progress=None if args.json else bar.update)
+        with Bar(unit=" ranks", show=not args.json) as bar:
+            removal = effect_of_removal(rules, progress=bar.update)
         if args.json:
             print(json_text({"rules": rules.name, "decks": rules.decks, "effect_of_removal": [
                 {"bet": r.bet, "ev": r.ev, "eor": r.eor, "tags": r.tags, "correlation": r.correlation}

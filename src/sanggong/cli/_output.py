@@ -151,13 +151,15 @@ def table_text(rules: RuleSet) -> str:
 
 class Bar:
     """A progress bar on standard error (tqdm's), shown only where standard error is a
-    terminal, fed with the running total a long run reports (``update(done, total)``: the
-    total may be known only then, as ``design``'s is)."""
+    terminal (and ``show``: not with ``--json``), fed with the running total a long run
+    reports (``update(done, total)``: the total may be known only then, as ``design``'s is)."""
 
-    def __init__(self, total: int | None = None, unit: str = " rounds") -> None:
+    def __init__(self, total: int | None = None, unit: str = " rounds", show: bool = True) -> None:
         from tqdm import tqdm
 
-        self._bar = tqdm(total=total, unit=unit, unit_scale=True, file=sys.stderr, disable=None, leave=False)
+        # disable=None: tqdm's own test, no bar where standard error is no terminal
+        self._bar = tqdm(total=total, unit=unit, unit_scale=True, file=sys.stderr, disable=None if show else True,
+                         leave=False)
         self._last = 0
 
     def update(self, done: int, total: int) -> None:

@@ -137,14 +137,10 @@ def _cmd_protect(args: argparse.Namespace) -> int:
             raise ValueError(f"--strategy: unknown strategy {name[:40]!r}: expected perfect, count or both")
     client, executor = dask_executor(args)
     try:
-        bar = None if args.json else Bar(args.shoes, unit=" shoes")
-        try:
+        with Bar(args.shoes, unit=" shoes", show=not args.json) as bar:
             result = play_shoes(rules, args.shoes, chosen, seed=args.seed, workers=args.workers, executor=executor,
-                                progress=bar.update if bar else None, bets=bets, burned_seen=args.burned_seen,
+                                progress=bar.update, bets=bets, burned_seen=args.burned_seen,
                                 bankroll=args.bankroll, partial_on_interrupt=True)
-        finally:
-            if bar:
-                bar.close()
     finally:
         if client is not None:
             client.close()
@@ -168,10 +164,9 @@ def _cmd_design(args: argparse.Namespace) -> int:
         raise ValueError(f"--step {args.step[:40]!r}: expected a positive number, e.g. 0.5")
     if args.plot:
         plot_target(args.plot)  # the extra and the file's folder are checked before any work
-    with Bar(unit=" shoes") as bar:
+    with Bar(unit=" shoes", show=not args.json) as bar:
         options = design(rules, args.bet, edge, step=step, pays=pays, shoes=args.shoes, seed=args.seed,
-                         workers=args.workers, limit=args.limit, key=args.key,
-                         progress=None if args.json else bar.update)
+                         workers=args.workers, limit=args.limit, key=args.key, progress=bar.update)
     if args.plot:
         draw(args.plot, figures.pay_options, options, edge=(float(edge[0]), float(edge[1])))
     if args.json:

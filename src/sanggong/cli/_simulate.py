@@ -100,9 +100,10 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
                 raise ValueError("--sessions needs --bet NAME=STAKE, --bankroll and --session-rounds")
             stakes = {name: _minor_units(f"stake on {name}", stake, rules) for name, stake in bets.items()}
             bankroll = _minor_units("--bankroll", amount("--bankroll", args.bankroll, args.unit), rules)
-            sessions = simulate_sessions(rules, stakes, bankroll, args.session_rounds, args.sessions,
-                                         seed=args.seed, workers=args.workers, executor=executor,
-                                         partial_on_interrupt=True)
+            with Bar(args.sessions, unit=" sessions", show=not args.json) as bar:
+                sessions = simulate_sessions(rules, stakes, bankroll, args.session_rounds, args.sessions,
+                                             seed=args.seed, workers=args.workers, executor=executor,
+                                             progress=bar.update, partial_on_interrupt=True)
             if args.json:
                 print(json_text(sessions.to_dict()))
             else:
@@ -110,13 +111,9 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
             if args.plot:
                 draw(args.plot, figures.bankroll, sessions)
             return 130 if sessions.interrupted else 0
-        bar = None if args.json else Bar(args.rounds)
-        try:
+        with Bar(args.rounds, show=not args.json) as rounds_bar:
             result = simulate(rules, args.rounds, bets or None, seed=args.seed, workers=args.workers, executor=executor,
-                              progress=bar.update if bar else None, chunk_size=args.chunk, partial_on_interrupt=True)
-        finally:
-            if bar:
-                bar.close()
+                              progress=rounds_bar.update, chunk_size=args.chunk, partial_on_interrupt=True)
     finally:
         if client is not None:
             client.close()
