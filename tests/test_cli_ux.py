@@ -206,6 +206,9 @@ def test_sessions_in_major_units_are_the_sessions_in_minor_units(capsys: pytest.
      "unknown bet 'wni:1' (did you mean 'win:1'?)"),
     (["settle", "--banker", "9c 9d 5h", "--hand", "1=Kh Qs 9d", "--bet", "Win:1=100"], "(did you mean 'win:1'?)"),
     (["design", "--bet", "piont:0", "--edge", "2%-6%"], "(did you mean 'point:0'?)"),
+    (["design", "--rules", "chinese", "--bet", "player:1", "--edge", "1%-5%", "--key", "face_trip"],
+     "(did you mean 'face_trips'?)"),
+    (["protect", "--strategy", "perfct", "--shoes", "2"], "(did you mean 'perfect'?)"),
 ])
 def test_a_mistyped_name_is_named_with_the_closest(argv: list[str], needle: str,
                                                    capsys: pytest.CaptureFixture[str]) -> None:

@@ -13,6 +13,7 @@ from .. import plot as figures
 from .._canonical import loads_strict
 from ..limits import MAX_RULE_FILE_BYTES, MAX_SHOES
 from ..rules import RuleSet
+from ..rules._values import did_you_mean
 from ._options import (
     STDIN, burned_seen, count, dask_executor, json_flag, own_options, plot, read_stdin, rules_of, scheduler, seed,
     table, workers, workers_text,
@@ -134,7 +135,8 @@ def _cmd_protect(args: argparse.Namespace) -> int:
         elif name == "perfect":
             chosen.append("perfect")
         else:
-            raise ValueError(f"--strategy: unknown strategy {name[:40]!r}: expected perfect, count or both")
+            raise ValueError(f"--strategy: unknown strategy {name[:40]!r}{did_you_mean(name, ('perfect', 'count'))}: "
+                             f"expected perfect, count or both")
     client, executor = dask_executor(args)
     try:
         with Bar(args.shoes, unit=" shoes", show=not args.json) as bar:

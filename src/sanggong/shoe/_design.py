@@ -17,6 +17,7 @@ from .._spec import total_key
 from ..analysis import analyze
 from ..limits import MAX_DECKS, MAX_SHOES
 from ..rules import BetSpec, RuleSet, as_rules
+from ..rules._values import did_you_mean
 from ..seeds import SeedLike, check_seed
 from ._play import play_shoes
 
@@ -165,7 +166,8 @@ def _current_pays(rules: RuleSet, spec: BetSpec, key: str | None) -> dict[str, F
         if key is None:
             key = max(rules.multipliers, key=lambda k: (rules.multipliers[k], k))
         if not isinstance(key, str) or key not in rules.multipliers:
-            raise ValueError(f"key: {key!r} is not a multiplier of the table: {', '.join(rules.multipliers)}")
+            raise ValueError(f"key: {key!r}{did_you_mean(key, rules.multipliers)} is not a multiplier of the table: "
+                             f"{', '.join(rules.multipliers)}")
         return {key: rules.multipliers[key]}
     if spec.kind == "total":  # its range's odds, in total_pays
         return {total_key(spec.number): rules.total_pays[total_key(spec.number)]}
