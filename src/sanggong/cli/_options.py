@@ -232,11 +232,11 @@ _AMOUNT = re.compile(r"[+-]?(\d{1,20})(?:\.(\d{1,20}))?")
 
 
 def amount(what: str, text: str, unit: str) -> Money:
-    """An amount as ``--unit`` counts it: in minor units a whole number (``100``, also
-    ``1,000`` or ``1_000``), an ``int``; in major units digits with an optional decimal
-    point (``10.50``), a ``Decimal``. Plain digits only (no exponent, no NaN): an amount is
-    checked before it is ever expanded. A decimal point in minor units is refused, never
-    guessed at: ``10.50`` is not a number of minor units."""
+    """An amount as ``--unit`` counts it: in minor units a whole number written as counts
+    are (``100``, ``1,000``, ``1_000`` or ``1e3``), an ``int``; in major units digits with
+    an optional decimal point (``10.50``), a ``Decimal``. Nothing long is parsed and no
+    exponent beyond two digits is expanded (no NaN, no ``1e999999``). A decimal point in
+    minor units is refused, never guessed at: ``10.50`` is not a number of minor units."""
     match = _AMOUNT.fullmatch(text)
     if unit == "major":
         if match is None:
@@ -246,8 +246,8 @@ def amount(what: str, text: str, unit: str) -> Money:
     whole = _count_text(text.lstrip("+"), longest=40) if digits <= 20 and not text.startswith("-") else None
     if whole is not None:
         return whole
-    if match is not None and text.startswith("-"):
-        return int(text) if match[2] is None else Decimal(text)  # (the API names a stake that is not positive)
+    if match is not None and match[2] is None and text.startswith("-"):
+        return int(text)  # (the API names a stake that is not positive)
     if match is not None and match[2] is not None:
         raise ValueError(f"{what}: {text} is not a whole number of minor units (--unit minor, the default): "
                          f"give --unit major for {text} in major units")
