@@ -533,7 +533,7 @@ class RuleSet:
         >>> from sanggong import MACAU
         >>> RuleSet.loads(MACAU.to_toml()) == MACAU == RuleSet.loads(MACAU.to_json(), "json")
         True
-        >>> RuleSet.loads('name = "mine"\\ndecks = 0\\n')
+        >>> RuleSet.loads(MACAU.to_toml().replace("decks = 8", "decks = 0"))
         Traceback (most recent call last):
         ...
         ValueError: decks: must be at least 1, got 0
