@@ -3,7 +3,6 @@ problem named (``sanggong.rules``: the constructor of ``RuleSet`` runs these).""
 
 from __future__ import annotations
 
-import difflib
 import math
 import re
 from collections.abc import Iterable, Iterator, Mapping
@@ -58,6 +57,8 @@ def did_you_mean(name: object, known: Iterable[str]) -> str:
     nothing where none is close (or ``name`` is no short string)."""
     if not isinstance(name, str) or not name or len(name) > 40:
         return ""
+    import difflib  # (only where a name is wrong: not at every import of sanggong)
+
     known = list(known)
     close = difflib.get_close_matches(name, known, n=1, cutoff=0.6) or difflib.get_close_matches(
         name.lower(), known, n=1, cutoff=0.6)
