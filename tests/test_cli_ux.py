@@ -110,6 +110,13 @@ def test_settle_reads_a_rounds_cards_from_standard_input(monkeypatch: pytest.Mon
                           capsys)) == by_hand
 
 
+def test_analyze_reads_the_cards_out_from_standard_input(monkeypatch: pytest.MonkeyPatch,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    given = run(["analyze", "--rules", "online", "--remove", "Kh Qs 9d 9c", "--json"], capsys)
+    _stdin(monkeypatch, "Kh Qs\n9d 9c\n")
+    assert run(["analyze", "--rules", "online", "--remove", "-", "--json"], capsys) == given
+
+
 @pytest.mark.parametrize("suffix", [".toml", ".json"])
 def test_a_rule_file_on_standard_input_is_the_file(suffix: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                    capsys: pytest.CaptureFixture[str]) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from ..analysis import analyze, composition, effect_of_removal
-from ._options import json_flag, own_options, rules_of, table
+from ._options import json_flag, own_options, rules_of, table, text_or_stdin
 from ._output import Bar, json_text, plural, print_table, print_text, same_figures, same_figures_note
 from ._parser import Commands
 
@@ -32,12 +32,13 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
         print_text("tags: a balanced count's, from the effects; corr: their correlation with the effects.")
         same_figures_note(list(removal), shown)
         return 0
+    args.remove = text_or_stdin(args, "--remove", args.remove)
     shoe = composition(rules.decks, args.remove) if args.remove else None
     result = analyze(rules, shoe)
     if args.json:
         print(json_text(result.to_dict()))
         return 0
-    removed = f", less {args.remove}" if args.remove else ""
+    removed = f", less {' '.join(args.remove.split())}" if args.remove else ""
     print_text(f"rules: {rules.name}, {plural(rules.decks, 'deck')}, {result.cards:,} cards{removed}")
     # "net": what one unit staked gains (won less commission) or loses on that outcome; not
     # the simulation's return per unit staked (RTP), which counts the stake given back too
@@ -63,7 +64,8 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
 
 def add_analyze(commands: Commands) -> None:
     own = own_options()
-    own.add_argument("--remove", metavar="CARDS", help='analyse the shoe with these cards out, e.g. "Kh Qs 9d"')
+    own.add_argument("--remove", metavar="CARDS",
+                     help='analyse the shoe with these cards out, e.g. "Kh Qs 9d" (-: read them from standard input)')
     own.add_argument("--eor", action="store_true", help="print the effect of removal of each rank, and count tags")
     an = commands.add_parser(
         "analyze",
