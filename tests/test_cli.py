@@ -147,7 +147,7 @@ def test_settle_decimal_stakes_and_rules_file(tmp_path: Path, capsys: pytest.Cap
     table = tmp_path / "table.toml"
     MACAU.replace(name="three percent", commission=Fraction(3, 100)).save(table)
     argv = ["settle", "--rules-file", str(table), "--banker", "9c 9d 5h", "--hand", "1=Kh Qs 9d",
-            "--bet", "win:1=10.00", "--json"]
+            "--bet", "win:1=10.00", "--unit", "major", "--json"]
     assert main(argv) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["rules"] == "three percent" and data["bets"][0]["returned"] == "19.70"
@@ -193,7 +193,7 @@ def test_analyze_json_matches_the_api(capsys: pytest.CaptureFixture[str]) -> Non
 def test_analyze_text_remove_and_eor(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     assert main(["analyze", "--rules", "online", "--remove", "Kh Qs 9d 9c"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("rules: online, 1 deck(s), 48 cards, less Kh Qs 9d 9c")
+    assert out.startswith("rules: online, 1 deck, 48 cards, less Kh Qs 9d 9c")
     assert "house edge" in out and "pair_plus:banker" in out
     assert main(["analyze", "--rules", "online", "--eor"]) == 0
     assert "tags" in capsys.readouterr().out

@@ -172,7 +172,7 @@ def test_bets_text_lists_every_bet(preset: str, capsys: pytest.CaptureFixture[st
     (Rule sets only: once.)"""
     rules = PRESETS[preset]
     lines = run(["bets", "--rules", preset], capsys).splitlines()
-    assert lines[0].startswith(f"rules: {preset} (variant {rules.variant}), {rules.decks} deck(s), ")
+    assert lines[0].startswith(f"rules: {preset} (variant {rules.variant}), {rules.decks} deck{'s' if rules.decks > 1 else ''}, ")
     assert lines[0].endswith(f": {len(rules.bets)} bets")
     assert lines[1].split() == ["bet", "wins", "when", "pays"]
     rows = lines[2:2 + len(rules.bets)]
@@ -204,13 +204,13 @@ def test_bets_pays_as_people_read_them(capsys: pytest.CaptureFixture[str]) -> No
     assert "1:1 (0.5:1 when the winning hand has 6 points)" in text and "commission on" not in text
 
     out = run(["bets", "--rules", "san_gong"], capsys).splitlines()
-    assert out[0] == "rules: san_gong (variant dragon_phoenix), 1 deck(s), two hands (Dragon and Phoenix): 12 bets"
+    assert out[0] == "rules: san_gong (variant dragon_phoenix), 1 deck, two hands (Dragon and Phoenix): 12 bets"
     rows = {line.split()[0]: line for line in out[2:]}
     assert rows["dragon"].endswith("  0.94:1") and rows["phoenix"].endswith("  0.94:1")
     assert rows["tie"].endswith("  8:1")
 
     out = run(["bets", "--rules", "chinese"], capsys).splitlines()
-    assert out[0] == "rules: chinese (variant banker_game), 1 deck(s), 4 players against the banker: 4 bets"
+    assert out[0] == "rules: chinese (variant banker_game), 1 deck, 4 players against the banker: 4 bets"
     assert all(line.endswith("x1 to x6 by the winning hand (below)") for line in out[2:6])
     assert out[-1] == (
         "multipliers (the winning hand's; the loser pays the stake x it): x1 0-7 points; x2 8 points; "
@@ -223,7 +223,7 @@ def test_bets_pays_as_people_read_them(capsys: pytest.CaptureFixture[str]) -> No
 def test_bets_take_the_table_options(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """--positions and --decks change the table; --rules-file reads one. (Once.)"""
     out = run(["bets", "--rules", "macau", "--positions", "1", "--decks", "1e0"], capsys)
-    assert out.startswith("rules: macau (variant macau), 1 deck(s), 1 position: 15 bets\n")
+    assert out.startswith("rules: macau (variant macau), 1 deck, 1 position: 15 bets\n")
     data = json.loads(run(["bets", "--rules", "macau", "--positions", "3", "--json"], capsys))
     assert data["positions"] == 3 and [b["bet"] for b in data["bets"]][:6] == [
         "win:1", "win:2", "win:3", "tie:1", "tie:2", "tie:3"]

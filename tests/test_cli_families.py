@@ -174,7 +174,7 @@ def _api_settlement(preset: str) -> dict[str, object]:
 @pytest.mark.parametrize("preset", ALL)
 def test_settle_every_preset(preset: str, capsys: pytest.CaptureFixture[str]) -> None:
     out = run(["settle", "--rules", preset, *SLIPS[preset]], capsys)
-    assert out.startswith(f"rules: {preset}\n") and "house net" in out
+    assert out.startswith(f"rules: {preset}; amounts in minor units, 100 = 1.00\n") and "house net" in out
     data = json.loads(run(["settle", "--rules", preset, "--json", *SLIPS[preset]], capsys))
     assert data == _api_settlement(preset)
     staked, returned, carried, net = (Fraction(str(data[k])) for k in ("staked", "returned", "carried", "house_net"))
@@ -186,7 +186,7 @@ def test_settle_a_banker_game(capsys: pytest.CaptureFixture[str]) -> None:
     and cost the stake x 2: the player pays 100 more than the stake, returned -100."""
     out = run(["settle", "--rules", "chinese", *SLIPS["chinese"]], capsys)
     assert out.splitlines() == [
-        "rules: chinese",
+        "rules: chinese; amounts in minor units, 100 = 1.00",
         "banker:    Qh Qd 8d  8  (pair)",
         "player 1:  Kh Kd Ks  3P trips  (three of a kind)",
         "player 2:  2c 7c 3d  2",
@@ -199,7 +199,8 @@ def test_settle_a_banker_game(capsys: pytest.CaptureFixture[str]) -> None:
     assert [(b["outcome"], b["detail"], b["returned"], b["net"]) for b in data["bets"]] == [
         ("win", "x6", 700, 600), ("lose", "x2", -100, -200)]
     assert (data["staked"], data["returned"], data["house_net"]) == (200, 600, -400)
-    argv = ["settle", "--rules", "chinese", "--banker", "Qh Qd 8d", "--hand", "2=2c 7c 3d", "--bet", "player:2=1.50"]
+    argv = ["settle", "--rules", "chinese", "--banker", "Qh Qd 8d", "--hand", "2=2c 7c 3d", "--bet", "player:2=1.50",
+            "--unit", "major"]
     assert "player:2   1.50  lose     x2         -1.50" in run(argv, capsys)
     data = json.loads(run([*argv, "--json"], capsys))
     assert (data["bets"][0]["returned"], data["bets"][0]["net"], data["house_net"]) == ("-1.50", "-3.00", "3.00")
@@ -210,7 +211,7 @@ def test_settle_dragon_and_phoenix(capsys: pytest.CaptureFixture[str]) -> None:
     """Dragon Q-J-5 against Phoenix 5-J-K: 5 points each, the K high wins for Phoenix
     (0.94:1); Tie pays 8:1 on equal points."""
     out = run(["settle", "--rules", "san_gong", *SLIPS["san_gong"]], capsys)
-    assert out.splitlines()[:3] == ["rules: san_gong", "dragon:   Qs Jc 5d  5", "phoenix:  5c Jd Kh  5"]
+    assert out.splitlines()[:3] == ["rules: san_gong; amounts in minor units, 100 = 1.00", "dragon:   Qs Jc 5d  5", "phoenix:  5c Jd Kh  5"]
     data = json.loads(run(["settle", "--rules", "san_gong", "--json", *SLIPS["san_gong"]], capsys))
     assert [(b["bet"], b["outcome"], b["returned"]) for b in data["bets"]] == [
         ("dragon", "lose", 0), ("phoenix", "win", 194), ("tie", "win", 90)]
@@ -332,7 +333,7 @@ def _small(preset: str) -> list[str]:
 def test_analyze_every_preset(preset: str, capsys: pytest.CaptureFixture[str]) -> None:
     rules = PRESETS[preset]
     out = run(["analyze", "--rules", preset, *_small(preset)], capsys)
-    assert out.startswith(f"rules: {preset}, 1 deck(s), ") and "house edge" in out and "-0.0000%" not in out
+    assert out.startswith(f"rules: {preset}, 1 deck, ") and "house edge" in out and "-0.0000%" not in out
     data = json.loads(run(["analyze", "--rules", preset, "--json", *_small(preset)], capsys))
     assert data["rules"] == preset and [b["bet"] for b in data["bets"]] == list(rules.bets)
     for bet in data["bets"]:
@@ -343,7 +344,7 @@ def test_analyze_a_banker_game_is_even(capsys: pytest.CaptureFixture[str]) -> No
     """Each player against the banker, both paying by the winner's multiplier, from one deck:
     symmetric, so an edge of exactly 0 (printed as 0, never -0) and no "pays" on a loss."""
     out = run(["analyze", "--rules", "chinese", "--remove", REMOVED], capsys)
-    assert out.count("house edge 0.0000%") == 4
+    assert out.count("house edge 0.0000%") == 1 and out.count("\nplayer:1..4 ") == 1  # the four players' figures, once
     losses = [line for line in out.splitlines() if "lose (x" in line]
     assert losses and all(":1" not in line for line in losses)
     data = json.loads(run(["analyze", "--rules", "chinese", "--json", "--remove", REMOVED], capsys))
@@ -375,7 +376,7 @@ def test_the_issues_commands(capsys: pytest.CaptureFixture[str]) -> None:
     assert out.startswith("rules: chinese, 100,000 rounds")
     assert [line.split()[0] for line in out.splitlines()[3:-2]] == ["player:1", "player:2", "player:3", "player:4"]
     out = run(["analyze", "--rules", "san_gong"], capsys)
-    assert out.startswith("rules: san_gong, 1 deck(s), 52 cards")
+    assert out.startswith("rules: san_gong, 1 deck, 52 cards")
     assert out.count("house edge 3.0000%") == 2  # Dragon and Phoenix: 0.94:1 on an even chance
 
 

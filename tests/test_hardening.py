@@ -386,8 +386,8 @@ def test_nothing_to_plot_is_said_plainly_and_no_warning_leaks(tmp_path: Path,
         assert main(["protect", "--rules", "macau", "--shoes", "2", "--seed", "1", "--bets", "point:0",
                      "--plot", str(target)]) == 0
     captured = capsys.readouterr()
-    assert captured.err.splitlines() == [f"note: --plot {target} not written: nothing to plot (no true count was "
-                                         "reached in 100 rounds or more by any bet: play more shoes)"]
+    assert captured.err.splitlines() == [f"note: --plot {target} not written: nothing to plot: no true count was "
+                                         "reached in 100 rounds or more by any bet (play more shoes)"]
     assert not target.exists()
     drawn = tmp_path / "drawn.svg"
     assert main(["simulate", "--rules", "online", "--rounds", "40000", "--chunk", "10000", "--seed", "1",

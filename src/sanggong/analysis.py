@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from math import sqrt
@@ -43,6 +43,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ._counting import Counts, check_counts, count_hands
+from ._parallel import check_progress
 from ._presentation import fixed, html_table, pandas, percent
 from ._spec import CATEGORY_BETS, COMPARISONS, N_CARDS, N_PAIR_PLUS, N_RANKS, N_SUITS, RANK_SYMBOLS
 from .cards import CardsLike, parse_cards
@@ -358,12 +359,17 @@ def _correlation(a: list[float], b: list[float]) -> float:
     return float(np.corrcoef(a, b)[0, 1])
 
 
-def effect_of_removal(rules: RuleSet | str, bets: Iterable[str] | None = None) -> dict[str, Removal]:
+def effect_of_removal(rules: RuleSet | str, bets: Iterable[str] | None = None, *,
+                      progress: Callable[[int, int], None] | None = None) -> dict[str, Removal]:
     """The effect of removing one card of each rank from a full shoe of ``rules.decks``
     decks, for every bet (or ``bets``). Suits matter to Pair Plus and a pair bet (and to
     a ranking with a suit tie-break) only: their effects are averaged over the four suits
-    of each rank."""
+    of each rank.
+
+    :param progress: called with (ranks done, 13) as each rank's shoes are counted.
+    """
     rules = as_rules(rules)
+    check_progress(progress)
     names = offered_bets(rules, bets, "analyse")
     full = composition(rules.decks)
     base = _bet_table(rules, count_hands(rules, full), names)  # (counts everything: once)
@@ -381,6 +387,8 @@ def effect_of_removal(rules: RuleSet | str, bets: Iterable[str] | None = None) -
                 break  # suits change nothing else: one suit stands for all four
         for n in names:
             shifted[n].append(sum(t[n].ev for t in per_suit) / len(per_suit) - base[n].ev)
+        if progress is not None:
+            progress(rank + 1, N_RANKS)
     out = {}
     for n in names:
         eor = shifted[n]

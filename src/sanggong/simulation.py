@@ -524,6 +524,7 @@ def simulate_sessions(
     seed: SeedLike = None,
     workers: int | None = None,
     executor: Executor | None = None,
+    progress: Progress | None = None,
     partial_on_interrupt: bool = False,
 ) -> SessionResult:
     """Sessions of a player who stakes the same slip (``int`` minor units) every round,
@@ -531,6 +532,7 @@ def simulate_sessions(
     bankroll no longer covers the slip (ruin). Session k draws from the k-th spawn of
     ``seed``, so results do not depend on ``workers`` or the executor.
 
+    :param progress: called with (sessions done, sessions) as tasks finish.
     :param partial_on_interrupt: on Ctrl-C return the sessions finished so far
         (``interrupted=True``) instead of raising ``KeyboardInterrupt``.
 
@@ -557,6 +559,7 @@ def simulate_sessions(
     count("sessions", sessions, MAX_SESSIONS)
     bankroll = int(count("bankroll", bankroll, MAX_STAKE * MAX_SESSION_ROUNDS))
     check_executor(executor)
+    check_progress(progress)
     names = tuple(bets)
     nets = [[0] * 256 for _ in names]  # a column for every outcome code a table can hold
     purse = Purse(int, rules)
@@ -583,9 +586,13 @@ def simulate_sessions(
 
     tasks = ((rules, slip, money, bankroll, rounds, k, seeds(k), wide) for k in range(-(-sessions // per_task)))
     results: dict[int, tuple[list[int], int]] = {}
+    done = [0]  # sessions finished
 
     def absorb(item: tuple[int, list[int], int]) -> None:
         results[item[0]] = (item[1], item[2])
+        done[0] += len(item[1])
+        if progress is not None:
+            progress(done[0], sessions)
 
     if executor is None:
         with ThreadPoolExecutor(max_workers=window, thread_name_prefix="sanggong-sessions") as pool:

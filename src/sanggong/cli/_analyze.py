@@ -5,57 +5,67 @@ from __future__ import annotations
 import argparse
 
 from ..analysis import analyze, composition, effect_of_removal
-from ._options import json_flag, own_options, rules_of, table
-from ._output import json_text
+from ._options import json_flag, own_options, rules_of, table, text_or_stdin
+from ._output import Bar, json_text, plural, print_table, print_text, same_figures, same_figures_note
 from ._parser import Commands
 
 
 def _cmd_analyze(args: argparse.Namespace) -> int:
     rules = rules_of(args)
     if args.eor:
-        removal = effect_of_removal(rules)
+        with Bar(unit=" ranks", show=not args.json) as bar:
+            removal = effect_of_removal(rules, progress=bar.update)
         if args.json:
             print(json_text({"rules": rules.name, "decks": rules.decks, "effect_of_removal": [
                 {"bet": r.bet, "ev": r.ev, "eor": r.eor, "tags": r.tags, "correlation": r.correlation}
                 for r in removal.values()]}))
             return 0
         ranks = list(next(iter(removal.values())).eor)
-        print(f"rules: {rules.name}, {rules.decks} deck(s): change in return (%) when one card of a rank leaves")
-        print("bet".ljust(18) + "".join(r.rjust(8) for r in ranks) + "  tags")
-        for r in removal.values():
-            cells = "".join(f"{100 * r.eor[k]:8.4f}" for k in ranks)
-            tags = " ".join(f"{r.tags[k]:+d}" for k in ranks)
-            print(f"{r.bet:<18}{cells}  {tags}  (correlation {r.correlation:.2f})")
+        print_text(f"rules: {rules.name}, {plural(rules.decks, 'deck')}: change in return (%) when one card of a rank "
+                   f"leaves")
+        shown = same_figures(list(removal), [(tuple(r.eor.values()), tuple(r.tags.values())) for r in removal.values()])
+        removals = list(removal.values())
+        eor_rows = [[name, *(f"{100 * removals[g[0]].eor[k]:.4f}" for k in ranks),
+                 " ".join(f"{removals[g[0]].tags[k]:+d}" for k in ranks), f"{removals[g[0]].correlation:.2f}"]
+                for name, g in shown]
+        print_table(["bet", *ranks, "tags", "corr"], eor_rows, right=range(1, len(ranks) + 1))
+        print_text("tags: a balanced count's, from the effects; corr: their correlation with the effects.")
+        same_figures_note(list(removal), shown)
         return 0
+    args.remove = text_or_stdin(args, "--remove", args.remove)
     shoe = composition(rules.decks, args.remove) if args.remove else None
     result = analyze(rules, shoe)
     if args.json:
         print(json_text(result.to_dict()))
         return 0
-    removed = f", less {args.remove}" if args.remove else ""
-    print(f"rules: {rules.name}, {rules.decks} deck(s), {result.cards} cards{removed}")
+    removed = f", less {' '.join(args.remove.split())}" if args.remove else ""
+    print_text(f"rules: {rules.name}, {plural(rules.decks, 'deck')}, {result.cards:,} cards{removed}")
     # "net": what one unit staked gains (won less commission) or loses on that outcome; not
     # the simulation's return per unit staked (RTP), which counts the stake given back too
     header = ("bet", "outcome", "combinations", "probability", "pays", "net per unit")
+    bets = list(result.bets.values())
+    figures = [tuple((o.outcome, o.detail, o.combinations, o.pays, o.net) for o in b.outcomes) for b in bets]
     rows = []
-    for bet in result.bets.values():
+    shown = same_figures([b.bet for b in bets], figures)
+    for name, group in shown:
+        bet = bets[group[0]]
         for k, line in enumerate(bet.outcomes):
             outcome = line.outcome + (f" ({line.detail})" if line.detail else "")
             # a banker game's loss costs the winner's multiplier (its detail): it pays nothing
             pays = "" if line.pays is None or line.net < 0 else f"{line.pays}:1"
-            rows.append((bet.bet if k == 0 else "", outcome, f"{line.combinations:,}",
+            rows.append((name if k == 0 else "", outcome, f"{line.combinations:,}",
                          f"{line.probability:.8f}", pays, f"{float(line.net):+.4f}"))
         edge = 100 * bet.house_edge + 0.0  # + 0.0: an even game's edge is 0, never -0
         rows.append(("", f"house edge {edge:.4f}%", "", "", "sd", f"{bet.sd:.4f}"))
-    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-    for row in [header, *rows]:
-        print("  ".join(c.ljust(w) if i < 2 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths))).rstrip())
+    print_table(header, rows, right=(2, 3, 4, 5), wrap=(1,))
+    same_figures_note([b.bet for b in bets], shown)
     return 0
 
 
 def add_analyze(commands: Commands) -> None:
     own = own_options()
-    own.add_argument("--remove", metavar="CARDS", help='analyse the shoe with these cards out, e.g. "Kh Qs 9d"')
+    own.add_argument("--remove", metavar="CARDS",
+                     help='analyse the shoe with these cards out, e.g. "Kh Qs 9d" (-: read them from standard input)')
     own.add_argument("--eor", action="store_true", help="print the effect of removal of each rank, and count tags")
     an = commands.add_parser(
         "analyze",

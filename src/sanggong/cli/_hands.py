@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 
 from ..hands import HandValue, compare, evaluate
-from ._options import json_flag, rules_of, table
+from ..rules import RuleSet
+from ._options import STDIN, json_flag, rules_of, stdin_lines, table
 from ._output import json_text
 from ._parser import Commands
 
@@ -32,38 +33,70 @@ def _hand_text(hand: HandValue) -> str:
             f"pair plus: {hand.pair_plus.label})")
 
 
+def _eval_one(text: str, rules: RuleSet, as_json: bool) -> str:
+    hand = evaluate(text, rules)
+    return json_text({**_hand_json(hand), "rules": rules.name}, ensure_ascii=False) if as_json else _hand_text(hand)
+
+
 def _cmd_eval(args: argparse.Namespace) -> int:
     rules = rules_of(args)
-    hand = evaluate(" ".join(args.cards), rules)
-    if args.json:
-        print(json_text({**_hand_json(hand), "rules": rules.name}, ensure_ascii=False))
-    else:
-        print(_hand_text(hand))
+    if STDIN not in args.cards:
+        print(_eval_one(" ".join(args.cards), rules, args.json))
+        return 0
+    if len(args.cards) > 1:
+        raise ValueError(f"give the cards, or - to read hands from standard input, not both: "
+                         f"{' '.join(args.cards)[:60]}")
+    for number, line in stdin_lines(args, "CARD"):  # a filter: each line's hand printed as it comes
+        try:
+            print(_eval_one(line, rules, args.json))
+        except (ValueError, TypeError) as exc:
+            raise ValueError(f"standard input, line {number}: {exc}") from None
     return 0
 
 
-def _cmd_compare(args: argparse.Namespace) -> int:
-    rules = rules_of(args)
-    tokens = args.hands
-    if len(tokens) == 6:  # six cards: the first three are one hand, the last three the other
+def _two_hands(tokens: list[str]) -> tuple[str, str]:
+    """Two hands from their arguments (or a line of standard input split at white space):
+    two hands, six cards, or ``HAND | HAND``."""
+    if "|" in tokens or any("|" in t for t in tokens):
+        left, _, right = " ".join(tokens).partition("|")
+        tokens = [left.strip(), right.strip()]
+    elif len(tokens) == 6:  # six cards: the first three are one hand, the last three the other
         tokens = [" ".join(tokens[:3]), " ".join(tokens[3:])]
     if len(tokens) != 2:
         shown = " ".join(repr(t[:40]) for t in tokens[:6]) + (" ..." if len(tokens) > 6 else "")
         raise ValueError(f"expected two hands (\"Kh Kd Ks\" \"Qh Qd Qs\") or six cards, got {len(tokens)} "
                          f"arguments: {shown}")
+    return tokens[0], tokens[1]
+
+
+def _compare_one(texts: tuple[str, str], rules: RuleSet, as_json: bool) -> str:
     hands = []
-    for which, text in zip(("first", "second"), tokens):
+    for which, text in zip(("first", "second"), texts):
         try:
             hands.append(evaluate(text, rules))
         except (ValueError, TypeError) as exc:
             raise ValueError(f"the {which} hand: {exc}") from None
     a, b = hands
     result = compare(a, b, rules)
-    if args.json:
-        print(json_text({"result": result, "a": _hand_json(a), "b": _hand_json(b), "rules": rules.name},
-                        ensure_ascii=False))
-    else:
-        print(result)
+    if as_json:
+        return json_text({"result": result, "a": _hand_json(a), "b": _hand_json(b), "rules": rules.name},
+                         ensure_ascii=False)
+    return str(result)
+
+
+def _cmd_compare(args: argparse.Namespace) -> int:
+    rules = rules_of(args)
+    if STDIN not in args.hands:
+        print(_compare_one(_two_hands(args.hands), rules, args.json))
+        return 0
+    if len(args.hands) > 1:
+        raise ValueError(f"give the hands, or - to read them from standard input, not both: "
+                         f"{' '.join(args.hands)[:60]}")
+    for number, line in stdin_lines(args, "HAND"):
+        try:
+            print(_compare_one(_two_hands(line.replace(",", " ").split()), rules, args.json))
+        except (ValueError, TypeError) as exc:
+            raise ValueError(f"standard input, line {number}: {exc}") from None
     return 0
 
 
@@ -79,7 +112,9 @@ def add_eval(commands: Commands) -> None:
                "sanggong eval --rules chinese Kh Kd Ks)",
         parents=[table(), json_flag("print the result as JSON (tier: null outside every tier)")],
     )
-    ev.add_argument("cards", nargs="+", metavar="CARD", help="three cards, e.g. Kh Qs 9d")
+    ev.add_argument("cards", nargs="+", metavar="CARD",
+                    help="three cards, e.g. Kh Qs 9d; or - to read hands from standard input, one a line, each "
+                         "printed as it is read (with --json, one JSON object a line)")
     ev.set_defaults(run=_cmd_eval)
 
 
@@ -97,5 +132,7 @@ def add_compare(commands: Commands) -> None:
         parents=[table(), json_flag('print {"result", "a", "b", "rules"} as JSON: the result and both hands as '
                                     'eval shows them')],
     )
-    co.add_argument("hands", nargs="+", metavar="HAND", help='the two hands, e.g. "Kh Kd Ks" "Qh Qd Qs"')
+    co.add_argument("hands", nargs="+", metavar="HAND",
+                    help='the two hands, e.g. "Kh Kd Ks" "Qh Qd Qs" (or six cards); or - to read pairs of hands '
+                         'from standard input, one pair a line: six cards, or "Kh Kd Ks | Qh Qd Qs"')
     co.set_defaults(run=_cmd_compare)

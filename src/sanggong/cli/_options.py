@@ -8,11 +8,13 @@ from __future__ import annotations
 import argparse
 import os
 import re
-from collections.abc import Sequence
+import sys
+from collections.abc import Iterator, Sequence
 from decimal import Decimal
-from typing import Any
+from fractions import Fraction
+from typing import Any, BinaryIO
 
-from ..limits import MAX_DECKS, MAX_POSITIONS, MAX_THREADS
+from ..limits import MAX_DECKS, MAX_POSITIONS, MAX_RULE_FILE_BYTES, MAX_THREADS
 from ..rules import PRESETS, RuleSet
 from ..seeds import check_seed
 from ..settlement import Money
@@ -72,6 +74,73 @@ def seed_number(text: str) -> int:
     return value
 
 
+# --- standard input: `-` wherever a command reads a file or hands ----------------------------
+
+STDIN = "-"
+"""What a file or hands option is given to read standard input instead."""
+
+MAX_STDIN_LINE = 4096
+"""The longest line of hands standard input may hold (a hand is a few characters)."""
+
+
+def _take_stdin(args: argparse.Namespace, option: str) -> BinaryIO:
+    """Standard input's bytes, for ``option`` given ``-``: read by one option of a command
+    only (a second is refused, naming both)."""
+    taken = args.__dict__.get("_stdin_by")
+    if taken is not None:
+        raise ValueError(f"{option} -: standard input is already read by {taken} -: give one of them a file "
+                         "(or the hands)")
+    args._stdin_by = option
+    stream: BinaryIO | None = getattr(sys.stdin, "buffer", None)
+    if stream is None:
+        raise ValueError(f"{option} -: there is no standard input to read")
+    return stream
+
+
+def read_stdin(args: argparse.Namespace, option: str, limit: int) -> bytes:
+    """The whole of standard input, for ``option -``: at most ``limit`` bytes (more is
+    refused, never cut)."""
+    data = _take_stdin(args, option).read(limit + 1)
+    if len(data) > limit:
+        raise ValueError(f"{option} -: standard input holds more than the {limit:,} bytes it may have")
+    return data
+
+
+def stdin_text(args: argparse.Namespace, option: str, limit: int) -> str:
+    """Standard input as UTF-8 text (``read_stdin``)."""
+    data = read_stdin(args, option, limit)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"{option} -: standard input is not UTF-8 text (byte {exc.start})") from None
+
+
+def stdin_lines(args: argparse.Namespace, what: str) -> Iterator[tuple[int, str]]:
+    """Standard input line by line as it comes (a filter: ``... | sanggong eval -``), each
+    with its number from 1: blank lines and ``#`` comments skipped, a line that is not
+    UTF-8 or longer than ``MAX_STDIN_LINE`` refused with its number."""
+    stream = _take_stdin(args, what)
+    number = 0
+    while True:
+        raw = stream.readline(MAX_STDIN_LINE + 1)
+        if not raw:
+            return
+        number += 1
+        if len(raw) > MAX_STDIN_LINE and not raw.endswith(b"\n"):
+            raise ValueError(f"standard input, line {number}: longer than {MAX_STDIN_LINE:,} bytes")
+        try:
+            line = raw.decode("utf-8").strip()
+        except UnicodeDecodeError as exc:
+            raise ValueError(f"standard input, line {number}: not UTF-8 text (byte {exc.start})") from None
+        if line and not line.startswith("#"):
+            yield number, line
+
+
+def text_or_stdin(args: argparse.Namespace, option: str, value: str | None, limit: int = 1 << 16) -> str | None:
+    """An option's text (cards, hands), or standard input's where it is ``-``."""
+    return stdin_text(args, option, limit).strip() if value == STDIN else value
+
+
 # --- parent parsers: each shared option declared once --------------------------------------
 # A command's parser is made of parents, in this order: its table (table), its own options
 # (own_options), then the shared ones it takes: --bet, --burned-seen, --seed, --key-file,
@@ -100,17 +169,29 @@ def table(*overrides: str, rules: str = f"preset rule set (default: {DEFAULT_PRE
     which = parent.add_mutually_exclusive_group()  # both given: one of them would be dropped
     # (no default here: argparse does not count an option given its default value as given)
     which.add_argument("--rules", choices=sorted(PRESETS), help=rules)
-    which.add_argument("--rules-file", metavar="FILE", help=rules_file)
+    which.add_argument("--rules-file", metavar="FILE", help=rules_file + " (-: read standard input)")
     limits = {"decks": MAX_DECKS, "positions": MAX_POSITIONS}
     for name in overrides:
         parent.add_argument(f"--{name}", type=count(limits[name]), help=override.format(name=name, limit=limits[name]))
     return parent
 
 
+def _rules_file(args: argparse.Namespace) -> RuleSet:
+    """--rules-file FILE, or ``-``: a rule set from standard input, JSON if it opens with
+    ``{``, else TOML."""
+    if args.rules_file != STDIN:
+        return RuleSet.load(args.rules_file)
+    text = stdin_text(args, "--rules-file", MAX_RULE_FILE_BYTES)
+    try:
+        return RuleSet.loads(text, "json" if text.lstrip().startswith("{") else "toml")
+    except ValueError as exc:
+        raise ValueError(f"--rules-file - (standard input): {exc}") from None
+
+
 def rules_of(args: argparse.Namespace) -> RuleSet:
     """The preset or file the command names, with --decks and --positions applied (a
     change the rule set refuses is named with the options that asked for it)."""
-    rules = RuleSet.load(args.rules_file) if args.rules_file else PRESETS[args.rules or DEFAULT_PRESET]
+    rules = _rules_file(args) if args.rules_file else PRESETS[args.rules or DEFAULT_PRESET]
     changes = {k: getattr(args, k, None) for k in ("decks", "positions")}
     changes = {k: v for k, v in changes.items() if v is not None}
     if not changes:
@@ -123,10 +204,19 @@ def rules_of(args: argparse.Namespace) -> RuleSet:
         raise ValueError(f"{asked} with {named}: {exc}") from None
 
 
+UNITS = ("minor", "major")
+"""What a stake on the command line counts: whole minor units (the default), or major units."""
+
+
 def bet_slip(help: str) -> Parser:
-    """--bet BET=STAKE, given once per bet (``slip`` reads them)."""
+    """--bet BET=STAKE, given once per bet, and --unit, what every stake counts (``slip``
+    reads them)."""
     parent = _parent()
     parent.add_argument("--bet", action="append", default=[], metavar="BET=STAKE", help=help)
+    parent.add_argument("--unit", choices=UNITS, default="minor",
+                        help="what every amount counts: minor (the default) is whole minor units (100 is 1.00 at a "
+                             "table whose minor unit is 0.01), major is major units, decimals allowed (1.00); "
+                             "every table of money says which")
     return parent
 
 
@@ -141,25 +231,52 @@ def assignment(text: str, what: str) -> tuple[str, str]:
 _AMOUNT = re.compile(r"[+-]?(\d{1,20})(?:\.(\d{1,20}))?")
 
 
-def _stake(bet: str, text: str) -> Money:
-    """An integer is a stake in minor units; a decimal (10.50) is Decimal money. Plain
-    digits only (no exponent, no NaN): an amount is checked before it is ever expanded."""
+def amount(what: str, text: str, unit: str) -> Money:
+    """An amount as ``--unit`` counts it: in minor units a whole number written as counts
+    are (``100``, ``1,000``, ``1_000`` or ``1e3``), an ``int``; in major units digits with
+    an optional decimal point (``10.50``), a ``Decimal``. Nothing long is parsed and no
+    exponent beyond two digits is expanded (no NaN, no ``1e999999``). A decimal point in
+    minor units is refused, never guessed at: ``10.50`` is not a number of minor units."""
     match = _AMOUNT.fullmatch(text)
-    if match is None:
-        raise ValueError(f"stake on {bet}: {text[:40]!r} is not an amount (digits, with an optional decimal point)")
-    return int(text) if match[2] is None else Decimal(text)
+    if unit == "major":
+        if match is None:
+            raise ValueError(f"{what}: {text[:40]!r} is not an amount (digits, with an optional decimal point)")
+        return Decimal(text)
+    digits = sum(c.isdigit() for c in text)
+    whole = _count_text(text.lstrip("+"), longest=40) if digits <= 20 and not text.startswith("-") else None
+    if whole is not None:
+        return whole
+    if match is not None and match[2] is None and text.startswith("-"):
+        return int(text)  # (the API names a stake that is not positive)
+    if match is not None and match[2] is not None:
+        raise ValueError(f"{what}: {text} is not a whole number of minor units (--unit minor, the default): "
+                         f"give --unit major for {text} in major units")
+    raise ValueError(f"{what}: {text[:40]!r} is not an amount (a whole number of minor units, or with "
+                     f"--unit major digits with an optional decimal point)")
 
 
-def slip(given: Sequence[str]) -> dict[str, Money]:
-    """The slip of ``--bet NAME=STAKE`` options; a bet given twice is refused (never the
-    last stake silently)."""
+def slip(given: Sequence[str], unit: str = "minor") -> dict[str, Money]:
+    """The slip of ``--bet NAME=STAKE`` options, each stake in ``unit`` (``amount``); a bet
+    given twice is refused (never the last stake silently)."""
     bets: dict[str, Money] = {}
     for text in given:
         name, stake = assignment(text, "--bet")
         if name in bets:
             raise ValueError(f"--bet {text!r}: {name} is given twice")
-        bets[name] = _stake(name, stake)
+        bets[name] = amount(f"--bet {text}", stake, unit)
     return bets
+
+
+def money_unit(unit: str, minor_unit: Decimal) -> str:
+    """What a table's amounts count, for its header: ``amounts in minor units, 100 = 1.00``
+    or ``amounts in major units, to 0.01``."""
+    if unit == "major":
+        return f"amounts in major units, to {minor_unit}"
+    per = 1 / Fraction(minor_unit)
+    exponent = minor_unit.as_tuple().exponent
+    if per.denominator == 1 and per > 1 and isinstance(exponent, int):
+        return f"amounts in minor units, {per.numerator} = {Decimal(1).quantize(Decimal(1).scaleb(exponent))}"
+    return f"amounts in minor units of {minor_unit}"
 
 
 def burned_seen() -> Parser:
@@ -181,14 +298,18 @@ def key_file(help: str) -> Parser:
     return parent
 
 
-def read_key(path: str | None) -> bytes | None:
-    """The operator's key: the whole of a file, 1 to 4,096 bytes (one trailing newline,
-    as an editor leaves it, is not part of the key). A longer file is refused, never cut:
-    a key is the file's every byte, or no key at all."""
+def read_key(path: str | None, args: argparse.Namespace | None = None) -> bytes | None:
+    """The operator's key: the whole of a file (``-``: of standard input, given ``args``),
+    1 to 4,096 bytes (one trailing newline, as an editor leaves it, is not part of the
+    key). A longer file is refused, never cut: a key is the file's every byte, or no key
+    at all."""
     if path is None:
         return None
-    with open(path, "rb") as handle:
-        key = handle.read(MAX_KEY_BYTES + 3)  # one byte past a key and its CRLF: more is too long
+    if path == STDIN and args is not None:
+        key = _take_stdin(args, "--key-file").read(MAX_KEY_BYTES + 3)
+    else:
+        with open(path, "rb") as handle:
+            key = handle.read(MAX_KEY_BYTES + 3)  # one byte past a key and its CRLF: more is too long
     key = key[:-2] if key.endswith(b"\r\n") else key[:-1] if key.endswith(b"\n") else key
     if not 1 <= len(key) <= MAX_KEY_BYTES:
         raise ValueError(f"--key-file {path}: a key is 1 to {MAX_KEY_BYTES:,} bytes (and one final newline), "

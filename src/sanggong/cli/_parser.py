@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import Any, NoReturn, TypeAlias
 
+from ..rules._values import did_you_mean
 from ._output import one_line
 
 
@@ -39,6 +40,15 @@ class Parser(argparse.ArgumentParser):
                              ("store_true", argparse._StoreTrueAction), ("store_false", argparse._StoreFalseAction),
                              ("store_const", argparse._StoreConstAction)):
             self.register("action", name, _once(action))
+
+    def _check_value(self, action: argparse.Action, value: Any) -> None:
+        """An invalid choice (a command, a preset) is named with the closest valid one."""
+        choices = action.choices
+        if choices is None or value in choices:
+            return
+        listed = ", ".join(map(repr, choices))
+        hint = did_you_mean(value, [str(c) for c in choices])
+        raise argparse.ArgumentError(action, f"invalid choice: {value!r}{hint} (choose from {listed})")
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, one_line(f"{self.prog}: error: {message} (see {self.prog} --help)") + "\n")

@@ -7,9 +7,9 @@ import argparse
 from collections.abc import Mapping
 from fractions import Fraction
 
-from ..rules import PRESETS, RuleSet, to_toml
+from ..rules import PRESETS, RuleSet
 from ._options import DEFAULT_PRESET, json_flag, rules_of, table
-from ._output import json_text, odds_text, print_table, table_text
+from ._output import json_text, odds_text, plural, print_table, print_text, table_text
 from ._parser import Commands, Parser
 
 # One line on each preset (the docstrings of the constants in sanggong.rules say more; a
@@ -39,17 +39,15 @@ def _cmd_rules_list(args: argparse.Namespace) -> int:
         print(json_text({"default": DEFAULT_PRESET, "presets": presets}, ensure_ascii=False))
         return 0
     rows = [[str(p[k]) for k in ("name", "variant", "decks", "positions", "description")] for p in presets]
-    print_table(("preset", "variant", "decks", "positions", "description"), rows, right=(2, 3))
+    print_table(("preset", "variant", "decks", "positions", "description"), rows, right=(2, 3), wrap=(4,))
     return 0
 
 
 def _cmd_rules_show(args: argparse.Namespace) -> int:
-    data = PRESETS[args.preset].to_dict()
-    as_json = getattr(args, "json", False)  # left unset where not given (see add_rules)
-    # exactly what RuleSet.save writes to a .json or a .toml file (the TOML through rules.to_toml,
-    # the writer save uses)
-    print(json_text(data, indent=2, ensure_ascii=False) if as_json else to_toml(data), end="\n" if as_json else "")
-    return 0
+    rules = PRESETS[args.preset]
+    # exactly what RuleSet.save writes to a .json or a .toml file
+    print(rules.to_json() if getattr(args, "json", False) else rules.to_toml(), end="")  # (--json: unset where
+    return 0  # not given, see add_rules)
 
 
 def _json_odds(value: Fraction) -> int | str:
@@ -116,15 +114,15 @@ def _cmd_bets(args: argparse.Namespace) -> int:
         print(json_text({"rules": rules.name, "variant": rules.variant, "decks": rules.decks,
                          "positions": rules.positions, "bets": bets}, ensure_ascii=False))
         return 0
-    print(f"rules: {rules.name} (variant {rules.variant}), {rules.decks} deck(s), {table_text(rules)}: "
-          f"{len(bets)} bet{'s' if len(bets) > 1 else ''}")
+    print_text(f"rules: {rules.name} (variant {rules.variant}), {plural(rules.decks, 'deck')}, {table_text(rules)}: "
+               f"{len(bets)} bet{'s' if len(bets) > 1 else ''}")
     rows = [(str(b["bet"]), str(b["description"]), _bet_pays(rules, str(b["bet"]))) for b in bets]
-    print_table(("bet", "wins when", "pays"), rows)
+    print_table(("bet", "wins when", "pays"), rows, wrap=(1, 2))
     if any(b["pair_plus_pays"] for b in bets):
-        print("Pair Plus pays by the hand's category: " + ", ".join(
+        print_text("Pair Plus pays by the hand's category: " + ", ".join(
             f"{k.replace('_', ' ')} {odds_text(v)}:1" for k, v in rules.pair_plus_pays.items()))
     if rules.variant == "banker_game":
-        print("multipliers (the winning hand's; the loser pays the stake x it): " + "; ".join(
+        print_text("multipliers (the winning hand's; the loser pays the stake x it): " + "; ".join(
             f"x{odds_text(v)} {hands}" for v, hands in _multiplier_groups(rules.multipliers)))
     return 0
 

@@ -11,8 +11,10 @@ from ..dealing import assign, round_length
 from ..hands import HandValue
 from ..rules import RuleSet
 from ..settlement import Settlement, TableSession, settle
-from ._options import assignment, bet_slip, json_flag, own_options, rules_of, slip, table
-from ._output import json_text
+from ._options import (
+    STDIN, assignment, bet_slip, json_flag, money_unit, own_options, rules_of, slip, table, text_or_stdin,
+)
+from ._output import json_text, print_text
 from ._parser import Commands
 
 
@@ -23,12 +25,12 @@ def _hand_names(rules: RuleSet) -> tuple[str, str]:
     return "banker", "player {}" if rules.variant == "banker_game" else "hand {}"
 
 
-def _print_settlement(result: Settlement) -> None:
+def _print_settlement(result: Settlement, unit: str) -> None:
     def hand(h: HandValue) -> str:
         pp = "" if not h.pair_plus else f"  ({h.pair_plus.label})"
         return f"{' '.join(map(str, h.cards))}  {h.label}{pp}"
 
-    print(f"rules: {result.rules.name}")
+    print_text(f"rules: {result.rules.name}; {money_unit(unit, result.rules.minor_unit)}")
     if result.banker is None:
         print("void round: every card dealt is cancelled, every stake returned (a carried stake stays carried)")
     else:
@@ -104,9 +106,21 @@ def _observed_cards(rules: RuleSet, text: str, void: bool) -> list[Card]:
     return cards
 
 
+def _read_hands_from_stdin(args: argparse.Namespace) -> None:
+    """``-`` for any of --banker, --hand N=, --dragon, --phoenix and --cards: those cards
+    read from standard input (one option only)."""
+    for option in ("banker", "dragon", "phoenix", "cards"):
+        setattr(args, option, text_or_stdin(args, f"--{option}", getattr(args, option)))
+    for k, text in enumerate(args.hand):
+        key, sep, cards = text.partition("=")
+        if sep and cards.strip() == STDIN:
+            args.hand[k] = f"{key}={text_or_stdin(args, f'--hand {key.strip()}=', STDIN)}"
+
+
 def _cmd_settle(args: argparse.Namespace) -> int:
     rules = rules_of(args)
-    bets = slip(args.bet)
+    _read_hands_from_stdin(args)
+    bets = slip(args.bet, args.unit)
     if not bets:
         raise ValueError("no bets: give at least one --bet NAME=STAKE")
     named = [o for o in ("banker", "dragon", "phoenix") if getattr(args, o) is not None] + (["hand"] if args.hand else [])
@@ -130,7 +144,7 @@ def _cmd_settle(args: argparse.Namespace) -> int:
     if args.json:
         print(json_text(result.to_dict(), ensure_ascii=False))
     else:
-        _print_settlement(result)
+        _print_settlement(result, args.unit)
     return 0
 
 
@@ -154,10 +168,11 @@ def add_settle(commands: Commands) -> None:
         "settle",
         help="settle a bet slip on one round's hands",
         description=(
-            "Settle bets on a round. Stakes are integers in the minor unit (100 = 1.00) "
-            "or decimals (1.00); amounts are exact. A banker game (--rules chinese) settles "
-            "player:N bets, each --hand N against the banker's: the loser pays the stake times the "
-            "winner's multiplier, so a player's returned amount is negative when a loss costs more "
+            "Settle bets on a round. Stakes are whole minor units (100 is 1.00 at a table whose minor unit is "
+            "0.01), or with --unit major major units (1.00); amounts are exact, and the table says their unit. "
+            "Any CARDS may be - to read them from standard input (one option only). A banker game "
+            "(--rules chinese) settles player:N bets, each --hand N against the banker's: the loser pays "
+            "the stake times the winner's multiplier, so a player's returned amount is negative when a loss costs more "
             "than the stake. A Dragon/Phoenix table (--rules san_gong) deals two hands, --dragon and "
             "--phoenix, and takes the bets dragon, phoenix and tie, odd:, even: and pair: on either "
             "hand (odd:dragon, pair:phoenix) and the totals of the winning hand (total:1-6, total:9)."

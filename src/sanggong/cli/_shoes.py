@@ -9,14 +9,16 @@ import tomllib
 from fractions import Fraction
 from typing import Any
 
+from .. import plot as figures
 from .._canonical import loads_strict
 from ..limits import MAX_RULE_FILE_BYTES, MAX_SHOES
 from ..rules import RuleSet
+from ..rules._values import did_you_mean
 from ._options import (
-    burned_seen, count, dask_executor, json_flag, own_options, plot, rules_of, scheduler, seed, table, workers,
-    workers_text,
+    STDIN, burned_seen, count, dask_executor, json_flag, own_options, plot, read_stdin, rules_of, scheduler, seed,
+    table, workers, workers_text,
 )
-from ._output import Bar, figure, json_text, nothing_to_plot, odds_text, plot_target, print_table
+from ._output import Bar, draw, json_text, odds_text, plot_target, plural, print_table, print_text
 from ._parser import Commands
 
 _RANGE = re.compile(r"\s*(-?\d{1,12}(?:\.\d{1,12})?)(%?)\s*(?:-|\.\.|,)\s*(-?\d{1,12}(?:\.\d{1,12})?)(%?)\s*")
@@ -33,10 +35,14 @@ def _range(what: str, text: str) -> tuple[Fraction, Fraction]:
     return low, high
 
 
-def _tags_file(path: str) -> dict[str, Any]:
-    """A tags file: JSON or TOML, rank symbol -> int for every bet, or bet -> such a table."""
-    with open(path, "rb") as f:
-        data = f.read(MAX_RULE_FILE_BYTES + 1)
+def _tags_file(path: str, args: argparse.Namespace) -> dict[str, Any]:
+    """A tags file (``-``: standard input): JSON or TOML, rank symbol -> int for every bet,
+    or bet -> such a table."""
+    if path == STDIN:
+        data = read_stdin(args, "--tags", MAX_RULE_FILE_BYTES)
+    else:
+        with open(path, "rb") as f:
+            data = f.read(MAX_RULE_FILE_BYTES + 1)
     if len(data) > MAX_RULE_FILE_BYTES:
         raise ValueError(f"--tags {path}: larger than {MAX_RULE_FILE_BYTES:,} bytes")
     try:
@@ -51,34 +57,6 @@ def _tags_file(path: str) -> dict[str, Any]:
     return parsed
 
 
-def _plot_counts(path: str, result: Any, title: str) -> None:
-    lines = []
-    for b in result.bets.values():
-        if b.count is None:
-            continue
-        points = [((lo if lo is not None else hi - 0.5) + (hi if hi is not None else lo + 0.5)) / 2
-                  for lo, hi in ((row.low, row.high) for row in b.count.table)]
-        values = [row.ev if row.ev is not None else row.result for row in b.count.table]
-        xs = [x for x, v, row in zip(points, values, b.count.table) if v is not None and row.rounds >= 100]
-        ys = [100 * v for x, v, row in zip(points, values, b.count.table) if v is not None and row.rounds >= 100]
-        if xs:
-            lines.append((b.bet, xs, ys))
-    if not lines:
-        nothing_to_plot(path, "no true count was reached in 100 rounds or more by any bet: play more shoes")
-        return
-    with figure(path, title) as ax:
-        for bet, xs, ys in lines:
-            ax.plot(xs, ys, marker=".", label=bet)
-        ax.axhline(0, color="black", linewidth=1)
-        ax.set_xlabel("true count (its bet's tags)")
-        ax.set_ylabel("EV per unit (%)")
-        ax.legend(fontsize="small", ncol=2)
-
-
-def _plural(n: int, what: str) -> str:
-    return f"{n:,} {what}{'' if n == 1 else 's'}"
-
-
 def _signed(value: float | None, places: int = 3) -> str:
     return "" if value is None else f"{round(value, places) + 0.0:+.{places}f}"
 
@@ -89,10 +67,10 @@ def _print_protection(result: Any, rules: RuleSet, where: str) -> None:
     note = " (INTERRUPTED: partial result)" if result.interrupted else ""
     dealt = ("a fresh deck each round" if rules.fresh_deck_each_round else
              f"cut card {rules.cut_card_range[0]}-{rules.cut_card_range[1]} from the end")
-    print(f"rules: {rules.name}, {_plural(rules.decks, 'deck')}, {_plural(rules.positions, 'position')}, {dealt}; "
-          f"{result.shoes:,} shoes, "
-          f"{result.rounds:,} rounds in {result.seconds:.1f} s, seed {result.seed}; "
-          f"{where}{note}")
+    print_text(f"rules: {rules.name}, {plural(rules.decks, 'deck')}, {plural(rules.positions, 'position')}, {dealt}; "
+               f"{result.shoes:,} shoes, "
+               f"{result.rounds:,} rounds in {result.seconds:.1f} s, seed {result.seed}; "
+               f"{where}{note}")
     header = ["bet", "house edge"]
     perfect = any(b.perfect is not None for b in result.bets.values())
     counted = any(b.count is not None for b in result.bets.values())
@@ -119,7 +97,7 @@ def _print_protection(result: Any, rules: RuleSet, where: str) -> None:
         row.append("yes" if b.beatable else "")
         rows.append(row)
     print_table(header, rows, right=range(1, len(header) - 1))
-    print("house edge: fresh shoe, exact. perfect: one unit on each bet whenever its exact EV of the unseen "
+    print_text("house edge: fresh shoe, exact. perfect: one unit on each bet whenever its exact EV of the unseen "
           "cards is positive. count: one unit when the bet's true count (its balanced tags per 52 unseen "
           "cards) reaches the threshold that gains most. gain/100: units won per 100 rounds dealt, from the "
           "exact EVs of the rounds bet where perfect information was played alongside, else from the results "
@@ -145,7 +123,7 @@ def _cmd_protect(args: argparse.Namespace) -> int:
             raise ValueError(f"--plot {args.plot}: nothing to plot: the {rules.name} table deals every round "
                              f"from a fresh deck{' (--decks 1)' if args.decks == 1 else ''}, so every true "
                              f"count is 0")
-    tags = _tags_file(args.tags) if args.tags else None
+    tags = _tags_file(args.tags, args) if args.tags else None
     bets = [b.strip() for b in args.bets.split(",")] if args.bets else None
     strategies = [s.strip() for s in args.strategy.split(",")]
     if tags is not None and "count" not in strategies:
@@ -157,17 +135,14 @@ def _cmd_protect(args: argparse.Namespace) -> int:
         elif name == "perfect":
             chosen.append("perfect")
         else:
-            raise ValueError(f"--strategy: unknown strategy {name[:40]!r}: expected perfect, count or both")
+            raise ValueError(f"--strategy: unknown strategy {name[:40]!r}{did_you_mean(name, ('perfect', 'count'))}: "
+                             f"expected perfect, count or both")
     client, executor = dask_executor(args)
     try:
-        bar = None if args.json else Bar(args.shoes, unit=" shoes")
-        try:
+        with Bar(args.shoes, unit=" shoes", show=not args.json) as bar:
             result = play_shoes(rules, args.shoes, chosen, seed=args.seed, workers=args.workers, executor=executor,
-                                progress=bar.update if bar else None, bets=bets, burned_seen=args.burned_seen,
+                                progress=bar.update, bets=bets, burned_seen=args.burned_seen,
                                 bankroll=args.bankroll, partial_on_interrupt=True)
-        finally:
-            if bar:
-                bar.close()
     finally:
         if client is not None:
             client.close()
@@ -176,7 +151,7 @@ def _cmd_protect(args: argparse.Namespace) -> int:
     else:
         _print_protection(result, rules, workers_text(args))
     if args.plot:
-        _plot_counts(args.plot, result, f"{rules.name}: EV by true count")
+        draw(args.plot, figures.ev_by_count, result)
     return 130 if result.interrupted else 0
 
 
@@ -189,15 +164,20 @@ def _cmd_design(args: argparse.Namespace) -> int:
     step = Fraction(args.step) if re.fullmatch(r"\d{1,12}(?:\.\d{1,12})?", args.step or "") else None
     if step is None or step <= 0:
         raise ValueError(f"--step {args.step[:40]!r}: expected a positive number, e.g. 0.5")
-    options = design(rules, args.bet, edge, step=step, pays=pays, shoes=args.shoes, seed=args.seed,
-                     workers=args.workers, limit=args.limit, key=args.key)
+    if args.plot:
+        plot_target(args.plot)  # the extra and the file's folder are checked before any work
+    with Bar(unit=" shoes", show=not args.json) as bar:
+        options = design(rules, args.bet, edge, step=step, pays=pays, shoes=args.shoes, seed=args.seed,
+                         workers=args.workers, limit=args.limit, key=args.key, progress=bar.update)
+    if args.plot:
+        draw(args.plot, figures.pay_options, options, edge=(float(edge[0]), float(edge[1])))
     if args.json:
         print(json_text({"rules": rules.name, "decks": rules.decks, "bet": args.bet,
                          "edge": [float(edge[0]), float(edge[1])], "step": str(step), "shoes": args.shoes,
                          "seed": args.seed, "options": [o.to_dict() for o in options]}))
         return 0
-    print(f"rules: {rules.name}, {_plural(rules.decks, 'deck')}; {args.bet}: pays in steps of {step} with a house edge in "
-          f"{100 * float(edge[0]):.2f}%..{100 * float(edge[1]):.2f}%, nearest the middle first")
+    print_text(f"rules: {rules.name}, {plural(rules.decks, 'deck')}; {args.bet}: pays in steps of {step} with a "
+               f"house edge in {100 * float(edge[0]):.2f}%..{100 * float(edge[1]):.2f}%, nearest the middle first")
     if not options:
         print("no pay in that range has such an edge")
         return 0
@@ -205,8 +185,8 @@ def _cmd_design(args: argparse.Namespace) -> int:
     rows = [[", ".join(f"{k} {odds_text(v)}" for k, v in o.pays.items()), f"{100 * float(o.house_edge):.3f}%",
              "" if o.perfect_frequency is None else f"{100 * o.perfect_frequency:.2f}%",
              _signed(o.perfect_gain_per_100)] for o in options]
-    print_table(header, rows, right=(1, 2, 3))
-    print(f"perfect: how often, and how much per 100 rounds, a player who knows the exact EV of the unseen "
+    print_table(header, rows, right=(1, 2, 3), wrap=(0,))
+    print_text(f"perfect: how often, and how much per 100 rounds, a player who knows the exact EV of the unseen "
           f"cards gains on that pay ({args.shoes:,} shoes, seed {args.seed})")
     return 0
 
@@ -216,7 +196,8 @@ def add_protect(commands: Commands) -> None:
     own.add_argument("--shoes", type=count(MAX_SHOES), default=10_000, help="shoes to play (default 10,000)")
     own.add_argument("--cut", metavar="LO-HI", help="cut card between LO and HI cards from the end (e.g. 30-40)")
     own.add_argument("--tags", metavar="FILE",
-                     help="count tags, JSON or TOML: rank -> int for every bet, or bet -> {rank: int}")
+                     help="count tags, JSON or TOML: rank -> int for every bet, or bet -> {rank: int} "
+                          "(-: read standard input)")
     own.add_argument("--bets", metavar="BET,BET", help="the bets to play (default: every bet of the table)")
     own.add_argument("--strategy", default="perfect,count", help="perfect, count, or both (default)")
     own.add_argument("--bankroll", type=count(10**15), help="units: report each strategy's risk of ruin (--json)")
@@ -259,6 +240,7 @@ def add_design(commands: Commands) -> None:
         ),
         epilog="example: sanggong design --rules macau --bet point:0 --edge 0.02-0.06",
         parents=[table("decks", "positions"), own, seed("seed of those shoes (default 1)", default=1), workers(),
-                 json_flag("print the options as JSON")],
+                 plot("draw each pay's house edge, and perfect play's gain, against the target range to FILE"),
+                 json_flag("print the options as JSON (no progress bar)")],
     )
     dg.set_defaults(run=_cmd_design)

@@ -3,46 +3,21 @@
 from __future__ import annotations
 
 import argparse
+from decimal import Decimal
+from fractions import Fraction
 from typing import Any
 
 from .. import _impl
-from ..limits import MAX_SESSION_ROUNDS, MAX_SESSIONS, MAX_SIM_ROUNDS, MAX_STAKE
+from .. import plot as figures
+from ..limits import MAX_SESSION_ROUNDS, MAX_SESSIONS, MAX_SIM_ROUNDS
+from ..money import Money, exact_decimal
 from ..rules import RuleSet
 from ._options import (
-    bet_slip, count, dask_executor, json_flag, own_options, plot, rules_of, scheduler, seed, slip, table, workers,
-    workers_text,
+    amount, bet_slip, count, dask_executor, json_flag, money_unit, own_options, plot, rules_of, scheduler, seed, slip,
+    table, workers, workers_text,
 )
-from ._output import Bar, figure, json_text, nothing_to_plot, plot_target
+from ._output import Bar, draw, json_text, plot_target, print_text
 from ._parser import Commands
-
-
-def _plot_convergence(path: str, result: Any, title: str) -> None:
-    points = result.convergence
-    bet = next(iter(result.bets.values()))
-    if not points:
-        nothing_to_plot(path, "no round was played")
-        return
-    with figure(path, title) as ax:
-        ax.plot([p[0] for p in points], [p[1] for p in points], marker="." if len(points) < 20 else None,
-                label=f"simulated return of {bet.bet}")
-        if bet.exact is not None:
-            ax.axhline(bet.exact, color="black", linestyle="--", linewidth=1, label="exact")
-        ax.set_xscale("log")
-        ax.set_xlabel("rounds")
-        ax.set_ylabel("return to player")
-        ax.legend()
-
-
-def _plot_sessions(path: str, result: Any, title: str) -> None:
-    if not result.sessions:
-        nothing_to_plot(path, "no session finished")
-        return
-    with figure(path, title) as ax:
-        ax.hist(result.finals, bins=60)
-        ax.axvline(result.bankroll, color="black", linestyle="--", linewidth=1, label="starting bankroll")
-        ax.set_xlabel("final bankroll (minor units)")
-        ax.set_ylabel("sessions")
-        ax.legend()
 
 
 def _print_simulation(result: Any, rules: RuleSet, where: str, implementation: str) -> None:
@@ -50,8 +25,8 @@ def _print_simulation(result: Any, rules: RuleSet, where: str, implementation: s
     (simulated, its 95% interval, exact), the house edge and z, and what they mean."""
     rate = result.rounds / result.seconds if result.seconds else float("nan")
     note = " (INTERRUPTED: partial result)" if result.interrupted else ""
-    print(f"rules: {rules.name}, {result.rounds:,} rounds in {result.seconds:.2f} s "
-          f"({rate / 1e6:.2f} M rounds/s), seed {result.seed}; {where}, implementation {implementation}{note}")
+    print_text(f"rules: {rules.name}, {result.rounds:,} rounds in {result.seconds:.2f} s "
+               f"({rate / 1e6:.2f} M rounds/s), seed {result.seed}; {where}, implementation {implementation}{note}")
     header = ("bet", "simulated", "95% interval", "exact", "1 - exact", "z")
     rows = []
     for b in result.bets.values():
@@ -68,21 +43,47 @@ def _print_simulation(result: Any, rules: RuleSet, where: str, implementation: s
     print(" " * widths[0] + "  " + group.center(span) + "  " + edge_title.rjust(widths[4]))
     for row in [header, *rows]:
         print("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths))))
-    print("RTP = returned / staked, the stake included (a carried stake counts as returned); house edge = 1 - RTP")
-    print("z = (simulated - exact) / standard error; by chance |z| > 2 for about 1 bet in 20, > 3 for 1 in 370")
+    print_text("RTP = returned / staked, the stake included (a carried stake counts as returned); house edge = 1 - RTP")
+    print_text("z = (simulated - exact) / standard error; by chance |z| > 2 for about 1 bet in 20, > 3 for 1 in 370")
 
 
-def _print_sessions(sessions: Any, rules: RuleSet, where: str) -> None:
-    """The report of ``simulate --sessions``: a header naming the run, the risk of ruin, the
-    mean final bankroll and its quantiles."""
+def _minor_units(what: str, value: Money, rules: RuleSet) -> int:
+    """An amount as whole minor units (session mode counts in them): a major-unit amount
+    that is not a whole number of the table's minor unit is refused, naming it."""
+    if isinstance(value, int):
+        return value
+    units = Fraction(value) / Fraction(rules.minor_unit)
+    if units.denominator != 1:
+        raise ValueError(f"{what}: {value} is not a whole number of the minor unit {rules.minor_unit}")
+    return int(units)
+
+
+def _shown(minor: float, unit: str, rules: RuleSet, places: int = 0) -> str:
+    """An amount of minor units as the run's unit writes it: ``1,050`` or ``10.50``."""
+    if unit == "minor":
+        return f"{minor:,.{places}f}"
+    exponent = rules.minor_unit.as_tuple().exponent
+    digits = max(0, -exponent if isinstance(exponent, int) else 0) + places
+    with exact_decimal():
+        major = Decimal(minor) * rules.minor_unit if isinstance(minor, int) else Decimal(repr(minor)) * rules.minor_unit
+    return f"{major:,.{digits}f}"
+
+
+def _print_sessions(sessions: Any, rules: RuleSet, where: str, unit: str) -> None:
+    """The report of ``simulate --sessions``: a header naming the run and its unit, the risk
+    of ruin, the mean final bankroll and its quantiles."""
     data = sessions.to_dict()
     note = " (INTERRUPTED: the sessions finished so far)" if sessions.interrupted else ""
-    print(f"rules: {rules.name}, {data['sessions']:,} sessions of {data['rounds']:,} rounds, "
-          f"bankroll {data['bankroll']:,}, slip {data['slip']}, seed {data['seed']}; "
-          f"{where}, implementation {_impl.kernels.IMPLEMENTATION}{note}")
+    slip_text = ", ".join(f"{k}={_shown(v, unit, rules)}" for k, v in data["slip"].items())
+    print_text(f"rules: {rules.name}, {data['sessions']:,} sessions of {data['rounds']:,} rounds, "
+               f"bankroll {_shown(data['bankroll'], unit, rules)}, slip {slip_text} "
+               f"({money_unit(unit, rules.minor_unit)}), "
+               f"seed {data['seed']}; {where}, implementation {_impl.kernels.IMPLEMENTATION}{note}")
     if data["sessions"]:
-        print(f"risk of ruin {100 * data['risk_of_ruin']:.2f}%, mean final bankroll {data['mean_final']:,.1f}")
-        print("final bankroll quantiles: " + ", ".join(f"{k} {v:,}" for k, v in data["quantiles"].items()))
+        print(f"risk of ruin {100 * data['risk_of_ruin']:.2f}%, mean final bankroll "
+              f"{_shown(data['mean_final'], unit, rules, places=1)}")
+        print("final bankroll quantiles: " + ", ".join(f"{k} {_shown(v, unit, rules)}"
+                                                     for k, v in data["quantiles"].items()))
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
@@ -91,29 +92,28 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     rules = rules_of(args)
     if args.plot:
         plot_target(args.plot)  # the extra and the file's folder are checked before any work
-    bets = slip(args.bet)
+    bets = slip(args.bet, args.unit)
     client, executor = dask_executor(args)
     try:
         if args.sessions:
             if not bets or args.bankroll is None or args.session_rounds is None:
                 raise ValueError("--sessions needs --bet NAME=STAKE, --bankroll and --session-rounds")
-            sessions = simulate_sessions(rules, bets, args.bankroll, args.session_rounds, args.sessions,  # type: ignore[arg-type]
-                                         seed=args.seed, workers=args.workers, executor=executor,
-                                         partial_on_interrupt=True)
+            stakes = {name: _minor_units(f"stake on {name}", stake, rules) for name, stake in bets.items()}
+            bankroll = _minor_units("--bankroll", amount("--bankroll", args.bankroll, args.unit), rules)
+            with Bar(args.sessions, unit=" sessions", show=not args.json) as bar:
+                sessions = simulate_sessions(rules, stakes, bankroll, args.session_rounds, args.sessions,
+                                             seed=args.seed, workers=args.workers, executor=executor,
+                                             progress=bar.update, partial_on_interrupt=True)
             if args.json:
                 print(json_text(sessions.to_dict()))
             else:
-                _print_sessions(sessions, rules, workers_text(args))
+                _print_sessions(sessions, rules, workers_text(args), args.unit)
             if args.plot:
-                _plot_sessions(args.plot, sessions, f"{rules.name}: final bankrolls")
+                draw(args.plot, figures.bankroll, sessions)
             return 130 if sessions.interrupted else 0
-        bar = None if args.json else Bar(args.rounds)
-        try:
+        with Bar(args.rounds, show=not args.json) as rounds_bar:
             result = simulate(rules, args.rounds, bets or None, seed=args.seed, workers=args.workers, executor=executor,
-                              progress=bar.update if bar else None, chunk_size=args.chunk, partial_on_interrupt=True)
-        finally:
-            if bar:
-                bar.close()
+                              progress=rounds_bar.update, chunk_size=args.chunk, partial_on_interrupt=True)
     finally:
         if client is not None:
             client.close()
@@ -122,7 +122,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     else:
         _print_simulation(result, rules, workers_text(args), result.versions.get("implementation", "unknown"))
     if args.plot:
-        _plot_convergence(args.plot, result, f"{rules.name}: return as rounds accumulate")
+        draw(args.plot, figures.convergence, result)
     return 130 if result.interrupted else 0
 
 
@@ -134,8 +134,7 @@ def add_simulate(commands: Commands) -> None:
     own.add_argument("--sessions", type=count(MAX_SESSIONS),
                      help="session mode: this many sessions of --session-rounds")
     own.add_argument("--session-rounds", type=count(MAX_SESSION_ROUNDS), help="rounds a session lasts at most")
-    own.add_argument("--bankroll", type=count(MAX_STAKE * MAX_SESSION_ROUNDS),
-                     help="session mode: starting bankroll in minor units")
+    own.add_argument("--bankroll", metavar="AMOUNT", help="session mode: the starting bankroll (in --unit)")
     si = commands.add_parser(
         "simulate",
         help="Monte Carlo: play rounds on every core and compare with the exact values",
@@ -146,7 +145,7 @@ def add_simulate(commands: Commands) -> None:
         ),
         epilog="example: sanggong simulate --rules online --rounds 100000000 --seed 1",
         parents=[table("decks", "positions"), own,
-                 bet_slip("bet slip (default: every bet, one unit); stakes in minor units"), seed(), workers(),
+                 bet_slip("bet slip (default: every bet, one unit); stakes in --unit"), seed(), workers(),
                  scheduler(), plot("draw the return's convergence (or the sessions) to FILE"),
                  json_flag("print the result as JSON (no progress bar)")],
     )

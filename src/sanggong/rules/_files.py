@@ -20,8 +20,8 @@ from ..limits import MAX_RULE_FILE_BYTES
 from ._values import show
 
 __all__ = [
-    "PairPlusFile", "PaysFile", "RankingFile", "RuleFile", "fields_from_mapping", "fields_of", "read_fields",
-    "to_toml", "write_rule_file"
+    "PairPlusFile", "PaysFile", "RankingFile", "RuleFile", "fields_from_mapping", "fields_from_text", "fields_of",
+    "read_fields", "rule_file_text", "to_toml", "write_rule_file"
 ]
 
 _HUGE_BITS = 1024  # ints this large are refused before msgspec sees them (see scan_ints)
@@ -204,14 +204,14 @@ def read_rule_file(path: Path) -> str:
         raise ValueError(f"{path}: not UTF-8 text (byte {exc.start})") from None
 
 
-def refuse_repeated_keys(path: Path, text: str) -> None:
+def refuse_repeated_keys(path: Path | str, text: str) -> None:
     """A JSON rule file that gives a key twice is refused (as TOML's grammar and records
     refuse it), never read as its last value: ``{"tie": 80, "tie": 8}`` is not a table
     paying 8. Text that is not JSON is left for msgspec to name."""
     try:
         loads_strict(text)
     except DuplicateKey as exc:
-        raise ValueError(f"{path}: {exc}") from None
+        raise ValueError(f"{path}: {exc}" if str(path) else str(exc)) from None
     except (ValueError, RecursionError):  # not JSON, or nested too deeply: msgspec says which
         pass
 
@@ -256,28 +256,43 @@ def fields_from_mapping(data: Mapping[str, Any]) -> dict[str, Any]:
 def read_fields(path: Path) -> dict[str, Any]:
     """``RuleSet``'s keyword arguments from a ``.toml`` or ``.json`` file (any other
     suffix: JSON). Every problem raises ``ValueError`` naming the file and the field."""
-    text = read_rule_file(path)
-    toml = path.suffix == ".toml"
+    return fields_from_text(read_rule_file(path), "toml" if path.suffix == ".toml" else "json", str(path))
+
+
+def fields_from_text(text: str, format: str, where: str) -> dict[str, Any]:
+    """``RuleSet``'s keyword arguments from a rule file's text in ``format`` (``"toml"`` or
+    ``"json"``), read as strictly as a file (``read_fields``; ``where`` names the text in
+    every error: the file; empty for none)."""
+    at = f"{where}: " if where else ""
+    if format not in ("toml", "json"):
+        raise ValueError(f"format: expected 'toml' or 'json', got {show(format)}")
+    if len(text) > MAX_RULE_FILE_BYTES or len(text.encode("utf-8", "surrogatepass")) > MAX_RULE_FILE_BYTES:
+        raise ValueError(f"{at}more than the {MAX_RULE_FILE_BYTES} bytes a rule file may have")
+    toml = format == "toml"
     kind = "TOML" if toml else "JSON"
     if not toml:  # (TOML's grammar refuses a repeated key itself)
-        refuse_repeated_keys(path, text)
+        refuse_repeated_keys(where, text)
     try:
         if toml:
             parsed = msgspec.toml.decode(text, type=RuleFile, strict=True)
         else:
             parsed = msgspec.json.decode(text, type=RuleFile, strict=True)
     except msgspec.ValidationError as exc:
-        raise ValueError(f"{path}: {explain(str(exc))}") from None
+        raise ValueError(f"{at}{explain(str(exc))}") from None
     except msgspec.DecodeError as exc:
-        raise ValueError(f"{path}: not valid {kind}: {exc}") from None
+        raise ValueError(f"{at}not valid {kind}: {exc}") from None
     except RecursionError:
-        raise ValueError(f"{path}: not valid {kind}: nested too deeply") from None
+        raise ValueError(f"{at}not valid {kind}: nested too deeply") from None
     except ValueError as exc:  # tomllib refuses an int of more digits than Python prints
-        raise ValueError(f"{path}: {huge_toml_int(text)}: not valid {kind}: {exc}") from None
+        raise ValueError(f"{at}{huge_toml_int(text)}: not valid {kind}: {exc}") from None
     return fields_of(parsed)
+
+
+def rule_file_text(data: Mapping[str, Any], format: str) -> str:
+    """A rule set's dict (``RuleSet.to_dict``) as the text of a ``.toml`` or ``.json`` rule file."""
+    return to_toml(data) if format == "toml" else json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
 def write_rule_file(path: Path, data: Mapping[str, Any]) -> None:
     """Write a rule set's dict as ``.toml`` or ``.json`` (by the file's suffix)."""
-    text = to_toml(data) if path.suffix == ".toml" else json.dumps(data, indent=2, ensure_ascii=False) + "\n"
-    path.write_text(text, encoding="utf-8")
+    path.write_text(rule_file_text(data, "toml" if path.suffix == ".toml" else "json"), encoding="utf-8")

@@ -8,6 +8,7 @@ from typing import Literal, overload
 
 from ..ranking import Ranking
 from ._ruleset import RuleSet
+from ._values import did_you_mean
 
 __all__ = [
     "CHINESE", "GENTING", "GENTING_NO_COMMISSION", "MACAU", "NAGAWORLD", "ONLINE", "PRESETS", "PROSPERITY",
@@ -140,7 +141,7 @@ def _preset_named(name: str) -> RuleSet:
     """The preset of this name, or a ValueError naming it (cut to 40 characters) and the known ones."""
     if name not in PRESETS:
         shown = repr(name) if len(name) <= 40 else repr(name[:40]) + "..."
-        raise ValueError(f"rules: unknown preset {shown} (known: {', '.join(PRESETS)})")
+        raise ValueError(f"rules: unknown preset {shown}{did_you_mean(name, PRESETS)} (known: {', '.join(PRESETS)})")
     return PRESETS[name]
 
 

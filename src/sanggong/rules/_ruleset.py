@@ -22,10 +22,10 @@ from ._bets import (
     DESCRIPTIONS, KINDS, MULTIPLIER_POINTS, PAIR_PLUS_CATEGORIES, PAY_KEYS, TOTAL_RE, VARIANTS, BetSpec, Variant,
     parse_bet,
 )
-from ._files import fields_from_mapping, read_fields, write_rule_file
+from ._files import fields_from_mapping, fields_from_text, read_fields, rule_file_text, write_rule_file
 from ._values import (
     FrozenMap, check_choice, check_int, check_minor_unit, check_name, check_number, check_odds, check_table,
-    fraction_text, show,
+    did_you_mean, fraction_text, show,
 )
 
 __all__ = [
@@ -414,11 +414,15 @@ class RuleSet:
         ...
         ValueError: unknown bet 'lose:1': the macau table offers win, tie, odd, even, three_faces, point
         """
-        spec = parse_bet(name)
+        try:
+            spec = parse_bet(name)
+        except ValueError as exc:  # a name no table has: the closest this one offers
+            raise ValueError(f"{exc}{did_you_mean(name, self.bets)}") from None
         kinds = KINDS[self.variant]
         if spec.kind not in kinds or not self._offers(spec.kind):
             offered = ", ".join(k for k in kinds if self._offers(k))
-            raise ValueError(f"unknown bet {name!r}: the {self.variant} table offers {offered}")
+            raise ValueError(f"unknown bet {name!r}{did_you_mean(name, self.bets)}: the {self.variant} table offers "
+                             f"{offered}")
         target = kinds[spec.kind]
         suffix = name.partition(":")[2]
         digits = suffix.isdigit()  # (parse_bet has refused digits with a leading zero)
@@ -441,7 +445,9 @@ class RuleSet:
         else:
             ok = digits and 1 <= spec.position <= self.positions
         if not ok:
-            raise ValueError(f"unknown bet {name!r}: no such {spec.kind} bet at this table")
+            names = [n for n in self.bets if n.partition(":")[0] == spec.kind]
+            shown = ", ".join(names) if len(names) <= 4 else f"{names[0]}, {names[1]}, ..., {names[-1]}"
+            raise ValueError(f"unknown bet {name!r}: no such {spec.kind} bet at this table (it has {shown})")
         return BetSpec(spec.name, spec.kind, max(spec.position, 0))
 
     def replace(self, **changes: Any) -> RuleSet:
@@ -516,11 +522,48 @@ class RuleSet:
         read whole), text that is not UTF-8, TOML or JSON, or a field that is invalid.
         """
         path = Path(path)
-        fields = read_fields(path)
+        return cls._from_fields(read_fields(path), str(path))
+
+    @classmethod
+    def loads(cls, text: str, format: Literal["toml", "json"] = "toml") -> RuleSet:
+        """Read a rule set from the text of a rule file (``format``: ``"toml"`` or
+        ``"json"``), as strictly as ``load`` reads a file; ``to_toml`` and ``to_json``
+        write such text.
+
+        >>> from sanggong import MACAU
+        >>> RuleSet.loads(MACAU.to_toml()) == MACAU == RuleSet.loads(MACAU.to_json(), "json")
+        True
+        >>> RuleSet.loads(MACAU.to_toml().replace("decks = 8", "decks = 0"))
+        Traceback (most recent call last):
+        ...
+        ValueError: decks: must be at least 1, got 0
+        """
+        if not isinstance(text, str):
+            raise TypeError(f"text: expected a str, not {type(text).__name__}")
+        return cls._from_fields(fields_from_text(text, format, ""), "")
+
+    @classmethod
+    def _from_fields(cls, fields: dict[str, Any], where: str) -> RuleSet:
         try:
             return cls(**fields)
         except (TypeError, ValueError) as exc:
-            raise ValueError(f"{path}: {exc}") from None
+            if not where:
+                raise
+            raise ValueError(f"{where}: {exc}") from None
+
+    def to_toml(self) -> str:
+        """The rule set as the text of a ``.toml`` rule file (what ``save`` writes to one):
+        its scalar fields, then a table for each mapping (pays, ranking, ...).
+
+        >>> from sanggong import MACAU
+        >>> print(MACAU.to_toml().splitlines()[0])
+        name = "macau"
+        """
+        return rule_file_text(self.to_dict(), "toml")
+
+    def to_json(self) -> str:
+        """The rule set as the text of a ``.json`` rule file (what ``save`` writes to one)."""
+        return rule_file_text(self.to_dict(), "json")
 
     def save(self, path: str | Path) -> None:
         """Write the rule set as ``.toml`` or ``.json`` (by the file's suffix); ``load``

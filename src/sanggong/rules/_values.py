@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from decimal import Context, Decimal
 from fractions import Fraction
 
 from ..limits import MAX_DECIMAL_EXPONENT, MAX_DENOMINATOR, MAX_NAME_LENGTH, MAX_ODDS, MAX_TEXT_NUMBER
 
 __all__ = [
+    "did_you_mean",
     "FrozenMap", "check_choice", "check_int", "check_minor_unit", "check_name", "check_number", "check_odds",
     "check_table", "fraction_text", "show"
 ]
@@ -49,6 +50,19 @@ class FrozenMap(Mapping[str, Fraction]):
 
     def __repr__(self) -> str:
         return repr(self._items)
+
+
+def did_you_mean(name: object, known: Iterable[str]) -> str:
+    """`` (did you mean 'win:1'?)``: the known name closest to a mistyped ``name``, or
+    nothing where none is close (or ``name`` is no short string)."""
+    if not isinstance(name, str) or not name or len(name) > 40:
+        return ""
+    import difflib  # (only where a name is wrong: not at every import of sanggong)
+
+    known = list(known)
+    close = difflib.get_close_matches(name, known, n=1, cutoff=0.6) or difflib.get_close_matches(
+        name.lower(), known, n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close and close[0] != name else ""
 
 
 def show(value: object) -> str:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import heapq
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -17,6 +17,7 @@ from .._spec import total_key
 from ..analysis import analyze
 from ..limits import MAX_DECKS, MAX_SHOES
 from ..rules import BetSpec, RuleSet, as_rules
+from ..rules._values import did_you_mean
 from ..seeds import SeedLike, check_seed
 from ._play import play_shoes
 
@@ -84,6 +85,7 @@ def design(
     workers: int | None = None,
     limit: int = DESIGN_LIMIT,
     key: str | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> list[PayOption]:
     """The pays of ``bet`` (odds to 1, multiples of ``step``) whose exact house edge on a
     fresh shoe of ``decks`` decks (default ``rules.decks``) lies in ``edge = (low, high)``
@@ -97,6 +99,10 @@ def design(
     bounds the odds tried (default: 1 to twice the table's highest for the bet). A banker
     game's bet pays by its multipliers: ``key`` names the one to vary (``"9"``,
     ``"face_trips"``, ...; default the highest), the others staying as they are.
+
+    ``progress`` is called with (shoes played, shoes to play) as the pays found are
+    played, ``shoes`` for each (not at all where no shoe is played: a fresh deck each
+    round, or no pay in the range).
     """
     rules = as_rules(rules)
     seed = check_seed(seed)[1]  # its size checked before any work; a Generator drawn from once, for every play
@@ -121,22 +127,33 @@ def design(
     grids = _grids(current, unit, step, pays)
     count("shoes", shoes, MAX_SHOES)  # checked now: the plays come after the search
     _parallel.workers(workers)
+    _parallel.check_progress(progress)
     line = _EdgeLine.of(rules, spec, list(current), unit, low, high)
     found = line.pair_plus_tables(grids, limit) if spec.kind == "pair_plus" else line.single_pays(grids, limit)
     found.sort(key=lambda item: (abs(item[0] - (low + high) / 2), sorted(item[1].items())))
     out = []
-    for house, table in found[:limit]:
+    found = found[:limit]
+    for k, (house, table) in enumerate(found):
         gain = frequency = None
         if rules.fresh_deck_each_round:  # every round is a fresh deck: bet iff the edge is negative
             gain, frequency = (float(-house) * 100, 1.0) if house < 0 else (0.0, 0.0)
         else:
             played = play_shoes(_with_pays(rules, spec, table), shoes, "perfect", seed=seed, workers=workers,
-                                bets=[bet])
+                                bets=[bet], progress=_offset(progress, k * shoes, len(found) * shoes))
             perfect = played[bet].perfect
             assert perfect is not None
             gain, frequency = perfect.expected_gain_per_100, perfect.frequency
         out.append(PayOption(table, house, gain, frequency))
     return out
+
+
+def _offset(progress: Callable[[int, int], None] | None, before: int,
+            total: int) -> Callable[[int, int], None] | None:
+    """One play's progress as part of all of ``design``'s: ``before`` shoes played already."""
+    if progress is None:
+        return None
+    report = progress
+    return lambda done, _: report(before + done, total)
 
 
 def _current_pays(rules: RuleSet, spec: BetSpec, key: str | None) -> dict[str, Fraction]:
@@ -149,7 +166,8 @@ def _current_pays(rules: RuleSet, spec: BetSpec, key: str | None) -> dict[str, F
         if key is None:
             key = max(rules.multipliers, key=lambda k: (rules.multipliers[k], k))
         if not isinstance(key, str) or key not in rules.multipliers:
-            raise ValueError(f"key: {key!r} is not a multiplier of the table: {', '.join(rules.multipliers)}")
+            raise ValueError(f"key: {key!r}{did_you_mean(key, rules.multipliers)} is not a multiplier of the table: "
+                             f"{', '.join(rules.multipliers)}")
         return {key: rules.multipliers[key]}
     if spec.kind == "total":  # its range's odds, in total_pays
         return {total_key(spec.number): rules.total_pays[total_key(spec.number)]}
