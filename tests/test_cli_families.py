@@ -302,12 +302,12 @@ def test_deal_and_verify_every_preset(preset: str, tmp_path: Path, capsys: pytes
 
 def test_deal_names_the_hands(capsys: pytest.CaptureFixture[str]) -> None:
     out = run(["deal", "--rules", "san_gong", "--rounds", "3", "--seed", "3"], capsys).splitlines()
-    assert out[0] == "rules: san_gong, 1 deck(s), two hands (Dragon and Phoenix), seed 3"
+    assert out[0] == "rules: san_gong, 1 deck, two hands (Dragon and Phoenix), seed 3"
     assert [line.split()[0] for line in out[2:5]] == ["dragon", "phoenix", "phoenix"]
     winners = [line.strip() for line in out if line.strip() in ("dragon wins", "phoenix wins", "tie")]
     assert len(winners) == 3
     out = run(["deal", "--rules", "chinese", "--rounds", "1", "--seed", "3"], capsys).splitlines()
-    assert out[0] == "rules: chinese, 1 deck(s), 4 players against the banker, seed 3"
+    assert out[0] == "rules: chinese, 1 deck, 4 players against the banker, seed 3"
     assert out[2].split()[0] == "banker" and [line.split()[0] for line in out[3:]] == ["1", "2", "3", "4"]
 
 

@@ -14,7 +14,7 @@ from ..rules import RuleSet
 from ._options import (
     burned_seen, count, json_flag, key_file, own_options, plot, read_key, rules_of, seed, table, workers,
 )
-from ._output import json_text, nothing_to_plot, one_line, plot_target, print_table, table_text
+from ._output import json_text, nothing_to_plot, one_line, plot_target, plural, print_table, table_text
 from ._parser import Commands
 
 
@@ -42,9 +42,9 @@ def _print_round(record: RoundRecord, rules: RuleSet) -> None:
 
 def _cmd_deal(args: argparse.Namespace) -> int:
     rules = rules_of(args)
-    game = Game(rules, args.seed, recall=0, key=read_key(args.key_file))
+    game = Game(rules, args.seed, recall=0, key=read_key(args.key_file, args))
     if not args.json:
-        print(f"rules: {rules.name}, {rules.decks} deck(s), {table_text(rules)}, seed {game.seed}")
+        print(f"rules: {rules.name}, {plural(rules.decks, 'deck')}, {table_text(rules)}, seed {game.seed}")
     for _ in range(args.rounds):  # streamed: a round is printed as it is dealt
         record = game.play()
         if args.json:
@@ -67,7 +67,7 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     if named and not (args.rules or args.rules_file):
         raise ValueError("--decks and --positions change a rule set: name it with --rules or --rules-file")
     rules = rules_of(args) if named else None  # None: the preset the records name
-    key = read_key(args.key_file)
+    key = read_key(args.key_file, args)
     bar = _bar()
     try:
         report = verify_log(_log_arg(args.log), rules=rules, key=key, replay=not args.no_replay,
@@ -116,7 +116,7 @@ def _cmd_detect(args: argparse.Namespace) -> int:
     try:
         logs = args.logs if len(args.logs) > 1 else _log_arg(args.logs[0])
         found = detect(logs, rules, alpha=args.alpha, burned_seen=args.burned_seen, verify=args.verify,
-                       key=read_key(args.key_file), workers=args.workers, progress=lambda n: _advance(bar, n))
+                       key=read_key(args.key_file, args), workers=args.workers, progress=lambda n: _advance(bar, n))
     finally:
         bar.close()
     if args.json:

@@ -231,7 +231,7 @@ class RuleSet:
         cards = 52 * self.decks
         if not 1 <= lo <= hi < cards:
             raise ValueError(f"cut_card_range: expected 1 <= low <= high < {cards} (the cards in "
-                             f"{self.decks} deck(s)), got ({show(lo)}, {show(hi)})")
+                             f"{self.decks} deck{'' if self.decks == 1 else 's'}), got ({show(lo)}, {show(hi)})")
         set_(self, "cut_card_range", (lo, hi))
         if self.head_card and not self.fresh_deck_each_round:
             raise ValueError(
@@ -288,7 +288,7 @@ class RuleSet:
         or shoe, and for a shoe a later round behind the cut card at its earliest."""
         first, later = table_fits(table_params(self))
         for fits, needed, available, where in (
-            (first, self.round_cards(True), 52 * self.decks, f"in {self.decks} deck(s)"),
+            (first, self.round_cards(True), 52 * self.decks, f"in {self.decks} deck{'' if self.decks == 1 else 's'}"),
             (later, self.round_cards(False), self.cut_card_range[0], "behind the cut card at the least"),
         ):
             if not fits:
