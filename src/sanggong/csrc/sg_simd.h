@@ -1,9 +1,11 @@
 /* Vectorised hand evaluation of C-contiguous uint8 card codes, 32 hands a step, by
  * arithmetic on the codes (byte shuffles and compares, no table in memory and no gather),
- * with the check that every code is in 0..51 in the same pass. Chosen at run time: the
- * AVX2 kernel where the CPU has AVX2 (x86-64, compiled for AVX2 in its own functions, so
- * the rest of the core and the wheel stay baseline x86-64), else the scalar table kernel
- * of sg_eval.h. aarch64 stays on the scalar kernel.
+ * with the check that every code is in 0..51 in the same pass. Chosen at run time, the best
+ * the CPU runs: AVX-512 with VBMI (its byte permutes read the 48-entry tables), AVX-512 F,
+ * BW and VL (the AVX2 source with 32 registers), AVX2; each compiled for its instruction
+ * set in its own functions (sg_simd_kernel.h, included once per kernel), so the rest of the
+ * core and the wheel stay baseline x86-64; else the scalar table kernel of sg_eval.h.
+ * aarch64 stays on the scalar kernel, MSVC builds AVX2 and the scalar kernel.
  *
  * A ranking enters as a plan of three small byte tables (built and checked against the
  * ranking's tables by sanggong._core): every hand has a key K < 48 (4 * points + faces, or

@@ -3,11 +3,13 @@
  *
  *     SG_T         the target attribute of its functions (empty for MSVC's AVX2),
  *     SG_FN(name)  its functions' names (sg_eval_avx2, sg_eval_avx512, ...),
- *     SG_VBMI      1: AVX-512 VBMI's byte permutes read the 48- and 64-entry tables in one
- *                  instruction and split the codes from plain loads; 0: AVX2's 16-byte
- *                  shuffles and blends do (the AVX-512 kernel without VBMI is the AVX2
+ *     SG_VBMI      1: AVX-512 VBMI's two-register byte permute reads the 48-entry tables
+ *                  (and B as a 64-entry one) in one instruction; 0: AVX2's 16-byte
+ *                  shuffles and blends do. (The AVX-512 kernel without VBMI is the AVX2
  *                  source compiled for AVX-512VL: 32 vector registers, so the tables and
- *                  constants stay in registers, and compares into mask registers).
+ *                  constants stay in registers. Splitting the codes by VBMI permutes from
+ *                  plain loads, 6 permutes for 9 shuffles, measured slower: the permutes
+ *                  all go to one port, where the in-lane shuffles have two.)
  *
  * No include guard: included once per kernel, by sg_simd.h only. */
 
@@ -80,36 +82,6 @@ SG_T SG_ALWAYS_INLINE void SG_FN(sg_eval32)(sg_const_t sgk, const __m256i *ta, c
     _mm256_storeu_si256((__m256i *)r, lo);
 }
 
-/* 96 bytes at x (32 hands, codes not yet checked) as loaded for SG_FN(sg_split). */
-SG_T SG_ALWAYS_INLINE void SG_FN(sg_load)(const uint8_t *x, __m256i *a, __m256i *b, __m256i *c) {
-#if SG_VBMI
-    *a = _mm256_loadu_si256((const __m256i *)x);
-    *b = _mm256_loadu_si256((const __m256i *)(x + 32));
-    *c = _mm256_loadu_si256((const __m256i *)(x + 64));
-#else
-    sg_load32(x, a, b, c);
-#endif
-}
-
-/* The first, second and third codes of the 32 hands loaded by SG_FN(sg_load). */
-SG_T SG_ALWAYS_INLINE void SG_FN(sg_split)(__m256i a, __m256i b, __m256i c, __m256i *c0, __m256i *c1, __m256i *c2) {
-#if SG_VBMI
-    /* code j of hand i is byte 3i + j of the 96: of a:b (one permute of two registers)
-     * below 64, else byte (3i + j) mod 32 of c (the permute reads an index's low 5 bits) */
-#define SG_I(j) _mm256_setr_epi8(j, 3 + j, 6 + j, 9 + j, 12 + j, 15 + j, 18 + j, 21 + j, 24 + j, 27 + j, 30 + j, \
-                                 33 + j, 36 + j, 39 + j, 42 + j, 45 + j, 48 + j, 51 + j, 54 + j, 57 + j, 60 + j,  \
-                                 63 + j, 66 + j, 69 + j, 72 + j, 75 + j, 78 + j, 81 + j, 84 + j, 87 + j, 90 + j, 93 + j)
-    const __m256i i0 = SG_I(0), i1 = SG_I(1), i2 = SG_I(2);
-#undef SG_I
-    /* hands 22..31 (3i >= 64), 21..31 (3i + 1 >= 64), 21..31 (3i + 2 >= 64) */
-    *c0 = _mm256_mask_permutexvar_epi8(_mm256_permutex2var_epi8(a, i0, b), 0xffc00000u, i0, c);
-    *c1 = _mm256_mask_permutexvar_epi8(_mm256_permutex2var_epi8(a, i1, b), 0xffe00000u, i1, c);
-    *c2 = _mm256_mask_permutexvar_epi8(_mm256_permutex2var_epi8(a, i2, b), 0xffe00000u, i2, c);
-#else
-    sg_split(a, b, c, c0, c1, c2);
-#endif
-}
-
 /* The loop, for a high-card mode, rank width and outputs fixed at compile time. Software
  * pipelined: the next step's codes are loaded before this step's are evaluated, so that
  * the loads' latency overlaps the arithmetic. The last hands (fewer than 32) go through
@@ -139,13 +111,13 @@ SG_T SG_ALWAYS_INLINE ptrdiff_t SG_FN(sg_loop)(const sg_eval_plan *plan, const i
     tb[0] = sg_bcast16(plan->gap);
     tb[1] = tb[2] = _mm256_setzero_si256();
 #endif
-    if (full > 0) SG_FN(sg_load)(h, &a, &b, &c);
+    if (full > 0) sg_load32(h, &a, &b, &c);
     for (i = 0; i < full; i += 32) {
         over = _mm256_subs_epu8(_mm256_max_epu8(_mm256_max_epu8(a, b), c), SG_K(SG_51));
         if (!_mm256_testz_si256(over, over)) return i + sg_first_bad_u8(h + 3 * i, 32);
-        SG_FN(sg_split)(a, b, c, &c0, &c1, &c2);
+        sg_split(a, b, c, &c0, &c1, &c2);
         /* the next step's codes (the last step reloads its own: no branch, no read past n) */
-        SG_FN(sg_load)(h + 3 * (i + 32 < full ? i + 32 : i), &a, &b, &c);
+        sg_load32(h + 3 * (i + 32 < full ? i + 32 : i), &a, &b, &c);
         SG_FN(sg_eval32)(sgk, ta, th, tb, high, want_rank, want_pp, c0, c1, c2,
                          want_rank ? r + size * i : out_r, want_pp ? pp + i : out_p);
     }
@@ -153,10 +125,10 @@ SG_T SG_ALWAYS_INLINE ptrdiff_t SG_FN(sg_loop)(const sg_eval_plan *plan, const i
         const ptrdiff_t m = n - i;
         memset(in, 0, sizeof in);
         memcpy(in, h + 3 * i, (size_t)(3 * m));
-        SG_FN(sg_load)(in, &a, &b, &c);
+        sg_load32(in, &a, &b, &c);
         over = _mm256_subs_epu8(_mm256_max_epu8(_mm256_max_epu8(a, b), c), SG_K(SG_51));
         if (!_mm256_testz_si256(over, over)) return i + sg_first_bad_u8(in, m);
-        SG_FN(sg_split)(a, b, c, &c0, &c1, &c2);
+        sg_split(a, b, c, &c0, &c1, &c2);
         SG_FN(sg_eval32)(sgk, ta, th, tb, high, want_rank, want_pp, c0, c1, c2, out_r, out_p);
         if (want_rank) memcpy(r + size * i, out_r, (size_t)(size * m));
         if (want_pp) memcpy(pp + i, out_p, (size_t)m);
