@@ -64,6 +64,11 @@ def _eval_kernels():
     return _KERNEL_NAMES[:1 + sg_best_kernel()]
 
 
+def _eval_kernel():
+    """The name of the batch evaluation kernel in use (see _use_eval_kernel)."""
+    return _KERNEL_NAMES[_kernel()]
+
+
 def _use_eval_kernel(name=None):
     """Choose the batch evaluation kernel by name (None: the best this CPU runs, as on
     import); return the name of the one chosen before. For the tests and benchmarks,
