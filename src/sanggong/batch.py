@@ -5,7 +5,10 @@ Any integer dtype is read in place, whatever its strides (``uint8`` is the compa
 choice, and what ``parse_hands`` returns); other dtypes are refused rather than cast.
 Every code is checked: a code outside ``0..51`` raises ``ValueError`` naming its row.
 The compiled kernels run without the GIL, so ``workers=k`` splits a large batch over
-``k`` threads (``workers=None`` uses every core; ``threads=`` is a deprecated name for it).
+``k`` threads (``workers=None`` uses every core; ``threads=`` is a deprecated name for it),
+where that is faster: not a batch the vector kernel reads (C-contiguous ``uint8`` or ``int8``
+codes on a CPU with AVX2 or AVX-512), which one thread runs at the memory's speed, and other
+batches only in parts of at least ``MIN_ROWS_PER_THREAD`` hands.
 
 >>> hands = parse_hands(["Kh Qs 9d", "9c 9h 9s", "Jc Qd Kh"])
 >>> rank_batch(hands)
