@@ -104,6 +104,8 @@ def main() -> None:
     }
     rankings = ranking_figures(hands, args.repeats, max(1, args.chunks // 4))
     yardstick = evaluation_yardstick_figures(hands, args.repeats)
+    kernels = evaluation_kernel_figures(hands, args.repeats)
+    threads = thread_split_figures(n, args.repeats)
     dealing = deal_figures(int(args.rounds), args.repeats)
     analysis = analysis_figures(args.repeats)
     simulation = simulation_figures(args.repeats, args.chunks)
@@ -124,6 +126,8 @@ def main() -> None:
     if args.json:
         print(json.dumps({"meta": meta, "ns_per_hand": rows, "ratios": ratios, "rankings": rankings,
                           "evaluation_yardstick": yardstick,
+                          "evaluation_kernels": kernels,
+                          "thread_split": threads,
                           "dealing": dealing,
                           "analysis": analysis,
                           "simulation": simulation,
@@ -150,6 +154,16 @@ def main() -> None:
         width = max(map(len, yardstick))
         for name, (value, unit) in yardstick.items():
             print(f"  {name:<{width}}  {value:14,.3f} {unit}")
+    print(f"\nEvery evaluation kernel this CPU runs, forced, evaluate_batch (uint8, default ranking, 1 thread, out=),"
+          f" {max(args.repeats, 9)} interleaved runs: median ns/hand; / avx2: median (lowest - highest) of paired ratios")
+    width = max(map(len, kernels), default=0)
+    for name, (value, unit) in kernels.items():
+        print(f"  {name:<{width}}  {value:14,.3f} {unit}")
+    print(f"\nevaluate_batch, 1 thread against {os.cpu_count()} (workers=None), out=, across sizes,"
+          f" {max(args.repeats, 9)} interleaved runs: median ns/hand; ratio: median (lowest - highest) of paired ratios")
+    width = max(map(len, threads), default=0)
+    for name, (value, unit) in threads.items():
+        print(f"  {name:<{width}}  {value:14,.3f} {unit}")
     print(f"\nShuffling and dealing, one core, median of {args.repeats} runs")
     width = max(map(len, dealing))
     for name, (value, unit) in dealing.items():
@@ -407,6 +421,71 @@ def evaluation_yardstick_figures(hands: np.ndarray, repeats: int) -> dict[str, t
     figures["1 thread (new arrays) / yardstick with new arrays"] = (
         paired_ratio(times["evaluate_batch, 1 thread"], times["C yardstick, new output arrays each call"]), "x")
     figures["1 thread (new arrays) / yardstick"] = (paired_ratio(times["evaluate_batch, 1 thread"], base), "x")
+    return figures
+
+
+def evaluation_kernel_figures(hands: np.ndarray, repeats: int) -> dict[str, tuple[float, str]]:
+    """Each evaluation kernel this CPU runs (``_core._eval_kernels()``: scalar, AVX2, AVX-512,
+    AVX-512 VBMI), forced in turn, on the same hands (uint8, default ranking, 1 thread,
+    out=), timed round-robin: in cache (the first 2**17 hands, 0.6 MB in and out: the
+    kernels' own speed) and all the hands (from memory). ns per hand, and each kernel's time
+    over the AVX2 kernel's as the median (lowest - highest) of the ratios paired in a run."""
+    kernels = _core._eval_kernels()
+    figures: dict[str, tuple[float, str]] = {}
+    for label, part in (("in cache, 2**17 hands", hands[: 1 << 17]), (f"{len(hands):,} hands", hands)):
+        n = len(part)
+        out = (np.empty(n, np.uint8), np.empty(n, np.uint8))
+        calls = max(1, (1 << 22) // n)  # (a timing of at least ~1 ms)
+
+        def run(kernel: str, part: np.ndarray = part, out: tuple[np.ndarray, np.ndarray] = out,
+                calls: int = calls) -> object:
+            chosen = _core._use_eval_kernel(kernel)
+            try:
+                for _ in range(calls):
+                    sanggong.evaluate_batch(part, out=out, workers=1)
+            finally:
+                _core._use_eval_kernel(chosen)
+            return None
+
+        times = interleaved_times({k: (lambda k=k: run(k), n) for k in kernels}, max(repeats, 9))
+        for k in kernels:
+            figures[f"{label}: {k}"] = (statistics.median(times[k]) / (n * calls) * 1e9, "ns/hand")
+        if "avx2" in kernels:
+            for k in kernels:
+                if k != "avx2":
+                    mid, low, high = spread(paired_ratios(times[k], times["avx2"]))
+                    figures[f"{label}: {k} / avx2"] = (mid, f"x  ({low:.3f} - {high:.3f})")
+    return figures
+
+
+def thread_split_figures(n: int, repeats: int) -> dict[str, tuple[float, str]]:
+    """evaluate_batch (default ranking, out=) with 1 thread and with every core
+    (workers=None) across sizes up to n, timed round-robin: uint8 codes (the vector kernel
+    where the CPU has one, which batch.py never splits) and int64 codes (the table kernel,
+    split in parts of at least MIN_ROWS_PER_THREAD hands). ns per hand, and the time with
+    every core over the time with one as the median (lowest - highest) of paired ratios:
+    at most about 1 (the same work), below 1 where the split gains."""
+    cpus = os.cpu_count() or 1
+    figures: dict[str, tuple[float, str]] = {}
+    sizes = sorted({min(n, s) for s in (1 << 16, 1 << 20, 1 << 22, n)})
+    for dtype in ("uint8", "int64"):
+        for size in sizes:
+            part = random_one_deck_hands(size).astype(dtype)
+            out = (np.empty(size, np.uint8), np.empty(size, np.uint8))
+            calls = max(1, (1 << 21) // size)
+
+            def run(workers: int | None, part: np.ndarray = part, out: tuple[np.ndarray, np.ndarray] = out,
+                    calls: int = calls) -> None:
+                for _ in range(calls):
+                    sanggong.evaluate_batch(part, out=out, workers=workers)
+
+            times = interleaved_times({"1": (lambda: run(1), size), "all": (lambda: run(None), size)},
+                                      max(repeats, 9))
+            label = f"{dtype}, {size:,} hands"
+            figures[f"{label}: 1 thread"] = (statistics.median(times["1"]) / (size * calls) * 1e9, "ns/hand")
+            figures[f"{label}: {cpus} threads"] = (statistics.median(times["all"]) / (size * calls) * 1e9, "ns/hand")
+            mid, low, high = spread(paired_ratios(times["all"], times["1"]))
+            figures[f"{label}: {cpus} threads / 1 thread"] = (mid, f"x  ({low:.3f} - {high:.3f})")
     return figures
 
 

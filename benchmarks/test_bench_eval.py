@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import sanggong
+from sanggong import _core
 from workloads import numpy_evaluate, random_one_deck_hands, reference_evaluate
 
 N = 1_000_000
@@ -31,6 +32,33 @@ def test_numpy_baseline_is_correct(hands: np.ndarray) -> None:
 def test_cython_evaluate_batch(benchmark, hands: np.ndarray, threads: int) -> None:
     assert sanggong.IMPLEMENTATION == "cython"
     benchmark(sanggong.evaluate_batch, hands, workers=threads)
+
+
+@pytest.mark.parametrize("kernel", ["scalar", "avx2", "avx512", "avx512vbmi"])
+@pytest.mark.parametrize("size", [1 << 17, N])
+def test_cython_evaluate_batch_kernel(benchmark, hands: np.ndarray, kernel: str, size: int) -> None:
+    """Each evaluation kernel this CPU runs, forced, 1 thread, out=: in cache (2**17 hands,
+    0.6 MB) and from memory (N hands)."""
+    if kernel not in _core._eval_kernels():
+        pytest.skip(f"this CPU or build has no {kernel} kernel")
+    part = hands[:size]
+    out = (np.empty(size, np.uint8), np.empty(size, np.uint8))
+    before = _core._use_eval_kernel(kernel)
+    try:
+        benchmark(sanggong.evaluate_batch, part, out=out)
+    finally:
+        _core._use_eval_kernel(before)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("size", [1 << 16, 1 << 20, 1 << 22])
+@pytest.mark.parametrize("dtype", ["uint8", "int64"])
+def test_cython_evaluate_batch_threads(benchmark, dtype: str, size: int, threads: int) -> None:
+    """1 and 2 threads across sizes: uint8 codes (the vector kernel, never split) and int64
+    (the table kernel, split in parts of at least MIN_ROWS_PER_THREAD)."""
+    part = random_one_deck_hands(size).astype(dtype)
+    out = (np.empty(size, np.uint8), np.empty(size, np.uint8))
+    benchmark(sanggong.evaluate_batch, part, out=out, workers=threads)
 
 
 def test_cython_rank_batch(benchmark, hands: np.ndarray) -> None:

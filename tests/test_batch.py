@@ -100,6 +100,7 @@ def test_parse_hands_and_empty_batch() -> None:
 @pytest.mark.parametrize("threads", [None, 1, 2, 3, 8])
 def test_threads_give_identical_results(threads: int | None, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(batch_module, "MIN_ROWS_PER_THREAD", 100)
+    monkeypatch.setattr(batch_module, "MIN_ROWS_PER_THREAD_VECTOR", 100)
     rng = np.random.default_rng(7)
     arr = rng.integers(0, 52, size=(1001, 3), dtype=np.uint8)
     other = rng.integers(0, 52, size=(1001, 3), dtype=np.uint8)
@@ -117,6 +118,7 @@ def test_threads_is_a_deprecated_name_of_workers(monkeypatch: pytest.MonkeyPatch
     """``threads=`` still splits a batch as ``workers=`` does, with a DeprecationWarning
     naming the new keyword; both at once, or a keyword that is neither, are refused."""
     monkeypatch.setattr(batch_module, "MIN_ROWS_PER_THREAD", 100)
+    monkeypatch.setattr(batch_module, "MIN_ROWS_PER_THREAD_VECTOR", 100)
     arr = np.random.default_rng(8).integers(0, 52, size=(1001, 3), dtype=np.uint8)
     for fn in (rank_batch, pair_plus_batch, evaluate_batch):
         with pytest.warns(DeprecationWarning, match=rf"{fn.__name__}\(threads=...\) is deprecated: use workers="):

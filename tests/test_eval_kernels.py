@@ -1,6 +1,6 @@
 """The compiled core's batch evaluation kernels, each forced in turn: the scalar table
-kernel (every CPU, every dtype and layout) and the AVX2 kernel (C-contiguous byte codes on
-CPUs with AVX2, chosen at run time). Each must equal the reference on all 140,608 ordered
+kernel (every CPU, every dtype and layout) and the vector kernels (C-contiguous byte codes:
+AVX2, AVX-512 F/BW/VL and AVX-512 VBMI, the best the CPU runs chosen at run time). Each must equal the reference on all 140,608 ordered
 triples under every preset's ranking and a sample of the others, find the first bad code
 wherever it is in a 32-hand step, and handle every length's last hands.
 
@@ -36,9 +36,9 @@ EVERY_RANKING = [
 RANKINGS = sorted({rules.ranking for rules in PRESETS.values()}, key=repr) + random.Random(14).sample(EVERY_RANKING, 12)
 
 
-@pytest.fixture(params=["scalar", "avx2"])
+@pytest.fixture(params=["scalar", "avx2", "avx512", "avx512vbmi"])
 def kernel(request: pytest.FixtureRequest) -> Iterator[str]:
-    """Each kernel in turn (the AVX2 one where this CPU runs it), then the import's choice again."""
+    """Each kernel in turn (the vector ones where this CPU runs them), then the import's choice again."""
     name = request.param
     if name not in _core._eval_kernels():
         pytest.skip(f"this CPU or build has no {name} kernel (available: {_core._eval_kernels()})")
@@ -134,21 +134,22 @@ def test_a_bad_code_anywhere_in_a_step(kernel: str, dtype: type) -> None:
                 evaluate_batch(arr, rules="chinese")
 
 
-def test_random_multi_deck_hands_both_kernels_agree() -> None:
-    """Random hands (identical cards included) at a size that spans many steps: the two
-    kernels give the same arrays under every preset."""
-    if "avx2" not in _core._eval_kernels():
-        pytest.skip("this CPU or build has no AVX2 kernel: nothing to compare the scalar kernel with")
+def test_random_multi_deck_hands_every_kernel_agrees() -> None:
+    """Random hands (identical cards included) at a size that spans many steps: every
+    vector kernel gives the scalar kernel's arrays under every preset."""
+    if len(_core._eval_kernels()) < 2:
+        pytest.skip("this CPU or build has no vector kernel: nothing to compare the scalar kernel with")
     hands = np.random.default_rng(11).integers(0, 52, size=(200_003, 3), dtype=np.uint8)
     before = _core._use_eval_kernel("scalar")
     try:
         for name, rules in PRESETS.items():
             _core._use_eval_kernel("scalar")
             slow = evaluate_batch(hands, rules=rules)
-            _core._use_eval_kernel("avx2")
-            fast = evaluate_batch(hands, rules=rules, workers=2)
-            np.testing.assert_array_equal(fast.rank, slow.rank, err_msg=name)
-            np.testing.assert_array_equal(fast.pair_plus, slow.pair_plus, err_msg=name)
+            for kernel in _core._eval_kernels()[1:]:
+                _core._use_eval_kernel(kernel)
+                fast = evaluate_batch(hands, rules=rules, workers=2)
+                np.testing.assert_array_equal(fast.rank, slow.rank, err_msg=f"{name}, {kernel}")
+                np.testing.assert_array_equal(fast.pair_plus, slow.pair_plus, err_msg=f"{name}, {kernel}")
     finally:
         _core._use_eval_kernel(before)
 

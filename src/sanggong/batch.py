@@ -5,7 +5,10 @@ Any integer dtype is read in place, whatever its strides (``uint8`` is the compa
 choice, and what ``parse_hands`` returns); other dtypes are refused rather than cast.
 Every code is checked: a code outside ``0..51`` raises ``ValueError`` naming its row.
 The compiled kernels run without the GIL, so ``workers=k`` splits a large batch over
-``k`` threads (``workers=None`` uses every core; ``threads=`` is a deprecated name for it).
+``k`` threads (``workers=None`` uses every core; ``threads=`` is a deprecated name for it),
+where that is faster: not a batch the vector kernel reads (C-contiguous ``uint8`` or ``int8``
+codes on a CPU with AVX2 or AVX-512), which one thread runs at the memory's speed, and other
+batches only in parts of at least ``MIN_ROWS_PER_THREAD`` hands.
 
 >>> hands = parse_hands(["Kh Qs 9d", "9c 9h 9s", "Jc Qd Kh"])
 >>> rank_batch(hands)
@@ -52,8 +55,16 @@ __all__ = [
     "rank_batch",
 ]
 
-MIN_ROWS_PER_THREAD = 1 << 16
-"""A batch is split over threads only in parts of at least this many hands."""
+MIN_ROWS_PER_THREAD = 1 << 20
+"""A batch the table kernel evaluates (any dtype or layout but C-contiguous byte codes, or
+any batch on a CPU without a vector kernel) is split over threads only in parts of at
+least this many hands: starting a thread costs about as much as 50,000 hands."""
+
+MIN_ROWS_PER_THREAD_VECTOR: int | None = None
+"""The same for a batch the core's vector kernel evaluates (C-contiguous ``uint8`` or
+``int8`` codes on an x86-64 CPU with AVX2 or AVX-512): None, never split. One thread runs
+it at the memory's speed, and two measured slower at every size from 2**14 to 2**24 hands
+(docs/performance.md): ``workers`` then changes nothing."""
 
 _KERNEL_DTYPES = frozenset(
     np.dtype(t)
@@ -167,18 +178,35 @@ def _bad_code_error(name: str, arr: Hands, row: int) -> ValueError:
     return ValueError(f"{name}[{row}] = {values} holds {bad}, which is not a card code (0..51)")
 
 
+def _vector_kernel_reads(inputs: Sequence[Hands]) -> bool:
+    """Whether the core's vector kernel evaluates these codes (every input C-contiguous
+    bytes, and a vector kernel in use): the rule of ``_eval_batch`` in csrc/eval.pxi."""
+    chosen = getattr(_impl.kernels, "_eval_kernel", None)  # (the compiled core only)
+    return chosen is not None and chosen() != "scalar" and all(
+        x.dtype.itemsize == 1 and x.flags.c_contiguous for x in inputs)
+
+
+def _parts(n: int, workers: int | None, inputs: Sequence[Hands]) -> int:
+    """How many threads share a batch of n hands: ``workers``, fewer where a part would be
+    smaller than the kernel's minimum (MIN_ROWS_PER_THREAD, MIN_ROWS_PER_THREAD_VECTOR)."""
+    count = check_workers(workers)
+    least = MIN_ROWS_PER_THREAD_VECTOR if _vector_kernel_reads(inputs) else MIN_ROWS_PER_THREAD
+    return 1 if least is None else min(count, max(1, n // least))
+
+
 def _run(
     kernel: Callable[..., int],
     inputs: Sequence[Hands],
     outputs: Sequence[npt.NDArray[Any]],
     workers: int | None,
 ) -> int:
-    """Run a batch kernel, in parts over threads when the batch is large.
+    """Run a batch kernel, in parts over threads when the batch is large (the first part
+    in the calling thread, the others in new ones).
 
     Returns the first bad row over all parts, or -1.
     """
     n = len(outputs[0])
-    parts = min(check_workers(workers), max(1, n // MIN_ROWS_PER_THREAD))
+    parts = _parts(n, workers, inputs)
     if parts == 1:
         return kernel(*inputs, *outputs)
     bounds = [n * k // parts for k in range(parts + 1)]
@@ -188,8 +216,9 @@ def _run(
         bad = kernel(*(x[lo:hi] for x in inputs), *(o[lo:hi] for o in outputs))
         return bad if bad < 0 else lo + bad
 
-    with ThreadPoolExecutor(max_workers=parts, thread_name_prefix="sanggong") as pool:
-        bads = list(pool.map(part, range(parts)))
+    with ThreadPoolExecutor(max_workers=parts - 1, thread_name_prefix="sanggong") as pool:
+        others = pool.map(part, range(1, parts))
+        bads = [part(0), *others]
     return min((b for b in bads if b >= 0), default=-1)
 
 

@@ -1,9 +1,11 @@
 /* Vectorised hand evaluation of C-contiguous uint8 card codes, 32 hands a step, by
  * arithmetic on the codes (byte shuffles and compares, no table in memory and no gather),
- * with the check that every code is in 0..51 in the same pass. Chosen at run time: the
- * AVX2 kernel where the CPU has AVX2 (x86-64, compiled for AVX2 in its own functions, so
- * the rest of the core and the wheel stay baseline x86-64), else the scalar table kernel
- * of sg_eval.h. aarch64 stays on the scalar kernel.
+ * with the check that every code is in 0..51 in the same pass. Chosen at run time, the best
+ * the CPU runs: AVX-512 with VBMI (its byte permutes read the 48-entry tables), AVX-512 F,
+ * BW and VL (the AVX2 source with 32 registers), AVX2; each compiled for its instruction
+ * set in its own functions (sg_simd_kernel.h, included once per kernel), so the rest of the
+ * core and the wheel stay baseline x86-64; else the scalar table kernel of sg_eval.h.
+ * aarch64 stays on the scalar kernel, MSVC builds AVX2 and the scalar kernel.
  *
  * A ranking enters as a plan of three small byte tables (built and checked against the
  * ranking's tables by sanggong._core): every hand has a key K < 48 (4 * points + faces, or
@@ -173,128 +175,83 @@ SG_AVX2 SG_ALWAYS_INLINE __m256i sg_mod10(sg_const_t sgk, __m256i x) {
     return _mm256_min_epu8(x, _mm256_sub_epi8(x, SG_K(SG_40)));
 }
 
-/* The ranks (uint8, or uint16 where high is 2: 64 bytes) and Pair Plus categories of the
- * 32 hands of codes c0, c1, c2 (checked), to r and pp, as want_rank and want_pp say. */
-SG_AVX2 SG_ALWAYS_INLINE void sg_eval32(sg_const_t sgk, const __m256i *ta, const __m256i *th, __m256i tb,
-                                 const int high, const int want_rank, const int want_pp,
-                                 __m256i c0, __m256i c1, __m256i c2, uint8_t *r, uint8_t *pp) {
-    __m256i q0 = _mm256_and_si256(c0, SG_K(SG_RANK_BITS)), q1 = _mm256_and_si256(c1, SG_K(SG_RANK_BITS));
-    __m256i q2 = _mm256_and_si256(c2, SG_K(SG_RANK_BITS));  /* 4 * rank */
-    __m256i r0 = _mm256_srli_epi16(q0, 2);  /* (no bit crosses a byte: q's low bits are 0) */
-    __m256i e01 = _mm256_cmpeq_epi8(q0, q1), e12 = _mm256_cmpeq_epi8(q1, q2), e02 = _mm256_cmpeq_epi8(q0, q2);
-    __m256i trips = _mm256_and_si256(e01, e12);
-    __m256i any = _mm256_or_si256(_mm256_or_si256(e01, e12), e02);
-    if (want_pp) {
-        __m256i lo = _mm256_min_epu8(_mm256_min_epu8(q0, q1), q2), hi = _mm256_max_epu8(_mm256_max_epu8(q0, q1), q2);
-        __m256i run = _mm256_cmpeq_epi8(_mm256_sub_epi8(hi, lo), SG_K(SG_8));
-        /* A, Q, K: lowest and highest 4 * rank sum to 48 and all three to 92 (or a pair, 4 44 44) */
-        __m256i aqk = _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_add_epi8(lo, hi), SG_K(SG_48)),
-                                       _mm256_cmpeq_epi8(_mm256_add_epi8(_mm256_add_epi8(q0, q1), q2), SG_K(SG_92)));
-        __m256i straight = _mm256_andnot_si256(any, _mm256_or_si256(run, aqk));
-        __m256i suits = _mm256_and_si256(_mm256_or_si256(_mm256_xor_si256(c0, c1), _mm256_xor_si256(c1, c2)), SG_K(SG_3));
-        __m256i flush = _mm256_cmpeq_epi8(suits, _mm256_setzero_si256());
-        __m256i key = _mm256_or_si256(
-            _mm256_or_si256(_mm256_and_si256(trips, SG_K(SG_8)), _mm256_and_si256(straight, SG_K(SG_4))),
-            _mm256_or_si256(_mm256_and_si256(flush, SG_K(SG_2)), _mm256_and_si256(any, SG_K(SG_1))));
-        _mm256_storeu_si256((__m256i *)pp, _mm256_shuffle_epi8(SG_K(SG_PAIR_PLUS), key));
-    }
-    if (!want_rank) return;
-    __m256i r1 = _mm256_srli_epi16(q1, 2), r2 = _mm256_srli_epi16(q2, 2);
-    __m256i s = _mm256_add_epi8(_mm256_add_epi8(_mm256_shuffle_epi8(SG_K(SG_POINTS_FACES), r0),
-                                                _mm256_shuffle_epi8(SG_K(SG_POINTS_FACES), r1)),
-                                _mm256_shuffle_epi8(SG_K(SG_POINTS_FACES), r2));
-    __m256i k = _mm256_blendv_epi8(sg_mod10(sgk, sg_mod10(sgk, s)), _mm256_shuffle_epi8(SG_K(SG_TRIPS_KEY), r0), trips);
-    __m256i s4 = _mm256_cmpgt_epi8(k, SG_K(SG_15)), s5 = _mm256_cmpgt_epi8(k, SG_K(SG_31));
-    if (high == 2) {  /* uint16: the high byte A_hi[K], the low one the strongest card */
-        __m256i k0 = _mm256_xor_si256(c0, _mm256_shuffle_epi8(SG_K(SG_SUIT_FLIP), c0));
-        __m256i k1 = _mm256_xor_si256(c1, _mm256_shuffle_epi8(SG_K(SG_SUIT_FLIP), c1));
-        __m256i k2 = _mm256_xor_si256(c2, _mm256_shuffle_epi8(SG_K(SG_SUIT_FLIP), c2));
-        __m256i h = _mm256_max_epu8(_mm256_max_epu8(k0, k1), k2), hi = sg_lut48(th, k, s4, s5);
-        __m256i w0 = _mm256_unpacklo_epi8(h, hi), w1 = _mm256_unpackhi_epi8(h, hi);
-        _mm256_storeu_si256((__m256i *)r, _mm256_permute2x128_si256(w0, w1, 0x20));
-        _mm256_storeu_si256((__m256i *)r + 1, _mm256_permute2x128_si256(w0, w1, 0x31));
-        return;
-    }
-    __m256i lo = sg_lut48(ta, k, s4, s5);
-    if (high == 1) {
-        __m256i h = _mm256_max_epu8(_mm256_max_epu8(r0, r1), r2);
-        /* B[k] for k in 16..31 (k - 16 + 112 keeps the shuffle's index there, sets its top
-         * bit, which gives 0, elsewhere), taken off h >= G (h < 128: a signed compare) */
-        __m256i b = _mm256_shuffle_epi8(tb, _mm256_adds_epu8(_mm256_sub_epi8(k, SG_K(SG_16)), SG_K(SG_112)));
-        __m256i past = _mm256_cmpgt_epi8(h, SG_K(SG_3));
-        lo = _mm256_add_epi8(lo, _mm256_sub_epi8(h, _mm256_and_si256(past, b)));
-    }
-    _mm256_storeu_si256((__m256i *)r, lo);
-}
+/* The kernels: AVX2, and on GCC and clang two AVX-512 ones (F, BW and VL; and with VBMI),
+ * each the same source (sg_simd_kernel.h) compiled for its instruction set in its own
+ * functions. MSVC builds the AVX2 kernel only. */
+#define SG_T SG_AVX2
+#define SG_FN(name) name##_avx2
+#define SG_VBMI 0
+#include "sg_simd_kernel.h"
+#undef SG_T
+#undef SG_FN
+#undef SG_VBMI
 
-/* The loop, for a high-card mode, rank width and outputs fixed at compile time. The last
- * hands (fewer than 32) go through buffers, the codes padded with aces. */
-SG_AVX2 SG_ALWAYS_INLINE ptrdiff_t sg_eval_avx2_loop(const sg_eval_plan *plan, const int high, const int wide, const int want_rank,
-                                              const int want_pp, const uint8_t *h, ptrdiff_t n, uint8_t *r,
-                                              uint8_t *pp) {
-    __m256i ta[3], th[3], tb;
-    const ptrdiff_t size = wide ? 2 : 1;
-    uint8_t in[96], out_r[64], out_p[32];
-    sg_const_t sgk = sg_const_at;
-    ptrdiff_t i, j;
-    for (j = 0; j < 3; j++) {
-        ta[j] = sg_bcast16(plan->a_lo + 16 * j);
-        th[j] = sg_bcast16(plan->a_hi + 16 * j);
-    }
-    tb = sg_bcast16(plan->gap);
-    for (i = 0; i < n; i += 32) {
-        const uint8_t *x = h + 3 * i;
-        uint8_t *to_r = want_rank ? r + size * i : out_r, *to_p = want_pp ? pp + i : out_p;
-        ptrdiff_t m = n - i < 32 ? n - i : 32;
-        __m256i a, b, c, c0, c1, c2;
-        if (m < 32) {
-            memset(in, 0, sizeof in);
-            memcpy(in, x, (size_t)(3 * m));
-            x = in, to_r = out_r, to_p = out_p;
-        }
-        sg_load32(x, &a, &b, &c);
-        __m256i over = _mm256_subs_epu8(_mm256_max_epu8(_mm256_max_epu8(a, b), c), SG_K(SG_51));
-        if (!_mm256_testz_si256(over, over)) return i + sg_first_bad_u8(x, m);
-        sg_split(a, b, c, &c0, &c1, &c2);
-        sg_eval32(sgk, ta, th, tb, high, want_rank, want_pp, c0, c1, c2, to_r, to_p);
-        if (m < 32) {
-            if (want_rank) memcpy(r + size * i, out_r, (size_t)(size * m));
-            if (want_pp) memcpy(pp + i, out_p, (size_t)m);
-        }
-    }
-    return -1;
-}
+#if defined(__GNUC__) && !defined(_MSC_VER)
+#define SG_HAVE_AVX512_KERNEL 1
+#define SG_T __attribute__((target("avx2,avx512f,avx512bw,avx512vl")))
+#define SG_FN(name) name##_avx512
+#define SG_VBMI 0
+#include "sg_simd_kernel.h"
+#undef SG_T
+#undef SG_FN
+#undef SG_VBMI
+#define SG_T __attribute__((target("avx2,avx512f,avx512bw,avx512vl,avx512vbmi")))
+#define SG_FN(name) name##_avx512vbmi
+#define SG_VBMI 1
+#include "sg_simd_kernel.h"
+#undef SG_T
+#undef SG_FN
+#undef SG_VBMI
 
-/* The plans pair the modes with the ranks' widths as every ranking does (no high card and
- * the rank: uint8 ranks; rank and suit: uint16): three loops for each choice of outputs. */
-#define SG_LOOPS(want_rank, want_pp)                                                \
-    (plan->high == 0   ? sg_eval_avx2_loop(plan, 0, 0, want_rank, want_pp, h, n, r, pp) \
-     : plan->high == 1 ? sg_eval_avx2_loop(plan, 1, 0, want_rank, want_pp, h, n, r, pp) \
-                       : sg_eval_avx2_loop(plan, 2, 1, want_rank, want_pp, h, n, r, pp))
-
-/* Rank (uint8, or uint16 where plan->high is 2) and Pair Plus category of the n hands at h
- * into ranks and pp (either may be NULL); returns the first row holding a code outside
- * 0..51 (the rows before it are written), or -1. Call only where sg_cpu_has_avx2(). */
-SG_AVX2 static ptrdiff_t sg_eval_avx2(const sg_eval_plan *plan, const uint8_t *h, ptrdiff_t n, void *ranks, uint8_t *pp) {
-    ptrdiff_t bad;
-    uint8_t *r = (uint8_t *)ranks;
-    if (r == NULL)
-        bad = sg_eval_avx2_loop(plan, 0, 0, 0, 1, h, n, r, pp);
-    else if (pp == NULL)
-        bad = SG_LOOPS(1, 0);
-    else
-        bad = SG_LOOPS(1, 1);
-    _mm256_zeroupper();
-    return bad;
+/* Whether this CPU (and its OS, which must save the zmm and mask registers) runs AVX-512
+ * F, BW and VL; and VBMI too. */
+static int sg_cpu_has_avx512(void) {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+           __builtin_cpu_supports("avx512vl");
 }
-#undef SG_LOOPS
+static int sg_cpu_has_avx512vbmi(void) {
+    return sg_cpu_has_avx512() && __builtin_cpu_supports("avx512vbmi");
+}
+#else
+#define SG_HAVE_AVX512_KERNEL 0
+static int sg_cpu_has_avx512(void) { return 0; }
+static int sg_cpu_has_avx512vbmi(void) { return 0; }
+#endif
 
 #else
 #define SG_HAVE_AVX2_KERNEL 0
+#define SG_HAVE_AVX512_KERNEL 0
 static int sg_cpu_has_avx2(void) { return 0; }
-static ptrdiff_t sg_eval_avx2(const sg_eval_plan *plan, const uint8_t *h, ptrdiff_t n, void *ranks, uint8_t *pp) {
-    (void)plan; (void)h; (void)n; (void)ranks; (void)pp;
-    return -2;  /* never called: sg_cpu_has_avx2() is 0 */
-}
+static int sg_cpu_has_avx512(void) { return 0; }
+static int sg_cpu_has_avx512vbmi(void) { return 0; }
 #endif
+
+/* The evaluation kernels, the fallback first: each runs where the ones before it do. */
+enum { SG_KERNEL_SCALAR, SG_KERNEL_AVX2, SG_KERNEL_AVX512, SG_KERNEL_AVX512VBMI };
+
+/* The best kernel this build runs on this CPU. */
+static int sg_best_kernel(void) {
+    if (!SG_HAVE_AVX2_KERNEL || !sg_cpu_has_avx2()) return SG_KERNEL_SCALAR;
+    if (!SG_HAVE_AVX512_KERNEL || !sg_cpu_has_avx512()) return SG_KERNEL_AVX2;
+    return sg_cpu_has_avx512vbmi() ? SG_KERNEL_AVX512VBMI : SG_KERNEL_AVX512;
+}
+
+/* The vector kernel `kernel` (at most sg_best_kernel(), not the scalar one): see sg_eval
+ * in sg_simd_kernel.h. */
+static ptrdiff_t sg_eval_vector(int kernel, const sg_eval_plan *plan, const uint8_t *h, ptrdiff_t n, void *ranks,
+                                uint8_t *pp) {
+    switch (kernel) {
+#if SG_HAVE_AVX2_KERNEL
+    case SG_KERNEL_AVX2: return sg_eval_avx2(plan, h, n, ranks, pp);
+#endif
+#if SG_HAVE_AVX512_KERNEL
+    case SG_KERNEL_AVX512: return sg_eval_avx512(plan, h, n, ranks, pp);
+    case SG_KERNEL_AVX512VBMI: return sg_eval_avx512vbmi(plan, h, n, ranks, pp);
+#endif
+    default:
+        (void)plan; (void)h; (void)n; (void)ranks; (void)pp;
+        return -2;  /* never called: no such kernel here */
+    }
+}
 #endif
