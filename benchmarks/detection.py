@@ -37,8 +37,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from sanggong import MACAU, ShoeEvaluator, analyze, deal_batch, effect_of_removal  # noqa: E402
-from sanggong.detection import shoe_terms  # noqa: E402
+from sanggong import MACAU, ShoeEvaluator, analyze, deal_batch, effect_of_removal
+from sanggong.detection import shoe_terms
 
 RANKS = "A23456789TJQK"
 BET = "point:0"
@@ -209,7 +209,7 @@ def main() -> None:
     for kind, curve in result["curves"].items():
         print(f"{kind + ' flagged':<16} " + "  ".join(f"{x:>7.0%}" for x in curve))
     for kind, curve in result["curves"].items():
-        reached = next((n for n, x in zip(result["checkpoints"], curve) if x >= 0.9), None)
+        reached = next((n for n, x in zip(result["checkpoints"], curve, strict=True) if x >= 0.9), None)
         print(f"90% of {kind} players flagged by {reached:,} rounds" if reached else
               f"{kind}: 90% not reached in {args.rounds:,} rounds")
     if args.plot:

@@ -24,16 +24,17 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import sanggong  # noqa: E402
-from workloads import (  # noqa: E402
+from workloads import (
     numpy_evaluate,
-    same_shape_default_ranking,
     numpy_permutation_deal,
     numpy_permuted_deal,
     random_one_deck_hands,
     reference_evaluate,
+    same_shape_default_ranking,
 )
-from sanggong import _core, _pykernels  # noqa: E402
+
+import sanggong
+from sanggong import _core, _pykernels
 from sanggong._table import table_params
 
 
@@ -199,9 +200,10 @@ def verify_figures(rounds: int, repeats: int) -> dict[str, tuple[float, str]]:
     alone (every record read, replayed and settled in Python), and of ``detect``."""
     import tempfile
 
+    from workloads import write_macau_log
+
     from sanggong import verify as verify_module
     from sanggong.detection import detect
-    from workloads import write_macau_log
 
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "macau.jsonl"
@@ -266,6 +268,7 @@ def yardstick_figures(repeats: int, chunks: int = 32) -> dict[str, tuple[float, 
     lowest and highest run), and project / C as the median (lowest, highest) of the ratios
     paired within a run. Empty when there is no C compiler."""
     import yardstick
+
     from sanggong.ranking import tables_for
     from sanggong.simulation import DEFAULT_CHUNK, _histograms, simulate
 
@@ -538,9 +541,10 @@ def analysis_figures(repeats: int) -> dict[str, tuple[float, str]]:
     ShoeEvaluator.evs()."""
     from itertools import combinations
 
+    from workloads import card_multiset_joint
+
     from sanggong._counting import count_hands as _counts
     from sanggong.shoe import ShoeEvaluator
-    from workloads import card_multiset_joint
 
     contenders: dict[str, tuple[Callable[[], object], int]] = {}
     for rules in (sanggong.MACAU, sanggong.ONLINE):
@@ -552,7 +556,8 @@ def analysis_figures(repeats: int) -> dict[str, tuple[float, str]]:
         for decks in (1, 8, 64):
             label = f"analyze({name}, {decks} deck{'s' if decks > 1 else ''})"
             if label not in contenders:
-                contenders[label] = (lambda v=rules.replace(decks=decks): sanggong.analyze(v), 1)
+                shoe = rules.replace(decks=decks)
+                contenders[label] = (lambda v=shoe: sanggong.analyze(v), 1)
     medians = interleaved_medians(contenders, max(repeats, 9))
     hands = np.array(list(combinations(range(52), 3)), dtype=np.uint8)
     classes = sanggong.rank_batch(hands)

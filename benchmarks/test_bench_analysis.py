@@ -5,11 +5,11 @@ quotes, with the suit rankings' counting before issue 23 timed beside them)."""
 from __future__ import annotations
 
 import pytest
+from workloads import card_multiset_joint
 
 import sanggong
 from sanggong._counting import count_hands as _counts
 from sanggong.shoe import ShoeEvaluator
-from workloads import card_multiset_joint
 
 PRESETS = sanggong.PRESETS
 SUIT_PRESETS = [name for name, rules in PRESETS.items() if rules.ranking.uses_suits]

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import numpy as np
+from workloads import numpy_permutation_deal, numpy_permuted_deal
 
 import sanggong
 from sanggong import _core
-from workloads import numpy_permutation_deal, numpy_permuted_deal
 
 ROUNDS = 100_000
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from workloads import numpy_evaluate, random_one_deck_hands, reference_evaluate
 
 import sanggong
 from sanggong import _core
-from workloads import numpy_evaluate, random_one_deck_hands, reference_evaluate
 
 N = 1_000_000
 

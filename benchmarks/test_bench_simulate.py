@@ -10,13 +10,13 @@ from collections.abc import Callable
 
 import numpy as np
 import pytest
+import yardstick
 
 import sanggong
-import yardstick
 from sanggong import _core, _impl, _pykernels
+from sanggong._table import table_params
 from sanggong.ranking import tables_for
 from sanggong.simulation import DEFAULT_CHUNK, _histograms, simulate
-from sanggong._table import table_params
 
 MACAU7 = sanggong.MACAU.replace(decks=8, positions=7)
 ROUNDS = 8 * DEFAULT_CHUNK  # whole chunks: four per core on two cores

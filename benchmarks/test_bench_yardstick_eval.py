@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
-import sanggong
 from workloads import random_one_deck_hands
 from yardstick_eval import YardstickUnavailable, load_eval_yardstick
+
+import sanggong
 
 N = 1_000_000
 

@@ -177,7 +177,7 @@ def _functions(path: Path) -> list[tuple[str, int]]:
         return out
     for i, line in enumerate(lines):
         match = _PY_FUNCTION.match(line)
-        if not match or line.rstrip().endswith(":") is False and "(" not in line:
+        if not match or (line.rstrip().endswith(":") is False and "(" not in line):
             continue
         indent = len(match[1])
         end = i + 1

@@ -22,7 +22,17 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _impl
-from ._spec import N_CARDS, N_PAIR_PLUS, N_RANKS, N_SUITS, SUIT_STRENGTH, kind_code, kind_multisets, kind_of, triple_pair_plus
+from ._spec import (
+    N_CARDS,
+    N_PAIR_PLUS,
+    N_RANKS,
+    N_SUITS,
+    SUIT_STRENGTH,
+    kind_code,
+    kind_multisets,
+    kind_of,
+    triple_pair_plus,
+)
 from .limits import MAX_DECKS
 from .ranking import Ranking, tables_for
 from .rules import RuleSet

@@ -25,11 +25,11 @@ import numpy as np
 import numpy.typing as npt
 
 from ._spec import (
-    NO_CARD,
     N_CARDS,
     N_PAIR_PLUS,
     N_RANKS,
     N_SUITS,
+    NO_CARD,
     ON_HAND,
     Shoe,
     assign,
@@ -527,11 +527,11 @@ class ShoeKernel:
         for code, n in enumerate(self._cards):
             by_kind[self._fold[code]] += n
         out: list[int] = []
-        for name, kinds, entries, values, rows in self._parts:
+        for name, _kinds, entries, values, rows in self._parts:
             sums = [0] * rows
             if name != "pairs" or with_pairs:
                 table = self._table(name, by_kind)
-                for multiset, row in zip(entries, values):
+                for multiset, row in zip(entries, values, strict=True):
                     w = 1
                     for e in multiset:
                         w *= table[e]

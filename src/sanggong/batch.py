@@ -370,7 +370,7 @@ def compare_batch(
     out = _output(out, len(x), np.int8, [x, y])
     bad = _run(run, [x, y], [out], _workers("compare_batch", workers, deprecated))
     if bad >= 0:
-        gx, gy = (g[0] if len(g) == 1 else g[bad] for g in given)
+        gx = given[0][0] if len(given[0]) == 1 else given[0][bad]
         side, arr, row = ("a", given[0], 0 if len(given[0]) == 1 else bad) \
             if any(not 0 <= v < 52 for v in gx.tolist()) else ("b", given[1], 0 if len(given[1]) == 1 else bad)
         raise _bad_code_error(side, arr, row)

@@ -80,7 +80,7 @@ class Suit(IntEnum):
 
 
 _RANKS_IN = {symbol: Rank(i + 1) for i, symbol in enumerate(RANK_SYMBOLS)} | {"10": Rank.TEN}
-_SUITS_IN = {s.symbol: s for s in Suit} | {s.glyph: s for s in Suit} | dict(zip("♧♢♡♤", Suit))
+_SUITS_IN = {s.symbol: s for s in Suit} | {s.glyph: s for s in Suit} | dict(zip("♧♢♡♤", Suit, strict=True))
 _CARD = r"(10|[2-9atjqkAJTQK])([cdhsCDHS♣♦♥♠♧♢♡♤])"
 _CARD_RE = re.compile(_CARD)
 _CARDS_RE = re.compile(f"(?:{_CARD})+")

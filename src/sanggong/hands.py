@@ -21,13 +21,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import IntEnum
-
 from typing import TypeAlias
 
 from . import _impl
 from ._spec import (
-    N_CLASSES, PAIR_PLUS_NAMES, PP_FLUSH, PP_NONE, PP_PAIR, PP_STRAIGHT, PP_STRAIGHT_FLUSH, PP_THREE_OF_A_KIND,
-    rank_label
+    N_CLASSES,
+    PAIR_PLUS_NAMES,
+    PP_FLUSH,
+    PP_NONE,
+    PP_PAIR,
+    PP_STRAIGHT,
+    PP_STRAIGHT_FLUSH,
+    PP_THREE_OF_A_KIND,
+    rank_label,
 )
 from .cards import Card, CardsLike, parse_cards
 from .ranking import DEFAULT_RANKING, Ranking, RankingTables, tables_for

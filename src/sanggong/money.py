@@ -24,10 +24,10 @@ ValueError: stake on win:1: 1E+999999999 is beyond the largest stake (1000000000
 from __future__ import annotations
 
 import decimal
+from contextlib import AbstractContextManager
 from decimal import Decimal
 from fractions import Fraction
 from math import ceil, floor
-from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, TypeAlias
 
 from .limits import MAX_DECIMAL_EXPONENT, MAX_DENOMINATOR, MAX_STAKE

@@ -145,7 +145,7 @@ def pay_options(options: Sequence[Any], ax: Any = None, edge: tuple[float, float
     pays = [float(o.pays[name]) for o in options]
     ax = _axes(ax)
     ax.plot(pays, [100 * float(o.house_edge) for o in options], marker="o", label="house edge (fresh shoe)")
-    gains = [(p, o.perfect_gain_per_100) for p, o in zip(pays, options) if o.perfect_gain_per_100 is not None]
+    gains = [(p, o.perfect_gain_per_100) for p, o in zip(pays, options, strict=True) if o.perfect_gain_per_100 is not None]
     if gains:
         ax.plot([p for p, _ in gains], [g for _, g in gains], marker="s", linestyle=":",
                 label="perfect play's gain, units per 100 rounds")

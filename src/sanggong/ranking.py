@@ -47,8 +47,15 @@ import numpy as np
 import numpy.typing as npt
 
 from ._spec import (
-    HIGH_CARDS, ORDERS, SUIT_STRENGTH, TIERS, class_label, triple_keys, triple_pair_plus, unpack_class_key,
-    unpack_hand_key
+    HIGH_CARDS,
+    ORDERS,
+    SUIT_STRENGTH,
+    TIERS,
+    class_label,
+    triple_keys,
+    triple_pair_plus,
+    unpack_class_key,
+    unpack_hand_key,
 )
 
 __all__ = ["DEFAULT_RANKING", "HIGH_CARDS", "ORDERS", "TIERS", "Ranking", "RankingTables", "tables_for"]

@@ -33,27 +33,27 @@ True
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
 
 from . import _impl
+from ._checks import count
 from ._parallel import execute
 from ._parallel import workers as workers_of
+from ._presentation import html_table, pandas
 from ._spec import NO_CARD as NO_CARD
 from ._spec import most_burned
-from ._checks import count
-from .rules import RuleSet, as_rules
-from .limits import MAX_BATCH_ROUNDS
-from .seeds import Seed, SeedLike, check_seed, child
 from ._table import table_params
-from .simulation import DEFAULT_CHUNK
 from .cards import Card
-from ._presentation import html_table, pandas
+from .limits import MAX_BATCH_ROUNDS
+from .rules import RuleSet, as_rules
+from .seeds import Seed, SeedLike, check_seed, child
+from .simulation import DEFAULT_CHUNK
 
 if TYPE_CHECKING:  # pandas is optional (the "frame" extra), and typed only with pandas-stubs
     from pandas import DataFrame  # type: ignore[import-not-found, import-untyped, unused-ignore]

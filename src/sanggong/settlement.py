@@ -35,17 +35,29 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _impl
+from ._presentation import html_table, money_column, pandas
 from ._spec import (
-    CATEGORY_BETS, COMPARISONS, N_PAIR_PLUS, ON_HAND, OUT_CARRIED, OUT_LOSE, OUT_MULTIPLIED, OUT_PAIR_PLUS,
-    OUT_PUSH, OUT_TOTAL, OUT_WIN, OUT_WIN_ON_SIX, PAIR_PLUS_NAMES, bet_outcome
+    CATEGORY_BETS,
+    COMPARISONS,
+    N_PAIR_PLUS,
+    ON_HAND,
+    OUT_CARRIED,
+    OUT_LOSE,
+    OUT_MULTIPLIED,
+    OUT_PAIR_PLUS,
+    OUT_PUSH,
+    OUT_TOTAL,
+    OUT_WIN,
+    OUT_WIN_ON_SIX,
+    PAIR_PLUS_NAMES,
+    bet_outcome,
 )
+from ._threads import locked, new_lock
 from .cards import Card, CardsLike
 from .hands import HandValue, evaluate
 from .limits import MAX_BETS, MAX_PLAYER_ID
 from .money import Money, Purse, check_stake, exact_decimal, json_money, money_kind, money_text
-from ._presentation import html_table, money_column, pandas
 from .ranking import tables_for
-from ._threads import locked, new_lock
 from .rules import BetSpec, RuleSet, as_rules
 
 if TYPE_CHECKING:  # pandas is optional (the "frame" extra), and typed only with pandas-stubs
@@ -651,7 +663,7 @@ def outcome_codes(
         raise ValueError(f"classes, ranks and pair_plus must all have shape (rounds, {rules.hands}), "
                          f"got {', '.join(str(a.shape) for a in checked)}")
     bad_rows = np.zeros(len(checked[0]), dtype=bool)
-    for (name, _, top), arr in zip(tops, checked, strict=True):
+    for (_, _, top), arr in zip(tops, checked, strict=True):
         bad_rows |= ((arr < 0) | (arr >= top)).any(axis=1)
     if bad_rows.any():  # checked before any cast: nothing wraps
         bad = int(np.argmax(bad_rows))

@@ -39,17 +39,17 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _impl
-from ._spec import N_OUTCOMES, N_PAIR_PLUS
+from ._checks import count
 from ._parallel import check_executor, check_progress, chunks, execute
 from ._parallel import workers as workers_of
 from ._presentation import fixed, html_table, money_column, pandas, percent
+from ._spec import N_OUTCOMES, N_PAIR_PLUS
 from ._table import table_params
-from .seeds import Seed, SeedLike, check_seed, child, seed_json
 from .limits import MAX_SESSION_ROUNDS, MAX_SESSIONS, MAX_SIM_ROUNDS, MAX_STAKE
-from ._checks import count
-from .rules import RuleSet, as_rules
 from .money import Money, Purse, check_stake, json_money, money_text
 from .ranking import tables_for
+from .rules import RuleSet, as_rules
+from .seeds import Seed, SeedLike, check_seed, child, seed_json
 from .settlement import bet_result, check_slip, plan_for, result_of
 
 if TYPE_CHECKING:  # pandas is optional (the "frame" extra), and typed only with pandas-stubs

@@ -9,10 +9,29 @@ from .cards import PP_NONE, PP_PAIR, PP_THREE_OF_A_KIND
 from .rankings import RankingFields
 
 __all__ = [
-    "CATEGORY_BETS", "COMPARISONS", "ClassKey", "MAX_MULTIPLIERS", "MAX_TOTALS", "N_OUTCOMES", "ON_HAND",
-    "OUT_CARRIED", "OUT_LOSE", "OUT_MULTIPLIED", "OUT_PAIR_PLUS", "OUT_PUSH", "OUT_TOTAL", "OUT_WIN",
-    "OUT_WIN_ON_SIX", "RuleFields", "bet_outcome", "multiplier_key", "points_tie", "total_key", "total_number",
-    "total_range", "winning_total"
+    "CATEGORY_BETS",
+    "COMPARISONS",
+    "MAX_MULTIPLIERS",
+    "MAX_TOTALS",
+    "N_OUTCOMES",
+    "ON_HAND",
+    "OUT_CARRIED",
+    "OUT_LOSE",
+    "OUT_MULTIPLIED",
+    "OUT_PAIR_PLUS",
+    "OUT_PUSH",
+    "OUT_TOTAL",
+    "OUT_WIN",
+    "OUT_WIN_ON_SIX",
+    "ClassKey",
+    "RuleFields",
+    "bet_outcome",
+    "multiplier_key",
+    "points_tie",
+    "total_key",
+    "total_number",
+    "total_range",
+    "winning_total"
 ]
 
 class RuleFields(Protocol):

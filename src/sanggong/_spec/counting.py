@@ -9,8 +9,15 @@ from collections.abc import Sequence
 from .cards import N_CARDS, N_RANKS, N_SUITS, card_rank
 
 __all__ = [
-    "Multiset", "N_CLASS_RANKS", "class_rank_of", "comb_any", "kind_code", "kind_multisets", "kind_of",
-    "multiset_cards", "suit_split"
+    "N_CLASS_RANKS",
+    "Multiset",
+    "class_rank_of",
+    "comb_any",
+    "kind_code",
+    "kind_multisets",
+    "kind_of",
+    "multiset_cards",
+    "suit_split"
 ]
 
 # --- counting kinds ---------------------------------------------------------------------

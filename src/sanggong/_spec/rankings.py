@@ -24,8 +24,21 @@ from .cards import (
 )
 
 __all__ = [
-    "HIGH_CARDS", "ORDERS", "RankingFields", "SUIT_STRENGTH", "TIERS", "TIER_LABELS", "class_key", "class_label",
-    "fits_tier", "hand_key", "hand_level", "high_card_key", "triple_keys", "triple_pair_plus", "unpack_class_key",
+    "HIGH_CARDS",
+    "ORDERS",
+    "SUIT_STRENGTH",
+    "TIERS",
+    "TIER_LABELS",
+    "RankingFields",
+    "class_key",
+    "class_label",
+    "fits_tier",
+    "hand_key",
+    "hand_level",
+    "high_card_key",
+    "triple_keys",
+    "triple_pair_plus",
+    "unpack_class_key",
     "unpack_hand_key"
 ]
 

@@ -71,7 +71,7 @@ def _two_hands(tokens: list[str]) -> tuple[str, str]:
 
 def _compare_one(texts: tuple[str, str], rules: RuleSet, as_json: bool) -> str:
     hands = []
-    for which, text in zip(("first", "second"), texts):
+    for which, text in zip(("first", "second"), texts, strict=True):
         try:
             hands.append(evaluate(text, rules))
         except (ValueError, TypeError) as exc:

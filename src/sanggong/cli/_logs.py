@@ -12,7 +12,17 @@ from ..dealing import Game, RoundRecord, first_hand
 from ..limits import MAX_DEAL_ROUNDS
 from ..rules import RuleSet
 from ._options import (
-    burned_seen, count, json_flag, key_file, own_options, plot, read_key, rules_of, seed, table, workers,
+    burned_seen,
+    count,
+    json_flag,
+    key_file,
+    own_options,
+    plot,
+    read_key,
+    rules_of,
+    seed,
+    table,
+    workers,
 )
 from ._output import json_text, nothing_to_plot, one_line, plot_target, plural, print_table, table_text
 from ._parser import Commands

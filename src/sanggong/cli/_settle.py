@@ -12,7 +12,16 @@ from ..hands import HandValue
 from ..rules import RuleSet
 from ..settlement import Settlement, TableSession, settle
 from ._options import (
-    STDIN, assignment, bet_slip, json_flag, money_unit, own_options, rules_of, slip, table, text_or_stdin,
+    STDIN,
+    assignment,
+    bet_slip,
+    json_flag,
+    money_unit,
+    own_options,
+    rules_of,
+    slip,
+    table,
+    text_or_stdin,
 )
 from ._output import json_text, print_text
 from ._parser import Commands
@@ -49,7 +58,7 @@ def _print_settlement(result: Settlement, unit: str) -> None:
     ]
     widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
     for row in [header, *rows]:
-        print("  ".join(c.ljust(w) if i in (0, 2, 3) else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths))))
+        print("  ".join(c.ljust(w) if i in (0, 2, 3) else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths, strict=True))))
     print(
         f"staked {result.staked}, returned {result.returned}, commission {result.commission}, "
         f"carried {result.carried}, house net {result.house_net}"

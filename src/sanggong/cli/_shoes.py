@@ -15,8 +15,20 @@ from ..limits import MAX_RULE_FILE_BYTES, MAX_SHOES
 from ..rules import RuleSet
 from ..rules._values import did_you_mean
 from ._options import (
-    STDIN, burned_seen, count, dask_executor, json_flag, own_options, plot, read_stdin, rules_of, scheduler, seed,
-    table, workers, workers_text,
+    STDIN,
+    burned_seen,
+    count,
+    dask_executor,
+    json_flag,
+    own_options,
+    plot,
+    read_stdin,
+    rules_of,
+    scheduler,
+    seed,
+    table,
+    workers,
+    workers_text,
 )
 from ._output import Bar, draw, json_text, odds_text, plot_target, plural, print_table, print_text
 from ._parser import Commands

@@ -13,8 +13,21 @@ from ..limits import MAX_SESSION_ROUNDS, MAX_SESSIONS, MAX_SIM_ROUNDS
 from ..money import Money, exact_decimal
 from ..rules import RuleSet
 from ._options import (
-    amount, bet_slip, count, dask_executor, json_flag, money_unit, own_options, plot, rules_of, scheduler, seed, slip,
-    table, workers, workers_text,
+    amount,
+    bet_slip,
+    count,
+    dask_executor,
+    json_flag,
+    money_unit,
+    own_options,
+    plot,
+    rules_of,
+    scheduler,
+    seed,
+    slip,
+    table,
+    workers,
+    workers_text,
 )
 from ._output import Bar, draw, json_text, plot_target, print_text
 from ._parser import Commands
@@ -42,7 +55,7 @@ def _print_simulation(result: Any, rules: RuleSet, where: str, implementation: s
     widths[4] = max(widths[4], len(edge_title))
     print(" " * widths[0] + "  " + group.center(span) + "  " + edge_title.rjust(widths[4]))
     for row in [header, *rows]:
-        print("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths))))
+        print("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths, strict=True))))
     print_text("RTP = returned / staked, the stake included (a carried stake counts as returned); house edge = 1 - RTP")
     print_text("z = (simulated - exact) / standard error; by chance |z| > 2 for about 1 bet in 20, > 3 for 1 in 370")
 

@@ -57,11 +57,11 @@ from ._observed import ObservedTable, Resettler
 from ._procedure import Deal, assign, dealing_sequence, first_hand, round_length
 
 __all__ = [
+    "CannotCheck",
     "Deal",
     "Game",
     "ObservedTable",
     "Replayer",
-    "CannotCheck",
     "Resettler",
     "RoundRecord",
     "assign",

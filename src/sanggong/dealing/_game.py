@@ -15,7 +15,15 @@ from .._threads import locked, new_lock
 from ..cards import Card
 from ..hands import HandValue, evaluate
 from ..limits import MAX_RECALL, MAX_REPLAY_ROUNDS
-from ..records import ZERO_HASH, RoundRecord, bit_generator_from_state, check_key, check_rules, result_entry, rules_digest
+from ..records import (
+    ZERO_HASH,
+    RoundRecord,
+    bit_generator_from_state,
+    check_key,
+    check_rules,
+    result_entry,
+    rules_digest,
+)
 from ..rules import RuleSet, as_rules
 from ..seeds import SeedLike, check_seed
 from ..settlement import Money, Settlement, TableSession, check_slip

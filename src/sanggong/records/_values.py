@@ -11,8 +11,20 @@ from fractions import Fraction
 from typing import Any, Final, NoReturn
 
 __all__ = [
-    "AMOUNTS", "FORMAT", "KIND_NAMES", "MONEY_KINDS", "U128", "U32", "U64", "ZERO_HASH", "check_int", "check_keys",
-    "copy_json", "fail", "int_text", "show"
+    "AMOUNTS",
+    "FORMAT",
+    "KIND_NAMES",
+    "MONEY_KINDS",
+    "U32",
+    "U64",
+    "U128",
+    "ZERO_HASH",
+    "check_int",
+    "check_keys",
+    "copy_json",
+    "fail",
+    "int_text",
+    "show"
 ]
 
 FORMAT: Final = 1

@@ -47,8 +47,8 @@ from ._bets import MULTIPLIER_POINTS as MULTIPLIER_POINTS
 from ._bets import PAIR_PLUS_CATEGORIES as PAIR_PLUS_CATEGORIES
 from ._bets import VARIANTS as VARIANTS
 from ._bets import BetSpec, parse_bet
-from ._bets import offered_bets as offered_bets
 from ._bets import Variant as Variant
+from ._bets import offered_bets as offered_bets
 from ._files import to_toml as to_toml
 from ._presets import (
     CHINESE,
@@ -60,8 +60,8 @@ from ._presets import (
     PRESETS,
     PROSPERITY,
     SAN_GONG,
+    as_rules,
 )
-from ._presets import as_rules
 from ._ruleset import RuleSet
 
 __all__ = [

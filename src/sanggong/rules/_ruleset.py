@@ -19,13 +19,30 @@ from ..limits import MAX_BURN, MAX_DECKS, MAX_POSITIONS
 from ..money import money_text
 from ..ranking import DEFAULT_RANKING, Ranking
 from ._bets import (
-    DESCRIPTIONS, KINDS, MULTIPLIER_POINTS, PAIR_PLUS_CATEGORIES, PAY_KEYS, TOTAL_RE, VARIANTS, BetSpec, Variant,
+    DESCRIPTIONS,
+    KINDS,
+    MULTIPLIER_POINTS,
+    PAIR_PLUS_CATEGORIES,
+    PAY_KEYS,
+    TOTAL_RE,
+    VARIANTS,
+    BetSpec,
+    Variant,
     parse_bet,
 )
 from ._files import fields_from_mapping, fields_from_text, read_fields, rule_file_text, write_rule_file
 from ._values import (
-    FrozenMap, check_choice, check_int, check_minor_unit, check_name, check_number, check_odds, check_table,
-    did_you_mean, fraction_text, show,
+    FrozenMap,
+    check_choice,
+    check_int,
+    check_minor_unit,
+    check_name,
+    check_number,
+    check_odds,
+    check_table,
+    did_you_mean,
+    fraction_text,
+    show,
 )
 
 __all__ = [

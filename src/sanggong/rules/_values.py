@@ -12,9 +12,17 @@ from fractions import Fraction
 from ..limits import MAX_DECIMAL_EXPONENT, MAX_DENOMINATOR, MAX_NAME_LENGTH, MAX_ODDS, MAX_TEXT_NUMBER
 
 __all__ = [
+    "FrozenMap",
+    "check_choice",
+    "check_int",
+    "check_minor_unit",
+    "check_name",
+    "check_number",
+    "check_odds",
+    "check_table",
     "did_you_mean",
-    "FrozenMap", "check_choice", "check_int", "check_minor_unit", "check_name", "check_number", "check_odds",
-    "check_table", "fraction_text", "show"
+    "fraction_text",
+    "show"
 ]
 
 # Odds and rates as text: an integer, a decimal or a ratio of integers, ASCII digits
@@ -166,7 +174,7 @@ def check_minor_unit(value: object) -> Decimal:
     """A positive Decimal, canonical (``0.010`` is ``0.01``, ``1E+2`` is ``100``), of at
     most ``MAX_TEXT_NUMBER`` characters, its exponent within +-``MAX_DECIMAL_EXPONENT``."""
     name = "minor_unit"
-    if isinstance(value, bool) or isinstance(value, float):
+    if isinstance(value, (bool, float)):
         raise TypeError(f"{name}: expected a Decimal, an int or decimal text such as '0.01', got "
                         f"{show(value)} (money is never a float)")
     if isinstance(value, int):

@@ -287,7 +287,7 @@ class _EdgeLine:
                 return
             c, s_c = order[i], slope_i[order[i]]
             rest = [(slope_i[r], grids[r][0]) for r in order[i + 1:]]
-            top_rest = sum(s_r * grids[r][1] for r, (s_r, _) in zip(order[i + 1:], rest))
+            top_rest = sum(s_r * grids[r][1] for r, (s_r, _) in zip(order[i + 1:], rest, strict=True))
             for g in range(max(floor_g, grids[c][0]), grids[c][1] + 1):
                 visited += 1
                 if visited > MAX_DESIGN_TABLES:

@@ -15,8 +15,8 @@ import numpy as np
 import numpy.typing as npt
 
 from .. import _impl, _pykernels
-from .._impl import ShoeSums
 from .._counting import cards_of, class_tables, counting_kinds, pack
+from .._impl import ShoeSums
 from .._spec import N_CARDS, N_RANKS, N_SUITS, SUIT_STRENGTH, kind_multisets, kind_of, triple_pair_plus
 from ..ranking import Ranking, tables_for
 from ..rules import RuleSet

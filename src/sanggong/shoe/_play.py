@@ -27,8 +27,18 @@ from ..settlement import payout, plan_for
 from ._evaluator import ShoeEvaluator
 from ._plan import shoe_kernel, shoe_plan
 from ._strategies import (
-    MAX_COUNT_BINS, RANK_SYMBOLS, BetPlay, CountBin, CountPlay, CountStats, PlayResult, Strategy, StrategyStats,
-    bet_tags, number, strategies,
+    MAX_COUNT_BINS,
+    RANK_SYMBOLS,
+    BetPlay,
+    CountBin,
+    CountPlay,
+    CountStats,
+    PlayResult,
+    Strategy,
+    StrategyStats,
+    bet_tags,
+    number,
+    strategies,
 )
 
 __all__ = ["play_shoes"]
@@ -135,8 +145,8 @@ def _stats(name: str, rounds: int, counts: npt.NDArray[Any], nets: list[Fraction
         by_col = [int(x) for x in counts]
         rounds_bet = sum(by_col)
         units_bet = float(rounds_bet)
-        total = sum((c * n for c, n in zip(by_col, nets)), Fraction(0))
-        squares = sum((c * n * n for c, n in zip(by_col, nets)), Fraction(0))
+        total = sum((c * n for c, n in zip(by_col, nets, strict=True)), Fraction(0))
+        squares = sum((c * n * n for c, n in zip(by_col, nets, strict=True)), Fraction(0))
     else:
         rounds_bet = 0
         units_bet = 0.0
@@ -148,8 +158,8 @@ def _stats(name: str, rounds: int, counts: npt.NDArray[Any], nets: list[Fraction
             n_b = sum(row)
             rounds_bet += n_b
             units_bet += float(u) * n_b
-            total += Fraction(u) * sum((c * n for c, n in zip(row, nets)), Fraction(0))
-            squares += Fraction(u) ** 2 * sum((c * n * n for c, n in zip(row, nets)), Fraction(0))
+            total += Fraction(u) * sum((c * n for c, n in zip(row, nets, strict=True)), Fraction(0))
+            squares += Fraction(u) ** 2 * sum((c * n * n for c, n in zip(row, nets, strict=True)), Fraction(0))
     mean = total / rounds if rounds else Fraction(0)
     var = max(float(squares / rounds - mean * mean), 0.0) if rounds else math.nan
     sd = math.sqrt(var)
@@ -194,7 +204,7 @@ def _count_units(setup: _Setup, count: CountPlay, bet: str, hist: npt.NDArray[An
         if ev_bins is not None:
             gains = [float(x) for x in ev_bins]
         else:
-            gains = [float(sum((int(c) * n for c, n in zip(hist[b], nets)), Fraction(0))) for b in range(setup.bins)]
+            gains = [float(sum((int(c) * n for c, n in zip(hist[b], nets, strict=True)), Fraction(0))) for b in range(setup.bins)]
         best, best_at, running = 0.0, None, 0.0
         for b in range(setup.bins - 1, 0, -1):
             running += gains[b]
@@ -293,18 +303,18 @@ def _setup(rules: RuleSet, names: tuple[str, ...], perfect: bool, count: CountPl
             if isinstance(amount, bool) or not isinstance(amount, int) or not 0 <= amount <= 10**6:
                 raise ValueError(f"spread: units must be ints in 0..1,000,000, got {amount!r} at {tc}")
     if count is not None and count.threshold is not None:
-        given = count.threshold if isinstance(count.threshold, Mapping) else {n: count.threshold for n in names}
+        given = count.threshold if isinstance(count.threshold, Mapping) else dict.fromkeys(names, count.threshold)
         for bet, level in given.items():
             if bet not in names:
                 raise ValueError(f"threshold: {bet} is not among the bets played")
             number(f"threshold of {bet}", level, -1e4, 1e4)
-    zero = int(math.ceil(reach / width))
+    zero = math.ceil(reach / width)
     if zero > MAX_COUNT_BINS // 2:
         raise ValueError(f"max_count / bin_width = {reach:g} / {width:g} makes {2 * zero + 2:,} true-count bins; "
                          f"at most {MAX_COUNT_BINS:,}")
     bins = 2 * zero + 2  # [-reach, reach) in bins of width, and one open bin at each end
     tags_by_bet: dict[str, tuple[int, ...]] = (bet_tags(rules, names, counting) if count is not None
-                                                else {n: (0,) * 13 for n in names})
+                                                else dict.fromkeys(names, (0,) * 13))
     vectors = sorted(set(tags_by_bet.values()))
     if len(vectors) > 64:
         raise ValueError("tags: at most 64 different tag vectors")
@@ -386,12 +396,12 @@ def _strategy_stats(setup: _Setup, totals: _Totals, j: int, perfect: bool, count
     count_stats = None
     if count is not None:
         units, threshold = _count_units(setup, count, name, hist, nets, evs)
-        ev_sum = float(sum(float(u) * float(e) for u, e in zip(units, evs))) if evs is not None else None
+        ev_sum = float(sum(float(u) * float(e) for u, e in zip(units, evs, strict=True))) if evs is not None else None
         base = _stats("count", rounds, hist, nets, units, ev_sum, bankroll)
         table = []
         for b, (lo, hi) in enumerate(_bin_edges(setup)):
             n_b = int(sum(int(c) for c in hist[b]))
-            result = (float(sum((int(c) * n for c, n in zip(hist[b], nets)), Fraction(0))) / n_b) if n_b else None
+            result = (float(sum((int(c) * n for c, n in zip(hist[b], nets, strict=True)), Fraction(0))) / n_b) if n_b else None
             table.append(CountBin(lo, hi, n_b, float(evs[b]) / n_b if evs is not None and n_b else None, result))
         count_stats = CountStats(
             **base.__dict__, tags=dict(zip(RANK_SYMBOLS, tags, strict=True)),

@@ -135,7 +135,7 @@ def bet_tags(rules: RuleSet, bets: tuple[str, ...], count: CountPlay) -> dict[st
             raise TypeError(f"tags: keys are rank symbols or bet names, not {odd!r}"[:200])
         if given and all(k in RANK_SYMBOLS for k in given):
             vector = tag_vector("tags", given)
-            per_bet = {bet: vector for bet in bets}
+            per_bet = dict.fromkeys(bets, vector)
         else:
             for bet, tags in given.items():
                 if bet not in bets:
