@@ -32,7 +32,6 @@ PYPROJECT = ROOT / "pyproject.toml"
 IN_SDIST = (ROOT / "PKG-INFO").exists()
 
 pytestmark = [
-    pytest.mark.single_impl,
     pytest.mark.skipif(not PYPROJECT.exists(), reason="no source tree beside the tests"),
 ]
 
