@@ -266,8 +266,7 @@ def test_a_seed_sequence_and_os_entropy(impl: Any) -> None:
     assert deal_batch(ONLINE, 20, seed=spawned.seed) == spawned
 
 
-@pytest.mark.kernels
-def test_no_rounds(impl: Any) -> None:
+def test_no_rounds() -> None:
     dealt = deal_batch(MACAU, 0, seed=1)
     assert dealt.hands.shape == (0, 8, 3) and dealt.burned.shape == (0, 8) and dealt.shoe.shape == (0,)
     assert dealt.head_cards is None and dealt.rounds == 0
@@ -314,8 +313,7 @@ def test_result_dtypes_and_views(impl: Any) -> None:
         ({"chunk_size": 2.0}, TypeError, "chunk_size must be an int"),
     ],
 )
-@pytest.mark.kernels
-def test_bad_arguments_are_refused(impl: Any, kwargs: dict[str, Any], error: type, match: str) -> None:
+def test_bad_arguments_are_refused(kwargs: dict[str, Any], error: type, match: str) -> None:
     call: dict[str, Any] = {"rules": ONLINE, "rounds": 10, "seed": 1, **kwargs}
     with pytest.raises(error, match=match):
         deal_batch(**call)

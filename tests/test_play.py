@@ -191,8 +191,7 @@ def test_thresholds_spreads_and_given_tags(impl: object) -> None:
     assert c.units_bet == expected_units and c.threshold == 0
 
 
-@pytest.mark.kernels
-def test_bad_input(impl: object) -> None:
+def test_bad_input() -> None:
     with pytest.raises(TypeError):
         play_shoes(3, 1, "perfect")  # type: ignore[arg-type]
     for shoes in (0, -1, 10**13, 2.5, True):
@@ -282,8 +281,7 @@ def test_design_of_a_pair_plus_table() -> None:
     assert found == expected and expected
 
 
-@pytest.mark.kernels
-def test_design_refuses_bad_input(impl: object) -> None:
+def test_design_refuses_bad_input() -> None:
     for kwargs in ({"edge": (0.06, 0.02)}, {"edge": (0.01,)}, {"edge": (0.01, 0.02), "step": 0},
                    {"edge": (0.01, 0.02), "pays": (5, 1)}, {"edge": (0.01, 0.02), "decks": 0},
                    {"edge": (0.01, 0.02), "limit": 0}, {"edge": ("x", 0.02)}):
