@@ -1,22 +1,33 @@
-"""Every test runs against both implementations of the kernels.
+"""The implementations the tests run under, and the suite's Hypothesis profiles.
 
-The ``impl`` fixture is applied to every test and parametrized over ``cython`` and
-``python``. For ``cython`` it imports ``sanggong._core`` directly, so a missing or
-broken build fails the suite instead of quietly testing the reference twice. It installs
-the chosen kernels as ``sanggong._impl.kernels`` (what every public function calls) for
-the tests of that parameter, and puts back the import's choice afterwards.
+sanggong's kernels have two implementations: the compiled core (``sanggong._core``) and
+its pure-Python twin (``sanggong._pykernels``), which must give the same answers. A test
+that exercises a kernel (evaluates, compares, ranks, settles, deals, simulates, analyzes,
+counts or plays a shoe through the public API, or calls a kernel) is marked ``kernels``
+and runs once per implementation: ``@pytest.mark.kernels`` on the test, or
+``pytestmark = pytest.mark.kernels`` for a whole module. Every other test (parsing,
+arguments refused before any kernel runs, the command line's options, files, packaging,
+documentation, the typing) cannot tell the two apart and runs once, under the compiled
+core. Which tests touch a kernel was measured, not guessed: every test's kernel calls were
+recorded once (``sanggong._impl.kernels`` behind a recording proxy), and a test that
+touched one is marked.
 
-A test marked ``@pytest.mark.single_impl`` runs once, with the compiled core: it tests
-something that does not depend on the kernels (and says why in its docstring).
+The ``impl`` fixture (applied to every test) installs the chosen implementation as
+``sanggong._impl.kernels`` (what every public function calls) for the test, and puts
+back the import's choice afterwards; a test that takes ``impl`` as an argument gets the
+module. For ``cython`` it imports ``sanggong._core`` directly, so a missing or broken
+build fails the suite instead of quietly testing the reference twice.
 
-``SANGGONG_TEST_IMPLS=cython`` runs only the compiled core's half (the sanitizer run,
-``tools/sanitize.sh``, whose instruments see only the compiled core); unset, both.
+``SANGGONG_TEST_IMPLS=cython`` runs the ``kernels`` tests under the compiled core only
+(the sanitizer run, ``tools/sanitize.sh``, whose instruments see only the compiled core);
+unset, under both.
 """
 
 from __future__ import annotations
 
 import importlib
 import os
+import sys
 from collections.abc import Iterator
 from types import ModuleType
 
@@ -25,10 +36,10 @@ import pytest
 import sanggong._impl as _impl
 
 MODULES = {"cython": "sanggong._core", "python": "sanggong._pykernels"}
+DEFAULT = "cython"
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line("markers", "single_impl: run once, not once per implementation")
     _load_hypothesis_profile(config)
 
 
@@ -64,18 +75,34 @@ def _implementations() -> list[str]:
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    if "impl" in metafunc.fixturenames:
-        names = ["cython"] if metafunc.definition.get_closest_marker("single_impl") else _implementations()
-        metafunc.parametrize("impl", names, indirect=True, scope="session")
+    if metafunc.definition.get_closest_marker("kernels"):
+        metafunc.parametrize("impl", _implementations(), indirect=True, scope="session")
+    elif "impl" in metafunc.definition._fixtureinfo.argnames:
+        raise pytest.UsageError(f"{metafunc.definition.nodeid} takes impl: mark it kernels (tests/conftest.py)")
 
 
 @pytest.fixture(autouse=True, scope="session")
 def impl(request: pytest.FixtureRequest) -> Iterator[ModuleType]:
-    module = importlib.import_module(MODULES[request.param])
-    assert module.IMPLEMENTATION == request.param
+    name = getattr(request, "param", DEFAULT)
+    module = importlib.import_module(MODULES[name])
+    assert module.IMPLEMENTATION == name
     chosen = _impl.kernels
     _impl.kernels = module
     try:
         yield module
     finally:
         _impl.kernels = chosen
+
+
+@pytest.fixture(scope="module")
+def unlimited_int_repr() -> Iterator[None]:
+    """Hypothesis prints (and checks) the values it draws, ints of 30,000 digits
+    included: lift Python's limit on int-to-text in this process while a module's tests
+    run (the fuzz modules use it). Their children, which call sanggong, run with the
+    interpreter's default limit (``tests/_harness.py``)."""
+    digits = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    try:
+        yield
+    finally:
+        sys.set_int_max_str_digits(digits)

@@ -102,7 +102,6 @@ def _flat(joint: list[list[int]]) -> list[int]:
 ONE_DECK_RANKINGS = sorted({rules.ranking for rules in PRESETS.values()}, key=repr)
 
 
-@pytest.mark.single_impl
 @pytest.mark.parametrize("ranking", ONE_DECK_RANKINGS, ids=repr)
 def test_card_by_card_enumeration_of_one_deck(ranking: Ranking) -> None:
     """The 407,170,400 ordered deals of one deck, enumerated card by card in the
@@ -123,7 +122,7 @@ def test_card_by_card_enumeration_of_one_deck(ranking: Ranking) -> None:
         assert classes.tolist() == [_class_of_ranks(tuple(c // 4 + 1 for c in h)) for h in hands.tolist()]
     brute = np.zeros(n * n * 3, dtype=np.uint64)
     _core.brute_force_one_deck(classes, ranks, n, brute)
-    assert int(brute.sum()) == 407_170_400
+    assert int(brute.sum()) == comb(52, 3) * comb(49, 3)  # every ordered pair of disjoint hands
     presets = [r for r in PRESETS.values() if r.ranking == ranking]
     if ranking == DEFAULT_RANKING:
         presets.append(THREE_PICTURES)
@@ -148,6 +147,7 @@ def test_card_by_card_enumeration_of_one_deck(ranking: Ranking) -> None:
             assert got == want, (rules.name, name)
 
 
+@pytest.mark.kernels
 def test_one_deck_single_hand_counts_by_evaluating_every_hand() -> None:
     hands = np.array(list(itertools.combinations(range(52), 3)), dtype=np.uint8)
     counts = _counts(MACAU, composition(1))
@@ -164,6 +164,7 @@ def test_one_deck_single_hand_counts_by_evaluating_every_hand() -> None:
      composition(2, "As As Ad 5c Tc Th Ts"), np.array([1] * 10 + [0] * 30 + [2] * 12)],
     ids=["two decks", "eight decks", "one deck less six", "two decks less seven", "odd shoe"],
 )
+@pytest.mark.kernels
 def test_counts_against_ordered_draws(counts: np.ndarray) -> None:
     joint, marginal, pair_plus = ordered_draw_counts(counts)
     got = _counts(MACAU, counts)
@@ -174,6 +175,7 @@ def test_counts_against_ordered_draws(counts: np.ndarray) -> None:
     assert int(got.joint.sum()) == got.pairs == comb(n, 3) * comb(n - 3, 3)
 
 
+@pytest.mark.kernels
 def test_huge_shoes_count_in_python_integers() -> None:
     counts = composition(60)  # 3,120 cards: the pair counts pass 2**63
     got = _counts(MACAU, counts)
@@ -204,6 +206,7 @@ def _suit_draws(suits: tuple[int, ...], a: int, b: int) -> tuple[int, int, int]:
     return out[0], out[1], out[2]
 
 
+@pytest.mark.kernels
 def test_suit_split_against_every_draw(impl: ModuleType) -> None:
     rng = np.random.default_rng(4)
     shoes = [(0, 0, 0, 0), (1, 1, 1, 1), (3, 0, 0, 3), (0, 2, 0, 1), (2, 2, 2, 2)] + [
@@ -213,7 +216,6 @@ def test_suit_split_against_every_draw(impl: ModuleType) -> None:
             assert impl.suit_split(suits, a, b) == _suit_draws(suits, a, b), (suits, a, b)
 
 
-@pytest.mark.single_impl
 def test_suit_split_of_the_core_equals_the_reference() -> None:
     """The core's prefix sums against the reference's spreads over the suits, up to the
     64 cards of a suit a 64-deck shoe holds (and the 1,024 a kind may count)."""
@@ -263,6 +265,7 @@ def _small_shoe(seed: int) -> np.ndarray:
 
 
 @pytest.mark.parametrize("ranking", SUIT_RANKINGS, ids=repr)
+@pytest.mark.kernels
 def test_suit_rankings_against_every_pair_of_hands(ranking: Ranking) -> None:
     """Small multi-deck shoes, identical cards included, where suits decide most ties: the
     analysis's counts equal the card-by-card count (each implementation's kernels)."""
@@ -283,7 +286,6 @@ def _joint_with(kernels: ModuleType, rules: RuleSet, counts: np.ndarray) -> list
         _impl.kernels = chosen
 
 
-@pytest.mark.single_impl
 @pytest.mark.parametrize("ranking", SUIT_RANKINGS[:3], ids=repr)
 def test_suit_rankings_core_against_the_reference_on_large_shoes(ranking: Ranking) -> None:
     """Full and depleted shoes of 1 to 64 decks (from 51 decks on, counts beyond 64 bits:
@@ -301,7 +303,6 @@ def test_suit_rankings_core_against_the_reference_on_large_shoes(ranking: Rankin
             assert sum(core) == comb(n, 3) * comb(n - 3, 3)
 
 
-@pytest.mark.single_impl
 def test_the_core_refuses_what_it_cannot_count() -> None:
     """Sums beyond a uint64 output (one that holds 2**64 - 1 already), suits that do not add
     up to the kinds' counts, two multisets of equal rank whose highest kinds differ, a kind
@@ -333,6 +334,7 @@ def test_the_core_refuses_what_it_cannot_count() -> None:
 # --- returns ----------------------------------------------------------------------------
 
 
+@pytest.mark.kernels
 def test_returns_follow_from_the_counts() -> None:
     table = analyze(MACAU.replace(decks=1))
     win = table["win:1"]
@@ -351,6 +353,7 @@ def test_returns_follow_from_the_counts() -> None:
     assert all(t.total == sum(line.combinations for line in t.outcomes) for t in table.bets.values())
 
 
+@pytest.mark.kernels
 def test_same_bets_at_every_position_and_json_shape() -> None:
     table = analyze(ONLINE)
     assert table["win:1"].ev_exact == table["win:3"].ev_exact
@@ -362,6 +365,7 @@ def test_same_bets_at_every_position_and_json_shape() -> None:
     assert Fraction(first["ev_exact"]) == table[first["bet"]].ev_exact
 
 
+@pytest.mark.kernels
 def test_rule_variants_change_the_answer() -> None:
     one = MACAU.replace(decks=1)
     base = analyze(one)
@@ -410,6 +414,7 @@ def test_bad_removals_and_rules() -> None:
 
 
 @pytest.mark.parametrize("rules", [MACAU.replace(decks=1), ONLINE], ids=["macau", "online"])
+@pytest.mark.kernels
 def test_effects_of_removal_balance(rules: RuleSet) -> None:
     """Removing a card drawn at random leaves every bet's return as it was, so the
     effects weighted by how many of each rank the shoe holds sum to zero; the tags
@@ -425,6 +430,7 @@ def test_effects_of_removal_balance(rules: RuleSet) -> None:
             assert r.eor["K"] == pytest.approx(ev_less_king[name].ev - r.ev, abs=1e-15)
 
 
+@pytest.mark.kernels
 def test_a_shoe_in_which_a_bet_never_resolves() -> None:
     """Eight nines: every hand is 7 points, no face, so every Win bet ties and stays on the
     table. The resolved edge is undefined: NaN in Python, null in strict JSON (it once

@@ -77,7 +77,6 @@ MODULE_ONLY = {
 # --- exports -------------------------------------------------------------------------------------
 
 
-@pytest.mark.single_impl
 def test_all_has_no_duplicates_and_every_name_resolves() -> None:
     """Names, not kernels: run once."""
     assert len(sanggong.__all__) == len(set(sanggong.__all__))
@@ -88,7 +87,6 @@ def test_all_has_no_duplicates_and_every_name_resolves() -> None:
     assert set(sanggong.__all__) <= set(namespace)
 
 
-@pytest.mark.single_impl
 def test_exports_are_the_modules_objects() -> None:
     """Names, not kernels: run once. Each name is the object of the module it comes from."""
     lazy = sanggong._LAZY
@@ -97,7 +95,6 @@ def test_exports_are_the_modules_objects() -> None:
         assert getattr(sanggong, name) is getattr(importlib.import_module(f"sanggong.{module}"), name), name
 
 
-@pytest.mark.single_impl
 @pytest.mark.parametrize("module_name", PUBLIC_MODULES)
 def test_every_public_name_is_exported_or_module_only(module_name: str) -> None:
     """Names, not kernels: run once. A name of a public module's ``__all__`` is either
@@ -116,7 +113,6 @@ def test_every_public_name_is_exported_or_module_only(module_name: str) -> None:
     assert not undecided, f"export these from sanggong, or list them in MODULE_ONLY with a reason: {undecided}"
 
 
-@pytest.mark.single_impl
 def test_module_only_lists_real_names() -> None:
     """Names, not kernels: run once. MODULE_ONLY does not go stale."""
     for qualified in MODULE_ONLY:
@@ -161,7 +157,6 @@ def _entry_points() -> dict[str, Callable[[Any], Any]]:
     }
 
 
-@pytest.mark.single_impl
 @pytest.mark.parametrize("entry", list(_entry_points()))
 def test_every_entry_point_takes_a_rule_set_or_a_presets_name(entry: str) -> None:
     """Names, not kernels: run once. ``rules`` is resolved by one function wherever it is
@@ -175,7 +170,6 @@ def test_every_entry_point_takes_a_rule_set_or_a_presets_name(entry: str) -> Non
         call("vegas")
 
 
-@pytest.mark.single_impl
 def test_dir_and_unknown_names() -> None:
     """Names, not kernels: run once."""
     assert set(sanggong.__all__) <= set(dir(sanggong))
@@ -185,10 +179,9 @@ def test_dir_and_unknown_names() -> None:
         exec("from sanggong import evalute", {})  # noqa: S102
 
 
-@pytest.mark.single_impl
 def test_version_and_implementation() -> None:
     """The attributes computed on first use; the kernels in use are the compiled core's
-    here (single_impl)."""
+    here (a test without the ``kernels`` mark runs with the core)."""
     from importlib.metadata import PackageNotFoundError, version
 
     try:
@@ -208,7 +201,6 @@ def _fresh(code: str) -> str:
     return done.stdout
 
 
-@pytest.mark.single_impl
 def test_import_is_lazy_in_a_fresh_interpreter() -> None:
     """Imports, not kernels: run once. ``import sanggong`` after numpy imports no module
     but the package itself (no submodule, no importlib.metadata, no msgspec): the rest
@@ -222,7 +214,6 @@ def test_import_is_lazy_in_a_fresh_interpreter() -> None:
     assert out.split() == ["['sanggong']"]
 
 
-@pytest.mark.single_impl
 def test_every_name_imports_first_in_a_fresh_interpreter() -> None:
     """Imports, not kernels: run once. ``from sanggong import X`` for every X, each the first
     use of X in that process, gives the object of X's module."""
@@ -242,7 +233,6 @@ def test_every_name_imports_first_in_a_fresh_interpreter() -> None:
     assert result["implementation"] in ("cython", "python")
 
 
-@pytest.mark.single_impl
 def test_type_checkers_see_every_name(tmp_path: Path) -> None:
     """Static typing, not kernels: run once. mypy --strict sees each name of ``__all__``
     with its type (the imports under TYPE_CHECKING) and still rejects a misspelt one (the
@@ -338,7 +328,6 @@ def _resolve(qualified: str) -> object:
     raise ImportError(qualified)
 
 
-@pytest.mark.single_impl
 def test_the_reader_of_the_docs_sees_what_it_should() -> None:
     """Documentation, not kernels: run once. The reader itself: directives, options with
     continued values, automodule members, bare names in a module."""
@@ -350,7 +339,6 @@ def test_the_reader_of_the_docs_sees_what_it_should() -> None:
     assert "sanggong.ranking.Ranking" not in names  # excluded from an automodule
 
 
-@pytest.mark.single_impl
 def test_every_exported_name_is_documented() -> None:
     """Documentation, not kernels: run once. What the docs build checks
     (``check_public_names``), without building."""
@@ -359,7 +347,6 @@ def test_every_exported_name_is_documented() -> None:
     assert not missing, f"in sanggong.__all__ but not documented in docs/api: {missing}"
 
 
-@pytest.mark.single_impl
 def test_every_documented_name_imports() -> None:
     """Documentation, not kernels: run once. A documented ``sanggong.X`` is exported and
     imports from ``sanggong``; a documented ``sanggong.module.X`` imports from its module."""
@@ -413,7 +400,6 @@ def _same(got: object, want: object) -> bool:
     return got == want and type(got) is type(want)
 
 
-@pytest.mark.single_impl
 def test_analysis_frame_holds_every_bet(analysis: sanggong.Analysis) -> None:
     """A table of the analysis, not the kernels' counts: run once."""
     pytest.importorskip("pandas")
@@ -429,7 +415,6 @@ def test_analysis_frame_holds_every_bet(analysis: sanggong.Analysis) -> None:
     assert frame.attrs == {"rules": "macau", "decks": 8, "cards": 416}
 
 
-@pytest.mark.single_impl
 def test_analysis_frame_of_outcomes_holds_every_line(analysis: sanggong.Analysis) -> None:
     """A table of the analysis, not the kernels' counts: run once."""
     pytest.importorskip("pandas")
@@ -448,7 +433,6 @@ def test_analysis_frame_of_outcomes_holds_every_line(analysis: sanggong.Analysis
         assert sum(n * net for n, net in zip(lines["combinations"], lines["net"], strict=True)) / bet.total == bet.ev_exact
 
 
-@pytest.mark.single_impl
 def test_analysis_frame_of_a_huge_shoe_keeps_exact_counts() -> None:
     """Python integers beyond 64 bits stay exact in the frame (the counts, not the kernels)."""
     pytest.importorskip("pandas")
@@ -459,7 +443,6 @@ def test_analysis_frame_of_a_huge_shoe_keeps_exact_counts() -> None:
     assert _same(frame.loc["odd", "total"], table["odd"].total)
 
 
-@pytest.mark.single_impl
 def test_simulation_frame_holds_every_bet(result: sanggong.SimulationResult) -> None:
     """A table of the result, not the kernels: run once."""
     pytest.importorskip("pandas")
@@ -479,7 +462,6 @@ def test_simulation_frame_holds_every_bet(result: sanggong.SimulationResult) -> 
     assert frame.attrs["versions"] == dict(result.versions)
 
 
-@pytest.mark.single_impl
 def test_simulation_frame_without_exact_values_and_with_int_stakes() -> None:
     """None is NaN in the float columns; int money stays int (the table, not the kernels)."""
     pytest.importorskip("pandas")
@@ -490,7 +472,6 @@ def test_simulation_frame_without_exact_values_and_with_int_stakes() -> None:
     assert frame.loc["odd", "stake"] == 250 and frame.loc["win:1", "returned"] == run.bets["win:1"].returned
 
 
-@pytest.mark.single_impl
 @pytest.mark.usefixtures("no_pandas")
 def test_to_frame_without_pandas_names_the_extra(analysis: sanggong.Analysis,
                                                  result: sanggong.SimulationResult) -> None:
@@ -502,7 +483,6 @@ def test_to_frame_without_pandas_names_the_extra(analysis: sanggong.Analysis,
         assert info.value.name == "pandas"
 
 
-@pytest.mark.single_impl
 @pytest.mark.usefixtures("no_pandas")
 def test_html_tables_need_no_pandas(analysis: sanggong.Analysis, result: sanggong.SimulationResult) -> None:
     """Tables for notebooks, not the kernels: run once."""
@@ -519,7 +499,6 @@ def test_html_tables_need_no_pandas(analysis: sanggong.Analysis, result: sanggon
         assert f">{name}</th>" in page
 
 
-@pytest.mark.single_impl
 def test_html_tables_escape_text() -> None:
     """A rule set's name is any printable text: shown escaped (not the kernels: run once)."""
     name = '<script>alert("x")</script> & <b>'
@@ -533,7 +512,6 @@ def test_html_tables_escape_text() -> None:
     assert "Simulation: a &lt; b, 1,000 rounds" in run._repr_html_()
 
 
-@pytest.mark.single_impl
 def test_html_table_of_a_shoe_and_of_undefined_values() -> None:
     """A composition's caption, and an undefined figure shown as a dash (not the kernels)."""
     table = analyze(MACAU, sanggong.composition(8, "Kh Qs 9d"))

@@ -34,6 +34,7 @@ def _expected(hands: np.ndarray) -> tuple[list[int], list[int]]:
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.kernels
 def test_every_integer_dtype(hands: np.ndarray, dtype: type) -> None:
     ranks, pps = _expected(hands)
     arr = hands.astype(dtype)
@@ -45,6 +46,7 @@ def test_every_integer_dtype(hands: np.ndarray, dtype: type) -> None:
 
 
 @pytest.mark.parametrize("n", [1, 2, 3, 5, 6, 7, 511, 513, 515, 1027])
+@pytest.mark.kernels
 def test_contiguous_uint8_at_every_length_and_offset(hands: np.ndarray, n: int) -> None:
     """The uint8 kernel reads four hands at a time from 32-bit words: lengths that leave
     1 to 3 hands over in a block, and arrays starting at an odd address."""
@@ -63,6 +65,7 @@ def test_contiguous_uint8_at_every_length_and_offset(hands: np.ndarray, n: int) 
     "layout",
     ["fortran", "column_slice", "row_step", "readonly", "big_endian", "list", "transposed_view"],
 )
+@pytest.mark.kernels
 def test_layouts(hands: np.ndarray, layout: str) -> None:
     ranks, _ = _expected(hands)
     if layout == "fortran":
@@ -86,6 +89,7 @@ def test_layouts(hands: np.ndarray, layout: str) -> None:
     assert rank_batch(arr).tolist() == ranks
 
 
+@pytest.mark.kernels
 def test_parse_hands_and_empty_batch() -> None:
     arr = parse_hands(["Kh Qs 9d", evaluate("Ac 2c 3c"), ["Jc", 45, "K♥"]])
     assert arr.dtype == np.uint8 and arr.shape == (3, 3)
@@ -98,6 +102,7 @@ def test_parse_hands_and_empty_batch() -> None:
 
 
 @pytest.mark.parametrize("threads", [None, 1, 2, 3, 8])
+@pytest.mark.kernels
 def test_threads_give_identical_results(threads: int | None, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(batch_module, "MIN_ROWS_PER_THREAD", 100)
     monkeypatch.setattr(batch_module, "MIN_ROWS_PER_THREAD_VECTOR", 100)
@@ -114,6 +119,7 @@ def test_threads_give_identical_results(threads: int | None, monkeypatch: pytest
         rank_batch(bad, workers=threads)
 
 
+@pytest.mark.kernels
 def test_threads_is_a_deprecated_name_of_workers(monkeypatch: pytest.MonkeyPatch) -> None:
     """``threads=`` still splits a batch as ``workers=`` does, with a DeprecationWarning
     naming the new keyword; both at once, or a keyword that is neither, are refused."""
@@ -132,6 +138,7 @@ def test_threads_is_a_deprecated_name_of_workers(monkeypatch: pytest.MonkeyPatch
         rank_batch(arr, thread=2)  # type: ignore[call-arg]
 
 
+@pytest.mark.kernels
 def test_compare_batch_matches_compare(hands: np.ndarray) -> None:
     a, b = hands[:2500], hands[2500:]
     got = compare_batch(a, b)
@@ -139,6 +146,7 @@ def test_compare_batch_matches_compare(hands: np.ndarray) -> None:
     assert got.tolist() == [compare(x, y) for x, y in zip(a.tolist(), b.tolist(), strict=True)]
 
 
+@pytest.mark.kernels
 def test_compare_batch_broadcasts_one_hand(hands: np.ndarray) -> None:
     banker = "Kh Qs 9d"
     expected = [compare(x, banker) for x in hands.tolist()]
@@ -167,12 +175,14 @@ def test_compare_batch_broadcasts_one_hand(hands: np.ndarray) -> None:
         (np.array([[1, 2, -128]], dtype=np.int8), ValueError, "holds -128"),
     ],
 )
+@pytest.mark.kernels
 def test_bad_batches(bad: object, error: type[Exception], match: str) -> None:
     for function in (rank_batch, pair_plus_batch, evaluate_batch):
         with pytest.raises(error, match=match):
             function(bad)  # type: ignore[arg-type]
 
 
+@pytest.mark.kernels
 def test_bad_compare_batches() -> None:
     good = np.array([[1, 2, 3], [4, 5, 6]])
     with pytest.raises(ValueError, match=r"b\[1\] = \[4, 5, 99\] holds 99"):
@@ -190,11 +200,13 @@ def test_bad_compare_batches() -> None:
 
 
 @pytest.mark.parametrize("threads", [0, -1, 1.5, True, "2"])
+@pytest.mark.kernels
 def test_bad_threads(threads: object) -> None:
     with pytest.raises(ValueError, match=rf"workers must be a positive int \(at most 1024\) or None, got {re.escape(repr(threads))}"):
         rank_batch([[1, 2, 3]], workers=threads)  # type: ignore[arg-type]
 
 
+@pytest.mark.kernels
 def test_out_arrays_are_filled_and_returned(hands: np.ndarray) -> None:
     ranks, pps = _expected(hands)
     out = np.full(len(hands), 99, dtype=np.uint8)
@@ -209,6 +221,7 @@ def test_out_arrays_are_filled_and_returned(hands: np.ndarray) -> None:
     assert cmp_out.tolist() == [compare(x, y) for x, y in zip(hands[1:].tolist(), hands[:-1].tolist(), strict=True)]
 
 
+@pytest.mark.kernels
 def test_bad_out_arrays() -> None:
     hands = np.array([[1, 2, 3], [4, 5, 6]], dtype=np.uint8)
     with pytest.raises(TypeError, match="dtype uint8, not int64"):
@@ -250,6 +263,7 @@ def test_bad_parse_hands(bad: object, error: type[Exception], match: str) -> Non
 
 
 @pytest.mark.parametrize("dtype", [np.uint16, np.int32, np.uint64])
+@pytest.mark.kernels
 def test_misaligned_arrays_are_read_correctly(dtype: type) -> None:
     """A view into a byte buffer at an odd offset (as arrays arrive through some pickles):
     read as an aligned copy, never through a misaligned pointer (the sanitizer run checks)."""

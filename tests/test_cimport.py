@@ -9,7 +9,6 @@ import textwrap
 from pathlib import Path
 
 import numpy as np
-import pytest
 
 from sanggong import _spec as ref
 
@@ -47,7 +46,6 @@ BUILD = textwrap.dedent(
 )
 
 
-@pytest.mark.single_impl
 def test_cimport_from_another_extension(tmp_path: Path) -> None:
     """Compiles a small extension against the installed ``sanggong/_core.pxd`` (this
     tests the compiled core's C-level API, so it runs once) and checks every ordered
@@ -136,7 +134,6 @@ SHOE_BUILD = textwrap.dedent(
 )
 
 
-@pytest.mark.single_impl
 def test_cimport_a_shoe_from_another_extension(tmp_path: Path) -> None:
     """Compiles a small extension that deals from its own ``shoe_t`` with ``shoe_init``
     and ``shoe_deal`` (the compiled core's C-level API, so it runs once) and compares

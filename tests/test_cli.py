@@ -12,6 +12,7 @@ from sanggong import evaluate
 from sanggong.cli import main
 
 
+@pytest.mark.kernels
 def test_eval_text(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["eval", "Kh", "Qs", "9d"]) == 0
     out = capsys.readouterr().out
@@ -20,11 +21,13 @@ def test_eval_text(capsys: pytest.CaptureFixture[str]) -> None:
     assert capsys.readouterr().out == "Jh Qd Ks: 3P (rank 30, tier three_faces, points 0, faces 3, pair plus: straight)\n"
 
 
+@pytest.mark.kernels
 def test_eval_one_argument_and_symbols(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["eval", "Q♥ K♥ A♥"]) == 0
     assert "2P1" in capsys.readouterr().out
 
 
+@pytest.mark.kernels
 def test_eval_json_matches_the_api(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["eval", "--json", "10h", "Jh", "Qh"]) == 0
     data = json.loads(capsys.readouterr().out)
@@ -108,7 +111,6 @@ def test_a_bad_environment_value_exits_2_with_one_line() -> None:
     ]
 
 
-@pytest.mark.single_impl
 def test_installed_entry_points() -> None:
     """The console script and ``python -m sanggong`` (not the kernels) work."""
     for command in (["sanggong"], [sys.executable, "-m", "sanggong"]):
@@ -120,6 +122,7 @@ def test_installed_entry_points() -> None:
         assert bad.stderr.strip().count("\n") == 0 and "'Kx'" in bad.stderr
 
 
+@pytest.mark.kernels
 def test_settle_text(capsys: pytest.CaptureFixture[str]) -> None:
     argv = ["settle", "--rules", "online", "--banker", "Kh Qs 9d", "--hand", "1=As 2d 3c",
             "--bet", "win:1=100", "--bet", "pair_plus:1=10"]
@@ -129,6 +132,7 @@ def test_settle_text(capsys: pytest.CaptureFixture[str]) -> None:
     assert "staked 110, returned 70, commission 0, carried 0, house net 40" in out
 
 
+@pytest.mark.kernels
 def test_settle_json_matches_the_api(capsys: pytest.CaptureFixture[str]) -> None:
     from sanggong import MACAU, settle
 
@@ -141,6 +145,7 @@ def test_settle_json_matches_the_api(capsys: pytest.CaptureFixture[str]) -> None
     assert [b["outcome"] for b in data["bets"]] == ["win", "carried", "win"]
 
 
+@pytest.mark.kernels
 def test_settle_decimal_stakes_and_rules_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from sanggong import MACAU
 
@@ -170,6 +175,7 @@ def test_settle_decimal_stakes_and_rules_file(tmp_path: Path, capsys: pytest.Cap
         ([], "no bets"),
     ],
 )
+@pytest.mark.kernels
 def test_settle_bad_input_exits_2(extra: list[str], needle: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["settle", "--banker", "9c 9d 5h", "--hand", "1=Kh Qs 9d", *extra]) == 2
     captured = capsys.readouterr()
@@ -177,6 +183,7 @@ def test_settle_bad_input_exits_2(extra: list[str], needle: str, capsys: pytest.
     assert captured.out == "" and len(lines) == 1 and needle in lines[0]
 
 
+@pytest.mark.kernels
 def test_analyze_json_matches_the_api(capsys: pytest.CaptureFixture[str]) -> None:
     from sanggong import MACAU, analyze
 
@@ -190,6 +197,7 @@ def test_analyze_json_matches_the_api(capsys: pytest.CaptureFixture[str]) -> Non
         assert set(bet) >= {"ev", "house_edge", "sd", "outcomes"}
 
 
+@pytest.mark.kernels
 def test_analyze_text_remove_and_eor(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     assert main(["analyze", "--rules", "online", "--remove", "Kh Qs 9d 9c"]) == 0
     out = capsys.readouterr().out
@@ -217,6 +225,7 @@ def _deal_log(tmp_path: Path, capsys: pytest.CaptureFixture[str], *extra: str) -
     return log
 
 
+@pytest.mark.kernels
 def test_deal_writes_a_log_that_verifies(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     log = _deal_log(tmp_path, capsys)
     lines = log.read_text(encoding="utf-8").splitlines()
@@ -233,6 +242,7 @@ def test_deal_writes_a_log_that_verifies(tmp_path: Path, capsys: pytest.CaptureF
     assert report["ok"] is True and report["records"] == 40 and report["replayed"] is True
 
 
+@pytest.mark.kernels
 def test_verify_names_the_first_edited_record(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     log = _deal_log(tmp_path, capsys)
     lines = log.read_text(encoding="utf-8").splitlines()
@@ -245,6 +255,7 @@ def test_verify_names_the_first_edited_record(tmp_path: Path, capsys: pytest.Cap
     assert len(out.splitlines()) == 1 and "line 17" in out
 
 
+@pytest.mark.kernels
 def test_signed_logs_need_the_right_key(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     key, other, empty = tmp_path / "key", tmp_path / "other", tmp_path / "empty"
     key.write_bytes(b"operator secret\n")

@@ -2,8 +2,8 @@
 (the presets, and one as a rule file to edit), ``sanggong bets`` (a table's bets and
 pays), the ``simulate`` table that explains its columns, and ``sanggong --version``.
 
-The tests of what does not depend on the kernels run once (``single_impl``); the
-``simulate`` and ``--version`` tests run under both implementations, whose name they print.
+The tests of what does not depend on the kernels run once; the ``simulate`` and
+``--version`` tests run under both implementations (``kernels``), whose name they print.
 """
 
 from __future__ import annotations
@@ -37,7 +37,6 @@ ALL = list(PRESETS)
 # --- rules list ---------------------------------------------------------------------------------------
 
 
-@pytest.mark.single_impl
 def test_rules_list_text(capsys: pytest.CaptureFixture[str]) -> None:
     """One line per preset, after a heading: name, variant, decks, positions, description.
     (Reads the presets only: the kernels play no part, so it runs once.)"""
@@ -51,7 +50,6 @@ def test_rules_list_text(capsys: pytest.CaptureFixture[str]) -> None:
         assert line == line.rstrip()
 
 
-@pytest.mark.single_impl
 def test_rules_list_json(capsys: pytest.CaptureFixture[str]) -> None:
     """The same as JSON, and every preset has a one-line description. (Presets only: once.)"""
     data = json.loads(run(["rules", "list", "--json"], capsys))
@@ -70,7 +68,6 @@ def test_rules_list_json(capsys: pytest.CaptureFixture[str]) -> None:
 # --- rules show ---------------------------------------------------------------------------------------
 
 
-@pytest.mark.single_impl
 @pytest.mark.parametrize("preset", ALL)
 def test_rules_show_is_a_rule_file(preset: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """``rules show PRESET`` prints exactly what ``RuleSet.save`` writes, TOML or (--json)
@@ -93,7 +90,6 @@ def test_rules_show_is_a_rule_file(preset: str, tmp_path: Path, capsys: pytest.C
     assert run(["rules", "--json", "show", preset], capsys) == run(["rules", "show", preset, "--json"], capsys)
 
 
-@pytest.mark.single_impl
 def test_an_edited_rule_file_is_used(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """The workflow the subcommand is for: show, edit, use. (Rule files only: once.)"""
     text = run(["rules", "show", "macau"], capsys)
@@ -106,7 +102,6 @@ def test_an_edited_rule_file_is_used(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert {b["bet"]: b["pays"] for b in data["bets"]}["tie:1"] == 25
 
 
-@pytest.mark.single_impl
 @pytest.mark.parametrize(
     ("argv", "needle", "prog"),
     [
@@ -133,7 +128,6 @@ def test_rules_bad_input_exits_2(argv: list[str], needle: str, prog: str, capsys
 # --- bets ---------------------------------------------------------------------------------------------
 
 
-@pytest.mark.single_impl
 @pytest.mark.parametrize("preset", ALL)
 def test_bets_json_is_the_rule_set(preset: str, capsys: pytest.CaptureFixture[str]) -> None:
     """Every bet of the table, in order, with the description of ``rules.bets`` and the pays
@@ -165,7 +159,6 @@ def test_bets_json_is_the_rule_set(preset: str, capsys: pytest.CaptureFixture[st
             assert (bet["pays"] is None) == (kind == "pair_plus")
 
 
-@pytest.mark.single_impl
 @pytest.mark.parametrize("preset", ALL)
 def test_bets_text_lists_every_bet(preset: str, capsys: pytest.CaptureFixture[str]) -> None:
     """A header, a heading, then one row per bet: its name, its description and its pays.
@@ -181,7 +174,6 @@ def test_bets_text_lists_every_bet(preset: str, capsys: pytest.CaptureFixture[st
     assert all(line == line.rstrip() for line in lines)
 
 
-@pytest.mark.single_impl
 def test_bets_pays_as_people_read_them(capsys: pytest.CaptureFixture[str]) -> None:
     """Odds to 1 with commission, the six-point pays, Pair Plus categories, Dragon/Phoenix
     odds below 1, and a banker game's multipliers with the hands that set them. (Once.)"""
@@ -219,7 +211,6 @@ def test_bets_pays_as_people_read_them(capsys: pytest.CaptureFixture[str]) -> No
     )
 
 
-@pytest.mark.single_impl
 def test_bets_take_the_table_options(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """--positions and --decks change the table; --rules-file reads one. (Once.)"""
     out = run(["bets", "--rules", "macau", "--positions", "1", "--decks", "1e0"], capsys)
@@ -241,7 +232,6 @@ def test_bets_take_the_table_options(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert rows["tie:1"].endswith("  25/3:1")
 
 
-@pytest.mark.single_impl
 @pytest.mark.parametrize(
     ("argv", "needle"),
     [
@@ -259,7 +249,6 @@ def test_bets_bad_input_exits_2(argv: list[str], needle: str, capsys: pytest.Cap
     fails(argv, needle, capsys)
 
 
-@pytest.mark.single_impl
 def test_odds_text() -> None:
     """Odds read as people write them: whole numbers, terminating decimals, else n/d. (Once.)"""
     cases = [(8, 1), (0, 1), (1, 2), (94, 100), (1, 3), (7, 40), (5, 1000000)]
@@ -269,6 +258,7 @@ def test_odds_text() -> None:
 # --- simulate: a table that explains itself ----------------------------------------------------------
 
 
+@pytest.mark.kernels
 def test_simulate_table_explains_itself(impl: ModuleType, capsys: pytest.CaptureFixture[str]) -> None:
     """The header names the rules, rounds, seed, workers and the implementation; the headings
     say the return is per unit staked (RTP) and the house edge is 1 - exact RTP; the last two
@@ -298,6 +288,7 @@ def test_simulate_table_explains_itself(impl: ModuleType, capsys: pytest.Capture
     assert len({len(line) for line in out[2:-2]}) == 1 and len(out[1]) <= len(out[2])
 
 
+@pytest.mark.kernels
 def test_simulate_header_says_every_core(impl: ModuleType, capsys: pytest.CaptureFixture[str]) -> None:
     """Without --workers: every core, counted; an even game's edge prints as 0, never -0."""
     out = run(["simulate", "--rules", "chinese", "--rounds", "200", "--seed", "3", "--positions", "2"],
@@ -309,6 +300,7 @@ def test_simulate_header_says_every_core(impl: ModuleType, capsys: pytest.Captur
     assert all(" 0.0000% " in line and "-0.0000%" not in line for line in out[3:-2])
 
 
+@pytest.mark.kernels
 def test_simulate_json_keys_unchanged(impl: ModuleType, capsys: pytest.CaptureFixture[str]) -> None:
     """--json keeps its keys (the text table is what changed)."""
     data = json.loads(run(["simulate", "--rules", "online", "--rounds", "200", "--seed", "1", "--workers", "1",
@@ -320,6 +312,7 @@ def test_simulate_json_keys_unchanged(impl: ModuleType, capsys: pytest.CaptureFi
                                     "ci95", "exact", "z"}
 
 
+@pytest.mark.kernels
 def test_simulate_sessions_header(impl: ModuleType, capsys: pytest.CaptureFixture[str]) -> None:
     out = run(["simulate", "--rules", "macau", "--sessions", "2", "--session-rounds", "5", "--bankroll", "1000",
                "--bet", "win:1=100", "--seed", "2", "--workers", "2"], capsys).splitlines()
@@ -330,6 +323,7 @@ def test_simulate_sessions_header(impl: ModuleType, capsys: pytest.CaptureFixtur
 # --- --version ----------------------------------------------------------------------------------------
 
 
+@pytest.mark.kernels
 def test_version_names_the_implementation_and_cpu(impl: ModuleType, capsys: pytest.CaptureFixture[str]) -> None:
     import numpy
 
@@ -359,7 +353,6 @@ def test_version_names_the_implementation_and_cpu(impl: ModuleType, capsys: pyte
     capsys.readouterr()
 
 
-@pytest.mark.single_impl
 def test_cpu_features_fall_back_to_unknown(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     """Without NumPy's detection (an old NumPy, or one that moved it): "unknown", not an
     error. (No kernels involved: once.)"""
@@ -377,7 +370,6 @@ def test_cpu_features_fall_back_to_unknown(monkeypatch: pytest.MonkeyPatch, caps
     assert "features: unknown (NumPy's run-time detection)" in run(["--version"], capsys)
 
 
-@pytest.mark.single_impl
 def test_version_from_the_installed_command() -> None:
     """``python -m sanggong --version`` in a fresh process: the compiled core, or the
     reference under SANGGONG_NO_EXTENSIONS=1 (the process, not the kernels under test: once)."""
@@ -406,7 +398,6 @@ def _commands(parser: argparse.ArgumentParser, prefix: str = "") -> dict[str, ar
     return out
 
 
-@pytest.mark.single_impl
 def test_every_command_has_help_and_an_example(capsys: pytest.CaptureFixture[str]) -> None:
     """The CLI reference is generated from the parser (sphinx-argparse): every command has
     a help line, a description and an example, and every option a help text. (Once.)"""

@@ -57,6 +57,7 @@ def test_the_table_covers_every_preset() -> None:
 
 
 @pytest.mark.parametrize(("preset", "a", "b", "expected"), CASES, ids=[f"{p}:{a}/{b}" for p, a, b, _ in CASES])
+@pytest.mark.kernels
 def test_compare_hand_worked(preset: str, a: str, b: str, expected: int, capsys: pytest.CaptureFixture[str]) -> None:
     assert run(["compare", "--rules", preset, a, b], capsys) == f"{expected}\n"
     assert run(["compare", "--rules", preset, b, a], capsys) == f"{-expected}\n"  # antisymmetric
@@ -64,16 +65,19 @@ def test_compare_hand_worked(preset: str, a: str, b: str, expected: int, capsys:
 
 @pytest.mark.parametrize(("a", "b", "expected"), [("Kh Kd Ks", "Qh Qd Qs", 0), ("5c Jd Kh", "Qs Jc 5d", 0),
                                                   ("Kh Qs 9d", "9c 9h 9s", 1)])
+@pytest.mark.kernels
 def test_compare_defaults_to_the_default_ranking(a: str, b: str, expected: int,
                                                  capsys: pytest.CaptureFixture[str]) -> None:
     assert run(["compare", a, b], capsys) == f"{expected}\n"
 
 
+@pytest.mark.kernels
 def test_compare_takes_six_cards(capsys: pytest.CaptureFixture[str]) -> None:
     assert run(["compare", "--rules", "san_gong", "5c", "Jd", "Kh", "Qs", "Jc", "5d"], capsys) == "1\n"
     assert run(["compare", "--rules", "chinese", "K♥ K♦ K♠", "Q♥ Q♦ Q♠"], capsys) == "1\n"
 
 
+@pytest.mark.kernels
 def test_compare_json(capsys: pytest.CaptureFixture[str]) -> None:
     data = json.loads(run(["compare", "--rules", "chinese", "--json", "Kh Kd Ks", "Qh Qd Qs"], capsys))
     assert data == {
@@ -95,6 +99,7 @@ def test_compare_json(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 @pytest.mark.parametrize("preset", ALL)
+@pytest.mark.kernels
 def test_compare_json_matches_the_api(preset: str, capsys: pytest.CaptureFixture[str]) -> None:
     from sanggong import compare
 
@@ -106,6 +111,7 @@ def test_compare_json_matches_the_api(preset: str, capsys: pytest.CaptureFixture
             assert (data[key]["label"], data[key]["rank"], data[key]["tier"]) == (hand.label, hand.rank, hand.tier)
 
 
+@pytest.mark.kernels
 def test_compare_and_eval_take_a_rules_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     table = tmp_path / "banker-game.toml"
     CHINESE.replace(name="my banker game").save(table)
@@ -119,6 +125,7 @@ def test_compare_and_eval_take_a_rules_file(tmp_path: Path, capsys: pytest.Captu
 
 @pytest.mark.parametrize("preset", ALL)
 @pytest.mark.parametrize("cards", ["Kh Kd Ks", "Jh Qd Ks", "9c 9h 9s", "Kh Qs 9d", "Ts Jh Qd", "Ah 2h 3h"])
+@pytest.mark.kernels
 def test_eval_ranks_by_the_preset(preset: str, cards: str, capsys: pytest.CaptureFixture[str]) -> None:
     hand = evaluate(cards, preset)
     data = json.loads(run(["eval", "--rules", preset, "--json", cards], capsys))
@@ -130,6 +137,7 @@ def test_eval_ranks_by_the_preset(preset: str, cards: str, capsys: pytest.Captur
         f"pair plus: {hand.pair_plus.label})\n")
 
 
+@pytest.mark.kernels
 def test_eval_hand_worked(capsys: pytest.CaptureFixture[str]) -> None:
     out = run(["eval", "--rules", "chinese", "Kh", "Kd", "Ks"], capsys)
     assert out.startswith("Kh Kd Ks: 3P trips (rank ") and ", tier face_trips, points 0, faces 3," in out
@@ -172,6 +180,7 @@ def _api_settlement(preset: str) -> dict[str, object]:
 
 
 @pytest.mark.parametrize("preset", ALL)
+@pytest.mark.kernels
 def test_settle_every_preset(preset: str, capsys: pytest.CaptureFixture[str]) -> None:
     out = run(["settle", "--rules", preset, *SLIPS[preset]], capsys)
     assert out.startswith(f"rules: {preset}; amounts in minor units, 100 = 1.00\n") and "house net" in out
@@ -181,6 +190,7 @@ def test_settle_every_preset(preset: str, capsys: pytest.CaptureFixture[str]) ->
     assert staked - returned - carried == net
 
 
+@pytest.mark.kernels
 def test_settle_a_banker_game(capsys: pytest.CaptureFixture[str]) -> None:
     """K-K-K (大三公, x6) beats the banker's 8 (x2): 100 + 600 back; 2 points lose to the 8
     and cost the stake x 2: the player pays 100 more than the stake, returned -100."""
@@ -207,6 +217,7 @@ def test_settle_a_banker_game(capsys: pytest.CaptureFixture[str]) -> None:
     assert Decimal(data["staked"]) - Decimal(data["returned"]) == Decimal(data["house_net"])
 
 
+@pytest.mark.kernels
 def test_settle_dragon_and_phoenix(capsys: pytest.CaptureFixture[str]) -> None:
     """Dragon Q-J-5 against Phoenix 5-J-K: 5 points each, the K high wins for Phoenix
     (0.94:1); Tie pays 8:1 on equal points."""
@@ -221,6 +232,7 @@ def test_settle_dragon_and_phoenix(capsys: pytest.CaptureFixture[str]) -> None:
     assert same == data
 
 
+@pytest.mark.kernels
 def test_settle_the_side_bets(capsys: pytest.CaptureFixture[str]) -> None:
     """Dragon Q-J-5 (5 points) against Phoenix 5-J-K (5): odd on both, no pair; Phoenix
     wins on its K high with 5 points: the 1-6 total pays 1:1, the others lose. The table's
@@ -280,6 +292,7 @@ def test_settle_the_side_bets(capsys: pytest.CaptureFixture[str]) -> None:
          "is not a position number"),
     ],
 )
+@pytest.mark.kernels
 def test_settle_bad_input(argv: list[str], needle: str, capsys: pytest.CaptureFixture[str]) -> None:
     fails(["settle", *argv], needle, capsys)
 
@@ -288,6 +301,7 @@ def test_settle_bad_input(argv: list[str], needle: str, capsys: pytest.CaptureFi
 
 
 @pytest.mark.parametrize("preset", ALL)
+@pytest.mark.kernels
 def test_deal_and_verify_every_preset(preset: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = run(["deal", "--rules", preset, "--rounds", "3", "--seed", "5"], capsys)
     assert out.startswith(f"rules: {preset}, ") and out.count("\nround ") == 3
@@ -300,6 +314,7 @@ def test_deal_and_verify_every_preset(preset: str, tmp_path: Path, capsys: pytes
     assert report["ok"] is True and report["replayed"] is True
 
 
+@pytest.mark.kernels
 def test_deal_names_the_hands(capsys: pytest.CaptureFixture[str]) -> None:
     out = run(["deal", "--rules", "san_gong", "--rounds", "3", "--seed", "3"], capsys).splitlines()
     assert out[0] == "rules: san_gong, 1 deck, two hands (Dragon and Phoenix), seed 3"
@@ -311,6 +326,7 @@ def test_deal_names_the_hands(capsys: pytest.CaptureFixture[str]) -> None:
     assert out[2].split()[0] == "banker" and [line.split()[0] for line in out[3:]] == ["1", "2", "3", "4"]
 
 
+@pytest.mark.kernels
 def test_verify_refuses_a_log_under_another_preset(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     log = tmp_path / "log.jsonl"
     log.write_text(run(["deal", "--rules", "chinese", "--rounds", "2", "--seed", "5", "--json"], capsys),
@@ -330,6 +346,7 @@ def _small(preset: str) -> list[str]:
 
 
 @pytest.mark.parametrize("preset", ALL)
+@pytest.mark.kernels
 def test_analyze_every_preset(preset: str, capsys: pytest.CaptureFixture[str]) -> None:
     rules = PRESETS[preset]
     out = run(["analyze", "--rules", preset, *_small(preset)], capsys)
@@ -340,6 +357,7 @@ def test_analyze_every_preset(preset: str, capsys: pytest.CaptureFixture[str]) -
         assert sum(line["combinations"] for line in bet["outcomes"]) == bet["combinations"]
 
 
+@pytest.mark.kernels
 def test_analyze_a_banker_game_is_even(capsys: pytest.CaptureFixture[str]) -> None:
     """Each player against the banker, both paying by the winner's multiplier, from one deck:
     symmetric, so an edge of exactly 0 (printed as 0, never -0) and no "pays" on a loss."""
@@ -352,6 +370,7 @@ def test_analyze_a_banker_game_is_even(capsys: pytest.CaptureFixture[str]) -> No
 
 
 @pytest.mark.parametrize("preset", ALL)
+@pytest.mark.kernels
 def test_simulate_every_preset(preset: str, capsys: pytest.CaptureFixture[str]) -> None:
     out = run(["simulate", "--rules", preset, "--rounds", "300", "--seed", "1", "--workers", "1"], capsys)
     assert out.startswith(f"rules: {preset}, 300 rounds")
@@ -366,7 +385,6 @@ def test_simulate_every_preset(preset: str, capsys: pytest.CaptureFixture[str]) 
     assert data["sessions"] == 3
 
 
-@pytest.mark.single_impl
 def test_the_issues_commands(capsys: pytest.CaptureFixture[str]) -> None:
     """``sanggong simulate --rules chinese --rounds 100000 --seed 1`` and ``sanggong analyze
     --rules san_gong``, at full size. Run once, with the compiled core: the pure-Python
@@ -403,5 +421,6 @@ def test_the_issues_commands(capsys: pytest.CaptureFixture[str]) -> None:
         (["verify", "--rules", "baccarat", "log.jsonl"], "invalid choice: 'baccarat'"),
     ],
 )
+@pytest.mark.kernels
 def test_bad_input_exits_2_with_one_line(argv: list[str], needle: str, capsys: pytest.CaptureFixture[str]) -> None:
     fails(argv, needle, capsys)

@@ -34,7 +34,6 @@ def _int_limits() -> dict[str, int]:
     return {name: getattr(limits, name) for name in limits.__all__ if getattr(limits, name) < 2**63}
 
 
-@pytest.mark.single_impl
 def test_the_generated_limits_are_limits_py() -> None:
     """Every integer limit that fits 64 bits is in sg_limits.h (those of an int in
     _limits.pxd too) with limits.py's value, and the derived bounds follow from them."""
@@ -53,7 +52,6 @@ def test_the_generated_limits_are_limits_py() -> None:
     assert "SG_MAX_SEED" not in header  # (256 bits: Python's alone)
 
 
-@pytest.mark.single_impl
 def test_sg_params_is_table_params() -> None:
     """The kernels' struct of a table's parameters has TableParams' fields, in its order,
     each an int64 (so that TableParams.array() is the struct)."""
@@ -82,7 +80,6 @@ def _code(text: str, suffix: str) -> str:
     return "\n".join(re.sub(r"#.*", "", re.sub(r"f?\"[^\"\n]*\"", '""', line)) for line in text.splitlines())
 
 
-@pytest.mark.single_impl
 def test_no_limit_is_spelled_again_in_the_core() -> None:
     """The hand-written C and Cython sources of the core name the limits (SG_MAX_DECKS,
     SG_MAX_HANDS, ...), never their numbers."""
@@ -105,7 +102,6 @@ def _deal(impl: ModuleType, table: TableParams, rounds: int = 3) -> np.ndarray:
     return hands
 
 
-@pytest.mark.single_impl
 def test_the_kernels_deal_at_the_limits_and_refuse_beyond() -> None:
     """A table of limits.MAX_DECKS decks, MAX_POSITIONS positions and MAX_BURN burns is
     dealt, by the compiled core as by the reference, card for card; one more of any of
@@ -127,6 +123,7 @@ def test_the_kernels_deal_at_the_limits_and_refuse_beyond() -> None:
                 _deal(impl, table._replace(**change))
 
 
+@pytest.mark.kernels
 def test_the_draws_cover_the_largest_shoe(impl: ModuleType) -> None:
     """A box of 52 * MAX_DECKS cards is drawn from; one card more, or a batch of
     MAX_DECKS + 1 decks, is refused with the limit named."""

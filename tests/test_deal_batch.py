@@ -75,7 +75,6 @@ def _deal(
 # --- the kernel and its twin ---------------------------------------------------------------
 
 
-@pytest.mark.single_impl
 @pytest.mark.parametrize("shape", SHAPES)
 def test_compiled_and_reference_deal_the_same_rounds(shape: str) -> None:
     """Compares the two implementations directly (so it runs once): every array, the
@@ -97,7 +96,6 @@ def test_compiled_and_reference_deal_the_same_rounds(shape: str) -> None:
         assert compiled[0] >= 2, "the shape should deal several shoes"
 
 
-@pytest.mark.single_impl
 def test_a_rejected_word_is_redrawn_alike() -> None:
     """The seed of test_dealing's rejection test: an online round in about 102,000 draws
     a word that Lemire's method rejects, and these rounds meet one (both kernels must
@@ -111,6 +109,7 @@ def test_a_rejected_word_is_redrawn_alike() -> None:
 
 
 @pytest.mark.parametrize("width", [3, 5])
+@pytest.mark.kernels
 def test_wider_burned_rows_are_padded(impl: Any, width: int) -> None:
     rules = MACAU.replace(decks=2, positions=3, burn_after_shuffle=1, burn_per_round=0, cut_card_range=(20, 30))
     _, arrays, _ = _deal(impl, rules, 5, 30, width)
@@ -120,6 +119,7 @@ def test_wider_burned_rows_are_padded(impl: Any, width: int) -> None:
         assert (row[count:] == NO_CARD).all()
 
 
+@pytest.mark.kernels
 def test_kernel_checks_its_arrays(impl: Any) -> None:
     params = table_params(ONLINE).array()
     good = _arrays(ONLINE, 4)
@@ -164,7 +164,6 @@ def _tables(draw: st.DrawFn) -> RuleSet:
         raise
 
 
-@pytest.mark.single_impl
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
 @given(rules=_tables(), seed=st.integers(0, 2**64))
 def test_any_table_deals_alike_and_as_game_does(rules: RuleSet, seed: int) -> None:
@@ -199,6 +198,7 @@ def _chunk_records(rules: RuleSet, dealt: DealtRounds, k: int, rounds: int) -> l
 @pytest.mark.parametrize("shape", ["online", "head card, 2 positions, 5 burned", "head card kept, 16 positions",
                                    "macau", "macau three at a time", "chinese", "2 decks, 1 position, no burns",
                                    "3 decks, 16 positions, three at a time"])
+@pytest.mark.kernels
 def test_every_chunk_is_a_games_rounds(impl: Any, shape: str) -> None:
     """Rows k * chunk_size on are the rounds ``Game(rules, seed=chunk_seed(k))`` plays:
     every dealing field of its records. Shoe numbers go on across chunks."""
@@ -226,6 +226,7 @@ def test_every_chunk_is_a_games_rounds(impl: Any, shape: str) -> None:
         shoes_before += records[-1].shoe
 
 
+@pytest.mark.kernels
 def test_results_do_not_depend_on_workers(impl: Any) -> None:
     rounds = 3_000 if impl is _core else 300
     for rules in (ONLINE, MACAU):
@@ -240,6 +241,7 @@ def test_results_do_not_depend_on_workers(impl: Any) -> None:
         assert (one.round_in_shoe[new] == 1).all() and (one.round_in_shoe[0] == 1)
 
 
+@pytest.mark.kernels
 def test_the_rounds_simulate_counts(impl: Any) -> None:
     """``simulate`` with the same seed and chunk size plays the same rounds: the hands
     of each class dealt (every hand, the banker's included) agree."""
@@ -251,6 +253,7 @@ def test_the_rounds_simulate_counts(impl: Any) -> None:
         assert np.bincount(ranks, minlength=len(counted)).tolist() == list(counted)
 
 
+@pytest.mark.kernels
 def test_a_seed_sequence_and_os_entropy(impl: Any) -> None:
     sequence = np.random.SeedSequence(123)
     dealt = deal_batch("online", 20, seed=sequence)
@@ -263,7 +266,7 @@ def test_a_seed_sequence_and_os_entropy(impl: Any) -> None:
     assert deal_batch(ONLINE, 20, seed=spawned.seed) == spawned
 
 
-def test_no_rounds(impl: Any) -> None:
+def test_no_rounds() -> None:
     dealt = deal_batch(MACAU, 0, seed=1)
     assert dealt.hands.shape == (0, 8, 3) and dealt.burned.shape == (0, 8) and dealt.shoe.shape == (0,)
     assert dealt.head_cards is None and dealt.rounds == 0
@@ -276,6 +279,7 @@ def _dtypes(dealt: DealtRounds) -> dict[str, npt.DTypeLike]:
             ("hands", "burned", "burn_counts", "shoe", "round_in_shoe", "last_of_shoe", "cut_card")}
 
 
+@pytest.mark.kernels
 def test_result_dtypes_and_views(impl: Any) -> None:
     dealt = deal_batch(ONLINE, 10, seed=3)
     assert _dtypes(dealt) == {"hands": np.uint8, "burned": np.uint8, "burn_counts": np.uint8, "shoe": np.int64,
@@ -309,12 +313,13 @@ def test_result_dtypes_and_views(impl: Any) -> None:
         ({"chunk_size": 2.0}, TypeError, "chunk_size must be an int"),
     ],
 )
-def test_bad_arguments_are_refused(impl: Any, kwargs: dict[str, Any], error: type, match: str) -> None:
+def test_bad_arguments_are_refused(kwargs: dict[str, Any], error: type, match: str) -> None:
     call: dict[str, Any] = {"rules": ONLINE, "rounds": 10, "seed": 1, **kwargs}
     with pytest.raises(error, match=match):
         deal_batch(**call)
 
 
+@pytest.mark.kernels
 def test_chunk_seed(impl: Any) -> None:
     dealt = deal_batch(ONLINE, 10, seed=4, chunk_size=3)
     assert dealt.chunk_seed(2).spawn_key == np.random.SeedSequence(4).spawn(3)[2].spawn_key
@@ -323,6 +328,7 @@ def test_chunk_seed(impl: Any) -> None:
             dealt.chunk_seed(bad)  # type: ignore[arg-type]
 
 
+@pytest.mark.kernels
 def test_module_examples(impl: Any) -> None:
     """The docstring examples of ``sanggong.rounds`` (which tests/test_doctests.py does
     not list), with both implementations."""

@@ -25,7 +25,6 @@ PARITY_BIT_GENERATORS = [np.random.PCG64, np.random.PCG64DXSM, np.random.Philox,
 # --- the random numbers ------------------------------------------------------------------
 
 
-@pytest.mark.single_impl
 @pytest.mark.parametrize("bit_generator", PARITY_BIT_GENERATORS, ids=lambda b: b.__name__)
 def test_compiled_and_reference_draw_the_same_cards(bit_generator: type) -> None:
     """Compares the two implementations directly (so it runs once)."""
@@ -45,7 +44,6 @@ def test_compiled_and_reference_draw_the_same_cards(bit_generator: type) -> None
     assert a.random_raw() == b.random_raw()  # the same number of words was consumed
 
 
-@pytest.mark.single_impl
 @pytest.mark.parametrize(("decks", "cards"), [(2, 13), (8, 30), (8, 416)])
 def test_fresh_shoes_of_several_decks_agree(decks: int, cards: int) -> None:
     """Both ways the compiled core puts a fresh shoe back in order between rows."""
@@ -66,7 +64,6 @@ def _words_consumed(seed: int, after: np.random.PCG64, most: int) -> int:
     return words.index(following)
 
 
-@pytest.mark.single_impl
 def test_rejected_words_are_redrawn_alike() -> None:
     """An online round takes two words, one for the first nine cards (bounds 52 .. 44, a
     product P near 2**50) and one for the last four; a word is rejected with probability
@@ -83,6 +80,7 @@ def test_rejected_words_are_redrawn_alike() -> None:
     assert _words_consumed(seed, b, 2 * rows + 100) == consumed
 
 
+@pytest.mark.kernels
 def test_every_order_of_a_small_deck_is_equally_likely(impl: object) -> None:
     """Five cards drawn from five: one word gives all five numbers (a product of 120)."""
     rng = np.random.PCG64(8)
@@ -96,7 +94,6 @@ def test_every_order_of_a_small_deck_is_equally_likely(impl: object) -> None:
     assert _chi_square(np.array(list(counts.values())), np.full(120, 200.0)) < chi_square_critical(119)
 
 
-@pytest.mark.single_impl
 @pytest.mark.parametrize("seed", [0, 7, 2**70])
 def test_games_are_identical_on_both_implementations(seed: int) -> None:
     """A whole Macau shoe and online rounds, dealt once with each implementation."""
@@ -115,6 +112,7 @@ def test_games_are_identical_on_both_implementations(seed: int) -> None:
     assert records["cython"] == records["python"]
 
 
+@pytest.mark.kernels
 def test_bounded_is_uniform(impl: object) -> None:
     rng = np.random.PCG64(3)
     draws = [impl.bounded(rng, 6) for _ in range(6000)]  # type: ignore[attr-defined]
@@ -137,6 +135,7 @@ def test_bounded_is_uniform(impl: object) -> None:
         (lambda k: k.deal_fresh_batch(np.random.PCG64(1), 1, np.zeros((2, 53), np.uint8)), ValueError, "53 cards"),
     ],
 )
+@pytest.mark.kernels
 def test_random_kernels_check_their_arguments(impl: object, call: object, error: type[Exception], match: str) -> None:
     with pytest.raises(error, match=match):  # (both implementations: the same error)
         call(impl)  # type: ignore[operator]
@@ -150,7 +149,6 @@ HEAD_CARD_TABLE = {"A": 0, "5": 0, "9": 0, "K": 0, "2": 1, "6": 1, "T": 1, "3": 
                    "4": 3, "8": 3, "Q": 3}
 
 
-@pytest.mark.single_impl
 def test_head_card_table() -> None:
     """The head-card rule against the document's table (no kernels involved)."""
     for symbol, hand in HEAD_CARD_TABLE.items():
@@ -188,6 +186,7 @@ def test_macau_dealing_order() -> None:
         assign(rules, cards[:12], 1)
 
 
+@pytest.mark.kernels
 def test_macau_shoe_burns_cut_card_and_reshuffles() -> None:
     game = Game(MACAU, seed=12)
     records = [game.play() for _ in range(80)]
@@ -209,6 +208,7 @@ def test_macau_shoe_burns_cut_card_and_reshuffles() -> None:
         assert max(counts.values()) <= 8 and sum(counts.values()) == dealt
 
 
+@pytest.mark.kernels
 def test_single_deck_macau_is_fresh_every_round() -> None:
     game = Game(MACAU.replace(decks=1), seed=4)
     for record in (game.play() for _ in range(30)):
@@ -220,6 +220,7 @@ def test_single_deck_macau_is_fresh_every_round() -> None:
 # --- games and replays ---------------------------------------------------------------------
 
 
+@pytest.mark.kernels
 def test_same_seed_same_game_and_recall() -> None:
     a, b, c = Game(ONLINE, 99, recall=3), Game(ONLINE, 99), Game(ONLINE, 100)
     ra = [a.play().to_dict() for _ in range(5)]
@@ -233,6 +234,7 @@ def test_same_seed_same_game_and_recall() -> None:
 
 
 @pytest.mark.parametrize("rules", [MACAU, ONLINE, MACAU.replace(decks=1, positions=4)], ids=["macau", "online", "one-deck"])
+@pytest.mark.kernels
 def test_records_round_trip_and_replay(rules: object) -> None:
     game = Game(rules, seed=31)  # type: ignore[arg-type]
     bets = {"win:1": 100, "tie:1": 10} if rules is not ONLINE else {"win:1": 100, "pair_plus:banker": 5}
@@ -245,6 +247,7 @@ def test_records_round_trip_and_replay(rules: object) -> None:
         assert Game.replay(rules, 31, record.round, record.bets) == record  # type: ignore[arg-type]
 
 
+@pytest.mark.kernels
 def test_carried_stakes_follow_the_game() -> None:
     game = Game(MACAU, seed=5)
     for _ in range(200):
@@ -257,6 +260,7 @@ def test_carried_stakes_follow_the_game() -> None:
         pytest.fail("no tie in 200 rounds")
 
 
+@pytest.mark.kernels
 def test_replay_of_an_unseeded_generator() -> None:
     game = Game(MACAU, rng=np.random.Generator(np.random.Philox(8)))
     records = [game.play({"odd": Fraction(5)}) for _ in range(20)]
@@ -284,11 +288,13 @@ def test_replay_of_an_unseeded_generator() -> None:
         (lambda: Game.replay(MACAU, 1, 0), ValueError, "round must be 1 or more"),
     ],
 )
+@pytest.mark.kernels
 def test_bad_games(make: object, error: type[Exception], match: str) -> None:
     with pytest.raises(error, match=match):
         make()  # type: ignore[operator]
 
 
+@pytest.mark.kernels
 def test_seed_sequences_that_a_seed_cannot_recreate_are_not_recorded() -> None:
     assert Game(MACAU, np.random.SeedSequence(5)).seed == 5
     assert Game(MACAU, np.random.SeedSequence(5, pool_size=8)).seed is None  # replays from its shoe state
@@ -298,6 +304,7 @@ def test_seed_sequences_that_a_seed_cannot_recreate_are_not_recorded() -> None:
     assert Game.replay_record(MACAU, RoundRecord.from_json(record.to_json())) == record
 
 
+@pytest.mark.kernels
 def test_a_refused_slip_deals_no_card() -> None:
     game = Game(ONLINE, seed=2)
     with pytest.raises(ValueError):
@@ -305,6 +312,7 @@ def test_a_refused_slip_deals_no_card() -> None:
     assert game.round == 0 and game.play() == Game(ONLINE, seed=2).play()
 
 
+@pytest.mark.kernels
 def test_a_replayer_continues_a_game_and_starts_again_elsewhere() -> None:
     """One deal a round along a game; a record out of order starts again from its seed."""
     game = Game(MACAU, seed=21)
@@ -350,6 +358,7 @@ def _observe(rules: RuleSet, seed: int, rounds: int) -> list[tuple[RoundRecord, 
     return pairs
 
 
+@pytest.mark.kernels
 def test_observed_rounds_settle_as_dealt() -> None:
     for record, observed in _observe(SMALL_SHOE, 9, 30):
         assert observed.banker == record.banker and observed.hands == record.hands
@@ -363,6 +372,7 @@ def _dealing_order(record: RoundRecord) -> list[Card]:
     return [hands[h].cards[k] for k in range(3) for h in order]
 
 
+@pytest.mark.kernels
 def test_observed_sequence_errors_name_the_card() -> None:
     table = ObservedTable(ONLINE)
     good = "5h Ks Qs 9d As 2d 3c 4h 4d 4c Jh Jd Tc"
@@ -379,6 +389,7 @@ def test_observed_sequence_errors_name_the_card() -> None:
     assert table.play(good).round == 2  # online: every round is a fresh deck
 
 
+@pytest.mark.kernels
 def test_observed_shoe_counts_cards_until_the_shuffle() -> None:
     rules = MACAU.replace(decks=8, positions=1)
     table = ObservedTable(rules)
@@ -393,6 +404,7 @@ def test_observed_shoe_counts_cards_until_the_shuffle() -> None:
     assert table.play(first).shoe == 2
 
 
+@pytest.mark.kernels
 def test_a_resettler_plays_the_cards_of_a_log_again() -> None:
     """Observed records are checked by playing their cards again along the log."""
     observed = [o for _, o in _observe(SMALL_SHOE, 9, 30)]
@@ -475,6 +487,7 @@ def evaluate_rank(cards: tuple[Card, Card, Card]) -> int:
      pytest.param(ONLINE, 400_000, id="one deck, large", marks=pytest.mark.slow),
      pytest.param(MACAU, 200_000, id="eight decks, large", marks=pytest.mark.slow)],
 )
+@pytest.mark.kernels
 def test_each_card_equally_likely_at_each_position(rules: object, rounds: int) -> None:
     slots, _, _ = _deal_many(rules, rounds, seed=1234)
     critical = chi_square_critical(51)
@@ -484,6 +497,7 @@ def test_each_card_equally_likely_at_each_position(rules: object, rounds: int) -
 
 
 @pytest.mark.parametrize("rounds", [20_000, pytest.param(400_000, marks=pytest.mark.slow)])
+@pytest.mark.kernels
 def test_head_card_first_hand_frequencies(rounds: int) -> None:
     _, firsts, _ = _deal_many(ONLINE, rounds, seed=77)
     counts = np.bincount(firsts, minlength=4)
@@ -496,6 +510,7 @@ def test_head_card_first_hand_frequencies(rounds: int) -> None:
     [(ONLINE, 20_000), (MACAU, 8_000), pytest.param(MACAU, 200_000, marks=pytest.mark.slow)],
     ids=["online", "macau", "macau, large"],
 )
+@pytest.mark.kernels
 def test_runs_and_serial_correlation_of_results(rules: object, rounds: int) -> None:
     slots, _, bankers = _deal_many(rules, rounds, seed=4321)
     player = [_spec.default_rank3(*row[3:6]) for row in slots.tolist()]
@@ -513,6 +528,7 @@ def test_runs_and_serial_correlation_of_results(rules: object, rounds: int) -> N
 
 
 @pytest.mark.parametrize("name", ["san_gong", "chinese", "prosperity"])
+@pytest.mark.kernels
 def test_observed_rounds_of_every_table_shape(name: str) -> None:
     """Dragon/Phoenix and the banker game (three cards to each hand in turn, the banker or
     Phoenix last) and a faces-first shoe: the cards a Game dealt, played on an

@@ -59,6 +59,7 @@ def _composition(records: list[RoundRecord], upto: int, burned_seen: bool) -> np
 
 
 @pytest.mark.parametrize("burned_seen", [False, True])
+@pytest.mark.kernels
 def test_each_stakes_ev_is_the_exact_analysis_of_the_depleted_shoe(burned_seen: bool) -> None:
     records = _game(7, 40, lambda evs: {"p": {"point:0": 10, "odd": 3}})
     found = detect(records, SMALL, burned_seen=burned_seen)
@@ -102,6 +103,7 @@ def _direct(records: list[RoundRecord], player: str) -> tuple[float, float, floa
     return excess, square, excess / math.sqrt(square)
 
 
+@pytest.mark.kernels
 def test_the_statistic_against_a_direct_computation() -> None:
     def slip_of(evs: dict[str, Fraction]) -> dict[str, dict[str, int]]:
         return {"pro": {"point:0": 20 if evs["point:0"] > 0 else 1}, "flat": {"point:5": 5, "odd": 2}}
@@ -132,6 +134,7 @@ def test_holm_against_its_definition() -> None:
     assert _holm([0.0006, 0.0006], 0.001) == [False, False]  # 0.0006 >= 0.001 / 2: none
 
 
+@pytest.mark.kernels
 def test_a_perfect_player_is_flagged_and_flat_players_are_not() -> None:
     def slip_of(evs: dict[str, Fraction]) -> dict[str, dict[str, int]]:
         slip = {"flat": {"point:0": 10}, "odd": {"odd": 10}}
@@ -145,6 +148,7 @@ def test_a_perfect_player_is_flagged_and_flat_players_are_not() -> None:
     assert found.players[0].id == "pro"
 
 
+@pytest.mark.kernels
 def test_a_log_of_bets_alone_reads_as_anonymous_players() -> None:
     game = Game(SMALL, seed=2)
     records = [game.play({"win:1": 10, "win:2": 5, "odd": 2, "point:3": 1}) for _ in range(50)]
@@ -154,6 +158,7 @@ def test_a_log_of_bets_alone_reads_as_anonymous_players() -> None:
                                       if r.bets[b] > (records[r.round - 2].carried.get(b, 0) if r.round > 1 else 0))
 
 
+@pytest.mark.kernels
 def test_carried_stakes_are_no_decision_and_a_log_begun_in_a_shoe_skips_to_the_next() -> None:
     table = ObservedTable(SMALL)
     first = table.play("Ac Ad  9c Kc 9h 9d Kd 9s 5c Kh 5d", {"p": {"win:1": 100}})  # 9-9-5 ties 9-9-5: carried
@@ -166,6 +171,7 @@ def test_carried_stakes_are_no_decision_and_a_log_begun_in_a_shoe_skips_to_the_n
     assert detect(later, SMALL).skipped == sum(1 for r in later if r.shoe == 1)
 
 
+@pytest.mark.kernels
 def test_a_fresh_deck_has_nothing_to_follow() -> None:
     one_deck = MACAU.replace(decks=1)
     game = Game(one_deck, seed=1)
@@ -173,6 +179,7 @@ def test_a_fresh_deck_has_nothing_to_follow() -> None:
     assert found["p"].z is None and found["p"].p_value == 1 and not found["p"].flagged
 
 
+@pytest.mark.kernels
 def test_several_logs_add_up(tmp_path: Path) -> None:
     paths = []
     for seed in (1, 2, 3):
@@ -188,6 +195,7 @@ def test_several_logs_add_up(tmp_path: Path) -> None:
     assert detect(paths, SMALL, workers=2) == together
 
 
+@pytest.mark.kernels
 def test_a_tampered_log_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "log.jsonl"
     lines = [r.to_json() for r in _game(1, 20, lambda evs: {"p": {"odd": 1}})]
@@ -203,11 +211,13 @@ def test_a_tampered_log_is_refused(tmp_path: Path) -> None:
     ({"alpha": 0}, ValueError), ({"alpha": 1.5}, ValueError), ({"alpha": True}, ValueError),
     ({"burned_seen": "yes"}, TypeError), ({"rules": 5}, TypeError), ({"rules": "nope"}, ValueError),
 ])
+@pytest.mark.kernels
 def test_bad_arguments(kwargs: dict[str, Any], error: type[Exception]) -> None:
     with pytest.raises(error):
         detect(_game(1, 3, lambda evs: {"odd": 1}), **({"rules": SMALL} | kwargs))
 
 
+@pytest.mark.kernels
 def test_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "log.jsonl"
     write_log(_game(4, 80, lambda evs: {"ann": {"point:0": 5}}, MACAU), path)

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.kernels  # every test here exercises the kernels: once per implementation
+
 README = Path(__file__).resolve().parent.parent / "README.md"
 MODULES = ["sanggong", "sanggong.cards", "sanggong.hands", "sanggong.batch", "sanggong.rules", "sanggong.rules._ruleset",
            "sanggong.rules._presets", "sanggong.settlement", "sanggong.dealing", "sanggong.dealing._game",

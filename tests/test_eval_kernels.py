@@ -5,7 +5,7 @@ triples under every preset's ranking and a sample of the others, find the first 
 wherever it is in a 32-hand step, and handle every length's last hands.
 
 These test the compiled core's dispatch, which the reference does not have: they run once,
-with the core (``single_impl``)."""
+with the core."""
 
 from __future__ import annotations
 
@@ -23,7 +23,6 @@ from sanggong import _spec as ref
 from sanggong.ranking import HIGH_CARDS, ORDERS, TIERS, Ranking, tables_for
 from sanggong.rules import PRESETS
 
-pytestmark = pytest.mark.single_impl
 
 ALL_TRIPLES = np.array(list(itertools.product(range(52), repeat=3)), dtype=np.uint8)
 EVERY_RANKING = [

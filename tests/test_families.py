@@ -166,6 +166,7 @@ def _check_sample(preset: str, n: int, seed: int) -> None:
 
 
 @pytest.mark.parametrize("preset", ALL_PRESETS)
+@pytest.mark.kernels
 def test_compare_batch_agrees_with_the_rules_on_random_pairs(impl: ModuleType, preset: str) -> None:
     n = SAMPLE if impl.IMPLEMENTATION == "cython" else REFERENCE_SAMPLE
     _check_sample(preset, n, seed=1000 + ALL_PRESETS.index(preset))
@@ -173,12 +174,14 @@ def test_compare_batch_agrees_with_the_rules_on_random_pairs(impl: ModuleType, p
 
 @pytest.mark.slow
 @pytest.mark.parametrize("preset", ALL_PRESETS)
+@pytest.mark.kernels
 def test_compare_batch_agrees_with_the_rules_on_many_random_pairs(preset: str) -> None:
     """The full sample with either implementation (the reference's takes ~3 s a preset)."""
     _check_sample(preset, SAMPLE, seed=2000 + ALL_PRESETS.index(preset))
 
 
 @pytest.mark.parametrize("preset", ALL_PRESETS)
+@pytest.mark.kernels
 def test_rank_batch_orders_every_triple_as_the_rules(impl: ModuleType, preset: str) -> None:
     """Over all 140,608 ordered triples (identical cards included, as in a shoe): equal
     keys <=> equal ranks, and ranks increase with the keys; then the same sign on random
@@ -279,7 +282,6 @@ EXAMPLES = {"macau": MACAU_EXAMPLES, "prosperity": PROSPERITY_EXAMPLES,
 CASES = [(p, *case) for p in ALL_PRESETS for case in EXAMPLES[FAMILY_OF[p]]]
 
 
-@pytest.mark.single_impl
 @pytest.mark.parametrize("family", list(EXAMPLES))
 def test_the_independent_keys_agree_with_the_worked_examples(family: str) -> None:
     """The oracle itself, against the hand-worked examples (no kernels involved)."""
@@ -290,6 +292,7 @@ def test_the_independent_keys_agree_with_the_worked_examples(family: str) -> Non
 
 
 @pytest.mark.parametrize(("preset", "a", "b", "expected"), CASES, ids=[f"{c[0]}: {c[1]} vs {c[2]}" for c in CASES])
+@pytest.mark.kernels
 def test_worked_examples(preset: str, a: str, b: str, expected: int) -> None:
     rules = PRESETS[preset]
     for given in (preset, rules, rules.ranking):
@@ -307,6 +310,7 @@ def test_worked_examples(preset: str, a: str, b: str, expected: int) -> None:
 
 
 @pytest.mark.parametrize("family", list(EXAMPLES))
+@pytest.mark.kernels
 def test_all_examples_in_one_batch(family: str) -> None:
     examples = EXAMPLES[family]
     a = np.array([[c.code for c in parse_cards(x)] for x, _, _ in examples], dtype=np.uint8)
@@ -334,6 +338,7 @@ TIER_CASES = [
 
 
 @pytest.mark.parametrize(("preset", "cards", "tier", "points", "faces"), TIER_CASES)
+@pytest.mark.kernels
 def test_tiers_of_hands(preset: str, cards: str, tier: str | None, points: int, faces: int) -> None:
     hand = evaluate(cards, preset)
     assert (hand.tier, hand.points, hand.faces) == (tier, points, faces)
@@ -344,6 +349,7 @@ def test_tiers_of_hands(preset: str, cards: str, tier: str | None, points: int, 
       [("Jc Qd Kh", "3P"), ("Kh Qs 9d", "2P9"), ("Jh 4s 5d", "P9"), ("4c 5c Tc", "9"), ("Kh Kd Ks", "3P")]),
     *(("prosperity", c, lab) for c, lab in [("Jc Qd Kh", "3P"), ("Kh Qs Td", "2P0"), ("Kh 5s 5d", "P0")]),
 ])
+@pytest.mark.kernels
 def test_labels_of_the_faces_tables(preset: str, cards: str, label: str) -> None:
     """Display strings are exactly ``3P``, ``2Pn``, ``Pn``, ``n`` (section 1)."""
     assert evaluate(cards, preset).label == label
@@ -410,6 +416,7 @@ SETTLE_CASES: list[SettleCase] = [
 
 
 @pytest.mark.parametrize("case", SETTLE_CASES, ids=[f"{c[0]}-{i}" for i, c in enumerate(SETTLE_CASES)])
+@pytest.mark.kernels
 def test_settlement_examples(case: SettleCase) -> None:
     preset, banker, hands, bets, expected = case
     result = settle(PRESETS[preset], banker, hands, bets)
@@ -424,6 +431,7 @@ def test_settlement_examples(case: SettleCase) -> None:
     ("Jc Qd Ks", "Kh Qh 9d", {"dragon": 194, "phoenix": 0, "tie": 0}),  # three faces > 9
     ("Ks 4c 5d", "Kh Qh 8d", {"dragon": 194, "phoenix": 0, "tie": 0}),  # 9 > 8
 ])
+@pytest.mark.kernels
 def test_san_gong_dragon_and_phoenix(dragon: str, phoenix: str, expected: dict[str, int]) -> None:
     """Dragon is hand 1, Phoenix the "banker"; a winning bet pays 0.94:1: 100 + 94."""
     result = settle(PRESETS["san_gong"], phoenix, {1: dragon}, {"dragon": 100, "phoenix": 100, "tie": 100})
@@ -435,17 +443,20 @@ def test_san_gong_dragon_and_phoenix(dragon: str, phoenix: str, expected: dict[s
     ("Ac 2c 6d", "Kh Qs 9d"),  # 9 and 9, different faces
     ("Kc 3d 7s", "4h 6h Qd"),  # 0 and 0
 ])
+@pytest.mark.kernels
 def test_san_gong_tie_pays_8_to_1_on_equal_points(dragon: str, phoenix: str) -> None:
     result = settle(PRESETS["san_gong"], phoenix, {1: dragon}, {"tie": 100})
     assert (result["tie"].outcome, result["tie"].returned, result["tie"].net) == ("win", 900, 800)
 
 
+@pytest.mark.kernels
 def test_san_gong_odd_stakes_round_down() -> None:
     # 101 x 0.94 = 94.94: 195.94 rounded down to 195
     result = settle(PRESETS["san_gong"], "Jc Qd Ks", {1: "Kc Kd Kh"}, {"dragon": 101})
     assert result["dragon"].returned == 195
 
 
+@pytest.mark.kernels
 def test_san_gong_exact_tie_with_two_decks_returns_dragon_and_phoenix() -> None:
     """Identical hands (possible with two decks) tie under any reading: Dragon and
     Phoenix are returned, Tie pays 8:1."""
@@ -455,6 +466,7 @@ def test_san_gong_exact_tie_with_two_decks_returns_dragon_and_phoenix() -> None:
     assert got == {"dragon": ("push", 100), "phoenix": ("push", 100), "tie": ("win", 900)}
 
 
+@pytest.mark.kernels
 def test_chinese_multiplier_results_name_the_multiplier() -> None:
     result = settle(PRESETS["chinese"], "5c 5d 5h", {1: "Kh Qs 9d"}, {"player:1": 100})
     bet = result["player:1"]
@@ -527,6 +539,7 @@ ROUNDS = 600
 
 
 @pytest.mark.parametrize("preset", ["nagaworld", "genting", "genting_no_commission", "prosperity"])
+@pytest.mark.kernels
 def test_random_rounds_of_the_faces_tables(preset: str) -> None:
     rules = PRESETS[preset]
     rng = np.random.default_rng(4000 + ALL_PRESETS.index(preset))
@@ -574,6 +587,7 @@ def _san_gong_side_bets(bets: dict[str, int], dragon: list[int], phoenix: list[i
     return out
 
 
+@pytest.mark.kernels
 def test_random_rounds_of_san_gong() -> None:
     rules = PRESETS["san_gong"]
     rng = np.random.default_rng(4100)
@@ -605,6 +619,7 @@ def test_random_rounds_of_san_gong() -> None:
     assert checked["total:9 push"] > 0
 
 
+@pytest.mark.kernels
 def test_random_rounds_of_the_banker_game() -> None:
     rules = PRESETS["chinese"]
     rng = np.random.default_rng(4200)
@@ -628,7 +643,6 @@ def test_random_rounds_of_the_banker_game() -> None:
 # --- 4. rule files ------------------------------------------------------------------
 
 
-@pytest.mark.single_impl
 @pytest.mark.parametrize("preset", ALL_PRESETS)
 @pytest.mark.parametrize("suffix", [".toml", ".json"])
 def test_preset_files_round_trip(tmp_path: Path, preset: str, suffix: str) -> None:
@@ -643,7 +657,6 @@ def test_preset_files_round_trip(tmp_path: Path, preset: str, suffix: str) -> No
     assert RuleSet.from_dict(rules.to_dict()) == rules
 
 
-@pytest.mark.single_impl
 def test_preset_digests_differ() -> None:
     """Presets differ in their rules, so in their digests."""
     digests = {PRESETS[p].digest() for p in ALL_PRESETS}
@@ -655,7 +668,6 @@ def test_preset_digests_differ() -> None:
 FACES_TABLE = Ranking(order="points_faces", tiers=("three_faces",), high_card="none")
 
 
-@pytest.mark.single_impl
 @pytest.mark.parametrize("preset", ALL_PRESETS)
 def test_preset_rankings(preset: str) -> None:
     """The rankings as the table describes them (no kernels involved)."""
@@ -672,7 +684,6 @@ def test_preset_rankings(preset: str) -> None:
                                   high_card="rank_suit")
 
 
-@pytest.mark.single_impl
 @pytest.mark.parametrize(("preset", "n_classes"), [
     *((p, 31) for p in MACAU_FAMILY),  # 3P and 2Pn, Pn, n for n = 0..9
     ("prosperity", 31),
@@ -684,7 +695,6 @@ def test_class_counts(preset: str, n_classes: int) -> None:
 
 
 
-@pytest.mark.single_impl
 def test_preset_parameters() -> None:
     """Pay tables, commission, decks and positions as RULES.md section 6 gives them."""
     p = PRESETS

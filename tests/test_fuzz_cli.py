@@ -17,7 +17,8 @@ subprocess (``python -m sanggong``).
 
 The quick run tries ``QUICK_EXAMPLES`` argvs per test and reports failures unshrunk
 (``SANGGONG_FUZZ_SHRINK=1`` shrinks them); ``<test>_long`` (marked ``fuzz``, deselected by
-default) tries ``LONG_FACTOR`` times as many and shrinks.
+default) tries ``LONG_FACTOR`` times as many and shrinks (the budget and the forked child:
+``tests/_harness.py``).
 """
 
 from __future__ import annotations
@@ -28,152 +29,52 @@ import functools
 import io
 import json
 import os
-import pickle
 import re
-import resource
-import select
-import signal
 import subprocess
 import sys
 import tempfile
-import time
 import traceback
 import warnings
-from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 import sanggong
 from sanggong import MACAU, ONLINE, limits
 from sanggong.cli import DEFAULT_PRESET, build_parser, main
 
-with warnings.catch_warnings():  # see tests/test_fuzz.py: imported once, quietly, so that
-    warnings.simplefilter("ignore")  # reporting a failing example cannot turn its import's
-    try:  # DeprecationWarning into an INTERNALERROR under filterwarnings=error
-        import hypothesis.extra._patching  # noqa: F401
-    except ImportError:
-        pass
+import _harness
+from _harness import failure, fuzz, log
 
-pytestmark = pytest.mark.filterwarnings("ignore:Generating overly large repr:hypothesis.errors.HypothesisWarning")
+pytestmark = _harness.LARGE_REPR_IS_FINE
 
-QUICK_EXAMPLES = 30  # with the other two files, the default run stays under 90 s for both implementations
-LONG_FACTOR = int(os.environ.get("SANGGONG_FUZZ_FACTOR", "50"))
-SHRINK = os.environ.get("SANGGONG_FUZZ_SHRINK", "") not in ("", "0")
 TIMEOUT = 10.0  # seconds: the slowest valid argv (200 rounds simulated by the reference) takes about 2
-NO_SHRINK = [p for p in Phase if p not in (Phase.shrink, Phase.explain)]
-BASE = settings(
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large],
-    print_blob=True,
-)
 
 
-def fuzz(*given_args: Any, examples: int = QUICK_EXAMPLES, **given_kwargs: Any) -> Callable[[Any], Any]:
-    """``@given`` with this suite's budget, and a ``<test>_long`` twin marked ``fuzz``."""
-
-    def decorate(body: Callable[..., None]) -> Any:
-        scope = sys._getframe(1).f_globals
-        long_test = settings(BASE, max_examples=examples * LONG_FACTOR)(given(*given_args, **given_kwargs)(body))
-        scope[f"{body.__name__}_long"] = pytest.mark.fuzz(long_test)
-        quick = settings(BASE, max_examples=examples, phases=list(Phase) if SHRINK else NO_SHRINK)
-        return quick(given(*given_args, **given_kwargs)(body))
-
-    return decorate
-
-
-_FAILURES: dict[str, type[AssertionError]] = {}
-
-
-def failure(kind: str) -> type[AssertionError]:
-    """An AssertionError subclass per kind, so that Hypothesis reports kinds apart."""
-    name = "".join(ch if ch.isalnum() else "_" for ch in kind) or "Failure"
-    if name not in _FAILURES:
-        _FAILURES[name] = type(name, (AssertionError,), {})
-    return _FAILURES[name]
-
-
-def _log(kind: str, message: str) -> None:
-    path = os.environ.get("SANGGONG_FUZZ_LOG")
-    if path:
-        with open(path, "a", encoding="utf-8") as f:
-            f.write(json.dumps({"impl": sanggong._impl.kernels.IMPLEMENTATION, "kind": kind,
-                                "message": message[:3000]}) + "\n")
-
-
-def _vm_bytes() -> int:
+def _run_main(argv: list[str], cwd: str) -> tuple[Any, str, str]:
+    """``main(argv)`` in ``cwd``, standard output and error captured: (exit status, or
+    what ended it, stdout, stderr). Run in a child: it changes directory and streams."""
+    os.chdir(cwd)
+    out, err = io.StringIO(), io.StringIO()
+    sys.stdout, sys.stderr = out, err
     try:
-        with open("/proc/self/status", encoding="ascii") as f:
-            for line in f:
-                if line.startswith("VmSize:"):
-                    return int(line.split()[1]) * 1024
-    except OSError:
-        pass
-    return 0
+        status: Any = main(argv)
+    except SystemExit as exc:
+        status = ("SystemExit", exc.code)
+    except BaseException as exc:  # noqa: BLE001
+        status = ("raised", type(exc).__name__)
+        err.write("".join(traceback.format_exception(exc)))
+    return status, out.getvalue(), err.getvalue()
 
 
 def _cli_in_child(argv: list[str], cwd: str, timeout: float = TIMEOUT) -> tuple[Any, str, str]:
-    """Run ``main(argv)`` in a forked child, standard output and error captured; returns
-    (exit status, stdout, stderr). A crash or a hang fails here."""
-    sys.stdout.flush()
-    sys.stderr.flush()
-    r, w = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        code = 0
-        try:
-            os.close(r)
-            limit = _vm_bytes() + (3 << 30)
-            resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-            os.chdir(cwd)
-            out, err = io.StringIO(), io.StringIO()
-            sys.stdout, sys.stderr = out, err
-            try:
-                status: Any = main(argv)
-            except SystemExit as exc:
-                status = ("SystemExit", exc.code)
-            except BaseException as exc:  # noqa: BLE001
-                status = ("raised", type(exc).__name__)
-                err.write("".join(traceback.format_exception(exc)))
-            data = pickle.dumps((status, out.getvalue(), err.getvalue()))
-            with os.fdopen(w, "wb") as pipe:
-                pipe.write(data)
-        except BaseException:  # noqa: BLE001
-            code = 3
-        finally:
-            os._exit(code)
-    os.close(w)
-    chunks, deadline, hung = [], time.monotonic() + timeout, False
-    with os.fdopen(r, "rb") as pipe:
-        while True:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                hung = True
-                break
-            ready, _, _ = select.select([pipe], [], [], left)
-            if ready:
-                chunk = os.read(pipe.fileno(), 1 << 20)
-                if not chunk:
-                    break
-                chunks.append(chunk)
-    if hung:
-        os.kill(pid, signal.SIGKILL)
-    _, wait_status = os.waitpid(pid, 0)
+    """Run ``main(argv)`` in a forked child (``_harness.in_child``: a crash or a hang
+    fails here); returns (exit status, stdout, stderr)."""
     shown = " ".join(_short(a) for a in argv)
-    if hung:
-        _log("hang", f"sanggong {shown}")
-        raise failure("Hang")(f"HANG: sanggong {shown} ran for more than {timeout} s")
-    if os.WIFSIGNALED(wait_status):
-        name = signal.Signals(os.WTERMSIG(wait_status)).name
-        _log(f"crash {name}", f"sanggong {shown}")
-        raise failure(f"Crash_{name}")(f"CRASH: sanggong {shown} killed the process with {name}")
-    if not chunks:
-        raise failure("ChildLost")(f"sanggong {shown}: no report from the child")
-    return pickle.loads(b"".join(chunks))
+    return _harness.in_child(_run_main, argv, cwd, timeout=timeout, where=f"sanggong {shown}")
 
 
 def _short(text: str, limit: int = 120) -> str:
@@ -233,12 +134,12 @@ def check_cli(argv: list[str], result: tuple[Any, str, str], env: dict[str, str]
     env = env or {}
     shown = "sanggong " + " ".join(_short(a) for a in argv)
     if isinstance(status, tuple) and status[0] == "raised":
-        _log(f"raised {status[1]}", f"{shown}\n{err}")
+        log(f"raised {status[1]}", f"{shown}\n{err}")
         raise failure(f"Raised{status[1]}")(f"{shown} raised {status[1]} out of main():\n{err[-3000:]}")
     if isinstance(status, tuple):  # SystemExit out of main: its code is the status
         status = 0 if status[1] is None else status[1] if isinstance(status[1], int) else 1
     if "Traceback" in err:
-        _log("traceback", f"{shown}\n{err}")
+        log("traceback", f"{shown}\n{err}")
         raise failure("Traceback")(f"{shown} printed a traceback (exit {status}):\n{err[-3000:]}")
     if status == 0:
         _check_output(argv, out, shown)
@@ -257,15 +158,15 @@ def check_cli(argv: list[str], result: tuple[Any, str, str], env: dict[str, str]
         return
     lines = err.splitlines()
     if status != 2:
-        _log(f"exit {status}", f"{shown}\n{err}")
+        log(f"exit {status}", f"{shown}\n{err}")
         raise failure(f"Exit{status}")(f"{shown} exited {status}: {err[-2000:]!r}")
     if len(lines) != 1 or not err.endswith("\n"):
-        _log("lines", f"{shown}\n{err}")
+        log("lines", f"{shown}\n{err}")
         raise failure("NotOneLine")(f"{shown} exited 2 with {len(lines)} lines on stderr:\n{err[-2000:]}")
     if not lines[0].startswith("sanggong") or "error" not in lines[0]:
         raise failure("BadMessage")(f"{shown}: the message {lines[0]!r} is not 'sanggong ...: error: ...'")
     if not _names_something(lines[0], argv, env):
-        _log("unnamed", f"{shown}\n{err}")
+        log("unnamed", f"{shown}\n{err}")
         raise failure("DoesNotNameTheValue")(f"{shown}: the message {lines[0][:500]!r} names no value of the command")
 
 
@@ -283,7 +184,7 @@ def _check_output(argv: list[str], out: str, shown: str) -> None:
         try:
             docs = _strict_json(out)
         except ValueError as exc:
-            _log("json", f"{shown}\n{out[:2000]}")
+            log("json", f"{shown}\n{out[:2000]}")
             raise failure("NotStrictJson")(f"{shown} printed what is not strict JSON ({exc}):\n{out[:2000]}") from None
         if command == "settle":
             for doc in docs:
@@ -576,16 +477,19 @@ def _run(argv: list[str], root: Path, env: dict[str, str] | None = None) -> None
 
 
 @fuzz(argvs(), examples=25)
+@pytest.mark.kernels
 def test_cli_takes_any_argv(workdir: Path, argv: list[str]) -> None:
     _run(argv, workdir)
 
 
 @fuzz(st.sampled_from(COMMANDS).flatmap(lambda command: argvs(command, base=True)), examples=40)
+@pytest.mark.kernels
 def test_cli_subcommands_take_any_options(workdir: Path, argv: list[str]) -> None:
     _run(argv, workdir)
 
 
 @fuzz(st.lists(st.one_of(texts, st.sampled_from(COMMANDS + NUMBERS + STAKES + CARDS + HUGE_NUMBERS)), max_size=6))
+@pytest.mark.kernels
 def test_cli_takes_random_tokens(workdir: Path, argv: list[str]) -> None:
     _run(argv, workdir)  # (`simulate` alone, a million rounds by default, is a long job: not run)
 
@@ -671,6 +575,7 @@ EXPLICIT = [
 
 
 @pytest.mark.parametrize("argv", EXPLICIT, ids=[" ".join(a)[:60] for a in EXPLICIT])
+@pytest.mark.kernels
 def test_cli_hostile_commands(workdir: Path, argv: list[str]) -> None:
     _run(argv, workdir)
 
@@ -680,6 +585,7 @@ needs_verify = pytest.mark.skipif("verify" not in COMMANDS, reason="no verify su
 
 @needs_verify
 @pytest.mark.parametrize("name", FILE_NAMES)
+@pytest.mark.kernels
 def test_cli_verify_any_file(workdir: Path, name: str) -> None:
     """``verify`` of logs and files of every kind: 0 (the log holds), 1 (one line naming
     the first bad record) or 2 (one line: bad input); never a hang on /dev/zero."""
@@ -689,6 +595,7 @@ def test_cli_verify_any_file(workdir: Path, name: str) -> None:
 
 @needs_verify
 @pytest.mark.parametrize("name", sorted(LOGS))
+@pytest.mark.kernels
 def test_cli_verify_accepts_what_deal_wrote(workdir: Path, name: str) -> None:
     for extra in ([], ["--json"], ["--no-replay"]):
         argv = ["verify", name, *VERIFY_RULES[name], *extra]
@@ -760,6 +667,7 @@ def _tamper(lines: list[str], how: str, data: st.DataObject) -> list[str] | None
 
 @needs_verify
 @fuzz(tampered_logs(), st.lists(st.sampled_from(["--json", "--no-replay"]), unique=True), st.data())
+@pytest.mark.kernels
 def test_cli_verify_detects_tampering(workdir: Path, case: tuple[str, str], options: list[str],
                                       data: st.DataObject) -> None:
     """Any change that matters to a log is caught: verify exits 1 (or 2), never 0."""
@@ -784,7 +692,6 @@ def test_cli_verify_detects_tampering(workdir: Path, case: tuple[str, str], opti
 # --- the environment ----------------------------------------------------------------------------------------
 
 
-@pytest.mark.single_impl
 @pytest.mark.parametrize("value", ["maybe", "yes", "", " TRUE ", "1 1", "\u00a0"])
 def test_cli_with_any_sanggong_no_extensions(value: str) -> None:
     """A subprocess, as the variable is read at import; the implementation does not

@@ -56,6 +56,7 @@ def test_class_order_is_the_rules_order() -> None:
         ("As Kc Qd", "2P1", 1, 2),
     ],
 )
+@pytest.mark.kernels
 def test_rule_examples(cards: str, label: str, points: int, faces: int) -> None:
     hand = evaluate(cards)
     assert (hand.label, hand.points, hand.faces, str(hand)) == (label, points, faces, label)
@@ -80,10 +81,12 @@ def test_rule_examples(cards: str, label: str, points: int, faces: int) -> None:
         ("Kh Kh 2c", PairPlus.PAIR),
     ],
 )
+@pytest.mark.kernels
 def test_pair_plus_examples(cards: str, category: PairPlus) -> None:
     assert evaluate(cards).pair_plus is category
 
 
+@pytest.mark.kernels
 def test_exhaustive_against_reference_scalar() -> None:
     """All 140,608 ordered triples of codes (identical cards included): the batch
     kernels and the scalar kernels of the active implementation agree with the
@@ -97,6 +100,7 @@ def test_exhaustive_against_reference_scalar() -> None:
     assert (labels[ranks] == np.array([ref.rank_label(int(r)) for r in expected_rank])).all()
 
 
+@pytest.mark.kernels
 def test_scalar_kernel_matches_reference_on_sample(impl: object) -> None:
     rng = np.random.default_rng(2)
     tables = tables_for(DEFAULT_RANKING).kernel
@@ -113,6 +117,7 @@ RANKINGS = sorted({rules.ranking for rules in PRESETS.values()}, key=repr) + [
 
 
 @pytest.mark.parametrize("ranking", RANKINGS, ids=repr)
+@pytest.mark.kernels
 def test_every_ranking_against_the_plain_reference_on_all_triples(ranking: Ranking) -> None:
     """For every preset's ranking and a few others, on all 140,608 ordered triples: the
     active implementation's batch ranks, classes and categories equal the reference's
@@ -139,6 +144,7 @@ def test_every_ranking_against_the_plain_reference_on_all_triples(ranking: Ranki
 
 
 @pytest.mark.parametrize("ranking", RANKINGS, ids=repr)
+@pytest.mark.kernels
 def test_compare_batch_follows_the_plain_keys(ranking: Ranking) -> None:
     """200,000 random pairs of hands: the batch comparison is the order of their plain keys."""
     rng = np.random.default_rng(11)
@@ -181,6 +187,7 @@ def _independent_counts() -> tuple[Counter[str], Counter[str]]:
     return classes, categories
 
 
+@pytest.mark.kernels
 def test_one_deck_counts_match_combinatorics() -> None:
     classes, categories = _independent_counts()
     assert sum(classes.values()) == sum(categories.values()) == comb(52, 3) == len(ONE_DECK_HANDS)
@@ -206,6 +213,7 @@ def _key(cards: tuple[int, int, int]) -> tuple[bool, int, int]:
 
 
 @given(triples, st.permutations([0, 1, 2]))
+@pytest.mark.kernels
 def test_card_order_never_matters(cards: tuple[int, int, int], order: list[int]) -> None:
     shuffled = [cards[i] for i in order]
     a, b = evaluate(list(cards)), evaluate(shuffled)
@@ -213,24 +221,28 @@ def test_card_order_never_matters(cards: tuple[int, int, int], order: list[int])
 
 
 @given(triples, st.tuples(*[st.integers(0, 3)] * 3))
+@pytest.mark.kernels
 def test_suits_never_change_the_rank(cards: tuple[int, int, int], suits: tuple[int, int, int]) -> None:
     resuited = [4 * (c // 4) + s for c, s in zip(cards, suits, strict=True)]
     assert evaluate(list(cards)).rank == evaluate(resuited).rank
 
 
 @given(triples, triples)
+@pytest.mark.kernels
 def test_compare_follows_the_rules_order(a: tuple[int, int, int], b: tuple[int, int, int]) -> None:
     ka, kb = _key(a), _key(b)
     assert compare(list(a), list(b)) == (ka > kb) - (ka < kb)
     assert compare(list(b), list(a)) == -compare(list(a), list(b))
 
 
+@pytest.mark.kernels
 def test_compare_accepts_hand_values() -> None:
     a, b = evaluate("Kh Qs 9d"), evaluate("9c 9d 9h")
     assert compare(a, b) == 1 and compare(b, "Kh Qs 9d") == -1 and compare(a, a) == 0
     assert evaluate(a) == a
 
 
+@pytest.mark.kernels
 def test_a_forged_hand_value_is_evaluated_again_from_its_cards() -> None:
     import dataclasses
 
@@ -247,6 +259,7 @@ def test_a_forged_hand_value_is_evaluated_again_from_its_cards() -> None:
     assert compare(forged, "Kh Qs 9d") == -1
 
 
+@pytest.mark.kernels
 def test_hand_value_repr_and_fields() -> None:
     hand = evaluate("Jc Qd Kh")
     assert isinstance(hand, HandValue)
@@ -266,6 +279,7 @@ def test_hand_value_repr_and_fields() -> None:
         (None, TypeError, "None"),
     ],
 )
+@pytest.mark.kernels
 def test_bad_hands(bad: object, error: type[Exception], match: str) -> None:
     with pytest.raises(error, match=match):
         evaluate(bad)  # type: ignore[arg-type]
@@ -276,6 +290,7 @@ def test_bad_hands(bad: object, error: type[Exception], match: str) -> None:
 
 
 @pytest.mark.parametrize("bad", [52, -1, 255, 2**40])
+@pytest.mark.kernels
 def test_scalar_kernels_check_codes(impl: object, bad: int) -> None:
     tables = tables_for(DEFAULT_RANKING).kernel
     for kernel in (functools.partial(impl.rank3, tables), functools.partial(impl.class3, tables),  # type: ignore[attr-defined]

@@ -92,6 +92,7 @@ def test_a_seed_is_bounded_before_numpy_hashes_it(name: str, seed: Any, monkeypa
         ENTRY_POINTS[name](seed)
 
 
+@pytest.mark.kernels
 def test_the_command_line_bounds_a_seed_as_the_api_does(capsys: pytest.CaptureFixture[str]) -> None:
     fails(["deal", "--rules", "online", "--seed", str(2**256)], "seed must be an int in 0..2**256 - 1", capsys)
     fails(["simulate", "--rules", "online", "--rounds", "10", "--seed", "9" * 5000], "is not a seed", capsys)
@@ -114,6 +115,7 @@ def _sequences() -> dict[str, np.random.SeedSequence]:
 
 
 @pytest.mark.parametrize("which", list(_sequences()))
+@pytest.mark.kernels
 def test_a_results_seed_deals_the_same_rounds_again(which: str) -> None:
     sequence = _sequences()[which]
     dealt = deal_batch(ONLINE, 300, seed=sequence, chunk_size=100)
@@ -134,6 +136,7 @@ def test_a_results_seed_deals_the_same_rounds_again(which: str) -> None:
     assert json.dumps(result.to_dict()["seed"])  # a Seed writes itself as JSON
 
 
+@pytest.mark.kernels
 def test_a_plain_seed_is_still_an_int_and_a_spawned_game_replays_from_its_state() -> None:
     assert deal_batch(ONLINE, 5, seed=np.random.SeedSequence(7)).seed == 7
     assert Game(MACAU, np.random.SeedSequence(7)).seed == 7
@@ -180,6 +183,7 @@ def _log(stake: Any, rounds: int = 30) -> list[str]:
     (MyDecimal("100"), Decimal("100")), (Decimal("1E+2"), Decimal("100")), (Decimal("100.000"), Decimal("100")),
     (MyFraction(7, 2), Fraction(7, 2)), (MyInt(100), 100), (np.int64(100), None),
 ])
+@pytest.mark.kernels
 def test_a_record_is_the_same_bytes_whatever_the_number_types(given: Any, base: Any) -> None:
     if base is None:  # a numpy int is not money: refused, not recorded as something else
         with pytest.raises(TypeError, match="is not an amount"):
@@ -191,6 +195,7 @@ def test_a_record_is_the_same_bytes_whatever_the_number_types(given: Any, base: 
     assert verify_log(_log(given), key=KEY).ok
 
 
+@pytest.mark.kernels
 def test_a_record_is_the_same_bytes_whatever_the_decimal_context() -> None:
     tiny = MACAU.replace(name="tiny units", minor_unit=Decimal("1E-30"))
     stake = Decimal("1E-27")
@@ -207,6 +212,7 @@ def test_a_record_is_the_same_bytes_whatever_the_decimal_context() -> None:
     assert log == _log(Decimal("100"))
 
 
+@pytest.mark.kernels
 def test_the_canonical_form_is_rfc_8785() -> None:
     rfc8785 = pytest.importorskip("rfc8785")
     records = []
@@ -231,6 +237,7 @@ def test_the_canonical_form_is_rfc_8785() -> None:
 # --- 4. verify is honest about what it cannot check -----------------------------------------
 
 
+@pytest.mark.kernels
 def test_an_mt19937_log_replays_on_both_implementations(impl: Any) -> None:
     game = Game(MACAU, rng=np.random.MT19937(5), key=KEY)
     lines = [game.play({"win:1": 100}).to_json() for _ in range(60)]
@@ -252,6 +259,7 @@ def test_both_implementations_draw_the_same_words(name: str) -> None:
     assert decks[0] == decks[1]
 
 
+@pytest.mark.kernels
 def test_a_log_that_cannot_be_replayed_here_is_unchecked_not_tampered(monkeypatch: pytest.MonkeyPatch,
                                                                          tmp_path: Path,
                                                                          capsys: pytest.CaptureFixture[str]) -> None:
@@ -269,6 +277,7 @@ def test_a_log_that_cannot_be_replayed_here_is_unchecked_not_tampered(monkeypatc
     assert json.loads(capsys.readouterr().out)["status"] == "unchecked"
 
 
+@pytest.mark.kernels
 def test_a_round_too_far_from_its_seed_is_unchecked() -> None:
     record = Game(MACAU, seed=3).play({"odd": 5})
     far = dataclasses.replace(record, round=sanggong.limits.MAX_REPLAY_ROUNDS + 5, shoe_state=None, prev="ab" * 32)
@@ -279,6 +288,7 @@ def test_a_round_too_far_from_its_seed_is_unchecked() -> None:
 
 
 @pytest.mark.parametrize("cut", [1, 10, 29])
+@pytest.mark.kernels
 def test_signatures_cannot_vanish_part_way(cut: int) -> None:
     lines = _log(100)
     stripped = [*lines[:cut], *(_strip(line) for line in lines[cut:])]
@@ -300,6 +310,7 @@ def _strip(line: str) -> str:
 # --- 5. key files are read whole or refused -------------------------------------------------
 
 
+@pytest.mark.kernels
 def test_a_key_file_is_read_whole_or_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     key = bytes(range(256)) * 16  # 4,096 bytes
     good, longer = tmp_path / "good.key", tmp_path / "longer.key"
@@ -377,6 +388,7 @@ def test_a_plot_is_checked_before_the_work(tmp_path: Path, capsys: pytest.Captur
     assert not list(tmp_path.iterdir())
 
 
+@pytest.mark.kernels
 def test_nothing_to_plot_is_said_plainly_and_no_warning_leaks(tmp_path: Path,
                                                               capsys: pytest.CaptureFixture[str]) -> None:
     pytest.importorskip("matplotlib")
@@ -398,6 +410,7 @@ def test_nothing_to_plot_is_said_plainly_and_no_warning_leaks(tmp_path: Path,
 # --- 9. memory stays bounded ------------------------------------------------------------------
 
 
+@pytest.mark.kernels
 def test_deal_batch_keeps_a_bounded_number_of_chunks_in_flight() -> None:
     rounds = 60_000
     output = deal_batch(ONLINE, 1, seed=1)
@@ -418,7 +431,6 @@ def test_deal_batch_keeps_a_bounded_number_of_chunks_in_flight() -> None:
 # --- 10. the README's test command is deterministic -----------------------------------------
 
 
-@pytest.mark.single_impl
 def test_hypothesis_runs_derandomized_by_default(pytestconfig: pytest.Config) -> None:
     """The profile, not the kernels: run once."""
     from hypothesis import settings
@@ -465,6 +477,7 @@ def _hammer(work: Any, threads: int = 8) -> list[Any]:
 
 
 @pytest.mark.parametrize("rules", [MACAU, ONLINE], ids=["macau", "online"])
+@pytest.mark.kernels
 def test_a_game_shared_by_threads_deals_each_round_once_and_chains(rules: RuleSet, switchy: Any, impl: Any) -> None:
     game = Game(rules, seed=4, key=KEY, recall=1000)
     bets = {"win:1": 100} if rules is MACAU else {"lose:2": 100}
@@ -478,6 +491,7 @@ def test_a_game_shared_by_threads_deals_each_round_once_and_chains(rules: RuleSe
     assert [alone.play(bets) for _ in range(200)] == chained
 
 
+@pytest.mark.kernels
 def test_a_table_session_shared_by_threads_conserves_money(switchy: Any) -> None:
     seat = TableSession(MACAU)
     results = _hammer(lambda: [seat.settle("9c 9d 5h", {1: "9h 9s 5c"}, {"win:1": 100}) for _ in range(20)])
@@ -485,6 +499,7 @@ def test_a_table_session_shared_by_threads_conserves_money(switchy: Any) -> None
     assert all(r.staked == r.carried + r.returned + r.house_net for r in results)
 
 
+@pytest.mark.kernels
 def test_an_observed_table_shared_by_threads(switchy: Any) -> None:
     table = ObservedTable(ONLINE)
     cards = "5h Ks Qs 9d As 2d 3c 4h 4d 4c Jh Jd Tc"
@@ -494,6 +509,7 @@ def test_an_observed_table_shared_by_threads(switchy: Any) -> None:
     assert all(b.prev == a.hash for a, b in zip(by_round, by_round[1:]))
 
 
+@pytest.mark.kernels
 def test_a_replayer_shared_by_threads(switchy: Any) -> None:
     game = Game(MACAU, seed=6)
     records = [game.play({"odd": 5}) for _ in range(40)]
@@ -550,6 +566,7 @@ def test_a_shoe_evaluator_shared_by_threads(switchy: Any) -> None:
     lambda: composition(1, memoryview(b"\x00")),
     lambda: sanggong.ShoeEvaluator(ONLINE, bets=["pair_plus:1"]).remove(b"Kh"),
 ])
+@pytest.mark.kernels
 def test_bytes_are_never_read_as_card_codes(call: Any) -> None:
     with pytest.raises(TypeError, match="bytes|bytearray|memoryview"):
         call()

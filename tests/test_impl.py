@@ -17,7 +17,6 @@ import sanggong
 from sanggong._impl import FALLBACK_COST, extensions_disabled
 
 
-@pytest.mark.single_impl
 def test_compiled_core_is_used_unless_disabled() -> None:
     """Fails the suite when the extension did not build or did not load (the import
     falls back to the reference silently, so this is where a broken build shows)."""
@@ -26,7 +25,6 @@ def test_compiled_core_is_used_unless_disabled() -> None:
     assert sanggong.IMPLEMENTATION == "cython"
 
 
-@pytest.mark.single_impl
 @pytest.mark.parametrize(
     ("value", "disabled"),
     [("1", True), ("true", True), ("YES", True), (" on ", True), ("0", False), ("", False),
@@ -38,14 +36,12 @@ def test_environment_switch(value: str, disabled: bool) -> None:
     assert extensions_disabled({}) is False
 
 
-@pytest.mark.single_impl
 def test_unknown_switch_value_is_an_error() -> None:
     """An unknown value names itself rather than being guessed at."""
     with pytest.raises(ValueError, match="'maybe'"):
         extensions_disabled({"SANGGONG_NO_EXTENSIONS": "maybe"})
 
 
-@pytest.mark.single_impl
 @pytest.mark.parametrize(("value", "expected"), [("1", "python"), ("0", "cython")])
 def test_switch_in_a_fresh_interpreter(value: str, expected: str) -> None:
     """The switch is read at import: check it in a new process."""
@@ -111,7 +107,6 @@ def _copy_without_core(tmp_path: Path) -> Path:
     return target
 
 
-@pytest.mark.single_impl
 def test_a_core_that_does_not_load_warns_once_and_the_reference_is_used(tmp_path: Path) -> None:
     """A file where the core should be that is no library (a truncated download, another
     platform's build): one RuntimeWarning naming the loader's error, then the reference.
@@ -130,7 +125,6 @@ def test_a_core_that_does_not_load_warns_once_and_the_reference_is_used(tmp_path
     assert f"using the pure-Python reference: {FALLBACK_COST}" in message
 
 
-@pytest.mark.single_impl
 @pytest.mark.parametrize(
     ("error", "named"),
     [
@@ -152,7 +146,6 @@ def test_an_import_error_of_the_core_is_named(error: str, named: str) -> None:
     assert f"failed to import ({named})" in message
 
 
-@pytest.mark.single_impl
 def test_a_missing_core_is_silent(tmp_path: Path) -> None:
     """A source tree that was never built: the reference, without a warning, as before.
     (Does not depend on the kernels: it runs in a new interpreter.)"""
@@ -166,7 +159,6 @@ def test_a_missing_core_is_silent(tmp_path: Path) -> None:
     assert (result["implementation"], result["warnings"]) == ("python", [])
 
 
-@pytest.mark.single_impl
 def test_a_core_that_failed_to_build_warns(tmp_path: Path) -> None:
     """setup.py leaves _core_build_failed.txt when it installs the package without its core
     (tests/test_packaging.py builds one): importing it warns, naming the build's error.
@@ -181,7 +173,6 @@ def test_a_core_that_failed_to_build_warns(tmp_path: Path) -> None:
             "(sanggong._core: CompileError: command 'cc' failed: No such file)") in message
 
 
-@pytest.mark.single_impl
 def test_the_switch_never_tries_the_core(tmp_path: Path) -> None:
     """SANGGONG_NO_EXTENSIONS=1 asks for the reference: a broken core is not even tried, so
     there is nothing to warn about. (Does not depend on the kernels: a new interpreter.)"""

@@ -33,6 +33,7 @@ def _rounds() -> list[list[str]]:
 # --- a void round ----------------------------------------------------------------------------
 
 
+@pytest.mark.kernels
 def test_a_void_round_returns_every_stake_and_takes_its_cards_out_of_the_shoe() -> None:
     table = ObservedTable(SMALL, key=KEY)
     first = table.play(_rounds()[0], {"win:1": 100})
@@ -51,6 +52,7 @@ def test_a_void_round_returns_every_stake_and_takes_its_cards_out_of_the_shoe() 
     assert report.ok and report.void_rounds == 1 and "1 void round" in str(report), report
 
 
+@pytest.mark.kernels
 def test_a_carried_stake_stays_carried_through_a_void_round() -> None:
     seat = TableSession(MACAU)
     tie = seat.settle("9c 9d 5h", {1: "9h 9s 5c"}, {"win:1": 100})
@@ -66,6 +68,7 @@ def test_a_carried_stake_stays_carried_through_a_void_round() -> None:
         assert record.results[0]["returned"] == stake and type(record.results[0]["returned"]) is type(stake)
 
 
+@pytest.mark.kernels
 def test_money_is_conserved_through_voids() -> None:
     """Every round: the stakes are what is returned, carried on, and won by the house (a
     void round wins nothing); and a stake carried on is staked again in the next round."""
@@ -93,6 +96,7 @@ def test_money_is_conserved_through_voids() -> None:
     assert records[1].carried == {"win:1": 100} == records[2].carried  # ... through both void rounds
 
 
+@pytest.mark.kernels
 def test_a_void_round_past_the_cut_card_ends_the_shoe() -> None:
     table = ObservedTable(SMALL)
     for k in range(11):  # 8 + 10 x 7 = 78 cards out, of 104: the cut card lies 20..30 from the end
@@ -153,6 +157,7 @@ def _rechain(datas: list[dict[str, Any]]) -> list[str]:
     return lines
 
 
+@pytest.mark.kernels
 def test_a_void_flag_added_or_removed_is_refused() -> None:
     records = _log()
     lines = [r.to_json() for r in records]
@@ -175,6 +180,7 @@ def test_a_void_flag_added_or_removed_is_refused() -> None:
     assert not verify_log(_rechain([*datas[:2], back, datas[3]]), rules=SMALL, key=KEY).ok
 
 
+@pytest.mark.kernels
 def test_a_void_record_must_return_every_stake_and_hold_cards_the_shoe_had() -> None:
     datas = [json.loads(r.to_json()) for r in _log()]
     kept = json.loads(json.dumps(datas[1]))
@@ -191,6 +197,7 @@ def test_a_void_record_must_return_every_stake_and_hold_cards_the_shoe_had() -> 
         verify_log(_rechain([datas[0], with_hands, *datas[2:]]), rules=SMALL, key=KEY).reason)
 
 
+@pytest.mark.kernels
 def test_a_dealt_game_has_no_void_round() -> None:
     record = Game(MACAU, seed=1).play({"odd": 5})
     forged = dataclasses.replace(record, void=True, banker=None, hands={},
@@ -203,6 +210,7 @@ def test_a_dealt_game_has_no_void_round() -> None:
 # --- shuffles done again before a shoe's first round -----------------------------------------
 
 
+@pytest.mark.kernels
 def test_a_reshuffle_before_a_shoes_first_round_is_recorded_and_verified() -> None:
     table = ObservedTable(SMALL)
     table.shuffle()  # the table starts shuffled: this is a shuffle done again
@@ -233,6 +241,7 @@ def test_a_reshuffle_before_a_shoes_first_round_is_recorded_and_verified() -> No
     (MACAU.replace(decks=1, positions=2, deal_one_at_a_time=False), "Ac  9c Tc Jc Qc Kc Ad 2d 3d 4d"),
     (MACAU.replace(decks=8, positions=7), " ".join(DECK[:8] + DECK[20:44])),
 ])
+@pytest.mark.kernels
 def test_a_wrong_dealing_order_is_put_right_by_the_order_the_cards_came_out(rules: Any, cards: str) -> None:
     """Putting the cards "in their right place" is the dealing procedure applied to the
     order they came out of the shoe: an independent assignment, written from RULES.md
@@ -261,6 +270,7 @@ def test_a_wrong_dealing_order_is_put_right_by_the_order_the_cards_came_out(rule
 # --- the command line ---------------------------------------------------------------------------
 
 
+@pytest.mark.kernels
 def test_the_command_line_voids_and_settles_observed_cards(capsys: pytest.CaptureFixture[str]) -> None:
     out = run(["settle", "--rules", "macau", "--void", "--cards", "Qh 2d Td", "--bet", "win:1=100"], capsys)
     assert "void round" in out and "house net 0" in out
@@ -277,6 +287,7 @@ def test_the_command_line_voids_and_settles_observed_cards(capsys: pytest.Captur
     fails(["settle", "--rules", "online", "--void", "--banker", "Ks Qs 9d", "--bet", "win:1=1"], "not both", capsys)
 
 
+@pytest.mark.kernels
 def test_verify_reports_void_rounds(tmp_path: Any, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "log.jsonl"
     path.write_text("".join(r.to_json() + "\n" for r in _log()))

@@ -33,7 +33,6 @@ PYPROJECT = ROOT / "pyproject.toml"
 IN_SDIST = (ROOT / "PKG-INFO").exists()
 
 pytestmark = [
-    pytest.mark.single_impl,
     pytest.mark.skipif(not PYPROJECT.exists(), reason="no source tree beside the tests"),
 ]
 
@@ -200,7 +199,13 @@ def test_the_core_is_built_without_debug_information() -> None:
 
 
 def test_the_wheel_size_budget() -> None:
-    assert _pyproject()["tool"]["sanggong"]["wheel"]["max-bytes"] == 560_000
+    """The budget is a byte count, and the wheels workflow checks every wheel against it.
+    (Its value is pyproject.toml's alone: the test once repeated it, and failed only when
+    the budget was raised.)"""
+    budget = _pyproject()["tool"]["sanggong"]["wheel"]["max-bytes"]
+    assert type(budget) is int and budget > 0
+    workflow = _repo_file(".github/workflows/wheels.yml").read_text(encoding="utf-8")
+    assert "tools/check_wheel.sh --size wheelhouse/*.whl" in workflow
 
 
 @pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")

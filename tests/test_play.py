@@ -42,6 +42,8 @@ def _setup(rules: RuleSet, bets: tuple[str, ...], perfect: bool, burned_seen: bo
     (SMALL.replace(ranking=PRESETS["san_gong"].ranking), ("win:1", "tie:2", "odd"), True, False),
 ])
 def test_the_core_equals_the_reference(rules: RuleSet, bets: tuple[str, ...], perfect: bool, burned_seen: bool) -> None:
+    """Installs each implementation itself, in turn: the one the suite installs plays no
+    part, so it runs once."""
     import sanggong._core as core
     import sanggong._impl as impl
     import sanggong._pykernels as ref
@@ -64,6 +66,7 @@ def test_the_core_equals_the_reference(rules: RuleSet, bets: tuple[str, ...], pe
     assert fast.count_hist.sum() == fast.rounds * len(bets)
 
 
+@pytest.mark.kernels
 def test_the_cards_are_simulates(impl: object) -> None:
     """A chunk's rounds are simulate_chunk's rounds for the same seed (and so Game's):
     betting every round gives the same outcome counts."""
@@ -82,6 +85,7 @@ def test_the_cards_are_simulates(impl: object) -> None:
         assert int(simulated.counts[j].sum()) == played.rounds
 
 
+@pytest.mark.kernels
 def test_perfect_play_by_hand(impl: object) -> None:
     """Chunk 0 is Game(rules, seed=<child 0>): deal its shoes with Game, evaluate each
     round's unseen cards with ShoeEvaluator, bet the positive bets, settle with settle."""
@@ -119,7 +123,6 @@ def test_perfect_play_by_hand(impl: object) -> None:
     assert any(bet_rounds.values())  # the test saw a bet turn positive
 
 
-@pytest.mark.single_impl
 def test_betting_every_round_reproduces_the_fresh_edge() -> None:
     """Rounds dealt from a shoe have the fresh shoe's EV on average (the hands of any
     round are a uniformly random deal): within 4 standard errors for every bet."""
@@ -132,7 +135,6 @@ def test_betting_every_round_reproduces_the_fresh_edge() -> None:
         assert abs(z) < 4, (bet, z)
 
 
-@pytest.mark.single_impl
 def test_the_exact_evs_of_every_round_average_to_the_fresh_ev() -> None:
     result = play_shoes(MACAU, 300, "perfect", seed=4, bets=["point:0", "win:1", "tie:1"])
     for bet, played in result.bets.items():
@@ -142,13 +144,13 @@ def test_the_exact_evs_of_every_round_average_to_the_fresh_ev() -> None:
         assert played.perfect is not None and played.perfect.expected_gain_per_100 >= 0
 
 
+@pytest.mark.kernels
 def test_workers_do_not_change_the_result(impl: object) -> None:
     one = play_shoes(SMALL, 9, ["perfect", "count"], seed=5, workers=1, bets=FEW, chunk_size=2)
     two = play_shoes(SMALL, 9, ["perfect", "count"], seed=5, workers=2, bets=FEW, chunk_size=2)
     assert one == two and one.shoes == 9
 
 
-@pytest.mark.single_impl
 @pytest.mark.filterwarnings("ignore::DeprecationWarning", "ignore::ResourceWarning", "ignore::UserWarning")
 def test_a_dask_cluster_gives_the_local_result() -> None:
     distributed = pytest.importorskip("distributed", reason="the test extra installs dask[distributed]")
@@ -161,6 +163,7 @@ def test_a_dask_cluster_gives_the_local_result() -> None:
     assert remote == local
 
 
+@pytest.mark.kernels
 def test_default_tags_are_balanced_and_follow_the_effect_of_removal(impl: object) -> None:
     result = play_shoes(SMALL, 2, "count", seed=1, bets=["point:0", "tie:1", "odd"])
     removal = effect_of_removal(SMALL, ["point:0", "tie:1", "odd"])
@@ -171,6 +174,7 @@ def test_default_tags_are_balanced_and_follow_the_effect_of_removal(impl: object
         assert tags == dict(removal[bet].tags)
 
 
+@pytest.mark.kernels
 def test_thresholds_spreads_and_given_tags(impl: object) -> None:
     tags = {"A": 1, "2": 1, "3": 1, "4": 1, "5": 1, "6": 1, "7": 0, "8": 0, "9": 0, "T": -1, "J": -1, "Q": -2, "K": -2}
     base = play_shoes(SMALL, 40, CountPlay(tags=tags, threshold=-100), seed=8, bets=["point:0"])
@@ -187,7 +191,7 @@ def test_thresholds_spreads_and_given_tags(impl: object) -> None:
     assert c.units_bet == expected_units and c.threshold == 0
 
 
-def test_bad_input(impl: object) -> None:
+def test_bad_input() -> None:
     with pytest.raises(TypeError):
         play_shoes(3, 1, "perfect")  # type: ignore[arg-type]
     for shoes in (0, -1, 10**13, 2.5, True):
@@ -222,7 +226,6 @@ def test_bad_input(impl: object) -> None:
         play_shoes(SMALL, 1, "count", burned_seen="yes")  # type: ignore[arg-type]
 
 
-@pytest.mark.single_impl
 def test_perfect_play_of_a_suit_ranking_on_a_shoe() -> None:
     """A suit tie-break's pairs are summed by the shoe kernel too (its tie terms), so
     perfect information plays such a shoe: every round's exact EV, averaged, is the shoe
@@ -249,6 +252,7 @@ def test_perfect_play_of_a_suit_ranking_on_a_shoe() -> None:
         assert result[b].always.expected_gain_per_100 == pytest.approx(100 * float(ev_sum[b]) / rounds, rel=1e-9)
 
 
+@pytest.mark.kernels
 def test_design_lists_every_pay_in_range(impl: object) -> None:
     rules = MACAU.replace(decks=2)
     options = design(rules, "point:0", (Fraction(2, 100), Fraction(15, 100)), step=1, pays=(1, 12), shoes=3)
@@ -261,7 +265,6 @@ def test_design_lists_every_pay_in_range(impl: object) -> None:
         assert o.perfect_gain_per_100 is not None and o.perfect_gain_per_100 >= 0
 
 
-@pytest.mark.single_impl
 def test_design_of_a_pair_plus_table() -> None:
     """Every monotone table of a small grid, checked by analyze, against design's list."""
     import itertools
@@ -278,7 +281,7 @@ def test_design_of_a_pair_plus_table() -> None:
     assert found == expected and expected
 
 
-def test_design_refuses_bad_input(impl: object) -> None:
+def test_design_refuses_bad_input() -> None:
     for kwargs in ({"edge": (0.06, 0.02)}, {"edge": (0.01,)}, {"edge": (0.01, 0.02), "step": 0},
                    {"edge": (0.01, 0.02), "pays": (5, 1)}, {"edge": (0.01, 0.02), "decks": 0},
                    {"edge": (0.01, 0.02), "limit": 0}, {"edge": ("x", 0.02)}):
@@ -292,7 +295,6 @@ def test_design_refuses_bad_input(impl: object) -> None:
         design(MACAU, "point:0", (0.01, 0.02), key="9")
 
 
-@pytest.mark.single_impl
 def test_design_of_a_banker_game_multiplier() -> None:
     """A banker game's player bet: the multiplier of one hand varied, every grid point
     checked with analyze (the suit tie-break's counts: once, with the compiled core)."""
@@ -306,6 +308,7 @@ def test_design_of_a_banker_game_multiplier() -> None:
     assert all(o.perfect_gain_per_100 == (max(0.0, -float(o.house_edge)) * 100) for o in options)
 
 
+@pytest.mark.kernels
 def test_protect_command(capsys: pytest.CaptureFixture[str]) -> None:
     out = json.loads(run(["protect", "--rules", "macau", "--decks", "2", "--shoes", "20", "--seed", "1",
                           "--bets", "point:0,win:1", "--json"], capsys))
@@ -325,6 +328,7 @@ def test_protect_command(capsys: pytest.CaptureFixture[str]) -> None:
     fails(["protect", "--shoes", "3", "--tags", "/nonexistent/tags.json"], "tags", capsys)
 
 
+@pytest.mark.kernels
 def test_design_command(capsys: pytest.CaptureFixture[str]) -> None:
     out = json.loads(run(["design", "--rules", "macau", "--decks", "2", "--bet", "point:0", "--edge", "2%-15%",
                           "--step", "1", "--shoes", "3", "--json"], capsys))
@@ -337,6 +341,7 @@ def test_design_command(capsys: pytest.CaptureFixture[str]) -> None:
     fails(["design", "--bet", "nope", "--edge", "0.02-0.06"], "nope", capsys)
 
 
+@pytest.mark.kernels
 def test_progress_interruption_and_bankroll(impl: object) -> None:
     import threading
     import time

@@ -19,6 +19,7 @@ SLIP = {"p1": {"point:0": 10, "win:1": 100}, "p2": {"point:0": 50, "win:3": 20, 
 
 
 @pytest.mark.parametrize("banker", ["9c 9d 5h", "Kh Qs Jd", "Ac 2d 4h"])
+@pytest.mark.kernels
 def test_each_players_stakes_settle_as_their_own_slip(banker: str) -> None:
     hands = {1: "9h 9s 5c", 2: "Kc 7d 3h", 3: "Jc Qd 9s"}
     together = settle(MACAU, banker, hands, SLIP)
@@ -34,6 +35,7 @@ def test_each_players_stakes_settle_as_their_own_slip(banker: str) -> None:
     assert sum(Fraction(r.net) for r in together.results) == -Fraction(together.house_net)
 
 
+@pytest.mark.kernels
 def test_carried_stakes_are_each_players_own() -> None:
     seat = TableSession(MACAU)
     seat.settle("9c 9d 5h", {1: "9h 9s 5c"}, {"a": {"win:1": 100}, "b": {"win:1": 30, "tie:1": 5}})
@@ -68,6 +70,7 @@ def test_bad_slips_by_player(slip: Any, error: type[Exception], match: str) -> N
         settle(MACAU, "9c 9d 5h", {1: "9h 9s 5c"}, slip)
 
 
+@pytest.mark.kernels
 def test_a_game_by_player_records_and_verifies(impl: Any) -> None:
     game = Game(MACAU, seed=3, key=b"k")
     records = [game.play(SLIP if i % 3 else {"p9": {"even": 10}}) for i in range(40)]
@@ -85,6 +88,7 @@ def test_a_game_by_player_records_and_verifies(impl: Any) -> None:
     assert verify_log(lines, key=b"k").first_bad == 5
 
 
+@pytest.mark.kernels
 def test_a_slip_of_bets_alone_is_unchanged() -> None:
     record = Game(ONLINE, seed=6).play({"win:1": 100})
     assert record.results[0]["player"] is None and record.bets == {"win:1": 100}

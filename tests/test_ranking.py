@@ -17,7 +17,6 @@ from sanggong.hands import ranking_of
 from sanggong.ranking import DEFAULT_RANKING, HIGH_CARDS, ORDERS, TIERS, Ranking, RankingTables, tables_for
 
 
-@pytest.mark.single_impl
 @pytest.mark.parametrize(
     ("fields", "error", "match"),
     [
@@ -41,7 +40,6 @@ def test_bad_rankings_are_refused_naming_the_field(fields: dict[str, Any], error
             k: list(v) if isinstance(v, tuple) else v for k, v in fields.items()}}})
 
 
-@pytest.mark.single_impl
 def test_unknown_fields_of_a_ranking_in_a_file_are_named(tmp_path: Any) -> None:
     path = tmp_path / "table.toml"
     path.write_text(_toml_with_ranking_field("colour = 'red'"))
@@ -53,7 +51,6 @@ def _toml_with_ranking_field(line: str) -> str:
     return 'name = "x"\nvariant = "macau"\ndecks = 1\npositions = 1\n[pays]\nwin = 1\n[ranking]\n' + line + "\n"
 
 
-@pytest.mark.single_impl
 def test_every_combination_of_ranking_fields_builds_complete_tables() -> None:
     """All 3 orders x 3 tie-breaks x the 65 ordered selections of tiers: the tables build,
     check themselves against every ordered triple (RankingTables raises otherwise), and
@@ -69,6 +66,7 @@ def test_every_combination_of_ranking_fields_builds_complete_tables() -> None:
             assert tables.rank_dtype == (np.uint16 if tables.n_ranks > 256 else np.uint8)
 
 
+@pytest.mark.kernels
 def test_tables_are_cached_shared_by_threads_and_pickled_by_description() -> None:
     ranking = PRESETS["chinese"].ranking
     tables = tables_for(ranking)
@@ -85,7 +83,6 @@ def test_tables_are_cached_shared_by_threads_and_pickled_by_description() -> Non
     assert type(rebuilt) is type(tables.kernel)
 
 
-@pytest.mark.single_impl
 def test_the_core_refuses_tables_that_index_outside_themselves() -> None:
     """The kernels read the tables without a check of their own: Tables checks them whole."""
     good = tables_for(DEFAULT_RANKING)
@@ -123,6 +120,7 @@ def test_the_core_refuses_tables_that_index_outside_themselves() -> None:
         _core.Tables(Forged(cls=cls_merged))
 
 
+@pytest.mark.kernels
 def test_rules_argument_of_the_hand_functions() -> None:
     assert ranking_of(None) == DEFAULT_RANKING
     assert ranking_of("prosperity") == PRESETS["prosperity"].ranking

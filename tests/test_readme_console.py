@@ -10,6 +10,8 @@ import pytest
 
 from sanggong.cli import main
 
+pytestmark = pytest.mark.kernels  # every test here exercises the kernels: once per implementation
+
 README = Path(__file__).resolve().parent.parent / "README.md"
 
 

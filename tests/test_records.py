@@ -124,6 +124,7 @@ def _observed_log(key: bytes | None = None) -> list[str]:
 # --- the canonical form, the chain, the HMAC -------------------------------------------------
 
 
+@pytest.mark.kernels
 def test_canonical_form_hash_and_hmac_are_as_documented() -> None:
     lines = log("small", KEY)
     records = [RoundRecord.from_json(line) for line in lines]
@@ -141,6 +142,7 @@ def test_canonical_form_hash_and_hmac_are_as_documented() -> None:
     assert "hmac" not in unkeyed and unkeyed["hash"] == json.loads(lines[0])["hash"]  # the HMAC is outside
 
 
+@pytest.mark.kernels
 def test_write_log_and_verify_a_file(tmp_path: Path) -> None:
     game = Game(SMALL_SHOE, seed=8, key=KEY, recall=30)
     for i in range(24):
@@ -161,6 +163,7 @@ def test_write_log_and_verify_a_file(tmp_path: Path) -> None:
     assert verify_log(str(path), rules=SMALL_SHOE, key=KEY).records == 29
 
 
+@pytest.mark.kernels
 def test_money_kinds_survive_json() -> None:
     game = Game(MACAU, seed=6)
     for bets in ({"odd": Decimal("1.05")}, {"odd": Fraction(7, 2)}, {"odd": 3}):
@@ -169,6 +172,7 @@ def test_money_kinds_survive_json() -> None:
         assert back == record and type(back.bets["odd"]) is type(bets["odd"])
 
 
+@pytest.mark.kernels
 def test_records_compare_every_field_of_the_round() -> None:
     """Equality covers the shoe state and the rules digest (the chain fields, prev and
     hmac, place a record in its log: verify.verify_log checks them)."""
@@ -181,6 +185,7 @@ def test_records_compare_every_field_of_the_round() -> None:
     assert second.prev == first.hash and first.prev == "0" * 64
 
 
+@pytest.mark.kernels
 def test_hmac_key_and_rules_helpers() -> None:
     game = Game(SMALL_SHOE, seed=8)
     record = game.play({"win:1": 100})
@@ -205,6 +210,7 @@ def test_hmac_key_and_rules_helpers() -> None:
 
 
 @pytest.mark.parametrize("name", REPLAYABLE)
+@pytest.mark.kernels
 def test_shoe_states_round_trip_through_json(name: str) -> None:
     original = getattr(np.random, name)(17)
     state = state_json(original.state)
@@ -219,7 +225,6 @@ def test_shoe_states_round_trip_through_json(name: str) -> None:
     assert Game(SMALL_SHOE, rng=Unnamed(1)).play().shoe_state is None
 
 
-@pytest.mark.single_impl
 def test_records_reads_no_dealing_and_verify_log_lives_in_verify() -> None:
     """records is below dealing (which imports it) and verify above both: records
     imports neither, and does not hand on verify's verify_log (which made a circle of
@@ -233,7 +238,6 @@ def test_records_reads_no_dealing_and_verify_log_lives_in_verify() -> None:
     assert verify.verify_log is verify_log
 
 
-@pytest.mark.single_impl
 @pytest.mark.parametrize("module", ["dealing", "records", "verify"])
 def test_modules_import_no_private_names_of_others(module: str) -> None:
     """Each module uses only the public names of the others (a source check: run once)."""
@@ -246,6 +250,7 @@ def test_modules_import_no_private_names_of_others(module: str) -> None:
 
 @pytest.mark.parametrize("key", [None, KEY], ids=["no key", "key"])
 @pytest.mark.parametrize("kind", ["macau", "small", "online", "philox", "decimal"])
+@pytest.mark.kernels
 def test_a_games_log_verifies(kind: str, key: bytes | None) -> None:
     lines = log(kind, key)
     records = [RoundRecord.from_json(line) for line in lines]
@@ -263,6 +268,7 @@ def test_a_games_log_verifies(kind: str, key: bytes | None) -> None:
         assert Game.replay_record(rules_of(kind), record) == record
 
 
+@pytest.mark.kernels
 def test_observed_and_unnamed_generators_are_settled_not_replayed() -> None:
     lines = _observed_log(KEY)
     report = verify_log(lines, rules=SMALL_SHOE, key=KEY)
@@ -357,6 +363,7 @@ TAMPERING = {
 
 
 @pytest.mark.parametrize("name", list(TAMPERING))
+@pytest.mark.kernels
 def test_each_tampering_is_caught_and_named(name: str) -> None:
     edit, index, reason = TAMPERING[name]
     original = log("macau", KEY)
@@ -385,6 +392,7 @@ def test_each_tampering_is_caught_and_named(name: str) -> None:
     assert reason in str(report.reason), report.reason
 
 
+@pytest.mark.kernels
 def test_recomputed_hash_breaks_the_next_prev_or_the_hmac() -> None:
     lines = log("macau", KEY)
     data = dicts(lines)
@@ -416,6 +424,7 @@ def test_recomputed_hash_breaks_the_next_prev_or_the_hmac() -> None:
     ids=["deleted", "swapped", "inserted", "duplicated", "first removed", "blank", "empty object", "not JSON",
          "duplicate key", "float"],
 )
+@pytest.mark.kernels
 def test_removed_moved_and_inserted_lines(change: Any, first_bad: int, reason: str) -> None:
     lines = change(log("macau"))
     report = verify_log(lines)
@@ -425,6 +434,7 @@ def test_removed_moved_and_inserted_lines(change: Any, first_bad: int, reason: s
     assert str(report) == f"bad: {report.reason} ({first_bad} record{'s' if first_bad > 1 else ''} read)"
 
 
+@pytest.mark.kernels
 def test_keys() -> None:
     lines = log("small", KEY)
     assert verify_log(lines, rules=SMALL_SHOE, key=KEY).ok
@@ -439,6 +449,7 @@ def test_keys() -> None:
         ObservedTable(MACAU, key="secret")  # type: ignore[arg-type]
 
 
+@pytest.mark.kernels
 def test_rules_are_bound() -> None:
     lines = log("small")
     needed = verify_log(lines)
@@ -467,6 +478,7 @@ def test_rules_are_bound() -> None:
         ("carried", {"win:1": 100}, "carried"), ("burned", (), "burned"),
     ],
 )
+@pytest.mark.kernels
 def test_replay_record_names_the_field_that_disagrees(field: str, value: Any, named: str) -> None:
     record = RoundRecord.from_json(log("macau")[11])  # round 12, of shoe 1
     assert Game.replay_record(MACAU, record) == record
@@ -476,6 +488,7 @@ def test_replay_record_names_the_field_that_disagrees(field: str, value: Any, na
         Game.replay_record(MACAU, changed)
 
 
+@pytest.mark.kernels
 def test_replay_from_a_shoe_state_alone() -> None:
     records = [RoundRecord.from_json(line) for line in log("philox")]
     record = records[9]
@@ -494,6 +507,7 @@ def test_replay_from_a_shoe_state_alone() -> None:
 
 @pytest.mark.parametrize("name", ["random", "seed", "default_rng", "__class__", "Generator", "RandomState",
                                   "BitGenerator", "bit_generator", "pcg64", ""])
+@pytest.mark.kernels
 def test_a_record_never_names_another_numpy_callable(name: str) -> None:
     lines = log("philox")
     data = dicts(lines)
@@ -528,6 +542,7 @@ def test_a_record_never_names_another_numpy_callable(name: str) -> None:
         ({"state": [1, 3]}, "field 'shoe_state.state': expected an object"),
     ],
 )
+@pytest.mark.kernels
 def test_shoe_states_are_checked_before_numpy_sees_them(state: dict[str, Any], message: str) -> None:
     record = RoundRecord.from_json(log("small")[0])
     assert record.shoe_state is not None
@@ -551,6 +566,7 @@ def test_shoe_states_are_checked_before_numpy_sees_them(state: dict[str, Any], m
          r"field 'shoe_state.state.pos': expected an integer in 0..624"),
     ],
 )
+@pytest.mark.kernels
 def test_every_allowed_generator_has_its_schema(name: str, state: dict[str, Any], message: str) -> None:
     generator = getattr(np.random, name)(1)
     game = Game(SMALL_SHOE, rng=generator)
@@ -628,6 +644,7 @@ def _strict(data: dict[str, Any], path: str, value: Any) -> dict[str, Any]:
         ("extra", 1, ValueError, "field 'extra': not a field of a record"),
     ],
 )
+@pytest.mark.kernels
 def test_from_dict_names_the_field(path: str, value: Any, error: type[Exception], message: str) -> None:
     data = json.loads(log("macau")[0])
     with pytest.raises(error, match=message):
@@ -659,6 +676,7 @@ def test_from_dict_refuses_a_missing_field(missing: str) -> None:
         ("fraction", " 7/2", "a fraction"),
     ],
 )
+@pytest.mark.kernels
 def test_money_is_parsed_strictly_by_its_kind(kind: str, stake: Any, message: str) -> None:
     data = json.loads(log("decimal" if kind == "decimal" else "philox")[0])
     bet = next(iter(data["bets"]))
@@ -667,6 +685,7 @@ def test_money_is_parsed_strictly_by_its_kind(kind: str, stake: Any, message: st
         RoundRecord.from_dict(seal(data))
 
 
+@pytest.mark.kernels
 def test_money_text_must_be_canonical() -> None:
     data = json.loads(log("decimal")[0])
     data["bets"]["win:1"] = "12.5E+0"
@@ -678,6 +697,7 @@ def test_money_text_must_be_canonical() -> None:
         RoundRecord.from_dict(seal(data))
 
 
+@pytest.mark.kernels
 def test_record_lines_are_bounded_before_parsing() -> None:
     line = log("macau")[0]
     padded = line[:-1] + ',"x":"' + "a" * limits.MAX_RECORD_BYTES + '"}'
@@ -696,6 +716,7 @@ def test_record_lines_are_bounded_before_parsing() -> None:
     assert RoundRecord.from_json(line.encode()) == RoundRecord.from_json(line)
 
 
+@pytest.mark.kernels
 def test_verify_log_reads_files_line_by_line(tmp_path: Path) -> None:
     lines = log("small")
     path = tmp_path / "log.jsonl"
@@ -732,6 +753,7 @@ def test_verify_log_arguments() -> None:
         verify_log("/nonexistent/records.jsonl")
 
 
+@pytest.mark.kernels
 def test_carried_stakes_must_stay_on_the_table() -> None:
     lines = log("macau")
     records = [RoundRecord.from_json(line) for line in lines]
@@ -768,6 +790,7 @@ def _shoe_rounds(seed: int) -> list[list[str]]:
     return rounds
 
 
+@pytest.mark.kernels
 def test_observed_shoe_refuses_a_round_after_the_last_possible_cut_card() -> None:
     table = ObservedTable(CUT_RULES, key=KEY)
     rounds = _shoe_rounds(1)
@@ -789,6 +812,7 @@ def test_observed_shoe_refuses_a_round_after_the_last_possible_cut_card() -> Non
     assert report.ok and report.settled and not report.replayed, report.reason
 
 
+@pytest.mark.kernels
 def test_observed_shoe_house_may_shuffle_early_and_counts_cards() -> None:
     table = ObservedTable(CUT_RULES)
     rounds = _shoe_rounds(3)
@@ -806,6 +830,7 @@ def test_observed_shoe_house_may_shuffle_early_and_counts_cards() -> None:
     assert table.round == 1
 
 
+@pytest.mark.kernels
 def test_observed_log_with_a_round_after_the_cut_card_is_refused() -> None:
     rules = CUT_RULES
     table = ObservedTable(rules)
@@ -821,6 +846,7 @@ def test_observed_log_with_a_round_after_the_cut_card_is_refused() -> None:
     assert "field 'last_of_shoe' disagrees with the cards as dealt and settled" in str(report.reason)
 
 
+@pytest.mark.kernels
 def test_fresh_deck_tables_start_a_new_deck_every_round() -> None:
     table = ObservedTable(ONLINE)
     good = "5h Ks Qs 9d As 2d 3c 4h 4d 4c Jh Jd Tc"
@@ -889,6 +915,7 @@ MUTATION_LOGS = {"seeded": ("small", SMALL_SHOE), "state": ("philox", SMALL_SHOE
 @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
 @given(data=st.data(), value=values, how=st.sampled_from(["set", "set", "delete", "add"]),
        which=st.sampled_from(list(MUTATION_LOGS)), rewrite=st.booleans())
+@pytest.mark.kernels
 def test_any_change_is_reported_never_raised(data: st.DataObject, value: Any, how: str, which: str,
                                              rewrite: bool) -> None:
     kind, rules = MUTATION_LOGS[which]
@@ -920,6 +947,7 @@ def test_any_change_is_reported_never_raised(data: st.DataObject, value: Any, ho
 
 @settings(max_examples=20, deadline=None, suppress_health_check=list(HealthCheck))
 @given(value=values)
+@pytest.mark.kernels
 def test_observed_records_changed_anywhere_are_reported(value: Any) -> None:
     lines = _observed_lines()
     for index in (0, 5):

@@ -102,7 +102,6 @@ def _agree(ranking: object, shape: tuple[int, ...], seed: int, rounds: int) -> N
     assert int(single.sum()) == rounds * (shape[1] + 1)
 
 
-@pytest.mark.single_impl
 @pytest.mark.parametrize("shape", list(SHAPES))
 def test_round_loops_agree_with_the_reference(shape: str) -> None:
     """Every shape under the default ranking (compares the compiled core with the
@@ -110,7 +109,6 @@ def test_round_loops_agree_with_the_reference(shape: str) -> None:
     _agree(DEFAULT_RANKING, SHAPES[shape], 3, 150)
 
 
-@pytest.mark.single_impl
 @pytest.mark.parametrize("ranking", list(RANKING_IDS))
 @pytest.mark.parametrize("shape", ["online", "macau", "online-head-dealt", "one-deck-shoe-cut-anywhere",
                                    "sixteen-positions-head", "random-0", "random-1", "random-2"])
@@ -119,14 +117,12 @@ def test_round_loops_agree_with_the_reference_for_every_ranking(shape: str, rank
     _agree(RANKING_IDS[ranking], SHAPES[shape], 8, 150)
 
 
-@pytest.mark.single_impl
 @pytest.mark.parametrize("shape", ["online", "macau"])
 def test_common_shapes_agree_with_the_reference_over_many_rounds(shape: str) -> None:
     """Many shoes (a Macau shoe deals about 15 rounds); the online loop's every rotation."""
     _agree(DEFAULT_RANKING, SHAPES[shape], 21, 1500)
 
 
-@pytest.mark.single_impl
 @pytest.mark.parametrize("shape", ["online", "macau", "random-3"])
 def test_round_loops_stop_when_asked(shape: str) -> None:
     done, pairs, single, state = _chunk(_core, DEFAULT_RANKING, SHAPES[shape], 1, 5000, stop=1)
@@ -134,7 +130,6 @@ def test_round_loops_stop_when_asked(shape: str) -> None:
     assert state == np.random.PCG64(1).state
 
 
-@pytest.mark.single_impl
 def test_parity_can_fail() -> None:
     """The comparison above sees a difference: another seed gives other histograms."""
     a = _chunk(_core, DEFAULT_RANKING, ONLINE, 1, 300)
@@ -183,7 +178,6 @@ def _session(module: object, rules: RuleSet, rounds: int) -> tuple[object, ...]:
     return done, pairs.tolist(), single.tolist(), net.tolist(), bit_generator.state
 
 
-@pytest.mark.single_impl
 @pytest.mark.parametrize("rules", list(SESSION_RULES))
 def test_session_mode_agrees_with_the_reference(rules: str) -> None:
     """Each round's net of a bet slip with every bet, and the histograms, in session mode."""
@@ -193,7 +187,6 @@ def test_session_mode_agrees_with_the_reference(rules: str) -> None:
     assert any(got[3])  # money changed hands
 
 
-@pytest.mark.single_impl
 @pytest.mark.parametrize("rules", [PRESETS["online"], PRESETS["macau"].replace(decks=8, positions=7)],
                          ids=["online", "macau"])
 def test_counters_flushed_past_their_width_agree_with_session_counting(rules: RuleSet) -> None:

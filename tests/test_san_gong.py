@@ -139,6 +139,7 @@ def _tally(table: Analysis) -> dict[str, Counter[str]]:
 # --- the exact figures ----------------------------------------------------------------------
 
 
+@pytest.mark.kernels
 def test_every_bet_of_one_deck_card_by_card() -> None:
     """The 22,100 hands and the 407,170,400 ordered pairs of hands of one deck, counted
     card by card here: every outcome of every bet, and so its exact EV, equals the
@@ -153,6 +154,7 @@ def test_every_bet_of_one_deck_card_by_card() -> None:
 
 
 @pytest.mark.parametrize("cards", [DEPLETED, TWINS], ids=["one deck less 20", "twin cards"])
+@pytest.mark.kernels
 def test_every_bet_of_other_shoes_card_by_card(cards: tuple[int, ...]) -> None:
     """A depleted shoe and one of twin cards (exact ties of Dragon and Phoenix, suited
     pairs that Pair Plus calls flushes): the analysis and the shoe evaluator, the latter
@@ -175,6 +177,7 @@ def test_every_bet_of_other_shoes_card_by_card(cards: tuple[int, ...]) -> None:
         assert not suited[2] and not suited[3]  # a suited pair is no pair here
 
 
+@pytest.mark.kernels
 def test_single_hand_bets_of_two_decks_by_ordered_draws() -> None:
     """Two full decks (104 cards: beyond one mask) for the bets on one hand, by ordered
     draws of three cards with falling counts, divided by the 6 orders."""
@@ -198,7 +201,6 @@ def test_single_hand_bets_of_two_decks_by_ordered_draws() -> None:
 # --- the published figures as a check on the readings ---------------------------------------
 
 
-@pytest.mark.single_impl
 def test_the_readings_agree_with_the_published_figures() -> None:
     """The published analysis puts every bet but the pair near a 3% house edge and the
     pair near 67%: so do the readings the preset takes (the Tie aside: the rules page says
@@ -222,7 +224,6 @@ def test_the_readings_agree_with_the_published_figures() -> None:
         ({"pair_counts_trips": True}, ("pair:dragon",), 0.665, 0.670),  # agrees too
     ],
 )
-@pytest.mark.single_impl
 def test_the_other_readings(change: dict[str, object], bets: tuple[str, ...], low: float, high: float) -> None:
     """What the rules page says of the readings not taken: the literal zero rule for the
     totals and a 3P without a total for Even land far from 3%; every tier returning the
@@ -236,6 +237,7 @@ def test_the_other_readings(change: dict[str, object], bets: tuple[str, ...], lo
 # --- the table as dealt, and the rest of the engine -----------------------------------------
 
 
+@pytest.mark.kernels
 def test_the_table_deals_each_round_from_a_fresh_deck() -> None:
     """An online game: every round is a fresh shoe of one deck, shuffled, with no burn,
     no head card and no cut card, Dragon's three cards dealt first, then Phoenix's."""
@@ -248,6 +250,7 @@ def test_the_table_deals_each_round_from_a_fresh_deck() -> None:
         assert (record.burned, record.head_card, record.cut_card) == ((), None, None)
 
 
+@pytest.mark.kernels
 def test_game_records_and_verify_with_every_bet(tmp_path: object) -> None:
     """Rounds played with every bet settle as settle() settles their hands, write and read
     back as JSON, and verify as a log."""
@@ -265,6 +268,7 @@ def test_game_records_and_verify_with_every_bet(tmp_path: object) -> None:
     assert report.ok, report
 
 
+@pytest.mark.kernels
 def test_simulation_agrees_with_the_exact_figures() -> None:
     """Every bet simulated, against its exact return (the implementations deal the same
     rounds: the test of simulate_chunk compares their histograms)."""
@@ -275,6 +279,7 @@ def test_simulation_agrees_with_the_exact_figures() -> None:
     assert result.bets["total:9"].outcomes["push"] == result.bets["total:1-6"].outcomes["push"] > 0
 
 
+@pytest.mark.kernels
 def test_simulated_sessions_pay_the_totals_odds() -> None:
     """Int stakes on the totals: a session's money is the outcome counts times each
     range's own odds (4:1 on the 9, 2:1 on 7-8)."""
@@ -287,7 +292,6 @@ def test_simulated_sessions_pay_the_totals_odds() -> None:
     assert pair.returned == 194 * pair.outcomes["win"]
 
 
-@pytest.mark.single_impl
 def test_effect_of_removal_of_the_side_bets() -> None:
     """Removing a card changes the side bets as the exact analysis of the shoe less that
     card says (averaged over the four suits), and Dragon's and Phoenix's alike. Once: the
@@ -303,7 +307,6 @@ def test_effect_of_removal_of_the_side_bets() -> None:
     assert sum(removal["pair:phoenix"].tags.values()) == 0
 
 
-@pytest.mark.single_impl
 @pytest.mark.parametrize("perfect", [True, False])
 def test_shoe_play_of_the_core_equals_the_reference(perfect: bool) -> None:
     """Rounds of shoe play (a count and, where the table deals fresh decks, perfect

@@ -137,6 +137,7 @@ def _slip(rules: RuleSet, bet: str) -> dict[str, int]:
        (POINTS_ONLY, (THREE, P3, "tie:1", "win", 2100, 0, 0)),
        (POINTS_ONLY, (ZERO, THREE_FACES, "win:1", "win", 195, 5, 0))],
 )
+@pytest.mark.kernels
 def test_every_bet_and_outcome(rules: RuleSet, case: tuple[object, ...]) -> None:
     banker, hand, bet, outcome, returned, commission, carried = case
     result = settle(rules, banker, {1: hand}, _slip(rules, bet))[bet]  # type: ignore[arg-type]
@@ -157,6 +158,7 @@ def test_every_offered_bet_has_a_case() -> None:
     assert outcomes == {"win", "lose", "push", "carried"}
 
 
+@pytest.mark.kernels
 def test_variants_change_the_answer() -> None:
     no_zero = MACAU.replace(banker_three_faces_point=None)
     assert settle(no_zero, THREE_FACES, {}, {"point:0": 100})["point:0"].outcome == "lose"
@@ -190,6 +192,7 @@ def test_variants_change_the_answer() -> None:
          "win"),
     ],
 )
+@pytest.mark.kernels
 def test_the_readings_of_the_side_bets_are_fields(
     change: dict[str, object], phoenix: str, dragon: str, bet: str, outcome: str, returned: int, preset: str | None
 ) -> None:
@@ -202,6 +205,7 @@ def test_the_readings_of_the_side_bets_are_fields(
         assert settle(SAN_GONG, phoenix, {1: dragon}, {bet: 100})[bet].outcome == preset
 
 
+@pytest.mark.kernels
 def test_an_exact_tie_of_unequal_totals_returns_the_total_bets() -> None:
     """Two decks and a ranking without a high card: 5-5-5 and 7-7-7 tie as trips, with
     5 and 1 points: no one winning total, so every total bet is returned; equal totals
@@ -225,6 +229,7 @@ def test_an_exact_tie_of_unequal_totals_returns_the_total_bets() -> None:
         ("down", 100, 195), ("up", 100, 195),  # exact
     ],
 )
+@pytest.mark.kernels
 def test_commission_rounding(rounding: str, stake: int, returned: int) -> None:
     rules = MACAU.replace(rounding=rounding)
     result = settle(rules, THREE, {1: TWO_P9}, {"win:1": stake})["win:1"]
@@ -232,6 +237,7 @@ def test_commission_rounding(rounding: str, stake: int, returned: int) -> None:
     assert result.returned + result.commission == 2 * stake  # nothing created or lost
 
 
+@pytest.mark.kernels
 def test_decimal_and_fraction_money() -> None:
     dec = settle(MACAU, THREE, {1: TWO_P9}, {"win:1": Decimal("1.01")})["win:1"]
     assert (dec.returned, dec.commission) == (Decimal("1.96"), Decimal("0.06"))
@@ -246,6 +252,7 @@ def test_decimal_and_fraction_money() -> None:
     assert cents["win:1"].returned == Decimal("1.55")  # 1.575 down to the 0.05 unit
 
 
+@pytest.mark.kernels
 def test_large_stakes_are_exact() -> None:
     from sanggong.limits import MAX_STAKE
 
@@ -258,6 +265,7 @@ def test_large_stakes_are_exact() -> None:
         settle(MACAU, THREE, {1: TWO_P9}, {"win:1": MAX_STAKE + 1})
 
 
+@pytest.mark.kernels
 def test_totals_and_conservation() -> None:
     rng = np.random.default_rng(5)
     for _ in range(300):
@@ -299,11 +307,13 @@ def test_totals_and_conservation() -> None:
         ([("win:1", 100)], TypeError, "bets: expected a mapping"),
     ],
 )
+@pytest.mark.kernels
 def test_invalid_slips_name_the_bet(bets: object, error: type[Exception], match: str) -> None:
     with pytest.raises(error, match=match):
         settle(MACAU, THREE, {1: TWO_P9}, bets)  # type: ignore[arg-type]
 
 
+@pytest.mark.kernels
 def test_invalid_hands() -> None:
     with pytest.raises(ValueError, match="8 is not a position"):
         settle(MACAU, THREE, {8: TWO_P9}, {"odd": 100})
@@ -317,6 +327,7 @@ def test_invalid_hands() -> None:
 # --- a table session -------------------------------------------------------------------
 
 
+@pytest.mark.kernels
 def test_session_carries_stakes() -> None:
     seat = TableSession(MACAU)
     first = seat.settle(THREE, {1: THREE_TOO}, {"win:1": 100, "tie:1": 10, "even": 50})
@@ -338,6 +349,7 @@ def test_session_carries_stakes() -> None:
     [(50, ValueError, "may be increased, not reduced or withdrawn"), (0, ValueError, "not reduced or withdrawn"),
      (1.5, TypeError, "never a float")],
 )
+@pytest.mark.kernels
 def test_session_refuses_to_reduce_or_withdraw(stake: object, error: type[Exception], match: str) -> None:
     seat = TableSession(MACAU)
     seat.settle(THREE, {1: THREE_TOO}, {"win:1": 100})
@@ -346,6 +358,7 @@ def test_session_refuses_to_reduce_or_withdraw(stake: object, error: type[Except
     assert dict(seat.carried) == {"win:1": 100}  # nothing changed
 
 
+@pytest.mark.kernels
 def test_online_session_returns_pushes() -> None:
     seat = TableSession(ONLINE)
     result = seat.settle(THREE, {1: THREE_TOO}, {"win:1": 100})
@@ -357,6 +370,7 @@ def test_online_session_returns_pushes() -> None:
 
 @pytest.mark.parametrize("rules", [MACAU, ONLINE, THREE_PICTURES, POINTS_ONLY, *(PRESETS[n] for n in (
     "nagaworld", "genting_no_commission", "prosperity", "san_gong", "chinese"))], ids=lambda r: r.name)
+@pytest.mark.kernels
 def test_outcome_codes_match_the_plain_rules_everywhere(rules: RuleSet) -> None:
     """Every pair of hand classes x every Pair Plus category of both hands (x every order
     of the two hands, where their classes do not decide it) x every bet: the active
@@ -389,6 +403,7 @@ def test_outcome_codes_match_the_plain_rules_everywhere(rules: RuleSet) -> None:
         assert codes[:, j].tolist() == expected, name
 
 
+@pytest.mark.kernels
 def test_outcome_codes_reject_bad_input() -> None:
     zero = [[0, 0, 0, 0]]
     with pytest.raises(ValueError, match=r"round 1: classes \[0, 31"):
@@ -408,6 +423,7 @@ def test_outcome_codes_reject_bad_input() -> None:
         outcome_codes(ONLINE, ["odd"], zero, zero, zero)
 
 
+@pytest.mark.kernels
 def test_evaluated_rounds_settle_alike_through_both_paths() -> None:
     rng = np.random.default_rng(11)
     bets = list(ONLINE.bets)
@@ -424,6 +440,7 @@ def test_evaluated_rounds_settle_alike_through_both_paths() -> None:
 # --- hardening: impossible tables, forged values, exact money whatever the context ---------
 
 
+@pytest.mark.kernels
 def test_a_table_the_decks_cannot_hold_is_refused() -> None:
     with pytest.raises(ValueError, match="9d 2 times, more than 1 deck holds"):
         settle(ONLINE, "9c 9d 5h", {1: "Kh Qs 9d"}, {"win:1": 100})
@@ -436,6 +453,7 @@ def test_a_table_the_decks_cannot_hold_is_refused() -> None:
         seat.settle("Ah 2c 3c", {1: "Ah 5d 6d"}, {"win:1": 100})
 
 
+@pytest.mark.kernels
 def test_forged_hand_values_are_evaluated_from_their_cards() -> None:
     banker = evaluate("9c 9d 5h")  # 3
     forged = evaluate("2c 3d 4h")  # really 9 points, no face
@@ -450,6 +468,7 @@ def test_forged_hand_values_are_evaluated_from_their_cards() -> None:
 
 
 @pytest.mark.parametrize("precision", [1, 3, 28, 60])
+@pytest.mark.kernels
 def test_decimal_amounts_do_not_depend_on_the_callers_context(precision: int) -> None:
     import decimal
 
@@ -467,6 +486,7 @@ def test_decimal_amounts_do_not_depend_on_the_callers_context(precision: int) ->
         assert Fraction(result["win:1"].net) == expected - Fraction(stake)
 
 
+@pytest.mark.kernels
 def test_the_largest_decimal_stake_is_exact() -> None:
     from sanggong.limits import MAX_STAKE
 
@@ -480,6 +500,7 @@ def test_the_largest_decimal_stake_is_exact() -> None:
         settle(MACAU, "9c 9d 5h", {1: "Kh Qs 9s"}, {"win:1": Fraction(1, 10**40)})
 
 
+@pytest.mark.kernels
 def test_a_carried_stake_keeps_its_kind_of_money() -> None:
     seat = TableSession(MACAU)
     seat.settle(THREE, {1: THREE_TOO}, {"win:1": Decimal("1.50")})
@@ -502,6 +523,7 @@ def _money_strategy():  # type: ignore[no-untyped-def]
     return st.sampled_from([ints, decimals, fractions])
 
 
+@pytest.mark.kernels
 def test_money_is_conserved_on_random_slips() -> None:
     """staked - returned - carried == house net, exactly, each amount recomputed here
     from the pay table with Fractions; every amount in the slip's kind."""

@@ -39,6 +39,7 @@ def _check(rules: RuleSet, counts: np.ndarray) -> None:
 
 @pytest.mark.parametrize("name", ["macau", "online", "nagaworld", "genting_no_commission", "prosperity"])
 @pytest.mark.parametrize("decks", [1, 2, 5, 8])
+@pytest.mark.kernels
 def test_equals_analyze_on_depleted_shoes(impl, name: str, decks: int) -> None:
     rng = np.random.default_rng([decks, len(name)])
     rules = PRESETS[name].replace(decks=decks)
@@ -49,6 +50,7 @@ def test_equals_analyze_on_depleted_shoes(impl, name: str, decks: int) -> None:
 
 @pytest.mark.parametrize("name", ["san_gong", "chinese"])
 @pytest.mark.parametrize("decks", [1, 2, 8])
+@pytest.mark.kernels
 def test_suit_rankings_equal_analyze(impl, name: str, decks: int) -> None:
     """Suit tie-breaks: the kernel's six-card multisets and tie terms against analyze's
     pairs of hands (checked card by card in test_analysis), full and depleted shoes."""
@@ -63,6 +65,7 @@ def test_suit_rankings_equal_analyze(impl, name: str, decks: int) -> None:
     Ranking(order="faces_points", tiers=("three_threes", "face_trips", "trips", "three_faces"), high_card="rank_suit"),
     Ranking(order="points", tiers=("trips",), high_card="rank_suit"),
 ], ids=repr)
+@pytest.mark.kernels
 def test_suit_rankings_of_a_macau_table_equal_analyze(impl, ranking: Ranking) -> None:
     """Win (less commission), Tie and the banker's bets of a shoe whose ranking breaks ties
     by suit: every outcome's net differs, so each tie term counts."""
@@ -72,7 +75,6 @@ def test_suit_rankings_of_a_macau_table_equal_analyze(impl, ranking: Ranking) ->
     _check(rules, _depleted(rng, 3, 19))
 
 
-@pytest.mark.single_impl
 @pytest.mark.parametrize("name", ["macau", "san_gong", "online"])
 def test_the_core_sums_in_64_or_128_bits_as_the_reference(name: str) -> None:
     """An 8-deck shoe's sums fit 64 bits (the core's narrow loop); a 64-deck shoe's weights
@@ -95,12 +97,14 @@ def test_the_core_sums_in_64_or_128_bits_as_the_reference(name: str) -> None:
     Ranking(order="faces_points", tiers=("three_threes", "face_trips", "trips", "three_faces")),
     Ranking(high_card="rank"),  # 13 kinds
 ])
+@pytest.mark.kernels
 def test_other_rankings_equal_analyze(impl, ranking: Ranking) -> None:
     rng = np.random.default_rng(11)
     rules = PRESETS["macau"].replace(decks=3, ranking=ranking)
     _check(rules, _depleted(rng, 3, 100))
 
 
+@pytest.mark.kernels
 def test_small_shoe_against_every_deal(impl) -> None:
     """An independent count: every ordered (position, banker) pair of disjoint hands of
     a 9-card shoe, settled by ``settle``, averaged."""
@@ -124,6 +128,7 @@ def test_small_shoe_against_every_deal(impl) -> None:
     assert got == {b: total[b] / n for b in bets}
 
 
+@pytest.mark.kernels
 def test_remove_and_add_follow_the_shoe(impl) -> None:
     rules = PRESETS["macau"]
     shoe = ShoeEvaluator(rules)
@@ -135,6 +140,7 @@ def test_remove_and_add_follow_the_shoe(impl) -> None:
     assert shoe.evs() == fresh and shoe.cards == 416
 
 
+@pytest.mark.kernels
 def test_bad_input_is_refused_whole(impl) -> None:
     shoe = ShoeEvaluator(PRESETS["macau"].replace(decks=1))
     with pytest.raises(ValueError, match="cannot remove Kh"):
@@ -162,6 +168,7 @@ def test_bad_input_is_refused_whole(impl) -> None:
         small.evs()
 
 
+@pytest.mark.kernels
 def test_the_kernel_refuses_a_forged_plan(impl) -> None:
     plan = shoe_plan(PRESETS["macau"], ("win:1", "odd"))
     bad = np.array(plan.single_idx)
@@ -182,6 +189,7 @@ def _forged(plan, **changes):  # type: ignore[no-untyped-def]
     return type(plan)(**{**plan.__dict__, **changes})
 
 
+@pytest.mark.kernels
 def test_the_kernel_refuses_forged_tie_terms(impl) -> None:
     """A suit ranking's plan: its tie entries only with the suit order (and then the 13
     ranks as kinds), a multiset given twice (its weights would pass the sums' bound), a
@@ -199,6 +207,7 @@ def test_the_kernel_refuses_forged_tie_terms(impl) -> None:
             impl.ShoeKernel(forged, [1] * 52)
 
 
+@pytest.mark.kernels
 def test_the_kernel_refuses_forged_pair_plus_terms(impl) -> None:
     """Pair Plus's rows are rank multisets (past the cards' binomials) or three cards of one
     suit: a row that mixes the two, or names a rank past the 13, is refused."""
@@ -217,7 +226,6 @@ def test_the_kernel_refuses_forged_pair_plus_terms(impl) -> None:
             impl.ShoeKernel(_forged(plan, cards_idx=forged), [1] * 52)
 
 
-@pytest.mark.single_impl
 def test_the_core_refuses_tie_values_beyond_its_bound() -> None:
     """With tie terms the weights may sum to 2**6 times C(n, 6): values below 2**59 keep
     the 128-bit sums exact, and shoe_plan sends a plan beyond it to the reference."""

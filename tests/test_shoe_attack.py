@@ -12,10 +12,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import os
-import subprocess
-import sys
-import textwrap
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -23,6 +19,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from _harness import run_python
 from cli_run import fails, run
 from sanggong import MACAU, PRESETS, composition
 from sanggong.shoe import CountPlay, ShoeEvaluator, design, play_shoes, shoe_plan
@@ -30,28 +27,6 @@ from sanggong._table import table_params
 
 ONLINE = PRESETS["online"]
 POINT = ["point:0"]
-
-
-SANITIZED = "ASAN_OPTIONS" in os.environ  # tools/sanitize.sh: ASan reserves terabytes of shadow, and slows malloc
-
-
-def _child(code: str, timeout: float, memory: int | None = None) -> subprocess.CompletedProcess[str] | None:
-    """Run ``code`` in a fresh interpreter (under ``memory`` bytes of address space more
-    than an interpreter starts with); None when it ran past ``timeout`` seconds (and was
-    killed). Under the sanitizers the time is four times as long, and the memory limit
-    counts from the address space the child has once it runs (ASan's shadow included)."""
-    prelude = ""
-    if SANITIZED:
-        timeout *= 4
-    if memory is not None and sys.platform == "linux":  # (elsewhere: the time limit alone)
-        prelude = ("import resource\n"
-                   "vm = int(next(l for l in open('/proc/self/status') if l.startswith('VmSize')).split()[1]) * 1024\n"
-                   f"resource.setrlimit(resource.RLIMIT_AS, (vm + {memory}, vm + {memory}))\n")
-    try:
-        return subprocess.run([sys.executable, "-c", prelude + textwrap.dedent(code)], capture_output=True,
-                              text=True, timeout=timeout)
-    except subprocess.TimeoutExpired:
-        return None
 
 
 def _refused_quickly(call: str, needle: str, timeout: float = 8.0, memory: int | None = None) -> None:
@@ -71,7 +46,7 @@ def _refused_quickly(call: str, needle: str, timeout: float = 8.0, memory: int |
         else:
             print("ACCEPTED")
     """
-    done = _child(code, timeout, memory)
+    done = run_python(code, timeout, memory)
     assert done is not None, f"{call}: still running after {timeout} s (a hang)"
     assert done.returncode == 0, f"{call}: the interpreter died ({done.returncode}): {done.stderr[-500:]}"
     out = done.stdout.strip()
@@ -82,7 +57,6 @@ def _refused_quickly(call: str, needle: str, timeout: float = 8.0, memory: int |
 # --- ShoeEvaluator ---------------------------------------------------------------------------
 
 
-@pytest.mark.single_impl
 @pytest.mark.parametrize("method", ["remove", "add"])
 def test_evaluator_takes_a_numpy_array_of_cards(method: str) -> None:
     """``parse_cards`` takes an array of codes (a CardsLike iterable), but ``_codes``
@@ -96,7 +70,6 @@ def test_evaluator_takes_a_numpy_array_of_cards(method: str) -> None:
     assert shoe.cards == before + (2 if method == "add" else -2)
 
 
-@pytest.mark.single_impl
 def test_evaluator_takes_an_empty_numpy_array() -> None:
     """An empty array is no card, as "" and [] are (numpy refuses the truth value of an
     empty array: shoe.py ``_codes``)."""
@@ -105,7 +78,6 @@ def test_evaluator_takes_an_empty_numpy_array() -> None:
     assert shoe.cards == 416
 
 
-@pytest.mark.single_impl
 @pytest.mark.parametrize(("call", "error", "needle"), [
     (lambda: ShoeEvaluator(MACAU, np.ones(52)), TypeError, "float64"),
     (lambda: ShoeEvaluator(MACAU, np.ones((52, 1), int)), ValueError, "(52, 1)"),
@@ -143,7 +115,6 @@ def _play(**kw: Any) -> Any:
     return play_shoes(MACAU, kw.pop("shoes", 1), strategy, seed=1, bets=kw.pop("bets", POINT), **kw)
 
 
-@pytest.mark.single_impl
 @pytest.mark.parametrize(("kw", "needle"), [
     ({"bankroll": 10**400}, "bankroll"),
     ({"bankroll": Fraction(10**400)}, "bankroll"),
@@ -161,7 +132,6 @@ def test_play_shoes_huge_ints_are_refused_by_name(kw: dict[str, Any], needle: st
     assert needle in str(info.value)
 
 
-@pytest.mark.single_impl
 def test_play_shoes_bounds_the_true_count_bins() -> None:
     """bin_width 0.001 and max_count 10,000 are each within their bounds, but make
     2 * 10**7 + 2 bins: object histograms of bins x bets x codes, a CountBin per bin per
@@ -171,7 +141,6 @@ def test_play_shoes_bounds_the_true_count_bins() -> None:
                      "bin", memory=3 * 2**30)
 
 
-@pytest.mark.single_impl
 @pytest.mark.parametrize("tags", [{7: 1}, {"point:0": {7: 1}}])
 def test_play_shoes_names_a_tag_key_that_is_not_a_string(tags: dict[Any, Any]) -> None:
     """A non-string key of a tags mapping: ``k in RANK_SYMBOLS`` (a str) raises "'in
@@ -182,7 +151,6 @@ def test_play_shoes_names_a_tag_key_that_is_not_a_string(tags: dict[Any, Any]) -
     assert "7" in str(info.value)
 
 
-@pytest.mark.single_impl
 def test_play_shoes_with_large_pay_denominators() -> None:
     """Valid pays whose scaled nets pass 32 bits make the plan ``wide``: ``_kernel`` then
     builds the reference's ShoeKernel, which ``_run_play_chunk`` hands to the compiled
@@ -203,7 +171,6 @@ def test_play_shoes_with_large_pay_denominators() -> None:
     assert result.shoes == 1 and result["win:1"].perfect is not None
 
 
-@pytest.mark.single_impl
 @pytest.mark.parametrize("value", ["no", 1, None])
 def test_play_shoes_partial_on_interrupt_must_be_a_bool(value: Any) -> None:
     """``burned_seen`` must be True or False, but ``partial_on_interrupt`` is never
@@ -212,7 +179,6 @@ def test_play_shoes_partial_on_interrupt_must_be_a_bool(value: Any) -> None:
         _play(partial_on_interrupt=value)
 
 
-@pytest.mark.single_impl
 def test_play_shoes_progress_that_raises_propagates() -> None:
     """(passes) A progress callback's exception reaches the caller, and nothing hangs."""
     def boom(done: int, total: int) -> None:
@@ -222,7 +188,6 @@ def test_play_shoes_progress_that_raises_propagates() -> None:
         _play(shoes=5, chunk_size=1, progress=boom)
 
 
-@pytest.mark.single_impl
 @pytest.mark.parametrize(("kw", "error", "needle"), [
     ({"shoes": 0}, ValueError, "shoes"),
     ({"shoes": True}, TypeError, "True"),
@@ -274,7 +239,6 @@ def test_play_shoes_refuses_bad_input(kw: dict[str, Any], error: type[Exception]
     assert needle in str(info.value)
 
 
-@pytest.mark.single_impl
 def test_play_shoes_rules_not_a_rule_set() -> None:
     """(passes) What is neither a RuleSet nor a preset's name is refused, naming its type."""
     with pytest.raises(TypeError, match="int"):
@@ -284,7 +248,6 @@ def test_play_shoes_rules_not_a_rule_set() -> None:
 # --- design ---------------------------------------------------------------------------------------
 
 
-@pytest.mark.single_impl
 @pytest.mark.parametrize(("rules", "edge", "kw", "needle"), [
     (ONLINE, (-1, 1), {"shoes": "x"}, "shoes"),
     (ONLINE, (-1, 1), {"shoes": -5}, "shoes"),
@@ -303,7 +266,6 @@ def test_design_validates_every_argument_up_front(rules: Any, edge: Any, kw: dic
     assert needle in str(info.value)
 
 
-@pytest.mark.single_impl
 @pytest.mark.parametrize("call", [
     "design(MACAU, 'point:0', ('1e-99999999', '0.1'))",
     "design(MACAU, 'point:0', (0.02, 0.06), step='1e99999999')",
@@ -315,7 +277,6 @@ def test_design_string_exponents_do_not_hang(call: str) -> None:
     _refused_quickly(call, "1e", timeout=8.0)
 
 
-@pytest.mark.single_impl
 def test_design_pair_plus_enumeration_is_bounded_in_time() -> None:
     """Pair Plus over pays 1..1,000,000 (a million odds, allowed) and every edge: the walk
     tries 2,000,000 tables of Fraction arithmetic (and loops over pruned odds that do
@@ -326,7 +287,6 @@ def test_design_pair_plus_enumeration_is_bounded_in_time() -> None:
                      "pays", timeout=8.0)
 
 
-@pytest.mark.single_impl
 @pytest.mark.parametrize(("kw", "error", "needle"), [
     ({"edge": (float("nan"), 0.1)}, ValueError, "nan"),
     ({"edge": (float("inf"), 0.1)}, ValueError, "inf"),
@@ -362,7 +322,6 @@ def _plan(bets: tuple[str, ...] = ("odd", "point:0")) -> Any:
     return shoe_plan(MACAU, bets)
 
 
-@pytest.mark.single_impl
 @pytest.mark.parametrize("forge", ["object beyond int64", "uint64 beyond int64", "float"])
 def test_shoe_kernel_refuses_values_it_cannot_hold(forge: str) -> None:
     """A plan's values are summed exactly in 128 bits from 64-bit values: a value beyond
@@ -378,7 +337,6 @@ def test_shoe_kernel_refuses_values_it_cannot_hold(forge: str) -> None:
         _core.ShoeKernel(dataclasses.replace(plan, single_values=values), composition(8).tolist())
 
 
-@pytest.mark.single_impl
 def test_shoe_kernel_sums_64_bit_values_exactly() -> None:
     """Values beyond 32 bits (up to 64) are held and summed exactly: the reference agrees."""
     from sanggong import _core, _pykernels
@@ -391,7 +349,6 @@ def test_shoe_kernel_sums_64_bit_values_exactly() -> None:
     assert _core.ShoeKernel(forged, counts).numerators() == _pykernels.ShoeKernel(forged, counts).numerators()
 
 
-@pytest.mark.single_impl
 def test_shoe_kernel_refuses_an_entry_beyond_16_bits() -> None:
     """An index 65,539 is cast to uint16 (3) and accepted; the reference refuses it
     (_shoe.pxi ``ShoeKernel.__init__``)."""
@@ -404,7 +361,6 @@ def test_shoe_kernel_refuses_an_entry_beyond_16_bits() -> None:
         _core.ShoeKernel(dataclasses.replace(plan, single_idx=idx), composition(8).tolist())
 
 
-@pytest.mark.single_impl
 def test_shoe_kernel_refuses_a_multiset_that_overflows_its_weight() -> None:
     """Each entry is checked alone, not the row: a "3-card multiset" of three entries
     C(c, 3) of one kind is accepted, and its weight C(768, 3)**3 overflows int64 in
@@ -421,6 +377,7 @@ def test_shoe_kernel_refuses_a_multiset_that_overflows_its_weight() -> None:
 
 
 @pytest.mark.parametrize("forge", ["fold -1", "fold 300", "fold short", "kinds 53", "idx 0-d", "values 1-d"])
+@pytest.mark.kernels
 def test_shoe_kernel_refuses_a_forged_plan(impl: Any, forge: str) -> None:
     """Both kernels refuse a plan whose fold, kinds or arrays are malformed with a
     ValueError. (The compiled one does; the reference's ``ShoeKernel`` does not check
@@ -448,7 +405,6 @@ def test_shoe_kernel_refuses_a_forged_plan(impl: Any, forge: str) -> None:
         impl.ShoeKernel(dataclasses.replace(plan, **change), composition(8).tolist())
 
 
-@pytest.mark.single_impl
 @pytest.mark.parametrize(("counts", "needle"), [([65] + [8] * 51, "0..64"), ([8] * 53, "52"),
                                                 ([10**30] * 52, "0..64")])
 def test_shoe_kernel_refuses_bad_counts(counts: list[int], needle: str) -> None:
@@ -510,7 +466,6 @@ def _misaligned(arr: np.ndarray) -> np.ndarray:
     return out
 
 
-@pytest.mark.single_impl
 def test_play_chunk_itself_is_sound() -> None:
     """(passes) The forged-argument tests below start from arguments play_chunk accepts."""
     args = _chunk_args()
@@ -519,7 +474,6 @@ def test_play_chunk_itself_is_sound() -> None:
     assert int(args["count_hist"].sum()) == 2 * rounds
 
 
-@pytest.mark.single_impl
 def test_play_chunk_refuses_a_bin_width_whose_scale_overflows() -> None:
     """bin_width 5e-324 passes ``bin_width > 0``; 52 / unseen / bin_width is inf, a running
     count of 0 times inf is NaN, and the kernel converts NaN to a bin index (undefined
@@ -539,12 +493,11 @@ def test_play_chunk_refuses_a_bin_width_whose_scale_overflows() -> None:
         else:
             print("ACCEPTED", args["count_hist"].sum(axis=(1, 2)).tolist())
     """
-    done = _child(code, 30)
+    done = run_python(code, 30)
     assert done is not None and done.returncode == 0, done and done.stderr[-500:]
     assert done.stdout.startswith("REFUSED"), done.stdout
 
 
-@pytest.mark.single_impl
 @pytest.mark.parametrize("name", ["tags", "bet_tag", "bet_row", "row_scale", "fixed_ev"])
 def test_play_chunk_refuses_misaligned_arrays(name: str) -> None:
     """play_chunk checks the alignment of params, count_hist, perfect_hist, ev_bins and
@@ -560,7 +513,6 @@ def test_play_chunk_refuses_misaligned_arrays(name: str) -> None:
         _play_chunk(args)
 
 
-@pytest.mark.single_impl
 @pytest.mark.parametrize("counts", [[0] * 52, [1] * 52, [64] * 52])
 def test_play_chunk_refuses_a_kernel_that_is_not_the_full_shoe(counts: list[int]) -> None:
     """The kernel must hold the full shoe of ``params``' decks ("a full shoe when
@@ -577,7 +529,6 @@ def test_play_chunk_refuses_a_kernel_that_is_not_the_full_shoe(counts: list[int]
         _play_chunk(args)
 
 
-@pytest.mark.single_impl
 @pytest.mark.parametrize(("name", "forge", "needle"), [
     ("bet_row", lambda a: np.array([99, 0], np.int32), "row"),
     ("bet_row", lambda a: np.array([-1, 0], np.int32), "row"),
@@ -622,7 +573,6 @@ PROTECT = [*PROTECT_ANY, "--bets", "point:0"]
 DESIGN = ["design", "--rules", "macau", "--bet", "point:0", "--shoes", "1", "--json"]
 
 
-@pytest.mark.single_impl
 @pytest.mark.parametrize(("name", "text"), [
     ("deep.json", '{"a": ' + "[" * 30000 + "]" * 30000 + "}"),
     ("deep.toml", "a = " + "[" * 30000 + "]" * 30000 + "\n"),
@@ -638,7 +588,6 @@ def test_cli_tags_file_nested_too_deep(tmp_path: Path, capsys: pytest.CaptureFix
     fails([*PROTECT, "--tags", str(path)], "--tags", capsys)
 
 
-@pytest.mark.single_impl
 @pytest.mark.parametrize("tags", ['{"zzz": {"A": 1}}', '{"Z": 1}', '{"A": 1000}'])
 def test_cli_tags_are_checked_whatever_the_strategy(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                                     tags: str) -> None:
@@ -651,7 +600,6 @@ def test_cli_tags_are_checked_whatever_the_strategy(tmp_path: Path, capsys: pyte
     fails([*PROTECT, "--strategy", "perfect", "--tags", str(path)], "tags", capsys)
 
 
-@pytest.mark.single_impl
 def test_cli_plot_into_a_missing_directory(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """``--plot`` into a directory that does not exist: the shoes are played, the JSON
     printed, then savefig fails (and matplotlib's legend warning goes to stderr): output
@@ -662,7 +610,6 @@ def test_cli_plot_into_a_missing_directory(tmp_path: Path, capsys: pytest.Captur
     fails([*PROTECT, "--strategy", "count", "--plot", str(target)], "plot.png", capsys)
 
 
-@pytest.mark.single_impl
 def test_cli_design_step_beyond_the_pays_names_step(capsys: pytest.CaptureFixture[str]) -> None:
     """``--step 999999999999`` (no --pays): the message blames the pays the user never
     gave, "pays must satisfy 0 < low <= high <= 1,000,000, got (999999999999, 16)"
@@ -670,7 +617,6 @@ def test_cli_design_step_beyond_the_pays_names_step(capsys: pytest.CaptureFixtur
     fails([*DESIGN, "--edge", "0.02-0.06", "--step", "999999999999"], "step", capsys)
 
 
-@pytest.mark.single_impl
 @pytest.mark.parametrize(("argv", "needle"), [
     ([*PROTECT, "--cut", "1e999-2"], "1e999-2"),
     ([*PROTECT, "--cut", "nan-0.1"], "nan-0.1"),
@@ -709,7 +655,6 @@ def test_cli_refuses_bad_ranges(argv: list[str], needle: str, capsys: pytest.Cap
     fails(argv, needle, capsys)
 
 
-@pytest.mark.single_impl
 @pytest.mark.parametrize(("name", "data", "needle"), [
     ("bin", b"\xff\xfe\x00\x01" * 10, "not JSON or TOML"),
     ("big.json", b'{"A": 1,' + b" " * 70_000 + b'"K": 1}', "larger than"),
@@ -730,13 +675,11 @@ def test_cli_refuses_bad_tags_files(tmp_path: Path, capsys: pytest.CaptureFixtur
     fails([*PROTECT, "--strategy", "count", "--tags", str(path)], needle, capsys)
 
 
-@pytest.mark.single_impl
 def test_cli_tags_path_is_a_directory(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """(passes) A directory as the tags file: one line naming it."""
     fails([*PROTECT, "--tags", str(tmp_path)], str(tmp_path), capsys)
 
 
-@pytest.mark.single_impl
 def test_cli_design_negative_edges(capsys: pytest.CaptureFixture[str]) -> None:
     """(passes) ``--edge=-0.5--0.1`` (a player's edge) is a range design takes."""
     out = json.loads(run([*DESIGN, "--edge=-0.5--0.1"], capsys))

@@ -58,7 +58,6 @@ def _rounds(impl: object, fast: int, slow: int) -> int:
     return fast if impl is _core else slow
 
 
-@pytest.mark.single_impl
 @pytest.mark.parametrize("rules", RULE_SETS, ids=IDS)
 def test_compiled_and_reference_rounds_agree(rules: RuleSet) -> None:
     """The compiled loop and its plain twin, from the same bit generator state."""
@@ -85,6 +84,7 @@ def test_compiled_and_reference_rounds_agree(rules: RuleSet) -> None:
 
 
 @pytest.mark.parametrize("rules", RULE_SETS, ids=IDS)
+@pytest.mark.kernels
 def test_simulated_rounds_are_the_games_rounds(impl: object, rules: RuleSet) -> None:
     n = _rounds(impl, 3000, 400)
     pairs, single = _histograms(rules)
@@ -100,6 +100,7 @@ def test_simulated_rounds_are_the_games_rounds(impl: object, rules: RuleSet) -> 
 
 @pytest.mark.parametrize("rules", [ONLINE, PRESETS["nagaworld"], PRESETS["san_gong"], PRESETS["chinese"],
                                    PRESETS["prosperity"]], ids=lambda r: r.name)
+@pytest.mark.kernels
 def test_histograms_settle_as_settle_does(impl: object, rules: RuleSet) -> None:
     """bet_counts over the histograms against settle() called round by round."""
     names = tuple(rules.bets)
@@ -121,6 +122,7 @@ def test_histograms_settle_as_settle_does(impl: object, rules: RuleSet) -> None:
         assert got == want[n], n
 
 
+@pytest.mark.kernels
 def test_returns_agree_with_the_exact_values(impl: object) -> None:
     """Every preset (every ranking and table shape): simulated returns within 4 standard
     errors of the exact analysis."""
@@ -135,7 +137,6 @@ def test_returns_agree_with_the_exact_values(impl: object) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.single_impl
 def test_ten_million_rounds_within_four_standard_errors() -> None:
     """The issue's check at full size: 10 million rounds of each preset."""
     for rules in (ONLINE, MACAU):
@@ -143,6 +144,7 @@ def test_ten_million_rounds_within_four_standard_errors() -> None:
         assert all(abs(b.z) < 4 for b in result.bets.values() if b.z is not None)
 
 
+@pytest.mark.kernels
 def test_same_seed_same_result_whatever_the_workers(impl: object) -> None:
     n = _rounds(impl, 300_000, 2000)
     chunk = _rounds(impl, 40_000, 300)
@@ -154,6 +156,7 @@ def test_same_seed_same_result_whatever_the_workers(impl: object) -> None:
     assert isinstance(unseeded.seed, int) and simulate(ONLINE, 100, seed=unseeded.seed, workers=1) == unseeded
 
 
+@pytest.mark.kernels
 def test_money_is_the_games_money(impl: object) -> None:
     """int stakes, rounded as a table rounds them: the same total as Game settling each round."""
     slip = {"win:1": 101, "lose:2": 55, "pair_plus:banker": 7, "tie:3": 3}
@@ -171,6 +174,7 @@ def test_money_is_the_games_money(impl: object) -> None:
         assert isinstance(bet.returned, int)
 
 
+@pytest.mark.kernels
 def test_everything_that_crosses_to_a_worker_pickles() -> None:
     plan = plan_for(MACAU, ("win:1", "odd"))
     again = pickle.loads(pickle.dumps(plan))
@@ -183,7 +187,6 @@ def test_everything_that_crosses_to_a_worker_pickles() -> None:
     assert pickle.loads(pickle.dumps(_run_chunk)) is _run_chunk
 
 
-@pytest.mark.single_impl
 @pytest.mark.filterwarnings("ignore::DeprecationWarning", "ignore::ResourceWarning", "ignore::UserWarning")
 def test_a_dask_cluster_gives_the_local_result() -> None:
     """A real LocalCluster with two worker processes (workers import the compiled core)."""
@@ -197,6 +200,7 @@ def test_a_dask_cluster_gives_the_local_result() -> None:
     assert sessions == simulate_sessions(MACAU, {"win:1": 100}, 3000, 100, 40, seed=5, workers=1)
 
 
+@pytest.mark.kernels
 def test_progress_and_interruption(impl: object) -> None:
     seen: list[tuple[int, int]] = []
     n = _rounds(impl, 200_000, 1000)
@@ -217,6 +221,7 @@ def test_progress_and_interruption(impl: object) -> None:
     assert partial.interrupted and 0 < partial.rounds < n * 10
 
 
+@pytest.mark.kernels
 def test_sessions() -> None:
     a = simulate_sessions(MACAU, {"win:1": 100, "tie:1": 10}, 2000, 150, 60, seed=4, workers=1)
     b = simulate_sessions(MACAU, {"win:1": 100, "tie:1": 10}, 2000, 150, 60, seed=4, workers=2)
@@ -248,6 +253,7 @@ def test_bad_simulations(call: object, error: type[Exception], match: str) -> No
 # --- the command line -----------------------------------------------------------------------
 
 
+@pytest.mark.kernels
 def test_simulate_json_matches_the_api(capsys: pytest.CaptureFixture[str]) -> None:
     from sanggong.cli import main
 
@@ -258,7 +264,6 @@ def test_simulate_json_matches_the_api(capsys: pytest.CaptureFixture[str]) -> No
     assert [b["rtp"] for b in data["bets"]] == [b.rtp for b in expected.bets.values()]
 
 
-@pytest.mark.single_impl
 def test_simulate_text_plot_and_sessions(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Command-line wiring and matplotlib output (the kernels are tested above)."""
     from sanggong.cli import main
@@ -276,7 +281,6 @@ def test_simulate_text_plot_and_sessions(tmp_path: Path, capsys: pytest.CaptureF
     assert "--bankroll" in capsys.readouterr().err
 
 
-@pytest.mark.single_impl
 def test_ctrl_c_stops_within_a_second_and_prints_the_partial_result() -> None:
     """A real SIGINT to the installed command line."""
     proc = subprocess.Popen(
@@ -323,6 +327,7 @@ def test_chunk_seeds_are_the_spawned_children() -> None:
         assert (_child(parent, k).generate_state(8) == child.generate_state(8)).all()
 
 
+@pytest.mark.kernels
 def test_session_bankrolls_beyond_64_bits_stay_exact() -> None:
     """The largest stakes from a bankroll above 2**63: every final is recomputed here in
     Python integers by playing the same rounds through ``Game`` (session k deals from
@@ -355,6 +360,7 @@ def test_ctrl_c_stops_session_mode_within_a_second() -> None:
     assert _run_sessions(ONLINE, (("win:1", 1),), money, 100, 1000, 0, seeds, False, stop) == (0, [], 0)
 
 
+@pytest.mark.kernels
 def test_misaligned_money_is_refused_by_the_core_and_realigned_by_sessions() -> None:
     """Found by the sanitizer run: a slip's money table sent to a Dask worker arrived as a
     view at an odd offset, read through an int64 pointer."""
@@ -396,7 +402,6 @@ def test_a_deck_larger_than_the_draw_tables_is_refused_by_both_kernels() -> None
             kernels.draw(np.random.PCG64(1), np.zeros(52 * 65, np.uint8), 0, 5, np.zeros(5, np.uint8))
 
 
-@pytest.mark.single_impl
 def test_ctrl_c_stops_session_mode_within_a_second_with_the_sessions_finished() -> None:
     """A real SIGINT to the installed command line in session mode (it once took most of
     a minute: the sessions never looked at the stop flag)."""

@@ -47,6 +47,8 @@ from hypothesis.stateful import (
 
 from sanggong import MACAU, ONLINE, Card, Game, ObservedTable, RoundRecord, RuleSet, TableSession, limits, verify_log
 
+pytestmark = pytest.mark.kernels  # every test here exercises the kernels: once per implementation
+
 with warnings.catch_warnings():  # see tests/test_fuzz.py: imported once, quietly
     warnings.simplefilter("ignore")
     try:

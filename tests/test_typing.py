@@ -5,10 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
-import pytest
 
-
-@pytest.mark.single_impl
 def test_mypy_strict_on_the_installed_package(tmp_path: object) -> None:
     """Static checking does not depend on the kernels in use: run once."""
     result = subprocess.run(

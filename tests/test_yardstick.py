@@ -49,7 +49,6 @@ def _core_chunk(module: object, rules: object, seed: int, rounds: int) -> tuple[
     return pairs, single, bit_generator.state
 
 
-@pytest.mark.single_impl
 @pytest.mark.parametrize("seed", [1, 2, 17, 2024, 987654321])
 @pytest.mark.parametrize("shape", list(SHAPES))
 def test_yardstick_gives_the_core_histograms(lib: object, shape: str, seed: int) -> None:
@@ -68,7 +67,6 @@ def test_yardstick_gives_the_core_histograms(lib: object, shape: str, seed: int)
     assert bit_generator.state == state  # the same draws consumed, no more, no fewer
 
 
-@pytest.mark.single_impl
 @pytest.mark.parametrize("shape", list(SHAPES))
 def test_yardstick_counts_past_its_counters_width(lib: object, shape: str) -> None:
     """The yardstick counts in 16-bit counters added into the histograms every 65,535
@@ -85,7 +83,6 @@ def test_yardstick_counts_past_its_counters_width(lib: object, shape: str) -> No
     assert bit_generator.state == state
 
 
-@pytest.mark.single_impl
 @pytest.mark.parametrize("shape", list(SHAPES))
 def test_yardstick_gives_the_reference_histograms(lib: object, shape: str) -> None:
     """The pure-Python reference, the source of truth, on a short chunk."""
@@ -99,7 +96,6 @@ def test_yardstick_gives_the_reference_histograms(lib: object, shape: str) -> No
     assert bit_generator.state == state
 
 
-@pytest.mark.single_impl
 def test_yardstick_histograms_depend_on_the_seed(lib: object) -> None:
     """The comparison above can fail: another seed gives other histograms."""
     rules, run = SHAPES["online"]
@@ -110,7 +106,6 @@ def test_yardstick_histograms_depend_on_the_seed(lib: object) -> None:
     assert not np.array_equal(a[0], b[0])
 
 
-@pytest.mark.single_impl
 def test_yardstick_rejects_histograms_of_the_wrong_shape(lib: object) -> None:
     rules, run = SHAPES["macau"]
     pairs, single = yardstick.histograms(4)

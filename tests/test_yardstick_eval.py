@@ -3,7 +3,7 @@ system C compiler, gives exactly what ``sanggong.evaluate_batch`` gives (uint8 c
 default ranking): on all 140,608 ordered triples against the reference's plain functions,
 on random hands of many lengths against evaluate_batch, and the same first bad row. The
 report times the core against it, so a yardstick that did other work would flatter or
-shame the core. It needs no compiled core: it runs once (``single_impl``)."""
+shame the core. It needs no compiled core: it runs once."""
 
 from __future__ import annotations
 
@@ -20,7 +20,6 @@ from sanggong import _spec as ref
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 from yardstick_eval import YardstickUnavailable, load_eval_yardstick  # noqa: E402
 
-pytestmark = pytest.mark.single_impl
 
 ALL_TRIPLES = np.array(list(itertools.product(range(52), repeat=3)), dtype=np.uint8)
 
