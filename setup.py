@@ -5,7 +5,8 @@ compiler error), the build prints a banner saying so, records why in
 ``sanggong/_core_build_failed.txt`` and installs the pure-Python package, which is correct
 but hundreds to thousands of times slower (``sanggong._impl.FALLBACK_COST``). pip shows
 a build's output only with ``-v``, so the note is what the user sees: ``sanggong._impl``
-finds it and warns (RuntimeWarning) when it loads the kernels. ``SANGGONG_REQUIRE_CORE=1`` makes such a failure fail the build instead
+finds it and warns (RuntimeWarning) when it loads the kernels. ``SANGGONG_REQUIRE_CORE=1``
+makes such a failure fail the build instead
 (the wheels, the tests workflow, ``tools/check_wheel.sh``).
 """
 
@@ -20,8 +21,8 @@ from setuptools.command.build_ext import build_ext
 from setuptools.errors import CCompilerError, ExecError, PlatformError
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "tools"))
-import gen_headers  # noqa: E402  (tools/ is not a package: put it on the path first)
-import gen_tables  # noqa: E402
+import gen_headers  # (tools/ is not a package: put on the path first)
+import gen_tables
 
 gen_tables.write_header()  # the default ranking's tables, from the reference
 gen_headers.write_headers()  # the limits, from limits.py; the table's parameters, from _table.py

@@ -39,31 +39,31 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
+import _harness
 import numpy as np
 import pytest
+from _harness import Violation, short
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import sanggong
 from sanggong import (
+    MACAU,
+    ONLINE,
     Card,
     Game,
     HandValue,
-    MACAU,
-    ONLINE,
     RoundRecord,
     RuleSet,
     _impl,
-    _pykernels as ref,
     analyze,
     hand_cards,
     limits,
     settle,
 )
-
-from _harness import Violation, short
-
-import _harness
+from sanggong import (
+    _pykernels as ref,
+)
 
 # A fuzz module's marks: Hypothesis may print ints of 30,000 digits (the conftest's
 # ``unlimited_int_repr`` lifts the int-to-text limit in this process; children run with the
@@ -115,7 +115,7 @@ def call(fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
         if not str(exc).strip():
             raise Violation("EmptyMessage", f"{name}({_args(args, kwargs)}) raised {type(exc).__name__} with no message") from exc
         return REFUSED
-    except BaseException as exc:  # noqa: BLE001 - anything else breaks the contract
+    except BaseException as exc:
         text = "".join(traceback.format_exception(exc)[-6:])
         raise Violation(
             f"Raised{type(exc).__name__}", f"{name}({_args(args, kwargs)}) raised {type(exc).__name__}: {short(str(exc), 500)}\n{text}"
@@ -513,7 +513,7 @@ def _kind_of(stake: Any) -> type | None:
 
 def _exact(value: Any) -> Fraction:
     """The exact value of an amount; a non-finite or non-money amount is a violation."""
-    if _kind_of(value) is None or isinstance(value, Decimal) and not value.is_finite():
+    if _kind_of(value) is None or (isinstance(value, Decimal) and not value.is_finite()):
         raise Violation("BadAmount", f"{short(value)} is not an amount")
     return Fraction(value)
 

@@ -14,6 +14,7 @@ from types import ModuleType
 
 import numpy as np
 import pytest
+from rank_numbers import rank_numbers
 
 from sanggong import MACAU, ONLINE, RuleSet, _core, _impl, _pykernels, rank_batch
 from sanggong import _spec as ref
@@ -22,7 +23,6 @@ from sanggong.analysis import analyze, composition, effect_of_removal
 from sanggong.ranking import DEFAULT_RANKING, ORDERS, TIERS, Ranking, tables_for
 from sanggong.rules import PRESETS
 from sanggong.settlement import result_of
-from rank_numbers import rank_numbers
 
 THREE_PICTURES = MACAU.replace(name="three pictures", tie_by="points", pays={**MACAU.pays, "tie": 8})
 RANKING = ("win", "lose", "tie")

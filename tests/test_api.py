@@ -126,8 +126,21 @@ def _entry_points() -> dict[str, Callable[[Any], Any]]:
     """Every entry point that takes ``rules``, called with it (the online preset's hands,
     bets and records), to what it gives."""
     from sanggong import (
-        Game, ObservedTable, Replayer, Resettler, ShoeEvaluator, TableSession, deal_batch, design, detect,
-        effect_of_removal, evaluate, play_shoes, settle, simulate_sessions, verify_log,
+        Game,
+        ObservedTable,
+        Replayer,
+        Resettler,
+        ShoeEvaluator,
+        TableSession,
+        deal_batch,
+        design,
+        detect,
+        effect_of_removal,
+        evaluate,
+        play_shoes,
+        settle,
+        simulate_sessions,
+        verify_log,
     )
     from sanggong.rules import as_rules
 

@@ -162,7 +162,7 @@ SLIPS = {
     "chinese": ["--banker", "Qh Qd 8d", "--hand", "1=Kh Kd Ks", "--hand", "2=2c 7c 3d",
                 "--bet", "player:1=100", "--bet", "player:2=100"],
 }
-SESSION_BETS = {preset: "win:1" for preset in ALL} | {"san_gong": "dragon", "chinese": "player:1"}
+SESSION_BETS = dict.fromkeys(ALL, "win:1") | {"san_gong": "dragon", "chinese": "player:1"}
 
 
 def _api_settlement(preset: str) -> dict[str, object]:

@@ -58,7 +58,7 @@ def test_eval_reads_hands_from_standard_input_as_the_api_evaluates_them(
     _stdin(monkeypatch, "\n".join(["# a comment", HANDS[0], "", *HANDS[1:]]) + "\n")
     lines = run(["eval", "--rules", rules, "--json", "-"], capsys).splitlines()
     assert len(lines) == len(HANDS)
-    for line, text in zip(lines, HANDS):
+    for line, text in zip(lines, HANDS, strict=True):
         hand, data = evaluate(text, rules), json.loads(line)
         assert (data["label"], data["rank"], data["tier"], data["rules"]) == (hand.label, hand.rank, hand.tier, rules)
     _stdin(monkeypatch, "\n".join(HANDS))  # (no final newline)
@@ -313,7 +313,7 @@ def test_bets_with_identical_figures_are_shown_once(capsys: pytest.CaptureFixtur
                      "point:2,4,6,8"]
     exact = analyze(MACAU).to_dict()["bets"]  # each bet the API counts: a group's are all the same
     by_name = {b["bet"]: {k: v for k, v in b.items() if k != "bet"} for b in exact}
-    for group in (["win:%d" % k for k in range(1, 8)], ["point:%d" % k for k in (1, 3, 5, 7, 9)]):
+    for group in ([f"win:{k}" for k in range(1, 8)], [f"point:{k}" for k in (1, 3, 5, 7, 9)]):
         assert all(by_name[n] == by_name[group[0]] for n in group)
     assert by_name["point:0"] != by_name["point:1"] != by_name["point:2"]
     assert "One line for the bets of a kind with the same figures: win:1..7 is each of win:1, win:2, ..., win:7." in out

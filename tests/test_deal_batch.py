@@ -14,11 +14,23 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from sanggong import MACAU, ONLINE, PRESETS, DealtRounds, Game, RuleSet, Seed, deal_batch, rank_batch, simulate
-from sanggong import _core, _pykernels
+from sanggong import (
+    MACAU,
+    ONLINE,
+    PRESETS,
+    DealtRounds,
+    Game,
+    RuleSet,
+    Seed,
+    _core,
+    _pykernels,
+    deal_batch,
+    rank_batch,
+    simulate,
+)
+from sanggong._table import table_params
 from sanggong.limits import MAX_BATCH_ROUNDS
 from sanggong.rounds import NO_CARD
-from sanggong._table import table_params
 
 # name -> rule set: positions 1..16, burns, a head card burned or not, one card at a
 # time or three, a fresh deck or a shoe with its cut card, several shoes a chunk

@@ -15,8 +15,20 @@ import numpy as np
 import pytest
 
 import sanggong._impl as _impl
-from sanggong import MACAU, ONLINE, PRESETS, Card, Game, ObservedTable, RoundRecord, RuleSet
-from sanggong import _core, _pykernels, _spec, limits
+from sanggong import (
+    MACAU,
+    ONLINE,
+    PRESETS,
+    Card,
+    Game,
+    ObservedTable,
+    RoundRecord,
+    RuleSet,
+    _core,
+    _pykernels,
+    _spec,
+    limits,
+)
 from sanggong.dealing import Replayer, Resettler, assign, first_hand
 
 PARITY_BIT_GENERATORS = [np.random.PCG64, np.random.PCG64DXSM, np.random.Philox, np.random.SFC64]
@@ -194,7 +206,7 @@ def test_macau_shoe_burns_cut_card_and_reshuffles() -> None:
     for r in records:
         by_shoe.setdefault(r.shoe, []).append(r)
     assert len(by_shoe) >= 4
-    for shoe, rounds in list(by_shoe.items())[:-1]:  # the complete shoes
+    for _shoe, rounds in list(by_shoe.items())[:-1]:  # the complete shoes
         assert [r.round_in_shoe for r in rounds] == list(range(1, len(rounds) + 1))
         assert len(rounds[0].burned) == MACAU.decks  # as many burned as decks after a shuffle
         assert all(len(r.burned) == 1 for r in rounds[1:])  # then one before every round
@@ -534,7 +546,7 @@ def test_observed_rounds_of_every_table_shape(name: str) -> None:
     Phoenix last) and a faces-first shoe: the cards a Game dealt, played on an
     ObservedTable, settle alike, ranked by the preset's ranking."""
     rules = PRESETS[name].replace(decks=2, positions=3, cut_card_range=(20, 24)) if name == "prosperity" else PRESETS[name]
-    slip = {bet: 100 for bet in list(rules.bets)[:2]}
+    slip = dict.fromkeys(list(rules.bets)[:2], 100)
     game = Game(rules, seed=4)
     table = ObservedTable(rules)
     shoe = 1

@@ -111,7 +111,7 @@ def test_the_statistic_against_a_direct_computation() -> None:
     records = _game(3, 60, slip_of)
     found = detect(records, SMALL)
     for player in ("pro", "flat"):
-        excess, square, z = _direct(records, player)
+        excess, _square, z = _direct(records, player)
         assert found[player].z == pytest.approx(z, rel=1e-9)
         assert found[player].p_value == pytest.approx(0.5 * math.erfc(z / math.sqrt(2)), rel=1e-9)
         stats = found[player]

@@ -23,7 +23,6 @@ from sanggong import _spec as ref
 from sanggong.ranking import HIGH_CARDS, ORDERS, TIERS, Ranking, tables_for
 from sanggong.rules import PRESETS
 
-
 ALL_TRIPLES = np.array(list(itertools.product(range(52), repeat=3)), dtype=np.uint8)
 EVERY_RANKING = [
     Ranking(order=order, tiers=tiers, high_card=high)

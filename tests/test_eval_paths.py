@@ -9,7 +9,7 @@ of the others by default, under all 585 with ``-m slow`` (the twin takes about a
 ranking). Under all 585, by default, every vector kernel gives the scalar kernel's arrays.
 
 These test the core's dispatch, which the twin does not have: they run once, with the core
-(``single_impl``)."""
+(not marked ``kernels``)."""
 
 from __future__ import annotations
 
@@ -26,8 +26,6 @@ from sanggong import _core, _pykernels, batch, evaluate_batch
 from sanggong._vector_plan import triples
 from sanggong.ranking import HIGH_CARDS, ORDERS, TIERS, Ranking, tables_for
 from sanggong.rules import PRESETS
-
-pytestmark = pytest.mark.single_impl
 
 EVERY_RANKING = [
     Ranking(order=order, tiers=tiers, high_card=high)

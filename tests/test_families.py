@@ -31,7 +31,7 @@ from sanggong.rules import PRESETS
 
 MACAU_FAMILY = ("macau", "online", "nagaworld", "genting", "genting_no_commission")
 ALL_PRESETS = (*MACAU_FAMILY, "prosperity", "san_gong", "chinese")
-FAMILY_OF = {**{name: "macau" for name in MACAU_FAMILY}, "prosperity": "prosperity",
+FAMILY_OF = {**dict.fromkeys(MACAU_FAMILY, "macau"), "prosperity": "prosperity",
              "san_gong": "san_gong", "chinese": "chinese"}
 
 # suits by code (0 clubs, 1 diamonds, 2 hearts, 3 spades): spades > hearts > clubs > diamonds
@@ -518,7 +518,7 @@ def _expected_macau_family(preset: str, bet: str, banker: list[int], hand: list[
     if bet == "tie":
         if preset == "nagaworld":  # equal points; 3P ties only 3P
             h3, b3 = _faces(hand) == 3, _faces(banker) == 3
-            tied = h3 and b3 or (not h3 and not b3 and _points(hand) == _points(banker))
+            tied = (h3 and b3) or (not h3 and not b3 and _points(hand) == _points(banker))
         else:
             tied = order == 0
         return stake * (1 + TIE_ODDS[preset]) if tied else 0

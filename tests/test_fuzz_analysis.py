@@ -13,23 +13,6 @@ from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import strategies as st
-from hypothesis.extra import numpy as hnp
-
-from sanggong import (
-    MACAU,
-    ONLINE,
-    RuleSet,
-    analyze,
-    compare_batch,
-    composition,
-    effect_of_removal,
-    limits,
-    parse_cards,
-    rank_batch,
-    settle,
-)
-
 from _fuzzing import (
     ALLOWED,
     FUZZ_MODULE,
@@ -52,8 +35,23 @@ from _fuzzing import (
     layouts,
     texts,
 )
-
 from _harness import Violation, fuzz, short
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+from sanggong import (
+    MACAU,
+    ONLINE,
+    RuleSet,
+    analyze,
+    compare_batch,
+    composition,
+    effect_of_removal,
+    limits,
+    parse_cards,
+    rank_batch,
+    settle,
+)
 
 pytestmark = [*FUZZ_MODULE, pytest.mark.kernels]
 
@@ -168,7 +166,7 @@ def test_errors_name_the_bad_value(name: str) -> None:
         except ALLOWED as exc:
             check(any(re.search(n, str(exc)) for n in names), f"{name}: the message {str(exc)!r} names none of {names}",
                   "DoesNotNameTheValue")
-        except BaseException as exc:  # noqa: BLE001
+        except BaseException as exc:
             raise Violation(f"Raised{type(exc).__name__}", f"{name} raised {type(exc).__name__}: {exc}") from exc
 
     in_child(run)

@@ -39,15 +39,14 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+import _harness
 import pytest
+from _harness import failure, fuzz, log
 from hypothesis import strategies as st
 
 import sanggong
 from sanggong import MACAU, ONLINE, limits
 from sanggong.cli import DEFAULT_PRESET, build_parser, main
-
-import _harness
-from _harness import failure, fuzz, log
 
 pytestmark = _harness.LARGE_REPR_IS_FINE
 
@@ -103,7 +102,7 @@ def _strict_json(text: str) -> list[Any]:
 @functools.cache
 def _option_names() -> frozenset[str]:
     names = set()
-    for _, sub in _subparsers().items():
+    for sub in _subparsers().values():
         for action in sub._actions:
             names.update(action.option_strings)
             if not action.option_strings and action.dest not in ("help",):
@@ -250,7 +249,7 @@ def workdir() -> Any:
             import matplotlib
 
             matplotlib.use("Agg")
-            import matplotlib.pyplot  # noqa: F401
+            import matplotlib.pyplot
         except ImportError:
             pass
     with tempfile.TemporaryDirectory(prefix="sanggong-cli-fuzz-") as tmp:
@@ -379,7 +378,7 @@ def _value(draw: st.DrawFn, option: str, action: argparse.Action) -> str:
         beyond = {"rounds": limits.MAX_SIM_ROUNDS, "sessions": limits.MAX_SESSIONS,
                   "session-rounds": limits.MAX_SESSION_ROUNDS, "decks": limits.MAX_DECKS, "positions": limits.MAX_POSITIONS}
         choice = draw(st.integers(0, 5))
-        if choice <= 2 or name not in beyond and choice <= 4:
+        if choice <= 2 or (name not in beyond and choice <= 4):
             return str(draw(small_values[name]))
         if choice <= 4 and name in beyond:
             return str(beyond[name] + draw(st.sampled_from([1, 10**6, 10**20])))  # beyond the limit: refused
@@ -436,7 +435,7 @@ def argvs(draw: st.DrawFn, command: str | None = None, base: bool = False) -> li
         if any(w in f"{action.dest} {action.metavar}".lower() for w in ("log", "file", "path")):
             argv.append(draw(st.one_of(st.sampled_from(LOG_NAMES), st.sampled_from(FILE_NAMES), texts)))
         elif action.nargs in ("+", "*") or action.nargs is None:
-            count = draw(st.integers(0 if action.nargs != "+" else 0, 4))
+            count = draw(st.integers(0, 4))
             argv += [draw(st.sampled_from(CARDS + ["Kh", "Qs", "9d", "10h", "x"])) for _ in range(count)]
     if draw(st.integers(0, 5)) == 0:  # a stray token somewhere
         argv.insert(draw(st.integers(0, len(argv))), draw(st.one_of(texts, st.sampled_from(

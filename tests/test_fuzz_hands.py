@@ -10,26 +10,6 @@ from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import strategies as st
-from hypothesis.extra import numpy as hnp
-
-import sanggong
-from sanggong import (
-    Card,
-    HandValue,
-    _pykernels as ref,
-    compare,
-    compare_batch,
-    evaluate,
-    evaluate_batch,
-    hand_cards,
-    pair_plus_batch,
-    parse_card,
-    parse_cards,
-    parse_hands,
-    rank_batch,
-)
-
 from _fuzzing import (
     FUZZ_MODULE,
     REFUSED,
@@ -52,8 +32,28 @@ from _fuzzing import (
     oracle_rank,
     rank_table,
 )
-
 from _harness import Violation, fuzz, short
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+import sanggong
+from sanggong import (
+    Card,
+    HandValue,
+    compare,
+    compare_batch,
+    evaluate,
+    evaluate_batch,
+    hand_cards,
+    pair_plus_batch,
+    parse_card,
+    parse_cards,
+    parse_hands,
+    rank_batch,
+)
+from sanggong import (
+    _pykernels as ref,
+)
 
 pytestmark = FUZZ_MODULE
 
@@ -223,14 +223,14 @@ def check_batch(kind: str, hands: Any, other: Any, out: Any, threads: Any) -> No
         got = (result.rank, result.pair_plus)
         want = (expected_rank, expected_pp)
         if out is not None:  # (an entry None: allocated, as without out)
-            check(all(o is None or r is o for r, o in zip((result.rank, result.pair_plus), out)),
+            check(all(o is None or r is o for r, o in zip((result.rank, result.pair_plus), out, strict=False)),
                   "evaluate_batch(out=...) did not return out")
     else:
         got = (result,)
         want = (expected_rank if kind == "rank" else expected_pp,)
         if out is not None:
             check(result is out, f"{kind}_batch(out=...) did not return out")
-    for g, w in zip(got, want):
+    for g, w in zip(got, want, strict=False):
         check(isinstance(g, np.ndarray) and g.dtype == np.uint8 and np.array_equal(g, w),
               f"{kind}_batch({short(hands)}) = {short(g)}, expected {short(w)}", "WrongBatch")
     with kernels_swapped():
@@ -328,7 +328,7 @@ def check_kernels_agree(name: str, hands: np.ndarray, other: np.ndarray) -> None
             results.append(("ok", value, [o.tolist() for o in outs_] if value is None or value < 0 else None))
         except (ValueError, TypeError) as exc:
             results.append(("refused", type(exc).__name__, None))
-        except BaseException as exc:  # noqa: BLE001
+        except BaseException as exc:
             raise Violation(type(exc).__name__, f"{kernels.IMPLEMENTATION}.{name}({short(hands)}) raised {type(exc).__name__}: {exc}") from exc
     check(results[0][0] == results[1][0], f"{name}({short(hands)}): cython {results[0]}, python {results[1]}",
           "ImplementationsDiffer")

@@ -15,11 +15,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import strategies as st
-
-from sanggong import Game, MACAU, ONLINE, RuleSet, analyze, composition, limits
-from sanggong.simulation import simulate
-
 from _fuzzing import (
     FAST,
     FUZZ_MODULE,
@@ -33,8 +28,11 @@ from _fuzzing import (
     in_child,
     junk_values,
 )
-
 from _harness import Violation, fuzz, short
+from hypothesis import strategies as st
+
+from sanggong import MACAU, ONLINE, Game, RuleSet, analyze, composition, limits
+from sanggong.simulation import simulate
 
 pytestmark = FUZZ_MODULE
 
@@ -242,7 +240,7 @@ def test_rule_file_path_of_any_type() -> None:
                 RuleSet.load(path)  # type: ignore[arg-type]
             except (ValueError, TypeError, FileNotFoundError, IsADirectoryError):
                 continue
-            except BaseException as exc:  # noqa: BLE001
+            except BaseException as exc:
                 raise Violation(type(exc).__name__, f"RuleSet.load({short(path)}) raised {type(exc).__name__}: {exc}") from exc
 
     in_child(load_all)

@@ -14,11 +14,6 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
-from hypothesis import strategies as st
-
-import sanggong
-from sanggong import Card, MACAU, ONLINE, RuleSet, TableSession, limits, settle
-
 from _fuzzing import (
     FAST,
     FUZZ_MODULE,
@@ -46,8 +41,11 @@ from _fuzzing import (
     stakes_any,
     texts,
 )
-
 from _harness import fuzz, short
+from hypothesis import strategies as st
+
+import sanggong
+from sanggong import MACAU, ONLINE, Card, RuleSet, TableSession, limits, settle
 
 pytestmark = FUZZ_MODULE
 

@@ -13,11 +13,6 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
-from hypothesis import strategies as st
-
-from sanggong import MACAU, ONLINE, RuleSet, limits
-from sanggong.simulation import simulate, simulate_sessions
-
 from _fuzzing import (
     ALLOWED,
     FAST,
@@ -34,8 +29,11 @@ from _fuzzing import (
     kernels_swapped,
     slips,
 )
-
 from _harness import Violation, fuzz, short
+from hypothesis import strategies as st
+
+from sanggong import MACAU, ONLINE, RuleSet, limits
+from sanggong.simulation import simulate, simulate_sessions
 
 pytestmark = FUZZ_MODULE
 
@@ -102,7 +100,7 @@ def check_simulation_starts_promptly(rules: RuleSet, rounds: int, chunk: int) ->
         pass
     except ALLOWED:
         pass
-    except BaseException as exc:  # noqa: BLE001
+    except BaseException as exc:
         raise Violation(type(exc).__name__, f"simulate(rounds={rounds}, chunk_size={chunk}) raised {type(exc).__name__}: {exc}") from exc
     else:
         raise Violation("Invariant", "the progress callback was never called")

@@ -12,12 +12,14 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from rank_numbers import rank_numbers
 
 from sanggong import (
     CLASS_LABELS,
     Card,
     HandValue,
     PairPlus,
+    _impl,
     compare,
     compare_batch,
     evaluate,
@@ -25,11 +27,9 @@ from sanggong import (
     pair_plus_batch,
     rank_batch,
 )
-from sanggong import _impl
 from sanggong import _spec as ref
 from sanggong.ranking import DEFAULT_RANKING, Ranking, tables_for
 from sanggong.rules import PRESETS
-from rank_numbers import rank_numbers
 
 ALL_TRIPLES = np.array(list(itertools.product(range(52), repeat=3)), dtype=np.uint8)
 ONE_DECK_HANDS = np.array(list(itertools.combinations(range(52), 3)), dtype=np.uint8)

@@ -7,6 +7,7 @@ issue that found them.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import json
 import os
 import sys
@@ -37,16 +38,17 @@ from sanggong import (
     TableSession,
     composition,
     deal_batch,
+    dealing,
     evaluate,
     parse_cards,
     parse_hands,
     play_shoes,
+    seeds,
     settle,
     simulate,
     simulate_sessions,
     verify_log,
 )
-from sanggong import dealing, seeds
 from sanggong._canonical import canonical_json
 from sanggong.cli import main
 from sanggong.records import record_hash
@@ -191,7 +193,7 @@ def test_a_record_is_the_same_bytes_whatever_the_number_types(given: Any, base: 
         return
     assert _log(given) == _log(base)
     record = RoundRecord.from_json(_log(given, 1)[0])
-    assert all(type(v) is type(base) for v in record.bets.values())  # noqa: E721 - the base type itself
+    assert all(type(v) is type(base) for v in record.bets.values())
     assert verify_log(_log(given), key=KEY).ok
 
 
@@ -506,7 +508,7 @@ def test_an_observed_table_shared_by_threads(switchy: Any) -> None:
     records = _hammer(lambda: [table.play(cards, {"win:1": 100}) for _ in range(10)])
     assert sorted(r.round for r in records) == list(range(1, 81)) and table.round == 80
     by_round = sorted(records, key=lambda r: r.round)
-    assert all(b.prev == a.hash for a, b in zip(by_round, by_round[1:]))
+    assert all(b.prev == a.hash for a, b in itertools.pairwise(by_round))
 
 
 @pytest.mark.kernels
@@ -515,13 +517,12 @@ def test_a_replayer_shared_by_threads(switchy: Any) -> None:
     records = [game.play({"odd": 5}) for _ in range(40)]
     replayer = Replayer(MACAU)
     checked = _hammer(lambda: [replayer.check(r) for r in records[:10]], threads=4)
-    assert Counter(r.round for r in checked) == {n: 4 for n in range(1, 11)}
+    assert Counter(r.round for r in checked) == dict.fromkeys(range(1, 11), 4)
 
 
 
-@pytest.mark.single_impl
 def test_a_shoe_evaluator_shared_by_threads(switchy: Any) -> None:
-    """(The lock is the evaluator's, not the kernel's: once.) Eight threads take the two black aces of a one-deck shoe out and put them back while
+    """Eight threads take the two black aces of a one-deck shoe out and put them back while
     they read the EVs: at most one holds them at a time (a remove is checked and done whole,
     never one ace of the two), and every EV read is the full shoe's or the shoe without
     them, never a mix of the two."""

@@ -17,9 +17,9 @@ from sanggong.analysis import effect_of_removal
 from sanggong.dealing import Game
 from sanggong.rules import RuleSet
 from sanggong.seeds import child as _child
-from sanggong.simulation import _run_chunk
 from sanggong.shoe import CountPlay, PerfectPlay, ShoeEvaluator, design, play_shoes
 from sanggong.shoe._play import _run_play_chunk, _Setup
+from sanggong.simulation import _run_chunk
 
 SMALL = MACAU.replace(decks=2, name="macau_2")  # a shoe of 104 cards: three or four rounds
 FEW = ("win:1", "tie:3", "odd", "even", "three_faces", "point:0", "point:6")
@@ -93,7 +93,7 @@ def test_perfect_play_by_hand(impl: object) -> None:
     result = play_shoes(rules, 2, "perfect", seed=77, workers=1, bets=bets)
     game = Game(rules, seed=_child(np.random.SeedSequence(77), 0))
     shoe = ShoeEvaluator(rules, bets=bets)
-    bet_rounds = {b: 0 for b in bets}
+    bet_rounds = dict.fromkeys(bets, 0)
     net = {b: Fraction(0) for b in bets}
     ev_sum = {b: Fraction(0) for b in bets}
     shoes = rounds = 0
@@ -274,7 +274,7 @@ def test_design_of_a_pair_plus_table() -> None:
     found = {tuple(o.pays.values()) for o in options}
     expected = set()
     for table in itertools.combinations_with_replacement(range(1, 7), 5):  # non-decreasing
-        pays = dict(zip(("pair", "flush", "straight", "three_of_a_kind", "straight_flush"), map(Fraction, table)))
+        pays = dict(zip(("pair", "flush", "straight", "three_of_a_kind", "straight_flush"), map(Fraction, table), strict=True))
         edge = -analyze(ONLINE.replace(pair_plus_pays=pays))["pair_plus:1"].ev_exact
         if low <= edge <= high:
             expected.add(tuple(pays.values()))

@@ -11,8 +11,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from sanggong import PRESETS, RuleSet, compare_batch, evaluate, rank_batch
-from sanggong import _core
+from sanggong import PRESETS, RuleSet, _core, compare_batch, evaluate, rank_batch
 from sanggong.hands import ranking_of
 from sanggong.ranking import DEFAULT_RANKING, HIGH_CARDS, ORDERS, TIERS, Ranking, RankingTables, tables_for
 

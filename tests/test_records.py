@@ -7,9 +7,9 @@ from __future__ import annotations
 import ast
 import dataclasses
 import functools
-import importlib
 import hashlib
 import hmac
+import importlib
 import json
 from decimal import Decimal
 from fractions import Fraction
@@ -21,9 +21,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sanggong import MACAU, ONLINE, Game, ObservedTable, RoundRecord
-from sanggong import limits
-from sanggong import records, verify
+from sanggong import MACAU, ONLINE, Game, ObservedTable, RoundRecord, limits, records, verify
 from sanggong.records import (
     REPLAYABLE,
     ZERO_HASH,
@@ -70,7 +68,7 @@ def rechain(dicts: list[dict[str, Any]], key: bytes | None = None) -> list[str]:
     return [json.dumps(d, ensure_ascii=False) for d in dicts]
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _log(kind: str, key: bytes | None) -> tuple[str, ...]:
     """Logs of a few games (the same cards with both implementations)."""
     if kind == "macau":  # the preset: 8 decks, two shoes and more, carried Win stakes
@@ -513,7 +511,7 @@ def test_a_record_never_names_another_numpy_callable(name: str) -> None:
     data = dicts(lines)
     data[0]["shoe_state"]["bit_generator"] = name
     message = f"field 'shoe_state.bit_generator': '{name}' is not a bit generator a record may name"
-    before = np.random.get_state()[1].tolist()  # type: ignore[index]
+    before = np.random.get_state()[1].tolist()  # type: ignore[index]  # noqa: NPY002 - numpy's global state, checked untouched
     with pytest.raises(ValueError, match=message):
         RoundRecord.from_dict(seal(data[0]))
     record = RoundRecord.from_json(lines[0])
@@ -522,7 +520,7 @@ def test_a_record_never_names_another_numpy_callable(name: str) -> None:
         Game.replay_record(SMALL_SHOE, dataclasses.replace(record, shoe_state={**record.shoe_state, "bit_generator": name}))
     report = verify_log(rechain(data), rules=SMALL_SHOE)
     assert report.first_bad == 1 and message in str(report.reason)
-    assert np.random.get_state()[1].tolist() == before  # type: ignore[index]  # nothing reseeded numpy
+    assert np.random.get_state()[1].tolist() == before  # type: ignore[index]  # noqa: NPY002 - nothing reseeded numpy
 
 
 @pytest.mark.parametrize(

@@ -9,19 +9,18 @@ ranking."""
 from __future__ import annotations
 
 import random
+from fractions import Fraction
 
 import numpy as np
 import pytest
 
-from fractions import Fraction
-
 from sanggong import _core, _pykernels
+from sanggong._table import table_params
 from sanggong.money import Purse
 from sanggong.ranking import DEFAULT_RANKING, tables_for
 from sanggong.rules import PRESETS, RuleSet
 from sanggong.settlement import bet_result, plan_for
 from sanggong.simulation import _histograms, _possible
-from sanggong._table import table_params
 
 RANKINGS = {rules.ranking: name for name, rules in reversed(list(PRESETS.items()))}
 RANKING_IDS = {name: ranking for ranking, name in RANKINGS.items()}

@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 
 from sanggong import limits
-from sanggong.ranking import Ranking
 from sanggong.dealing import Game
+from sanggong.ranking import Ranking
 from sanggong.rules import MACAU, ONLINE, PRESETS, SAN_GONG, BetSpec, RuleSet, parse_bet
 from sanggong.rules._ruleset import DRAGON_PHOENIX_FIELDS as _DRAGON_PHOENIX_FIELDS
 

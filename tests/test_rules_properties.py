@@ -17,11 +17,11 @@ from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
 from sanggong import analyze, limits
-from sanggong.ranking import HIGH_CARDS, ORDERS, TIERS, Ranking, tables_for
+from sanggong._table import table_params
 from sanggong.dealing import Game
+from sanggong.ranking import HIGH_CARDS, ORDERS, TIERS, Ranking, tables_for
 from sanggong.rules import MACAU, ONLINE, PAIR_PLUS_CATEGORIES, RuleSet
 from sanggong.rules._bets import PAY_KEYS as _PAY_KEYS
-from sanggong._table import table_params
 
 FIELDS = [f.name for f in dataclasses.fields(RuleSet)]
 HUGE = 10**100000

@@ -26,7 +26,6 @@ from sanggong.rules._files import PaysFile as _PaysFile
 from sanggong.rules._files import RuleFile as _RuleFile
 from sanggong.rules._files import to_toml as _toml
 
-
 FIELDS = [f.name for f in dataclasses.fields(RuleSet)]
 HUGE = 10**100000
 

@@ -25,7 +25,7 @@ from sanggong.analysis import Analysis
 from sanggong.cards import Card, parse_cards
 from sanggong.dealing import Game
 from sanggong.records import RoundRecord
-from sanggong.rules import PRESETS, RuleSet
+from sanggong.rules import PRESETS
 from sanggong.verify import verify_log
 
 SAN_GONG = PRESETS["san_gong"]
@@ -299,7 +299,7 @@ def test_effect_of_removal_of_the_side_bets() -> None:
     ranking takes 52 of them (minutes in the reference)."""
     removal = effect_of_removal(SAN_GONG, ["odd:dragon", "pair:phoenix", "total:9", "odd:phoenix"])
     base = analyze(SAN_GONG)
-    for rank, symbol in ((0, "A"), (9, "T")):
+    for _rank, symbol in ((0, "A"), (9, "T")):
         for name in ("pair:phoenix", "total:9"):
             shifted = [analyze(SAN_GONG, composition(1, f"{symbol}{s}"))[name].ev for s in "cdhs"]
             assert removal[name].eor[symbol] == pytest.approx(sum(shifted) / 4 - base[name].ev, abs=1e-15), name

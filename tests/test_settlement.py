@@ -11,10 +11,10 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from sanggong.ranking import Ranking, tables_for
-from sanggong.rules import PRESETS
 from sanggong import MACAU, ONLINE, RuleSet, TableSession, evaluate, settle
 from sanggong import _spec as ref
+from sanggong.ranking import Ranking, tables_for
+from sanggong.rules import PRESETS
 from sanggong.settlement import outcome_codes
 
 THREE_PICTURES = MACAU.replace(name="three pictures", tie_by="points", pays={**MACAU.pays, "tie": 8})
@@ -432,8 +432,8 @@ def test_evaluated_rounds_settle_alike_through_both_paths() -> None:
         hands = [evaluate(cards[3 * i : 3 * i + 3]) for i in range(4)]
         codes = outcome_codes(ONLINE, bets, [[h.hand_class for h in hands]], [[h.rank for h in hands]],
                               [[int(h.pair_plus) for h in hands]])
-        result = settle(ONLINE, hands[0], hands[1:], {b: 1 for b in bets})
-        labels = {0: "lose", 1: "win", 2: "win", 3: "push"} | {k: "win" for k in range(5, 10)}
+        result = settle(ONLINE, hands[0], hands[1:], dict.fromkeys(bets, 1))
+        labels = {0: "lose", 1: "win", 2: "win", 3: "push"} | dict.fromkeys(range(5, 10), "win")
         assert [labels[c] for c in codes[0].tolist()] == [r.outcome for r in result.results]
 
 
@@ -444,7 +444,7 @@ def test_evaluated_rounds_settle_alike_through_both_paths() -> None:
 def test_a_table_the_decks_cannot_hold_is_refused() -> None:
     with pytest.raises(ValueError, match="9d 2 times, more than 1 deck holds"):
         settle(ONLINE, "9c 9d 5h", {1: "Kh Qs 9d"}, {"win:1": 100})
-    eight_decks = {p: "Ks Ks Ks" for p in range(1, 4)}  # nine K♠ with the banker's
+    eight_decks = dict.fromkeys(range(1, 4), "Ks Ks Ks")  # nine K♠ with the banker's
     with pytest.raises(ValueError, match="Ks 9 times, more than 8 decks hold"):
         settle(MACAU, "Kc Kd Kh", {**eight_decks, 4: "Qs 2c 3c"}, {"win:1": 100})
     assert settle(MACAU, "Ks Ks 2c", {1: "Ks Ks Ks", 2: "Ks Ks Ks"}, {"win:1": 100})["win:1"].outcome == "win"

@@ -16,8 +16,8 @@ import pytest
 
 import sanggong
 from sanggong import PRESETS, analyze, composition, settle
-from sanggong.rules import RuleSet
 from sanggong.ranking import Ranking
+from sanggong.rules import RuleSet
 from sanggong.shoe import ShoeEvaluator, shoe_plan
 
 
@@ -260,6 +260,7 @@ def _ways_of(row: np.ndarray, counts: list[int]) -> int:
     return ways
 
 
+@pytest.mark.kernels
 @pytest.mark.parametrize("preset", sorted(PRESETS))
 def test_float_evs_are_the_exact_evs_correctly_rounded(preset: str) -> None:
     """float_evs (for statistics) is evs' Fractions, each rounded to the nearest float, on a

@@ -18,12 +18,12 @@ from typing import Any
 
 import numpy as np
 import pytest
-
 from _harness import run_python
 from cli_run import fails, run
+
 from sanggong import MACAU, PRESETS, composition
-from sanggong.shoe import CountPlay, ShoeEvaluator, design, play_shoes, shoe_plan
 from sanggong._table import table_params
+from sanggong.shoe import CountPlay, ShoeEvaluator, design, play_shoes, shoe_plan
 
 ONLINE = PRESETS["online"]
 POINT = ["point:0"]
@@ -157,9 +157,7 @@ def test_play_shoes_with_large_pay_denominators() -> None:
     ``play_chunk``: TypeError "Argument 'kernel' has incorrect type (expected
     sanggong._core.ShoeKernel, got ShoeKernel)" for a perfectly valid table (shoe.py
     ``_run_play_chunk`` / ``_kernel``)."""
-    from sanggong import limits
-
-    from sanggong import _core, _pykernels
+    from sanggong import _core, _pykernels, limits
 
     odds = Fraction(limits.MAX_ODDS * limits.MAX_DENOMINATOR - 1, limits.MAX_DENOMINATOR)
     rules = MACAU.replace(pays={**MACAU.pays, "win": odds})

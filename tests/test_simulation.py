@@ -17,11 +17,11 @@ import numpy as np
 import pytest
 
 from sanggong import MACAU, ONLINE, Game, HandValue, RuleSet, _core, _pykernels
+from sanggong._table import table_params
 from sanggong.ranking import tables_for
 from sanggong.rules import PRESETS
 from sanggong.settlement import plan_for, result_of
 from sanggong.simulation import _histograms, _run_chunk, bet_counts, simulate, simulate_sessions
-from sanggong._table import table_params
 
 RULE_SETS = [ONLINE, MACAU, MACAU.replace(decks=1, positions=5, deal_one_at_a_time=False),
              ONLINE.replace(head_card_burned=False), ONLINE.replace(decks=2),
@@ -63,7 +63,7 @@ def test_compiled_and_reference_rounds_agree(rules: RuleSet) -> None:
     """The compiled loop and its plain twin, from the same bit generator state."""
     names = tuple(rules.bets)
     plan = plan_for(rules, names)
-    stake = {n: 100 for n in names}
+    stake = dict.fromkeys(names, 100)
     money = np.zeros((len(names), 256), dtype=np.int64)
     from sanggong.money import Purse as _Purse
     from sanggong.settlement import bet_result as _result
@@ -108,7 +108,7 @@ def test_histograms_settle_as_settle_does(impl: object, rules: RuleSet) -> None:
     pairs, single = _histograms(rules)
     want = {n: {} for n in names}  # type: ignore[var-annotated]
     for _ in range(300):
-        record = game.play({n: 1 for n in names})
+        record = game.play(dict.fromkeys(names, 1))
         _count_round(rules, pairs, single, record.banker, dict(record.hands))
         for r in record.results:
             key = (r["outcome"], r["detail"])

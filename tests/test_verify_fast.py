@@ -18,6 +18,8 @@ from sanggong import verify as verify_module
 from sanggong.records import record_hash, record_hmac
 from sanggong.verify import LogReader, VerifyReport, verify_log
 
+pytestmark = pytest.mark.kernels  # the fast pass deals and settles through the kernels
+
 KEY = b"operator key"
 
 

@@ -14,9 +14,9 @@ import numpy as np
 import pytest
 
 from sanggong import _core, _pykernels
+from sanggong._table import table_params
 from sanggong.ranking import tables_for
 from sanggong.simulation import _histograms
-from sanggong._table import table_params
 
 BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
 if not (BENCHMARKS / "yardstick.c").exists():
@@ -107,7 +107,7 @@ def test_yardstick_histograms_depend_on_the_seed(lib: object) -> None:
 
 
 def test_yardstick_rejects_histograms_of_the_wrong_shape(lib: object) -> None:
-    rules, run = SHAPES["macau"]
+    _rules, run = SHAPES["macau"]
     pairs, single = yardstick.histograms(4)
     with pytest.raises(ValueError, match="shape"):
         run(lib, np.random.PCG64(1), 10, pairs, single)

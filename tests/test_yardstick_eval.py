@@ -18,8 +18,7 @@ import sanggong
 from sanggong import _spec as ref
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
-from yardstick_eval import YardstickUnavailable, load_eval_yardstick  # noqa: E402
-
+from yardstick_eval import YardstickUnavailable, load_eval_yardstick
 
 ALL_TRIPLES = np.array(list(itertools.product(range(52), repeat=3)), dtype=np.uint8)
 
