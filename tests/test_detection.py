@@ -134,8 +134,9 @@ def test_holm_against_its_definition() -> None:
     assert _holm([0.0006, 0.0006], 0.001) == [False, False]  # 0.0006 >= 0.001 / 2: none
 
 
-@pytest.mark.kernels
 def test_a_perfect_player_is_flagged_and_flat_players_are_not() -> None:
+    """(Once, with the core: the shoe evaluator is this test's oracle, and it is held to the
+    twin in test_shoe; 1,500 rounds of it in the twin took 220 s for nothing more.)"""
     def slip_of(evs: dict[str, Fraction]) -> dict[str, dict[str, int]]:
         slip = {"flat": {"point:0": 10}, "odd": {"odd": 10}}
         if evs["point:0"] > 0:
