@@ -19,7 +19,7 @@ message, are the full checks'; a line accepted here is one they accept (it is th
 ``Game`` writes for that round, chained, and what a ``Game`` writes they read back).
 
 The parts that depend on a slip (``money``, ``bets``, ``results``, ``carried``) come from the
-replay's own code: a slip's text is read by the strict reader once (``_stakes``) and checked
+replay's own code: a slip's text is read by the strict reader once (``read_stakes``) and checked
 (``check_bets``), and for each slip and outcome codes of its bets (a bet's result depends on
 the hands only through its outcome code, ``settlement.settle``) the record is made once by
 ``make_record``, as the replay makes it, and its texts kept.
@@ -38,6 +38,7 @@ import numpy as np
 
 from . import _impl
 from ._canonical import canonical_json
+from ._settlement_plan import plan_for
 from ._spec import most_burned
 from ._table import table_params
 from .cards import Card
@@ -47,11 +48,11 @@ from .dealing._procedure import Deal
 from .hands import evaluate
 from .ranking import tables_for
 from .records import RoundRecord, bit_generator_from_state, loads_record, stakes_of, state_json
-from .records._reader import _stakes
-from .records._record import _texts, hand_json, json_line, winner
+from .records._reader import read_stakes
+from .records._record import hand_json, json_line, stakes_text, winner
 from .records._values import MONEY_KINDS
 from .rules import RuleSet
-from .settlement import TableSession, plan_for
+from .settlement import TableSession
 
 __all__ = ["FastReplay", "Seen", "positioned_game"]
 
@@ -373,12 +374,12 @@ class FastReplay:
         kind = money.decode("utf-8", "replace")
         if kind in MONEY_KINDS:
             try:
-                slip = _stakes(loads_record(bets), "bets", kind)
+                slip = read_stakes(loads_record(bets), "bets", kind)
                 check_bets(self.rules, slip)
             except (ValueError, TypeError):
                 slip = None
             if slip is not None:
-                value = _texts(sorted_slip(slip))
+                value = stakes_text(sorted_slip(slip))
                 if json_line(value).encode("utf-8") == bets:  # as the replay writes it (else: the full checks)
                     found = (slip, tuple(sorted({bet for _, bet in stakes_of(slip)})), canonical_json(value))
         if len(self.slips) < _MOST_KEPT:

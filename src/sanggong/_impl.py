@@ -38,8 +38,8 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
+    from ._settlement_plan import SettlementPlan
     from .ranking import RankingTables
-    from .settlement import SettlementPlan
     from .shoe import ShoePlan
 
 __all__ = ["CONFIG_ERROR", "FALLBACK_COST", "Kernels", "ShoeSums", "extensions_disabled", "kernels"]

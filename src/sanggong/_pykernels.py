@@ -49,8 +49,8 @@ from ._table import TableParams
 from .limits import MAX_BURN, MAX_DECKS, MAX_POSITIONS
 
 if TYPE_CHECKING:
+    from ._settlement_plan import SettlementPlan
     from .ranking import RankingTables
-    from .settlement import SettlementPlan
     from .shoe import ShoePlan
 
 __all__ = [

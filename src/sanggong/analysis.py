@@ -45,11 +45,12 @@ import numpy.typing as npt
 from ._counting import Counts, check_counts, count_hands
 from ._parallel import check_progress
 from ._presentation import fixed, html_table, pandas, percent
+from ._settlement_plan import plan_for
 from ._spec import CATEGORY_BETS, COMPARISONS, N_CARDS, N_PAIR_PLUS, N_RANKS, N_SUITS, RANK_SYMBOLS
 from .cards import CardsLike, parse_cards
 from .limits import MAX_DECKS
 from .rules import RuleSet, as_rules, offered_bets
-from .settlement import payout, plan_for, result_of
+from .settlement import payout, result_of
 
 if TYPE_CHECKING:  # pandas is optional (the "frame" extra), and typed only with pandas-stubs
     from pandas import DataFrame  # type: ignore[import-not-found, import-untyped, unused-ignore]

@@ -36,9 +36,8 @@ import numpy.typing as npt
 
 from . import _impl
 from ._presentation import html_table, money_column, pandas
+from ._settlement_plan import SettlementPlan, plan_for
 from ._spec import (
-    CATEGORY_BETS,
-    COMPARISONS,
     N_PAIR_PLUS,
     ON_HAND,
     OUT_CARRIED,
@@ -50,7 +49,6 @@ from ._spec import (
     OUT_WIN,
     OUT_WIN_ON_SIX,
     PAIR_PLUS_NAMES,
-    bet_outcome,
 )
 from ._threads import locked, new_lock
 from .cards import Card, CardsLike
@@ -99,100 +97,6 @@ def result_of(rules: RuleSet, code: int) -> tuple[str, str | None]:
 def multiplied(code: int) -> bool:
     """Whether an outcome code is a banker game's (the stake times a multiplier, won or lost)."""
     return OUT_MULTIPLIED <= code < OUT_TOTAL
-
-
-# --- the settlement plan: tables generated from the specification -----------------------
-
-
-class SettlementPlan:
-    """The lookup tables and per-bet coefficients with which the compiled core settles
-    ``specs`` under ``rules`` (see ``_core.settle_batch``); built by ``plan_for``.
-
-    Row ``r`` of ``table`` holds the outcome of one bet kind for every key
-    ``ka * hand_class + kb * hand_pair_plus + kc * banker_class + kd * (order + 1)``
-    (``key_space`` keys a row; classes of ``rules.ranking``, order 1, 0 or -1 as the hand
-    beats, ties or loses to the banker's), each entry computed by
-    ``_spec.bet_outcome``. Bets on the same kind share a row.
-    """
-
-    def __init__(self, rules: RuleSet, specs: Sequence[BetSpec]) -> None:
-        self.rules = rules
-        self.specs = tuple(specs)
-        tables = tables_for(rules.ranking)
-        self.n_classes = tables.n_classes
-        self.class_keys = tables.class_keys
-        self.key_space = key_space(rules)
-        rows: dict[tuple[str, int], int] = {}
-        table: list[tuple[int, ...]] = []
-        coefficients = []
-        for spec in self.specs:
-            number = spec.number
-            if (spec.kind, number) not in rows:
-                rows[(spec.kind, number)] = len(table)
-                table.append(_outcome_row(self.rules, spec.kind, number))
-            coefficients.append(
-                (rows[(spec.kind, number)], spec.position if spec.kind in ON_HAND else 0,
-                 *key_coefficients(rules, spec.kind))
-            )
-        self.table = np.array(table, dtype=np.uint8).reshape(-1)
-        columns = np.array(coefficients, dtype=np.int32).reshape(-1, 6).T.copy()
-        self.row, self.hand, self.ka, self.kb, self.kc, self.kd = columns
-
-    def row_of(self, j: int) -> npt.NDArray[np.uint8]:
-        """Bet j's row of the table: its outcome code for every key."""
-        start = int(self.row[j]) * self.key_space
-        return self.table[start : start + self.key_space]
-
-    def __reduce__(self) -> tuple[Any, ...]:  # small to send: the tables are rebuilt
-        return (plan_for, (self.rules, tuple(s.name for s in self.specs)))
-
-
-def key_space(rules: RuleSet) -> int:
-    """Keys of a settlement table row: every (hand class, banker class, order)."""
-    n = tables_for(rules.ranking).n_classes
-    return max(n * n * 3, N_PAIR_PLUS)
-
-
-def key_coefficients(rules: RuleSet, kind: str) -> tuple[int, int, int, int]:
-    """``(ka, kb, kc, kd)`` of a bet kind: a comparison (and a total bet) reads both
-    classes and the order (key ``(hand_class * n + banker_class) * 3 + order + 1``, as the
-    round loop counts pairs), Pair Plus and a pair bet the category, the other bets the
-    class of their hand."""
-    if kind in COMPARISONS:
-        return (tables_for(rules.ranking).n_classes * 3, 0, 3, 1)
-    if kind in CATEGORY_BETS:
-        return (0, 1, 0, 0)
-    return (1, 0, 0, 0)  # odd, even, three_faces, point: the hand's class alone
-
-
-@functools.lru_cache(maxsize=1024)
-def _outcome_row(rules: RuleSet, kind: str, number: int) -> tuple[int, ...]:
-    """One bet kind's outcome for every key, from the specification's ``bet_outcome``.
-    Cached apart from the plans: a new bet slip reuses the rows of the bets it shares
-    with earlier ones, so a live table pays for each row once, not for each slip."""
-    tables = tables_for(rules.ranking)
-    keys, n = tables.class_keys, tables.n_classes
-    row = [0xFF] * key_space(rules)  # keys no input reaches
-    if kind in COMPARISONS:
-        for hand in range(n):
-            for banker in range(n):
-                for order in (-1, 0, 1):
-                    row[(hand * n + banker) * 3 + order + 1] = bet_outcome(
-                        rules, kind, number, keys[hand], 0, keys[banker], order
-                    )
-    elif kind in CATEGORY_BETS:
-        for pp in range(N_PAIR_PLUS):
-            row[pp] = bet_outcome(rules, kind, number, keys[0], pp, keys[0], 0)
-    else:
-        for hand in range(n):
-            row[hand] = bet_outcome(rules, kind, number, keys[hand], 0, keys[hand], 0)
-    return tuple(row)
-
-
-@functools.lru_cache(maxsize=256)
-def plan_for(rules: RuleSet, bets: tuple[str, ...]) -> SettlementPlan:
-    """The (cached) settlement plan of these canonical bet names under ``rules``."""
-    return SettlementPlan(rules, [rules.bet(name) for name in bets])
 
 
 # --- results ----------------------------------------------------------------------------

@@ -43,6 +43,7 @@ from ._checks import count
 from ._parallel import check_executor, check_progress, chunks, execute
 from ._parallel import workers as workers_of
 from ._presentation import fixed, html_table, money_column, pandas, percent
+from ._settlement_plan import plan_for
 from ._spec import N_OUTCOMES, N_PAIR_PLUS
 from ._table import table_params
 from .limits import MAX_SESSION_ROUNDS, MAX_SESSIONS, MAX_SIM_ROUNDS, MAX_STAKE
@@ -50,7 +51,7 @@ from .money import Money, Purse, check_stake, json_money, money_text
 from .ranking import tables_for
 from .rules import RuleSet, as_rules
 from .seeds import Seed, SeedLike, check_seed, child, seed_json
-from .settlement import bet_result, check_slip, plan_for, result_of
+from .settlement import bet_result, check_slip, result_of
 
 if TYPE_CHECKING:  # pandas is optional (the "frame" extra), and typed only with pandas-stubs
     from pandas import DataFrame  # type: ignore[import-not-found, import-untyped, unused-ignore]

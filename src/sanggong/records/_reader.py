@@ -37,7 +37,7 @@ from ..rules import parse_bet
 from ._states import check_state
 from ._values import AMOUNTS, FORMAT, MONEY_KINDS, check_int, check_keys, fail, int_text, show
 
-__all__ = ["RECORD_KEYS", "check_derived", "loads_record", "record_fields"]
+__all__ = ["RECORD_KEYS", "check_derived", "loads_record", "read_stakes", "record_fields"]
 
 RECORD_KEYS = (
     "format", "rules", "rules_digest", "round", "shoe", "round_in_shoe", "seed", "cut_card", "last_of_shoe",
@@ -175,7 +175,7 @@ def _stake(value: object, name: str, kind: str) -> Money:
     return amount
 
 
-def _stakes(value: object, name: str, kind: str) -> dict[str, Any]:
+def read_stakes(value: object, name: str, kind: str) -> dict[str, Any]:
     """A slip: ``{bet: stake}``, or by player ``{player: {bet: stake}}`` (not both)."""
     if not isinstance(value, Mapping):
         fail(name, "an object of bet -> stake (or of player -> such an object)", value)
@@ -374,9 +374,9 @@ def record_fields(data: object) -> dict[str, Any]:
         ranking=(ranking := _ranking(data["ranking"])),
         banker=None if void else _hand(data["banker"], "banker", ranking),
         hands={} if void else _hands(data["hands"], ranking),
-        bets=_stakes(data["bets"], "bets", kind_name),
+        bets=read_stakes(data["bets"], "bets", kind_name),
         results=_results(data["results"], kind_name),
-        carried=_stakes(data["carried"], "carried", kind_name),
+        carried=read_stakes(data["carried"], "carried", kind_name),
         shoe_state=None if data["shoe_state"] is None else check_state(data["shoe_state"]),
         prev=_hex(data["prev"], "prev"),
         hmac=None if "hmac" not in data else _hex(data["hmac"], "hmac"),

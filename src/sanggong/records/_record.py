@@ -26,7 +26,7 @@ from ._values import AMOUNTS, FORMAT, KIND_NAMES, ZERO_HASH, copy_json, show
 
 __all__ = [
     "RoundRecord", "canonical_bytes", "check_key", "check_rules", "record_hash", "record_hmac", "result_entry",
-    "rules_digest", "stakes_of", "write_log"
+    "rules_digest", "stakes_of", "stakes_text", "write_log"
 ]
 
 # --- the canonical form, the digest, the key ------------------------------------------------
@@ -123,8 +123,8 @@ def stakes_of(bets: Mapping[str, Any]) -> dict[tuple[str | None, str], Money]:
     return out
 
 
-def _texts(bets: Mapping[str, Any]) -> dict[str, Any]:
-    return {k: _texts(v) if isinstance(v, Mapping) else money_text(v) for k, v in bets.items()}
+def stakes_text(bets: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: stakes_text(v) if isinstance(v, Mapping) else money_text(v) for k, v in bets.items()}
 
 
 def _money_kind(bets: Mapping[str, Any]) -> str:
@@ -254,9 +254,9 @@ class RoundRecord:
             "hands": {str(p): hand(h) for p, h in self.hands.items()},
             "winners": {str(p): w for p, w in self.winners.items()},
             "money": _money_kind(self.bets),
-            "bets": _texts(self.bets),
+            "bets": stakes_text(self.bets),
             "results": [_result_json(r) for r in self.results],
-            "carried": _texts(self.carried),
+            "carried": stakes_text(self.carried),
             "shoe_state": None if self.shoe_state is None else copy_json(self.shoe_state),
             "prev": self.prev,
         }

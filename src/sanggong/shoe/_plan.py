@@ -17,10 +17,11 @@ import numpy.typing as npt
 from .. import _impl, _pykernels
 from .._counting import cards_of, class_tables, counting_kinds, pack
 from .._impl import ShoeSums
+from .._settlement_plan import plan_for
 from .._spec import N_CARDS, N_RANKS, N_SUITS, SUIT_STRENGTH, kind_multisets, kind_of, triple_pair_plus
 from ..ranking import Ranking, tables_for
 from ..rules import RuleSet
-from ..settlement import payout, plan_for
+from ..settlement import payout
 
 __all__ = [
     "CARDS", "PAIRS", "SINGLE", "Row", "ShoePlan", "shoe_kernel", "shoe_plan"

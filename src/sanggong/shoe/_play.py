@@ -17,13 +17,14 @@ import numpy.typing as npt
 
 from .. import _checks as checks
 from .. import _impl, _parallel
+from .._settlement_plan import plan_for
 from .._table import table_params
 from ..analysis import analyze, composition
 from ..limits import MAX_SHOES
 from ..ranking import tables_for
 from ..rules import RuleSet, as_rules, offered_bets
 from ..seeds import SeedLike, check_seed
-from ..settlement import payout, plan_for
+from ..settlement import payout
 from ._evaluator import ShoeEvaluator
 from ._plan import shoe_kernel, shoe_plan
 from ._strategies import (
