@@ -17,10 +17,11 @@
  *   (sg_counts.h): tables and counters in 30 + 14 kB, which a 48 kB L1 data cache holds;
  *   other rankings count through one 64-bit entry per rid (sg_entry), built once per chunk;
  * - the loop (sg_loop.h) takes the dealing and the counting as two named structs, always
- *   inlined: the dispatch below instantiates it with constants for the Macau table (an
- *   8-deck shoe dealt one card at a time to 8 hands) and for each kind of counting, and
- *   with run-time values for every other table; the online table (a fresh deck, a head
- *   card, 4 hands) has a loop of its own (sg_online.h). */
+ *   inlined: the functions below instantiate it, each in a function of its own, with
+ *   constants for the Macau table (an 8-deck shoe dealt one card at a time to 8 hands) and
+ *   for each kind of counting, and with run-time values for every other table; the online
+ *   table (a fresh deck, a head card, 4 hands) has a loop of its own (sg_online.h).
+ * - where a loop's code lies matters as much as what it runs (below, SG_LOOP_FN). */
 #ifndef SANGGONG_SG_SIMULATE_H
 #define SANGGONG_SG_SIMULATE_H
 #include <stdint.h>
