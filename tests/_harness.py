@@ -250,3 +250,12 @@ def run_python(code: str, timeout: float, memory: int | None = None) -> subproce
                               text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
         return None
+
+
+def leaves(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[tuple[Any, ...], Any]]:
+    """Every leaf of a JSON value with its path (keys and indexes): where a fuzzer edits a record."""
+    if isinstance(value, dict):
+        return [leaf for k, v in value.items() for leaf in leaves(v, (*path, k))]
+    if isinstance(value, list):
+        return [leaf for i, v in enumerate(value) for leaf in leaves(v, (*path, i))]
+    return [(path, value)]

@@ -41,7 +41,7 @@ from typing import Any
 
 import _harness
 import pytest
-from _harness import failure, fuzz, log
+from _harness import failure, fuzz, leaves, log
 from hypothesis import strategies as st
 
 import sanggong
@@ -603,14 +603,6 @@ def test_cli_verify_accepts_what_deal_wrote(workdir: Path, name: str) -> None:
         assert status == 0, f"sanggong {' '.join(argv)} exited {status}: {out}{err}"
 
 
-def _leaves(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[tuple[Any, ...], Any]]:
-    if isinstance(value, dict):
-        return [leaf for k, v in value.items() for leaf in _leaves(v, (*path, k))]
-    if isinstance(value, list):
-        return [leaf for i, v in enumerate(value) for leaf in _leaves(v, (*path, i))]
-    return [(path, value)]
-
-
 def _other(draw: st.DrawFn, value: Any) -> Any:
     """A different value of the same look: another card, the next number, ..."""
     if isinstance(value, bool):
@@ -642,7 +634,7 @@ def _tamper(lines: list[str], how: str, data: st.DataObject) -> list[str] | None
     if how == "field":
         i = data.draw(st.integers(0, len(lines) - 1))
         record = json.loads(lines[i])
-        path, value = data.draw(st.sampled_from(_leaves(record)))
+        path, value = data.draw(st.sampled_from(leaves(record)))
         new = _other(data.draw, value)
         if new == value:
             return None

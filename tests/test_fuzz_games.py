@@ -35,7 +35,7 @@ from _fuzzing import (
     slips,
     texts,
 )
-from _harness import fuzz, short
+from _harness import fuzz, leaves, short
 from hypothesis import example
 from hypothesis import strategies as st
 
@@ -299,14 +299,6 @@ needs_verify = pytest.mark.skipif(verify_log is None, reason="no sanggong.verify
 GAME_TAKES_KEY = "key" in __import__("inspect").signature(Game).parameters
 
 
-def _leaves(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[tuple[Any, ...], Any]]:
-    if isinstance(value, dict):
-        return [leaf for k, v in value.items() for leaf in _leaves(v, (*path, k))]
-    if isinstance(value, list):
-        return [leaf for i, v in enumerate(value) for leaf in _leaves(v, (*path, i))]
-    return [(path, value)]
-
-
 def _other_value(draw: st.DrawFn, value: Any) -> Any:
     """A different value of the same look: another card, the next number, a changed hash."""
     if isinstance(value, bool):
@@ -347,7 +339,7 @@ def played_logs(draw: st.DrawFn) -> tuple[Any, ...]:
     if how == "field":
         i = draw(st.integers(0, len(lines) - 1))
         record = json.loads(lines[i])
-        path, value = draw(st.sampled_from(_leaves(record)))
+        path, value = draw(st.sampled_from(leaves(record)))
         target = record
         for step in path[:-1]:
             target = target[step]
