@@ -16,21 +16,15 @@ from collections.abc import Iterator
 
 import numpy as np
 import pytest
+from _rankings import EVERY_RANKING
 
 import sanggong
 from sanggong import _core, evaluate_batch, pair_plus_batch, rank_batch
 from sanggong import _spec as ref
-from sanggong.ranking import HIGH_CARDS, ORDERS, TIERS, Ranking, tables_for
+from sanggong.ranking import HIGH_CARDS, Ranking, tables_for
 from sanggong.rules import PRESETS
 
 ALL_TRIPLES = np.array(list(itertools.product(range(52), repeat=3)), dtype=np.uint8)
-EVERY_RANKING = [
-    Ranking(order=order, tiers=tiers, high_card=high)
-    for order in ORDERS
-    for k in range(len(TIERS) + 1)
-    for tiers in itertools.permutations(TIERS, k)
-    for high in HIGH_CARDS
-]
 RANKINGS = sorted({rules.ranking for rules in PRESETS.values()}, key=repr) + random.Random(14).sample(EVERY_RANKING, 12)
 
 

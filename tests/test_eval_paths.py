@@ -14,26 +14,19 @@ These test the core's dispatch, which the twin does not have: they run once, wit
 from __future__ import annotations
 
 import functools
-import itertools
 import random
 from collections.abc import Iterator
 
 import numpy as np
 import numpy.typing as npt
 import pytest
+from _rankings import EVERY_RANKING
 
 from sanggong import _core, _pykernels, batch, evaluate_batch
 from sanggong._vector_plan import triples
-from sanggong.ranking import HIGH_CARDS, ORDERS, TIERS, Ranking, tables_for
+from sanggong.ranking import HIGH_CARDS, Ranking, tables_for
 from sanggong.rules import PRESETS
 
-EVERY_RANKING = [
-    Ranking(order=order, tiers=tiers, high_card=high)
-    for order in ORDERS
-    for k in range(len(TIERS) + 1)
-    for tiers in itertools.permutations(TIERS, k)
-    for high in HIGH_CARDS
-]
 PRESET_RANKINGS = sorted({rules.ranking for rules in PRESETS.values()}, key=repr)
 SAMPLE = PRESET_RANKINGS + random.Random(23).sample([r for r in EVERY_RANKING if r not in PRESET_RANKINGS], 6)
 KERNELS = ("scalar", "avx2", "avx512", "avx512vbmi")
