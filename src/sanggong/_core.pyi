@@ -6,6 +6,7 @@ the dtypes below are the ones each kernel accepts (``np.integer`` where any inte
 is read, as the batch kernels do).
 """
 
+from collections.abc import Sequence
 from typing import Any, Final, Protocol
 
 import numpy as np
@@ -191,3 +192,56 @@ def play_chunk(
     moments: npt.NDArray[np.float64],
     stop: npt.NDArray[np.uint8],
 ) -> tuple[int, int]: ...
+
+# --- log lines (csrc/logline.pxi) -------------------------------------------------------------
+
+@disjoint_base
+class LineTemplate:
+    """A round's line and canonical bytes as ``render_rounds`` writes them (checked once)."""
+
+    def __init__(
+        self,
+        ops_line: Sequence[tuple[bytes, int]],
+        ops_canonical: Sequence[tuple[bytes, int]],
+        hands: int,
+        consts: int,
+        words: Sequence[bytes],
+        cards: Sequence[bytes],
+        hand_class: npt.NDArray[np.uint8],
+        hand_rank: npt.NDArray[np.uint16],
+        hand_pp: npt.NDArray[np.uint8],
+    ) -> None: ...
+    @property
+    def ops_line(self) -> tuple[tuple[bytes, int], ...]: ...
+    @property
+    def ops_canonical(self) -> tuple[tuple[bytes, int], ...]: ...
+    @property
+    def hands(self) -> int: ...
+    @property
+    def consts(self) -> int: ...
+
+def render_rounds(
+    template: LineTemplate,
+    consts: tuple[bytes, ...],
+    hands: npt.NDArray[np.uint8],
+    burned: npt.NDArray[np.uint8],
+    burn_counts: npt.NDArray[np.uint8],
+    head_cards: npt.NDArray[np.uint8],
+    round_in_shoe: npt.NDArray[np.uint16],
+    last: npt.NDArray[np.uint8],
+    cut_card: npt.NDArray[np.uint16],
+    first_round: int,
+    tails: list[bytes | None],
+    classes: npt.NDArray[np.uint8],
+    ranks: npt.NDArray[np.uint16],
+    pps: npt.NDArray[np.uint8],
+    out: list[bytes],
+) -> int: ...
+def check_line(
+    line: bytes,
+    rendered: bytes,
+    canonical_owns: tuple[bytes, ...],
+    line_owns: tuple[bytes, ...],
+    mac: int,
+    key: bytes | None,
+) -> str | None: ...

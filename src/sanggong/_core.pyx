@@ -15,7 +15,8 @@ each C header beside them): ``tables.pxi`` and ``eval.pxi`` evaluate hands
 ``deal.pxi`` shuffles and deals by the shoe procedure (``sg_random.h``, ``sg_deal.h``),
 ``count.pxi`` counts deals exactly (``sg_sums.h``), ``simulate.pxi`` runs the round loops
 (``sg_simulate.h`` and the headers it includes), ``shoe.pxi`` and ``play.pxi`` evaluate
-and play shoes (``sg_sums.h``).
+and play shoes (``sg_sums.h``), ``logline.pxi`` writes and checks log lines (``verify``'s
+fast pass).
 """
 
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
@@ -42,3 +43,4 @@ include "csrc/count.pxi"
 include "csrc/simulate.pxi"
 include "csrc/shoe.pxi"
 include "csrc/play.pxi"
+include "csrc/logline.pxi"

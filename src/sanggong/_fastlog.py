@@ -27,16 +27,13 @@ the hands only through its outcome code, ``settlement.settle``) the record is ma
 
 from __future__ import annotations
 
-import hashlib
-import hmac as _hmac
-import re
-from collections.abc import Callable, Mapping
-from operator import itemgetter
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any, NamedTuple
 
 import numpy as np
 
 from . import _impl
+from . import _logline as slots
 from ._canonical import canonical_json
 from ._settlement_plan import plan_for
 from ._spec import most_burned
@@ -56,13 +53,10 @@ from .settlement import TableSession
 
 __all__ = ["FastReplay", "Seen", "positioned_game"]
 
-_HEX64 = re.compile(rb"[0-9a-f]{64}")
 _NO_CARD = 255
 _FIELDS = ("round", "shoe", "round_in_shoe", "cut_card", "last_of_shoe", "head_card", "burned", "banker", "hands",
            "winners", "money", "bets", "results", "carried", "shoe_state", "prev")
 # the fields a record's own slip and chain fix, in the order of a line and of the canonical bytes
-_ROUND = ("round", "shoe", "round_in_shoe", "cut_card", "last_of_shoe", "head_card", "burned", "banker", "hands",
-          "winners", "shoe_state")  # the fields a round's deal fixes, as _shoe writes them
 _LINE_OWN = ("money", "bets", "results", "carried", "prev", "hash")
 _CANONICAL_OWN = ("bets", "carried", "money", "prev", "results")
 _CARDS = [Card(c) for c in range(52)]
@@ -70,7 +64,8 @@ _CARD_JSON = [b'"%s"' % str(c).encode() for c in _CARDS]
 
 
 _MOST_KEPT = 1 << 16  # slips and settlements kept (a log of more goes on, slower)
-_Slip = tuple[dict[str, Any], tuple[str, ...], bytes]  # the slip, its bets' names, its canonical bytes
+_Slip = tuple[dict[str, Any], tuple[str, ...], bytes, bytes]  # the slip, its bets' names, its canonical bytes,
+# its line's text
 _Settled = tuple[bytes, bytes, bytes, bytes, bytes, bytes, Mapping[str, Any], Any]
 
 
@@ -123,6 +118,37 @@ def _round_format(segments: list[tuple[bytes, str]], own: tuple[str, ...]) -> tu
     return b"".join(parts), order
 
 
+def _template(segments: list[tuple[bytes, str]], own: tuple[str, ...], hands: int, *,
+              canonical: bool) -> tuple[tuple[bytes, int], ...]:
+    """A segments' text as a template of ``render_rounds`` (``_logline``'s slots): the
+    fields of ``own`` holes, a round's others its slots (the hands and the winners each
+    a map of the positions, in the order of a line or of the canonical bytes)."""
+    fixed = {"round": slots.ROUND, "round_in_shoe": slots.IN_SHOE, "cut_card": slots.CUT,
+             "last_of_shoe": slots.LAST, "head_card": slots.HEAD, "burned": slots.BURNED, "banker": slots.HAND,
+             "shoe": slots.CONST, "shoe_state": slots.CONST + (2 if canonical else 1)}
+    positions = sorted(range(1, hands), key=str) if canonical else list(range(1, hands))
+    ops: list[tuple[bytes, int]] = []
+    text = b""
+    for literal, name in segments:
+        text += literal
+        if not name:
+            break
+        if name in own:
+            ops.append((text, slots.HOLE))
+            text = b""
+        elif name in ("hands", "winners"):
+            base = slots.HAND if name == "hands" else slots.WIN
+            for k, p in enumerate(positions):
+                ops.append((text + (b"{" if k == 0 else b",") + b'"%d":' % p, base + p))
+                text = b""
+            text += b"}"
+        else:
+            ops.append((text, fixed[name]))
+            text = b""
+    ops.append((text, slots.END))
+    return tuple(ops)
+
+
 def _both(value: Any) -> tuple[bytes, bytes]:
     """A JSON value as a line writes it and as its canonical bytes hold it."""
     return json_line(value).encode("utf-8"), canonical_json(value)
@@ -170,30 +196,24 @@ class FastReplay:
         self.ok = line is not None and canonical is not None and \
             [n for _, n in line if n in _LINE_OWN + ("hmac",)] == list(_LINE_OWN + line_fields[len(_FIELDS) + 1:]) \
             and [n for _, n in canonical if n in _CANONICAL_OWN] == list(_CANONICAL_OWN)
-        self.line_format, line_order = _round_format(line or [], _LINE_OWN + ("hmac",))
-        self.canonical_format, canonical_order = _round_format(canonical or [], _CANONICAL_OWN)
-        self.line_order = itemgetter(*[_ROUND.index(name) for name in line_order])
-        self.canonical_order = itemgetter(*[_ROUND.index(name) for name in canonical_order])
-        self.hand_text: list[bytes | None] = [None] * 52 ** 3  # by c0 * 2704 + c1 * 52 + c2
-        self.known = np.zeros(52 ** 3, np.bool_)
-        self.hand_class = np.zeros(52 ** 3, np.uint8)
-        self.hand_rank = np.zeros(52 ** 3, np.uint16)
-        self.hand_pp = np.zeros(52 ** 3, np.uint8)
-        self.tails: dict[tuple[int, int], bytes] = {}
-        positions = range(1, self.hands_n)
-        self.hands_line = b"{%s}" % b",".join(b'"%d":%%s' % p for p in positions)
-        self.hands_canonical = b"{%s}" % b",".join(b'"%d":%%s' % p for p in sorted(positions, key=str))
-        self.order = sorted(range(len(positions)), key=lambda p: str(p + 1))  # "10" before "2" (canonical)
-        self.powers = 3 ** np.arange(len(positions), dtype=np.int64)
-        self.winners_text: dict[int, tuple[bytes, bytes]] = {}
+        tables = tables_for(rules.ranking)
+        packed = tables.packed_of_triple  # every hand's class, rank and category, by c0 * 2704 + c1 * 52 + c2
+        self.tails: list[bytes | None] = [None] * (tables.n_classes * 8)  # by class * 8 + category
+        words = [b'"%s"' % winner(d, 0).encode() for d in (-1, 0, 1)]  # a hand that loses, ties, wins
+        self.template = self.kernels.LineTemplate(
+            _template(line or [], _LINE_OWN + ("hmac",), self.hands_n, canonical=False),
+            _template(canonical or [], _CANONICAL_OWN, self.hands_n, canonical=True), self.hands_n, 3, words,
+            _CARD_JSON, tables.cls[packed >> 3].astype(np.uint8), tables.rank[packed >> 3].astype(np.uint16),
+            (packed & 7).astype(np.uint8))
+        self.probe: Any = None
         self.state_formats: dict[str, Any] = {}
-        self.tables = tables_for(rules.ranking).kernel
-        self.word = {d: b'"%s"' % winner(d, 0).encode() for d in (-1, 0, 1)}  # by the sign of rank - banker's
-        self.slips: dict[tuple[bytes, bytes], _Slip | None] = {}
-        self.results: dict[tuple[bytes, bytes, bytes], _Settled] = {}
+        self.slips: dict[bytes, _Slip | None] = {}
+        self.results: dict[tuple[bytes, bytes], _Settled] = {}
         self.follows: dict[Any, bool] = {}
-        self.shoe_rounds: list[Any] = []
+        self.plans: dict[tuple[str, ...], Any] = {}  # a settlement plan by its bets (kept as the slips are)
+        self.shoe_rounds: list[bytes] = []  # the shoe's rounds, rendered (render_rounds)
         self.shoe_number = self.first_round = 0
+        self.mac = 0 if not self.signed else 1 if key is not None else 2
         self.accepted = 0  # lines accepted here
         self.follow(record)
 
@@ -207,83 +227,45 @@ class FastReplay:
         self.kernels.deal_chunk(bit_generator, self.params, *arrays)
         return arrays
 
-    def _hands(self, keys: np.ndarray) -> None:
-        """Keep the JSON text of the hands of cards ``keys`` (``c0 * 2704 + c1 * 52 + c2``: as
-        a line and as canonical bytes, the same) and their class, rank and Pair Plus
-        category (the kernels' batch evaluation), the label and category written by
-        ``hand_json`` once for each class and category."""
-        kernels, tables = self.kernels, self.tables
-        cards = np.stack([keys // 2704, keys // 52 % 52, keys % 52], axis=1).astype(np.uint8)
-        ranks: np.ndarray[Any, np.dtype[np.uint8 | np.uint16]] = np.empty(
-            len(keys), np.uint16 if tables.wide else np.uint8)
-        pps = np.empty(len(keys), np.uint8)
-        kernels.evaluate_batch(tables, cards, ranks, pps)
-        classes = [kernels.class3(tables, a, b, c) for a, b, c in cards.tolist()]
-        self.hand_class[keys], self.hand_rank[keys], self.hand_pp[keys] = classes, ranks, pps
-        tails, text = self.tails, self.hand_text
-        values = zip(classes, ranks.tolist(), pps.tolist(), strict=True)
-        for key, (a, b, c), value in zip(keys.tolist(), cards.tolist(), values, strict=True):
-            head = b'{"cards":[%s,%s,%s]' % (_CARD_JSON[a], _CARD_JSON[b], _CARD_JSON[c])
-            tail = tails.get((value[0], value[2]))
-            if tail is None:
-                hand = evaluate([_CARDS[a], _CARDS[b], _CARDS[c]], self.rules)
-                line, canonical = _both(hand_json(hand))
-                if line != canonical or not line.startswith(head) or b"%" in line or \
-                        (hand.hand_class, hand.rank, int(hand.pair_plus)) != value:  # pragma: no cover - never
-                    raise ValueError("a hand written otherwise than the fast pass writes it")
-                tail = tails[(value[0], value[2])] = line[len(head):]
-            text[key] = head + tail
-        self.known[keys] = True
+    def _tail(self, cards: list[int]) -> None:
+        """Keep the text after the cards of a hand of these cards' class and category (its
+        label and category, as ``hand_json`` writes them)."""
+        a, b, c = cards
+        head = b'{"cards":[%s,%s,%s]' % (_CARD_JSON[a], _CARD_JSON[b], _CARD_JSON[c])
+        hand = evaluate([_CARDS[a], _CARDS[b], _CARDS[c]], self.rules)
+        line, canonical = _both(hand_json(hand))
+        if line != canonical or not line.startswith(head):  # pragma: no cover - never
+            raise ValueError("a hand written otherwise than the fast pass writes it")
+        self.tails[hand.hand_class * 8 + int(hand.pair_plus)] = line[len(head):]
 
     def _shoe(self, state: dict[str, Any], number: int, bit_generator: Any, first_round: int) -> None:
         """Deal shoe ``number`` (from round ``first_round``) from ``bit_generator`` (at the
         state it is shuffled from, ``state``), leaving the generator where the next shoe is
         shuffled, and write each round's line and canonical bytes but for the fields of its
-        slip and chain (``_LINE_OWN``, ``_CANONICAL_OWN``)."""
-        probe = type(bit_generator)()
+        slip and chain (``_LINE_OWN``, ``_CANONICAL_OWN``): their pieces between them."""
+        if type(self.probe) is not type(bit_generator):
+            self.probe = type(bit_generator)()
+        probe = self.probe
         probe.state = bit_generator.state
         most = self.rules.decks * 52 // (3 * self.hands_n) + 2  # more rounds than a shoe can hold
         ends = np.flatnonzero(self._deal(probe, most)[6])
         if not len(ends):  # pragma: no cover - every shoe ends within `most` rounds
             raise RuntimeError("a shoe dealt without end")
-        hands, burned, counts, heads, _, in_shoe, last, cut = self._deal(bit_generator, int(ends[0]) + 1)
-        width = self.hands_n
-        wide = hands.astype(np.int32)
-        keys = wide[:, :, 0] * 2704 + wide[:, :, 1] * 52 + wide[:, :, 2]
-        flat = keys.ravel()
-        missing = flat[~self.known[flat]]
-        if len(missing):
-            self._hands(np.unique(missing))
-        table = self.hand_text
-        texts = [table[k] for k in flat.tolist()]
-        self.classes = self.hand_class[keys]
-        self.ranks = self.hand_rank[keys]
-        self.pps = self.hand_pp[keys]
-        signs = np.sign(self.ranks[:, 1:].astype(np.int32) - self.ranks[:, :1]) + 1  # 0 lose, 1 tie, 2 win
-        winners = (signs * self.powers).sum(axis=1).tolist()
-        shoe = b"%d" % number
-        state_line, state_canonical = self._state_texts(state)
-        line_format, canonical_format = self.line_format, self.canonical_format
-        line_order, canonical_order = self.line_order, self.canonical_order
-        hands_line, hands_canonical, winners_text = self.hands_line, self.hands_canonical, self.winners_text
-        rounds = []
-        for i, (in_shoe_i, last_i, cut_i, head_i, burn_i, burn_n, won) in enumerate(zip(
-                in_shoe.tolist(), last.tolist(), cut.tolist(), heads.tolist(), burned.tolist(), counts.tolist(),
-                winners, strict=True)):
-            row = texts[i * width:(i + 1) * width]
-            won_text = winners_text.get(won) or self._winners(won)
-            burn = burn_i[:burn_n]
-            fields = (
-                b"%d" % (first_round + i), shoe, b"%d" % in_shoe_i, b"%d" % cut_i if cut_i else b"null",
-                b"true" if last_i else b"false", b"null" if head_i == _NO_CARD else _CARD_JSON[head_i],
-                b"[%s]" % b",".join([_CARD_JSON[c] for c in burn]), row[0], hands_line % tuple(row[1:]),
-                won_text[0], state_line,
-            )
-            line = line_format % line_order(fields)
-            hands_text = fields[8] if width < 11 else hands_canonical % tuple([row[1 + p] for p in self.order])
-            fields = (*fields[:8], hands_text, won_text[1], state_canonical)
-            rounds.append((line, canonical_format % canonical_order(fields), keys[i], in_shoe_i, burn))
-        self.shoe_rounds = rounds
+        rounds = int(ends[0]) + 1
+        hands, burned, counts, heads, _, in_shoe, last, cut = self._deal(bit_generator, rounds)
+        consts = (b"%d" % number, *self._state_texts(state))
+        self.classes = np.empty((rounds, self.hands_n), np.uint8)
+        self.ranks = np.empty((rounds, self.hands_n), np.uint16)
+        self.pps = np.empty((rounds, self.hands_n), np.uint8)
+        self.shoe_rounds = []
+        while True:
+            missing = self.kernels.render_rounds(self.template, consts, hands, burned, counts, heads, in_shoe, last,
+                                                 cut, first_round, self.tails, self.classes, self.ranks, self.pps,
+                                                 self.shoe_rounds)
+            if missing < 0:
+                break
+            self._tail(hands[missing // self.hands_n, missing % self.hands_n].tolist())
+        self.dealt = (hands, burned, counts, in_shoe)
         self.first_round = first_round
         self.shoe_number = number
         self.shoe_state = state
@@ -320,22 +302,15 @@ class FastReplay:
         (line, line_order), (canonical, canonical_order) = found
         return line % line_order(values), canonical % canonical_order(values)
 
-    def _winners(self, won: int) -> tuple[bytes, bytes]:
-        """The ``winners`` text of a round (as a line, as canonical bytes) by its signs in base 3."""
-        words, left = [], won
-        for _ in range(self.hands_n - 1):
-            words.append(self.word[left % 3 - 1])
-            left //= 3
-        found = self.winners_text[won] = (self.hands_line % tuple(words),
-                                          self.hands_canonical % tuple([words[p] for p in self.order]))
-        return found
-
     def _shoe_codes(self, bets: tuple[str, ...]) -> list[bytes]:
         found = self.codes.get(bets)
         if found is None:
             out = np.empty((len(self.shoe_rounds), len(bets)), np.uint8)
             if bets:
-                self.kernels.settle_batch(plan_for(self.rules, bets), self.classes, self.ranks, self.pps, out)
+                plan = self.plans.get(bets)
+                if plan is None:
+                    plan = self.plans[bets] = plan_for(self.rules, bets)
+                self.kernels.settle_batch(plan, self.classes, self.ranks, self.pps, out)
             found = self.codes[bets] = [bytes(row) for row in out]
         return found
 
@@ -350,10 +325,11 @@ class FastReplay:
     def follow(self, record: RoundRecord) -> None:
         """Go on from ``record`` (which passed every check): the next line is the next round's."""
         self.round = record.round
-        self.hash = record.hash
+        self.prev = b'"%s"' % record.hash.encode()
         data = record.to_dict()
         self.carried = (json_line(data["carried"]).encode("utf-8"), data["money"])
         self.carried_value: Mapping[str, Any] = record.carried
+        self.bets_value: Mapping[str, Any] = record.bets
         if record.round_in_shoe == 1 and record.shoe_state is not None:  # deal its shoe (and the next) again
             self.bit_generator = bit_generator_from_state(record.shoe_state)
             self._shoe(dict(record.shoe_state), record.shoe, self.bit_generator, record.round)
@@ -366,8 +342,7 @@ class FastReplay:
         """The game a ``Replayer`` would hold after the last record accepted here."""
         return positioned_game(self.rules, self.shoe_state, self.seed, self.shoe_number, self.next, self.round)
 
-    def _slip(self, money: bytes, bets: bytes) -> _Slip | None:
-        key = (money, bets)
+    def _slip(self, key: bytes, money: bytes, bets: bytes) -> _Slip | None:
         if key in self.slips:
             return self.slips[key]
         found: _Slip | None = None
@@ -381,15 +356,15 @@ class FastReplay:
             if slip is not None:
                 value = stakes_text(sorted_slip(slip))
                 if json_line(value).encode("utf-8") == bets:  # as the replay writes it (else: the full checks)
-                    found = (slip, tuple(sorted({bet for _, bet in stakes_of(slip)})), canonical_json(value))
+                    found = (slip, tuple(sorted({bet for _, bet in stakes_of(slip)})), canonical_json(value), bets)
         if len(self.slips) < _MOST_KEPT:
             self.slips[key] = found
         return found
 
-    def _settled(self, slip: _Slip, key: tuple[bytes, bytes, bytes], values: np.ndarray) -> _Settled:
+    def _settled(self, slip: _Slip, key: tuple[bytes, bytes], k: int) -> _Settled:
         found = self.results.get(key)
         if found is None:
-            cards = [(_CARDS[k // 2704], _CARDS[k // 52 % 52], _CARDS[k % 52]) for k in values.tolist()]
+            cards = [tuple(_CARDS[c] for c in hand) for hand in self.dealt[0][k].tolist()]
             banker, hands = cards[0], dict(enumerate(cards[1:], start=1))
             session = TableSession(self.rules)  # as the replay settles a record's slip
             result = session.settle_slip(banker, hands, slip[0]) if slip[0] else None
@@ -407,60 +382,85 @@ class FastReplay:
         """Accept ``line`` as the next record (True), or leave it to the full checks (False,
         nothing changed). ``carried_on(carried, bets)``: the stakes carried from the last
         record stay on the table in ``bets`` (the full checks' own test)."""
+        return self.run(iter(((0, line),)), carried_on)[2] is None
+
+    def run(self, lines: Iterator[tuple[int, Any]], carried_on: Callable[[Mapping[str, Any], Mapping[str, Any]], bool],
+            tick: Callable[[int], None] | None = None) -> tuple[int, Any, tuple[int, Any] | None]:
+        """Accept the lines of ``lines`` (numbered) while each is the next record: returns
+        how many it accepted, the last of them (None if none) and the first line it did not
+        accept (its number and text; None at the end of ``lines``), which it leaves to the
+        full checks (nothing changed by it, whatever it is). ``tick(number)`` is called
+        after every 4096 lines accepted."""
+        accepted, last, rest = 0, None, None
         if not self.ok:
-            return False
-        if self.next >= len(self.shoe_rounds):
-            self._advance()
-        i = line.find(b',"money":"')
-        j = line.find(b'","bets":', i)
-        e = line.find(b',"results":', j)
-        if i < 0 or j < 0 or e < 0:
-            return False
-        money, bets = line[i + 10:j], line[j + 9:e]
-        slip = self.slips.get((money, bets)) or self._slip(money, bets)
-        if slip is None:
-            return False
-        if self.carried[0] != b"{}":
-            follows = (self.carried, money, bets)
-            ok = self.follows.get(follows)
-            if ok is None:
-                ok = carried_on(self.carried_value, slip[0])
-                if len(self.follows) < _MOST_KEPT:
-                    self.follows[follows] = ok
-            if not ok:
-                return False
-        k = self.next
-        line_format, canonical_format, values, _, _ = self.shoe_rounds[k]
-        codes = self.codes.get(slip[1]) or self._shoe_codes(slip[1])
-        settled = self.results.get((money, bets, codes[k])) or self._settled(slip, (money, bets, codes[k]), values)
-        prev = b'"%s"' % self.hash.encode()
-        canonical = canonical_format % (slip[2], settled[3], settled[5], prev, settled[1])
-        digest = hashlib.sha256(canonical).hexdigest()
-        if self.signed:
-            if self.key is not None:
-                mac = _hmac.new(self.key, canonical, hashlib.sha256).hexdigest().encode()
-            else:  # not checked without a key, but present and a hex digest (the full checks' test)
-                mac = line[-66:-2]
-                if not _HEX64.fullmatch(mac):
-                    return False
-            expected = line_format % (settled[4], bets, settled[0], settled[2], prev, b'"%s"' % digest.encode(),
-                                      b'"%s"' % mac)
-        else:
-            expected = line_format % (settled[4], bets, settled[0], settled[2], prev, b'"%s"' % digest.encode())
-        if expected != line:
-            return False
-        self.accepted += 1
-        self.round += 1
-        self.hash = digest
-        self.carried = (settled[2], settled[7])
-        self.carried_value = settled[6]
-        self.bets_value = slip[0]
-        self.next = k + 1
-        return True
+            return 0, None, next(lines, None)
+        kernels_check, shoe_rounds, k, n_rounds = self.kernels.check_line, self.shoe_rounds, self.next, \
+            len(self.shoe_rounds)
+        slips, follows, results, codes_of = self.slips, self.follows, self.results, self.codes
+        prev, carried, carried_value, bets_value = self.prev, self.carried, self.carried_value, self.bets_value
+        mac, key = self.mac, self.key
+        try:
+            for number, line in lines:
+                rest = (number, line)
+                if type(line) is not bytes:
+                    break
+                if k >= n_rounds:
+                    self.round += accepted  # (where the next shoe's rounds start; put back below)
+                    try:
+                        self._advance()
+                    finally:
+                        self.round -= accepted
+                    shoe_rounds, k, n_rounds, codes_of = self.shoe_rounds, 0, len(self.shoe_rounds), self.codes
+                i = line.find(b',"money":"')
+                j = line.find(b'","bets":', i)
+                e = line.find(b',"results":', j)
+                if i < 0 or j < 0 or e < 0:
+                    break
+                text = line[i + 10:e]  # the money's kind and the slip (a line's text), which fix the slip
+                slip = slips.get(text) or self._slip(text, line[i + 10:j], line[j + 9:e])
+                if slip is None:
+                    break
+                if carried[0] != b"{}":
+                    ok = follows.get((carried, text))
+                    if ok is None:
+                        ok = carried_on(carried_value, slip[0])
+                        if len(follows) < _MOST_KEPT:
+                            follows[(carried, text)] = ok
+                    if not ok:
+                        break
+                codes = codes_of.get(slip[1]) or self._shoe_codes(slip[1])
+                settled = results.get((text, codes[k])) or self._settled(slip, (text, codes[k]), k)
+                digest = kernels_check(line, shoe_rounds[k], (slip[2], settled[3], settled[5], prev, settled[1]),
+                                       (settled[4], slip[3], settled[0], settled[2], prev), mac, key)
+                if digest is None:
+                    break
+                prev = b'"%s"' % digest.encode()
+                carried, carried_value, bets_value = (settled[2], settled[7]), settled[6], slip[0]
+                k += 1
+                accepted += 1
+                last = line
+                rest = None
+                if tick is not None and not accepted & 4095:
+                    tick(number)
+        except Exception:  # noqa: BLE001 - (cannot happen) the full checks take the line
+            pass
+        finally:
+            if accepted:
+                self.accepted += accepted
+                self.round += accepted
+                self.next = k
+                self.prev, self.carried, self.carried_value, self.bets_value = prev, carried, carried_value, bets_value
+        return accepted, last, rest
+
+    @property
+    def hash(self) -> str:
+        """The last record's hash."""
+        return self.prev[1:-1].decode()
 
     def record(self) -> Seen:
         """The last record accepted here, as much of it as ``sanggong.detection`` reads."""
-        _, _, keys, in_shoe, burned = self.shoe_rounds[self.next - 1]
-        hands = [_Cards((_CARDS[k // 2704], _CARDS[k // 52 % 52], _CARDS[k % 52])) for k in keys.tolist()]
-        return Seen(self.round, self.shoe_number, in_shoe, self.bets_value, self.carried_value, hands[0],
-                    dict(enumerate(hands[1:], start=1)), tuple([_CARDS[c] for c in burned]))
+        k = self.next - 1
+        hands_of, burned, counts, in_shoe = self.dealt
+        hands = [_Cards(tuple(_CARDS[c] for c in hand)) for hand in hands_of[k].tolist()]
+        return Seen(self.round, self.shoe_number, int(in_shoe[k]), self.bets_value, self.carried_value, hands[0],
+                    dict(enumerate(hands[1:], start=1)), tuple([_CARDS[c] for c in burned[k, :counts[k]].tolist()]))

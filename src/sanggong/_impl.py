@@ -229,6 +229,24 @@ class Kernels(Protocol[TablesT, SumsT]):
         ev_bins: npt.NDArray[np.float64], moments: npt.NDArray[np.float64], stop: npt.NDArray[np.uint8],
     ) -> tuple[int, int]: ...
 
+    # log lines (verify's fast pass: sanggong._fastlog; the slots and the packing are sanggong._logline's)
+    def LineTemplate(  # noqa: N802 (a module's class)
+        self, ops_line: Sequence[tuple[bytes, int]], ops_canonical: Sequence[tuple[bytes, int]], hands: int,
+        consts: int, words: Sequence[bytes], cards: Sequence[bytes], hand_class: npt.NDArray[np.uint8],
+        hand_rank: npt.NDArray[np.uint16], hand_pp: npt.NDArray[np.uint8],
+    ) -> Any: ...
+    def render_rounds(
+        self, template: Any, consts: tuple[bytes, ...], hands: npt.NDArray[np.uint8], burned: npt.NDArray[np.uint8],
+        burn_counts: npt.NDArray[np.uint8], head_cards: npt.NDArray[np.uint8], round_in_shoe: npt.NDArray[np.uint16],
+        last: npt.NDArray[np.uint8], cut_card: npt.NDArray[np.uint16], first_round: int,
+        tails: list[bytes | None], classes: npt.NDArray[np.uint8], ranks: npt.NDArray[np.uint16],
+        pps: npt.NDArray[np.uint8], out: list[bytes],
+    ) -> int: ...
+    def check_line(
+        self, line: bytes, rendered: bytes, canonical_owns: tuple[bytes, ...], line_owns: tuple[bytes, ...], mac: int,
+        key: bytes | None,
+    ) -> str | None: ...
+
 
 if TYPE_CHECKING:
     from . import _pykernels

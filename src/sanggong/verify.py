@@ -568,33 +568,33 @@ class LogReader:
         verifier = self._verifier
         feed = verifier.feed
         told = 0
+
+        def tick(number: int) -> None:
+            nonlocal told
+            if progress is not None and number - told >= _PROGRESS_EVERY:
+                progress(number - told)
+                told = number
+
         lines = self._lines()
         for number, line in lines:
             feed(number, line)
             if verifier.bad is not None:
                 break
-            fast = verifier.fast
-            if fast is not None:  # the fast pass's own loop, while it accepts the lines (feed's first step)
-                check, keeps = fast.check, _keeps
-                for number, line in lines:
-                    try:
-                        accepted = type(line) is bytes and check(line, keeps)
-                    except Exception:  # noqa: BLE001 - (cannot happen) feed's own handling: the full checks
-                        accepted = False
-                    if accepted:
-                        verifier.count += 1
-                        verifier.last_line = line
-                        if progress is not None and number - told >= _PROGRESS_EVERY:
-                            progress(number - told)
-                            told = number
-                        continue
-                    feed(number, line)
+            tick(number)
+            while verifier.fast is not None:  # the fast pass's own loop, while it accepts the lines (feed's first step)
+                accepted, last, rest = verifier.fast.run(lines, _keeps, tick)
+                if accepted:
+                    verifier.count += accepted
+                    verifier.last_line = last
+                if rest is None:
                     break
+                number, line = rest
+                feed(number, line)  # (the full checks, which go on by the fast pass from a line they accept)
                 if verifier.bad is not None:
                     break
-            if progress is not None and number - told >= _PROGRESS_EVERY:
-                progress(number - told)
-                told = number
+                tick(number)
+            if verifier.bad is not None:
+                break
         if progress is not None and verifier.count > told:
             progress(verifier.count - told)
         return verifier.report()
