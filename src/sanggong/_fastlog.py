@@ -206,7 +206,9 @@ class FastReplay:
             _CARD_JSON, tables.cls[packed >> 3].astype(np.uint8), tables.rank[packed >> 3].astype(np.uint16),
             (packed & 7).astype(np.uint8))
         self.probe: Any = None
+        self.probe_arrays: tuple[np.ndarray, ...] | None = None
         self.state_formats: dict[str, Any] = {}
+        self.raw_formats: dict[Any, tuple[bytes, bytes, list[int], list[int]]] = {}
         self.slips: dict[bytes, _Slip | None] = {}
         self.results: dict[tuple[bytes, bytes], _Settled] = {}
         self.follows: dict[Any, bool] = {}
@@ -219,11 +221,14 @@ class FastReplay:
 
     # --- the shoes, dealt ahead ------------------------------------------------------------
 
-    def _deal(self, bit_generator: Any, rounds: int) -> tuple[np.ndarray, ...]:
-        hands = np.empty((rounds, self.hands_n, 3), np.uint8)
-        burned = np.empty((rounds, self.width), np.uint8)
-        arrays = (hands, burned, np.empty(rounds, np.uint8), np.empty(rounds, np.uint8), np.empty(rounds, np.int64),
-                  np.empty(rounds, np.uint16), np.empty(rounds, np.uint8), np.empty(rounds, np.uint16))
+    def _arrays(self, rounds: int) -> tuple[np.ndarray, ...]:
+        return (np.empty((rounds, self.hands_n, 3), np.uint8), np.empty((rounds, self.width), np.uint8),
+                np.empty(rounds, np.uint8), np.empty(rounds, np.uint8), np.empty(rounds, np.int64),
+                np.empty(rounds, np.uint16), np.empty(rounds, np.uint8), np.empty(rounds, np.uint16))
+
+    def _deal(self, bit_generator: Any, rounds: int, arrays: tuple[np.ndarray, ...] | None = None) \
+            -> tuple[np.ndarray, ...]:
+        arrays = arrays or self._arrays(rounds)
         self.kernels.deal_chunk(bit_generator, self.params, *arrays)
         return arrays
 
@@ -238,22 +243,26 @@ class FastReplay:
             raise ValueError("a hand written otherwise than the fast pass writes it")
         self.tails[hand.hand_class * 8 + int(hand.pair_plus)] = line[len(head):]
 
-    def _shoe(self, state: dict[str, Any], number: int, bit_generator: Any, first_round: int) -> None:
+    def _shoe(self, state: Any, texts: tuple[bytes, bytes], number: int, bit_generator: Any,
+              first_round: int) -> None:
         """Deal shoe ``number`` (from round ``first_round``) from ``bit_generator`` (at the
-        state it is shuffled from, ``state``), leaving the generator where the next shoe is
+        state it is shuffled from: ``state``, a record's ``shoe_state`` or the generator's
+        own, ``texts`` its text in a line and in the canonical bytes), leaving the generator where the next shoe is
         shuffled, and write each round's line and canonical bytes but for the fields of its
         slip and chain (``_LINE_OWN``, ``_CANONICAL_OWN``): their pieces between them."""
         if type(self.probe) is not type(bit_generator):
             self.probe = type(bit_generator)()
         probe = self.probe
         probe.state = bit_generator.state
-        most = self.rules.decks * 52 // (3 * self.hands_n) + 2  # more rounds than a shoe can hold
-        ends = np.flatnonzero(self._deal(probe, most)[6])
+        if self.probe_arrays is None:
+            self.probe_arrays = self._arrays(self.rules.decks * 52 // (3 * self.hands_n) + 2)  # (more rounds than a
+            # shoe holds)
+        ends = np.flatnonzero(self._deal(probe, 0, self.probe_arrays)[6])
         if not len(ends):  # pragma: no cover - every shoe ends within `most` rounds
             raise RuntimeError("a shoe dealt without end")
         rounds = int(ends[0]) + 1
         hands, burned, counts, heads, _, in_shoe, last, cut = self._deal(bit_generator, rounds)
-        consts = (b"%d" % number, *self._state_texts(state))
+        consts = (b"%d" % number, *texts)
         self.classes = np.empty((rounds, self.hands_n), np.uint8)
         self.ranks = np.empty((rounds, self.hands_n), np.uint16)
         self.pps = np.empty((rounds, self.hands_n), np.uint8)
@@ -311,14 +320,59 @@ class FastReplay:
                 if plan is None:
                     plan = self.plans[bets] = plan_for(self.rules, bets)
                 self.kernels.settle_batch(plan, self.classes, self.ranks, self.pps, out)
-            found = self.codes[bets] = [bytes(row) for row in out]
+            blob, width = out.tobytes(), len(bets)
+            found = self.codes[bets] = [blob[i:i + width] for i in range(0, len(blob), width)] if width else \
+                [b""] * len(self.shoe_rounds)
         return found
 
     def _advance(self) -> None:
         """The shoe ended with the last record: deal the next one."""
-        state = state_json(self.bit_generator.state)
+        raw = self.bit_generator.state
+        shape = tuple((k, tuple(v) if type(v) is dict else type(v)) for k, v in raw.items())  # (numbers at depth 2)
+        found = self.raw_formats.get(shape)
+        if found is not None:  # its numbers written into the texts the writers made for this shape
+            values = [b'"%d"' % v for k, v in raw.items() if type(v) is int] + \
+                [b'"%d"' % w for v in raw.values() if type(v) is dict for w in v.values()]
+            texts = (found[0] % tuple([values[i] for i in found[2]]), found[1] % tuple([values[i] for i in found[3]]))
+            self._shoe(raw, texts, self.shoe_number + 1, self.bit_generator, self.round + 1)
+            return
+        state = state_json(raw)
         assert state is not None  # (made from a record's state: a generator a record names)
-        self._shoe(state, self.shoe_number + 1, self.bit_generator, self.round + 1)
+        texts = self._state_texts(state)
+        self._shoe(state, texts, self.shoe_number + 1, self.bit_generator, self.round + 1)
+        self._raw_format(raw, shape, texts)
+
+    def _raw_format(self, raw: Mapping[str, Any], shape: Any, texts: tuple[bytes, bytes]) -> None:
+        """Keep the formats of a generator's state of this shape (a name, and integers at
+        depth 1 or 2, as numpy's generators but MT19937 hold it), made by the writers from
+        a state of numbers no text holds by chance, if writing ``raw``'s numbers into them
+        makes its ``texts``."""
+        if raw.get("bit_generator") is None or any(t is not str and t is not int and type(t) is not tuple
+                                                    for _, t in shape) or \
+                any(type(w) is not int for v in raw.values() if type(v) is dict for w in v.values()):
+            return
+        marks = iter(range(10 ** 30 + 1, 10 ** 30 + 1000))
+        marked = {k: str(next(marks)) if type(v) is int else
+                  {str(a): str(next(marks)) for a in v} if type(v) is dict else v for k, v in raw.items()}
+        leaves = [v for v in marked.values() if type(v) is str][1:] + \
+            [w for v in marked.values() if type(v) is dict for w in v.values()]
+        formats = []
+        for text in self._state_texts(marked):
+            places = []
+            form = text.replace(b"%", b"%%")
+            for i, leaf in enumerate(leaves):
+                quoted = b'"%s"' % leaf.encode()
+                if form.count(quoted) != 1:
+                    return
+                places.append((form.index(quoted), i, quoted))
+            for _, _, quoted in places:
+                form = form.replace(quoted, b"%s")
+            formats.append((form, [i for _, i, _ in sorted(places)]))
+        found = (formats[0][0], formats[1][0], formats[0][1], formats[1][1])
+        values = [b'"%d"' % v for v in raw.values() if type(v) is int] + \
+            [b'"%d"' % w for v in raw.values() if type(v) is dict for w in v.values()]
+        if (found[0] % tuple([values[i] for i in found[2]]), found[1] % tuple([values[i] for i in found[3]])) == texts:
+            self.raw_formats[shape] = found
 
     # --- the records -----------------------------------------------------------------------
 
@@ -332,7 +386,8 @@ class FastReplay:
         self.bets_value: Mapping[str, Any] = record.bets
         if record.round_in_shoe == 1 and record.shoe_state is not None:  # deal its shoe (and the next) again
             self.bit_generator = bit_generator_from_state(record.shoe_state)
-            self._shoe(dict(record.shoe_state), record.shoe, self.bit_generator, record.round)
+            state = dict(record.shoe_state)
+            self._shoe(state, self._state_texts(state), record.shoe, self.bit_generator, record.round)
         elif record.shoe != self.shoe_number or record.round_in_shoe > len(self.shoe_rounds) or \
                 record.round != self.first_round + record.round_in_shoe - 1:
             self.ok = False  # (not a round of the shoe dealt here: the full checks go on alone)
@@ -340,12 +395,18 @@ class FastReplay:
 
     def game(self) -> Game:
         """The game a ``Replayer`` would hold after the last record accepted here."""
-        return positioned_game(self.rules, self.shoe_state, self.seed, self.shoe_number, self.next, self.round)
+        state = self.shoe_state
+        if "state" in state and any(type(v) is int for v in state["state"].values()):  # a generator's own
+            state = state_json(state)
+        return positioned_game(self.rules, state, self.seed, self.shoe_number, self.next, self.round)
 
-    def _slip(self, key: bytes, money: bytes, bets: bytes) -> _Slip | None:
+    def _slip(self, key: bytes) -> _Slip | None:
+        """The slip of a line's text from its money's kind to its slip's end (None: the full
+        checks read it)."""
         if key in self.slips:
             return self.slips[key]
         found: _Slip | None = None
+        money, _, bets = key.partition(b'","bets":')
         kind = money.decode("utf-8", "replace")
         if kind in MONEY_KINDS:
             try:
@@ -412,12 +473,11 @@ class FastReplay:
                         self.round -= accepted
                     shoe_rounds, k, n_rounds, codes_of = self.shoe_rounds, 0, len(self.shoe_rounds), self.codes
                 i = line.find(b',"money":"')
-                j = line.find(b'","bets":', i)
-                e = line.find(b',"results":', j)
-                if i < 0 or j < 0 or e < 0:
+                e = line.find(b',"results":', i)
+                if i < 0 or e < 0:
                     break
                 text = line[i + 10:e]  # the money's kind and the slip (a line's text), which fix the slip
-                slip = slips.get(text) or self._slip(text, line[i + 10:j], line[j + 9:e])
+                slip = slips.get(text) or self._slip(text)
                 if slip is None:
                     break
                 if carried[0] != b"{}":
@@ -434,7 +494,7 @@ class FastReplay:
                                        (settled[4], slip[3], settled[0], settled[2], prev), mac, key)
                 if digest is None:
                     break
-                prev = b'"%s"' % digest.encode()
+                prev = digest
                 carried, carried_value, bets_value = (settled[2], settled[7]), settled[6], slip[0]
                 k += 1
                 accepted += 1

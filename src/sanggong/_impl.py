@@ -245,7 +245,7 @@ class Kernels(Protocol[TablesT, SumsT]):
     def check_line(
         self, line: bytes, rendered: bytes, canonical_owns: tuple[bytes, ...], line_owns: tuple[bytes, ...], mac: int,
         key: bytes | None,
-    ) -> str | None: ...
+    ) -> bytes | None: ...
 
 
 if TYPE_CHECKING:

@@ -736,8 +736,8 @@ def render_rounds(template: LineTemplate, consts: tuple[bytes, ...], hands: npt.
 
 
 def check_line(line: bytes, rendered: bytes, canonical_owns: tuple[bytes, ...], line_owns: tuple[bytes, ...],
-               mac: int, key: bytes | None) -> str | None:
-    """Accept ``line`` as a round's record (its hash) or not (``None``): the canonical bytes
+               mac: int, key: bytes | None) -> bytes | None:
+    """Accept ``line`` as a round's record (its hash, quoted) or not (``None``): the canonical bytes
     are the rendered round's canonical pieces with their owns between them, the line its
     line pieces with its owns, the quoted hash and (``mac`` 1) the quoted HMAC under
     ``key`` or (``mac`` 2) a quoted hex digest left unchecked."""
@@ -758,4 +758,4 @@ def check_line(line: bytes, rendered: bytes, canonical_owns: tuple[bytes, ...], 
             return None
         owns.append(mark)
     expected = b"".join(p + o for p, o in zip(line_pieces, (*owns, b""), strict=True))
-    return digest if expected == line else None
+    return owns[len(line_owns)] if expected == line else None

@@ -315,6 +315,21 @@ cdef bint _same_bytes(const char* at, Py_ssize_t left, object piece) noexcept:
     return _same(at, left, PyBytes_AS_STRING(piece), PyBytes_GET_SIZE(piece))
 
 
+cdef const char* _HEX_DIGITS = "0123456789abcdef"
+
+
+cdef bint _hex_of(const char* at, bytes digest) noexcept:
+    """``at`` holds the 64 lower-case hex digits of a 32-byte ``digest``."""
+    cdef const uint8_t* raw = <const uint8_t*>PyBytes_AS_STRING(digest)
+    cdef Py_ssize_t k
+    if PyBytes_GET_SIZE(digest) != 32:
+        return False
+    for k in range(32):
+        if at[2 * k] != _HEX_DIGITS[raw[k] >> 4] or at[2 * k + 1] != _HEX_DIGITS[raw[k] & 15]:
+            return False
+    return True
+
+
 cdef bint _quoted_hex(const char* at, Py_ssize_t left) noexcept:
     """``at`` holds a quoted 64-digit lower-case hex digest (a record's hash or HMAC)."""
     cdef Py_ssize_t k
@@ -328,7 +343,8 @@ cdef bint _quoted_hex(const char* at, Py_ssize_t left) noexcept:
 
 def check_line(bytes line not None, bytes rendered not None, tuple canonical_owns not None,
                tuple line_owns not None, int mac, key):
-    """Accept ``line`` as a round's record (its hash, a ``str``) or not (``None``).
+    """Accept ``line`` as a round's record (its hash, quoted: the line's ``"…"``) or not
+    (``None``).
 
     ``rendered`` is the round's pieces (``render_rounds``, packed as ``_logline.pack``
     says): the canonical bytes are its canonical pieces with ``canonical_owns`` between
@@ -394,15 +410,15 @@ def check_line(bytes line not None, bytes rendered not None, tuple canonical_own
                 return None
             n = PyBytes_GET_SIZE(line_owns[i])
         elif i == n_own_line:  # the hash
-            digest = _hashlib.sha256(canonical).hexdigest()
             if left < 66 or at[0] != b'"' or at[65] != b'"' or \
-                    memcmp(at + 1, PyBytes_AS_STRING(digest.encode("ascii")), 64) != 0:
+                    not _hex_of(at + 1, _hashlib.sha256(canonical).digest()):
                 return None
+            digest = PyBytes_FromStringAndSize(at, 66)  # (the quoted hash: the line's own text)
             n = 66
         elif i < n_line - 1:  # the HMAC
             if mac == 1:
-                code = _hmac_module.new(key, canonical, _hashlib.sha256).hexdigest().encode("ascii")
-                if left < 66 or at[0] != b'"' or at[65] != b'"' or memcmp(at + 1, PyBytes_AS_STRING(code), 64) != 0:
+                if left < 66 or at[0] != b'"' or at[65] != b'"' or \
+                        not _hex_of(at + 1, _hmac_module.new(key, canonical, _hashlib.sha256).digest()):
                     return None
             elif not _quoted_hex(at, left):
                 return None
