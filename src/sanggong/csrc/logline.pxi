@@ -233,10 +233,25 @@ def render_rounds(LineTemplate template not None, tuple consts not None, const u
             c = classes[i, p] * 8 + pps[i, p]
             if c >= n_tails or type(tail_texts[c]) is not bytes:
                 return i * n + p
+    cdef _Text hand_text  # the round's hands, each written once (a line and the canonical bytes hold them alike)
+    cdef Py_ssize_t hand_at[65]
     text.data, text.size, text.used = NULL, 0, 0
+    hand_text.data, hand_text.size, hand_text.used = NULL, 0, 0
     header = 4 * (2 + template.holes_line + 1 + template.holes_canonical + 1)
     try:
         for i in range(rounds):
+            hand_text.used = 0
+            for p in range(n):
+                hand_at[p] = hand_text.used
+                _put(&hand_text, b'{"cards":[')
+                _put(&hand_text, card_texts[hands[i, p, 0]])
+                _put(&hand_text, b",")
+                _put(&hand_text, card_texts[hands[i, p, 1]])
+                _put(&hand_text, b",")
+                _put(&hand_text, card_texts[hands[i, p, 2]])
+                _put(&hand_text, b"]")
+                _put(&hand_text, tail_texts[classes[i, p] * 8 + pps[i, p]])
+            hand_at[n] = hand_text.used
             _grow(&text, header)
             text.used = header
             n_pieces = 0
@@ -281,14 +296,9 @@ def render_rounds(LineTemplate template not None, tuple consts not None, const u
                         _put(&text, consts[slot - _SLOT_CONST])
                     elif slot < _SLOT_WIN:
                         p = slot - _SLOT_HAND
-                        _put(&text, b'{"cards":[')
-                        _put(&text, card_texts[hands[i, p, 0]])
-                        _put(&text, b",")
-                        _put(&text, card_texts[hands[i, p, 1]])
-                        _put(&text, b",")
-                        _put(&text, card_texts[hands[i, p, 2]])
-                        _put(&text, b"]")
-                        _put(&text, tail_texts[classes[i, p] * 8 + pps[i, p]])
+                        _grow(&text, hand_at[p + 1] - hand_at[p])
+                        memcpy(text.data + text.used, hand_text.data + hand_at[p], hand_at[p + 1] - hand_at[p])
+                        text.used += hand_at[p + 1] - hand_at[p]
                     else:
                         p = slot - _SLOT_WIN
                         d = 0 if ranks[i, p] < ranks[i, 0] else (1 if ranks[i, p] == ranks[i, 0] else 2)
@@ -304,6 +314,7 @@ def render_rounds(LineTemplate template not None, tuple consts not None, const u
             out.append(PyBytes_FromStringAndSize(text.data, text.used))
     finally:
         free(text.data)
+        free(hand_text.data)
     return -1
 
 
