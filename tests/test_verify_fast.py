@@ -316,3 +316,19 @@ def test_a_fast_pass_that_fails_leaves_the_lines_to_the_full_checks(monkeypatch:
         calls[0] = 0
         fast, full, _ = _both(log)
         assert fast == full and calls[0] >= 10
+    monkeypatch.setattr(FastReplay, "check", check)
+    advance = FastReplay._advance
+    advances = [0]
+
+    def failing_advance(self: FastReplay) -> None:  # (inside the pass's own loop: a shoe's end)
+        advances[0] += 1
+        if advances[0] == 2:
+            raise RuntimeError("a fault in the fast pass's loop")
+        advance(self)
+
+    monkeypatch.setattr(FastReplay, "_advance", failing_advance)
+    longer = _log(MACAU, 60)
+    for log in (longer, [*longer[:40], longer[40].replace('"round":41', '"round":42'), *longer[41:]]):
+        advances[0] = 0
+        fast, full, _ = _both(log)
+        assert fast == full and advances[0] >= 2

@@ -199,7 +199,7 @@ class FastReplay:
         tables = tables_for(rules.ranking)
         packed = tables.packed_of_triple  # every hand's class, rank and category, by c0 * 2704 + c1 * 52 + c2
         self.tails: list[bytes | None] = [None] * (tables.n_classes * 8)  # by class * 8 + category
-        words = [b'"%s"' % winner(d, 0).encode() for d in (-1, 0, 1)]  # a hand that loses, ties, wins
+        self.words = words = [b'"%s"' % winner(d, 0).encode() for d in (-1, 0, 1)]  # a hand that loses, ties, wins
         self.template = self.kernels.LineTemplate(
             _template(line or [], _LINE_OWN + ("hmac",), self.hands_n, canonical=False),
             _template(canonical or [], _CANONICAL_OWN, self.hands_n, canonical=True), self.hands_n, 3, words,
@@ -275,6 +275,7 @@ class FastReplay:
                 break
             self._tail(hands[missing // self.hands_n, missing % self.hands_n].tolist())
         self.dealt = (hands, burned, counts, in_shoe)
+        self.heads = heads
         self.first_round = first_round
         self.shoe_number = number
         self.shoe_state = state

@@ -687,8 +687,11 @@ def render_rounds(template: LineTemplate, consts: tuple[bytes, ...], hands: npt.
             key = hand[0] * 2704 + hand[1] * 52 + hand[2]
             classes[i, p], ranks[i, p], pps[i, p] = template.hand_class[key], template.hand_rank[key], \
                 template.hand_pp[key]
-            if tails[int(classes[i, p]) * 8 + int(pps[i, p])] is None:
+            c = int(classes[i, p]) * 8 + int(pps[i, p])
+            if c >= len(tails) or tails[c] is None:
                 return i * n + p
+            if not isinstance(tails[c], bytes):
+                raise TypeError(f"a hand's text is bytes, not {type(tails[c]).__name__}")
     rank_rows = ranks.tolist()
     cards, words = template.cards, template.words
     for i, row in enumerate(rows):

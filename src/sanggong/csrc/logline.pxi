@@ -231,8 +231,10 @@ def render_rounds(LineTemplate template not None, tuple consts not None, const u
             classes[i, p], ranks[i, p], pps[i, p] = (template.hand_class[key], template.hand_rank[key],
                                                      template.hand_pp[key])
             c = classes[i, p] * 8 + pps[i, p]
-            if c >= n_tails or type(tail_texts[c]) is not bytes:
+            if c >= n_tails or tail_texts[c] is None:
                 return i * n + p
+            if type(tail_texts[c]) is not bytes:
+                raise TypeError(f"a hand's text is bytes, not {type(tail_texts[c]).__name__}")
     cdef _Text hand_text  # the round's hands, each written once (a line and the canonical bytes hold them alike)
     cdef Py_ssize_t hand_at[65]
     text.data, text.size, text.used = NULL, 0, 0
