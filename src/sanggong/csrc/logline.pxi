@@ -180,25 +180,14 @@ cdef inline uint32_t _get_u32(const char* at) noexcept nogil:
 
 @cython.boundscheck(False)
 @cython.wraparound(False)
-def render_rounds(LineTemplate template not None, tuple consts not None, const uint8_t[:, :, ::1] hands,
-                  const uint8_t[:, ::1] burned, const uint8_t[::1] burn_counts, const uint8_t[::1] head_cards,
-                  const uint16_t[::1] round_in_shoe, const uint8_t[::1] last, const uint16_t[::1] cut_card,
-                  int64_t first_round, tails, uint8_t[:, ::1] classes, uint16_t[:, ::1] ranks,
-                  uint8_t[:, ::1] pps, list out not None):
-    """Write each round's line and canonical bytes, as their pieces between the template's
-    holes packed in one bytes object (``_logline.pack``), onto ``out``, and each hand's
-    class, rank and category into ``classes``, ``ranks`` and ``pps``; ``tails[class * 8 +
-    category]`` is the text after a hand's cards (bytes, or None where none is known yet).
-    Returns -1, or where a hand has no text (``round * hands + position``: nothing is
-    written onto ``out`` then)."""
-    cdef tuple tail_texts = tuple(tails)  # (a copy: what is checked is what is read)
-    cdef Py_ssize_t rounds = hands.shape[0], n = hands.shape[1], i, p, j, c, k, key, n_tails = len(tail_texts)
-    cdef Py_ssize_t first, stop, at, header
-    cdef list card_texts = template.cards, word_texts = template.words
-    cdef uint32_t lengths[256]
-    cdef int n_pieces
-    cdef _Text text
-    cdef int slot, d, which
+cdef Py_ssize_t _checked_rounds(LineTemplate template, tuple consts, const uint8_t[:, :, ::1] hands,
+                                const uint8_t[:, ::1] burned, const uint8_t[::1] burn_counts,
+                                const uint8_t[::1] head_cards, const uint16_t[::1] round_in_shoe,
+                                const uint8_t[::1] last, const uint16_t[::1] cut_card, tuple tail_texts,
+                                uint8_t[:, ::1] classes, uint16_t[:, ::1] ranks, uint8_t[:, ::1] pps) except -2:
+    """render_rounds' arguments checked, every index it reads among them, and each hand's
+    class, rank and category written: -1, or the first hand with no text (as it returns)."""
+    cdef Py_ssize_t rounds = hands.shape[0], n = hands.shape[1], i, p, j, c, key, n_tails = len(tail_texts)
     if template.slots == NULL:
         raise ValueError("a LineTemplate not made")
     if hands.shape[2] != 3 or n != template.hands:
@@ -215,7 +204,7 @@ def render_rounds(LineTemplate template not None, tuple consts not None, const u
     for value in consts:
         if type(value) is not bytes:
             raise TypeError("a constant is bytes")
-    for i in range(rounds):  # every index read below is checked once, here
+    for i in range(rounds):
         if burn_counts[i] > burned.shape[1]:
             raise ValueError(f"round {i}: {burn_counts[i]} cards burned where {burned.shape[1]} fit")
         for j in range(burn_counts[i]):
@@ -235,6 +224,32 @@ def render_rounds(LineTemplate template not None, tuple consts not None, const u
                 return i * n + p
             if type(tail_texts[c]) is not bytes:
                 raise TypeError(f"a hand's text is bytes, not {type(tail_texts[c]).__name__}")
+    return -1
+
+
+@cython.boundscheck(False)
+@cython.wraparound(False)
+def render_rounds(LineTemplate template not None, tuple consts not None, const uint8_t[:, :, ::1] hands,
+                  const uint8_t[:, ::1] burned, const uint8_t[::1] burn_counts, const uint8_t[::1] head_cards,
+                  const uint16_t[::1] round_in_shoe, const uint8_t[::1] last, const uint16_t[::1] cut_card,
+                  int64_t first_round, tails, uint8_t[:, ::1] classes, uint16_t[:, ::1] ranks,
+                  uint8_t[:, ::1] pps, list out not None):
+    """Write each round's line and canonical bytes, as their pieces between the template's
+    holes packed in one bytes object (``_logline.pack``), onto ``out``, and each hand's
+    class, rank and category into ``classes``, ``ranks`` and ``pps``; ``tails[class * 8 +
+    category]`` is the text after a hand's cards (bytes, or None where none is known yet).
+    Returns -1, or where a hand has no text (``round * hands + position``: nothing is
+    written onto ``out`` then)."""
+    cdef tuple tail_texts = tuple(tails)  # (a copy: what is checked is what is read)
+    cdef Py_ssize_t rounds = hands.shape[0], n = hands.shape[1], i, p, j, k, first, stop, at, header
+    cdef list card_texts = template.cards, word_texts = template.words
+    cdef uint32_t lengths[256]
+    cdef int n_pieces, slot, d, which
+    cdef _Text text
+    missing = _checked_rounds(template, consts, hands, burned, burn_counts, head_cards, round_in_shoe, last, cut_card,
+                              tail_texts, classes, ranks, pps)
+    if missing >= 0:
+        return missing
     cdef _Text hand_text  # the round's hands, each written once (a line and the canonical bytes hold them alike)
     cdef Py_ssize_t hand_at[65]
     text.data, text.size, text.used = NULL, 0, 0
