@@ -7,10 +7,13 @@ a shoe state) has passed every one of those checks at a shoe's first round, the 
 game is fixed by its bit generator: each round's cards, the shoe's state and every field
 derived from them. ``FastReplay`` deals the shoes ahead in the core (``deal_chunk``, shoe by
 shoe, keeping each shuffle's state), settles each slip for a whole shoe at once
-(``settle_batch``), and writes, for each line, the line the replay writes (``json_line``) and
-its canonical bytes (``canonical_json``) from templates made once by those very functions:
-the record is accepted when its line is that line, byte for byte, its hash the hash of those
-bytes, its ``prev`` the last record's hash (and its HMAC the key's).
+(``settle_batch``), and writes each of the shoe's rounds in the core (``render_rounds``) from
+templates made once by the record writers themselves (``json_line``, ``canonical_json``, on a
+record whose fields are sentinels): a round's line and canonical bytes as their pieces between
+the fields its slip and chain fill. A line is accepted (``check_line``, in the core) when it is
+those pieces with the slip's and the chain's texts between them, byte for byte, its hash the
+hash of the canonical bytes so made, its ``prev`` the last record's hash (and its HMAC the
+key's). ``FastReplay.run`` takes the lines while it accepts them.
 
 It only ever accepts: a line that is not exactly the replay's (a changed record, a record
 written otherwise, anything it has not seen) goes to the full checks, which name what is
@@ -172,8 +175,10 @@ class FastReplay:
     """The fast pass over a dealt game's log, from a record that passed every check at its
     shoe's first round (see the module's doc).
 
-    ``check(line)`` accepts the next line (True) or leaves it to the full checks (False,
-    nothing changed); after they accept one, ``follow(record)`` goes on from it.
+    ``run(lines)`` accepts the next lines while they are the replay's, ``check(line)`` the
+    next line (True) or leaves it to the full checks (False, nothing changed); after they
+    accept one, ``follow(record)`` goes on from it. Not thread-safe: one log reader's own
+    (``verify_log`` makes one per call).
     """
 
     def __init__(self, rules: RuleSet, record: RoundRecord, key: bytes | None) -> None:
