@@ -16,6 +16,8 @@ from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize, PyBytes
 from libc.stdlib cimport realloc
 from libc.string cimport memcmp
 
+from sanggong._limits cimport SG_MAX_POSITIONS
+
 import hashlib as _hashlib
 import hmac as _hmac_module
 
@@ -26,9 +28,14 @@ cdef int _SLOT_LAST = _logline.LAST, _SLOT_HEAD = _logline.HEAD, _SLOT_BURNED = 
 cdef int _SLOT_CONST = _logline.CONST, _SLOT_HAND = _logline.HAND, _SLOT_WIN = _logline.WIN
 cdef int _SLOT_HOLE = _logline.HOLE, _SLOT_END = _logline.END, _NO_CARD = _logline.NO_CARD
 if not _SLOT_END < _SLOT_ROUND < _SLOT_IN_SHOE < _SLOT_CUT < _SLOT_LAST < _SLOT_HEAD < _SLOT_BURNED < _SLOT_CONST \
-        < _SLOT_HAND < _SLOT_WIN < _SLOT_HOLE or _SLOT_CONST + 64 > _SLOT_HAND or _SLOT_HAND + 64 > _SLOT_WIN \
-        or _SLOT_WIN + 64 > _SLOT_HOLE:  # (the kernel tells them apart by these ranges)
+        < _SLOT_HAND < _SLOT_WIN < _SLOT_HOLE or _SLOT_CONST + _MOST_CONSTS > _SLOT_HAND \
+        or _SLOT_HAND + SG_MAX_POSITIONS + 1 > _SLOT_WIN or _SLOT_WIN + SG_MAX_POSITIONS + 1 > _SLOT_HOLE:  # (the kernel tells them apart by these ranges)
     raise ImportError("sanggong._logline's slots are not in the order render_rounds reads them")
+
+
+cdef enum:
+    _MOST_CONSTS = 8  # a template's constants (the shoe's number and its state's two texts)
+    _QUOTED_HEX = 66  # a quoted SHA-256 digest: '"' + 64 hex digits + '"'
 
 
 cdef struct _Text:
@@ -120,8 +127,8 @@ cdef class LineTemplate:
         cdef Py_ssize_t k
         if self.slots != NULL:
             raise TypeError("a LineTemplate is made once")
-        if not 2 <= hands <= 64 or not 0 <= consts <= 64:
-            raise ValueError("a table of 2 to 64 hands, and at most 64 constants")
+        if not 2 <= hands <= SG_MAX_POSITIONS + 1 or not 0 <= consts <= _MOST_CONSTS:
+            raise ValueError(f"a table of 2 to {SG_MAX_POSITIONS + 1} hands, and at most {_MOST_CONSTS} constants")
         if hand_class.shape[0] != 140608 or hand_rank.shape[0] != 140608 or hand_pp.shape[0] != 140608:
             raise ValueError("a class, rank and category for each of the 140,608 hands")
         for k in range(140608):
@@ -251,7 +258,7 @@ def render_rounds(LineTemplate template not None, tuple consts not None, const u
     if missing >= 0:
         return missing
     cdef _Text hand_text  # the round's hands, each written once (a line and the canonical bytes hold them alike)
-    cdef Py_ssize_t hand_at[65]
+    cdef Py_ssize_t hand_at[SG_MAX_POSITIONS + 2]
     text.data, text.size, text.used = NULL, 0, 0
     hand_text.data, hand_text.size, hand_text.used = NULL, 0, 0
     header = 4 * (2 + template.holes_line + 1 + template.holes_canonical + 1)
@@ -361,9 +368,9 @@ cdef bint _hex_of(const char* at, bytes digest) noexcept:
 cdef bint _quoted_hex(const char* at, Py_ssize_t left) noexcept:
     """``at`` holds a quoted 64-digit lower-case hex digest (a record's hash or HMAC)."""
     cdef Py_ssize_t k
-    if left < 66 or at[0] != b'"' or at[65] != b'"':
+    if left < _QUOTED_HEX or at[0] != b'"' or at[_QUOTED_HEX - 1] != b'"':
         return False
-    for k in range(1, 65):
+    for k in range(1, _QUOTED_HEX - 1):
         if not (b"0" <= at[k] <= b"9" or b"a" <= at[k] <= b"f"):
             return False
     return True
@@ -438,19 +445,19 @@ def check_line(bytes line not None, bytes rendered not None, tuple canonical_own
                 return None
             n = PyBytes_GET_SIZE(line_owns[i])
         elif i == n_own_line:  # the hash
-            if left < 66 or at[0] != b'"' or at[65] != b'"' or \
+            if left < _QUOTED_HEX or at[0] != b'"' or at[_QUOTED_HEX - 1] != b'"' or \
                     not _hex_of(at + 1, _hashlib.sha256(canonical).digest()):
                 return None
-            digest = PyBytes_FromStringAndSize(at, 66)  # (the quoted hash: the line's own text)
-            n = 66
+            digest = PyBytes_FromStringAndSize(at, _QUOTED_HEX)  # (the quoted hash: the line's own text)
+            n = _QUOTED_HEX
         elif i < n_line - 1:  # the HMAC
             if mac == 1:
-                if left < 66 or at[0] != b'"' or at[65] != b'"' or \
+                if left < _QUOTED_HEX or at[0] != b'"' or at[_QUOTED_HEX - 1] != b'"' or \
                         not _hex_of(at + 1, _hmac_module.new(key, canonical, _hashlib.sha256).digest()):
                     return None
             elif not _quoted_hex(at, left):
                 return None
-            n = 66
+            n = _QUOTED_HEX
         else:
             n = 0
         at += n
