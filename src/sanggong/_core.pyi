@@ -168,6 +168,13 @@ class ShoeKernel:
     def remove(self, code: int) -> None: ...
     def add(self, code: int) -> None: ...
     def numerators(self, with_pairs: bool = True) -> list[int]: ...
+    def numerators_batch(
+        self,
+        cards: npt.NDArray[np.uint8],
+        ends: npt.NDArray[np.int64],
+        out: npt.NDArray[np.int64],
+        with_pairs: bool = True,
+    ) -> int: ...
 
 def play_chunk(
     bit_generator: np.random.BitGenerator,

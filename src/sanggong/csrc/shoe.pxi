@@ -90,6 +90,38 @@ cdef inline void _shoe_numerators(const shoe_state_t* s, bint with_pairs, sg_i12
         sg_multiset_dot(bc, p.idx, p.width, p.n, p.values, p.rows, _narrow(p, s.n_cards), out + at)
 
 
+cdef inline bint _fits64(sg_i128 v) noexcept nogil:
+    """Whether a 128-bit sum is an int64 (its high half the sign of its low half's)."""
+    return v.hi == (-1 if <int64_t>v.lo < 0 else 0)
+
+
+cdef Py_ssize_t _shoe_batch(shoe_state_t* s, const uint8_t* cards, const int64_t* ends, Py_ssize_t rounds,
+                            bint with_pairs, int64_t* out) noexcept nogil:
+    """``ShoeKernel.numerators_batch``'s loop (its removals checked): each round's sums
+    into its row of ``out``, then the round's cards out of the state; stops at a round
+    whose sums do not all fit 64 bits (returned: the rounds done)."""
+    cdef sg_i128 sums[SG_MAX_EV_ROWS]
+    cdef Py_ssize_t k, r, i, start = 0
+    cdef uint8_t c
+    for k in range(rounds):
+        for r in range(s.rows):
+            sums[r].lo = 0
+            sums[r].hi = 0
+        _shoe_numerators(s, with_pairs, sums)
+        for r in range(s.rows):
+            if not _fits64(sums[r]):
+                return k
+        for r in range(s.rows):
+            out[k * s.rows + r] = <int64_t>sums[r].lo
+        for i in range(start, ends[k]):
+            c = cards[i]
+            s.cards[c] -= 1
+            s.by_kind[s.fold[c]] -= 1
+            s.n_cards -= 1
+        start = ends[k]
+    return rounds
+
+
 def _int_array(value, name, ndim):
     """An integer array of ``ndim`` dimensions, as given (int64), or ValueError naming it."""
     import numpy as np
@@ -258,3 +290,35 @@ cdef class ShoeKernel:
         with nogil:
             _shoe_numerators(&self.s, with_pairs, out)
         return [_i128(out[r]) for r in range(self.s.rows)]
+
+    def numerators_batch(self, const uint8_t[::1] cards, const int64_t[::1] ends, int64_t[:, ::1] out,
+                         bint with_pairs=True):
+        """Round after round, k = 0 .. len(ends) - 1: ``out[k]`` = every row's sum for the
+        unseen cards then (``numerators(with_pairs)``, each an int64), and then round k's
+        cards, ``cards[ends[k - 1]:ends[k]]`` (from 0 for k = 0), leave the unseen cards.
+        Returns the rounds done: len(ends), or the first round whose sums do not all fit
+        64 bits (its row of ``out`` unwritten; the kernel then holds its unseen cards, and
+        ``numerators`` gives them). ValueError, with nothing changed, where ``out`` is not
+        (len(ends), rows), ``ends`` do not rise within ``cards``, or a card is not left."""
+        cdef Py_ssize_t rounds = ends.shape[0], k, i, start = 0, done
+        cdef int64_t left[52]
+        cdef uint8_t c
+        if out.shape[0] != rounds or out.shape[1] != self.s.rows:
+            raise ValueError(f"out must be ({rounds}, {self.s.rows}): a row of sums for each round")
+        for c in range(52):
+            left[c] = self.s.cards[c]
+        for k in range(rounds):
+            if ends[k] < start or ends[k] > cards.shape[0]:
+                raise ValueError("ends must rise from 0 to at most the cards given")
+            for i in range(start, ends[k]):
+                c = cards[i]
+                if c >= 52 or left[c] == 0:
+                    raise ValueError(f"no card of code {c} is left to remove")
+                left[c] -= 1
+            start = ends[k]
+        if rounds == 0:
+            return 0
+        with nogil:
+            done = _shoe_batch(&self.s, &cards[0] if cards.shape[0] else NULL, &ends[0], rounds, with_pairs,
+                               &out[0, 0] if self.s.rows else NULL)
+        return done
