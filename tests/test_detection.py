@@ -230,3 +230,48 @@ def test_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
                                        "expected_gain_per_100", "flagged"}
     fails(["detect", str(path), "--alpha", "2"], "--alpha 2.0", capsys)
     fails(["detect", str(tmp_path / "missing.jsonl")], "missing.jsonl", capsys)
+
+
+def test_the_terms_of_a_shoe_read_by_place_are_shoe_terms() -> None:
+    """detect's own shoe_terms (bets by their place in each round's list of EVs) gives the
+    very floats shoe_terms gives (the same sums, in the same order)."""
+    from sanggong.detection import _terms
+
+    rng = np.random.default_rng(3)
+    names = ["a", "b", "c", "d"]
+    for rounds in (1, 2, 5, 30):
+        evs = [{b: float(x) for b, x in zip(names, rng.normal(0, 0.1, size=4), strict=True)} for _ in range(rounds)]
+        stakes = [(int(k), names[int(j)], float(s)) for k, j, s in
+                  zip(rng.integers(0, rounds, 40), rng.integers(0, 4, 40), rng.integers(1, 100, 40) / 7, strict=True)]
+        by_place = [[e[b] for b in names] for e in evs]
+        assert _terms(by_place, [(k, names.index(b), s) for k, b, s in stakes]) == shoe_terms(evs, stakes)
+
+
+@pytest.mark.parametrize("burned_seen", [False, True])
+@pytest.mark.kernels
+def test_each_stakes_ev_is_the_shoe_evaluators_to_the_last_bit(burned_seen: bool) -> None:
+    """The EVs detect computes a shoe at a time (numerators_batch) are the very floats a
+    ShoeEvaluator gives round by round (float_evs, its cards removed as they are seen)."""
+    records = _game(9, 60, lambda evs: {"p": {"point:0": 10, "odd": 3, "win:2": 1}}, MACAU.replace(decks=2))
+    found = detect(records, MACAU.replace(decks=2), burned_seen=burned_seen)
+    evaluator, expected = None, []
+    for i, record in enumerate(records):
+        if evaluator is None or record.round_in_shoe == 1:
+            evaluator = ShoeEvaluator(MACAU.replace(decks=2))
+        evs = evaluator.float_evs()
+        carried = dict(records[i - 1].carried.get("p", {})) if i else {}
+        expected += [(evs[bet], float(stake - carried.get(bet, 0))) for bet, stake in record.bets["p"].items()
+                     if stake > carried.get(bet, 0)]
+        assert record.banker is not None
+        evaluator.remove([c for h in (record.banker, *record.hands.values()) for c in h.cards]
+                         + (list(record.burned) if burned_seen else []))
+    assert list(found.points["p"]) == expected
+
+
+@pytest.mark.kernels
+def test_a_shoe_of_cards_it_cannot_hold_is_refused_as_the_evaluator_refuses_it() -> None:
+    """Records of a 2-deck shoe read as a 1-deck one's: a card seen twice is refused with
+    the shoe evaluator's own error (that of reading the shoe round by round)."""
+    records = _game(2, 30, lambda evs: {"p": {"odd": 1}})
+    with pytest.raises(ValueError, match="no such card is left unseen"):
+        detect(records, SMALL.replace(decks=1))

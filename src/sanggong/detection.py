@@ -58,14 +58,17 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from ._checks import flag
 from ._parallel import check_executor, check_progress, execute
 from ._parallel import workers as workers_of
 from ._presentation import html_table, pandas, percent
 from ._spec import ON_HAND
-from .analysis import analyze
+from .analysis import analyze, composition
+from .cards import Card
 from .records import RoundRecord, stakes_of
-from .rules import RuleSet, as_rules
+from .rules import RuleSet, as_rules, offered_bets
 from .verify import LogReader
 
 if TYPE_CHECKING:  # pandas is optional (the "frame" extra), and typed only with pandas-stubs
@@ -130,23 +133,35 @@ def _anonymous(rules: RuleSet, bet: str) -> str:
 
 
 class _Reader:
-    """Read records in order, keep the shoe's seen cards, and tally every stake."""
+    """Read records in order and tally every stake, a shoe at a time: a shoe's rounds are
+    kept (their stakes, and the cards each shows) until it ends, then the EVs of all its
+    rounds are computed in one call of the shoe kernel (``numerators_batch``: the
+    numerators of each round's unseen cards, as ``ShoeEvaluator.float_evs`` divides them)
+    and its stakes tallied in the order they were read.
 
-    def __init__(self, rules: RuleSet, burned_seen: bool) -> None:
-        from .shoe import ShoeEvaluator  # (shoe imports analysis; detect sits above both)
+    ``shared``: the records' ``bets`` and ``carried`` mappings are the reader's own (a log
+    read by ``LogReader``, whose fast pass hands the same mapping for every line of the same
+    slip), so a round's stakes are worked out once for each pair of them (the mappings are
+    kept while they are, so that their ids stay theirs); records a caller gives are read
+    afresh every round.
 
+    Thread-safety: none; one reader is fed by one thread (``detect`` makes one per log).
+    """
+
+    def __init__(self, rules: RuleSet, burned_seen: bool, shared: bool = False) -> None:
         self.rules = rules
         self.burned_seen = burned_seen
         self.tallies: dict[str, _Tally] = defaultdict(_Tally)
         self.fresh = {name: float(line.ev_exact) for name, line in analyze(rules).bets.items()}
-        self._evaluator_type = ShoeEvaluator
-        self.evaluator: Any = None
-        self.spare: Any = None  # the evaluator, kept from shoe to shoe
-        self.removed: list[Any] = []  # the cards taken out of it
+        self.kernel: Any = None  # the shoe kernel, made at the first shoe read, reset for each
         self.shoe: int | None = None
-        self.shoe_evs: list[dict[str, float]] = []
-        self.shoe_stakes: dict[str, list[tuple[int, str, float]]] = defaultdict(list)
-        self.carried: dict[tuple[str | None, str], Any] = {}
+        self.live = False  # the shoe's earlier cards are known (it began in the log)
+        self.codes = bytearray()  # the cards seen in the shoe's rounds, in order
+        self.ends: list[int] = []  # where each round's cards end in codes
+        self.stakes: list[tuple[int, str, str, float]] = []  # (round in the shoe, player, bet, stake)
+        self.carried: Mapping[str, Any] = {}
+        self.decided: dict[tuple[int, int], tuple[Any, Any, tuple[tuple[str, str, float, bool], ...]]] | None = \
+            {} if shared else None
         self.records = 0
         self.skipped = 0
 
@@ -157,68 +172,147 @@ class _Reader:
             return float(Fraction(amount) / Fraction(self.rules.minor_unit))
         return float(Fraction(amount))
 
-    def _close_shoe(self) -> None:
-        for player, stakes in self.shoe_stakes.items():
-            tally = self.tallies[player]
-            terms = shoe_terms(self.shoe_evs, stakes)
-            tally.excess += sum(terms)
-            tally.square += sum(t * t for t in terms)
-        self.shoe_evs, self.shoe_stakes = [], defaultdict(list)
-
-    def feed(self, record: RoundRecord) -> None:
-        self.records += 1
-        rules = self.rules
-        if record.shoe != self.shoe or rules.fresh_deck_each_round:
-            self._close_shoe()
-            if record.round_in_shoe != 1:  # a shoe begun before the log: its earlier cards are unknown
-                self.shoe, self.evaluator, self.carried = record.shoe, None, dict(stakes_of(record.carried))
-                self.skipped += 1
-                return
-            self.shoe = record.shoe
-            self.evaluator = self._fresh()
-        if self.evaluator is None:
-            self.skipped += 1
-            self.carried = dict(stakes_of(record.carried))
-            return
-        evs = self.evaluator.float_evs()
-        k = len(self.shoe_evs)
-        self.shoe_evs.append(evs)
+    def _decisions(self, bets: Mapping[str, Any], carried: Mapping[str, Any]) \
+            -> tuple[tuple[str, str, float, bool], ...]:
+        """The round's stakes that are decisions, in the order of its bets: (player, bet,
+        the stake less what was carried into it, the player's first in the round)."""
+        decided = self.decided
+        if decided is not None:
+            found = decided.get((id(bets), id(carried)))
+            if found is not None and found[0] is bets and found[1] is carried:
+                return found[2]
+        before = stakes_of(carried)
+        out = []
         placed: set[str] = set()
-        for (player, bet), stake in stakes_of(record.bets).items():
-            new = self._units(stake) - self._units(self.carried.get((player, bet), 0))
+        for (player, bet), stake in stakes_of(bets).items():
+            new = self._units(stake) - self._units(before.get((player, bet), 0))
             if new <= 0:
                 continue  # only a carried stake: no decision this round
-            who = player if player is not None else _anonymous(rules, bet)
-            tally = self.tallies[who]
-            tally.bets += 1
-            if who not in placed:
-                tally.rounds += 1
-                placed.add(who)
-            tally.units += new
-            tally.ev_units += new * evs[bet]
-            tally.base_units += new * self.fresh[bet]
-            tally.first = record.round if tally.first is None else tally.first
-            tally.last = record.round
-            if len(tally.points) < MAX_POINTS:
-                tally.points.append((evs[bet], new))
-            self.shoe_stakes[who].append((k, bet, new))
-        self.carried = dict(stakes_of(record.carried))
-        seen = [c for h in ([record.banker] if record.banker is not None else []) + list(record.hands.values())
-                for c in h.cards]  # (Cards, which the evaluator takes as they are)
-        if self.burned_seen:
-            seen += list(record.burned)
-        self.evaluator.remove(seen)
-        self.removed += seen
+            who = player if player is not None else _anonymous(self.rules, bet)
+            out.append((who, bet, new, who not in placed))
+            placed.add(who)
+        made = tuple(out)
+        if decided is not None:
+            if len(decided) >= 4096:
+                decided.clear()
+            decided[(id(bets), id(carried))] = (bets, carried, made)
+        return made
 
-    def _fresh(self) -> Any:
-        """A shoe evaluator of a fresh shoe: the last one, its cards put back (making one
-        costs more than a shoe's rounds)."""
-        if self.spare is None:
-            self.spare = self._evaluator_type(self.rules)
-        elif self.removed:
-            self.spare.add(self.removed)
-        self.removed = []
-        return self.spare
+    def feed(self, record: RoundRecord | Any) -> None:
+        """Read the next record (a ``RoundRecord``, or what ``LogReader._seen`` yields)."""
+        self.records += 1
+        if record.shoe != self.shoe or self.rules.fresh_deck_each_round:
+            self._close_shoe()
+            self.shoe, self.live = record.shoe, record.round_in_shoe == 1
+            # (a shoe begun before the log: its earlier cards are unknown)
+        if not self.live:
+            self.skipped += 1
+            self.carried = record.carried
+            return
+        k = len(self.ends)
+        decisions = self._decisions(record.bets, self.carried)
+        if decisions:
+            tallies, stakes, number = self.tallies, self.stakes, record.round
+            for who, bet, new, first in decisions:
+                tally = tallies[who]
+                tally.bets += 1
+                if first:
+                    tally.rounds += 1
+                tally.units += new
+                if tally.first is None:
+                    tally.first = number
+                tally.last = number
+                stakes.append((k, who, bet, new))
+        self.carried = record.carried
+        codes = self.codes
+        if record.banker is not None:
+            codes += bytes([c.code for c in record.banker.cards])
+        for hand in record.hands.values():
+            codes += bytes([c.code for c in hand.cards])
+        if self.burned_seen:
+            codes += bytes([c.code for c in record.burned])
+        self.ends.append(len(codes))
+
+    def _close_shoe(self) -> None:
+        """Compute the shoe's EVs and tally its stakes (every sum in the order the
+        stakes were read, as one round at a time would add them)."""
+        if not self.ends:
+            return
+        try:
+            evs, slot = self._shoe_evs()
+            fresh, tallies = self.fresh, self.tallies
+            by_player: dict[str, list[tuple[int, int, float]]] = defaultdict(list)
+            for k, who, bet, new in self.stakes:
+                ev = evs[k][slot[bet]]
+                tally = tallies[who]
+                tally.ev_units += new * ev
+                tally.base_units += new * fresh[bet]
+                if len(tally.points) < MAX_POINTS:
+                    tally.points.append((ev, new))
+                by_player[who].append((k, slot[bet], new))
+            for player, stakes in by_player.items():
+                tally = tallies[player]
+                terms = _terms(evs, stakes)
+                tally.excess += sum(terms)
+                tally.square += sum(t * t for t in terms)
+        finally:
+            self.codes, self.ends, self.stakes = bytearray(), [], []
+
+    def _shoe_evs(self) -> tuple[list[list[float]], dict[str, int]]:
+        """Each round's EV (before it) of every bet staked in the shoe: evs[k][slot[bet]]."""
+        from .shoe._plan import CARDS, PAIRS, SINGLE, shoe_kernel, shoe_plan  # (shoe imports analysis)
+
+        rules = self.rules
+        if self.kernel is None:
+            self.fresh_counts = composition(rules.decks).tolist()
+            self.bets = offered_bets(rules, None, "evaluate")  # ShoeEvaluator(rules)'s bets, plan and kernel
+            self.plan = shoe_plan(rules, self.bets)
+            self.row_of = {bet: self.plan.bet_row[j] for j, bet in enumerate(self.bets)}
+            self.kernel = shoe_kernel(self.plan, self.fresh_counts)
+        plan, row_of = self.plan, self.row_of
+        staked = sorted({row_of[bet] for _, _, bet, _ in self.stakes})
+        slot = {bet: staked.index(row) for bet, row in row_of.items() if row in staked}
+        ends = self.ends
+        total = sum(self.fresh_counts)
+        unseen = [total] + [total - e for e in ends[:-1]]
+        if min(unseen) < 6:
+            return self._shoe_evs_slowly(slot)
+        with_pairs = any(plan.rows[r].part == PAIRS for r in staked)
+        kernel = self.kernel
+        kernel.set_counts(self.fresh_counts)
+        out = np.empty((len(ends), len(plan.rows)), dtype=np.int64)
+        try:
+            done = kernel.numerators_batch(np.frombuffer(self.codes, dtype=np.uint8), np.array(ends, dtype=np.int64),
+                                           out, with_pairs)
+        except ValueError:  # a card the shoe no longer holds: the error one round at a time raises
+            return self._shoe_evs_slowly(slot)
+        sums = out[:done].tolist()
+        for k in range(done, len(ends)):  # sums beyond 64 bits: the rest one round at a time
+            sums.append(kernel.numerators(with_pairs))
+            for code in self.codes[ends[k - 1] if k else 0:ends[k]]:
+                kernel.remove(code)
+        scale = [(plan.rows[r].denominator, plan.rows[r].part) for r in staked]
+        evs = []
+        for n, row in zip(unseen, sums, strict=True):  # (the exact sum over the exact count, correctly rounded)
+            triples = math.comb(n, 3)
+            totals = {PAIRS: triples * math.comb(n - 3, 3), SINGLE: triples, CARDS: triples}
+            evs.append([row[r] / (d * totals[part]) for r, (d, part) in zip(staked, scale, strict=True)])
+        return evs, slot
+
+    def _shoe_evs_slowly(self, slot: dict[str, int]) -> tuple[list[list[float]], dict[str, int]]:
+        """``_shoe_evs`` by a ``ShoeEvaluator``, round by round: for a shoe whose cards it
+        refuses (its ValueError, raised where reading one round at a time raises it)."""
+        from .shoe import ShoeEvaluator
+
+        evaluator = ShoeEvaluator(self.rules)
+        staked = sorted(slot, key=slot.__getitem__)
+        evs, start = [], 0
+        for end in self.ends:
+            found = evaluator.float_evs()
+            evs.append([found[bet] for bet in staked])
+            evaluator.remove([Card(c) for c in self.codes[start:end]])
+            start = end
+        return evs, slot
 
     def finish(self) -> dict[str, _Tally]:
         self._close_shoe()
@@ -226,6 +320,24 @@ class _Reader:
             if tally.first is not None and tally.last is not None:
                 tally.span, tally.first, tally.last = tally.last - tally.first + 1, None, None
         return dict(self.tallies)
+
+
+def _terms(evs: Sequence[Sequence[float]], stakes: Sequence[tuple[int, int, float]]) -> list[float]:
+    """``shoe_terms`` with each round's EVs a list and bets by their place in it: the same
+    sums, added in the same order."""
+    later: dict[int, float] = {}
+    by_round: dict[int, list[tuple[int, float]]] = defaultdict(list)
+    for k, bet, stake in stakes:
+        by_round[k].append((bet, stake))
+    terms: list[float] = [0.0] * max(len(evs) - 1, 0)
+    for k in range(len(evs) - 2, -1, -1):
+        added = by_round.get(k + 1)
+        if added:
+            for bet, stake in added:
+                later[bet] = later.get(bet, 0.0) + stake
+        after, now = evs[k + 1], evs[k]
+        terms[k] = sum([w * (after[b] - now[b]) for b, w in later.items() if w])
+    return terms
 
 
 def _tally_log(log: Any, rules: RuleSet | None, burned_seen: bool, verify: bool, key: bytes | None,
@@ -236,7 +348,7 @@ def _tally_log(log: Any, rules: RuleSet | None, burned_seen: bool, verify: bool,
     for record in reader._seen():  # checked by verify's fast pass where it can
         if tally is None:
             assert reader.rules is not None
-            tally = _Reader(reader.rules, burned_seen)
+            tally = _Reader(reader.rules, burned_seen, shared=True)
         tally.feed(record)
         if progress is not None and tally.records % 1000 == 0:
             progress(1000)
