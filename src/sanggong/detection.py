@@ -153,7 +153,12 @@ class _Reader:
         self.burned_seen = burned_seen
         self.tallies: dict[str, _Tally] = defaultdict(_Tally)
         self.fresh = {name: float(line.ev_exact) for name, line in analyze(rules).bets.items()}
-        self.kernel: Any = None  # the shoe kernel, made at the first shoe read, reset for each
+        self.fresh_counts: list[int] = []  # a full shoe's (made at the first shoe read)
+        self.offered: set[str] = set()
+        self.planned: tuple[str, ...] = ()  # the bets of the kernel's plan: those staked so far
+        self.plan: Any = None
+        self.row_of: dict[str, int] = {}
+        self.kernel: Any = None  # the shoe kernel of that plan, set to a full shoe for each
         self.shoe: int | None = None
         self.live = False  # the shoe's earlier cards are known (it began in the log)
         self.codes = bytearray()  # the cards seen in the shoe's rounds, in order
@@ -259,26 +264,38 @@ class _Reader:
             self.codes, self.ends, self.stakes = bytearray(), [], []
 
     def _shoe_evs(self) -> tuple[list[list[float]], dict[str, int]]:
-        """Each round's EV (before it) of every bet staked in the shoe: evs[k][slot[bet]]."""
+        """Each round's EV (before it) of every bet staked in the shoe: evs[k][slot[bet]].
+
+        The kernel's plan holds the bets staked in the log so far (made again when a shoe
+        stakes another): the EVs are each the exact sum over the exact count, correctly
+        rounded, whatever rows a plan groups them in (``ShoeEvaluator.float_evs``'s floats)."""
         from .shoe._plan import CARDS, PAIRS, SINGLE, shoe_kernel, shoe_plan  # (shoe imports analysis)
 
         rules = self.rules
-        if self.kernel is None:
+        if not self.fresh_counts:
             self.fresh_counts = composition(rules.decks).tolist()
-            self.bets = offered_bets(rules, None, "evaluate")  # ShoeEvaluator(rules)'s bets, plan and kernel
-            self.plan = shoe_plan(rules, self.bets)
-            self.row_of = {bet: self.plan.bet_row[j] for j, bet in enumerate(self.bets)}
-            self.kernel = shoe_kernel(self.plan, self.fresh_counts)
-        plan, row_of = self.plan, self.row_of
-        staked = sorted({row_of[bet] for _, _, bet, _ in self.stakes})
-        slot = {bet: staked.index(row) for bet, row in row_of.items() if row in staked}
+            self.offered = set(offered_bets(rules, None, "evaluate"))  # ShoeEvaluator(rules)'s bets
         ends = self.ends
         total = sum(self.fresh_counts)
         unseen = [total] + [total - e for e in ends[:-1]]
-        if min(unseen) < 6:
-            return self._shoe_evs_slowly(slot)
+        staked_bets = {bet for _, _, bet, _ in self.stakes}
+        if not staked_bets or min(unseen) < 6:  # nothing to evaluate (its cards checked), or too few cards
+            seen = np.bincount(np.frombuffer(self.codes, dtype=np.uint8), minlength=52)
+            if min(unseen) < 6 or (seen > np.array(self.fresh_counts)).any():
+                return self._shoe_evs_slowly({bet: j for j, bet in enumerate(sorted(staked_bets))})
+            return [[] for _ in ends], {}
+        for bet in staked_bets:
+            if bet not in self.offered:
+                raise KeyError(bet)  # (as the evaluator's EVs hold none of it)
+        if not staked_bets <= set(self.planned):
+            self.planned = tuple(sorted(staked_bets | set(self.planned)))
+            self.plan = shoe_plan(rules, self.planned)
+            self.row_of = {bet: self.plan.bet_row[j] for j, bet in enumerate(self.planned)}
+            self.kernel = shoe_kernel(self.plan, self.fresh_counts)
+        plan, row_of, kernel = self.plan, self.row_of, self.kernel
+        staked = sorted({row_of[bet] for bet in staked_bets})
+        slot = {bet: staked.index(row_of[bet]) for bet in staked_bets}
         with_pairs = any(plan.rows[r].part == PAIRS for r in staked)
-        kernel = self.kernel
         kernel.set_counts(self.fresh_counts)
         out = np.empty((len(ends), len(plan.rows)), dtype=np.int64)
         try:
