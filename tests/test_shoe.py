@@ -298,7 +298,7 @@ def test_the_kernel_batch_is_the_rounds_one_at_a_time(impl, name: str, decks: in
     rules = PRESETS[name].replace(decks=decks)
     plan = shoe_plan(rules, tuple(rules.bets))
     rng = np.random.default_rng([decks, len(name)])
-    cards, ends = _rounds(rng, decks, 6 if impl.IMPLEMENTATION == "cython" else 2)
+    cards, ends = _rounds(rng, decks, 11 if impl.IMPLEMENTATION == "cython" else 2)  # (a chunk of 8 and 3 after it)
     fresh = composition(decks).tolist()
     batch, alone = impl.ShoeKernel(plan, fresh), impl.ShoeKernel(plan, fresh)
     out = np.full((len(ends), len(plan.rows)), -1, dtype=np.int64)

@@ -59,6 +59,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+import numpy.typing as npt
 
 from ._checks import flag
 from ._parallel import check_executor, check_progress, execute
@@ -229,13 +230,11 @@ class _Reader:
                 tally.last = number
                 stakes.append((k, who, bet, new))
         self.carried = record.carried
-        codes = self.codes
-        if record.banker is not None:
-            codes += bytes([c.code for c in record.banker.cards])
-        for hand in record.hands.values():
-            codes += bytes([c.code for c in hand.cards])
+        codes, banker = self.codes, record.banker
+        hands = (banker, *record.hands.values()) if banker is not None else record.hands.values()
+        codes.extend([c.code for hand in hands for c in hand.cards])
         if self.burned_seen:
-            codes += bytes([c.code for c in record.burned])
+            codes.extend([c.code for c in record.burned])
         self.ends.append(len(codes))
 
     def _close_shoe(self) -> None:
@@ -303,6 +302,10 @@ class _Reader:
                                            out, with_pairs)
         except ValueError:  # a card the shoe no longer holds: the error one round at a time raises
             return self._shoe_evs_slowly(slot)
+        if done == len(ends):
+            fast = _divided(out, staked, [plan.rows[r] for r in staked], unseen)
+            if fast is not None:
+                return fast, slot
         sums = out[:done].tolist()
         for k in range(done, len(ends)):  # sums beyond 64 bits: the rest one round at a time
             sums.append(kernel.numerators(with_pairs))
@@ -337,6 +340,34 @@ class _Reader:
             if tally.first is not None and tally.last is not None:
                 tally.span, tally.first, tally.last = tally.last - tally.first + 1, None, None
         return dict(self.tallies)
+
+
+_EXACT = 2.0**53  # integers up to it are doubles: a quotient of two of them, divided in doubles, is correctly rounded
+
+
+def _divided(sums: npt.NDArray[np.int64], staked: list[int], rows: list[Any], unseen: list[int]) \
+        -> list[list[float]] | None:
+    """Each round's ``sums[k][r] / (rows' denominator x the count of its part for unseen[k]
+    cards)`` for the rows ``staked``, in doubles: the same floats as Python's division of the
+    integers (both correctly rounded) where every numerator and count is at most 2**53;
+    None where one is not (then Python's division, in integers, is the way)."""
+    from .shoe._plan import PAIRS
+
+    n = np.array(unseen, dtype=np.float64)
+    triples = n * (n - 1) * (n - 2) / 6  # (approximate here: only to bound the exact counts below)
+    pairs = triples * ((n - 3) * (n - 4) * (n - 5) / 6)
+    scale = np.array([row.denominator for row in rows], dtype=np.float64)
+    is_pairs = np.array([row.part == PAIRS for row in rows])
+    counts = np.where(is_pairs, pairs[:, None], triples[:, None]) * scale
+    numerators = sums[:, staked]
+    if counts.size == 0 or counts.max() >= _EXACT / 2 or np.abs(numerators).max() > _EXACT:
+        return None  # (counts below 2**52 in doubles: exact ones below 2**53, whatever the rounding here)
+    whole = np.array(unseen, dtype=np.int64)
+    exact_triples = whole * (whole - 1) * (whole - 2) // 6
+    exact_pairs = exact_triples * ((whole - 3) * (whole - 4) * (whole - 5) // 6)
+    exact = np.where(is_pairs, exact_pairs[:, None], exact_triples[:, None]) * scale.astype(np.int64)
+    quotients: list[list[float]] = (numerators.astype(np.float64) / exact.astype(np.float64)).tolist()
+    return quotients
 
 
 def _terms(evs: Sequence[Sequence[float]], stakes: Sequence[tuple[int, int, float]]) -> list[float]:
