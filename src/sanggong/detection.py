@@ -47,6 +47,7 @@ and counting players as a function of rounds observed.
 
 from __future__ import annotations
 
+import functools
 import io
 import math
 import os
@@ -258,7 +259,7 @@ class _Reader:
                 tally = tallies[player]
                 terms = _terms(evs, stakes)
                 tally.excess += sum(terms)
-                tally.square += sum(t * t for t in terms)
+                tally.square += sum([t * t for t in terms])
         finally:
             self.codes, self.ends, self.stakes = bytearray(), [], []
 
@@ -351,6 +352,18 @@ def _divided(sums: npt.NDArray[np.int64], staked: list[int], rows: list[Any], un
     cards)`` for the rows ``staked``, in doubles: the same floats as Python's division of the
     integers (both correctly rounded) where every numerator and count is at most 2**53;
     None where one is not (then Python's division, in integers, is the way)."""
+    counts = _exact_counts(tuple(rows), tuple(unseen))
+    numerators = sums[:, staked]
+    if counts is None or np.abs(numerators).max() > _EXACT:
+        return None
+    quotients: list[list[float]] = (numerators.astype(np.float64) / counts).tolist()
+    return quotients
+
+
+@functools.lru_cache(maxsize=256)
+def _exact_counts(rows: tuple[Any, ...], unseen: tuple[int, ...]) -> npt.NDArray[np.float64] | None:
+    """The counts ``_divided`` divides by, as doubles: (rounds, rows), None where one passes
+    2**53 (cached: a table's shoes mostly see rounds of the same numbers of cards)."""
     from .shoe._plan import PAIRS
 
     n = np.array(unseen, dtype=np.float64)
@@ -358,33 +371,34 @@ def _divided(sums: npt.NDArray[np.int64], staked: list[int], rows: list[Any], un
     pairs = triples * ((n - 3) * (n - 4) * (n - 5) / 6)
     scale = np.array([row.denominator for row in rows], dtype=np.float64)
     is_pairs = np.array([row.part == PAIRS for row in rows])
-    counts = np.where(is_pairs, pairs[:, None], triples[:, None]) * scale
-    numerators = sums[:, staked]
-    if counts.size == 0 or counts.max() >= _EXACT / 2 or np.abs(numerators).max() > _EXACT:
+    approximate = np.where(is_pairs, pairs[:, None], triples[:, None]) * scale
+    if approximate.size == 0 or approximate.max() >= _EXACT / 2:
         return None  # (counts below 2**52 in doubles: exact ones below 2**53, whatever the rounding here)
     whole = np.array(unseen, dtype=np.int64)
     exact_triples = whole * (whole - 1) * (whole - 2) // 6
-    exact_pairs = exact_triples * ((whole - 3) * (whole - 4) * (whole - 5) // 6)
+    exact_pairs = exact_triples * ((whole - 3) * (whole - 4) * (whole - 5) // 6)  # (wraps only where unused)
     exact = np.where(is_pairs, exact_pairs[:, None], exact_triples[:, None]) * scale.astype(np.int64)
-    quotients: list[list[float]] = (numerators.astype(np.float64) / exact.astype(np.float64)).tolist()
-    return quotients
+    counts: npt.NDArray[np.float64] = exact.astype(np.float64)
+    counts.flags.writeable = False
+    return counts
 
 
 def _terms(evs: Sequence[Sequence[float]], stakes: Sequence[tuple[int, int, float]]) -> list[float]:
     """``shoe_terms`` with each round's EVs a list and bets by their place in it: the same
     sums, added in the same order."""
     later: dict[int, float] = {}
-    by_round: dict[int, list[tuple[int, float]]] = defaultdict(list)
+    by_round: list[list[tuple[int, float]]] = [[] for _ in evs]
     for k, bet, stake in stakes:
         by_round[k].append((bet, stake))
     terms: list[float] = [0.0] * max(len(evs) - 1, 0)
     for k in range(len(evs) - 2, -1, -1):
-        added = by_round.get(k + 1)
-        if added:
-            for bet, stake in added:
-                later[bet] = later.get(bet, 0.0) + stake
-        after, now = evs[k + 1], evs[k]
-        terms[k] = sum([w * (after[b] - now[b]) for b, w in later.items() if w])
+        for bet, stake in by_round[k + 1]:
+            later[bet] = later.get(bet, 0.0) + stake
+        if later:
+            after, now = evs[k + 1], evs[k]
+            terms[k] = sum([w * (after[b] - now[b]) for b, w in later.items() if w])
+        else:
+            terms[k] = 0  # (sum of nothing, as shoe_terms makes it)
     return terms
 
 
