@@ -155,7 +155,8 @@ def simulate_chunk(
 
 @disjoint_base
 class ShoeKernel:
-    """The exact sums behind every bet's EV for an unseen composition (``sanggong.shoe``)."""
+    """The exact sums behind every bet's EV for an unseen composition (``sanggong.shoe``).
+    Thread-safety: not to be shared without a lock (``numerators_batch`` changes it without the GIL)."""
 
     def __init__(self, plan: Any, counts: Any) -> None: ...
     @property

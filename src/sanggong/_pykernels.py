@@ -439,7 +439,8 @@ def simulate_chunk(
 BINOM_STRIDE = 8
 RANKS_AT = N_CARDS * BINOM_STRIDE + 1
 class ShoeKernel:
-    """The exact sums behind every bet's EV for an unseen composition, card by card."""
+    """The exact sums behind every bet's EV for an unseen composition, card by card.
+    Thread-safety: not to be shared without a lock (as the compiled one)."""
 
     def __init__(self, plan: ShoePlan, counts: Iterable[int]) -> None:
         self.plan = plan

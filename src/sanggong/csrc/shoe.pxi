@@ -221,7 +221,11 @@ cdef inline object _i128(sg_i128 v):
 
 cdef class ShoeKernel:
     """The exact sums behind every bet's EV for an unseen composition, updated card by
-    card (built by ``sanggong.shoe``; every index it will form is checked here)."""
+    card (built by ``sanggong.shoe``; every index it will form is checked here).
+
+    Thread-safety: not to be shared without a lock (``ShoeEvaluator`` holds one around
+    its kernel; ``detect``'s reader owns its own): ``numerators_batch`` changes the unseen
+    cards with the GIL released."""
 
     cdef shoe_state_t s
     cdef object _arrays
