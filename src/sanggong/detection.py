@@ -165,7 +165,8 @@ class _Reader:
         self.live = False  # the shoe's earlier cards are known (it began in the log)
         self.codes = bytearray()  # the cards seen in the shoe's rounds, in order
         self.ends: list[int] = []  # where each round's cards end in codes
-        self.stakes: list[tuple[int, str, str, float]] = []  # (round in the shoe, player, bet, stake)
+        self.stakes: list[tuple[int, int, tuple[tuple[str, str, float, bool], ...]]] = []  # (round in the shoe,
+        # round, its decisions: _decisions) of the shoe's rounds with a stake
         self.carried: Mapping[str, Any] = {}
         self.decided: dict[tuple[int, int], tuple[Any, Any, tuple[tuple[str, str, float, bool], ...]]] | None = \
             {} if shared else None
@@ -216,20 +217,9 @@ class _Reader:
             self.skipped += 1
             self.carried = record.carried
             return
-        k = len(self.ends)
         decisions = self._decisions(record.bets, self.carried)
         if decisions:
-            tallies, stakes, number = self.tallies, self.stakes, record.round
-            for who, bet, new, first in decisions:
-                tally = tallies[who]
-                tally.bets += 1
-                if first:
-                    tally.rounds += 1
-                tally.units += new
-                if tally.first is None:
-                    tally.first = number
-                tally.last = number
-                stakes.append((k, who, bet, new))
+            self.stakes.append((len(self.ends), record.round, decisions))
         self.carried = record.carried
         codes, banker = self.codes, record.banker
         hands = (banker, *record.hands.values()) if banker is not None else record.hands.values()
@@ -247,14 +237,24 @@ class _Reader:
             evs, slot = self._shoe_evs()
             fresh, tallies = self.fresh, self.tallies
             by_player: dict[str, list[tuple[int, int, float]]] = defaultdict(list)
-            for k, who, bet, new in self.stakes:
-                ev = evs[k][slot[bet]]
-                tally = tallies[who]
-                tally.ev_units += new * ev
-                tally.base_units += new * fresh[bet]
-                if len(tally.points) < MAX_POINTS:
-                    tally.points.append((ev, new))
-                by_player[who].append((k, slot[bet], new))
+            for k, number, decisions in self.stakes:
+                row = evs[k]
+                for who, bet, new, first in decisions:
+                    tally = tallies[who]
+                    tally.bets += 1
+                    if first:
+                        tally.rounds += 1
+                    tally.units += new
+                    if tally.first is None:
+                        tally.first = number
+                    tally.last = number
+                    place = slot[bet]
+                    ev = row[place]
+                    tally.ev_units += new * ev
+                    tally.base_units += new * fresh[bet]
+                    if len(tally.points) < MAX_POINTS:
+                        tally.points.append((ev, new))
+                    by_player[who].append((k, place, new))
             for player, stakes in by_player.items():
                 tally = tallies[player]
                 terms = _terms(evs, stakes)
@@ -278,7 +278,7 @@ class _Reader:
         ends = self.ends
         total = sum(self.fresh_counts)
         unseen = [total] + [total - e for e in ends[:-1]]
-        staked_bets = {bet for _, _, bet, _ in self.stakes}
+        staked_bets = {bet for _, _, decisions in self.stakes for _, bet, _, _ in decisions}
         if not staked_bets or min(unseen) < 6:  # nothing to evaluate (its cards checked), or too few cards
             seen = np.bincount(np.frombuffer(self.codes, dtype=np.uint8), minlength=52)
             if min(unseen) < 6 or (seen > np.array(self.fresh_counts)).any():
