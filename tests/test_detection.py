@@ -247,12 +247,26 @@ def test_the_terms_of_a_shoe_read_by_place_are_shoe_terms() -> None:
         assert _terms(by_place, [(k, names.index(b), s) for k, b, s in stakes]) == shoe_terms(evs, stakes)
 
 
+def _slips_that_change() -> Any:
+    """Odd alone for 10 rounds, then Win and a Point too (detect's plan changes)."""
+    played: list[int] = []
+
+    def slip_of(evs: dict[str, Fraction]) -> dict[str, dict[str, int]]:
+        played.append(1)
+        return {"p": {"odd": 3} if len(played) <= 10 else {"odd": 3, "win:2": 1, "point:4": 2}}
+    return slip_of
+
+
 @pytest.mark.parametrize("burned_seen", [False, True])
+@pytest.mark.parametrize("slips", ["the same", "changing"])
 @pytest.mark.kernels
-def test_each_stakes_ev_is_the_shoe_evaluators_to_the_last_bit(burned_seen: bool) -> None:
+def test_each_stakes_ev_is_the_shoe_evaluators_to_the_last_bit(burned_seen: bool, slips: str) -> None:
     """The EVs detect computes a shoe at a time (numerators_batch) are the very floats a
-    ShoeEvaluator gives round by round (float_evs, its cards removed as they are seen)."""
-    records = _game(9, 60, lambda evs: {"p": {"point:0": 10, "odd": 3, "win:2": 1}}, MACAU.replace(decks=2))
+    ShoeEvaluator gives round by round (float_evs, its cards removed as they are seen),
+    whether the bets staked stay the same or change (and detect's plan with them)."""
+    slip_of = (lambda evs: {"p": {"point:0": 10, "odd": 3, "win:2": 1}}) if slips == "the same" else \
+        _slips_that_change()
+    records = _game(9, 60, slip_of, MACAU.replace(decks=2))
     found = detect(records, MACAU.replace(decks=2), burned_seen=burned_seen)
     evaluator, expected = None, []
     for i, record in enumerate(records):
@@ -288,11 +302,11 @@ def test_the_evs_divided_in_doubles_are_pythons_integer_quotients() -> None:
     rng = np.random.default_rng(11)
     unseen = [416, 395, 374, 353, 7, 6]
     sums = rng.integers(-(2**53), 2**53, size=(len(unseen), 4), dtype=np.int64)
-    got = _divided(sums, [0, 1, 3], rows, unseen)
+    got = _divided(sums[:, [0, 1, 3]], tuple(rows), unseen)
     count = {PAIRS: lambda n: math.comb(n, 3) * math.comb(n - 3, 3), SINGLE: lambda n: math.comb(n, 3),
              CARDS: lambda n: math.comb(n, 3)}
     assert got == [[int(sums[k, r]) / (row.denominator * count[row.part](n))
                     for r, row in zip([0, 1, 3], rows, strict=True)] for k, n in enumerate(unseen)]
     sums[2, 1] = 2**53 + 2
-    assert _divided(sums, [0, 1, 3], rows, unseen) is None
-    assert _divided(sums[:, :1] * 0, [0], rows[:1], [5000] * len(unseen)) is None  # C(5000, 3)**2 > 2**53
+    assert _divided(sums[:, [0, 1, 3]], tuple(rows), unseen) is None
+    assert _divided(sums[:, :1] * 0, tuple(rows[:1]), [5000] * len(unseen)) is None  # C(5000, 3)**2 > 2**53

@@ -153,13 +153,16 @@ class _Reader:
     def __init__(self, rules: RuleSet, burned_seen: bool, shared: bool = False) -> None:
         self.rules = rules
         self.burned_seen = burned_seen
+        self.fresh_each = rules.fresh_deck_each_round
         self.tallies: dict[str, _Tally] = defaultdict(_Tally)
         self.fresh = {name: float(line.ev_exact) for name, line in analyze(rules).bets.items()}
         self.fresh_counts: list[int] = []  # a full shoe's (made at the first shoe read)
         self.offered: set[str] = set()
-        self.planned: tuple[str, ...] = ()  # the bets of the kernel's plan: those staked so far
+        self.planned: tuple[str, ...] = ()  # the bets of the kernel's plan (see _shoe_evs)
         self.plan: Any = None
         self.row_of: dict[str, int] = {}
+        self.layouts: dict[frozenset[str], tuple[list[int], dict[str, int], bool, tuple[Any, ...]]] = {}  # by the
+        # bets a shoe stakes: their rows of the plan, each bet's place among them, whether one is a pair's, the rows
         self.kernel: Any = None  # the shoe kernel of that plan, set to a full shoe for each
         self.shoe: int | None = None
         self.live = False  # the shoe's earlier cards are known (it began in the log)
@@ -209,7 +212,7 @@ class _Reader:
     def feed(self, record: RoundRecord | Any) -> None:
         """Read the next record (a ``RoundRecord``, or what ``LogReader._seen`` yields)."""
         self.records += 1
-        if record.shoe != self.shoe or self.rules.fresh_deck_each_round:
+        if record.shoe != self.shoe or self.fresh_each:
             self._close_shoe()
             self.shoe, self.live = record.shoe, record.round_in_shoe == 1
             # (a shoe begun before the log: its earlier cards are unknown)
@@ -266,10 +269,10 @@ class _Reader:
     def _shoe_evs(self) -> tuple[list[list[float]], dict[str, int]]:
         """Each round's EV (before it) of every bet staked in the shoe: evs[k][slot[bet]].
 
-        The kernel's plan holds the bets staked in the log so far (made again when a shoe
-        stakes another): the EVs are each the exact sum over the exact count, correctly
+        The kernel's plan holds the bets staked in the first shoe read (the table's every
+        bet once a shoe stakes another): the EVs are each the exact sum over the exact count, correctly
         rounded, whatever rows a plan groups them in (``ShoeEvaluator.float_evs``'s floats)."""
-        from .shoe._plan import CARDS, PAIRS, SINGLE, shoe_kernel, shoe_plan  # (shoe imports analysis)
+        from .shoe import _plan  # (shoe imports analysis; detect sits above both)
 
         rules = self.rules
         if not self.fresh_counts:
@@ -287,15 +290,22 @@ class _Reader:
         for bet in staked_bets:
             if bet not in self.offered:
                 raise KeyError(bet)  # (as the evaluator's EVs hold none of it)
-        if not staked_bets <= set(self.planned):
-            self.planned = tuple(sorted(staked_bets | set(self.planned)))
-            self.plan = shoe_plan(rules, self.planned)
-            self.row_of = {bet: self.plan.bet_row[j] for j, bet in enumerate(self.planned)}
-            self.kernel = shoe_kernel(self.plan, self.fresh_counts)
-        plan, row_of, kernel = self.plan, self.row_of, self.kernel
-        staked = sorted({row_of[bet] for bet in staked_bets})
-        slot = {bet: staked.index(row_of[bet]) for bet in staked_bets}
-        with_pairs = any(plan.rows[r].part == PAIRS for r in staked)
+        key = frozenset(staked_bets)
+        layout = self.layouts.get(key)
+        if layout is None:
+            if not staked_bets <= set(self.planned):  # the first shoe's bets; then, if another is staked, all
+                # (at most two plans: making one costs some shoes' worth of sums)
+                self.planned = tuple(sorted(staked_bets if not self.planned else self.offered))
+                self.plan = _plan.shoe_plan(rules, self.planned)
+                self.row_of = {bet: self.plan.bet_row[j] for j, bet in enumerate(self.planned)}
+                self.kernel = _plan.shoe_kernel(self.plan, self.fresh_counts)
+                self.layouts = {}  # (their rows were the last plan's)
+            rows = sorted({self.row_of[bet] for bet in staked_bets})
+            layout = self.layouts[key] = (rows, {bet: rows.index(self.row_of[bet]) for bet in staked_bets},
+                                          any(self.plan.rows[r].part == _plan.PAIRS for r in rows),
+                                          tuple(self.plan.rows[r] for r in rows))
+        staked, slot, with_pairs, staked_rows = layout
+        plan, kernel = self.plan, self.kernel
         kernel.set_counts(self.fresh_counts)
         out = np.empty((len(ends), len(plan.rows)), dtype=np.int64)
         try:
@@ -304,7 +314,7 @@ class _Reader:
         except ValueError:  # a card the shoe no longer holds: the error one round at a time raises
             return self._shoe_evs_slowly(slot)
         if done == len(ends):
-            fast = _divided(out, staked, [plan.rows[r] for r in staked], unseen)
+            fast = _divided(out if len(staked) == out.shape[1] else out[:, staked], staked_rows, unseen)
             if fast is not None:
                 return fast, slot
         sums = out[:done].tolist()
@@ -316,7 +326,7 @@ class _Reader:
         evs = []
         for n, row in zip(unseen, sums, strict=True):  # (the exact sum over the exact count, correctly rounded)
             triples = math.comb(n, 3)
-            totals = {PAIRS: triples * math.comb(n - 3, 3), SINGLE: triples, CARDS: triples}
+            totals = {_plan.PAIRS: triples * math.comb(n - 3, 3), _plan.SINGLE: triples, _plan.CARDS: triples}
             evs.append([row[r] / (d * totals[part]) for r, (d, part) in zip(staked, scale, strict=True)])
         return evs, slot
 
@@ -346,15 +356,13 @@ class _Reader:
 _EXACT = 2.0**53  # integers up to it are doubles: a quotient of two of them, divided in doubles, is correctly rounded
 
 
-def _divided(sums: npt.NDArray[np.int64], staked: list[int], rows: list[Any], unseen: list[int]) \
-        -> list[list[float]] | None:
-    """Each round's ``sums[k][r] / (rows' denominator x the count of its part for unseen[k]
-    cards)`` for the rows ``staked``, in doubles: the same floats as Python's division of the
-    integers (both correctly rounded) where every numerator and count is at most 2**53;
-    None where one is not (then Python's division, in integers, is the way)."""
-    counts = _exact_counts(tuple(rows), tuple(unseen))
-    numerators = sums[:, staked]
-    if counts is None or np.abs(numerators).max() > _EXACT:
+def _divided(numerators: npt.NDArray[np.int64], rows: tuple[Any, ...], unseen: list[int]) -> list[list[float]] | None:
+    """Each round's ``numerators[k][j] / (rows[j]'s denominator x the count of its part for
+    unseen[k] cards)``, in doubles: the same floats as Python's division of the integers
+    (both correctly rounded) where every numerator and count is at most 2**53; None where
+    one is not (then Python's division, in integers, is the way)."""
+    counts = _exact_counts(rows, tuple(unseen))
+    if counts is None or max(-int(numerators.min()), int(numerators.max())) > _EXACT:
         return None
     quotients: list[list[float]] = (numerators.astype(np.float64) / counts).tolist()
     return quotients
@@ -394,11 +402,15 @@ def _terms(evs: Sequence[Sequence[float]], stakes: Sequence[tuple[int, int, floa
     for k in range(len(evs) - 2, -1, -1):
         for bet, stake in by_round[k + 1]:
             later[bet] = later.get(bet, 0.0) + stake
-        if later:
-            after, now = evs[k + 1], evs[k]
-            terms[k] = sum([w * (after[b] - now[b]) for b, w in later.items() if w])
+        after, now = evs[k + 1], evs[k]
+        if len(later) == 1:  # sum() of one or two floats, written out: 0.0 + x (+ y), in every Python
+            ((b, w),) = later.items()
+            terms[k] = 0.0 + w * (after[b] - now[b]) if w else 0
+        elif len(later) == 2 and all(later.values()):
+            (b, w), (c, v) = later.items()
+            terms[k] = 0.0 + w * (after[b] - now[b]) + v * (after[c] - now[c])
         else:
-            terms[k] = 0  # (sum of nothing, as shoe_terms makes it)
+            terms[k] = sum([w * (after[b] - now[b]) for b, w in later.items() if w])  # (none: 0, as shoe_terms)
     return terms
 
 
