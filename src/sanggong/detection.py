@@ -220,7 +220,10 @@ class _Reader:
             self.skipped += 1
             self.carried = record.carried
             return
-        decisions = self._decisions(record.bets, self.carried)
+        bets, carried = record.bets, self.carried
+        found = self.decided.get((id(bets), id(carried))) if self.decided is not None else None
+        decisions = found[2] if found is not None and found[0] is bets and found[1] is carried else \
+            self._decisions(bets, carried)  # (its cache's hit, here: once a round)
         if decisions:
             self.stakes.append((len(self.ends), record.round, decisions))
         self.carried = record.carried
