@@ -310,3 +310,24 @@ def test_the_evs_divided_in_doubles_are_pythons_integer_quotients() -> None:
     sums[2, 1] = 2**53 + 2
     assert _divided(sums[:, [0, 1, 3]], tuple(rows), unseen) is None
     assert _divided(sums[:, :1] * 0, tuple(rows[:1]), [5000] * len(unseen)) is None  # C(5000, 3)**2 > 2**53
+
+
+@pytest.mark.parametrize("decks", [20, 64])
+@pytest.mark.kernels
+def test_big_shoes_evs_are_the_shoe_evaluators_to_the_last_bit(decks: int) -> None:
+    """Shoes whose counts pass 2**53 (20 decks: the EVs divided in Python integers) or whose
+    sums pass 64 bits (64 decks: numerators_batch stops, the rounds go one at a time): the
+    EVs are still float_evs' own."""
+    rules = MACAU.replace(decks=decks)
+    game = Game(rules, seed=4)
+    records = [game.play({"p": {"win:1": 5, "odd": 2}}) for _ in range(6)]
+    found = detect(records, rules)
+    evaluator, expected = ShoeEvaluator(rules), []
+    for i, record in enumerate(records):
+        evs = evaluator.float_evs()
+        carried = dict(records[i - 1].carried.get("p", {})) if i else {}
+        expected += [(evs[bet], float(stake - carried.get(bet, 0))) for bet, stake in record.bets["p"].items()
+                     if stake > carried.get(bet, 0)]
+        assert record.banker is not None
+        evaluator.remove([c for h in (record.banker, *record.hands.values()) for c in h.cards])
+    assert records[-1].shoe == 1 and list(found.points["p"]) == expected
