@@ -38,3 +38,32 @@ def test_count_play(benchmark) -> None:
     tags = dict(zip(sanggong._spec.RANK_SYMBOLS, [1, 1, 1, 1, 1, 0, 0, 0, 0, -1, -1, -1, -1], strict=True))
     benchmark.pedantic(play_shoes, args=(MACAU, 20_000, sanggong.CountPlay(tags=tags)),
                        kwargs={"seed": 1, "workers": 1}, rounds=3, iterations=1)
+
+
+@pytest.mark.parametrize("batch", [False, True], ids=["round-by-round", "numerators_batch"])
+def test_a_shoes_rounds(benchmark, batch: bool) -> None:
+    """The sums of an 8-deck shoe's 18 rounds of 21 cards (Macau's Win, Tie and Odd, as
+    ``detect`` evaluates a log), round by round (numerators, remove) or in one
+    ``numerators_batch`` call (its chunks of rounds in doubles)."""
+    from sanggong.shoe._plan import shoe_kernel, shoe_plan
+
+    plan = shoe_plan(MACAU, ("odd", "tie:3", "win:1", "win:3"))
+    fresh = sanggong.composition(8).tolist()
+    kernel = shoe_kernel(plan, fresh)
+    cards = np.random.default_rng(1).permutation(np.repeat(np.arange(52), 8))[: 18 * 21].astype(np.uint8)
+    ends = np.arange(21, 18 * 21 + 1, 21, dtype=np.int64)
+    out = np.empty((len(ends), len(plan.rows)), dtype=np.int64)
+
+    def rounds() -> None:
+        kernel.set_counts(fresh)
+        if batch:
+            kernel.numerators_batch(cards, ends, out)
+            return
+        start = 0
+        for k, end in enumerate(ends.tolist()):
+            out[k] = kernel.numerators()
+            for code in cards[start:end].tolist():
+                kernel.remove(code)
+            start = end
+
+    benchmark(rounds)

@@ -230,3 +230,104 @@ def test_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
                                        "expected_gain_per_100", "flagged"}
     fails(["detect", str(path), "--alpha", "2"], "--alpha 2.0", capsys)
     fails(["detect", str(tmp_path / "missing.jsonl")], "missing.jsonl", capsys)
+
+
+def test_the_terms_of_a_shoe_read_by_place_are_shoe_terms() -> None:
+    """detect's own shoe_terms (bets by their place in each round's list of EVs) gives the
+    very floats shoe_terms gives (the same sums, in the same order)."""
+    from sanggong.detection import _terms
+
+    rng = np.random.default_rng(3)
+    names = ["a", "b", "c", "d"]
+    for rounds in (1, 2, 5, 30):
+        evs = [{b: float(x) for b, x in zip(names, rng.normal(0, 0.1, size=4), strict=True)} for _ in range(rounds)]
+        stakes = [(int(k), names[int(j)], float(s)) for k, j, s in
+                  zip(rng.integers(0, rounds, 40), rng.integers(0, 4, 40), rng.integers(1, 100, 40) / 7, strict=True)]
+        by_place = [[e[b] for b in names] for e in evs]
+        assert _terms(by_place, [(k, names.index(b), s) for k, b, s in stakes]) == shoe_terms(evs, stakes)
+
+
+def _slips_that_change() -> Any:
+    """Odd alone for 10 rounds, then Win and a Point too (detect's plan changes)."""
+    played: list[int] = []
+
+    def slip_of(evs: dict[str, Fraction]) -> dict[str, dict[str, int]]:
+        played.append(1)
+        return {"p": {"odd": 3} if len(played) <= 10 else {"odd": 3, "win:2": 1, "point:4": 2}}
+    return slip_of
+
+
+@pytest.mark.parametrize("burned_seen", [False, True])
+@pytest.mark.parametrize("slips", ["the same", "changing"])
+@pytest.mark.kernels
+def test_each_stakes_ev_is_the_shoe_evaluators_to_the_last_bit(burned_seen: bool, slips: str) -> None:
+    """The EVs detect computes a shoe at a time (numerators_batch) are the very floats a
+    ShoeEvaluator gives round by round (float_evs, its cards removed as they are seen),
+    whether the bets staked stay the same or change (and detect's plan with them)."""
+    slip_of = (lambda evs: {"p": {"point:0": 10, "odd": 3, "win:2": 1}}) if slips == "the same" else \
+        _slips_that_change()
+    records = _game(9, 60, slip_of, MACAU.replace(decks=2))
+    found = detect(records, MACAU.replace(decks=2), burned_seen=burned_seen)
+    evaluator, expected = None, []
+    for i, record in enumerate(records):
+        if evaluator is None or record.round_in_shoe == 1:
+            evaluator = ShoeEvaluator(MACAU.replace(decks=2))
+        evs = evaluator.float_evs()
+        carried = dict(records[i - 1].carried.get("p", {})) if i else {}
+        expected += [(evs[bet], float(stake - carried.get(bet, 0))) for bet, stake in record.bets["p"].items()
+                     if stake > carried.get(bet, 0)]
+        assert record.banker is not None
+        evaluator.remove([c for h in (record.banker, *record.hands.values()) for c in h.cards]
+                         + (list(record.burned) if burned_seen else []))
+    assert list(found.points["p"]) == expected
+
+
+@pytest.mark.kernels
+def test_a_shoe_of_cards_it_cannot_hold_is_refused_as_the_evaluator_refuses_it() -> None:
+    """Records of a 2-deck shoe read as a 1-deck one's: a card seen twice is refused with
+    the shoe evaluator's own error (that of reading the shoe round by round)."""
+    records = _game(2, 30, lambda evs: {"p": {"odd": 1}})
+    with pytest.raises(ValueError, match="no such card is left unseen"):
+        detect(records, SMALL.replace(decks=1))
+
+
+def test_the_evs_divided_in_doubles_are_pythons_integer_quotients() -> None:
+    """_divided's doubles against Python's division of the integers (correctly rounded), and
+    None where a numerator or a count passes 2**53 (detect then divides the integers)."""
+    from sanggong.detection import _divided
+    from sanggong.shoe._plan import CARDS, PAIRS, SINGLE, Row
+
+    rows = [Row(part=PAIRS, denominator=20, kind="win"), Row(part=SINGLE, denominator=3, kind="odd"),
+            Row(part=CARDS, denominator=1, kind="pair_plus")]
+    rng = np.random.default_rng(11)
+    unseen = [416, 395, 374, 353, 7, 6]
+    sums = rng.integers(-(2**53), 2**53, size=(len(unseen), 4), dtype=np.int64)
+    got = _divided(sums[:, [0, 1, 3]], tuple(rows), unseen)
+    count = {PAIRS: lambda n: math.comb(n, 3) * math.comb(n - 3, 3), SINGLE: lambda n: math.comb(n, 3),
+             CARDS: lambda n: math.comb(n, 3)}
+    assert got == [[int(sums[k, r]) / (row.denominator * count[row.part](n))
+                    for r, row in zip([0, 1, 3], rows, strict=True)] for k, n in enumerate(unseen)]
+    sums[2, 1] = 2**53 + 2
+    assert _divided(sums[:, [0, 1, 3]], tuple(rows), unseen) is None
+    assert _divided(sums[:, :1] * 0, tuple(rows[:1]), [5000] * len(unseen)) is None  # C(5000, 3)**2 > 2**53
+
+
+@pytest.mark.parametrize("decks", [20, 64])
+@pytest.mark.kernels
+def test_big_shoes_evs_are_the_shoe_evaluators_to_the_last_bit(decks: int) -> None:
+    """Shoes whose counts pass 2**53 (20 decks: the EVs divided in Python integers) or whose
+    sums pass 64 bits (64 decks: numerators_batch stops, the rounds go one at a time): the
+    EVs are still float_evs' own."""
+    rules = MACAU.replace(decks=decks)
+    game = Game(rules, seed=4)
+    records = [game.play({"p": {"win:1": 5, "odd": 2}}) for _ in range(6)]
+    found = detect(records, rules)
+    evaluator, expected = ShoeEvaluator(rules), []
+    for i, record in enumerate(records):
+        evs = evaluator.float_evs()
+        carried = dict(records[i - 1].carried.get("p", {})) if i else {}
+        expected += [(evs[bet], float(stake - carried.get(bet, 0))) for bet, stake in record.bets["p"].items()
+                     if stake > carried.get(bet, 0)]
+        assert record.banker is not None
+        evaluator.remove([c for h in (record.banker, *record.hands.values()) for c in h.cards])
+    assert records[-1].shoe == 1 and list(found.points["p"]) == expected

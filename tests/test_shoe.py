@@ -270,3 +270,107 @@ def test_float_evs_are_the_exact_evs_correctly_rounded(preset: str) -> None:
         ev.remove(seen)
         exact = ev.evs()
         assert ev.float_evs() == {name: float(value) for name, value in exact.items()}
+
+
+def _rounds(rng: np.random.Generator, decks: int, rounds: int) -> tuple[np.ndarray, np.ndarray]:
+    """A shoe's cards in a random order cut into ``rounds`` rounds of 0 to 21 cards."""
+    order = rng.permutation(np.repeat(np.arange(52), decks)).astype(np.uint8)
+    ends = np.minimum(np.cumsum(rng.integers(0, 22, size=rounds)), len(order)).astype(np.int64)
+    return order[: int(ends[-1])], ends
+
+
+def _one_at_a_time(kernel, cards: np.ndarray, ends: np.ndarray, with_pairs: bool) -> list[list[int]]:  # type: ignore[no-untyped-def]
+    sums, start = [], 0
+    for end in ends.tolist():
+        sums.append(kernel.numerators(with_pairs))
+        for code in cards[start:end].tolist():
+            kernel.remove(code)
+        start = end
+    return sums
+
+
+@pytest.mark.parametrize(("name", "decks"), [("macau", 8), ("san_gong", 2), ("online", 6), ("nagaworld", 1)])
+@pytest.mark.parametrize("with_pairs", [True, False])
+@pytest.mark.kernels
+def test_the_kernel_batch_is_the_rounds_one_at_a_time(impl, name: str, decks: int, with_pairs: bool) -> None:
+    """numerators_batch over a shoe's rounds equals numerators and remove round by round
+    (the same implementation), and leaves the same unseen cards."""
+    rules = PRESETS[name].replace(decks=decks)
+    plan = shoe_plan(rules, tuple(rules.bets))
+    rng = np.random.default_rng([decks, len(name)])
+    cards, ends = _rounds(rng, decks, 11 if impl.IMPLEMENTATION == "cython" else 2)  # (a chunk of 8 and 3 after it)
+    fresh = composition(decks).tolist()
+    batch, alone = impl.ShoeKernel(plan, fresh), impl.ShoeKernel(plan, fresh)
+    out = np.full((len(ends), len(plan.rows)), -1, dtype=np.int64)
+    assert batch.numerators_batch(cards, ends, out, with_pairs) == len(ends)
+    assert out.tolist() == _one_at_a_time(alone, cards, ends, with_pairs)
+    assert batch.counts == alone.counts and batch.n_cards == alone.n_cards
+
+
+@pytest.mark.parametrize("name", ["macau", "san_gong", "online"])
+def test_the_core_batch_equals_the_twins(name: str) -> None:
+    """The compiled numerators_batch against the pure-Python twin's, on whole shoes."""
+    import sanggong._core as core
+    import sanggong._pykernels as ref
+
+    rules = PRESETS[name]
+    plan = shoe_plan(rules, tuple(rules.bets))
+    cards, ends = _rounds(np.random.default_rng(len(name)), rules.decks, 8)
+    outs, kernels = [], []
+    for module in (core, ref):
+        kernel = module.ShoeKernel(plan, composition(rules.decks).tolist())
+        out = np.zeros((len(ends), len(plan.rows)), dtype=np.int64)
+        assert kernel.numerators_batch(cards, ends, out) == len(ends)
+        outs.append(out.tolist())
+        kernels.append(kernel)
+    assert outs[0] == outs[1]
+    assert kernels[0].counts == kernels[1].counts
+
+
+@pytest.mark.kernels
+def test_the_kernel_batch_stops_at_sums_beyond_64_bits(impl) -> None:
+    """A 64-deck shoe's sums pass 64 bits: the batch stops at the first round whose sums
+    do not fit (found here one round at a time, in Python integers), with the kernel at
+    that round's unseen cards."""
+    rules = PRESETS["macau"]
+    plan = shoe_plan(rules, tuple(rules.bets))
+    decks = 64
+    rng = np.random.default_rng(5)
+    order = rng.permutation(np.repeat(np.arange(52), decks)).astype(np.uint8)
+    ends = np.array([400, 800, 1200, 2400, 3000], dtype=np.int64)  # big rounds: the sums come back within 64 bits
+    cards = order[: int(ends[-1])]
+    sums = _one_at_a_time(impl.ShoeKernel(plan, composition(decks).tolist()), cards, ends, True)
+    fits = [all(-(2**63) <= v < 2**63 for v in row) for row in sums]
+    assert not fits[0]
+    first = fits.index(False)
+    kernel = impl.ShoeKernel(plan, composition(decks).tolist())
+    out = np.zeros((len(ends), len(plan.rows)), dtype=np.int64)
+    assert kernel.numerators_batch(cards, ends, out) == first == 0
+    assert kernel.numerators() == sums[0]
+    later = impl.ShoeKernel(plan, composition(decks).tolist())
+    for code in cards[: int(ends[2])].tolist():
+        later.remove(code)
+    tail = np.zeros((2, len(plan.rows)), dtype=np.int64)
+    assert later.numerators_batch(cards[int(ends[2]):], ends[3:] - ends[2], tail) == (2 if all(fits[3:]) else
+                                                                                     fits[3:].index(False))
+    assert tail.tolist()[: sum(fits[3:])] == sums[3 : 3 + sum(fits[3:])]
+
+
+@pytest.mark.kernels
+def test_the_kernel_batch_refuses_what_it_cannot_do_and_changes_nothing(impl) -> None:
+    plan = shoe_plan(PRESETS["macau"], ("win:1", "odd"))
+    counts = [1] * 52
+    kernel = impl.ShoeKernel(plan, counts)
+    rows = len(plan.rows)
+    cases = [
+        (np.array([3, 3], np.uint8), np.array([2], np.int64), (1, rows)),  # a card not left (its second copy)
+        (np.array([60], np.uint8), np.array([1], np.int64), (1, rows)),  # no such card
+        (np.array([1, 2], np.uint8), np.array([2, 1], np.int64), (2, rows)),  # ends that fall
+        (np.array([1, 2], np.uint8), np.array([3], np.int64), (1, rows)),  # past the cards
+        (np.array([1, 2], np.uint8), np.array([2], np.int64), (2, rows)),  # out of the wrong shape
+    ]
+    for cards, ends, shape in cases:
+        with pytest.raises(ValueError):
+            kernel.numerators_batch(cards, ends, np.zeros(shape, np.int64))
+        assert kernel.counts == counts
+    assert kernel.numerators_batch(np.zeros(0, np.uint8), np.zeros(0, np.int64), np.zeros((0, rows), np.int64)) == 0

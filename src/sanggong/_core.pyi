@@ -155,7 +155,8 @@ def simulate_chunk(
 
 @disjoint_base
 class ShoeKernel:
-    """The exact sums behind every bet's EV for an unseen composition (``sanggong.shoe``)."""
+    """The exact sums behind every bet's EV for an unseen composition (``sanggong.shoe``).
+    Thread-safety: not to be shared without a lock (``numerators_batch`` changes it without the GIL)."""
 
     def __init__(self, plan: Any, counts: Any) -> None: ...
     @property
@@ -168,6 +169,13 @@ class ShoeKernel:
     def remove(self, code: int) -> None: ...
     def add(self, code: int) -> None: ...
     def numerators(self, with_pairs: bool = True) -> list[int]: ...
+    def numerators_batch(
+        self,
+        cards: npt.NDArray[np.uint8],
+        ends: npt.NDArray[np.int64],
+        out: npt.NDArray[np.int64],
+        with_pairs: bool = True,
+    ) -> int: ...
 
 def play_chunk(
     bit_generator: np.random.BitGenerator,

@@ -439,7 +439,8 @@ def simulate_chunk(
 BINOM_STRIDE = 8
 RANKS_AT = N_CARDS * BINOM_STRIDE + 1
 class ShoeKernel:
-    """The exact sums behind every bet's EV for an unseen composition, card by card."""
+    """The exact sums behind every bet's EV for an unseen composition, card by card.
+    Thread-safety: not to be shared without a lock (as the compiled one)."""
 
     def __init__(self, plan: ShoePlan, counts: Iterable[int]) -> None:
         self.plan = plan
@@ -545,6 +546,35 @@ class ShoeKernel:
                             sums[r] += w * row[r]
             out += sums
         return out
+
+    def numerators_batch(self, cards: npt.NDArray[np.uint8], ends: npt.NDArray[np.int64], out: npt.NDArray[np.int64],
+                         with_pairs: bool = True) -> int:
+        """Round after round: ``out[k]`` = ``numerators(with_pairs)``, then round k's cards
+        (``cards[ends[k - 1]:ends[k]]``) removed; stops at a round whose sums do not all
+        fit 64 bits (the compiled core's ``numerators_batch``)."""
+        rows = sum(part[4] for part in self._parts)
+        codes, bounds = [int(c) for c in cards.tolist()], [int(e) for e in ends.tolist()]
+        if out.shape != (len(bounds), rows):
+            raise ValueError(f"out must be ({len(bounds)}, {rows}): a row of sums for each round")
+        left, start = list(self._cards), 0
+        for end in bounds:
+            if end < start or end > len(codes):
+                raise ValueError("ends must rise from 0 to at most the cards given")
+            for c in codes[start:end]:
+                if c >= N_CARDS or left[c] == 0:
+                    raise ValueError(f"no card of code {c} is left to remove")
+                left[c] -= 1
+            start = end
+        start = 0
+        for k, end in enumerate(bounds):
+            sums = self.numerators(with_pairs)
+            if not all(-(2**63) <= v < 2**63 for v in sums):
+                return k
+            out[k] = sums
+            for c in codes[start:end]:
+                self._cards[c] -= 1
+            start = end
+        return len(bounds)
 
 
 

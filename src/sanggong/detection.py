@@ -47,6 +47,7 @@ and counting players as a function of rounds observed.
 
 from __future__ import annotations
 
+import functools
 import io
 import math
 import os
@@ -58,14 +59,18 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+import numpy.typing as npt
+
 from ._checks import flag
 from ._parallel import check_executor, check_progress, execute
 from ._parallel import workers as workers_of
 from ._presentation import html_table, pandas, percent
 from ._spec import ON_HAND
-from .analysis import analyze
+from .analysis import analyze, composition
+from .cards import Card
 from .records import RoundRecord, stakes_of
-from .rules import RuleSet, as_rules
+from .rules import RuleSet, as_rules, offered_bets
 from .verify import LogReader
 
 if TYPE_CHECKING:  # pandas is optional (the "frame" extra), and typed only with pandas-stubs
@@ -130,23 +135,44 @@ def _anonymous(rules: RuleSet, bet: str) -> str:
 
 
 class _Reader:
-    """Read records in order, keep the shoe's seen cards, and tally every stake."""
+    """Read records in order and tally every stake, a shoe at a time: a shoe's rounds are
+    kept (their stakes, and the cards each shows) until it ends, then the EVs of all its
+    rounds are computed in one call of the shoe kernel (``numerators_batch``: the
+    numerators of each round's unseen cards, as ``ShoeEvaluator.float_evs`` divides them)
+    and its stakes tallied in the order they were read.
 
-    def __init__(self, rules: RuleSet, burned_seen: bool) -> None:
-        from .shoe import ShoeEvaluator  # (shoe imports analysis; detect sits above both)
+    ``shared``: the records' ``bets`` and ``carried`` mappings are the reader's own (a log
+    read by ``LogReader``, whose fast pass hands the same mapping for every line of the same
+    slip), so a round's stakes are worked out once for each pair of them (the mappings are
+    kept while they are, so that their ids stay theirs); records a caller gives are read
+    afresh every round.
 
+    Thread-safety: none; one reader is fed by one thread (``detect`` makes one per log).
+    """
+
+    def __init__(self, rules: RuleSet, burned_seen: bool, shared: bool = False) -> None:
         self.rules = rules
         self.burned_seen = burned_seen
+        self.fresh_each = rules.fresh_deck_each_round
         self.tallies: dict[str, _Tally] = defaultdict(_Tally)
         self.fresh = {name: float(line.ev_exact) for name, line in analyze(rules).bets.items()}
-        self._evaluator_type = ShoeEvaluator
-        self.evaluator: Any = None
-        self.spare: Any = None  # the evaluator, kept from shoe to shoe
-        self.removed: list[Any] = []  # the cards taken out of it
+        self.fresh_counts: list[int] = []  # a full shoe's (made at the first shoe read)
+        self.offered: set[str] = set()
+        self.planned: tuple[str, ...] = ()  # the bets of the kernel's plan (see _shoe_evs)
+        self.plan: Any = None
+        self.row_of: dict[str, int] = {}
+        self.layouts: dict[frozenset[str], tuple[list[int], dict[str, int], bool, tuple[Any, ...]]] = {}  # by the
+        # bets a shoe stakes: their rows of the plan, each bet's place among them, whether one is a pair's, the rows
+        self.kernel: Any = None  # the shoe kernel of that plan, set to a full shoe for each
         self.shoe: int | None = None
-        self.shoe_evs: list[dict[str, float]] = []
-        self.shoe_stakes: dict[str, list[tuple[int, str, float]]] = defaultdict(list)
-        self.carried: dict[tuple[str | None, str], Any] = {}
+        self.live = False  # the shoe's earlier cards are known (it began in the log)
+        self.codes = bytearray()  # the cards seen in the shoe's rounds, in order
+        self.ends: list[int] = []  # where each round's cards end in codes
+        self.stakes: list[tuple[int, int, tuple[tuple[str, str, float, bool], ...]]] = []  # (round in the shoe,
+        # round, its decisions: _decisions) of the shoe's rounds with a stake
+        self.carried: Mapping[str, Any] = {}
+        self.decided: dict[tuple[int, int], tuple[Any, Any, tuple[tuple[str, str, float, bool], ...]]] | None = \
+            {} if shared else None
         self.records = 0
         self.skipped = 0
 
@@ -157,68 +183,170 @@ class _Reader:
             return float(Fraction(amount) / Fraction(self.rules.minor_unit))
         return float(Fraction(amount))
 
-    def _close_shoe(self) -> None:
-        for player, stakes in self.shoe_stakes.items():
-            tally = self.tallies[player]
-            terms = shoe_terms(self.shoe_evs, stakes)
-            tally.excess += sum(terms)
-            tally.square += sum(t * t for t in terms)
-        self.shoe_evs, self.shoe_stakes = [], defaultdict(list)
-
-    def feed(self, record: RoundRecord) -> None:
-        self.records += 1
-        rules = self.rules
-        if record.shoe != self.shoe or rules.fresh_deck_each_round:
-            self._close_shoe()
-            if record.round_in_shoe != 1:  # a shoe begun before the log: its earlier cards are unknown
-                self.shoe, self.evaluator, self.carried = record.shoe, None, dict(stakes_of(record.carried))
-                self.skipped += 1
-                return
-            self.shoe = record.shoe
-            self.evaluator = self._fresh()
-        if self.evaluator is None:
-            self.skipped += 1
-            self.carried = dict(stakes_of(record.carried))
-            return
-        evs = self.evaluator.float_evs()
-        k = len(self.shoe_evs)
-        self.shoe_evs.append(evs)
+    def _decisions(self, bets: Mapping[str, Any], carried: Mapping[str, Any]) \
+            -> tuple[tuple[str, str, float, bool], ...]:
+        """The round's stakes that are decisions, in the order of its bets: (player, bet,
+        the stake less what was carried into it, the player's first in the round)."""
+        decided = self.decided
+        if decided is not None:
+            found = decided.get((id(bets), id(carried)))
+            if found is not None and found[0] is bets and found[1] is carried:
+                return found[2]
+        before = stakes_of(carried)
+        out = []
         placed: set[str] = set()
-        for (player, bet), stake in stakes_of(record.bets).items():
-            new = self._units(stake) - self._units(self.carried.get((player, bet), 0))
+        for (player, bet), stake in stakes_of(bets).items():
+            new = self._units(stake) - self._units(before.get((player, bet), 0))
             if new <= 0:
                 continue  # only a carried stake: no decision this round
-            who = player if player is not None else _anonymous(rules, bet)
-            tally = self.tallies[who]
-            tally.bets += 1
-            if who not in placed:
-                tally.rounds += 1
-                placed.add(who)
-            tally.units += new
-            tally.ev_units += new * evs[bet]
-            tally.base_units += new * self.fresh[bet]
-            tally.first = record.round if tally.first is None else tally.first
-            tally.last = record.round
-            if len(tally.points) < MAX_POINTS:
-                tally.points.append((evs[bet], new))
-            self.shoe_stakes[who].append((k, bet, new))
-        self.carried = dict(stakes_of(record.carried))
-        seen = [c for h in ([record.banker] if record.banker is not None else []) + list(record.hands.values())
-                for c in h.cards]  # (Cards, which the evaluator takes as they are)
-        if self.burned_seen:
-            seen += list(record.burned)
-        self.evaluator.remove(seen)
-        self.removed += seen
+            who = player if player is not None else _anonymous(self.rules, bet)
+            out.append((who, bet, new, who not in placed))
+            placed.add(who)
+        made = tuple(out)
+        if decided is not None:
+            if len(decided) >= 4096:
+                decided.clear()
+            decided[(id(bets), id(carried))] = (bets, carried, made)
+        return made
 
-    def _fresh(self) -> Any:
-        """A shoe evaluator of a fresh shoe: the last one, its cards put back (making one
-        costs more than a shoe's rounds)."""
-        if self.spare is None:
-            self.spare = self._evaluator_type(self.rules)
-        elif self.removed:
-            self.spare.add(self.removed)
-        self.removed = []
-        return self.spare
+    def feed(self, record: RoundRecord | Any) -> None:
+        """Read the next record (a ``RoundRecord``, or what ``LogReader._seen`` yields)."""
+        self.records += 1
+        if record.shoe != self.shoe or self.fresh_each:
+            self._close_shoe()
+            self.shoe, self.live = record.shoe, record.round_in_shoe == 1
+            # (a shoe begun before the log: its earlier cards are unknown)
+        if not self.live:
+            self.skipped += 1
+            self.carried = record.carried
+            return
+        bets, carried = record.bets, self.carried
+        found = self.decided.get((id(bets), id(carried))) if self.decided is not None else None
+        decisions = found[2] if found is not None and found[0] is bets and found[1] is carried else \
+            self._decisions(bets, carried)  # (its cache's hit, here: once a round)
+        if decisions:
+            self.stakes.append((len(self.ends), record.round, decisions))
+        self.carried = record.carried
+        codes, banker = self.codes, record.banker
+        hands = (banker, *record.hands.values()) if banker is not None else record.hands.values()
+        codes.extend([c.code for hand in hands for c in hand.cards])
+        if self.burned_seen:
+            codes.extend([c.code for c in record.burned])
+        self.ends.append(len(codes))
+
+    def _close_shoe(self) -> None:
+        """Compute the shoe's EVs and tally its stakes (every sum in the order the
+        stakes were read, as one round at a time would add them)."""
+        if not self.ends:
+            return
+        try:
+            evs, slot = self._shoe_evs()
+            fresh, tallies = self.fresh, self.tallies
+            by_player: dict[str, list[tuple[int, int, float]]] = defaultdict(list)
+            for k, number, decisions in self.stakes:
+                row = evs[k]
+                for who, bet, new, first in decisions:
+                    tally = tallies[who]
+                    tally.bets += 1
+                    if first:
+                        tally.rounds += 1
+                    tally.units += new
+                    if tally.first is None:
+                        tally.first = number
+                    tally.last = number
+                    place = slot[bet]
+                    ev = row[place]
+                    tally.ev_units += new * ev
+                    tally.base_units += new * fresh[bet]
+                    if len(tally.points) < MAX_POINTS:
+                        tally.points.append((ev, new))
+                    by_player[who].append((k, place, new))
+            for player, stakes in by_player.items():
+                tally = tallies[player]
+                terms = _terms(evs, stakes)
+                tally.excess += sum(terms)
+                tally.square += sum([t * t for t in terms])
+        finally:
+            self.codes, self.ends, self.stakes = bytearray(), [], []
+
+    def _shoe_evs(self) -> tuple[list[list[float]], dict[str, int]]:
+        """Each round's EV (before it) of every bet staked in the shoe: evs[k][slot[bet]].
+
+        The kernel's plan holds the bets staked in the first shoe read (the table's every
+        bet once a shoe stakes another): the EVs are each the exact sum over the exact count, correctly
+        rounded, whatever rows a plan groups them in (``ShoeEvaluator.float_evs``'s floats)."""
+        from .shoe import _plan  # (shoe imports analysis; detect sits above both)
+
+        rules = self.rules
+        if not self.fresh_counts:
+            self.fresh_counts = composition(rules.decks).tolist()
+            self.offered = set(offered_bets(rules, None, "evaluate"))  # ShoeEvaluator(rules)'s bets
+        ends = self.ends
+        total = sum(self.fresh_counts)
+        unseen = [total] + [total - e for e in ends[:-1]]
+        staked_bets = {bet for _, _, decisions in self.stakes for _, bet, _, _ in decisions}
+        if not staked_bets or min(unseen) < 6:  # nothing to evaluate (its cards checked), or too few cards
+            seen = np.bincount(np.frombuffer(self.codes, dtype=np.uint8), minlength=52)
+            if min(unseen) < 6 or (seen > np.array(self.fresh_counts)).any():
+                return self._shoe_evs_slowly({bet: j for j, bet in enumerate(sorted(staked_bets))})
+            return [[] for _ in ends], {}
+        for bet in staked_bets:
+            if bet not in self.offered:
+                raise KeyError(bet)  # (as the evaluator's EVs hold none of it)
+        key = frozenset(staked_bets)
+        layout = self.layouts.get(key)
+        if layout is None:
+            if not staked_bets <= set(self.planned):  # the first shoe's bets; then, if another is staked, all
+                # (at most two plans: making one costs some shoes' worth of sums)
+                self.planned = tuple(sorted(staked_bets if not self.planned else self.offered))
+                self.plan = _plan.shoe_plan(rules, self.planned)
+                self.row_of = {bet: self.plan.bet_row[j] for j, bet in enumerate(self.planned)}
+                self.kernel = _plan.shoe_kernel(self.plan, self.fresh_counts)
+                self.layouts = {}  # (their rows were the last plan's)
+            rows = sorted({self.row_of[bet] for bet in staked_bets})
+            layout = self.layouts[key] = (rows, {bet: rows.index(self.row_of[bet]) for bet in staked_bets},
+                                          any(self.plan.rows[r].part == _plan.PAIRS for r in rows),
+                                          tuple(self.plan.rows[r] for r in rows))
+        staked, slot, with_pairs, staked_rows = layout
+        plan, kernel = self.plan, self.kernel
+        kernel.set_counts(self.fresh_counts)
+        out = np.empty((len(ends), len(plan.rows)), dtype=np.int64)
+        try:
+            done = kernel.numerators_batch(np.frombuffer(self.codes, dtype=np.uint8), np.array(ends, dtype=np.int64),
+                                           out, with_pairs)
+        except ValueError:  # a card the shoe no longer holds: the error one round at a time raises
+            return self._shoe_evs_slowly(slot)
+        if done == len(ends):
+            fast = _divided(out if len(staked) == out.shape[1] else out[:, staked], staked_rows, unseen)
+            if fast is not None:
+                return fast, slot
+        sums = out[:done].tolist()
+        for k in range(done, len(ends)):  # sums beyond 64 bits: the rest one round at a time
+            sums.append(kernel.numerators(with_pairs))
+            for code in self.codes[ends[k - 1] if k else 0:ends[k]]:
+                kernel.remove(code)
+        scale = [(plan.rows[r].denominator, plan.rows[r].part) for r in staked]
+        evs = []
+        for n, row in zip(unseen, sums, strict=True):  # (the exact sum over the exact count, correctly rounded)
+            triples = math.comb(n, 3)
+            totals = {_plan.PAIRS: triples * math.comb(n - 3, 3), _plan.SINGLE: triples, _plan.CARDS: triples}
+            evs.append([row[r] / (d * totals[part]) for r, (d, part) in zip(staked, scale, strict=True)])
+        return evs, slot
+
+    def _shoe_evs_slowly(self, slot: dict[str, int]) -> tuple[list[list[float]], dict[str, int]]:
+        """``_shoe_evs`` by a ``ShoeEvaluator``, round by round: for a shoe whose cards it
+        refuses (its ValueError, raised where reading one round at a time raises it)."""
+        from .shoe import ShoeEvaluator
+
+        evaluator = ShoeEvaluator(self.rules)
+        staked = sorted(slot, key=slot.__getitem__)
+        evs, start = [], 0
+        for end in self.ends:
+            found = evaluator.float_evs()
+            evs.append([found[bet] for bet in staked])
+            evaluator.remove([Card(c) for c in self.codes[start:end]])
+            start = end
+        return evs, slot
 
     def finish(self) -> dict[str, _Tally]:
         self._close_shoe()
@@ -226,6 +354,67 @@ class _Reader:
             if tally.first is not None and tally.last is not None:
                 tally.span, tally.first, tally.last = tally.last - tally.first + 1, None, None
         return dict(self.tallies)
+
+
+_EXACT = 2.0**53  # integers up to it are doubles: a quotient of two of them, divided in doubles, is correctly rounded
+
+
+def _divided(numerators: npt.NDArray[np.int64], rows: tuple[Any, ...], unseen: list[int]) -> list[list[float]] | None:
+    """Each round's ``numerators[k][j] / (rows[j]'s denominator x the count of its part for
+    unseen[k] cards)``, in doubles: the same floats as Python's division of the integers
+    (both correctly rounded) where every numerator and count is at most 2**53; None where
+    one is not (then Python's division, in integers, is the way)."""
+    counts = _exact_counts(rows, tuple(unseen))
+    if counts is None or max(-int(numerators.min()), int(numerators.max())) > _EXACT:
+        return None
+    quotients: list[list[float]] = (numerators.astype(np.float64) / counts).tolist()
+    return quotients
+
+
+@functools.lru_cache(maxsize=256)
+def _exact_counts(rows: tuple[Any, ...], unseen: tuple[int, ...]) -> npt.NDArray[np.float64] | None:
+    """The counts ``_divided`` divides by, as doubles: (rounds, rows), None where one passes
+    2**53 (cached: a table's shoes mostly see rounds of the same numbers of cards)."""
+    from .shoe._plan import PAIRS
+
+    n = np.array(unseen, dtype=np.float64)
+    triples = n * (n - 1) * (n - 2) / 6  # (approximate here: only to bound the exact counts below)
+    pairs = triples * ((n - 3) * (n - 4) * (n - 5) / 6)
+    scale = np.array([row.denominator for row in rows], dtype=np.float64)
+    is_pairs = np.array([row.part == PAIRS for row in rows])
+    approximate = np.where(is_pairs, pairs[:, None], triples[:, None]) * scale
+    if approximate.size == 0 or approximate.max() >= _EXACT / 2:
+        return None  # (counts below 2**52 in doubles: exact ones below 2**53, whatever the rounding here)
+    whole = np.array(unseen, dtype=np.int64)
+    exact_triples = whole * (whole - 1) * (whole - 2) // 6
+    exact_pairs = exact_triples * ((whole - 3) * (whole - 4) * (whole - 5) // 6)  # (wraps only where unused)
+    exact = np.where(is_pairs, exact_pairs[:, None], exact_triples[:, None]) * scale.astype(np.int64)
+    counts: npt.NDArray[np.float64] = exact.astype(np.float64)
+    counts.flags.writeable = False
+    return counts
+
+
+def _terms(evs: Sequence[Sequence[float]], stakes: Sequence[tuple[int, int, float]]) -> list[float]:
+    """``shoe_terms`` with each round's EVs a list and bets by their place in it: the same
+    sums, added in the same order."""
+    later: dict[int, float] = {}
+    by_round: list[list[tuple[int, float]]] = [[] for _ in evs]
+    for k, bet, stake in stakes:
+        by_round[k].append((bet, stake))
+    terms: list[float] = [0.0] * max(len(evs) - 1, 0)
+    for k in range(len(evs) - 2, -1, -1):
+        for bet, stake in by_round[k + 1]:
+            later[bet] = later.get(bet, 0.0) + stake
+        after, now = evs[k + 1], evs[k]
+        if len(later) == 1:  # sum() of one or two floats, written out: 0.0 + x (+ y), in every Python
+            ((b, w),) = later.items()
+            terms[k] = 0.0 + w * (after[b] - now[b]) if w else 0
+        elif len(later) == 2 and all(later.values()):
+            (b, w), (c, v) = later.items()
+            terms[k] = 0.0 + w * (after[b] - now[b]) + v * (after[c] - now[c])
+        else:
+            terms[k] = sum([w * (after[b] - now[b]) for b, w in later.items() if w])  # (none: 0, as shoe_terms)
+    return terms
 
 
 def _tally_log(log: Any, rules: RuleSet | None, burned_seen: bool, verify: bool, key: bytes | None,
@@ -236,7 +425,7 @@ def _tally_log(log: Any, rules: RuleSet | None, burned_seen: bool, verify: bool,
     for record in reader._seen():  # checked by verify's fast pass where it can
         if tally is None:
             assert reader.rules is not None
-            tally = _Reader(reader.rules, burned_seen)
+            tally = _Reader(reader.rules, burned_seen, shared=True)
         tally.feed(record)
         if progress is not None and tally.records % 1000 == 0:
             progress(1000)

@@ -15,9 +15,12 @@ cdef extern from "sg_sums.h" nogil:
                         int32_t *running)
     void sg_tally(const int64_t *bets, int64_t m, const int64_t *keys, const uint8_t *cols,
                   const int64_t *bin_base, uint64_t *hist)
+    void sg_dot_rounds(const double *BT, const uint16_t *idx, int64_t width, int64_t n, const double *values,
+                       int64_t rows, double *acc)
     enum:
         SG_BINOM_STRIDE
         SG_MAX_EV_ROWS
+        SG_CHUNK
     const int64_t SG_MAX_TIE_VALUE
     enum:
         SG_RANKS_AT
@@ -38,6 +41,7 @@ ctypedef struct shoe_part_t:
     int64_t n
     int64_t rows
     double most  # the largest |value| (rounded up), times the weights' bound factor (see _narrow)
+    const double* dvalues  # values as doubles (exact where _doubles_exact holds: only read then)
 
 
 ctypedef struct shoe_state_t:
@@ -90,6 +94,112 @@ cdef inline void _shoe_numerators(const shoe_state_t* s, bint with_pairs, sg_i12
         sg_multiset_dot(bc, p.idx, p.width, p.n, p.values, p.rows, _narrow(p, s.n_cards), out + at)
 
 
+cdef inline bint _fits64(sg_i128 v) noexcept nogil:
+    """Whether a 128-bit sum is an int64 (its high half the sign of its low half's)."""
+    return v.hi == (-1 if <int64_t>v.lo < 0 else 0)
+
+
+cdef inline bint _doubles_exact(const shoe_part_t* p, int64_t n_cards) noexcept nogil:
+    """Whether a part's sums for up to n_cards unseen cards are exact in doubles (sg_dot_rounds):
+    a product of some of a multiset's binomials of distinct kinds is at most C(n, j) for the
+    j <= width cards they count, so below the largest such binomial; every partial sum is
+    at most the weights' sum, C(n, width), times the largest |value|, ``most`` (itself at
+    most that bound times it). All within 2**52: a factor 2 of margin for the rounding of
+    this bound's own doubles, as in _narrow."""
+    cdef double binom = 1.0, largest = 1.0, nn = <double>n_cards
+    cdef int64_t j
+    for j in range(p.width):
+        binom = binom * (nn - j) / (j + 1)
+        if binom > largest:
+            largest = binom
+    return largest * p.most < 4503599627370496.0  # 2**52
+
+
+cdef Py_ssize_t _shoe_chunk(shoe_state_t* s, const uint8_t* cards, const int64_t* ends, Py_ssize_t k,
+                            Py_ssize_t rounds, bint with_pairs, int64_t* out) noexcept nogil:
+    """Up to SG_CHUNK rounds from round k in doubles (sg_dot_rounds), their cards removed
+    after each; where at least SG_CHUNK / 2 rounds are left, the shoe has neither suit tie
+    terms nor Pair Plus rows, and the sums are exact in doubles for its unseen cards now
+    (the most the chunk's rounds see). Returns the rounds done (0: none, the caller sums
+    them in integers)."""
+    cdef const shoe_part_t* pairs = &s.part[PART_PAIRS]
+    cdef const shoe_part_t* single = &s.part[PART_SINGLE]
+    cdef bint use_pairs = with_pairs and pairs.n > 0 and pairs.rows > 0
+    cdef double BT[(SG_BINOM_STRIDE * 13 + 1) * SG_CHUNK]
+    cdef double acc[SG_MAX_EV_ROWS * SG_CHUNK]
+    cdef int64_t bk[SG_BINOM_STRIDE * 13 + 1]
+    cdef Py_ssize_t m, r, e, q, i, start, entries = SG_BINOM_STRIDE * s.kinds + 1
+    cdef uint8_t c
+    if s.ties or s.part[PART_CARDS].rows or s.kinds > 13 or (use_pairs and not _doubles_exact(pairs, s.n_cards)) \
+            or (single.n and not _doubles_exact(single, s.n_cards)):
+        return 0
+    for e in range(entries):
+        bk[e] = 0  # (a table of top 3 leaves the entries past it alone: none is read, all are copied)
+    m = rounds - k
+    if m < SG_CHUNK // 2:
+        return 0  # (a chunk costs as much for one round as for SG_CHUNK: a few go in integers)
+    if m > SG_CHUNK:
+        m = SG_CHUNK
+    start = ends[k - 1] if k else 0
+    for r in range(SG_CHUNK):
+        if r < m:
+            sg_binoms(s.by_kind, s.kinds, 6 if use_pairs else 3, bk)
+            for e in range(entries):
+                BT[e * SG_CHUNK + r] = <double>bk[e]
+            for i in range(start, ends[k + r]):
+                c = cards[i]
+                s.cards[c] -= 1
+                s.by_kind[s.fold[c]] -= 1
+                s.n_cards -= 1
+            start = ends[k + r]
+        else:
+            for e in range(entries):
+                BT[e * SG_CHUNK + r] = 0.0
+    for q in range(s.rows * SG_CHUNK):
+        acc[q] = 0.0
+    if use_pairs:
+        sg_dot_rounds(BT, pairs.idx, pairs.width, pairs.n, pairs.dvalues, pairs.rows, acc)
+    if single.n and single.rows:
+        sg_dot_rounds(BT, single.idx, single.width, single.n, single.dvalues, single.rows,
+                      acc + SG_CHUNK * pairs.rows)
+    for r in range(m):
+        for q in range(s.rows):
+            out[(k + r) * s.rows + q] = <int64_t>acc[q * SG_CHUNK + r]
+    return m
+
+
+cdef Py_ssize_t _shoe_batch(shoe_state_t* s, const uint8_t* cards, const int64_t* ends, Py_ssize_t rounds,
+                            bint with_pairs, int64_t* out) noexcept nogil:
+    """``ShoeKernel.numerators_batch``'s loop (its removals checked): each round's sums
+    into its row of ``out``, then the round's cards out of the state; stops at a round
+    whose sums do not all fit 64 bits (returned: the rounds done)."""
+    cdef sg_i128 sums[SG_MAX_EV_ROWS]
+    cdef Py_ssize_t k, r, i, done
+    cdef uint8_t c
+    k = 0
+    while k < rounds:
+        done = _shoe_chunk(s, cards, ends, k, rounds, with_pairs, out)
+        if done:
+            k += done
+            continue
+        for r in range(s.rows):
+            sums[r].lo = 0
+            sums[r].hi = 0
+        _shoe_numerators(s, with_pairs, sums)
+        for r in range(s.rows):
+            if not _fits64(sums[r]):
+                return k
+        for r in range(s.rows):
+            out[k * s.rows + r] = <int64_t>sums[r].lo
+        for i in range(ends[k - 1] if k else 0, ends[k]):
+            c = cards[i]
+            s.cards[c] -= 1
+            s.by_kind[s.fold[c]] -= 1
+            s.n_cards -= 1
+        k += 1
+    return rounds
+
+
 def _int_array(value, name, ndim):
     """An integer array of ``ndim`` dimensions, as given (int64), or ValueError naming it."""
     import numpy as np
@@ -111,7 +221,11 @@ cdef inline object _i128(sg_i128 v):
 
 cdef class ShoeKernel:
     """The exact sums behind every bet's EV for an unseen composition, updated card by
-    card (built by ``sanggong.shoe``; every index it will form is checked here)."""
+    card (built by ``sanggong.shoe``; every index it will form is checked here).
+
+    Thread-safety: not to be shared without a lock (``ShoeEvaluator`` holds one around
+    its kernel; ``detect``'s reader owns its own): ``numerators_batch`` changes the unseen
+    cards with the GIL released."""
 
     cdef shoe_state_t s
     cdef object _arrays
@@ -139,6 +253,7 @@ cdef class ShoeKernel:
         arrays = []
         cdef const uint16_t[:, ::1] idx
         cdef const int64_t[:, ::1] values
+        cdef const double[:, ::1] dvalues
         for q, (name, width, part_kinds, top) in enumerate(
                 (("pairs", 6, kinds, 6), ("single", 3, kinds, 3), ("cards", 3, 52, 3))):
             # every entry checked as given, before any cast could wrap it: a multiset holds
@@ -187,10 +302,11 @@ cdef class ShoeKernel:
                     raise ValueError(f"the shoe plan's {name} values pass the suit ties' bound, 2**59")
             idx_arr = np.ascontiguousarray(entry, dtype=np.uint16)
             val_arr = np.ascontiguousarray(raw_values, dtype=np.int64)
+            dval_arr = np.ascontiguousarray(raw_values, dtype=np.float64)  # (read only where exact: _doubles_exact)
             total += rows
             if total > SG_MAX_EV_ROWS:
                 raise ValueError(f"a shoe plan holds at most {SG_MAX_EV_ROWS} rows")
-            arrays += [idx_arr, val_arr]
+            arrays += [idx_arr, val_arr, dval_arr]
             self.s.part[q].n = n
             self.s.part[q].width = width
             self.s.part[q].rows = rows
@@ -200,8 +316,10 @@ cdef class ShoeKernel:
             if n:
                 idx = idx_arr
                 values = val_arr
+                dvalues = dval_arr
                 self.s.part[q].idx = &idx[0, 0]
                 self.s.part[q].values = &values[0, 0]
+                self.s.part[q].dvalues = &dvalues[0, 0]
         self._arrays = arrays
         self.s.rows = total
         for q in range(52):
@@ -258,3 +376,35 @@ cdef class ShoeKernel:
         with nogil:
             _shoe_numerators(&self.s, with_pairs, out)
         return [_i128(out[r]) for r in range(self.s.rows)]
+
+    def numerators_batch(self, const uint8_t[::1] cards, const int64_t[::1] ends, int64_t[:, ::1] out,
+                         bint with_pairs=True):
+        """Round after round, k = 0 .. len(ends) - 1: ``out[k]`` = every row's sum for the
+        unseen cards then (``numerators(with_pairs)``, each an int64), and then round k's
+        cards, ``cards[ends[k - 1]:ends[k]]`` (from 0 for k = 0), leave the unseen cards.
+        Returns the rounds done: len(ends), or the first round whose sums do not all fit
+        64 bits (its row of ``out`` unwritten; the kernel then holds its unseen cards, and
+        ``numerators`` gives them). ValueError, with nothing changed, where ``out`` is not
+        (len(ends), rows), ``ends`` do not rise within ``cards``, or a card is not left."""
+        cdef Py_ssize_t rounds = ends.shape[0], k, i, start = 0, done
+        cdef int64_t left[52]
+        cdef uint8_t c
+        if out.shape[0] != rounds or out.shape[1] != self.s.rows:
+            raise ValueError(f"out must be ({rounds}, {self.s.rows}): a row of sums for each round")
+        for c in range(52):
+            left[c] = self.s.cards[c]
+        for k in range(rounds):
+            if ends[k] < start or ends[k] > cards.shape[0]:
+                raise ValueError("ends must rise from 0 to at most the cards given")
+            for i in range(start, ends[k]):
+                c = cards[i]
+                if c >= 52 or left[c] == 0:
+                    raise ValueError(f"no card of code {c} is left to remove")
+                left[c] -= 1
+            start = ends[k]
+        if rounds == 0:
+            return 0
+        with nogil:
+            done = _shoe_batch(&self.s, &cards[0] if cards.shape[0] else NULL, &ends[0], rounds, with_pairs,
+                               &out[0, 0] if self.s.rows else NULL)
+        return done
