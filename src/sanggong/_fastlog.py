@@ -76,18 +76,39 @@ class _Cards(NamedTuple):
     cards: tuple[Card, ...]
 
 
-class Seen(NamedTuple):
-    """A record accepted by the fast pass, as much of it as ``sanggong.detection`` reads
-    (the fields of a ``RoundRecord`` of the same names)."""
+class Seen:
+    """A record accepted by the fast pass, as much of it as ``sanggong.detection`` reads:
+    the fields of a ``RoundRecord`` of the same names (its cards made when first read), and
+    ``codes`` (the hands' card codes, the banker's first, three a hand) and
+    ``burned_codes``. Immutable once made."""
 
-    round: int
-    shoe: int
-    round_in_shoe: int
-    bets: Mapping[str, Any]
-    carried: Mapping[str, Any]
-    banker: _Cards
-    hands: dict[int, _Cards]
-    burned: tuple[Card, ...]
+    __slots__ = ("_hands", "bets", "burned_codes", "carried", "codes", "round", "round_in_shoe", "shoe")
+
+    def __init__(self, round_: int, shoe: int, round_in_shoe: int, bets: Mapping[str, Any],
+                 carried: Mapping[str, Any], codes: bytes, burned_codes: bytes) -> None:
+        self.round, self.shoe, self.round_in_shoe = round_, shoe, round_in_shoe
+        self.bets, self.carried = bets, carried
+        self.codes, self.burned_codes = codes, burned_codes
+        self._hands: list[_Cards] | None = None
+
+    def _cards(self) -> list[_Cards]:
+        if self._hands is None:
+            codes = self.codes
+            self._hands = [_Cards((_CARDS[codes[i]], _CARDS[codes[i + 1]], _CARDS[codes[i + 2]]))
+                           for i in range(0, len(codes), 3)]
+        return self._hands
+
+    @property
+    def banker(self) -> _Cards:
+        return self._cards()[0]
+
+    @property
+    def hands(self) -> dict[int, _Cards]:
+        return dict(enumerate(self._cards()[1:], start=1))
+
+    @property
+    def burned(self) -> tuple[Card, ...]:
+        return tuple([_CARDS[c] for c in self.burned_codes])
 
 
 def _segments(text: bytes, fields: tuple[str, ...]) -> list[tuple[bytes, str]] | None:
@@ -527,6 +548,5 @@ class FastReplay:
         """The last record accepted here, as much of it as ``sanggong.detection`` reads."""
         k = self.next - 1
         hands_of, burned, counts, in_shoe = self.dealt
-        hands = [_Cards(tuple(_CARDS[c] for c in hand)) for hand in hands_of[k].tolist()]
-        return Seen(self.round, self.shoe_number, int(in_shoe[k]), self.bets_value, self.carried_value, hands[0],
-                    dict(enumerate(hands[1:], start=1)), tuple([_CARDS[c] for c in burned[k, :counts[k]].tolist()]))
+        return Seen(self.round, self.shoe_number, int(in_shoe[k]), self.bets_value, self.carried_value,
+                    hands_of[k].tobytes(), burned[k, :counts[k]].tobytes())

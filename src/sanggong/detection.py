@@ -227,11 +227,18 @@ class _Reader:
         if decisions:
             self.stakes.append((len(self.ends), record.round, decisions))
         self.carried = record.carried
-        codes, banker = self.codes, record.banker
-        hands = (banker, *record.hands.values()) if banker is not None else record.hands.values()
-        codes.extend([c.code for hand in hands for c in hand.cards])
-        if self.burned_seen:
-            codes.extend([c.code for c in record.burned])
+        codes = self.codes
+        seen: Any = record if hasattr(record, "codes") else None
+        if seen is not None:  # (a record the fast pass accepted: its cards' codes, the banker's first)
+            codes.extend(seen.codes)
+            if self.burned_seen:
+                codes.extend(seen.burned_codes)
+        else:
+            banker = record.banker
+            hands = (banker, *record.hands.values()) if banker is not None else record.hands.values()
+            codes.extend([c.code for hand in hands for c in hand.cards])
+            if self.burned_seen:
+                codes.extend([c.code for c in record.burned])
         self.ends.append(len(codes))
 
     def _close_shoe(self) -> None:
@@ -275,7 +282,7 @@ class _Reader:
         The kernel's plan holds the bets staked in the first shoe read (the table's every
         bet once a shoe stakes another): the EVs are each the exact sum over the exact count, correctly
         rounded, whatever rows a plan groups them in (``ShoeEvaluator.float_evs``'s floats)."""
-        from .shoe import _plan  # (shoe imports analysis; detect sits above both)
+        from . import shoe  # (shoe imports analysis; detect sits above both)
 
         rules = self.rules
         if not self.fresh_counts:
@@ -299,13 +306,13 @@ class _Reader:
             if not staked_bets <= set(self.planned):  # the first shoe's bets; then, if another is staked, all
                 # (at most two plans: making one costs some shoes' worth of sums)
                 self.planned = tuple(sorted(staked_bets if not self.planned else self.offered))
-                self.plan = _plan.shoe_plan(rules, self.planned)
+                self.plan = shoe.shoe_plan(rules, self.planned)
                 self.row_of = {bet: self.plan.bet_row[j] for j, bet in enumerate(self.planned)}
-                self.kernel = _plan.shoe_kernel(self.plan, self.fresh_counts)
+                self.kernel = shoe.shoe_kernel(self.plan, self.fresh_counts)
                 self.layouts = {}  # (their rows were the last plan's)
             rows = sorted({self.row_of[bet] for bet in staked_bets})
             layout = self.layouts[key] = (rows, {bet: rows.index(self.row_of[bet]) for bet in staked_bets},
-                                          any(self.plan.rows[r].part == _plan.PAIRS for r in rows),
+                                          any(self.plan.rows[r].part == shoe.PAIRS for r in rows),
                                           tuple(self.plan.rows[r] for r in rows))
         staked, slot, with_pairs, staked_rows = layout
         plan, kernel = self.plan, self.kernel
@@ -329,7 +336,7 @@ class _Reader:
         evs = []
         for n, row in zip(unseen, sums, strict=True):  # (the exact sum over the exact count, correctly rounded)
             triples = math.comb(n, 3)
-            totals = {_plan.PAIRS: triples * math.comb(n - 3, 3), _plan.SINGLE: triples, _plan.CARDS: triples}
+            totals = {shoe.PAIRS: triples * math.comb(n - 3, 3), shoe.SINGLE: triples, shoe.CARDS: triples}
             evs.append([row[r] / (d * totals[part]) for r, (d, part) in zip(staked, scale, strict=True)])
         return evs, slot
 
@@ -375,7 +382,7 @@ def _divided(numerators: npt.NDArray[np.int64], rows: tuple[Any, ...], unseen: l
 def _exact_counts(rows: tuple[Any, ...], unseen: tuple[int, ...]) -> npt.NDArray[np.float64] | None:
     """The counts ``_divided`` divides by, as doubles: (rounds, rows), None where one passes
     2**53 (cached: a table's shoes mostly see rounds of the same numbers of cards)."""
-    from .shoe._plan import PAIRS
+    from .shoe import PAIRS
 
     n = np.array(unseen, dtype=np.float64)
     triples = n * (n - 1) * (n - 2) / 6  # (approximate here: only to bound the exact counts below)

@@ -57,7 +57,11 @@ from ._design import DESIGN_LIMIT as DESIGN_LIMIT
 from ._design import MAX_DESIGN_TABLES as MAX_DESIGN_TABLES
 from ._design import PayOption, design
 from ._evaluator import ShoeEvaluator
+from ._plan import CARDS as CARDS
+from ._plan import PAIRS as PAIRS
+from ._plan import SINGLE as SINGLE
 from ._plan import ShoePlan as ShoePlan
+from ._plan import shoe_kernel as shoe_kernel
 from ._plan import shoe_plan as shoe_plan
 from ._play import play_shoes
 from ._strategies import DEFAULT_BIN_WIDTH as DEFAULT_BIN_WIDTH
