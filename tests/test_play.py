@@ -154,7 +154,7 @@ def test_workers_do_not_change_the_result(impl: object) -> None:
 @pytest.mark.filterwarnings("ignore::DeprecationWarning", "ignore::ResourceWarning", "ignore::UserWarning")
 def test_a_dask_cluster_gives_the_local_result() -> None:
     distributed = pytest.importorskip("distributed", reason="the test extra installs dask[distributed]")
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster:
         with distributed.Client(cluster) as client:
             remote = play_shoes(MACAU, 300, ["perfect", "count"], seed=6, executor=client.get_executor(),
                                 chunk_size=50, bets=["point:0", "tie:2", "win:3"])

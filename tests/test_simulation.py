@@ -191,7 +191,7 @@ def test_everything_that_crosses_to_a_worker_pickles() -> None:
 def test_a_dask_cluster_gives_the_local_result() -> None:
     """A real LocalCluster with two worker processes (workers import the compiled core)."""
     distributed = pytest.importorskip("distributed", reason="the test extra installs dask[distributed]")
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster:
         with distributed.Client(cluster) as client:
             executor = client.get_executor()
             remote = simulate(MACAU, 400_000, seed=5, executor=executor, chunk_size=50_000)

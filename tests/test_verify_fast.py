@@ -194,7 +194,7 @@ def test_detection_of_several_logs_on_dask(tmp_path: Path) -> None:
     paths = [str(_write(tmp_path / f"log{i}.jsonl", _log(MACAU, 30 + 10 * i, seed=i))) for i in range(4)]
     serial = detect(paths)
     told: list[int] = []
-    with distributed.Client(processes=False, n_workers=2, threads_per_worker=1, dashboard_address=None) as client:
+    with distributed.Client(processes=False, n_workers=2, threads_per_worker=1, dashboard_address=":0") as client:
         remote = detect(paths, executor=client.get_executor(), progress=told.append)
     assert remote == serial and remote.points == serial.points
     assert sum(told) == serial.records == sum(30 + 10 * i for i in range(4))
