@@ -186,6 +186,37 @@ def test_detection_reads_by_the_fast_pass_as_by_the_full_checks(tmp_path: Path) 
     assert fast == full and fast.points == full.points and fast.records == 80
 
 
+def test_records_read_for_detection_are_the_full_checks_records() -> None:
+    """``LogReader._seen`` (what detection reads), over more lines than the fast pass takes
+    at a time and across a line it leaves to the full checks: each record's fields, cards
+    and codes as the full checks read them, and the same verdict."""
+    from sanggong.verify import _SEEN_AT_A_TIME
+
+    lines = _log(MACAU, _SEEN_AT_A_TIME + 150)
+    at = _SEEN_AT_A_TIME + 40  # a line written otherwise (a space), which the full checks accept
+    changed = [*lines[:at], lines[at].replace('"round":', '"round": '), *lines[at + 1:]]
+    bad = [*lines[:_SEEN_AT_A_TIME + 60], lines[_SEEN_AT_A_TIME + 60].replace('"round":', '"round":1'), *lines]
+    for log in (lines, changed, bad):
+        reader = LogReader(log)
+        fast = list(reader._seen())
+        verify_module._FAST = False
+        try:
+            full_reader = LogReader(log)
+            full = list(full_reader._seen())
+        finally:
+            verify_module._FAST = True
+        assert len(fast) == len(full) and reader.report() == full_reader.report()
+        assert sum(hasattr(record, "codes") for record in fast) >= len(fast) - 2  # (the pass's own records)
+        for a, b in zip(fast, full, strict=True):
+            assert (a.round, a.shoe, a.round_in_shoe, a.bets, a.carried, a.burned) == \
+                (b.round, b.shoe, b.round_in_shoe, b.bets, b.carried, b.burned)
+            assert [a.banker.cards, *(h.cards for h in a.hands.values())] == \
+                [b.banker.cards, *(h.cards for h in b.hands.values())]
+            if hasattr(a, "codes"):
+                assert list(a.codes) == [c.code for h in (b.banker, *b.hands.values()) for c in h.cards]
+                assert list(a.burned_codes) == [c.code for c in b.burned]
+
+
 def test_detection_of_several_logs_on_dask(tmp_path: Path) -> None:
     """Several logs read on a Dask cluster's executor: the serial result."""
     from sanggong.detection import detect

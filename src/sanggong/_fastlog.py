@@ -473,12 +473,14 @@ class FastReplay:
         return self.run(iter(((0, line),)), carried_on)[2] is None
 
     def run(self, lines: Iterator[tuple[int, Any]], carried_on: Callable[[Mapping[str, Any], Mapping[str, Any]], bool],
-            tick: Callable[[int], None] | None = None) -> tuple[int, Any, tuple[int, Any] | None]:
+            tick: Callable[[int], None] | None = None, seen: list[Seen] | None = None,
+            most: int = -1) -> tuple[int, Any, tuple[int, Any] | None]:
         """Accept the lines of ``lines`` (numbered) while each is the next record: returns
         how many it accepted, the last of them (None if none) and the first line it did not
-        accept (its number and text; None at the end of ``lines``), which it leaves to the
-        full checks (nothing changed by it, whatever it is). ``tick(number)`` is called
-        after every 4096 lines accepted."""
+        accept (its number and text; None at the end of ``lines``, or after ``most`` lines
+        accepted), which it leaves to the full checks (nothing changed by it, whatever it
+        is). ``tick(number)`` is called after every 4096 lines accepted; each line accepted
+        is added to ``seen`` as the record ``record()`` would give."""
         accepted, last, rest = 0, None, None
         if not self.ok:
             return 0, None, next(lines, None)
@@ -523,12 +525,18 @@ class FastReplay:
                     break
                 prev = digest
                 carried, carried_value, bets_value = (settled[2], settled[7]), settled[6], slip[0]
+                if seen is not None:
+                    dealt = self.dealt
+                    seen.append(Seen(self.round + accepted + 1, self.shoe_number, int(dealt[3][k]), slip[0],
+                                     settled[6], dealt[0][k].tobytes(), dealt[1][k, :dealt[2][k]].tobytes()))
                 k += 1
                 accepted += 1
                 last = line
                 rest = None
                 if tick is not None and not accepted & 4095:
                     tick(number)
+                if accepted == most:
+                    break
         except Exception:  # noqa: BLE001 - (cannot happen) the full checks take the line
             pass
         finally:

@@ -407,6 +407,7 @@ class _Verifier:
 
 
 _PROGRESS_EVERY = 4096  # records between two calls of a progress callable
+_SEEN_AT_A_TIME = 256  # records the fast pass accepts before ``_seen`` yields them
 
 
 def _utf8(line: str) -> bytes:
@@ -604,15 +605,28 @@ class LogReader:
         ``RoundRecord``, or for a line the fast pass accepted a ``_fastlog.Seen`` (what
         ``sanggong.detection`` reads of it)."""
         verifier = self._verifier
-        for number, line in self._lines():
+        lines = self._lines()
+        for number, line in lines:
             verifier.feed(number, line)
             if verifier.bad is not None:
                 return
-            if verifier.last_line is not None:
-                yield verifier.fast.record()
-            else:
-                assert verifier.last is not None
-                yield verifier.last
+            yield verifier.fast.record() if verifier.last_line is not None else verifier.last
+            while verifier.fast is not None:  # the fast pass's own loop, some lines at a time
+                seen: list[Any] = []
+                accepted, last, rest = verifier.fast.run(lines, _keeps, None, seen, _SEEN_AT_A_TIME)
+                if accepted:
+                    verifier.count += accepted
+                    verifier.last_line = last
+                yield from seen
+                if rest is None:
+                    if accepted < _SEEN_AT_A_TIME:
+                        return  # (the end of the lines)
+                    continue
+                number, line = rest
+                verifier.feed(number, line)
+                if verifier.bad is not None:
+                    return
+                yield verifier.fast.record() if verifier.last_line is not None else verifier.last
 
     def _records(self, lines: Iterable[tuple[int, Any]]) -> Iterator[RoundRecord]:
         verifier = self._verifier
