@@ -350,8 +350,11 @@ def test_the_publish_job_refuses_a_tag_that_is_not_the_version(tmp_path: Path) -
 
 
 def test_ci_runs_check_wheel() -> None:
-    """.ci/run calls tools/check_wheel.sh after the docs build, before the sanitizer run."""
+    """.ci/run starts the sanitizer run (on the second core), calls tools/check_wheel.sh
+    after the docs build, and then waits for the sanitizer run and fails with it."""
     run = _repo_file(".ci/run").read_text(encoding="utf-8")
-    docs, wheel, sanitize = (run.index(f"bash tools/{name}") for name in ("build_docs.sh", "check_wheel.sh", "sanitize.sh"))
-    assert docs < wheel < sanitize
+    sanitize, docs, wheel = (run.index(f"bash tools/{name}") for name in ("sanitize.sh", "build_docs.sh", "check_wheel.sh"))
+    waits = run.index('if wait "$sanitize_pid"; then')
+    assert sanitize < docs < wheel < waits
+    assert "exit 1" in run[waits:]
 
