@@ -232,19 +232,76 @@ def test_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     fails(["detect", str(tmp_path / "missing.jsonl")], "missing.jsonl", capsys)
 
 
-def test_the_terms_of_a_shoe_read_by_place_are_shoe_terms() -> None:
-    """detect's own shoe_terms (bets by their place in each round's list of EVs) gives the
-    very floats shoe_terms gives (the same sums, in the same order)."""
-    from sanggong.detection import _terms
+@pytest.mark.kernels
+def test_the_batched_tally_is_shoe_terms_and_the_sums_stake_by_stake(impl: Any) -> None:
+    """detect's tally of many shoes at once, in arrays, against the definitions stake by
+    stake: each player's excess and squares from shoe_terms shoe by shoe, the stakes' counts,
+    units and EV-weighted units, first and last rounds, and the points in the order read."""
+    from sanggong.detection import _Points, _Reader, _Shoe
 
     rng = np.random.default_rng(3)
     names = ["a", "b", "c", "d"]
-    for rounds in (1, 2, 5, 30):
-        evs = [{b: float(x) for b, x in zip(names, rng.normal(0, 0.1, size=4), strict=True)} for _ in range(rounds)]
-        stakes = [(int(k), names[int(j)], float(s)) for k, j, s in
-                  zip(rng.integers(0, rounds, 40), rng.integers(0, 4, 40), rng.integers(1, 100, 40) / 7, strict=True)]
-        by_place = [[e[b] for b in names] for e in evs]
-        assert _terms(by_place, [(k, names.index(b), s) for k, b, s in stakes]) == shoe_terms(evs, stakes)
+    reader = _Reader(SMALL, False)
+    bets = ["odd", "even", "point:0", "win:1"]
+    fresh = {b: float(x) for b, x in zip(bets, rng.normal(0, 0.1, size=4), strict=True)}  # (each shoe's first round's)
+    sets = []  # random decision sets, registered as the reader registers a round's
+    for _ in range(12):
+        chosen = rng.choice(len(names) * len(bets), size=int(rng.integers(1, 6)), replace=False)
+        slip: dict[str, dict[str, int]] = defaultdict(dict)
+        for j in chosen.tolist():
+            slip[names[j // len(bets)]][bets[j % len(bets)]] = int(rng.integers(1, 50))
+        sets.append(reader._decisions(dict(slip), {}))
+    expected: dict[str, dict[str, Any]] = defaultdict(lambda: defaultdict(float))
+    points: dict[str, list[tuple[float, float]]] = defaultdict(list)
+    number = 0
+    staked = sorted({bet for s in sets for bet in reader.set_bets[s]})
+    shoes, all_evs, rows, numbers, chosen = [], [], [], [], []
+    for rounds in (1, 2, 5, 30, 17, 3):
+        evs = rng.normal(0, 0.1, size=(rounds, len(staked)))
+        evs[0] = [fresh[b] for b in staked]
+        ks = sorted(rng.choice(rounds, size=min(rounds, 4), replace=False).tolist())
+        shoe_sets = [sets[int(j)] for j in rng.integers(0, len(sets), size=len(ks))]
+        shoe_numbers = [number + k + 1 for k in ks]
+        shoes.append(_Shoe(b"", list(range(1, rounds + 1)), frozenset(shoe_sets)))
+        rows += [sum(len(e) for e in all_evs) + k for k in ks]
+        numbers += shoe_numbers
+        chosen += shoe_sets
+        all_evs.append(evs)
+        number += rounds
+        by_player: dict[str, list[tuple[int, str, float]]] = defaultdict(list)
+        for k, n, s in zip(ks, shoe_numbers, shoe_sets, strict=True):
+            for t in range(reader.set_start[s], reader.set_start[s + 1]):
+                player = _player_name(reader, reader.stake_player[t])
+                amount, first = reader.stake_amount[t], reader.stake_first[t]
+                bet = next(b for b, c in reader.column_of.items() if c == reader.stake_bet[t])
+                ev = float(evs[k, staked.index(bet)])
+                e = expected[player]
+                e["rounds"] += first
+                e["bets"] += 1
+                e["units"] += amount
+                e["ev_units"] += amount * ev
+                e["base_units"] += amount * fresh[bet]
+                e.setdefault("first", n)
+                e["last"] = n
+                points[player].append((ev, amount))
+                by_player[player].append((k, bet, amount))
+        for player, stakes in by_player.items():
+            terms = shoe_terms([dict(zip(staked, row, strict=True)) for row in evs.tolist()], stakes)
+            expected[player]["excess"] += sum(terms)
+            expected[player]["square"] += sum(t * t for t in terms)
+    reader._add(shoes, rows, numbers, chosen, staked, np.concatenate(all_evs))
+    found = reader.finish()
+    assert set(found) == set(expected)
+    for player, e in expected.items():
+        t = found[player]
+        assert (t.rounds, t.bets, t.span) == (e["rounds"], e["bets"], e["last"] - e["first"] + 1)
+        for name in ("units", "ev_units", "base_units", "excess", "square"):
+            assert getattr(t, name) == pytest.approx(e[name], rel=1e-12, abs=1e-15), (player, name)
+        assert _Points({player: t.points})[player] == tuple(points[player])
+
+
+def _player_name(reader: Any, number: int) -> str:
+    return next(name for name, p in reader.player_of.items() if p == number)
 
 
 def _slips_that_change() -> Any:
@@ -303,9 +360,10 @@ def test_the_evs_divided_in_doubles_are_pythons_integer_quotients() -> None:
     unseen = [416, 395, 374, 353, 7, 6]
     sums = rng.integers(-(2**53), 2**53, size=(len(unseen), 4), dtype=np.int64)
     got = _divided(sums[:, [0, 1, 3]], tuple(rows), unseen)
+    assert got is not None
     count = {PAIRS: lambda n: math.comb(n, 3) * math.comb(n - 3, 3), SINGLE: lambda n: math.comb(n, 3),
              CARDS: lambda n: math.comb(n, 3)}
-    assert got == [[int(sums[k, r]) / (row.denominator * count[row.part](n))
+    assert got.tolist() == [[int(sums[k, r]) / (row.denominator * count[row.part](n))
                     for r, row in zip([0, 1, 3], rows, strict=True)] for k, n in enumerate(unseen)]
     sums[2, 1] = 2**53 + 2
     assert _divided(sums[:, [0, 1, 3]], tuple(rows), unseen) is None
@@ -331,3 +389,130 @@ def test_big_shoes_evs_are_the_shoe_evaluators_to_the_last_bit(decks: int) -> No
         assert record.banker is not None
         evaluator.remove([c for h in (record.banker, *record.hands.values()) for c in h.cards])
     assert records[-1].shoe == 1 and list(found.points["p"]) == expected
+
+
+def _tally_case(rng: np.random.Generator, players: int = 3, bets: int = 4) -> dict[str, Any]:
+    """Random arguments of tally_stakes: shoes of 1 to 9 rounds, sets of 1 to 5 stakes."""
+    lengths = rng.integers(1, 10, size=6)
+    rounds = int(lengths.sum())
+    set_sizes = rng.integers(1, 6, size=5)
+    stakes = int(set_sizes.sum())
+    rows = np.sort(rng.choice(rounds, size=rounds // 2, replace=False)).astype(np.int64)
+    return {
+        "ev": rng.normal(0, 0.1, size=(rounds, bets)), "shoe_ends": np.cumsum(lengths).astype(np.int64),
+        "rows": rows, "sets": rng.integers(0, 5, size=len(rows)).astype(np.int64),
+        "set_start": np.concatenate([[0], np.cumsum(set_sizes)]).astype(np.int64),
+        "stake_player": rng.integers(0, players, size=stakes).astype(np.int64),
+        "stake_bet": rng.integers(0, bets + 1, size=stakes).astype(np.int64) % bets,
+        "stake_amount": rng.integers(1, 100, size=stakes) / 4, "stake_first": rng.integers(0, 2, stakes).astype(np.uint8),
+        "bet_fresh": rng.normal(0, 0.1, size=bets), "bet_column": rng.permutation(bets).astype(np.int64),
+        "sums": np.zeros((players, 7)), "at_stake": np.zeros(stakes * len(rows)),
+    }
+
+
+def _direct_tally(case: dict[str, Any]) -> tuple[np.ndarray, list[float]]:
+    """tally_stakes' sums written out from its definition: the stakes in order, then each
+    player's Y_k from W_k(b) summed over the rounds after k in k's shoe."""
+    ev, ends = case["ev"], case["shoe_ends"].tolist()
+    sums, at = np.zeros_like(case["sums"]), []
+    stakes = []  # (row, player, column, amount)
+    for row, s in zip(case["rows"].tolist(), case["sets"].tolist(), strict=True):
+        for t in range(int(case["set_start"][s]), int(case["set_start"][s + 1])):
+            p, b, a = int(case["stake_player"][t]), int(case["stake_bet"][t]), float(case["stake_amount"][t])
+            c = int(case["bet_column"][b])
+            at.append(float(ev[row, c]))
+            sums[p, :5] += [case["stake_first"][t], 1, a, a * ev[row, c], a * case["bet_fresh"][b]]
+            stakes.append((row, p, c, a))
+    shoe_of = np.searchsorted(np.array(ends), np.arange(len(ev)), side="right")
+    for k in range(len(ev) - 1):
+        if shoe_of[k + 1] != shoe_of[k]:
+            continue  # (a shoe's last round: no change after it)
+        y = np.zeros(len(sums))
+        for row, p, c, a in stakes:
+            if row > k and shoe_of[row] == shoe_of[k]:
+                y[p] += a * (ev[k + 1, c] - ev[k, c])
+        sums[:, 5] += y
+        sums[:, 6] += y * y
+    return sums, at
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_tally_kernels_against_the_definitions(seed: int) -> None:
+    """tally_stakes, compiled and twin, against its definition written out (each stake in
+    order, each Y_k summed directly over the stakes after k in its shoe)."""
+    import sanggong._core as core
+    import sanggong._pykernels as ref
+
+    rng = np.random.default_rng(seed)
+    case = _tally_case(rng)
+    expected, at = _direct_tally(case)
+    for module in (core, ref):
+        mine = {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in case.items()}
+        assert module.tally_stakes(**mine) == len(at)
+        assert mine["at_stake"][: len(at)].tolist() == at
+        assert mine["sums"][:, :2].tolist() == expected[:, :2].tolist()  # (counts: exact)
+        assert mine["sums"] == pytest.approx(expected, rel=1e-12, abs=1e-15)
+
+
+def test_the_tally_kernels_refuse_an_index_out_of_range_and_change_nothing() -> None:
+    import sanggong._core as core
+    import sanggong._pykernels as ref
+
+    rng = np.random.default_rng(99)
+    base = _tally_case(rng)
+    bad: list[tuple[str, Any]] = [
+        ("shoe_ends", base["shoe_ends"][:-1]), ("shoe_ends", base["shoe_ends"][::-1].copy()),
+        ("shoe_ends", base["shoe_ends"] + 1), ("rows", base["rows"] + len(base["ev"])),
+        ("rows", base["rows"][::-1].copy()), ("sets", base["sets"] + 5), ("sets", base["sets"] - 9),
+        ("set_start", base["set_start"][::-1].copy()), ("set_start", base["set_start"] + 100),
+        ("stake_player", base["stake_player"] + 3), ("stake_bet", base["stake_bet"] - 5),
+        ("bet_column", base["bet_column"] + 4), ("bet_column", np.full(4, -1, np.int64)),
+        ("sums", np.zeros((3, 6))), ("sums", np.zeros((1, 7))), ("at_stake", np.zeros(0)),
+        ("stake_first", base["stake_first"][:-1]), ("bet_fresh", base["bet_fresh"][:-1]),
+        ("set_start", np.zeros(0, np.int64)),
+    ]
+    for module in (core, ref):
+        for name, value in bad:
+            case = {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in base.items()} | {name: value}
+            before = case["sums"].copy()
+            with pytest.raises(ValueError):
+                module.tally_stakes(**case)
+            assert (case["sums"] == before).all(), (module.IMPLEMENTATION, name)
+
+
+@pytest.mark.kernels
+def test_the_points_are_the_first_of_each_player_across_batches_and_logs(tmp_path: Path, monkeypatch: Any) -> None:
+    """With room for 7 points a player, and batches of a few rounds, the points kept are the
+    first 7 stakes of the full list, read one log and several logs alike."""
+    import sanggong.detection as detection
+
+    records = _game(5, 40, lambda evs: {"p": {"point:0": 2, "odd": 1}, "q": {"win:1": 3}})
+    full = detect(records, SMALL).points
+    monkeypatch.setattr(detection, "MAX_POINTS", 7)
+    monkeypatch.setattr(detection, "_BATCH_ROUNDS", 3)
+    found = detect(records, SMALL)
+    assert {p: found.points[p] for p in ("p", "q")} == {p: full[p][:7] for p in ("p", "q")}
+    paths, each = [], []
+    for seed in (1, 2):  # two logs of 3 rounds: 6 points of p's each
+        paths.append(tmp_path / f"log{seed}.jsonl")
+        write_log(_game(seed, 3, lambda evs: {"p": {"point:0": 2, "odd": 1}}), paths[-1])
+        monkeypatch.setattr(detection, "MAX_POINTS", 100)
+        each.append(detect(paths[-1], SMALL).points["p"])
+        monkeypatch.setattr(detection, "MAX_POINTS", 7)
+    assert [len(e) for e in each] == [6, 6] and detect(paths, SMALL).points["p"] == (each[0] + each[1])[:7]
+
+
+@pytest.mark.kernels
+def test_the_helper_thread_changes_nothing(tmp_path: Path, monkeypatch: Any) -> None:
+    """A log read with the batches' sums on a helper thread, and without one, with batches
+    of a few rounds and many in flight: the same Detection, points included."""
+    import sanggong.detection as detection
+
+    path = tmp_path / "log.jsonl"
+    write_log(_game(6, 90, lambda evs: {"p": {"point:0": 20 if evs["point:0"] > 0 else 1}, "q": {"odd": 2}}), path)
+    monkeypatch.setattr(detection, "_BATCH_ROUNDS", 5)
+    found = []
+    for helper in (True, False):
+        monkeypatch.setattr(detection, "_second_core", lambda helper=helper: helper)
+        found.append(detect(path, SMALL))
+    assert found[0] == found[1] and found[0].points == found[1].points

@@ -374,3 +374,127 @@ def test_the_kernel_batch_refuses_what_it_cannot_do_and_changes_nothing(impl) ->
             kernel.numerators_batch(cards, ends, np.zeros(shape, np.int64))
         assert kernel.counts == counts
     assert kernel.numerators_batch(np.zeros(0, np.uint8), np.zeros(0, np.int64), np.zeros((0, rows), np.int64)) == 0
+
+
+def _shoes(rng: np.random.Generator, decks: int, lengths: list[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Shoes of ``lengths`` rounds (_rounds' each), as numerators_shoes takes them: the
+    cards one after the other, each shoe's ends counted from its first card, and its first
+    round."""
+    parts = [_rounds(rng, decks, n) for n in lengths]
+    firsts = np.cumsum([0] + lengths[:-1]).astype(np.int64)
+    return (np.concatenate([c for c, _ in parts]), np.concatenate([e for _, e in parts]), firsts)
+
+
+@pytest.mark.parametrize(("name", "decks"), [("macau", 8), ("san_gong", 2), ("online", 6)])
+@pytest.mark.kernels
+def test_the_kernel_shoes_are_each_shoe_batched_from_the_same_cards(impl, name: str, decks: int) -> None:
+    """numerators_shoes over several shoes equals numerators_batch shoe by shoe, each from
+    the composition the kernel held at the call (shoes of 1 to 13 rounds: chunks of 8 and
+    the rounds after them, and shoes of a round or two)."""
+    rules = PRESETS[name].replace(decks=decks)
+    plan = shoe_plan(rules, tuple(rules.bets))
+    fresh = composition(decks).tolist()
+    lengths = [5, 1, 13, 2, 9] if impl.IMPLEMENTATION == "cython" else [2, 1, 3]
+    cards, ends, firsts = _shoes(np.random.default_rng([decks, 7]), decks, lengths)
+    for with_pairs in (True, False):
+        kernel = impl.ShoeKernel(plan, fresh)
+        out = np.full((len(ends), len(plan.rows)), -1, dtype=np.int64)
+        assert kernel.numerators_shoes(cards, ends, firsts, out, with_pairs) == len(ends)
+        alone, expected, at = impl.ShoeKernel(plan, fresh), [], 0
+        for j, first in enumerate(firsts.tolist()):
+            last = int(firsts[j + 1]) if j + 1 < len(firsts) else len(ends)
+            alone.set_counts(fresh)
+            part = np.full((last - first, len(plan.rows)), -1, dtype=np.int64)
+            assert alone.numerators_batch(cards[at:at + int(ends[last - 1])], ends[first:last], part,
+                                          with_pairs) == last - first
+            expected += part.tolist()
+            at += int(ends[last - 1])
+        assert out.tolist() == expected
+
+
+def test_the_core_shoes_equal_the_twins() -> None:
+    import sanggong._core as core
+    import sanggong._pykernels as ref
+
+    rules = PRESETS["macau"]
+    plan = shoe_plan(rules, ("win:1", "tie:2", "odd", "point:0"))
+    cards, ends, firsts = _shoes(np.random.default_rng(12), rules.decks, [3, 9, 1])
+    outs = []
+    for module in (core, ref):
+        out = np.zeros((len(ends), len(plan.rows)), dtype=np.int64)
+        kernel = module.ShoeKernel(plan, composition(rules.decks).tolist())
+        assert kernel.numerators_shoes(cards, ends, firsts, out) == len(ends)
+        outs.append(out.tolist())
+    assert outs[0] == outs[1]
+
+
+@pytest.mark.kernels
+def test_the_kernel_shoes_stop_at_sums_beyond_64_bits(impl) -> None:
+    """A 64-deck shoe after a 1-deck one: the call stops at the second shoe's first round
+    (its sums pass 64 bits), with the first shoe's rows written."""
+    rules = PRESETS["macau"]
+    plan = shoe_plan(rules, ("win:1", "odd"))
+    rng = np.random.default_rng(4)
+    small = rng.permutation(np.arange(52)).astype(np.uint8)[:24]
+    big = rng.permutation(np.repeat(np.arange(52), 64)).astype(np.uint8)[:24]
+    counts = composition(64).tolist()
+    cards, ends = np.concatenate([small, big]), np.array([12, 24, 24], dtype=np.int64)
+    kernel = impl.ShoeKernel(plan, composition(1).tolist())
+    out = np.zeros((3, len(plan.rows)), dtype=np.int64)
+    assert kernel.numerators_shoes(cards[:24], ends[:2], np.array([0], np.int64), out[:2]) == 2
+    kernel = impl.ShoeKernel(plan, counts)
+    assert kernel.numerators_shoes(big, ends[2:], np.array([0], np.int64), out[2:]) == 0
+    assert kernel.counts == counts  # (the first round's unseen cards: none removed)
+
+
+@pytest.mark.kernels
+def test_the_kernel_shoes_refuse_what_they_cannot_do_and_change_nothing(impl) -> None:
+    plan = shoe_plan(PRESETS["macau"], ("win:1", "odd"))
+    counts = [1] * 52
+    kernel = impl.ShoeKernel(plan, counts)
+    rows = len(plan.rows)
+    one, two = np.array([0], np.int64), np.array([0, 1], np.int64)
+    cases = [
+        (np.array([3, 3], np.uint8), np.array([2], np.int64), one, (1, rows)),  # a card not left (its second copy)
+        (np.array([3, 4, 3, 3], np.uint8), np.array([2, 2], np.int64), two, (2, rows)),  # the second shoe's
+        (np.array([60], np.uint8), np.array([1], np.int64), one, (1, rows)),  # no such card
+        (np.array([1, 2], np.uint8), np.array([2, 1], np.int64), one, (2, rows)),  # ends that fall
+        (np.array([1, 2], np.uint8), np.array([1, 2], np.int64), two, (2, rows)),  # past the cards left
+        (np.array([1, 2], np.uint8), np.array([2], np.int64), one, (2, rows)),  # out of the wrong shape
+        (np.array([1, 2], np.uint8), np.array([1, 1], np.int64), np.array([1], np.int64), (2, rows)),  # not from 0
+        (np.array([1, 2], np.uint8), np.array([1, 1], np.int64), np.array([0, 0], np.int64), (2, rows)),  # flat
+        (np.array([1, 2], np.uint8), np.array([1, 1], np.int64), np.array([0, 2], np.int64), (2, rows)),  # past
+        (np.array([1, 2], np.uint8), np.array([1], np.int64), np.zeros(0, np.int64), (1, rows)),  # no shoe
+    ]
+    for cards, ends, firsts, shape in cases:
+        with pytest.raises(ValueError):
+            kernel.numerators_shoes(cards, ends, firsts, np.zeros(shape, np.int64))
+        assert kernel.counts == counts
+    assert kernel.numerators_shoes(np.zeros(0, np.uint8), np.zeros(0, np.int64), np.zeros(0, np.int64),
+                                   np.zeros((0, rows), np.int64)) == 0
+
+
+@pytest.mark.parametrize("decks", [1, 8])
+def test_every_kernel_of_the_sums_in_doubles_gives_the_integer_sums(decks: int) -> None:
+    """numerators_batch's chunks in doubles by each kernel this CPU runs (baseline, AVX2)
+    against the rounds one at a time in integers (sg_multiset_dot), on Macau's plan with
+    every bet and on one of a row a part."""
+    import sanggong._core as core
+
+    rules = PRESETS["macau"].replace(decks=decks)
+    before = core._use_dot_kernel(None)
+    try:
+        for bets in (tuple(rules.bets), ("win:1", "odd")):
+            plan = shoe_plan(rules, bets)
+            cards, ends = _rounds(np.random.default_rng([decks, len(bets)]), decks, 11)
+            expected = _one_at_a_time(core.ShoeKernel(plan, composition(decks).tolist()), cards, ends, True)
+            for name in core._dot_kernels():
+                core._use_dot_kernel(name)
+                out = np.zeros((len(ends), len(plan.rows)), dtype=np.int64)
+                kernel = core.ShoeKernel(plan, composition(decks).tolist())
+                assert kernel.numerators_batch(cards, ends, out) == len(ends)
+                assert out.tolist() == expected, name
+    finally:
+        core._use_dot_kernel(before)
+    with pytest.raises(ValueError, match="not available"):
+        core._use_dot_kernel("sse9")

@@ -78,6 +78,8 @@ def compare_batch(
 def _eval_kernels() -> tuple[str, ...]: ...
 def _eval_kernel() -> str: ...
 def _use_eval_kernel(name: str | None = None) -> str: ...
+def _dot_kernels() -> tuple[str, ...]: ...
+def _use_dot_kernel(name: str | None = None) -> str: ...
 def _plan_mode(tables: Tables) -> int | None: ...
 def _plan_run(
     plan: bytes, hands: npt.NDArray[np.uint8], ranks: npt.NDArray[np.uint8 | np.uint16], pp: npt.NDArray[np.uint8]
@@ -176,6 +178,14 @@ class ShoeKernel:
         out: npt.NDArray[np.int64],
         with_pairs: bool = True,
     ) -> int: ...
+    def numerators_shoes(
+        self,
+        cards: npt.NDArray[np.uint8],
+        ends: npt.NDArray[np.int64],
+        firsts: npt.NDArray[np.int64],
+        out: npt.NDArray[np.int64],
+        with_pairs: bool = True,
+    ) -> int: ...
 
 def play_chunk(
     bit_generator: np.random.BitGenerator,
@@ -253,3 +263,18 @@ def check_line(
     mac: int,
     key: bytes | None,
 ) -> bytes | None: ...
+def tally_stakes(
+    ev: npt.NDArray[np.float64],
+    shoe_ends: npt.NDArray[np.int64],
+    rows: npt.NDArray[np.int64],
+    sets: npt.NDArray[np.int64],
+    set_start: npt.NDArray[np.int64],
+    stake_player: npt.NDArray[np.int64],
+    stake_bet: npt.NDArray[np.int64],
+    stake_amount: npt.NDArray[np.float64],
+    stake_first: npt.NDArray[np.uint8],
+    bet_fresh: npt.NDArray[np.float64],
+    bet_column: npt.NDArray[np.int64],
+    sums: npt.NDArray[np.float64],
+    at_stake: npt.NDArray[np.float64],
+) -> int: ...

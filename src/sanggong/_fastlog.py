@@ -301,6 +301,7 @@ class FastReplay:
                 break
             self._tail(hands[missing // self.hands_n, missing % self.hands_n].tolist())
         self.dealt = (hands, burned, counts, in_shoe)
+        self.seen_rows: tuple[list[bytes], list[bytes], list[int]] | None = None  # (made when first read)
         self.heads = heads
         self.first_round = first_round
         self.shoe_number = number
@@ -526,9 +527,9 @@ class FastReplay:
                 prev = digest
                 carried, carried_value, bets_value = (settled[2], settled[7]), settled[6], slip[0]
                 if seen is not None:
-                    dealt = self.dealt
-                    seen.append(Seen(self.round + accepted + 1, self.shoe_number, int(dealt[3][k]), slip[0],
-                                     settled[6], dealt[0][k].tobytes(), dealt[1][k, :dealt[2][k]].tobytes()))
+                    rows = self.seen_rows or self._seen_rows()
+                    seen.append(Seen(self.round + accepted + 1, self.shoe_number, rows[2][k], slip[0], settled[6],
+                                     rows[0][k], rows[1][k]))
                 k += 1
                 accepted += 1
                 last = line
@@ -546,6 +547,17 @@ class FastReplay:
                 self.next = k
                 self.prev, self.carried, self.carried_value, self.bets_value = prev, carried, carried_value, bets_value
         return accepted, last, rest
+
+    def _seen_rows(self) -> tuple[list[bytes], list[bytes], list[int]]:
+        """The shoe's rounds as ``Seen`` holds them: each one's hands' card codes, its burned
+        cards' codes, and its round in the shoe (made once a shoe, when first read)."""
+        hands, burned, counts, in_shoe = self.dealt
+        width = hands.shape[1] * 3
+        blob = hands.tobytes()
+        spare, wide = burned.tobytes(), burned.shape[1]
+        self.seen_rows = ([blob[i:i + width] for i in range(0, len(blob), width)],
+                          [spare[k * wide:k * wide + n] for k, n in enumerate(counts.tolist())], in_shoe.tolist())
+        return self.seen_rows
 
     @property
     def hash(self) -> str:

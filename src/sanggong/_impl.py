@@ -159,6 +159,8 @@ class ShoeSums(Protocol):
     def numerators(self, with_pairs: bool = True) -> list[int]: ...
     def numerators_batch(self, cards: npt.NDArray[np.uint8], ends: npt.NDArray[np.int64], out: npt.NDArray[np.int64],
                          with_pairs: bool = True) -> int: ...
+    def numerators_shoes(self, cards: npt.NDArray[np.uint8], ends: npt.NDArray[np.int64],
+                         firsts: npt.NDArray[np.int64], out: npt.NDArray[np.int64], with_pairs: bool = True) -> int: ...
 
 
 class Kernels(Protocol[TablesT, SumsT]):
@@ -248,6 +250,15 @@ class Kernels(Protocol[TablesT, SumsT]):
         self, line: bytes, rendered: bytes, canonical_owns: tuple[bytes, ...], line_owns: tuple[bytes, ...], mac: int,
         key: bytes | None,
     ) -> bytes | None: ...
+
+    # detection (sanggong.detection)
+    def tally_stakes(
+        self, ev: npt.NDArray[np.float64], shoe_ends: npt.NDArray[np.int64], rows: npt.NDArray[np.int64],
+        sets: npt.NDArray[np.int64], set_start: npt.NDArray[np.int64], stake_player: npt.NDArray[np.int64],
+        stake_bet: npt.NDArray[np.int64], stake_amount: npt.NDArray[np.float64], stake_first: npt.NDArray[np.uint8],
+        bet_fresh: npt.NDArray[np.float64], bet_column: npt.NDArray[np.int64], sums: npt.NDArray[np.float64],
+        at_stake: npt.NDArray[np.float64],
+    ) -> int: ...
 
 
 if TYPE_CHECKING:

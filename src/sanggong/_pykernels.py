@@ -61,7 +61,7 @@ __all__ = [
     "IMPLEMENTATION", "NO_CARD", "LineTemplate", "ShoeKernel", "Tables", "bounded", "check_line", "class3",
     "compare_batch", "deal_chunk", "deal_fresh_batch", "draw", "evaluate_batch", "hand_counts", "joint_class_counts",
     "pair_plus3", "pair_plus_batch", "play_chunk", "rank3", "rank_batch", "render_rounds", "settle_batch",
-    "simulate_chunk", "suit_split",
+    "simulate_chunk", "suit_split", "tally_stakes",
 ]
 
 IMPLEMENTATION = "python"
@@ -576,6 +576,44 @@ class ShoeKernel:
             start = end
         return len(bounds)
 
+    def numerators_shoes(self, cards: npt.NDArray[np.uint8], ends: npt.NDArray[np.int64],
+                         firsts: npt.NDArray[np.int64], out: npt.NDArray[np.int64], with_pairs: bool = True) -> int:
+        """``numerators_batch`` shoe after shoe, each from the unseen cards now: shoe j is the
+        rounds ``firsts[j]`` up to the next shoe's, its cards the next ``ends[its last round]``
+        of ``cards`` and its ``ends`` counted from its first card (the compiled core's
+        ``numerators_shoes``)."""
+        rows = sum(part[4] for part in self._parts)
+        bounds, starts = [int(e) for e in ends.tolist()], [int(f) for f in firsts.tolist()]
+        if out.shape != (len(bounds), rows):
+            raise ValueError(f"out must be ({len(bounds)}, {rows}): a row of sums for each round")
+        if (not starts) != (not bounds) or (starts and starts[0] != 0):
+            raise ValueError("firsts must rise from 0, a shoe's first round, below len(ends)")
+        shoes, at = [], 0
+        for j, a in enumerate(starts):
+            b = starts[j + 1] if j + 1 < len(starts) else len(bounds)
+            if b <= a or b > len(bounds):
+                raise ValueError("firsts must rise from 0, a shoe's first round, below len(ends)")
+            left, start = list(self._cards), 0
+            for end in bounds[a:b]:
+                if end < start or end > len(cards) - at:
+                    raise ValueError("a shoe's ends must rise from 0 to at most the cards left")
+                for c in cards[at + start:at + end].tolist():
+                    if c >= N_CARDS or left[c] == 0:
+                        raise ValueError(f"no card of code {c} is left to remove")
+                    left[c] -= 1
+                start = end
+            shoes.append((a, b, at))
+            at += start
+        fresh = list(self._cards)
+        for a, b, at in shoes:
+            self._cards = list(fresh)
+            part = np.empty((b - a, rows), dtype=np.int64)
+            done = self.numerators_batch(cards[at:at + bounds[b - 1]], ends[a:b], part, with_pairs)
+            out[a:a + done] = part[:done]
+            if done < b - a:
+                return a + done
+        return len(bounds)
+
 
 
 
@@ -792,3 +830,83 @@ def check_line(line: bytes, rendered: bytes, canonical_owns: tuple[bytes, ...], 
         owns.append(mark)
     expected = b"".join(p + o for p, o in zip(line_pieces, (*owns, b""), strict=True))
     return owns[len(line_owns)] if expected == line else None
+
+
+# --- detection ----------------------------------------------------------------------------------
+
+
+def tally_stakes(ev: npt.NDArray[np.float64], shoe_ends: npt.NDArray[np.int64], rows: npt.NDArray[np.int64],
+                 sets: npt.NDArray[np.int64], set_start: npt.NDArray[np.int64], stake_player: npt.NDArray[np.int64],
+                 stake_bet: npt.NDArray[np.int64], stake_amount: npt.NDArray[np.float64],
+                 stake_first: npt.NDArray[np.uint8], bet_fresh: npt.NDArray[np.float64],
+                 bet_column: npt.NDArray[np.int64], sums: npt.NDArray[np.float64],
+                 at_stake: npt.NDArray[np.float64]) -> int:
+    """A batch's stakes added to every player's sums, the stakes' EVs to ``at_stake``, and
+    each player's martingale differences shoe by shoe from its last round back (the
+    compiled core's ``tally_stakes``, which documents the arguments)."""
+    n, m = ev.shape
+    players = sums.shape[0]
+    ends, staked, starts = shoe_ends.tolist(), rows.tolist(), set_start.tolist()
+    chosen, player, bet = sets.tolist(), stake_player.tolist(), stake_bet.tolist()
+    amount, first, fresh, column = stake_amount.tolist(), stake_first.tolist(), bet_fresh.tolist(), bet_column.tolist()
+    if sums.shape[1] != 7:
+        raise ValueError("sums must be (players, 7)")
+    if len(chosen) != len(staked) or not len(player) == len(bet) == len(amount) == len(first) \
+            or len(fresh) != len(column) or not starts:
+        raise ValueError("the stakes' arrays must be of one length, and the sets' too")
+    if any(e <= d for d, e in zip([0, *ends], ends, strict=False)) or any(e > n for e in ends) or \
+            (ends[-1] if ends else 0) != n:
+        raise ValueError("shoe_ends must rise within the rounds, the last at len(ev)")
+    if any(s < r for r, s in zip([0, *starts], starts, strict=False)) or starts[-1] > len(player):
+        raise ValueError("set_start must rise within the stakes")
+    if any(not 0 <= p < players for p in player) or any(not 0 <= b < len(column) for b in bet):
+        raise ValueError("a stake's player or bet is out of range")
+    if any(not -1 <= c < m for c in column):
+        raise ValueError("bet_column must name columns of ev (or -1)")
+    total = 0
+    for i, (k, s) in enumerate(zip(staked, chosen, strict=True)):
+        if not 0 <= k < n or (i and k <= staked[i - 1]) or not 0 <= s < len(starts) - 1:
+            raise ValueError("rows must rise within the rounds, and sets name sets")
+        if any(column[bet[t]] < 0 for t in range(starts[s], starts[s + 1])):
+            raise ValueError("a stake's bet has no column of ev")
+        total += starts[s + 1] - starts[s]
+    if len(at_stake) < total:
+        raise ValueError(f"at_stake must hold the batch's {total} stakes")
+    evs = ev.tolist()
+    out = sums.tolist()
+    total = 0
+    for k, s in zip(staked, chosen, strict=True):
+        for t in range(starts[s], starts[s + 1]):
+            p, e = player[t], evs[k][column[bet[t]]]
+            at_stake[total] = e
+            total += 1
+            row = out[p]
+            row[0] += first[t]
+            row[1] += 1
+            row[2] += amount[t]
+            row[3] += amount[t] * e
+            row[4] += amount[t] * fresh[bet[t]]
+    hi = len(staked)
+    for i in range(len(ends) - 1, -1, -1):
+        a, b = ends[i - 1] if i else 0, ends[i]
+        lo = hi
+        while lo > 0 and staked[lo - 1] >= a:
+            lo -= 1
+        w: dict[tuple[int, int], float] = {}  # W(p, b), the pairs in the order first staked from the end back
+        for k in range(b - 2, a - 1, -1):
+            while hi > lo and staked[hi - 1] == k + 1:
+                hi -= 1
+                for t in range(starts[chosen[hi]], starts[chosen[hi] + 1]):
+                    pair = (player[t], column[bet[t]])
+                    w[pair] = w.get(pair, 0.0) + amount[t]
+            if not w:
+                continue
+            ys: dict[int, float] = {}
+            for (p, c), x in w.items():
+                ys[p] = ys.get(p, 0.0) + x * (evs[k + 1][c] - evs[k][c])
+            for p, y in ys.items():
+                out[p][5] += y
+                out[p][6] += y * y
+        hi = lo
+    sums[:] = out
+    return total

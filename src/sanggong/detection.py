@@ -47,27 +47,27 @@ and counting players as a function of rounds observed.
 
 from __future__ import annotations
 
-import functools
 import io
 import math
 import os
-from collections import defaultdict
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor
+from collections import defaultdict, deque
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
+from . import _impl
 from ._checks import flag
 from ._parallel import check_executor, check_progress, execute
 from ._parallel import workers as workers_of
 from ._presentation import html_table, pandas, percent
 from ._spec import ON_HAND
-from .analysis import analyze, composition
+from .analysis import composition
 from .cards import Card
 from .records import RoundRecord, stakes_of
 from .rules import RuleSet, as_rules, offered_bets
@@ -101,12 +101,45 @@ class _Tally:
     span: int = 0  # rounds from the player's first stake to the last, summed over logs
     first: int | None = None  # (in the log being read)
     last: int | None = None
-    points: list[tuple[float, float]] = field(default_factory=list)
+    points: list[tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]] = field(default_factory=list)  # the
+    # first MAX_POINTS (EV, stake) points, as pieces of two arrays
+
+    @property
+    def n_points(self) -> int:
+        return sum(len(evs) for evs, _ in self.points)
 
     def add(self, other: _Tally) -> None:
         for name in ("rounds", "bets", "units", "ev_units", "base_units", "excess", "square", "span"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
-        self.points.extend(other.points[: MAX_POINTS - len(self.points)])
+        room = MAX_POINTS - self.n_points
+        for evs, stakes in other.points:
+            if room <= 0:
+                break
+            self.points.append((evs[:room], stakes[:room]))
+            room -= len(evs)
+
+
+class _Points(Mapping[str, tuple[tuple[float, float], ...]]):
+    """Each player's (EV, stake) points, made into tuples when first read (``Detection.points``)."""
+
+    def __init__(self, pieces: Mapping[str, list[tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]]]) -> None:
+        self._pieces = dict(pieces)
+        self._made: dict[str, tuple[tuple[float, float], ...]] = {}
+
+    def __getitem__(self, player: str) -> tuple[tuple[float, float], ...]:
+        found = self._made.get(player)
+        if found is None:
+            pieces = self._pieces[player]
+            evs = np.concatenate([e for e, _ in pieces]) if pieces else np.zeros(0)
+            stakes = np.concatenate([s for _, s in pieces]) if pieces else np.zeros(0)
+            found = self._made[player] = tuple(zip(evs.tolist(), stakes.tolist(), strict=True))
+        return found
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._pieces)
+
+    def __len__(self) -> int:
+        return len(self._pieces)
 
 
 def shoe_terms(evs: Sequence[Mapping[str, float]], stakes: Sequence[tuple[int, str, float]]) -> list[float]:
@@ -134,47 +167,118 @@ def _anonymous(rules: RuleSet, bet: str) -> str:
     return f"position {spec.position}" if spec.kind in ON_HAND and spec.position > 0 else "table"
 
 
-class _Reader:
-    """Read records in order and tally every stake, a shoe at a time: a shoe's rounds are
-    kept (their stakes, and the cards each shows) until it ends, then the EVs of all its
-    rounds are computed in one call of the shoe kernel (``numerators_batch``: the
-    numerators of each round's unseen cards, as ``ShoeEvaluator.float_evs`` divides them)
-    and its stakes tallied in the order they were read.
+_BATCH_ROUNDS = 2048  # rounds of ended shoes evaluated and tallied at once (numpy's calls paid once for them)
+_IN_FLIGHT = 2  # batches started before the oldest is tallied (the helper thread's head start)
 
-    ``shared``: the records' ``bets`` and ``carried`` mappings are the reader's own (a log
-    read by ``LogReader``, whose fast pass hands the same mapping for every line of the same
-    slip), so a round's stakes are worked out once for each pair of them (the mappings are
-    kept while they are, so that their ids stay theirs); records a caller gives are read
-    afresh every round.
+
+class _Shoe(NamedTuple):
+    """An ended shoe with a stake, kept until its batch is tallied."""
+
+    codes: bytes  # the cards seen in its rounds, in order
+    ends: list[int]  # where each round's cards end in codes
+    sets: frozenset[int]  # the decision sets staked in it
+
+
+class _Batch(NamedTuple):
+    """Ended shoes whose sums are being computed (by the helper thread, or done), and their
+    rounds with a stake: each one's row among the shoes' rounds, its round and its set."""
+
+    shoes: list[_Shoe]
+    rows: list[int]
+    rounds: list[int]
+    sets: list[int]
+    bets: list[str]  # the bets staked in the shoes, sorted
+    plan: Any  # the shoe plan of the sums, and each bet's row of it
+    plan_rows: list[int]
+    sums: Future[tuple[npt.NDArray[np.int64], int]]  # every round's numerators, and the rounds done (-1: refused)
+
+
+def _sums(kernel: Any, counts: list[int], codes: bytes, ends: npt.NDArray[np.int64], firsts: npt.NDArray[np.int64],
+          rows: int, with_pairs: bool) -> tuple[npt.NDArray[np.int64], int]:
+    """A batch's numerators (``ShoeKernel.numerators_shoes``), in one call that runs
+    without the GIL; -1 rounds done where the kernel refuses a card (the shoes then go one
+    at a time, which raises the error a shoe read alone raises)."""
+    kernel.set_counts(counts)
+    out = np.empty((len(ends), rows), dtype=np.int64)
+    try:
+        return out, kernel.numerators_shoes(np.frombuffer(codes, dtype=np.uint8), ends, firsts, out, with_pairs)
+    except ValueError:
+        return out, -1
+
+
+class _Reader:
+    """Read records in order and tally every stake, a batch of shoes at a time. A shoe's
+    rounds are kept (the cards each shows, and its decision set) until it ends; ended shoes
+    are kept until they hold some thousands of rounds, a batch. A batch's EVs are computed
+    in one call of the shoe kernel (``numerators_shoes``: the numerators of each round's
+    unseen cards, as ``ShoeEvaluator.float_evs`` divides them), on a helper thread where
+    the machine has a second core (the call runs without the GIL, beside the reading of
+    the next batch), then its stakes are tallied in arrays (``_tally``).
+
+    A round's stakes are a *decision set* (``_decisions``: each stake's player, bet, amount
+    less what was carried into it, and whether it is the player's first in the round), kept
+    once for each distinct content as an array. ``shared``: the records' ``bets`` and
+    ``carried`` mappings are the reader's own (a log read by ``LogReader``, whose fast pass
+    hands the same mapping for every line of the same slip), so a round's set is found by
+    the pair of them (the mappings are kept while they are, so that their ids stay theirs);
+    records a caller gives are read afresh every round.
 
     Thread-safety: none; one reader is fed by one thread (``detect`` makes one per log).
+    Its helper thread only ever runs the kernel of a batch, one batch at a time, and is
+    stopped by ``finish`` or ``close``.
     """
 
-    def __init__(self, rules: RuleSet, burned_seen: bool, shared: bool = False) -> None:
+    def __init__(self, rules: RuleSet, burned_seen: bool, shared: bool = False, helper: bool = False) -> None:
         self.rules = rules
         self.burned_seen = burned_seen
         self.fresh_each = rules.fresh_deck_each_round
-        self.tallies: dict[str, _Tally] = defaultdict(_Tally)
-        self.fresh = {name: float(line.ev_exact) for name, line in analyze(rules).bets.items()}
-        self.fresh_counts: list[int] = []  # a full shoe's (made at the first shoe read)
+        self.fresh_counts = composition(rules.decks).tolist()
         self.offered: set[str] = set()
-        self.planned: tuple[str, ...] = ()  # the bets of the kernel's plan (see _shoe_evs)
+        self.planned: tuple[str, ...] = ()  # the bets of the kernel's plan (see _plan)
         self.plan: Any = None
         self.row_of: dict[str, int] = {}
-        self.layouts: dict[frozenset[str], tuple[list[int], dict[str, int], bool, tuple[Any, ...]]] = {}  # by the
-        # bets a shoe stakes: their rows of the plan, each bet's place among them, whether one is a pair's, the rows
-        self.kernel: Any = None  # the shoe kernel of that plan, set to a full shoe for each
+        self.kernel: Any = None  # the helper's kernel of that plan, and the reader's own (for a shoe alone)
+        self.own_kernel: Any = None
+        self.helper: ThreadPoolExecutor | None = ThreadPoolExecutor(1, "sanggong-detect") if helper else None
         self.shoe: int | None = None
         self.live = False  # the shoe's earlier cards are known (it began in the log)
         self.codes = bytearray()  # the cards seen in the shoe's rounds, in order
         self.ends: list[int] = []  # where each round's cards end in codes
-        self.stakes: list[tuple[int, int, tuple[tuple[str, str, float, bool], ...]]] = []  # (round in the shoe,
-        # round, its decisions: _decisions) of the shoe's rounds with a stake
+        self.staked: tuple[list[int], list[int], list[int]] = ([], [], [])  # the rounds with a stake of the shoes
+        # not yet in a batch, this one's included: each one's row among their rounds, its round, its decision set
+        self.shoe_sets: set[int] = set()  # the decision sets staked in this shoe
         self.carried: Mapping[str, Any] = {}
-        self.decided: dict[tuple[int, int], tuple[Any, Any, tuple[tuple[str, str, float, bool], ...]]] | None = \
-            {} if shared else None
+        self.decided: dict[tuple[int, int], tuple[Any, Any, int]] | None = {} if shared else None
+        self.set_ids: dict[tuple[tuple[str, str, float, bool], ...], int] = {}  # a decision set's id by its content
+        self.set_start = [0]  # set s's stakes: set_start[s] .. set_start[s + 1] - 1 of these lists
+        self.stake_player: list[int] = []
+        self.stake_bet: list[int] = []  # (the bet's column)
+        self.stake_amount: list[float] = []
+        self.stake_first: list[bool] = []
+        self.table: tuple[npt.NDArray[Any], ...] = ()  # those lists as arrays, made for the sets there were
+        self.set_players: list[frozenset[int]] = []
+        self.set_bets: list[frozenset[str]] = []
+        self.player_of: dict[str, int] = {}  # the players and bets by their numbers in the sets' arrays
+        self.column_of: dict[str, int] = {}
+        self.fresh_of: list[float] = []  # each column's fresh-shoe EV (NaN until a batch stakes the bet: every
+        # shoe read begins in the log, so its first round's EVs are the fresh shoe's, the same floats as
+        # float(analyze(rules)[bet].ev_exact): both the exact quotient, correctly rounded)
+        self.sums = np.zeros((0, 7))  # each player's rounds, bets, units, ev_units, base_units, excess, square
+        self.first: list[int | None] = []  # each player's first and last round with a stake
+        self.last: list[int | None] = []
+        self.points: list[list[tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]]] = []  # (see _Tally)
+        self.room: list[int] = []  # the points each player has room for
+        self.pending: list[_Shoe] = []  # ended shoes not yet in a batch
+        self.pending_rounds = 0
+        self.batches: deque[_Batch] = deque()
         self.records = 0
         self.skipped = 0
+
+    def close(self) -> None:
+        """Stop the helper thread (what it was computing is dropped)."""
+        if self.helper is not None:
+            self.helper.shutdown(wait=True, cancel_futures=True)
+            self.helper = None
 
     def _units(self, amount: Any) -> float:
         if type(amount) is int:
@@ -183,15 +287,10 @@ class _Reader:
             return float(Fraction(amount) / Fraction(self.rules.minor_unit))
         return float(Fraction(amount))
 
-    def _decisions(self, bets: Mapping[str, Any], carried: Mapping[str, Any]) \
-            -> tuple[tuple[str, str, float, bool], ...]:
-        """The round's stakes that are decisions, in the order of its bets: (player, bet,
-        the stake less what was carried into it, the player's first in the round)."""
-        decided = self.decided
-        if decided is not None:
-            found = decided.get((id(bets), id(carried)))
-            if found is not None and found[0] is bets and found[1] is carried:
-                return found[2]
+    def _decisions(self, bets: Mapping[str, Any], carried: Mapping[str, Any]) -> int:
+        """The round's decision set: its stakes that are decisions, in the order of its bets
+        (player, bet, the stake less what was carried into it, the player's first in the
+        round), by its number (-1: none)."""
         before = stakes_of(carried)
         out = []
         placed: set[str] = set()
@@ -203,11 +302,32 @@ class _Reader:
             out.append((who, bet, new, who not in placed))
             placed.add(who)
         made = tuple(out)
+        found = self.set_ids.get(made, -1) if made else -1
+        if made and found < 0:
+            found = self.set_ids[made] = len(self.set_bets)
+            for who, bet, new, first in made:
+                if who not in self.player_of:
+                    self.player_of[who] = len(self.player_of)
+                    self.first.append(None)
+                    self.last.append(None)
+                    self.points.append([])
+                    self.room.append(MAX_POINTS)
+                if bet not in self.column_of:
+                    self.column_of[bet] = len(self.column_of)
+                    self.fresh_of.append(math.nan)
+                self.stake_player.append(self.player_of[who])
+                self.stake_bet.append(self.column_of[bet])
+                self.stake_amount.append(new)
+                self.stake_first.append(first)
+            self.set_start.append(len(self.stake_player))
+            self.set_players.append(frozenset(self.player_of[who] for who, _, _, _ in made))
+            self.set_bets.append(frozenset(bet for _, bet, _, _ in made))
+        decided = self.decided
         if decided is not None:
             if len(decided) >= 4096:
                 decided.clear()
-            decided[(id(bets), id(carried))] = (bets, carried, made)
-        return made
+            decided[(id(bets), id(carried))] = (bets, carried, found)
+        return found
 
     def feed(self, record: RoundRecord | Any) -> None:
         """Read the next record (a ``RoundRecord``, or what ``LogReader._seen`` yields)."""
@@ -222,10 +342,14 @@ class _Reader:
             return
         bets, carried = record.bets, self.carried
         found = self.decided.get((id(bets), id(carried))) if self.decided is not None else None
-        decisions = found[2] if found is not None and found[0] is bets and found[1] is carried else \
-            self._decisions(bets, carried)  # (its cache's hit, here: once a round)
-        if decisions:
-            self.stakes.append((len(self.ends), record.round, decisions))
+        number = found[2] if found is not None and found[0] is bets and found[1] is carried else \
+            self._decisions(bets, carried)
+        if number >= 0:
+            rows, rounds, sets = self.staked
+            rows.append(self.pending_rounds + len(self.ends))
+            rounds.append(record.round)
+            sets.append(number)
+            self.shoe_sets.add(number)
         self.carried = record.carried
         codes = self.codes
         seen: Any = record if hasattr(record, "codes") else None
@@ -241,187 +365,264 @@ class _Reader:
                 codes.extend([c.code for c in record.burned])
         self.ends.append(len(codes))
 
+    def feed_many(self, records: list[Any]) -> None:
+        """``feed`` each of ``records`` in turn (what ``LogReader._seen_lists`` yields): the
+        records the fast pass accepted within a shoe already begun in a loop of its own,
+        its state in locals (the rest by ``feed``)."""
+        decided, burned_seen, fresh_each = self.decided, self.burned_seen, self.fresh_each
+        codes, ends, (rows, rounds, sets), shoe_sets = self.codes, self.ends, self.staked, self.shoe_sets
+        fast = 0
+        for record in records:
+            if type(record) is RoundRecord or fresh_each or record.shoe != self.shoe or not self.live \
+                    or decided is None:
+                self.feed(record)  # (a shoe's first round, a shoe begun before the log, or a full check's record)
+                codes, ends, (rows, rounds, sets), shoe_sets = self.codes, self.ends, self.staked, self.shoe_sets
+                continue
+            fast += 1
+            bets, carried = record.bets, self.carried
+            found = decided.get((id(bets), id(carried)))
+            number = found[2] if found is not None and found[0] is bets and found[1] is carried else \
+                self._decisions(bets, carried)
+            if number >= 0:
+                rows.append(self.pending_rounds + len(ends))
+                rounds.append(record.round)
+                sets.append(number)
+                shoe_sets.add(number)
+            self.carried = record.carried
+            codes.extend(record.codes)
+            if burned_seen:
+                codes.extend(record.burned_codes)
+            ends.append(len(codes))
+        self.records += fast
+
     def _close_shoe(self) -> None:
-        """Compute the shoe's EVs and tally its stakes (every sum in the order the
-        stakes were read, as one round at a time would add them)."""
+        """Keep the shoe for its batch (a shoe without a stake: only its cards checked)."""
         if not self.ends:
             return
-        try:
-            evs, slot = self._shoe_evs()
-            fresh, tallies = self.fresh, self.tallies
-            by_player: dict[str, list[tuple[int, int, float]]] = defaultdict(list)
-            for k, number, decisions in self.stakes:
-                row = evs[k]
-                for who, bet, new, first in decisions:
-                    tally = tallies[who]
-                    tally.bets += 1
-                    if first:
-                        tally.rounds += 1
-                    tally.units += new
-                    if tally.first is None:
-                        tally.first = number
-                    tally.last = number
-                    place = slot[bet]
-                    ev = row[place]
-                    tally.ev_units += new * ev
-                    tally.base_units += new * fresh[bet]
-                    if len(tally.points) < MAX_POINTS:
-                        tally.points.append((ev, new))
-                    by_player[who].append((k, place, new))
-            for player, stakes in by_player.items():
-                tally = tallies[player]
-                terms = _terms(evs, stakes)
-                tally.excess += sum(terms)
-                tally.square += sum([t * t for t in terms])
-        finally:
-            self.codes, self.ends, self.stakes = bytearray(), [], []
+        shoe = _Shoe(bytes(self.codes), self.ends, frozenset(self.shoe_sets))
+        self.codes, self.ends, self.shoe_sets = bytearray(), [], set()
+        if not shoe.sets:
+            self._shoe_evs(shoe)  # (the error a shoe of cards it cannot hold raises)
+            return
+        self.pending.append(shoe)
+        self.pending_rounds += len(shoe.ends)
+        if self.pending_rounds >= _BATCH_ROUNDS:
+            self._submit()
 
-    def _shoe_evs(self) -> tuple[list[list[float]], dict[str, int]]:
-        """Each round's EV (before it) of every bet staked in the shoe: evs[k][slot[bet]].
-
-        The kernel's plan holds the bets staked in the first shoe read (the table's every
-        bet once a shoe stakes another): the EVs are each the exact sum over the exact count, correctly
-        rounded, whatever rows a plan groups them in (``ShoeEvaluator.float_evs``'s floats)."""
+    def _plan(self, bets: frozenset[str]) -> None:
+        """A plan (and kernels) that holds ``bets``: the bets staked in the first batch (the
+        table's every bet once a batch stakes another: at most two plans, making one costs
+        some shoes' worth of sums)."""
         from . import shoe  # (shoe imports analysis; detect sits above both)
 
-        rules = self.rules
-        if not self.fresh_counts:
-            self.fresh_counts = composition(rules.decks).tolist()
-            self.offered = set(offered_bets(rules, None, "evaluate"))  # ShoeEvaluator(rules)'s bets
-        ends = self.ends
-        total = sum(self.fresh_counts)
-        unseen = [total] + [total - e for e in ends[:-1]]
-        staked_bets = {bet for _, _, decisions in self.stakes for _, bet, _, _ in decisions}
-        if not staked_bets or min(unseen) < 6:  # nothing to evaluate (its cards checked), or too few cards
-            seen = np.bincount(np.frombuffer(self.codes, dtype=np.uint8), minlength=52)
-            if min(unseen) < 6 or (seen > np.array(self.fresh_counts)).any():
-                return self._shoe_evs_slowly({bet: j for j, bet in enumerate(sorted(staked_bets))})
-            return [[] for _ in ends], {}
-        for bet in staked_bets:
+        if not self.offered:
+            self.offered = set(offered_bets(self.rules, None, "evaluate"))  # ShoeEvaluator(rules)'s bets
+        for bet in sorted(bets):
             if bet not in self.offered:
                 raise KeyError(bet)  # (as the evaluator's EVs hold none of it)
-        key = frozenset(staked_bets)
-        layout = self.layouts.get(key)
-        if layout is None:
-            if not staked_bets <= set(self.planned):  # the first shoe's bets; then, if another is staked, all
-                # (at most two plans: making one costs some shoes' worth of sums)
-                self.planned = tuple(sorted(staked_bets if not self.planned else self.offered))
-                self.plan = shoe.shoe_plan(rules, self.planned)
-                self.row_of = {bet: self.plan.bet_row[j] for j, bet in enumerate(self.planned)}
-                self.kernel = shoe.shoe_kernel(self.plan, self.fresh_counts)
-                self.layouts = {}  # (their rows were the last plan's)
-            rows = sorted({self.row_of[bet] for bet in staked_bets})
-            layout = self.layouts[key] = (rows, {bet: rows.index(self.row_of[bet]) for bet in staked_bets},
-                                          any(self.plan.rows[r].part == shoe.PAIRS for r in rows),
-                                          tuple(self.plan.rows[r] for r in rows))
-        staked, slot, with_pairs, staked_rows = layout
-        plan, kernel = self.plan, self.kernel
+        if not bets <= set(self.planned):
+            self.planned = tuple(sorted(bets if not self.planned else self.offered))
+            self.plan = shoe.shoe_plan(self.rules, self.planned)
+            self.row_of = {bet: self.plan.bet_row[j] for j, bet in enumerate(self.planned)}
+            self.kernel = shoe.shoe_kernel(self.plan, self.fresh_counts)
+            self.own_kernel = None
+
+    def _submit(self) -> None:
+        """Start the pending shoes' sums as a batch (on the helper thread, if any), and
+        tally the oldest batch if more than ``_IN_FLIGHT`` are started."""
+        from . import shoe
+
+        shoes, self.pending, self.pending_rounds = self.pending, [], 0
+        (rows, rounds, sets), self.staked = self.staked, ([], [], [])
+        set_bets = self.set_bets
+        bets = frozenset().union(*[set_bets[s] for s in set().union(*[s.sets for s in shoes])])
+        self._plan(bets)
+        plan, staked = self.plan, sorted(bets)
+        plan_rows = [self.row_of[bet] for bet in staked]
+        firsts = np.cumsum([0] + [len(s.ends) for s in shoes[:-1]])
+        task = (self.kernel, self.fresh_counts, b"".join([s.codes for s in shoes]),
+                np.array([e for s in shoes for e in s.ends], dtype=np.int64), firsts, len(plan.rows),
+                any(plan.rows[r].part == shoe.PAIRS for r in plan_rows))
+        if self.helper is not None:
+            sums = self.helper.submit(_sums, *task)
+        else:
+            sums = Future()
+            sums.set_result(_sums(*task))
+        self.batches.append(_Batch(shoes, rows, rounds, sets, staked, plan, plan_rows, sums))
+        if len(self.batches) > _IN_FLIGHT:
+            self._tally(self.batches.popleft())
+
+    def _evs(self, batch: _Batch) -> npt.NDArray[np.float64]:
+        """Every round's EV of each bet of the batch: (rounds, bets), each the exact sum over
+        the exact count, correctly rounded (``ShoeEvaluator.float_evs``'s floats)."""
+        out, done = batch.sums.result()
+        total = sum(self.fresh_counts)
+        unseen = [total - start for s in batch.shoes for start in [0, *s.ends[:-1]]]
+        if done == len(unseen) and min(unseen) >= 6:
+            fast = _divided(out[:, batch.plan_rows], tuple(batch.plan.rows[r] for r in batch.plan_rows), unseen)
+            if fast is not None:
+                return fast
+        evs = np.zeros((len(unseen), len(batch.bets)))
+        at = 0
+        for s in batch.shoes:  # one shoe at a time, as ShoeEvaluator reads it (and refuses what it refuses)
+            evs[at:at + len(s.ends)] = self._shoe_evs(s, batch.bets)[0]
+            at += len(s.ends)
+        return evs
+
+    def _shoe_evs(self, shoe_: _Shoe, staked: list[str] | None = None) -> tuple[npt.NDArray[np.float64], list[str]]:
+        """One shoe's EVs of the bets ``staked`` (sorted; None: those it stakes): (rounds,
+        bets), and those bets; in Python's integers where the doubles would not be exact."""
+        from . import shoe
+
+        if staked is None:
+            staked = sorted(frozenset().union(*[self.set_bets[s] for s in shoe_.sets]))
+        bets, ends = frozenset(staked), shoe_.ends
+        total = sum(self.fresh_counts)
+        unseen = [total] + [total - e for e in ends[:-1]]
+        if not staked or unseen[-1] < 6:  # nothing to evaluate (its cards checked), or too few cards
+            seen = np.bincount(np.frombuffer(shoe_.codes, dtype=np.uint8), minlength=52)
+            if unseen[-1] < 6 or (seen > np.array(self.fresh_counts)).any():
+                return self._shoe_evs_slowly(shoe_, staked)
+            return np.zeros((len(ends), 0)), []
+        self._plan(bets)
+        if self.own_kernel is None:
+            self.own_kernel = shoe.shoe_kernel(self.plan, self.fresh_counts)
+        plan, kernel = self.plan, self.own_kernel
+        rows = [self.row_of[bet] for bet in staked]
+        with_pairs = any(plan.rows[r].part == shoe.PAIRS for r in rows)
         kernel.set_counts(self.fresh_counts)
         out = np.empty((len(ends), len(plan.rows)), dtype=np.int64)
         try:
-            done = kernel.numerators_batch(np.frombuffer(self.codes, dtype=np.uint8), np.array(ends, dtype=np.int64),
+            done = kernel.numerators_batch(np.frombuffer(shoe_.codes, dtype=np.uint8), np.array(ends, dtype=np.int64),
                                            out, with_pairs)
         except ValueError:  # a card the shoe no longer holds: the error one round at a time raises
-            return self._shoe_evs_slowly(slot)
-        if done == len(ends):
-            fast = _divided(out if len(staked) == out.shape[1] else out[:, staked], staked_rows, unseen)
-            if fast is not None:
-                return fast, slot
-        sums = out[:done].tolist()
+            return self._shoe_evs_slowly(shoe_, staked)
+        sums = out[:done, rows].tolist()
         for k in range(done, len(ends)):  # sums beyond 64 bits: the rest one round at a time
-            sums.append(kernel.numerators(with_pairs))
-            for code in self.codes[ends[k - 1] if k else 0:ends[k]]:
+            found = kernel.numerators(with_pairs)
+            sums.append([found[r] for r in rows])
+            for code in shoe_.codes[ends[k - 1] if k else 0:ends[k]]:
                 kernel.remove(code)
-        scale = [(plan.rows[r].denominator, plan.rows[r].part) for r in staked]
+        scale = [(plan.rows[r].denominator, plan.rows[r].part) for r in rows]
         evs = []
         for n, row in zip(unseen, sums, strict=True):  # (the exact sum over the exact count, correctly rounded)
             triples = math.comb(n, 3)
             totals = {shoe.PAIRS: triples * math.comb(n - 3, 3), shoe.SINGLE: triples, shoe.CARDS: triples}
-            evs.append([row[r] / (d * totals[part]) for r, (d, part) in zip(staked, scale, strict=True)])
-        return evs, slot
+            evs.append([x / (d * totals[part]) for x, (d, part) in zip(row, scale, strict=True)])
+        return np.array(evs, dtype=np.float64).reshape(len(ends), len(staked)), staked
 
-    def _shoe_evs_slowly(self, slot: dict[str, int]) -> tuple[list[list[float]], dict[str, int]]:
+    def _shoe_evs_slowly(self, shoe_: _Shoe, staked: list[str]) -> tuple[npt.NDArray[np.float64], list[str]]:
         """``_shoe_evs`` by a ``ShoeEvaluator``, round by round: for a shoe whose cards it
         refuses (its ValueError, raised where reading one round at a time raises it)."""
         from .shoe import ShoeEvaluator
 
         evaluator = ShoeEvaluator(self.rules)
-        staked = sorted(slot, key=slot.__getitem__)
         evs, start = [], 0
-        for end in self.ends:
+        for end in shoe_.ends:
             found = evaluator.float_evs()
             evs.append([found[bet] for bet in staked])
-            evaluator.remove([Card(c) for c in self.codes[start:end]])
+            evaluator.remove([Card(c) for c in shoe_.codes[start:end]])
             start = end
-        return evs, slot
+        return np.array(evs, dtype=np.float64).reshape(len(shoe_.ends), len(staked)), staked
+
+    def _tally(self, batch: _Batch) -> None:
+        """Tally a batch's stakes, once its sums are done."""
+        self._add(batch.shoes, batch.rows, batch.rounds, batch.sets, batch.bets, self._evs(batch))
+
+    def _add(self, shoes: list[_Shoe], rows: list[int], rounds: list[int], sets: list[int], bets: list[str],
+             ev: npt.NDArray[np.float64]) -> None:
+        """Add the stakes of ``shoes`` (their rounds with a stake: ``rows`` among the shoes'
+        rounds, ``rounds`` their numbers, ``sets`` their decision sets) to every player's
+        sums, their EVs ``ev`` (each round's EV of each of ``bets``): the kernel's
+        ``tally_stakes`` (each stake's EV, the sums of the stakes, and the martingale
+        differences Y_k, see the module's doc); then each player's first and last round,
+        and the points for the plot."""
+        for j, b in enumerate(bets):
+            if math.isnan(self.fresh_of[self.column_of[b]]):
+                self.fresh_of[self.column_of[b]] = float(ev[0, j])  # (the batch's first round: a shoe's first)
+                self.table = ()
+        if not self.table or len(self.table[1]) != len(self.stake_player):
+            self.table = (np.array(self.set_start, dtype=np.int64), np.array(self.stake_player, dtype=np.int64),
+                          np.array(self.stake_bet, dtype=np.int64), np.array(self.stake_amount, dtype=np.float64),
+                          np.array(self.stake_first, dtype=np.uint8), np.array(self.fresh_of, dtype=np.float64))
+        set_start, player, bet, amount, first, fresh = self.table
+        players = len(self.player_of)
+        if len(self.sums) < players:
+            self.sums = np.concatenate([self.sums, np.zeros((players - len(self.sums), 7))])
+        column = np.full(len(self.column_of), -1, dtype=np.int64)  # a bet's column of ev
+        column[[self.column_of[b] for b in bets]] = np.arange(len(bets))
+        chosen = np.array(sets, dtype=np.int64)
+        counts = set_start[chosen + 1] - set_start[chosen]
+        at_stake = np.empty(int(counts.sum()))
+        _impl.kernels.tally_stakes(ev, np.cumsum([len(s.ends) for s in shoes]), np.array(rows, dtype=np.int64),
+                                   chosen, set_start, player, bet, amount, first, fresh, column, self.sums,
+                                   at_stake)
+        kinds, first_at = np.unique(chosen, return_index=True)  # each set's first and last round in the batch
+        last_at = len(chosen) - 1 - np.unique(chosen[::-1], return_index=True)[1]
+        for s, i, j in zip(kinds.tolist(), first_at.tolist(), last_at.tolist(), strict=True):
+            for p in self.set_players[s]:
+                if self.first[p] is None or rounds[i] < self.first[p]:
+                    self.first[p] = rounds[i]
+                if self.last[p] is None or rounds[j] > self.last[p]:
+                    self.last[p] = rounds[j]
+        room = [p for p in range(players) if self.room[p] > 0]
+        if room:  # each stake's place in the table, its player, and the points of the players with room
+            place = np.repeat(set_start[chosen] - np.cumsum(counts) + counts, counts) + np.arange(len(at_stake))
+            whose = player[place]
+            order = np.argsort(whose, kind="stable")
+            bounds = np.searchsorted(whose[order], np.arange(players + 1))
+            for p in room:
+                mine = order[bounds[p]:bounds[p + 1]][:self.room[p]]
+                if len(mine):
+                    self.points[p].append((at_stake[mine], amount[place[mine]]))
+                    self.room[p] -= len(mine)
 
     def finish(self) -> dict[str, _Tally]:
-        self._close_shoe()
-        for tally in self.tallies.values():
-            if tally.first is not None and tally.last is not None:
-                tally.span, tally.first, tally.last = tally.last - tally.first + 1, None, None
-        return dict(self.tallies)
+        try:
+            self._close_shoe()
+            if self.pending:
+                self._submit()
+            while self.batches:
+                self._tally(self.batches.popleft())
+        finally:
+            self.close()
+        out = {}
+        for player, p in self.player_of.items():
+            rounds, bets, units, ev_units, base_units, excess, square = self.sums[p].tolist()
+            first, last = self.first[p], self.last[p]
+            out[player] = _Tally(int(rounds), int(bets), units, ev_units, base_units, excess, square,
+                                 last - first + 1 if first is not None and last is not None else 0,
+                                 points=self.points[p])
+        return out
 
 
 _EXACT = 2.0**53  # integers up to it are doubles: a quotient of two of them, divided in doubles, is correctly rounded
 
 
-def _divided(numerators: npt.NDArray[np.int64], rows: tuple[Any, ...], unseen: list[int]) -> list[list[float]] | None:
+def _divided(numerators: npt.NDArray[np.int64], rows: tuple[Any, ...],
+             unseen: list[int]) -> npt.NDArray[np.float64] | None:
     """Each round's ``numerators[k][j] / (rows[j]'s denominator x the count of its part for
     unseen[k] cards)``, in doubles: the same floats as Python's division of the integers
     (both correctly rounded) where every numerator and count is at most 2**53; None where
     one is not (then Python's division, in integers, is the way)."""
-    counts = _exact_counts(rows, tuple(unseen))
-    if counts is None or max(-int(numerators.min()), int(numerators.max())) > _EXACT:
-        return None
-    quotients: list[list[float]] = (numerators.astype(np.float64) / counts).tolist()
-    return quotients
-
-
-@functools.lru_cache(maxsize=256)
-def _exact_counts(rows: tuple[Any, ...], unseen: tuple[int, ...]) -> npt.NDArray[np.float64] | None:
-    """The counts ``_divided`` divides by, as doubles: (rounds, rows), None where one passes
-    2**53 (cached: a table's shoes mostly see rounds of the same numbers of cards)."""
     from .shoe import PAIRS
 
+    if not len(unseen) or max(-int(numerators.min(initial=0)), int(numerators.max(initial=0))) > _EXACT:
+        return None
     n = np.array(unseen, dtype=np.float64)
     triples = n * (n - 1) * (n - 2) / 6  # (approximate here: only to bound the exact counts below)
     pairs = triples * ((n - 3) * (n - 4) * (n - 5) / 6)
     scale = np.array([row.denominator for row in rows], dtype=np.float64)
-    is_pairs = np.array([row.part == PAIRS for row in rows])
+    is_pairs = np.array([row.part == PAIRS for row in rows], dtype=bool)
     approximate = np.where(is_pairs, pairs[:, None], triples[:, None]) * scale
-    if approximate.size == 0 or approximate.max() >= _EXACT / 2:
+    if approximate.size and approximate.max() >= _EXACT / 2:
         return None  # (counts below 2**52 in doubles: exact ones below 2**53, whatever the rounding here)
     whole = np.array(unseen, dtype=np.int64)
     exact_triples = whole * (whole - 1) * (whole - 2) // 6
     exact_pairs = exact_triples * ((whole - 3) * (whole - 4) * (whole - 5) // 6)  # (wraps only where unused)
     exact = np.where(is_pairs, exact_pairs[:, None], exact_triples[:, None]) * scale.astype(np.int64)
-    counts: npt.NDArray[np.float64] = exact.astype(np.float64)
-    counts.flags.writeable = False
-    return counts
-
-
-def _terms(evs: Sequence[Sequence[float]], stakes: Sequence[tuple[int, int, float]]) -> list[float]:
-    """``shoe_terms`` with each round's EVs a list and bets by their place in it: the same
-    sums, added in the same order."""
-    later: dict[int, float] = {}
-    by_round: list[list[tuple[int, float]]] = [[] for _ in evs]
-    for k, bet, stake in stakes:
-        by_round[k].append((bet, stake))
-    terms: list[float] = [0.0] * max(len(evs) - 1, 0)
-    for k in range(len(evs) - 2, -1, -1):
-        for bet, stake in by_round[k + 1]:
-            later[bet] = later.get(bet, 0.0) + stake
-        after, now = evs[k + 1], evs[k]
-        if len(later) == 1:  # sum() of one or two floats, written out: 0.0 + x (+ y), in every Python
-            ((b, w),) = later.items()
-            terms[k] = 0.0 + w * (after[b] - now[b]) if w else 0
-        elif len(later) == 2 and all(later.values()):
-            (b, w), (c, v) = later.items()
-            terms[k] = 0.0 + w * (after[b] - now[b]) + v * (after[c] - now[c])
-        else:
-            terms[k] = sum([w * (after[b] - now[b]) for b, w in later.items() if w])  # (none: 0, as shoe_terms)
-    return terms
+    quotients: npt.NDArray[np.float64] = numerators.astype(np.float64) / exact.astype(np.float64)
+    return quotients
 
 
 def _tally_log(log: Any, rules: RuleSet | None, burned_seen: bool, verify: bool, key: bytes | None,
@@ -429,20 +630,33 @@ def _tally_log(log: Any, rules: RuleSet | None, burned_seen: bool, verify: bool,
     """One log (a path or lines) read and tallied; picklable, for any executor."""
     reader = LogReader(log, rules, key=key, replay=verify)
     tally: _Reader | None = None
-    for record in reader._seen():  # checked by verify's fast pass where it can
-        if tally is None:
-            assert reader.rules is not None
-            tally = _Reader(reader.rules, burned_seen, shared=True)
-        tally.feed(record)
-        if progress is not None and tally.records % 1000 == 0:
-            progress(1000)
-    report = reader.report()
-    if not report.ok:
-        raise ValueError(f"{log if isinstance(log, str | os.PathLike) else 'the log'}: {report}")
-    assert tally is not None and reader.rules is not None
-    if progress is not None:
-        progress(tally.records % 1000)
-    return reader.rules.name, tally.finish(), tally.records, tally.skipped
+    try:
+        told = 0
+        for records in reader._seen_lists():  # checked by verify's fast pass where it can
+            if tally is None:
+                assert reader.rules is not None
+                tally = _Reader(reader.rules, burned_seen, shared=True, helper=_second_core())
+            tally.feed_many(records)
+            if progress is not None and tally.records - told >= 1000:
+                progress(tally.records - told)
+                told = tally.records
+        report = reader.report()
+        if not report.ok:
+            raise ValueError(f"{log if isinstance(log, str | os.PathLike) else 'the log'}: {report}")
+        assert tally is not None and reader.rules is not None
+        if progress is not None and tally.records > told:
+            progress(tally.records - told)
+        return reader.rules.name, tally.finish(), tally.records, tally.skipped
+    finally:
+        if tally is not None:
+            tally.close()
+
+
+def _second_core() -> bool:
+    """Whether this process may run on more than one core (then a reader computes its
+    batches' sums on a helper thread, beside the reading)."""
+    cores = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else range(os.cpu_count() or 1)
+    return len(cores) > 1
 
 
 # --- results ------------------------------------------------------------------------------------
@@ -586,7 +800,7 @@ def _results(rules: str, alpha: float, tallies: Mapping[str, _Tally], records: i
     ]
     players.sort(key=lambda s: (s.p_value, s.id))
     return Detection(rules, alpha, records, skipped, tuple(players),
-                     {player: tuple(tallies[player].points) for player in ids})
+                     _Points({player: tallies[player].points for player in ids}))
 
 
 # --- the entry point --------------------------------------------------------------------------

@@ -604,20 +604,26 @@ class LogReader:
         """The records, checked as ``verify_log`` checks them (the fast pass included): a
         ``RoundRecord``, or for a line the fast pass accepted a ``_fastlog.Seen`` (what
         ``sanggong.detection`` reads of it)."""
+        for chunk in self._seen_lists():
+            yield from chunk
+
+    def _seen_lists(self) -> Iterator[list[Any]]:
+        """``_seen``'s records, some at a time (as many as the fast pass accepts in a go,
+        up to ``_SEEN_AT_A_TIME``; a record of the full checks alone)."""
         verifier = self._verifier
         lines = self._lines()
         for number, line in lines:
             verifier.feed(number, line)
             if verifier.bad is not None:
                 return
-            yield verifier.fast.record() if verifier.last_line is not None else verifier.last
+            yield [verifier.fast.record() if verifier.last_line is not None else verifier.last]
             while verifier.fast is not None:  # the fast pass's own loop, some lines at a time
                 seen: list[Any] = []
                 accepted, last, rest = verifier.fast.run(lines, _keeps, None, seen, _SEEN_AT_A_TIME)
                 if accepted:
                     verifier.count += accepted
                     verifier.last_line = last
-                yield from seen
+                    yield seen
                 if rest is None:
                     if accepted < _SEEN_AT_A_TIME:
                         return  # (the end of the lines)
@@ -626,7 +632,7 @@ class LogReader:
                 verifier.feed(number, line)
                 if verifier.bad is not None:
                     return
-                yield verifier.fast.record() if verifier.last_line is not None else verifier.last
+                yield [verifier.fast.record() if verifier.last_line is not None else verifier.last]
 
     def _records(self, lines: Iterable[tuple[int, Any]]) -> Iterator[RoundRecord]:
         verifier = self._verifier

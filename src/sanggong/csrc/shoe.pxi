@@ -15,8 +15,9 @@ cdef extern from "sg_sums.h" nogil:
                         int32_t *running)
     void sg_tally(const int64_t *bets, int64_t m, const int64_t *keys, const uint8_t *cols,
                   const int64_t *bin_base, uint64_t *hist)
-    void sg_dot_rounds(const double *BT, const uint16_t *idx, int64_t width, int64_t n, const double *values,
-                       int64_t rows, double *acc)
+    void sg_dot_rounds_at(int kernel, const double *BT, const uint16_t *idx, int64_t width, int64_t n,
+                          const double *values, int64_t rows, double *acc)
+    int sg_dot_best()
     enum:
         SG_BINOM_STRIDE
         SG_MAX_EV_ROWS
@@ -25,6 +26,38 @@ cdef extern from "sg_sums.h" nogil:
     enum:
         SG_RANKS_AT
         SG_CARDS_TABLE
+
+# numerators_batch's arithmetic in doubles by its numbers in sg_sums.h, each running where the
+# ones before it do (one source, compiled for each: the same sums).
+_DOT_KERNEL_NAMES = ("baseline", "avx2")
+cdef int _dot_chosen = -1  # -1: not chosen yet (the CPU is asked on first use)
+
+
+cdef inline int _dot_kernel() noexcept nogil:
+    global _dot_chosen
+    if _dot_chosen < 0:
+        _dot_chosen = sg_dot_best()
+    return _dot_chosen
+
+
+def _dot_kernels():
+    """The kernels of numerators_batch's sums in doubles this build runs on this CPU, the
+    fallback first."""
+    return _DOT_KERNEL_NAMES[:1 + sg_dot_best()]
+
+
+def _use_dot_kernel(name=None):
+    """Choose the kernel of numerators_batch's sums in doubles by name (None: the best this
+    CPU runs, as on import); return the name of the one chosen before. For the tests and
+    benchmarks, which compare the kernels on one machine."""
+    global _dot_chosen
+    before = _DOT_KERNEL_NAMES[_dot_kernel()]
+    available = _dot_kernels()
+    if name not in available and name is not None:
+        raise ValueError(f"kernel {name!r} is not available here (choose from {available})")
+    _dot_chosen = len(available) - 1 if name is None else _DOT_KERNEL_NAMES.index(name)
+    return before
+
 
 cdef enum:
     PART_PAIRS = 0  # the position bets: 6-card multisets of counting kinds
@@ -118,7 +151,7 @@ cdef inline bint _doubles_exact(const shoe_part_t* p, int64_t n_cards) noexcept 
 cdef Py_ssize_t _shoe_chunk(shoe_state_t* s, const uint8_t* cards, const int64_t* ends, Py_ssize_t k,
                             Py_ssize_t rounds, bint with_pairs, int64_t* out) noexcept nogil:
     """Up to SG_CHUNK rounds from round k in doubles (sg_dot_rounds), their cards removed
-    after each; where at least SG_CHUNK / 2 rounds are left, the shoe has neither suit tie
+    after each; where at least two rounds are left (three without AVX2), the shoe has neither suit tie
     terms nor Pair Plus rows, and the sums are exact in doubles for its unseen cards now
     (the most the chunk's rounds see). Returns the rounds done (0: none, the caller sums
     them in integers)."""
@@ -130,14 +163,17 @@ cdef Py_ssize_t _shoe_chunk(shoe_state_t* s, const uint8_t* cards, const int64_t
     cdef int64_t bk[SG_BINOM_STRIDE * 13 + 1]
     cdef Py_ssize_t m, r, e, q, i, start, entries = SG_BINOM_STRIDE * s.kinds + 1
     cdef uint8_t c
+    cdef int kernel
     if s.ties or s.part[PART_CARDS].rows or s.kinds > 13 or (use_pairs and not _doubles_exact(pairs, s.n_cards)) \
             or (single.n and not _doubles_exact(single, s.n_cards)):
         return 0
     for e in range(entries):
         bk[e] = 0  # (a table of top 3 leaves the entries past it alone: none is read, all are copied)
     m = rounds - k
-    if m < SG_CHUNK // 2:
-        return 0  # (a chunk costs as much for one round as for SG_CHUNK: a few go in integers)
+    kernel = _dot_kernel()
+    if m < (2 if kernel else 3):
+        return 0  # (a chunk costs about as much for one round as for SG_CHUNK: measured on Macau's plans,
+        # one round in integers 17 us, a chunk 27 us with AVX2 and 46 without)
     if m > SG_CHUNK:
         m = SG_CHUNK
     start = ends[k - 1] if k else 0
@@ -158,10 +194,10 @@ cdef Py_ssize_t _shoe_chunk(shoe_state_t* s, const uint8_t* cards, const int64_t
     for q in range(s.rows * SG_CHUNK):
         acc[q] = 0.0
     if use_pairs:
-        sg_dot_rounds(BT, pairs.idx, pairs.width, pairs.n, pairs.dvalues, pairs.rows, acc)
+        sg_dot_rounds_at(kernel, BT, pairs.idx, pairs.width, pairs.n, pairs.dvalues, pairs.rows, acc)
     if single.n and single.rows:
-        sg_dot_rounds(BT, single.idx, single.width, single.n, single.dvalues, single.rows,
-                      acc + SG_CHUNK * pairs.rows)
+        sg_dot_rounds_at(kernel, BT, single.idx, single.width, single.n, single.dvalues, single.rows,
+                         acc + SG_CHUNK * pairs.rows)
     for r in range(m):
         for q in range(s.rows):
             out[(k + r) * s.rows + q] = <int64_t>acc[q * SG_CHUNK + r]
@@ -197,6 +233,34 @@ cdef Py_ssize_t _shoe_batch(shoe_state_t* s, const uint8_t* cards, const int64_t
             s.by_kind[s.fold[c]] -= 1
             s.n_cards -= 1
         k += 1
+    return rounds
+
+
+cdef Py_ssize_t _shoes_batch(shoe_state_t* s, const uint8_t* cards, const int64_t* ends, const int64_t* firsts,
+                             Py_ssize_t shoes, Py_ssize_t rounds, bint with_pairs, int64_t* out) noexcept nogil:
+    """``ShoeKernel.numerators_shoes``'s loop (its removals checked): each shoe from the unseen
+    cards of ``s`` now, by _shoe_batch; stops at a round whose sums do not all fit 64 bits
+    (returned: the rounds done; ``s`` then holds that round's unseen cards)."""
+    cdef int64_t cards0[52]
+    cdef int64_t kinds0[52]
+    cdef int64_t n0 = s.n_cards
+    cdef Py_ssize_t j, a, b, done, c
+    cdef const uint8_t* at = cards
+    for c in range(52):
+        cards0[c] = s.cards[c]
+        kinds0[c] = s.by_kind[c]
+    for j in range(shoes):
+        a = firsts[j]
+        b = firsts[j + 1] if j + 1 < shoes else rounds
+        if j:
+            for c in range(52):
+                s.cards[c] = cards0[c]
+                s.by_kind[c] = kinds0[c]
+            s.n_cards = n0
+        done = _shoe_batch(s, at, ends + a, b - a, with_pairs, out + a * s.rows)
+        if done < b - a:
+            return a + done
+        at += ends[b - 1]
     return rounds
 
 
@@ -407,4 +471,46 @@ cdef class ShoeKernel:
         with nogil:
             done = _shoe_batch(&self.s, &cards[0] if cards.shape[0] else NULL, &ends[0], rounds, with_pairs,
                                &out[0, 0] if self.s.rows else NULL)
+        return done
+
+    def numerators_shoes(self, const uint8_t[::1] cards, const int64_t[::1] ends, const int64_t[::1] firsts,
+                         int64_t[:, ::1] out, bint with_pairs=True):
+        """``numerators_batch`` for several shoes in one call: shoe j is the rounds
+        ``firsts[j]`` up to ``firsts[j + 1]`` (the last one up to ``len(ends)``), its cards the
+        next ``ends[its last round]`` of ``cards``, and its ``ends`` counted from its first
+        card; each shoe starts from the unseen cards the kernel holds now. Returns the rounds
+        done: len(ends), or the first round whose sums do not all fit 64 bits (its row of
+        ``out`` unwritten; the kernel then holds its unseen cards). ValueError, with nothing
+        changed, where ``out`` is not (len(ends), rows), ``firsts`` do not rise from 0 below
+        len(ends), a shoe's ``ends`` do not rise within the cards left, or a card is not left."""
+        cdef Py_ssize_t rounds = ends.shape[0], shoes = firsts.shape[0], j, k, i, a, b, start, at = 0, done
+        cdef int64_t left[52]
+        cdef uint8_t c
+        if out.shape[0] != rounds or out.shape[1] != self.s.rows:
+            raise ValueError(f"out must be ({rounds}, {self.s.rows}): a row of sums for each round")
+        if (shoes == 0) != (rounds == 0) or (shoes and firsts[0] != 0):
+            raise ValueError("firsts must rise from 0, a shoe's first round, below len(ends)")
+        for j in range(shoes):
+            a = firsts[j]
+            b = firsts[j + 1] if j + 1 < shoes else rounds
+            if b <= a or b > rounds:
+                raise ValueError("firsts must rise from 0, a shoe's first round, below len(ends)")
+            for c in range(52):
+                left[c] = self.s.cards[c]
+            start = 0
+            for k in range(a, b):
+                if ends[k] < start or ends[k] > cards.shape[0] - at:
+                    raise ValueError("a shoe's ends must rise from 0 to at most the cards left")
+                for i in range(at + start, at + ends[k]):
+                    c = cards[i]
+                    if c >= 52 or left[c] == 0:
+                        raise ValueError(f"no card of code {c} is left to remove")
+                    left[c] -= 1
+                start = ends[k]
+            at += start
+        if rounds == 0:
+            return 0
+        with nogil:
+            done = _shoes_batch(&self.s, &cards[0] if cards.shape[0] else NULL, &ends[0], &firsts[0], shoes,
+                                rounds, with_pairs, &out[0, 0] if self.s.rows else NULL)
         return done
