@@ -76,27 +76,25 @@ class _Cards(NamedTuple):
     cards: tuple[Card, ...]
 
 
-class Seen:
+class Seen(NamedTuple):
     """A record accepted by the fast pass, as much of it as ``sanggong.detection`` reads:
-    the fields of a ``RoundRecord`` of the same names (its cards made when first read), and
+    the fields of a ``RoundRecord`` of the same names (its cards made when read), and
     ``codes`` (the hands' card codes, the banker's first, three a hand) and
-    ``burned_codes``. Immutable once made."""
+    ``burned_codes``. ``FastReplay.run`` hands these fields as a plain tuple, in this order
+    (``Seen._make`` makes one of it)."""
 
-    __slots__ = ("_hands", "bets", "burned_codes", "carried", "codes", "round", "round_in_shoe", "shoe")
-
-    def __init__(self, round_: int, shoe: int, round_in_shoe: int, bets: Mapping[str, Any],
-                 carried: Mapping[str, Any], codes: bytes, burned_codes: bytes) -> None:
-        self.round, self.shoe, self.round_in_shoe = round_, shoe, round_in_shoe
-        self.bets, self.carried = bets, carried
-        self.codes, self.burned_codes = codes, burned_codes
-        self._hands: list[_Cards] | None = None
+    round: int
+    shoe: int
+    round_in_shoe: int
+    bets: Mapping[str, Any]
+    carried: Mapping[str, Any]
+    codes: bytes
+    burned_codes: bytes
 
     def _cards(self) -> list[_Cards]:
-        if self._hands is None:
-            codes = self.codes
-            self._hands = [_Cards((_CARDS[codes[i]], _CARDS[codes[i + 1]], _CARDS[codes[i + 2]]))
-                           for i in range(0, len(codes), 3)]
-        return self._hands
+        codes = self.codes
+        return [_Cards((_CARDS[codes[i]], _CARDS[codes[i + 1]], _CARDS[codes[i + 2]]))
+                for i in range(0, len(codes), 3)]
 
     @property
     def banker(self) -> _Cards:
@@ -474,14 +472,15 @@ class FastReplay:
         return self.run(iter(((0, line),)), carried_on)[2] is None
 
     def run(self, lines: Iterator[tuple[int, Any]], carried_on: Callable[[Mapping[str, Any], Mapping[str, Any]], bool],
-            tick: Callable[[int], None] | None = None, seen: list[Seen] | None = None,
+            tick: Callable[[int], None] | None = None, seen: list[tuple[Any, ...]] | None = None,
             most: int = -1) -> tuple[int, Any, tuple[int, Any] | None]:
         """Accept the lines of ``lines`` (numbered) while each is the next record: returns
         how many it accepted, the last of them (None if none) and the first line it did not
         accept (its number and text; None at the end of ``lines``, or after ``most`` lines
         accepted), which it leaves to the full checks (nothing changed by it, whatever it
         is). ``tick(number)`` is called after every 4096 lines accepted; each line accepted
-        is added to ``seen`` as the record ``record()`` would give."""
+        is added to ``seen`` as a tuple of the fields of the ``Seen`` that ``record()`` would
+        give (``Seen._make`` makes it one)."""
         accepted, last, rest = 0, None, None
         if not self.ok:
             return 0, None, next(lines, None)
@@ -528,8 +527,8 @@ class FastReplay:
                 carried, carried_value, bets_value = (settled[2], settled[7]), settled[6], slip[0]
                 if seen is not None:
                     rows = self.seen_rows or self._seen_rows()
-                    seen.append(Seen(self.round + accepted + 1, self.shoe_number, rows[2][k], slip[0], settled[6],
-                                     rows[0][k], rows[1][k]))
+                    seen.append((self.round + accepted + 1, self.shoe_number, rows[2][k], slip[0], settled[6],
+                                 rows[0][k], rows[1][k]))  # (Seen's fields)
                 k += 1
                 accepted += 1
                 last = line

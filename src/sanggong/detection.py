@@ -167,23 +167,27 @@ def _anonymous(rules: RuleSet, bet: str) -> str:
     return f"position {spec.position}" if spec.kind in ON_HAND and spec.position > 0 else "table"
 
 
-_BATCH_ROUNDS = 2048  # rounds of ended shoes evaluated and tallied at once (numpy's calls paid once for them)
+_BATCH_ROUNDS = 4096  # rounds of ended shoes evaluated and tallied at once (numpy's calls paid once for them)
 _IN_FLIGHT = 2  # batches started before the oldest is tallied (the helper thread's head start)
 
 
 class _Shoe(NamedTuple):
-    """An ended shoe with a stake, kept until its batch is tallied."""
+    """An ended shoe with a stake, kept until its batch is tallied: where its cards and its
+    rounds begin in the batch's, and the decision sets staked in it."""
 
-    codes: bytes  # the cards seen in its rounds, in order
-    ends: list[int]  # where each round's cards end in codes
-    sets: frozenset[int]  # the decision sets staked in it
+    base: int
+    first: int
+    sets: frozenset[int]
 
 
 class _Batch(NamedTuple):
-    """Ended shoes whose sums are being computed (by the helper thread, or done), and their
-    rounds with a stake: each one's row among the shoes' rounds, its round and its set."""
+    """Ended shoes whose sums are being computed (by the helper thread, or done): their cards
+    one after the other (``codes``), each round's end among its shoe's (``ends``), and their
+    rounds with a stake: each one's row among the batch's rounds, its round and its set."""
 
     shoes: list[_Shoe]
+    codes: bytes
+    ends: npt.NDArray[np.int64]
     rows: list[int]
     rounds: list[int]
     sets: list[int]
@@ -242,11 +246,13 @@ class _Reader:
         self.helper: ThreadPoolExecutor | None = ThreadPoolExecutor(1, "sanggong-detect") if helper else None
         self.shoe: int | None = None
         self.live = False  # the shoe's earlier cards are known (it began in the log)
-        self.codes = bytearray()  # the cards seen in the shoe's rounds, in order
-        self.ends: list[int] = []  # where each round's cards end in codes
+        self.codes = bytearray()  # the cards seen in the rounds of the shoes not yet in a batch, this one's included
+        self.ends: list[int] = []  # where each of those rounds' cards end, counted from its shoe's first card
+        self.base = 0  # where this shoe's cards and rounds begin in them
+        self.begins = 0
         self.staked: tuple[list[int], list[int], list[int]] = ([], [], [])  # the rounds with a stake of the shoes
         # not yet in a batch, this one's included: each one's row among their rounds, its round, its decision set
-        self.shoe_sets: set[int] = set()  # the decision sets staked in this shoe
+        self.staked_at = 0  # where this shoe's rounds with a stake begin in them
         self.carried: Mapping[str, Any] = {}
         self.decided: dict[tuple[int, int], tuple[Any, Any, int]] | None = {} if shared else None
         self.set_ids: dict[tuple[tuple[str, str, float, bool], ...], int] = {}  # a decision set's id by its content
@@ -269,7 +275,6 @@ class _Reader:
         self.points: list[list[tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]]] = []  # (see _Tally)
         self.room: list[int] = []  # the points each player has room for
         self.pending: list[_Shoe] = []  # ended shoes not yet in a batch
-        self.pending_rounds = 0
         self.batches: deque[_Batch] = deque()
         self.records = 0
         self.skipped = 0
@@ -329,84 +334,96 @@ class _Reader:
             decided[(id(bets), id(carried))] = (bets, carried, found)
         return found
 
-    def feed(self, record: RoundRecord | Any) -> None:
-        """Read the next record (a ``RoundRecord``, or what ``LogReader._seen`` yields)."""
-        self.records += 1
-        if record.shoe != self.shoe or self.fresh_each:
-            self._close_shoe()
-            self.shoe, self.live = record.shoe, record.round_in_shoe == 1
-            # (a shoe begun before the log: its earlier cards are unknown)
-        if not self.live:
-            self.skipped += 1
-            self.carried = record.carried
-            return
-        bets, carried = record.bets, self.carried
-        found = self.decided.get((id(bets), id(carried))) if self.decided is not None else None
-        number = found[2] if found is not None and found[0] is bets and found[1] is carried else \
-            self._decisions(bets, carried)
-        if number >= 0:
-            rows, rounds, sets = self.staked
-            rows.append(self.pending_rounds + len(self.ends))
-            rounds.append(record.round)
-            sets.append(number)
-            self.shoe_sets.add(number)
-        self.carried = record.carried
-        codes = self.codes
-        seen: Any = record if hasattr(record, "codes") else None
-        if seen is not None:  # (a record the fast pass accepted: its cards' codes, the banker's first)
-            codes.extend(seen.codes)
-            if self.burned_seen:
-                codes.extend(seen.burned_codes)
+    def feed(self, record: RoundRecord | tuple[Any, ...]) -> None:
+        """Read the next record: a ``RoundRecord``, or what ``LogReader._seen_lists`` yields
+        of a record the fast pass accepted (a ``_fastlog.Seen``, or the tuple of its fields:
+        round, shoe, round in shoe, bets, carried, the hands' card codes, the banker's first,
+        and the burned cards' codes)."""
+        if isinstance(record, tuple):
+            number, shoe, in_shoe, bets, carried_on, codes, burned_codes = record
         else:
+            number, shoe, in_shoe, bets, carried_on = record.round, record.shoe, record.round_in_shoe, \
+                record.bets, record.carried
             banker = record.banker
             hands = (banker, *record.hands.values()) if banker is not None else record.hands.values()
-            codes.extend([c.code for hand in hands for c in hand.cards])
-            if self.burned_seen:
-                codes.extend([c.code for c in record.burned])
-        self.ends.append(len(codes))
+            codes = bytes([c.code for hand in hands for c in hand.cards])
+            burned_codes = bytes([c.code for c in record.burned])
+        self.records += 1
+        if shoe != self.shoe or self.fresh_each:
+            self._close_shoe()
+            self.shoe, self.live = shoe, in_shoe == 1  # (a shoe begun before the log: its earlier cards are unknown)
+        if not self.live:
+            self.skipped += 1
+            self.carried = carried_on
+            return
+        carried = self.carried
+        found = self.decided.get((id(bets), id(carried))) if self.decided is not None else None
+        chosen = found[2] if found is not None and found[0] is bets and found[1] is carried else \
+            self._decisions(bets, carried)
+        if chosen >= 0:
+            rows, rounds, sets = self.staked
+            rows.append(len(self.ends))
+            rounds.append(number)
+            sets.append(chosen)
+        self.carried = carried_on
+        self.codes.extend(codes)
+        if self.burned_seen:
+            self.codes.extend(burned_codes)
+        self.ends.append(len(self.codes) - self.base)
 
     def feed_many(self, records: list[Any]) -> None:
         """``feed`` each of ``records`` in turn (what ``LogReader._seen_lists`` yields): the
-        records the fast pass accepted within a shoe already begun in a loop of its own,
-        its state in locals (the rest by ``feed``)."""
-        decided, burned_seen, fresh_each = self.decided, self.burned_seen, self.fresh_each
-        codes, ends, (rows, rounds, sets), shoe_sets = self.codes, self.ends, self.staked, self.shoe_sets
-        fast = 0
+        records the fast pass accepted within a shoe already begun (tuples) in a loop of its
+        own, its state in locals (the rest by ``feed``)."""
+        decided, burned_seen = self.decided, self.burned_seen
+        quick = decided is not None and not self.fresh_each
+        codes, ends, (rows, rounds, sets) = self.codes, self.ends, self.staked
+        shoe, live, carried, base, fast = self.shoe, self.live, self.carried, self.base, 0
+        last_bets = last_carried = None
+        last = -1
         for record in records:
-            if type(record) is RoundRecord or fresh_each or record.shoe != self.shoe or not self.live \
-                    or decided is None:
+            if type(record) is not tuple or not quick or record[1] != shoe or not live:
+                self.carried = carried
                 self.feed(record)  # (a shoe's first round, a shoe begun before the log, or a full check's record)
-                codes, ends, (rows, rounds, sets), shoe_sets = self.codes, self.ends, self.staked, self.shoe_sets
+                codes, ends, (rows, rounds, sets) = self.codes, self.ends, self.staked
+                shoe, live, carried, base = self.shoe, self.live, self.carried, self.base
                 continue
-            fast += 1
-            bets, carried = record.bets, self.carried
-            found = decided.get((id(bets), id(carried)))
-            number = found[2] if found is not None and found[0] is bets and found[1] is carried else \
-                self._decisions(bets, carried)
-            if number >= 0:
-                rows.append(self.pending_rounds + len(ends))
-                rounds.append(record.round)
-                sets.append(number)
-                shoe_sets.add(number)
-            self.carried = record.carried
-            codes.extend(record.codes)
+            number, _, _, bets, carried_on, hands, burned = record
+            if bets is not last_bets or carried is not last_carried:
+                found = decided.get((id(bets), id(carried)))  # type: ignore[union-attr]
+                last = found[2] if found is not None and found[0] is bets and found[1] is carried else \
+                    self._decisions(bets, carried)
+                last_bets, last_carried = bets, carried
+            if last >= 0:
+                rows.append(len(ends))
+                rounds.append(number)
+                sets.append(last)
+            carried = carried_on
+            codes.extend(hands)
             if burned_seen:
-                codes.extend(record.burned_codes)
-            ends.append(len(codes))
+                codes.extend(burned)
+            ends.append(len(codes) - base)
+            fast += 1
+        self.carried = carried
         self.records += fast
 
     def _close_shoe(self) -> None:
         """Keep the shoe for its batch (a shoe without a stake: only its cards checked)."""
-        if not self.ends:
+        base, first = self.base, self.begins
+        if len(self.ends) == first:
             return
-        shoe = _Shoe(bytes(self.codes), self.ends, frozenset(self.shoe_sets))
-        self.codes, self.ends, self.shoe_sets = bytearray(), [], set()
-        if not shoe.sets:
-            self._shoe_evs(shoe)  # (the error a shoe of cards it cannot hold raises)
+        sets = frozenset(self.staked[2][self.staked_at:])
+        self.staked_at = len(self.staked[2])
+        if not sets:
+            try:
+                self._shoe_evs(bytes(self.codes[base:]), self.ends[first:], [])  # (the error a shoe of cards it
+                # cannot hold raises)
+            finally:
+                del self.codes[base:], self.ends[first:]
             return
-        self.pending.append(shoe)
-        self.pending_rounds += len(shoe.ends)
-        if self.pending_rounds >= _BATCH_ROUNDS:
+        self.pending.append(_Shoe(base, first, sets))
+        self.base, self.begins = len(self.codes), len(self.ends)
+        if len(self.ends) >= _BATCH_ROUNDS:
             self._submit()
 
     def _plan(self, bets: frozenset[str]) -> None:
@@ -432,23 +449,23 @@ class _Reader:
         tally the oldest batch if more than ``_IN_FLIGHT`` are started."""
         from . import shoe
 
-        shoes, self.pending, self.pending_rounds = self.pending, [], 0
-        (rows, rounds, sets), self.staked = self.staked, ([], [], [])
+        shoes, self.pending = self.pending, []
+        (rows, rounds, sets), self.staked, self.staked_at = self.staked, ([], [], []), 0
+        codes, ends = bytes(self.codes), np.array(self.ends, dtype=np.int64)
+        self.codes, self.ends, self.base, self.begins = bytearray(), [], 0, 0
         set_bets = self.set_bets
         bets = frozenset().union(*[set_bets[s] for s in set().union(*[s.sets for s in shoes])])
         self._plan(bets)
         plan, staked = self.plan, sorted(bets)
         plan_rows = [self.row_of[bet] for bet in staked]
-        firsts = np.cumsum([0] + [len(s.ends) for s in shoes[:-1]])
-        task = (self.kernel, self.fresh_counts, b"".join([s.codes for s in shoes]),
-                np.array([e for s in shoes for e in s.ends], dtype=np.int64), firsts, len(plan.rows),
-                any(plan.rows[r].part == shoe.PAIRS for r in plan_rows))
+        task = (self.kernel, self.fresh_counts, codes, ends, np.array([s.first for s in shoes], dtype=np.int64),
+                len(plan.rows), any(plan.rows[r].part == shoe.PAIRS for r in plan_rows))
         if self.helper is not None:
             sums = self.helper.submit(_sums, *task)
         else:
             sums = Future()
             sums.set_result(_sums(*task))
-        self.batches.append(_Batch(shoes, rows, rounds, sets, staked, plan, plan_rows, sums))
+        self.batches.append(_Batch(shoes, codes, ends, rows, rounds, sets, staked, plan, plan_rows, sums))
         if len(self.batches) > _IN_FLIGHT:
             self._tally(self.batches.popleft())
 
@@ -456,33 +473,37 @@ class _Reader:
         """Every round's EV of each bet of the batch: (rounds, bets), each the exact sum over
         the exact count, correctly rounded (``ShoeEvaluator.float_evs``'s floats)."""
         out, done = batch.sums.result()
-        total = sum(self.fresh_counts)
-        unseen = [total - start for s in batch.shoes for start in [0, *s.ends[:-1]]]
-        if done == len(unseen) and min(unseen) >= 6:
+        seen = np.empty_like(batch.ends)  # the cards seen before each round
+        seen[0] = 0
+        seen[1:] = batch.ends[:-1]
+        firsts = [s.first for s in batch.shoes]
+        seen[firsts] = 0
+        unseen = sum(self.fresh_counts) - seen
+        if done == len(unseen) and unseen.min() >= 6:
             fast = _divided(out[:, batch.plan_rows], tuple(batch.plan.rows[r] for r in batch.plan_rows), unseen)
             if fast is not None:
                 return fast
         evs = np.zeros((len(unseen), len(batch.bets)))
-        at = 0
-        for s in batch.shoes:  # one shoe at a time, as ShoeEvaluator reads it (and refuses what it refuses)
-            evs[at:at + len(s.ends)] = self._shoe_evs(s, batch.bets)[0]
-            at += len(s.ends)
+        for j, s in enumerate(batch.shoes):  # one shoe at a time, as ShoeEvaluator reads it (and refuses what it
+            # refuses)
+            end = firsts[j + 1] if j + 1 < len(firsts) else len(unseen)
+            cards = batch.codes[s.base:s.base + int(batch.ends[end - 1])]
+            evs[s.first:end] = self._shoe_evs(cards, batch.ends[s.first:end].tolist(), batch.bets)[0]
         return evs
 
-    def _shoe_evs(self, shoe_: _Shoe, staked: list[str] | None = None) -> tuple[npt.NDArray[np.float64], list[str]]:
-        """One shoe's EVs of the bets ``staked`` (sorted; None: those it stakes): (rounds,
-        bets), and those bets; in Python's integers where the doubles would not be exact."""
+    def _shoe_evs(self, codes: bytes, ends: list[int], staked: list[str]) -> tuple[npt.NDArray[np.float64], list[str]]:
+        """One shoe's EVs of the bets ``staked`` (sorted) before each of its rounds (their
+        cards ``codes``, each one's ending at ``ends``): (rounds, bets), and those bets; in
+        Python's integers where the doubles would not be exact."""
         from . import shoe
 
-        if staked is None:
-            staked = sorted(frozenset().union(*[self.set_bets[s] for s in shoe_.sets]))
-        bets, ends = frozenset(staked), shoe_.ends
+        bets = frozenset(staked)
         total = sum(self.fresh_counts)
         unseen = [total] + [total - e for e in ends[:-1]]
         if not staked or unseen[-1] < 6:  # nothing to evaluate (its cards checked), or too few cards
-            seen = np.bincount(np.frombuffer(shoe_.codes, dtype=np.uint8), minlength=52)
+            seen = np.bincount(np.frombuffer(codes, dtype=np.uint8), minlength=52)
             if unseen[-1] < 6 or (seen > np.array(self.fresh_counts)).any():
-                return self._shoe_evs_slowly(shoe_, staked)
+                return self._shoe_evs_slowly(codes, ends, staked)
             return np.zeros((len(ends), 0)), []
         self._plan(bets)
         if self.own_kernel is None:
@@ -493,15 +514,15 @@ class _Reader:
         kernel.set_counts(self.fresh_counts)
         out = np.empty((len(ends), len(plan.rows)), dtype=np.int64)
         try:
-            done = kernel.numerators_batch(np.frombuffer(shoe_.codes, dtype=np.uint8), np.array(ends, dtype=np.int64),
+            done = kernel.numerators_batch(np.frombuffer(codes, dtype=np.uint8), np.array(ends, dtype=np.int64),
                                            out, with_pairs)
         except ValueError:  # a card the shoe no longer holds: the error one round at a time raises
-            return self._shoe_evs_slowly(shoe_, staked)
+            return self._shoe_evs_slowly(codes, ends, staked)
         sums = out[:done, rows].tolist()
         for k in range(done, len(ends)):  # sums beyond 64 bits: the rest one round at a time
             found = kernel.numerators(with_pairs)
             sums.append([found[r] for r in rows])
-            for code in shoe_.codes[ends[k - 1] if k else 0:ends[k]]:
+            for code in codes[ends[k - 1] if k else 0:ends[k]]:
                 kernel.remove(code)
         scale = [(plan.rows[r].denominator, plan.rows[r].part) for r in rows]
         evs = []
@@ -511,28 +532,30 @@ class _Reader:
             evs.append([x / (d * totals[part]) for x, (d, part) in zip(row, scale, strict=True)])
         return np.array(evs, dtype=np.float64).reshape(len(ends), len(staked)), staked
 
-    def _shoe_evs_slowly(self, shoe_: _Shoe, staked: list[str]) -> tuple[npt.NDArray[np.float64], list[str]]:
+    def _shoe_evs_slowly(self, codes: bytes, ends: list[int], staked: list[str]) \
+            -> tuple[npt.NDArray[np.float64], list[str]]:
         """``_shoe_evs`` by a ``ShoeEvaluator``, round by round: for a shoe whose cards it
         refuses (its ValueError, raised where reading one round at a time raises it)."""
         from .shoe import ShoeEvaluator
 
         evaluator = ShoeEvaluator(self.rules)
         evs, start = [], 0
-        for end in shoe_.ends:
+        for end in ends:
             found = evaluator.float_evs()
             evs.append([found[bet] for bet in staked])
-            evaluator.remove([Card(c) for c in shoe_.codes[start:end]])
+            evaluator.remove([Card(c) for c in codes[start:end]])
             start = end
-        return np.array(evs, dtype=np.float64).reshape(len(shoe_.ends), len(staked)), staked
+        return np.array(evs, dtype=np.float64).reshape(len(ends), len(staked)), staked
 
     def _tally(self, batch: _Batch) -> None:
         """Tally a batch's stakes, once its sums are done."""
-        self._add(batch.shoes, batch.rows, batch.rounds, batch.sets, batch.bets, self._evs(batch))
+        shoe_ends = np.array([s.first for s in batch.shoes[1:]] + [len(batch.ends)], dtype=np.int64)
+        self._add(shoe_ends, batch.rows, batch.rounds, batch.sets, batch.bets, self._evs(batch))
 
-    def _add(self, shoes: list[_Shoe], rows: list[int], rounds: list[int], sets: list[int], bets: list[str],
-             ev: npt.NDArray[np.float64]) -> None:
-        """Add the stakes of ``shoes`` (their rounds with a stake: ``rows`` among the shoes'
-        rounds, ``rounds`` their numbers, ``sets`` their decision sets) to every player's
+    def _add(self, shoe_ends: npt.NDArray[np.int64], rows: list[int], rounds: list[int], sets: list[int],
+             bets: list[str], ev: npt.NDArray[np.float64]) -> None:
+        """Add the stakes of shoes (each one's rounds ending before ``shoe_ends``; their rounds
+        with a stake: ``rows``, ``rounds`` their numbers, ``sets`` their decision sets) to every player's
         sums, their EVs ``ev`` (each round's EV of each of ``bets``): the kernel's
         ``tally_stakes`` (each stake's EV, the sums of the stakes, and the martingale
         differences Y_k, see the module's doc); then each player's first and last round,
@@ -554,7 +577,7 @@ class _Reader:
         chosen = np.array(sets, dtype=np.int64)
         counts = set_start[chosen + 1] - set_start[chosen]
         at_stake = np.empty(int(counts.sum()))
-        _impl.kernels.tally_stakes(ev, np.cumsum([len(s.ends) for s in shoes]), np.array(rows, dtype=np.int64),
+        _impl.kernels.tally_stakes(ev, shoe_ends, np.array(rows, dtype=np.int64),
                                    chosen, set_start, player, bet, amount, first, fresh, column, self.sums,
                                    at_stake)
         kinds, first_at = np.unique(chosen, return_index=True)  # each set's first and last round in the batch

@@ -604,12 +604,16 @@ class LogReader:
         """The records, checked as ``verify_log`` checks them (the fast pass included): a
         ``RoundRecord``, or for a line the fast pass accepted a ``_fastlog.Seen`` (what
         ``sanggong.detection`` reads of it)."""
+        from ._fastlog import Seen
+
         for chunk in self._seen_lists():
-            yield from chunk
+            for record in chunk:
+                yield Seen._make(record) if type(record) is tuple else record
 
     def _seen_lists(self) -> Iterator[list[Any]]:
         """``_seen``'s records, some at a time (as many as the fast pass accepts in a go,
-        up to ``_SEEN_AT_A_TIME``; a record of the full checks alone)."""
+        up to ``_SEEN_AT_A_TIME``; a record of the full checks alone), those of the fast
+        pass's own loop as plain tuples of ``Seen``'s fields."""
         verifier = self._verifier
         lines = self._lines()
         for number, line in lines:

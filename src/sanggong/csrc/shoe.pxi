@@ -74,7 +74,14 @@ ctypedef struct shoe_part_t:
     int64_t n
     int64_t rows
     double most  # the largest |value| (rounded up), times the weights' bound factor (see _narrow)
-    const double* dvalues  # values as doubles (exact where _doubles_exact holds: only read then)
+    # the layout in doubles (sg_dot_rounds; pairs and single, without suit ties): the multisets by their
+    # number w of entries other than the padding 1, w = 1 .. width, those entries alone: group w is the
+    # multisets dstart[w] .. dstart[w + 1] - 1, their entries at didx + doff[w] (w a multiset), their
+    # values at dvalues + dstart[w] * rows (exact where _doubles_exact holds: only read then)
+    const uint16_t* didx
+    const double* dvalues
+    int64_t dstart[8]
+    int64_t doff[8]
 
 
 ctypedef struct shoe_state_t:
@@ -148,75 +155,111 @@ cdef inline bint _doubles_exact(const shoe_part_t* p, int64_t n_cards) noexcept 
     return largest * p.most < 4503599627370496.0  # 2**52
 
 
-cdef Py_ssize_t _shoe_chunk(shoe_state_t* s, const uint8_t* cards, const int64_t* ends, Py_ssize_t k,
-                            Py_ssize_t rounds, bint with_pairs, int64_t* out) noexcept nogil:
-    """Up to SG_CHUNK rounds from round k in doubles (sg_dot_rounds), their cards removed
-    after each; where at least two rounds are left (three without AVX2), the shoe has neither suit tie
-    terms nor Pair Plus rows, and the sums are exact in doubles for its unseen cards now
-    (the most the chunk's rounds see). Returns the rounds done (0: none, the caller sums
-    them in integers)."""
+cdef inline void _dot_part(int kernel, const double* BT, const shoe_part_t* p, double* acc) noexcept nogil:
+    """A part's sums in doubles for SG_CHUNK rounds (sg_dot_rounds), its multisets a group
+    of each number of entries at a time, the padding left out."""
+    cdef int64_t w, count
+    for w in range(1, p.width + 1):
+        count = p.dstart[w + 1] - p.dstart[w]
+        if count > 0:
+            sg_dot_rounds_at(kernel, BT, p.didx + p.doff[w], w, count, p.dvalues + p.dstart[w] * p.rows, p.rows, acc)
+
+
+ctypedef struct rounds_t:
+    # where numerators_shoes' loop is: rounds of shoes one after the other (shoe j: rounds firsts[j] ..
+    # firsts[j + 1] - 1, its cards from `base` on, its ends counted from there), each shoe from the state
+    # the call began with (cards0, kinds0, n0)
+    const uint8_t* cards
+    const int64_t* ends
+    const int64_t* firsts
+    Py_ssize_t shoes
+    Py_ssize_t shoe  # the shoe of the round the state is at
+    Py_ssize_t base
+    int64_t cards0[52]
+    int64_t kinds0[52]
+    int64_t n0
+
+
+cdef inline void _at_round(shoe_state_t* s, rounds_t* w, Py_ssize_t k) noexcept nogil:
+    """The state before round k: the call's first state again where k begins the next shoe."""
+    cdef Py_ssize_t c
+    if w.shoe + 1 < w.shoes and w.firsts[w.shoe + 1] == k:
+        w.base += w.ends[k - 1]
+        w.shoe += 1
+        for c in range(52):
+            s.cards[c] = w.cards0[c]
+            s.by_kind[c] = w.kinds0[c]
+        s.n_cards = w.n0
+
+
+cdef inline void _remove_round(shoe_state_t* s, const rounds_t* w, Py_ssize_t k) noexcept nogil:
+    """Round k's cards out of the state (the state at round k)."""
+    cdef Py_ssize_t i
+    cdef uint8_t c
+    for i in range(w.base + (w.ends[k - 1] if k > w.firsts[w.shoe] else 0), w.base + w.ends[k]):
+        c = w.cards[i]
+        s.cards[c] -= 1
+        s.by_kind[s.fold[c]] -= 1
+        s.n_cards -= 1
+
+
+cdef Py_ssize_t _rounds_sums(shoe_state_t* s, const uint8_t* cards, const int64_t* ends, const int64_t* firsts,
+                             Py_ssize_t shoes, Py_ssize_t rounds, bint with_pairs, int64_t* out) noexcept nogil:
+    """``ShoeKernel.numerators_shoes``'s loop (its removals checked by the caller): each
+    round's sums into its row of ``out``, then the round's cards out of the state. Rounds go
+    SG_CHUNK at a time in doubles (sg_dot_rounds, whatever shoes they are of) where the
+    state has neither suit tie terms nor Pair Plus rows and the sums are exact in doubles
+    for the most cards a chunk's rounds see, and at least two rounds are left (three
+    without AVX2); the others one at a time in integers, stopping at a round whose sums do
+    not all fit 64 bits (returned: the rounds done; the state is then that round's)."""
     cdef const shoe_part_t* pairs = &s.part[PART_PAIRS]
     cdef const shoe_part_t* single = &s.part[PART_SINGLE]
     cdef bint use_pairs = with_pairs and pairs.n > 0 and pairs.rows > 0
+    cdef bint doubles = not s.ties and not s.part[PART_CARDS].rows and s.kinds <= 13
     cdef double BT[(SG_BINOM_STRIDE * 13 + 1) * SG_CHUNK]
     cdef double acc[SG_MAX_EV_ROWS * SG_CHUNK]
     cdef int64_t bk[SG_BINOM_STRIDE * 13 + 1]
-    cdef Py_ssize_t m, r, e, q, i, start, entries = SG_BINOM_STRIDE * s.kinds + 1
-    cdef uint8_t c
-    cdef int kernel
-    if s.ties or s.part[PART_CARDS].rows or s.kinds > 13 or (use_pairs and not _doubles_exact(pairs, s.n_cards)) \
-            or (single.n and not _doubles_exact(single, s.n_cards)):
-        return 0
+    cdef sg_i128 sums[SG_MAX_EV_ROWS]
+    cdef Py_ssize_t k = 0, m, r, e, q, c, most, entries = SG_BINOM_STRIDE * s.kinds + 1
+    cdef int kernel = _dot_kernel()
+    cdef Py_ssize_t least = 2 if kernel else 3  # (a chunk costs about as much for one round as for SG_CHUNK: on
+    # Macau's plans one round in integers takes 17 us, a chunk 23 us with AVX2 and 35 without)
+    cdef rounds_t w
+    w.cards, w.ends, w.firsts, w.shoes, w.shoe, w.base, w.n0 = cards, ends, firsts, shoes, 0, 0, s.n_cards
+    for c in range(52):
+        w.cards0[c] = s.cards[c]
+        w.kinds0[c] = s.by_kind[c]
     for e in range(entries):
         bk[e] = 0  # (a table of top 3 leaves the entries past it alone: none is read, all are copied)
-    m = rounds - k
-    kernel = _dot_kernel()
-    if m < (2 if kernel else 3):
-        return 0  # (a chunk costs about as much for one round as for SG_CHUNK: measured on Macau's plans,
-        # one round in integers 17 us, a chunk 27 us with AVX2 and 46 without)
-    if m > SG_CHUNK:
-        m = SG_CHUNK
-    start = ends[k - 1] if k else 0
-    for r in range(SG_CHUNK):
-        if r < m:
-            sg_binoms(s.by_kind, s.kinds, 6 if use_pairs else 3, bk)
-            for e in range(entries):
-                BT[e * SG_CHUNK + r] = <double>bk[e]
-            for i in range(start, ends[k + r]):
-                c = cards[i]
-                s.cards[c] -= 1
-                s.by_kind[s.fold[c]] -= 1
-                s.n_cards -= 1
-            start = ends[k + r]
-        else:
-            for e in range(entries):
-                BT[e * SG_CHUNK + r] = 0.0
-    for q in range(s.rows * SG_CHUNK):
-        acc[q] = 0.0
-    if use_pairs:
-        sg_dot_rounds_at(kernel, BT, pairs.idx, pairs.width, pairs.n, pairs.dvalues, pairs.rows, acc)
-    if single.n and single.rows:
-        sg_dot_rounds_at(kernel, BT, single.idx, single.width, single.n, single.dvalues, single.rows,
-                         acc + SG_CHUNK * pairs.rows)
-    for r in range(m):
-        for q in range(s.rows):
-            out[(k + r) * s.rows + q] = <int64_t>acc[q * SG_CHUNK + r]
-    return m
-
-
-cdef Py_ssize_t _shoe_batch(shoe_state_t* s, const uint8_t* cards, const int64_t* ends, Py_ssize_t rounds,
-                            bint with_pairs, int64_t* out) noexcept nogil:
-    """``ShoeKernel.numerators_batch``'s loop (its removals checked): each round's sums
-    into its row of ``out``, then the round's cards out of the state; stops at a round
-    whose sums do not all fit 64 bits (returned: the rounds done)."""
-    cdef sg_i128 sums[SG_MAX_EV_ROWS]
-    cdef Py_ssize_t k, r, i, done
-    cdef uint8_t c
-    k = 0
     while k < rounds:
-        done = _shoe_chunk(s, cards, ends, k, rounds, with_pairs, out)
-        if done:
-            k += done
+        _at_round(s, &w, k)
+        m = rounds - k
+        if m > SG_CHUNK:
+            m = SG_CHUNK
+        most = w.n0 if w.shoe + 1 < shoes and firsts[w.shoe + 1] < k + m else s.n_cards  # (the most cards seen)
+        if doubles and m >= least and not (use_pairs and not _doubles_exact(pairs, most)) \
+                and not (single.n and not _doubles_exact(single, most)):
+            for r in range(SG_CHUNK):
+                if r < m:
+                    if r:
+                        _at_round(s, &w, k + r)
+                    sg_binoms(s.by_kind, s.kinds, 6 if use_pairs else 3, bk)
+                    for e in range(entries):
+                        BT[e * SG_CHUNK + r] = <double>bk[e]
+                    _remove_round(s, &w, k + r)
+                else:
+                    for e in range(entries):
+                        BT[e * SG_CHUNK + r] = 0.0
+            for q in range(s.rows * SG_CHUNK):
+                acc[q] = 0.0
+            if use_pairs:
+                _dot_part(kernel, BT, pairs, acc)
+            if single.n and single.rows:
+                _dot_part(kernel, BT, single, acc + SG_CHUNK * pairs.rows)
+            for r in range(m):
+                for q in range(s.rows):
+                    out[(k + r) * s.rows + q] = <int64_t>acc[q * SG_CHUNK + r]
+            k += m
             continue
         for r in range(s.rows):
             sums[r].lo = 0
@@ -227,40 +270,8 @@ cdef Py_ssize_t _shoe_batch(shoe_state_t* s, const uint8_t* cards, const int64_t
                 return k
         for r in range(s.rows):
             out[k * s.rows + r] = <int64_t>sums[r].lo
-        for i in range(ends[k - 1] if k else 0, ends[k]):
-            c = cards[i]
-            s.cards[c] -= 1
-            s.by_kind[s.fold[c]] -= 1
-            s.n_cards -= 1
+        _remove_round(s, &w, k)
         k += 1
-    return rounds
-
-
-cdef Py_ssize_t _shoes_batch(shoe_state_t* s, const uint8_t* cards, const int64_t* ends, const int64_t* firsts,
-                             Py_ssize_t shoes, Py_ssize_t rounds, bint with_pairs, int64_t* out) noexcept nogil:
-    """``ShoeKernel.numerators_shoes``'s loop (its removals checked): each shoe from the unseen
-    cards of ``s`` now, by _shoe_batch; stops at a round whose sums do not all fit 64 bits
-    (returned: the rounds done; ``s`` then holds that round's unseen cards)."""
-    cdef int64_t cards0[52]
-    cdef int64_t kinds0[52]
-    cdef int64_t n0 = s.n_cards
-    cdef Py_ssize_t j, a, b, done, c
-    cdef const uint8_t* at = cards
-    for c in range(52):
-        cards0[c] = s.cards[c]
-        kinds0[c] = s.by_kind[c]
-    for j in range(shoes):
-        a = firsts[j]
-        b = firsts[j + 1] if j + 1 < shoes else rounds
-        if j:
-            for c in range(52):
-                s.cards[c] = cards0[c]
-                s.by_kind[c] = kinds0[c]
-            s.n_cards = n0
-        done = _shoe_batch(s, at, ends + a, b - a, with_pairs, out + a * s.rows)
-        if done < b - a:
-            return a + done
-        at += ends[b - 1]
     return rounds
 
 
@@ -318,6 +329,7 @@ cdef class ShoeKernel:
         cdef const uint16_t[:, ::1] idx
         cdef const int64_t[:, ::1] values
         cdef const double[:, ::1] dvalues
+        cdef const uint16_t[::1] didx
         for q, (name, width, part_kinds, top) in enumerate(
                 (("pairs", 6, kinds, 6), ("single", 3, kinds, 3), ("cards", 3, 52, 3))):
             # every entry checked as given, before any cast could wrap it: a multiset holds
@@ -366,11 +378,24 @@ cdef class ShoeKernel:
                     raise ValueError(f"the shoe plan's {name} values pass the suit ties' bound, 2**59")
             idx_arr = np.ascontiguousarray(entry, dtype=np.uint16)
             val_arr = np.ascontiguousarray(raw_values, dtype=np.int64)
-            dval_arr = np.ascontiguousarray(raw_values, dtype=np.float64)  # (read only where exact: _doubles_exact)
+            # the layout in doubles (read only where exact, _doubles_exact, and never for suit ties or Pair Plus)
+            used = (entry != SG_BINOM_STRIDE * part_kinds).sum(axis=1) if n else np.zeros(0, np.int64)
+            order = np.argsort(used, kind="stable")
+            starts = np.searchsorted(used[order], np.arange(1, 9)) if n else np.zeros(8, np.int64)
+            compact = [np.sort(entry[order[starts[w - 1]:starts[w]]], axis=1)[:, :w].ravel()
+                       for w in range(1, width + 1)]  # (the padding, the largest entry, sorts last)
+            didx_arr = np.ascontiguousarray(np.concatenate(compact) if n else np.zeros(1), dtype=np.uint16)
+            dval_arr = np.ascontiguousarray(raw_values[order], dtype=np.float64)
             total += rows
             if total > SG_MAX_EV_ROWS:
                 raise ValueError(f"a shoe plan holds at most {SG_MAX_EV_ROWS} rows")
-            arrays += [idx_arr, val_arr, dval_arr]
+            arrays += [idx_arr, val_arr, dval_arr, didx_arr]
+            at = 0
+            for w in range(8):
+                self.s.part[q].dstart[w] = starts[w - 1] if w else 0
+                self.s.part[q].doff[w] = at
+                if 1 <= w <= width:
+                    at += len(compact[w - 1])
             self.s.part[q].n = n
             self.s.part[q].width = width
             self.s.part[q].rows = rows
@@ -384,6 +409,8 @@ cdef class ShoeKernel:
                 self.s.part[q].idx = &idx[0, 0]
                 self.s.part[q].values = &values[0, 0]
                 self.s.part[q].dvalues = &dvalues[0, 0]
+                didx = didx_arr
+                self.s.part[q].didx = &didx[0]
         self._arrays = arrays
         self.s.rows = total
         for q in range(52):
@@ -468,9 +495,10 @@ cdef class ShoeKernel:
             start = ends[k]
         if rounds == 0:
             return 0
+        cdef int64_t first = 0
         with nogil:
-            done = _shoe_batch(&self.s, &cards[0] if cards.shape[0] else NULL, &ends[0], rounds, with_pairs,
-                               &out[0, 0] if self.s.rows else NULL)
+            done = _rounds_sums(&self.s, &cards[0] if cards.shape[0] else NULL, &ends[0], &first, 1, rounds,
+                                with_pairs, &out[0, 0] if self.s.rows else NULL)
         return done
 
     def numerators_shoes(self, const uint8_t[::1] cards, const int64_t[::1] ends, const int64_t[::1] firsts,
@@ -511,6 +539,6 @@ cdef class ShoeKernel:
         if rounds == 0:
             return 0
         with nogil:
-            done = _shoes_batch(&self.s, &cards[0] if cards.shape[0] else NULL, &ends[0], &firsts[0], shoes,
+            done = _rounds_sums(&self.s, &cards[0] if cards.shape[0] else NULL, &ends[0], &firsts[0], shoes,
                                 rounds, with_pairs, &out[0, 0] if self.s.rows else NULL)
         return done

@@ -114,9 +114,10 @@ def _six_rows(multisets: npt.NDArray[np.int64], kinds: int) -> npt.NDArray[np.ui
     """Multisets (rows of counts by kind, at most 6 kinds held) as rows of 6 binomial-table
     indices, padded."""
     idx = np.full((len(multisets), 6), kinds * _STRIDE, dtype=np.uint16)
-    for i, row in enumerate(multisets):
-        held = np.flatnonzero(row)
-        idx[i, : len(held)] = held * _STRIDE + row[held]
+    held = multisets > 0
+    row, kind = np.nonzero(held)  # (row by row, each row's kinds in order)
+    place = (np.cumsum(held, axis=1) - 1)[row, kind]
+    idx[row, place] = kind * _STRIDE + multisets[row, kind]
     return idx
 
 
