@@ -436,16 +436,14 @@ def _direct_tally(case: dict[str, Any]) -> tuple[np.ndarray, list[float]]:
 
 
 @pytest.mark.parametrize("seed", range(6))
-def test_the_tally_kernels_against_the_definitions(seed: int) -> None:
+@pytest.mark.kernels
+def test_the_tally_kernels_against_the_definitions(impl: Any, seed: int) -> None:
     """tally_stakes, compiled and twin, against its definition written out (each stake in
     order, each Y_k summed directly over the stakes after k in its shoe)."""
-    import sanggong._core as core
-    import sanggong._pykernels as ref
-
     rng = np.random.default_rng(seed)
     case = _tally_case(rng)
     expected, at = _direct_tally(case)
-    for module in (core, ref):
+    for module in (impl,):
         mine = {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in case.items()}
         assert module.tally_stakes(**mine) == len(at)
         assert mine["at_stake"][: len(at)].tolist() == at
@@ -453,10 +451,8 @@ def test_the_tally_kernels_against_the_definitions(seed: int) -> None:
         assert mine["sums"] == pytest.approx(expected, rel=1e-12, abs=1e-15)
 
 
-def test_the_tally_kernels_refuse_an_index_out_of_range_and_change_nothing() -> None:
-    import sanggong._core as core
-    import sanggong._pykernels as ref
-
+@pytest.mark.kernels
+def test_the_tally_kernels_refuse_an_index_out_of_range_and_change_nothing(impl: Any) -> None:
     rng = np.random.default_rng(99)
     base = _tally_case(rng)
     bad: list[tuple[str, Any]] = [
@@ -470,7 +466,7 @@ def test_the_tally_kernels_refuse_an_index_out_of_range_and_change_nothing() -> 
         ("stake_first", base["stake_first"][:-1]), ("bet_fresh", base["bet_fresh"][:-1]),
         ("set_start", np.zeros(0, np.int64)),
     ]
-    for module in (core, ref):
+    for module in (impl,):
         for name, value in bad:
             case = {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in base.items()} | {name: value}
             before = case["sums"].copy()
@@ -515,3 +511,23 @@ def test_the_helper_thread_changes_nothing(tmp_path: Path, monkeypatch: Any) -> 
         monkeypatch.setattr(detection, "_second_core", lambda helper=helper: helper)
         found.append(detect(path, SMALL))
     assert found[0] == found[1] and found[0].points == found[1].points
+
+
+def test_the_core_tally_reads_copies_of_its_inputs() -> None:
+    """``at_stake`` or ``sums`` laid over the index arrays: the kernel reads the inputs it
+    checked (the same sums as separate arrays give); no input may be None."""
+    import sanggong._core as core
+
+    base = _tally_case(np.random.default_rng(5))
+    expected = {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in base.items()}
+    total = core.tally_stakes(**expected)
+    case = {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in base.items()}
+    laid = np.zeros(len(case["at_stake"]) + len(case["stake_player"]), np.int64)
+    laid[: len(case["stake_player"])] = case["stake_player"]
+    case["stake_player"] = laid[: len(case["stake_player"])]
+    case["at_stake"] = laid.view(np.float64)
+    assert core.tally_stakes(**case) == total
+    assert case["sums"].tolist() == expected["sums"].tolist()
+    for name in ("rows", "ev", "sums"):
+        with pytest.raises(TypeError):
+            core.tally_stakes(**(base | {name: None}))

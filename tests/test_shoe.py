@@ -498,3 +498,39 @@ def test_every_kernel_of_the_sums_in_doubles_gives_the_integer_sums(decks: int) 
         core._use_dot_kernel(before)
     with pytest.raises(ValueError, match="not available"):
         core._use_dot_kernel("sse9")
+
+
+def test_the_core_batches_read_copies_of_their_inputs() -> None:
+    """``out`` laid over ``ends`` or ``cards`` (or anything else changing them during the
+    call): the kernel reads the inputs it checked, and gives what separate arrays give; no
+    input may be None."""
+    import sanggong._core as core
+
+    rules = PRESETS["macau"]
+    plan = shoe_plan(rules, tuple(rules.bets))
+    rows, fresh = len(plan.rows), composition(rules.decks).tolist()
+    cards, ends = _rounds(np.random.default_rng(17), rules.decks, 12)
+    expected = np.zeros((len(ends), rows), np.int64)
+    assert core.ShoeKernel(plan, fresh).numerators_batch(cards, ends, expected) == len(ends)
+    for what in ("ends", "cards"):
+        for shoes in (False, True):
+            out = np.zeros((len(ends), rows), np.int64)
+            if what == "ends":
+                laid = out.ravel()[: len(ends)]
+                laid[:] = ends
+                args = (cards, laid)
+            else:
+                laid = out.view(np.uint8).ravel()[: len(cards)]
+                laid[:] = cards
+                args = (laid, ends)
+            kernel = core.ShoeKernel(plan, fresh)
+            done = kernel.numerators_shoes(*args, np.array([0], np.int64), out) if shoes else \
+                kernel.numerators_batch(*args, out)
+            assert done == len(ends) and out.tolist() == expected.tolist(), (what, shoes)
+    kernel = core.ShoeKernel(plan, fresh)
+    for args in ((None, ends, np.array([0], np.int64)), (cards, None, np.array([0], np.int64)),
+                 (cards, ends, None)):
+        with pytest.raises(TypeError):
+            kernel.numerators_shoes(*args, np.zeros((len(ends), rows), np.int64))
+    with pytest.raises(TypeError):
+        kernel.numerators_batch(None, ends, np.zeros((len(ends), rows), np.int64))

@@ -54,7 +54,7 @@ from .records._values import MONEY_KINDS
 from .rules import RuleSet
 from .settlement import TableSession
 
-__all__ = ["FastReplay", "Seen", "positioned_game"]
+__all__ = ["FastReplay", "Seen", "SeenRun", "positioned_game", "seen_in"]
 
 _NO_CARD = 255
 _FIELDS = ("round", "shoe", "round_in_shoe", "cut_card", "last_of_shoe", "head_card", "burned", "banker", "hands",
@@ -80,8 +80,8 @@ class Seen(NamedTuple):
     """A record accepted by the fast pass, as much of it as ``sanggong.detection`` reads:
     the fields of a ``RoundRecord`` of the same names (its cards made when read), and
     ``codes`` (the hands' card codes, the banker's first, three a hand) and
-    ``burned_codes``. ``FastReplay.run`` hands these fields as a plain tuple, in this order
-    (``Seen._make`` makes one of it)."""
+    ``burned_codes``. ``FastReplay.run`` hands the records it accepts as runs
+    (``SeenRun``), and ``seen_in`` makes a run's records."""
 
     round: int
     shoe: int
@@ -107,6 +107,30 @@ class Seen(NamedTuple):
     @property
     def burned(self) -> tuple[Card, ...]:
         return tuple([_CARDS[c] for c in self.burned_codes])
+
+
+class SeenRun(NamedTuple):
+    """Records the fast pass accepted one after the other within one shoe, as
+    ``FastReplay.run`` hands them (a plain tuple of these fields, in this order): the first
+    one's round, the shoe's number, its dealt arrays (``FastReplay.dealt``: the hands'
+    codes, the burned cards' codes and counts, each round's round in the shoe), the first
+    one's round in those arrays, and each record's bets and carried stakes (two lists)."""
+
+    round: int
+    shoe: int
+    dealt: tuple[np.ndarray, ...]
+    first: int
+    bets: list[Mapping[str, Any]]
+    carried: list[Mapping[str, Any]]
+
+
+def seen_in(run: tuple[Any, ...]) -> Iterator[Seen]:
+    """The records of a run (a ``SeenRun``'s fields), one at a time."""
+    number, shoe, (hands, burned, counts, in_shoe), first, bets, carried = run
+    for i, (slip, after) in enumerate(zip(bets, carried, strict=True)):
+        k = first + i
+        yield Seen(number + i, shoe, int(in_shoe[k]), slip, after, hands[k].tobytes(),
+                   burned[k, :counts[k]].tobytes())
 
 
 def _segments(text: bytes, fields: tuple[str, ...]) -> list[tuple[bytes, str]] | None:
@@ -299,7 +323,6 @@ class FastReplay:
                 break
             self._tail(hands[missing // self.hands_n, missing % self.hands_n].tolist())
         self.dealt = (hands, burned, counts, in_shoe)
-        self.seen_rows: tuple[list[bytes], list[bytes], list[int]] | None = None  # (made when first read)
         self.heads = heads
         self.first_round = first_round
         self.shoe_number = number
@@ -472,15 +495,15 @@ class FastReplay:
         return self.run(iter(((0, line),)), carried_on)[2] is None
 
     def run(self, lines: Iterator[tuple[int, Any]], carried_on: Callable[[Mapping[str, Any], Mapping[str, Any]], bool],
-            tick: Callable[[int], None] | None = None, seen: list[tuple[Any, ...]] | None = None,
+            tick: Callable[[int], None] | None = None, seen: list[Any] | None = None,
             most: int = -1) -> tuple[int, Any, tuple[int, Any] | None]:
         """Accept the lines of ``lines`` (numbered) while each is the next record: returns
         how many it accepted, the last of them (None if none) and the first line it did not
         accept (its number and text; None at the end of ``lines``, or after ``most`` lines
         accepted), which it leaves to the full checks (nothing changed by it, whatever it
         is). ``tick(number)`` is called after every 4096 lines accepted; each line accepted
-        is added to ``seen`` as a tuple of the fields of the ``Seen`` that ``record()`` would
-        give (``Seen._make`` makes it one)."""
+        is added to ``seen``: the lines of one shoe as one run (a tuple of ``SeenRun``'s fields,
+        ``seen_in`` makes its records the ``Seen`` that ``record()`` would give)."""
         accepted, last, rest = 0, None, None
         if not self.ok:
             return 0, None, next(lines, None)
@@ -489,6 +512,8 @@ class FastReplay:
         slips, follows, results, codes_of = self.slips, self.follows, self.results, self.codes
         prev, carried, carried_value, bets_value = self.prev, self.carried, self.carried_value, self.bets_value
         mac, key = self.mac, self.key
+        run_bets: list[Mapping[str, Any]] | None = None  # the run of records seen (see SeenRun)
+        run_carried: list[Mapping[str, Any]] = []
         try:
             for number, line in lines:
                 rest = (number, line)
@@ -501,6 +526,7 @@ class FastReplay:
                     finally:
                         self.round -= accepted
                     shoe_rounds, k, n_rounds, codes_of = self.shoe_rounds, 0, len(self.shoe_rounds), self.codes
+                    run_bets = None
                 i = line.find(b',"money":"')
                 e = line.find(b',"results":', i)
                 if i < 0 or e < 0:
@@ -526,9 +552,12 @@ class FastReplay:
                 prev = digest
                 carried, carried_value, bets_value = (settled[2], settled[7]), settled[6], slip[0]
                 if seen is not None:
-                    rows = self.seen_rows or self._seen_rows()
-                    seen.append((self.round + accepted + 1, self.shoe_number, rows[2][k], slip[0], settled[6],
-                                 rows[0][k], rows[1][k]))  # (Seen's fields)
+                    if run_bets is None:
+                        run_bets, run_carried = [], []
+                        seen.append((self.round + accepted + 1, self.shoe_number, self.dealt, k, run_bets,
+                                     run_carried))  # (SeenRun's fields)
+                    run_bets.append(slip[0])
+                    run_carried.append(settled[6])
                 k += 1
                 accepted += 1
                 last = line
@@ -546,17 +575,6 @@ class FastReplay:
                 self.next = k
                 self.prev, self.carried, self.carried_value, self.bets_value = prev, carried, carried_value, bets_value
         return accepted, last, rest
-
-    def _seen_rows(self) -> tuple[list[bytes], list[bytes], list[int]]:
-        """The shoe's rounds as ``Seen`` holds them: each one's hands' card codes, its burned
-        cards' codes, and its round in the shoe (made once a shoe, when first read)."""
-        hands, burned, counts, in_shoe = self.dealt
-        width = hands.shape[1] * 3
-        blob = hands.tobytes()
-        spare, wide = burned.tobytes(), burned.shape[1]
-        self.seen_rows = ([blob[i:i + width] for i in range(0, len(blob), width)],
-                          [spare[k * wide:k * wide + n] for k, n in enumerate(counts.tolist())], in_shoe.tolist())
-        return self.seen_rows
 
     @property
     def hash(self) -> str:

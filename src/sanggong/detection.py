@@ -37,6 +37,16 @@ The calibration (``benchmarks/detection.py`` and the docs' tutorial) measures th
 alarm rate of flat and random bettors (at most ``alpha``) and the power against perfect
 and counting players as a function of rounds observed.
 
+**How a log is read.** In one pass with ``verify``'s checks: its fast pass hands each
+record it accepts as the record's cards and stakes. Ended shoes are kept until they hold
+some thousands of rounds; the exact EVs of every round of such a batch are one call of
+the shoe kernel (``numerators_shoes``, in the compiled core without the GIL), made on a
+helper thread where the process may run on a second core, beside the reading of the next
+batch; the batch's stakes are then tallied in one call (``tally_stakes``). The results are
+the same floats with the helper thread or without it. ``detect`` may be called from
+several threads at once (each call reads with readers of its own, and stops their helper
+threads before it returns).
+
 >>> from sanggong import MACAU, Game
 >>> game = Game(MACAU, seed=1)
 >>> records = [game.play({"ann": {"point:0": 10}, "bo": {"odd": 10}}) for _ in range(200)]
@@ -159,6 +169,16 @@ def shoe_terms(evs: Sequence[Mapping[str, float]], stakes: Sequence[tuple[int, s
             later[bet] += stake
         terms[k] = sum(w * (evs[k + 1][b] - evs[k][b]) for b, w in later.items() if w)
     return terms
+
+
+def _records_of(run: tuple[Any, ...]) -> Iterator[tuple[Any, ...]]:
+    """A run of records the fast pass accepted (``_fastlog.SeenRun``'s fields), one at a
+    time, as ``_Reader.feed`` reads such a record (``_fastlog.Seen``'s fields)."""
+    number, shoe, (hands, burned, counts, in_shoe), first, bets, carried = run
+    for i in range(len(bets)):
+        k = first + i
+        yield (number + i, shoe, int(in_shoe[k]), bets[i], carried[i], hands[k].tobytes(),
+               burned[k, :counts[k]].tobytes())
 
 
 def _anonymous(rules: RuleSet, bet: str) -> str:
@@ -372,40 +392,56 @@ class _Reader:
         self.ends.append(len(self.codes) - self.base)
 
     def feed_many(self, records: list[Any]) -> None:
-        """``feed`` each of ``records`` in turn (what ``LogReader._seen_lists`` yields): the
-        records the fast pass accepted within a shoe already begun (tuples) in a loop of its
-        own, its state in locals (the rest by ``feed``)."""
-        decided, burned_seen = self.decided, self.burned_seen
-        quick = decided is not None and not self.fresh_each
-        codes, ends, (rows, rounds, sets) = self.codes, self.ends, self.staked
-        shoe, live, carried, base, fast = self.shoe, self.live, self.carried, self.base, 0
-        last_bets = last_carried = None
-        last = -1
+        """``feed`` each of ``records`` in turn (what ``LogReader._seen_lists`` yields): a
+        run of records the fast pass accepted within a shoe (a tuple of
+        ``_fastlog.SeenRun``'s fields) at once, its cards from the shoe's dealt arrays;
+        the rest by ``feed``."""
         for record in records:
-            if type(record) is not tuple or not quick or record[1] != shoe or not live:
-                self.carried = carried
-                self.feed(record)  # (a shoe's first round, a shoe begun before the log, or a full check's record)
-                codes, ends, (rows, rounds, sets) = self.codes, self.ends, self.staked
-                shoe, live, carried, base = self.shoe, self.live, self.carried, self.base
+            if type(record) is not tuple or self.fresh_each or self.decided is None:
+                if type(record) is tuple:  # (a run, record by record)
+                    for one in _records_of(record):
+                        self.feed(one)
+                else:
+                    self.feed(record)
                 continue
-            number, _, _, bets, carried_on, hands, burned = record
-            if bets is not last_bets or carried is not last_carried:
-                found = decided.get((id(bets), id(carried)))  # type: ignore[union-attr]
-                last = found[2] if found is not None and found[0] is bets and found[1] is carried else \
-                    self._decisions(bets, carried)
-                last_bets, last_carried = bets, carried
-            if last >= 0:
-                rows.append(len(ends))
-                rounds.append(number)
-                sets.append(last)
-            carried = carried_on
-            codes.extend(hands)
-            if burned_seen:
-                codes.extend(burned)
-            ends.append(len(codes) - base)
-            fast += 1
-        self.carried = carried
-        self.records += fast
+            number, shoe, (hands, burned, counts, in_shoe), first, bets_of, carried_of = record
+            n = len(bets_of)
+            if shoe != self.shoe:
+                self._close_shoe()
+                self.shoe, self.live = shoe, int(in_shoe[first]) == 1  # (a shoe begun before the log: its earlier
+                # cards are unknown)
+            self.records += n
+            if not self.live:
+                self.skipped += n
+                self.carried = carried_of[-1]
+                continue
+            decided, (rows, rounds, sets), ends, codes = self.decided, self.staked, self.ends, self.codes
+            carried, row = self.carried, len(ends)
+            last_bets = last_carried = None
+            chosen = -1
+            for i in range(n):
+                bets = bets_of[i]
+                if bets is not last_bets or carried is not last_carried:
+                    found = decided.get((id(bets), id(carried)))
+                    chosen = found[2] if found is not None and found[0] is bets and found[1] is carried else \
+                        self._decisions(bets, carried)
+                    last_bets, last_carried = bets, carried
+                if chosen >= 0:
+                    rows.append(row + i)
+                    rounds.append(number + i)
+                    sets.append(chosen)
+                carried = carried_of[i]
+            self.carried = carried
+            at = len(codes) - self.base
+            if not self.burned_seen:  # (each round's cards: its hands', the banker's first)
+                width = hands.shape[1] * 3
+                codes += hands[first:first + n].tobytes()
+                ends.extend(range(at + width, at + width * n + 1, width))
+                continue
+            for k in range(first, first + n):  # (and its burned cards after them)
+                codes += hands[k].tobytes()
+                codes += burned[k, :counts[k]].tobytes()
+                ends.append(len(codes) - self.base)
 
     def _close_shoe(self) -> None:
         """Keep the shoe for its batch (a shoe without a stake: only its cards checked)."""

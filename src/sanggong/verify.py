@@ -604,16 +604,19 @@ class LogReader:
         """The records, checked as ``verify_log`` checks them (the fast pass included): a
         ``RoundRecord``, or for a line the fast pass accepted a ``_fastlog.Seen`` (what
         ``sanggong.detection`` reads of it)."""
-        from ._fastlog import Seen
+        from ._fastlog import seen_in
 
         for chunk in self._seen_lists():
             for record in chunk:
-                yield Seen._make(record) if type(record) is tuple else record
+                if type(record) is tuple:
+                    yield from seen_in(record)
+                else:
+                    yield record
 
     def _seen_lists(self) -> Iterator[list[Any]]:
         """``_seen``'s records, some at a time (as many as the fast pass accepts in a go,
         up to ``_SEEN_AT_A_TIME``; a record of the full checks alone), those of the fast
-        pass's own loop as plain tuples of ``Seen``'s fields."""
+        pass's own loop as runs within a shoe (plain tuples of ``_fastlog.SeenRun``'s fields)."""
         verifier = self._verifier
         lines = self._lines()
         for number, line in lines:

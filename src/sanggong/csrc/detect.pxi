@@ -5,11 +5,13 @@
 
 @cython.boundscheck(False)
 @cython.wraparound(False)
-def tally_stakes(const double[:, ::1] ev, const int64_t[::1] shoe_ends, const int64_t[::1] rows,
-                 const int64_t[::1] sets, const int64_t[::1] set_start, const int64_t[::1] stake_player,
-                 const int64_t[::1] stake_bet, const double[::1] stake_amount, const uint8_t[::1] stake_first,
-                 const double[::1] bet_fresh, const int64_t[::1] bet_column, double[:, ::1] sums,
-                 double[::1] at_stake):
+def tally_stakes(const double[:, ::1] ev not None, const int64_t[::1] shoe_ends not None,
+                 const int64_t[::1] rows not None, const int64_t[::1] sets not None,
+                 const int64_t[::1] set_start not None, const int64_t[::1] stake_player not None,
+                 const int64_t[::1] stake_bet not None, const double[::1] stake_amount not None,
+                 const uint8_t[::1] stake_first not None, const double[::1] bet_fresh not None,
+                 const int64_t[::1] bet_column not None, double[:, ::1] sums not None,
+                 double[::1] at_stake not None):
     """Add a batch's stakes to every player's sums; returns the stakes read.
 
     ``ev[k, j]``: round k's EV of column j, the rounds in shoes (shoe i ends before row
@@ -21,11 +23,19 @@ def tally_stakes(const double[:, ::1] ev, const int64_t[::1] shoe_ends, const in
     [3] + amount x EV, [4] + amount x fresh EV. Then, shoe by shoe and from its last round
     back, with W(p, b) player p's stakes on b after round k in the shoe, each player's
     Y_k = sum over b of W(p, b) (ev[k + 1, b] - ev[k, b]) adds [5] + Y_k and [6] + Y_k**2.
-    ValueError, with nothing changed, where an index is out of its range."""
+    ValueError, with nothing changed, where an index is out of its range. The inputs are
+    read from copies (what is checked is what the loop reads, whatever the caller's buffers
+    do meanwhile, ``sums`` and ``at_stake`` among them)."""
     cdef Py_ssize_t n = ev.shape[0], m = ev.shape[1], players = sums.shape[0], bets = bet_column.shape[0]
     cdef Py_ssize_t shoes = shoe_ends.shape[0], staked = rows.shape[0], stakes = stake_player.shape[0]
     cdef Py_ssize_t i, t, s, k, j, p, c, a, b, lo, hi, total = 0, pairs, actives, key
     cdef double amount, e, y
+    import numpy as np
+    ev, shoe_ends, rows, sets, set_start = np.array(ev), np.array(shoe_ends), np.array(rows), np.array(sets), \
+        np.array(set_start)
+    stake_player, stake_bet, stake_amount, stake_first = np.array(stake_player), np.array(stake_bet), \
+        np.array(stake_amount), np.array(stake_first)
+    bet_fresh, bet_column = np.array(bet_fresh), np.array(bet_column)
     if sums.shape[1] != 7:
         raise ValueError("sums must be (players, 7)")
     if sets.shape[0] != staked or stake_bet.shape[0] != stakes or stake_amount.shape[0] != stakes \

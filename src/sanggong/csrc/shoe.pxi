@@ -229,8 +229,9 @@ cdef Py_ssize_t _rounds_sums(shoe_state_t* s, const uint8_t* cards, const int64_
     for c in range(52):
         w.cards0[c] = s.cards[c]
         w.kinds0[c] = s.by_kind[c]
-    for e in range(entries):
-        bk[e] = 0  # (a table of top 3 leaves the entries past it alone: none is read, all are copied)
+    if doubles:  # (bk and BT hold 13 kinds' entries: read only where doubles holds)
+        for e in range(entries):
+            bk[e] = 0  # (a table of top 3 leaves the entries past it alone: none is read, all are copied)
     while k < rounds:
         _at_round(s, &w, k)
         m = rounds - k
@@ -468,8 +469,8 @@ cdef class ShoeKernel:
             _shoe_numerators(&self.s, with_pairs, out)
         return [_i128(out[r]) for r in range(self.s.rows)]
 
-    def numerators_batch(self, const uint8_t[::1] cards, const int64_t[::1] ends, int64_t[:, ::1] out,
-                         bint with_pairs=True):
+    def numerators_batch(self, const uint8_t[::1] cards not None, const int64_t[::1] ends not None,
+                         int64_t[:, ::1] out not None, bint with_pairs=True):
         """Round after round, k = 0 .. len(ends) - 1: ``out[k]`` = every row's sum for the
         unseen cards then (``numerators(with_pairs)``, each an int64), and then round k's
         cards, ``cards[ends[k - 1]:ends[k]]`` (from 0 for k = 0), leave the unseen cards.
@@ -480,6 +481,9 @@ cdef class ShoeKernel:
         cdef Py_ssize_t rounds = ends.shape[0], k, i, start = 0, done
         cdef int64_t left[52]
         cdef uint8_t c
+        import numpy as np
+        cards, ends = np.array(cards), np.array(ends)  # (copies: what is checked is what the loop reads, whatever
+        # the caller's buffers do meanwhile, out among them)
         if out.shape[0] != rounds or out.shape[1] != self.s.rows:
             raise ValueError(f"out must be ({rounds}, {self.s.rows}): a row of sums for each round")
         for c in range(52):
@@ -501,8 +505,8 @@ cdef class ShoeKernel:
                                 with_pairs, &out[0, 0] if self.s.rows else NULL)
         return done
 
-    def numerators_shoes(self, const uint8_t[::1] cards, const int64_t[::1] ends, const int64_t[::1] firsts,
-                         int64_t[:, ::1] out, bint with_pairs=True):
+    def numerators_shoes(self, const uint8_t[::1] cards not None, const int64_t[::1] ends not None,
+                         const int64_t[::1] firsts not None, int64_t[:, ::1] out not None, bint with_pairs=True):
         """``numerators_batch`` for several shoes in one call: shoe j is the rounds
         ``firsts[j]`` up to ``firsts[j + 1]`` (the last one up to ``len(ends)``), its cards the
         next ``ends[its last round]`` of ``cards``, and its ``ends`` counted from its first
@@ -514,6 +518,9 @@ cdef class ShoeKernel:
         cdef Py_ssize_t rounds = ends.shape[0], shoes = firsts.shape[0], j, k, i, a, b, start, at = 0, done
         cdef int64_t left[52]
         cdef uint8_t c
+        import numpy as np
+        cards, ends, firsts = np.array(cards), np.array(ends), np.array(firsts)  # (copies: what is checked is
+        # what the loop reads, whatever the caller's buffers do meanwhile, out among them)
         if out.shape[0] != rounds or out.shape[1] != self.s.rows:
             raise ValueError(f"out must be ({rounds}, {self.s.rows}): a row of sums for each round")
         if (shoes == 0) != (rounds == 0) or (shoes and firsts[0] != 0):
