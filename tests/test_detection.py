@@ -237,11 +237,11 @@ def test_the_batched_tally_is_shoe_terms_and_the_sums_stake_by_stake(impl: Any) 
     """detect's tally of many shoes at once, in arrays, against the definitions stake by
     stake: each player's excess and squares from shoe_terms shoe by shoe, the stakes' counts,
     units and EV-weighted units, first and last rounds, and the points in the order read."""
-    from sanggong.detection import _Points, _Reader
+    from sanggong._stakes import Points, Reader
 
     rng = np.random.default_rng(3)
     names = ["a", "b", "c", "d"]
-    reader = _Reader(SMALL, False)
+    reader = Reader(SMALL, False)
     bets = ["odd", "even", "point:0", "win:1"]
     fresh = {b: float(x) for b, x in zip(bets, rng.normal(0, 0.1, size=4), strict=True)}  # (each shoe's first round's)
     sets = []  # random decision sets, registered as the reader registers a round's
@@ -296,7 +296,7 @@ def test_the_batched_tally_is_shoe_terms_and_the_sums_stake_by_stake(impl: Any) 
         assert (t.rounds, t.bets, t.span) == (e["rounds"], e["bets"], e["last"] - e["first"] + 1)
         for name in ("units", "ev_units", "base_units", "excess", "square"):
             assert getattr(t, name) == pytest.approx(e[name], rel=1e-12, abs=1e-15), (player, name)
-        assert _Points({player: t.points})[player] == tuple(points[player])
+        assert Points({player: t.points})[player] == tuple(points[player])
 
 
 def _player_name(reader: Any, number: int) -> str:
@@ -348,9 +348,9 @@ def test_a_shoe_of_cards_it_cannot_hold_is_refused_as_the_evaluator_refuses_it()
 
 
 def test_the_evs_divided_in_doubles_are_pythons_integer_quotients() -> None:
-    """_divided's doubles against Python's division of the integers (correctly rounded), and
+    """divided's doubles against Python's division of the integers (correctly rounded), and
     None where a numerator or a count passes 2**53 (detect then divides the integers)."""
-    from sanggong.detection import _divided
+    from sanggong._stakes import divided
     from sanggong.shoe._plan import CARDS, PAIRS, SINGLE, Row
 
     rows = [Row(part=PAIRS, denominator=20, kind="win"), Row(part=SINGLE, denominator=3, kind="odd"),
@@ -358,15 +358,15 @@ def test_the_evs_divided_in_doubles_are_pythons_integer_quotients() -> None:
     rng = np.random.default_rng(11)
     unseen = [416, 395, 374, 353, 7, 6]
     sums = rng.integers(-(2**53), 2**53, size=(len(unseen), 4), dtype=np.int64)
-    got = _divided(sums[:, [0, 1, 3]], tuple(rows), unseen)
+    got = divided(sums[:, [0, 1, 3]], tuple(rows), unseen)
     assert got is not None
     count = {PAIRS: lambda n: math.comb(n, 3) * math.comb(n - 3, 3), SINGLE: lambda n: math.comb(n, 3),
              CARDS: lambda n: math.comb(n, 3)}
     assert got.tolist() == [[int(sums[k, r]) / (row.denominator * count[row.part](n))
                     for r, row in zip([0, 1, 3], rows, strict=True)] for k, n in enumerate(unseen)]
     sums[2, 1] = 2**53 + 2
-    assert _divided(sums[:, [0, 1, 3]], tuple(rows), unseen) is None
-    assert _divided(sums[:, :1] * 0, tuple(rows[:1]), [5000] * len(unseen)) is None  # C(5000, 3)**2 > 2**53
+    assert divided(sums[:, [0, 1, 3]], tuple(rows), unseen) is None
+    assert divided(sums[:, :1] * 0, tuple(rows[:1]), [5000] * len(unseen)) is None  # C(5000, 3)**2 > 2**53
 
 
 @pytest.mark.parametrize("decks", [20, 64])
@@ -479,21 +479,21 @@ def test_the_tally_kernels_refuse_an_index_out_of_range_and_change_nothing(impl:
 def test_the_points_are_the_first_of_each_player_across_batches_and_logs(tmp_path: Path, monkeypatch: Any) -> None:
     """With room for 7 points a player, and batches of a few rounds, the points kept are the
     first 7 stakes of the full list, read one log and several logs alike."""
-    import sanggong.detection as detection
+    import sanggong._stakes as stakes
 
     records = _game(5, 40, lambda evs: {"p": {"point:0": 2, "odd": 1}, "q": {"win:1": 3}})
     full = detect(records, SMALL).points
-    monkeypatch.setattr(detection, "MAX_POINTS", 7)
-    monkeypatch.setattr(detection, "_BATCH_ROUNDS", 3)
+    monkeypatch.setattr(stakes, "MAX_POINTS", 7)
+    monkeypatch.setattr(stakes, "BATCH_ROUNDS", 3)
     found = detect(records, SMALL)
     assert {p: found.points[p] for p in ("p", "q")} == {p: full[p][:7] for p in ("p", "q")}
     paths, each = [], []
     for seed in (1, 2):  # two logs of 3 rounds: 6 points of p's each
         paths.append(tmp_path / f"log{seed}.jsonl")
         write_log(_game(seed, 3, lambda evs: {"p": {"point:0": 2, "odd": 1}}), paths[-1])
-        monkeypatch.setattr(detection, "MAX_POINTS", 100)
+        monkeypatch.setattr(stakes, "MAX_POINTS", 100)
         each.append(detect(paths[-1], SMALL).points["p"])
-        monkeypatch.setattr(detection, "MAX_POINTS", 7)
+        monkeypatch.setattr(stakes, "MAX_POINTS", 7)
     assert [len(e) for e in each] == [6, 6] and detect(paths, SMALL).points["p"] == (each[0] + each[1])[:7]
 
 
@@ -501,11 +501,12 @@ def test_the_points_are_the_first_of_each_player_across_batches_and_logs(tmp_pat
 def test_the_helper_thread_changes_nothing(tmp_path: Path, monkeypatch: Any) -> None:
     """A log read with the batches' sums on a helper thread, and without one, with batches
     of a few rounds and many in flight: the same Detection, points included."""
+    import sanggong._stakes as stakes
     import sanggong.detection as detection
 
     path = tmp_path / "log.jsonl"
     write_log(_game(6, 90, lambda evs: {"p": {"point:0": 20 if evs["point:0"] > 0 else 1}, "q": {"odd": 2}}), path)
-    monkeypatch.setattr(detection, "_BATCH_ROUNDS", 5)
+    monkeypatch.setattr(stakes, "BATCH_ROUNDS", 5)
     found = []
     for helper in (True, False):
         monkeypatch.setattr(detection, "_second_core", lambda helper=helper: helper)

@@ -1,0 +1,598 @@
+"""A log's stakes read and tallied for ``sanggong.detection`` (which explains the
+statistic): each round's decision set, the shoes kept in batches, the batches' exact EVs
+(``ShoeKernel.numerators_shoes``, on a helper thread where the process has a second core)
+and their stakes tallied (``tally_stakes``)."""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+from collections.abc import Iterator, Mapping
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any, NamedTuple
+
+import numpy as np
+import numpy.typing as npt
+
+from . import _impl
+from ._spec import ON_HAND
+from .analysis import composition
+from .cards import Card
+from .records import RoundRecord, stakes_of
+from .rules import RuleSet, offered_bets
+
+__all__ = ["BATCH_ROUNDS", "MAX_POINTS", "Points", "Reader", "Tally", "divided"]
+
+MAX_POINTS = 100_000
+"""The (EV, stake) points kept per player for the plot (the first ones)."""
+
+
+@dataclass
+class Tally:
+    """One player's sums over a log (picklable, and added across logs)."""
+
+    rounds: int = 0
+    bets: int = 0
+    units: float = 0.0
+    ev_units: float = 0.0  # sum of s * e
+    base_units: float = 0.0  # sum of s * fresh e
+    excess: float = 0.0  # D
+    square: float = 0.0  # sum of Y_k ** 2
+    span: int = 0  # rounds from the player's first stake to the last, summed over logs
+    first: int | None = None  # (in the log being read)
+    last: int | None = None
+    points: list[tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]] = field(default_factory=list)  # the
+    # first MAX_POINTS (EV, stake) points, as pieces of two arrays
+
+    @property
+    def n_points(self) -> int:
+        return sum(len(evs) for evs, _ in self.points)
+
+    def add(self, other: Tally) -> None:
+        for name in ("rounds", "bets", "units", "ev_units", "base_units", "excess", "square", "span"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        room = MAX_POINTS - self.n_points
+        for evs, stakes in other.points:
+            if room <= 0:
+                break
+            self.points.append((evs[:room], stakes[:room]))
+            room -= len(evs)
+
+
+class Points(Mapping[str, tuple[tuple[float, float], ...]]):
+    """Each player's (EV, stake) points, made into tuples when first read (``Detection.points``)."""
+
+    def __init__(self, pieces: Mapping[str, list[tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]]]) -> None:
+        self._pieces = dict(pieces)
+        self._made: dict[str, tuple[tuple[float, float], ...]] = {}
+
+    def __getitem__(self, player: str) -> tuple[tuple[float, float], ...]:
+        found = self._made.get(player)
+        if found is None:
+            pieces = self._pieces[player]
+            evs = np.concatenate([e for e, _ in pieces]) if pieces else np.zeros(0)
+            stakes = np.concatenate([s for _, s in pieces]) if pieces else np.zeros(0)
+            found = self._made[player] = tuple(zip(evs.tolist(), stakes.tolist(), strict=True))
+        return found
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._pieces)
+
+    def __len__(self) -> int:
+        return len(self._pieces)
+
+
+def records_of(run: tuple[Any, ...]) -> Iterator[tuple[Any, ...]]:
+    """A run of records the fast pass accepted (``_fastlog.SeenRun``'s fields), one at a
+    time, as ``Reader.feed`` reads such a record (``_fastlog.Seen``'s fields)."""
+    number, shoe, (hands, burned, counts, in_shoe), first, bets, carried = run
+    for i in range(len(bets)):
+        k = first + i
+        yield (number + i, shoe, int(in_shoe[k]), bets[i], carried[i], hands[k].tobytes(),
+               burned[k, :counts[k]].tobytes())
+
+
+def anonymous(rules: RuleSet, bet: str) -> str:
+    """The anonymous player of a bet of a record of bets alone: its position's, or the table's."""
+    spec = rules.bet(bet)
+    return f"position {spec.position}" if spec.kind in ON_HAND and spec.position > 0 else "table"
+
+
+BATCH_ROUNDS = 4096  # rounds of ended shoes evaluated and tallied at once (numpy's calls paid once for them)
+IN_FLIGHT = 2  # batches started before the oldest is tallied (the helper thread's head start)
+
+
+class Shoe(NamedTuple):
+    """An ended shoe with a stake, kept until its batch is tallied: where its cards and its
+    rounds begin in the batch's, and the decision sets staked in it."""
+
+    base: int
+    first: int
+    sets: frozenset[int]
+
+
+class Batch(NamedTuple):
+    """Ended shoes whose sums are being computed (by the helper thread, or done): their cards
+    one after the other (``codes``), each round's end among its shoe's (``ends``), and their
+    rounds with a stake: each one's row among the batch's rounds, its round and its set."""
+
+    shoes: list[Shoe]
+    codes: bytes
+    ends: npt.NDArray[np.int64]
+    rows: list[int]
+    rounds: list[int]
+    sets: list[int]
+    bets: list[str]  # the bets staked in the shoes, sorted
+    plan: Any  # the shoe plan of the sums, and each bet's row of it
+    plan_rows: list[int]
+    sums: Future[tuple[npt.NDArray[np.int64], int]]  # every round's numerators, and the rounds done (-1: refused)
+
+
+def batch_sums(kernel: Any, counts: list[int], codes: bytes, ends: npt.NDArray[np.int64], firsts: npt.NDArray[np.int64],
+          rows: int, with_pairs: bool) -> tuple[npt.NDArray[np.int64], int]:
+    """A batch's numerators (``ShoeKernel.numerators_shoes``), in one call that runs
+    without the GIL; -1 rounds done where the kernel refuses a card (the shoes then go one
+    at a time, which raises the error a shoe read alone raises)."""
+    kernel.set_counts(counts)
+    out = np.empty((len(ends), rows), dtype=np.int64)
+    try:
+        return out, kernel.numerators_shoes(np.frombuffer(codes, dtype=np.uint8), ends, firsts, out, with_pairs)
+    except ValueError:
+        return out, -1
+
+
+class Reader:
+    """Read records in order and tally every stake, a batch of shoes at a time. A shoe's
+    rounds are kept (the cards each shows, and its decision set) until it ends; ended shoes
+    are kept until they hold some thousands of rounds, a batch. A batch's EVs are computed
+    in one call of the shoe kernel (``numerators_shoes``: the numerators of each round's
+    unseen cards, as ``ShoeEvaluator.float_evs`` divides them), on a helper thread where
+    the machine has a second core (the call runs without the GIL, beside the reading of
+    the next batch), then its stakes are tallied in arrays (``_tally``).
+
+    A round's stakes are a *decision set* (``_decisions``: each stake's player, bet, amount
+    less what was carried into it, and whether it is the player's first in the round), kept
+    once for each distinct content as an array. ``shared``: the records' ``bets`` and
+    ``carried`` mappings are the reader's own (a log read by ``LogReader``, whose fast pass
+    hands the same mapping for every line of the same slip), so a round's set is found by
+    the pair of them (the mappings are kept while they are, so that their ids stay theirs);
+    records a caller gives are read afresh every round.
+
+    Thread-safety: none; one reader is fed by one thread (``detect`` makes one per log).
+    Its helper thread only ever runs the kernel of a batch, one batch at a time, and is
+    stopped by ``finish`` or ``close``.
+    """
+
+    def __init__(self, rules: RuleSet, burned_seen: bool, shared: bool = False, helper: bool = False) -> None:
+        self.rules = rules
+        self.burned_seen = burned_seen
+        self.fresh_each = rules.fresh_deck_each_round
+        self.fresh_counts = composition(rules.decks).tolist()
+        self.offered: set[str] = set()
+        self.planned: tuple[str, ...] = ()  # the bets of the kernel's plan (see _plan)
+        self.plan: Any = None
+        self.row_of: dict[str, int] = {}
+        self.kernel: Any = None  # the helper's kernel of that plan, and the reader's own (for a shoe alone)
+        self.own_kernel: Any = None
+        self.helper: ThreadPoolExecutor | None = ThreadPoolExecutor(1, "sanggong-detect") if helper else None
+        self.shoe: int | None = None
+        self.live = False  # the shoe's earlier cards are known (it began in the log)
+        self.codes = bytearray()  # the cards seen in the rounds of the shoes not yet in a batch, this one's included
+        self.ends: list[int] = []  # where each of those rounds' cards end, counted from its shoe's first card
+        self.base = 0  # where this shoe's cards and rounds begin in them
+        self.begins = 0
+        self.staked: tuple[list[int], list[int], list[int]] = ([], [], [])  # the rounds with a stake of the shoes
+        # not yet in a batch, this one's included: each one's row among their rounds, its round, its decision set
+        self.staked_at = 0  # where this shoe's rounds with a stake begin in them
+        self.carried: Mapping[str, Any] = {}
+        self.decided: dict[tuple[int, int], tuple[Any, Any, int]] | None = {} if shared else None
+        self.set_ids: dict[tuple[tuple[str, str, float, bool], ...], int] = {}  # a decision set's id by its content
+        self.set_start = [0]  # set s's stakes: set_start[s] .. set_start[s + 1] - 1 of these lists
+        self.stake_player: list[int] = []
+        self.stake_bet: list[int] = []  # (the bet's column)
+        self.stake_amount: list[float] = []
+        self.stake_first: list[bool] = []
+        self.table: tuple[npt.NDArray[Any], ...] = ()  # those lists as arrays, made for the sets there were
+        self.set_players: list[frozenset[int]] = []
+        self.set_bets: list[frozenset[str]] = []
+        self.player_of: dict[str, int] = {}  # the players and bets by their numbers in the sets' arrays
+        self.column_of: dict[str, int] = {}
+        self.fresh_of: list[float] = []  # each column's fresh-shoe EV (NaN until a batch stakes the bet: every
+        # shoe read begins in the log, so its first round's EVs are the fresh shoe's, the same floats as
+        # float(analyze(rules)[bet].ev_exact): both the exact quotient, correctly rounded)
+        self.sums = np.zeros((0, 7))  # each player's rounds, bets, units, ev_units, base_units, excess, square
+        self.first: list[int | None] = []  # each player's first and last round with a stake
+        self.last: list[int | None] = []
+        self.points: list[list[tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]]] = []  # (see Tally)
+        self.room: list[int] = []  # the points each player has room for
+        self.pending: list[Shoe] = []  # ended shoes not yet in a batch
+        self.batches: deque[Batch] = deque()
+        self.records = 0
+        self.skipped = 0
+
+    def close(self) -> None:
+        """Stop the helper thread (what it was computing is dropped)."""
+        if self.helper is not None:
+            self.helper.shutdown(wait=True, cancel_futures=True)
+            self.helper = None
+
+    def _units(self, amount: Any) -> float:
+        if type(amount) is int:
+            return float(amount)  # (the same float as float(Fraction(amount)): both correctly rounded)
+        if isinstance(amount, Decimal):
+            return float(Fraction(amount) / Fraction(self.rules.minor_unit))
+        return float(Fraction(amount))
+
+    def _decisions(self, bets: Mapping[str, Any], carried: Mapping[str, Any]) -> int:
+        """The round's decision set: its stakes that are decisions, in the order of its bets
+        (player, bet, the stake less what was carried into it, the player's first in the
+        round), by its number (-1: none)."""
+        before = stakes_of(carried)
+        out = []
+        placed: set[str] = set()
+        for (player, bet), stake in stakes_of(bets).items():
+            new = self._units(stake) - self._units(before.get((player, bet), 0))
+            if new <= 0:
+                continue  # only a carried stake: no decision this round
+            who = player if player is not None else anonymous(self.rules, bet)
+            out.append((who, bet, new, who not in placed))
+            placed.add(who)
+        made = tuple(out)
+        found = self.set_ids.get(made, -1) if made else -1
+        if made and found < 0:
+            found = self.set_ids[made] = len(self.set_bets)
+            for who, bet, new, first in made:
+                if who not in self.player_of:
+                    self.player_of[who] = len(self.player_of)
+                    self.first.append(None)
+                    self.last.append(None)
+                    self.points.append([])
+                    self.room.append(MAX_POINTS)
+                if bet not in self.column_of:
+                    self.column_of[bet] = len(self.column_of)
+                    self.fresh_of.append(math.nan)
+                self.stake_player.append(self.player_of[who])
+                self.stake_bet.append(self.column_of[bet])
+                self.stake_amount.append(new)
+                self.stake_first.append(first)
+            self.set_start.append(len(self.stake_player))
+            self.set_players.append(frozenset(self.player_of[who] for who, _, _, _ in made))
+            self.set_bets.append(frozenset(bet for _, bet, _, _ in made))
+        decided = self.decided
+        if decided is not None:
+            if len(decided) >= 4096:
+                decided.clear()
+            decided[(id(bets), id(carried))] = (bets, carried, found)
+        return found
+
+    def feed(self, record: RoundRecord | tuple[Any, ...]) -> None:
+        """Read the next record: a ``RoundRecord``, or what ``LogReader._seen_lists`` yields
+        of a record the fast pass accepted (a ``_fastlog.Seen``, or the tuple of its fields:
+        round, shoe, round in shoe, bets, carried, the hands' card codes, the banker's first,
+        and the burned cards' codes)."""
+        if isinstance(record, tuple):
+            number, shoe, in_shoe, bets, carried_on, codes, burned_codes = record
+        else:
+            number, shoe, in_shoe, bets, carried_on = record.round, record.shoe, record.round_in_shoe, \
+                record.bets, record.carried
+            banker = record.banker
+            hands = (banker, *record.hands.values()) if banker is not None else record.hands.values()
+            codes = bytes([c.code for hand in hands for c in hand.cards])
+            burned_codes = bytes([c.code for c in record.burned])
+        self.records += 1
+        if shoe != self.shoe or self.fresh_each:
+            self._close_shoe()
+            self.shoe, self.live = shoe, in_shoe == 1  # (a shoe begun before the log: its earlier cards are unknown)
+        if not self.live:
+            self.skipped += 1
+            self.carried = carried_on
+            return
+        carried = self.carried
+        found = self.decided.get((id(bets), id(carried))) if self.decided is not None else None
+        chosen = found[2] if found is not None and found[0] is bets and found[1] is carried else \
+            self._decisions(bets, carried)
+        if chosen >= 0:
+            rows, rounds, sets = self.staked
+            rows.append(len(self.ends))
+            rounds.append(number)
+            sets.append(chosen)
+        self.carried = carried_on
+        self.codes.extend(codes)
+        if self.burned_seen:
+            self.codes.extend(burned_codes)
+        self.ends.append(len(self.codes) - self.base)
+
+    def feed_many(self, records: list[Any]) -> None:
+        """``feed`` each of ``records`` in turn (what ``LogReader._seen_lists`` yields): a
+        run of records the fast pass accepted within a shoe (a tuple of
+        ``_fastlog.SeenRun``'s fields) at once, its cards from the shoe's dealt arrays;
+        the rest by ``feed``."""
+        for record in records:
+            if type(record) is not tuple or self.fresh_each or self.decided is None:
+                if type(record) is tuple:  # (a run, record by record)
+                    for one in records_of(record):
+                        self.feed(one)
+                else:
+                    self.feed(record)
+                continue
+            number, shoe, (hands, burned, counts, in_shoe), first, bets_of, carried_of = record
+            n = len(bets_of)
+            if shoe != self.shoe:
+                self._close_shoe()
+                self.shoe, self.live = shoe, int(in_shoe[first]) == 1  # (a shoe begun before the log: its earlier
+                # cards are unknown)
+            self.records += n
+            if not self.live:
+                self.skipped += n
+                self.carried = carried_of[-1]
+                continue
+            decided, (rows, rounds, sets), ends, codes = self.decided, self.staked, self.ends, self.codes
+            carried, row = self.carried, len(ends)
+            last_bets = last_carried = None
+            chosen = -1
+            for i in range(n):
+                bets = bets_of[i]
+                if bets is not last_bets or carried is not last_carried:
+                    found = decided.get((id(bets), id(carried)))
+                    chosen = found[2] if found is not None and found[0] is bets and found[1] is carried else \
+                        self._decisions(bets, carried)
+                    last_bets, last_carried = bets, carried
+                if chosen >= 0:
+                    rows.append(row + i)
+                    rounds.append(number + i)
+                    sets.append(chosen)
+                carried = carried_of[i]
+            self.carried = carried
+            at = len(codes) - self.base
+            if not self.burned_seen:  # (each round's cards: its hands', the banker's first)
+                width = hands.shape[1] * 3
+                codes += hands[first:first + n].tobytes()
+                ends.extend(range(at + width, at + width * n + 1, width))
+                continue
+            for k in range(first, first + n):  # (and its burned cards after them)
+                codes += hands[k].tobytes()
+                codes += burned[k, :counts[k]].tobytes()
+                ends.append(len(codes) - self.base)
+
+    def _close_shoe(self) -> None:
+        """Keep the shoe for its batch (a shoe without a stake: only its cards checked)."""
+        base, first = self.base, self.begins
+        if len(self.ends) == first:
+            return
+        sets = frozenset(self.staked[2][self.staked_at:])
+        self.staked_at = len(self.staked[2])
+        if not sets:
+            try:
+                self._shoe_evs(bytes(self.codes[base:]), self.ends[first:], [])  # (the error a shoe of cards it
+                # cannot hold raises)
+            finally:
+                del self.codes[base:], self.ends[first:]
+            return
+        self.pending.append(Shoe(base, first, sets))
+        self.base, self.begins = len(self.codes), len(self.ends)
+        if len(self.ends) >= BATCH_ROUNDS:
+            self._submit()
+
+    def _plan(self, bets: frozenset[str]) -> None:
+        """A plan (and kernels) that holds ``bets``: the bets staked in the first batch (the
+        table's every bet once a batch stakes another: at most two plans, making one costs
+        some shoes' worth of sums)."""
+        from . import shoe  # (shoe imports analysis; detect sits above both)
+
+        if not self.offered:
+            self.offered = set(offered_bets(self.rules, None, "evaluate"))  # ShoeEvaluator(rules)'s bets
+        for bet in sorted(bets):
+            if bet not in self.offered:
+                raise KeyError(bet)  # (as the evaluator's EVs hold none of it)
+        if not bets <= set(self.planned):
+            self.planned = tuple(sorted(bets if not self.planned else self.offered))
+            self.plan = shoe.shoe_plan(self.rules, self.planned)
+            self.row_of = {bet: self.plan.bet_row[j] for j, bet in enumerate(self.planned)}
+            self.kernel = shoe.shoe_kernel(self.plan, self.fresh_counts)
+            self.own_kernel = None
+
+    def _submit(self) -> None:
+        """Start the pending shoes' sums as a batch (on the helper thread, if any), and
+        tally the oldest batch if more than ``IN_FLIGHT`` are started."""
+        from . import shoe
+
+        shoes, self.pending = self.pending, []
+        (rows, rounds, sets), self.staked, self.staked_at = self.staked, ([], [], []), 0
+        codes, ends = bytes(self.codes), np.array(self.ends, dtype=np.int64)
+        self.codes, self.ends, self.base, self.begins = bytearray(), [], 0, 0
+        set_bets = self.set_bets
+        bets = frozenset().union(*[set_bets[s] for s in set().union(*[s.sets for s in shoes])])
+        self._plan(bets)
+        plan, staked = self.plan, sorted(bets)
+        plan_rows = [self.row_of[bet] for bet in staked]
+        task = (self.kernel, self.fresh_counts, codes, ends, np.array([s.first for s in shoes], dtype=np.int64),
+                len(plan.rows), any(plan.rows[r].part == shoe.PAIRS for r in plan_rows))
+        if self.helper is not None:
+            sums = self.helper.submit(batch_sums, *task)
+        else:
+            sums = Future()
+            sums.set_result(batch_sums(*task))
+        self.batches.append(Batch(shoes, codes, ends, rows, rounds, sets, staked, plan, plan_rows, sums))
+        if len(self.batches) > IN_FLIGHT:
+            self._tally(self.batches.popleft())
+
+    def _evs(self, batch: Batch) -> npt.NDArray[np.float64]:
+        """Every round's EV of each bet of the batch: (rounds, bets), each the exact sum over
+        the exact count, correctly rounded (``ShoeEvaluator.float_evs``'s floats)."""
+        out, done = batch.sums.result()
+        seen = np.empty_like(batch.ends)  # the cards seen before each round
+        seen[0] = 0
+        seen[1:] = batch.ends[:-1]
+        firsts = [s.first for s in batch.shoes]
+        seen[firsts] = 0
+        unseen = sum(self.fresh_counts) - seen
+        if done == len(unseen) and unseen.min() >= 6:
+            fast = divided(out[:, batch.plan_rows], tuple(batch.plan.rows[r] for r in batch.plan_rows), unseen)
+            if fast is not None:
+                return fast
+        evs = np.zeros((len(unseen), len(batch.bets)))
+        for j, s in enumerate(batch.shoes):  # one shoe at a time, as ShoeEvaluator reads it (and refuses what it
+            # refuses)
+            end = firsts[j + 1] if j + 1 < len(firsts) else len(unseen)
+            cards = batch.codes[s.base:s.base + int(batch.ends[end - 1])]
+            evs[s.first:end] = self._shoe_evs(cards, batch.ends[s.first:end].tolist(), batch.bets)[0]
+        return evs
+
+    def _shoe_evs(self, codes: bytes, ends: list[int], staked: list[str]) -> tuple[npt.NDArray[np.float64], list[str]]:
+        """One shoe's EVs of the bets ``staked`` (sorted) before each of its rounds (their
+        cards ``codes``, each one's ending at ``ends``): (rounds, bets), and those bets; in
+        Python's integers where the doubles would not be exact."""
+        from . import shoe
+
+        bets = frozenset(staked)
+        total = sum(self.fresh_counts)
+        unseen = [total] + [total - e for e in ends[:-1]]
+        if not staked or unseen[-1] < 6:  # nothing to evaluate (its cards checked), or too few cards
+            seen = np.bincount(np.frombuffer(codes, dtype=np.uint8), minlength=52)
+            if unseen[-1] < 6 or (seen > np.array(self.fresh_counts)).any():
+                return self._shoe_evs_slowly(codes, ends, staked)
+            return np.zeros((len(ends), 0)), []
+        self._plan(bets)
+        if self.own_kernel is None:
+            self.own_kernel = shoe.shoe_kernel(self.plan, self.fresh_counts)
+        plan, kernel = self.plan, self.own_kernel
+        rows = [self.row_of[bet] for bet in staked]
+        with_pairs = any(plan.rows[r].part == shoe.PAIRS for r in rows)
+        kernel.set_counts(self.fresh_counts)
+        out = np.empty((len(ends), len(plan.rows)), dtype=np.int64)
+        try:
+            done = kernel.numerators_batch(np.frombuffer(codes, dtype=np.uint8), np.array(ends, dtype=np.int64),
+                                           out, with_pairs)
+        except ValueError:  # a card the shoe no longer holds: the error one round at a time raises
+            return self._shoe_evs_slowly(codes, ends, staked)
+        sums = out[:done, rows].tolist()
+        for k in range(done, len(ends)):  # sums beyond 64 bits: the rest one round at a time
+            found = kernel.numerators(with_pairs)
+            sums.append([found[r] for r in rows])
+            for code in codes[ends[k - 1] if k else 0:ends[k]]:
+                kernel.remove(code)
+        scale = [(plan.rows[r].denominator, plan.rows[r].part) for r in rows]
+        evs = []
+        for n, row in zip(unseen, sums, strict=True):  # (the exact sum over the exact count, correctly rounded)
+            triples = math.comb(n, 3)
+            totals = {shoe.PAIRS: triples * math.comb(n - 3, 3), shoe.SINGLE: triples, shoe.CARDS: triples}
+            evs.append([x / (d * totals[part]) for x, (d, part) in zip(row, scale, strict=True)])
+        return np.array(evs, dtype=np.float64).reshape(len(ends), len(staked)), staked
+
+    def _shoe_evs_slowly(self, codes: bytes, ends: list[int], staked: list[str]) \
+            -> tuple[npt.NDArray[np.float64], list[str]]:
+        """``_shoe_evs`` by a ``ShoeEvaluator``, round by round: for a shoe whose cards it
+        refuses (its ValueError, raised where reading one round at a time raises it)."""
+        from .shoe import ShoeEvaluator
+
+        evaluator = ShoeEvaluator(self.rules)
+        evs, start = [], 0
+        for end in ends:
+            found = evaluator.float_evs()
+            evs.append([found[bet] for bet in staked])
+            evaluator.remove([Card(c) for c in codes[start:end]])
+            start = end
+        return np.array(evs, dtype=np.float64).reshape(len(ends), len(staked)), staked
+
+    def _tally(self, batch: Batch) -> None:
+        """Tally a batch's stakes, once its sums are done."""
+        shoe_ends = np.array([s.first for s in batch.shoes[1:]] + [len(batch.ends)], dtype=np.int64)
+        self._add(shoe_ends, batch.rows, batch.rounds, batch.sets, batch.bets, self._evs(batch))
+
+    def _add(self, shoe_ends: npt.NDArray[np.int64], rows: list[int], rounds: list[int], sets: list[int],
+             bets: list[str], ev: npt.NDArray[np.float64]) -> None:
+        """Add the stakes of shoes (each one's rounds ending before ``shoe_ends``; their rounds
+        with a stake: ``rows``, ``rounds`` their numbers, ``sets`` their decision sets) to every player's
+        sums, their EVs ``ev`` (each round's EV of each of ``bets``): the kernel's
+        ``tally_stakes`` (each stake's EV, the sums of the stakes, and the martingale
+        differences Y_k, see the module's doc); then each player's first and last round,
+        and the points for the plot."""
+        for j, b in enumerate(bets):
+            if math.isnan(self.fresh_of[self.column_of[b]]):
+                self.fresh_of[self.column_of[b]] = float(ev[0, j])  # (the batch's first round: a shoe's first)
+                self.table = ()
+        if not self.table or len(self.table[1]) != len(self.stake_player):
+            self.table = (np.array(self.set_start, dtype=np.int64), np.array(self.stake_player, dtype=np.int64),
+                          np.array(self.stake_bet, dtype=np.int64), np.array(self.stake_amount, dtype=np.float64),
+                          np.array(self.stake_first, dtype=np.uint8), np.array(self.fresh_of, dtype=np.float64))
+        set_start, player, bet, amount, first, fresh = self.table
+        players = len(self.player_of)
+        if len(self.sums) < players:
+            self.sums = np.concatenate([self.sums, np.zeros((players - len(self.sums), 7))])
+        column = np.full(len(self.column_of), -1, dtype=np.int64)  # a bet's column of ev
+        column[[self.column_of[b] for b in bets]] = np.arange(len(bets))
+        chosen = np.array(sets, dtype=np.int64)
+        counts = set_start[chosen + 1] - set_start[chosen]
+        at_stake = np.empty(int(counts.sum()))
+        _impl.kernels.tally_stakes(ev, shoe_ends, np.array(rows, dtype=np.int64),
+                                   chosen, set_start, player, bet, amount, first, fresh, column, self.sums,
+                                   at_stake)
+        kinds, first_at = np.unique(chosen, return_index=True)  # each set's first and last round in the batch
+        last_at = len(chosen) - 1 - np.unique(chosen[::-1], return_index=True)[1]
+        for s, i, j in zip(kinds.tolist(), first_at.tolist(), last_at.tolist(), strict=True):
+            for p in self.set_players[s]:
+                if self.first[p] is None or rounds[i] < self.first[p]:
+                    self.first[p] = rounds[i]
+                if self.last[p] is None or rounds[j] > self.last[p]:
+                    self.last[p] = rounds[j]
+        room = [p for p in range(players) if self.room[p] > 0]
+        if room:  # each stake's place in the table, its player, and the points of the players with room
+            place = np.repeat(set_start[chosen] - np.cumsum(counts) + counts, counts) + np.arange(len(at_stake))
+            whose = player[place]
+            order = np.argsort(whose, kind="stable")
+            bounds = np.searchsorted(whose[order], np.arange(players + 1))
+            for p in room:
+                mine = order[bounds[p]:bounds[p + 1]][:self.room[p]]
+                if len(mine):
+                    self.points[p].append((at_stake[mine], amount[place[mine]]))
+                    self.room[p] -= len(mine)
+
+    def finish(self) -> dict[str, Tally]:
+        try:
+            self._close_shoe()
+            if self.pending:
+                self._submit()
+            while self.batches:
+                self._tally(self.batches.popleft())
+        finally:
+            self.close()
+        out = {}
+        for player, p in self.player_of.items():
+            rounds, bets, units, ev_units, base_units, excess, square = self.sums[p].tolist()
+            first, last = self.first[p], self.last[p]
+            out[player] = Tally(int(rounds), int(bets), units, ev_units, base_units, excess, square,
+                                 last - first + 1 if first is not None and last is not None else 0,
+                                 points=self.points[p])
+        return out
+
+
+EXACT = 2.0**53  # integers up to it are doubles: a quotient of two of them, divided in doubles, is correctly rounded
+
+
+def divided(numerators: npt.NDArray[np.int64], rows: tuple[Any, ...],
+             unseen: list[int]) -> npt.NDArray[np.float64] | None:
+    """Each round's ``numerators[k][j] / (rows[j]'s denominator x the count of its part for
+    unseen[k] cards)``, in doubles: the same floats as Python's division of the integers
+    (both correctly rounded) where every numerator and count is at most 2**53; None where
+    one is not (then Python's division, in integers, is the way)."""
+    from .shoe import PAIRS
+
+    if not len(unseen) or max(-int(numerators.min(initial=0)), int(numerators.max(initial=0))) > EXACT:
+        return None
+    n = np.array(unseen, dtype=np.float64)
+    triples = n * (n - 1) * (n - 2) / 6  # (approximate here: only to bound the exact counts below)
+    pairs = triples * ((n - 3) * (n - 4) * (n - 5) / 6)
+    scale = np.array([row.denominator for row in rows], dtype=np.float64)
+    is_pairs = np.array([row.part == PAIRS for row in rows], dtype=bool)
+    approximate = np.where(is_pairs, pairs[:, None], triples[:, None]) * scale
+    if approximate.size and approximate.max() >= EXACT / 2:
+        return None  # (counts below 2**52 in doubles: exact ones below 2**53, whatever the rounding here)
+    whole = np.array(unseen, dtype=np.int64)
+    exact_triples = whole * (whole - 1) * (whole - 2) // 6
+    exact_pairs = exact_triples * ((whole - 3) * (whole - 4) * (whole - 5) // 6)  # (wraps only where unused)
+    exact = np.where(is_pairs, exact_pairs[:, None], exact_triples[:, None]) * scale.astype(np.int64)
+    quotients: npt.NDArray[np.float64] = numerators.astype(np.float64) / exact.astype(np.float64)
+    return quotients
