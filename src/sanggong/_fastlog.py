@@ -323,7 +323,7 @@ class FastReplay:
                 break
             self._tail(hands[missing // self.hands_n, missing % self.hands_n].tolist())
         self.dealt = (hands, burned, counts, in_shoe)
-        self.heads = heads
+        self.heads = heads  # (the shoe's head cards: the template's tests render the shoe again from these)
         self.first_round = first_round
         self.shoe_number = number
         self.shoe_state = state

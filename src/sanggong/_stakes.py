@@ -42,8 +42,6 @@ class Tally:
     excess: float = 0.0  # D
     square: float = 0.0  # sum of Y_k ** 2
     span: int = 0  # rounds from the player's first stake to the last, summed over logs
-    first: int | None = None  # (in the log being read)
-    last: int | None = None
     points: list[tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]] = field(default_factory=list)  # the
     # first MAX_POINTS (EV, stake) points, as pieces of two arrays
 
@@ -85,16 +83,6 @@ class Points(Mapping[str, tuple[tuple[float, float], ...]]):
         return len(self._pieces)
 
 
-def records_of(run: tuple[Any, ...]) -> Iterator[tuple[Any, ...]]:
-    """A run of records the fast pass accepted (``_fastlog.SeenRun``'s fields), one at a
-    time, as ``Reader.feed`` reads such a record (``_fastlog.Seen``'s fields)."""
-    number, shoe, (hands, burned, counts, in_shoe), first, bets, carried = run
-    for i in range(len(bets)):
-        k = first + i
-        yield (number + i, shoe, int(in_shoe[k]), bets[i], carried[i], hands[k].tobytes(),
-               burned[k, :counts[k]].tobytes())
-
-
 def anonymous(rules: RuleSet, bet: str) -> str:
     """The anonymous player of a bet of a record of bets alone: its position's, or the table's."""
     spec = rules.bet(bet)
@@ -131,8 +119,8 @@ class Batch(NamedTuple):
     sums: Future[tuple[npt.NDArray[np.int64], int]]  # every round's numerators, and the rounds done (-1: refused)
 
 
-def batch_sums(kernel: Any, counts: list[int], codes: bytes, ends: npt.NDArray[np.int64], firsts: npt.NDArray[np.int64],
-          rows: int, with_pairs: bool) -> tuple[npt.NDArray[np.int64], int]:
+def batch_sums(kernel: Any, counts: list[int], codes: bytes, ends: npt.NDArray[np.int64],
+               firsts: npt.NDArray[np.int64], rows: int, with_pairs: bool) -> tuple[npt.NDArray[np.int64], int]:
     """A batch's numerators (``ShoeKernel.numerators_shoes``), in one call that runs
     without the GIL; -1 rounds done where the kernel refuses a card (the shoes then go one
     at a time, which raises the error a shoe read alone raises)."""
@@ -229,7 +217,12 @@ class Reader:
     def _decisions(self, bets: Mapping[str, Any], carried: Mapping[str, Any]) -> int:
         """The round's decision set: its stakes that are decisions, in the order of its bets
         (player, bet, the stake less what was carried into it, the player's first in the
-        round), by its number (-1: none)."""
+        round), by its number (-1: none); found by the mappings' ids where they are shared."""
+        decided = self.decided
+        if decided is not None:
+            found_by_id = decided.get((id(bets), id(carried)))
+            if found_by_id is not None and found_by_id[0] is bets and found_by_id[1] is carried:
+                return found_by_id[2]
         before = stakes_of(carried)
         out = []
         placed: set[str] = set()
@@ -261,7 +254,6 @@ class Reader:
             self.set_start.append(len(self.stake_player))
             self.set_players.append(frozenset(self.player_of[who] for who, _, _, _ in made))
             self.set_bets.append(frozenset(bet for _, bet, _, _ in made))
-        decided = self.decided
         if decided is not None:
             if len(decided) >= 4096:
                 decided.clear()
@@ -290,10 +282,7 @@ class Reader:
             self.skipped += 1
             self.carried = carried_on
             return
-        carried = self.carried
-        found = self.decided.get((id(bets), id(carried))) if self.decided is not None else None
-        chosen = found[2] if found is not None and found[0] is bets and found[1] is carried else \
-            self._decisions(bets, carried)
+        chosen = self._decisions(bets, self.carried)
         if chosen >= 0:
             rows, rounds, sets = self.staked
             rows.append(len(self.ends))
@@ -313,7 +302,9 @@ class Reader:
         for record in records:
             if type(record) is not tuple or self.fresh_each or self.decided is None:
                 if type(record) is tuple:  # (a run, record by record)
-                    for one in records_of(record):
+                    from ._fastlog import seen_in  # (as verify imports it: when a log is read)
+
+                    for one in seen_in(record):
                         self.feed(one)
                 else:
                     self.feed(record)
@@ -329,16 +320,14 @@ class Reader:
                 self.skipped += n
                 self.carried = carried_of[-1]
                 continue
-            decided, (rows, rounds, sets), ends, codes = self.decided, self.staked, self.ends, self.codes
+            (rows, rounds, sets), ends, codes = self.staked, self.ends, self.codes
             carried, row = self.carried, len(ends)
             last_bets = last_carried = None
             chosen = -1
             for i in range(n):
                 bets = bets_of[i]
                 if bets is not last_bets or carried is not last_carried:
-                    found = decided.get((id(bets), id(carried)))
-                    chosen = found[2] if found is not None and found[0] is bets and found[1] is carried else \
-                        self._decisions(bets, carried)
+                    chosen = self._decisions(bets, carried)
                     last_bets, last_carried = bets, carried
                 if chosen >= 0:
                     rows.append(row + i)
@@ -438,13 +427,13 @@ class Reader:
             # refuses)
             end = firsts[j + 1] if j + 1 < len(firsts) else len(unseen)
             cards = batch.codes[s.base:s.base + int(batch.ends[end - 1])]
-            evs[s.first:end] = self._shoe_evs(cards, batch.ends[s.first:end].tolist(), batch.bets)[0]
+            evs[s.first:end] = self._shoe_evs(cards, batch.ends[s.first:end].tolist(), batch.bets)
         return evs
 
-    def _shoe_evs(self, codes: bytes, ends: list[int], staked: list[str]) -> tuple[npt.NDArray[np.float64], list[str]]:
+    def _shoe_evs(self, codes: bytes, ends: list[int], staked: list[str]) -> npt.NDArray[np.float64]:
         """One shoe's EVs of the bets ``staked`` (sorted) before each of its rounds (their
-        cards ``codes``, each one's ending at ``ends``): (rounds, bets), and those bets; in
-        Python's integers where the doubles would not be exact."""
+        cards ``codes``, each one's ending at ``ends``): (rounds, bets); in Python's integers
+        where the doubles would not be exact."""
         from . import shoe
 
         bets = frozenset(staked)
@@ -454,7 +443,7 @@ class Reader:
             seen = np.bincount(np.frombuffer(codes, dtype=np.uint8), minlength=52)
             if unseen[-1] < 6 or (seen > np.array(self.fresh_counts)).any():
                 return self._shoe_evs_slowly(codes, ends, staked)
-            return np.zeros((len(ends), 0)), []
+            return np.zeros((len(ends), 0))
         self._plan(bets)
         if self.own_kernel is None:
             self.own_kernel = shoe.shoe_kernel(self.plan, self.fresh_counts)
@@ -474,16 +463,13 @@ class Reader:
             sums.append([found[r] for r in rows])
             for code in codes[ends[k - 1] if k else 0:ends[k]]:
                 kernel.remove(code)
-        scale = [(plan.rows[r].denominator, plan.rows[r].part) for r in rows]
-        evs = []
-        for n, row in zip(unseen, sums, strict=True):  # (the exact sum over the exact count, correctly rounded)
-            triples = math.comb(n, 3)
-            totals = {shoe.PAIRS: triples * math.comb(n - 3, 3), shoe.SINGLE: triples, shoe.CARDS: triples}
-            evs.append([x / (d * totals[part]) for x, (d, part) in zip(row, scale, strict=True)])
-        return np.array(evs, dtype=np.float64).reshape(len(ends), len(staked)), staked
+        bet_rows = [plan.rows[r] for r in rows]
+        evs = [[x / (row.denominator * shoe.part_count(row.part, n)) for x, row in zip(sums_k, bet_rows, strict=True)]
+               for n, sums_k in zip(unseen, sums, strict=True)]  # (the exact sum over the exact count, correctly
+        # rounded, as ShoeEvaluator.float_evs divides it)
+        return np.array(evs, dtype=np.float64).reshape(len(ends), len(staked))
 
-    def _shoe_evs_slowly(self, codes: bytes, ends: list[int], staked: list[str]) \
-            -> tuple[npt.NDArray[np.float64], list[str]]:
+    def _shoe_evs_slowly(self, codes: bytes, ends: list[int], staked: list[str]) -> npt.NDArray[np.float64]:
         """``_shoe_evs`` by a ``ShoeEvaluator``, round by round: for a shoe whose cards it
         refuses (its ValueError, raised where reading one round at a time raises it)."""
         from .shoe import ShoeEvaluator
@@ -495,7 +481,7 @@ class Reader:
             evs.append([found[bet] for bet in staked])
             evaluator.remove([Card(c) for c in codes[start:end]])
             start = end
-        return np.array(evs, dtype=np.float64).reshape(len(ends), len(staked)), staked
+        return np.array(evs, dtype=np.float64).reshape(len(ends), len(staked))
 
     def _tally(self, batch: Batch) -> None:
         """Tally a batch's stakes, once its sums are done."""
@@ -513,12 +499,12 @@ class Reader:
         for j, b in enumerate(bets):
             if math.isnan(self.fresh_of[self.column_of[b]]):
                 self.fresh_of[self.column_of[b]] = float(ev[0, j])  # (the batch's first round: a shoe's first)
-                self.table = ()
         if not self.table or len(self.table[1]) != len(self.stake_player):
             self.table = (np.array(self.set_start, dtype=np.int64), np.array(self.stake_player, dtype=np.int64),
                           np.array(self.stake_bet, dtype=np.int64), np.array(self.stake_amount, dtype=np.float64),
-                          np.array(self.stake_first, dtype=np.uint8), np.array(self.fresh_of, dtype=np.float64))
-        set_start, player, bet, amount, first, fresh = self.table
+                          np.array(self.stake_first, dtype=np.uint8))
+        set_start, player, bet, amount, first = self.table
+        fresh = np.array(self.fresh_of, dtype=np.float64)
         players = len(self.player_of)
         if len(self.sums) < players:
             self.sums = np.concatenate([self.sums, np.zeros((players - len(self.sums), 7))])

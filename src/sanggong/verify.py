@@ -567,7 +567,6 @@ class LogReader:
     def _run(self, progress: Callable[[int], None] | None = None) -> VerifyReport:
         """Read the log to its end or its first bad record (``verify_log``)."""
         verifier = self._verifier
-        feed = verifier.feed
         told = 0
 
         def tick(number: int) -> None:
@@ -576,29 +575,46 @@ class LogReader:
                 progress(number - told)
                 told = number
 
-        lines = self._lines()
-        for number, line in lines:
-            feed(number, line)
-            if verifier.bad is not None:
-                break
-            tick(number)
-            while verifier.fast is not None:  # the fast pass's own loop, while it accepts the lines (feed's first step)
-                accepted, last, rest = verifier.fast.run(lines, _keeps, tick)
-                if accepted:
-                    verifier.count += accepted
-                    verifier.last_line = last
-                if rest is None:
-                    break
-                number, line = rest
-                feed(number, line)  # (the full checks, which go on by the fast pass from a line they accept)
-                if verifier.bad is not None:
-                    break
-                tick(number)
-            if verifier.bad is not None:
-                break
+        for _ in self._passes(tick, keep=False):
+            pass
         if progress is not None and verifier.count > told:
             progress(verifier.count - told)
         return verifier.report()
+
+    def _passes(self, tick: Callable[[int], None] | None, keep: bool) -> Iterator[list[Any]]:
+        """Read the log to its end or its first bad record: each line by the full checks
+        (``feed``), and by the fast pass's own loop wherever it takes over (``FastReplay.run``),
+        calling ``tick(number)`` as lines are read. With ``keep``, yield the records read some
+        at a time: a record of the full checks alone (a ``RoundRecord``, or the fast pass's
+        ``Seen`` where they handed the line to it), and those of the fast pass's loop as runs
+        within a shoe (plain tuples of ``_fastlog.SeenRun``'s fields), up to
+        ``_SEEN_AT_A_TIME`` records at a go."""
+        verifier = self._verifier
+        lines = self._lines()
+        most = _SEEN_AT_A_TIME if keep else -1
+        for number, line in lines:
+            while True:
+                verifier.feed(number, line)  # (the full checks, which go on by the fast pass from a line they accept)
+                if verifier.bad is not None:
+                    return
+                if tick is not None:
+                    tick(number)
+                if keep:
+                    yield [verifier.fast.record() if verifier.last_line is not None else verifier.last]
+                rest = None
+                while verifier.fast is not None:  # the fast pass's own loop, while it accepts the lines
+                    seen: list[Any] | None = [] if keep else None
+                    accepted, last, rest = verifier.fast.run(lines, _keeps, tick, seen, most)
+                    if accepted:
+                        verifier.count += accepted
+                        verifier.last_line = last
+                        if seen:
+                            yield seen
+                    if rest is not None or accepted != most:
+                        break
+                if rest is None:
+                    break  # (the end of the lines, or the full checks read on)
+                number, line = rest
 
     def _seen(self) -> Iterator[Any]:
         """The records, checked as ``verify_log`` checks them (the fast pass included): a
@@ -606,7 +622,7 @@ class LogReader:
         ``sanggong.detection`` reads of it)."""
         from ._fastlog import seen_in
 
-        for chunk in self._seen_lists():
+        for chunk in self._passes(None, keep=True):
             for record in chunk:
                 if type(record) is tuple:
                     yield from seen_in(record)
@@ -614,32 +630,8 @@ class LogReader:
                     yield record
 
     def _seen_lists(self) -> Iterator[list[Any]]:
-        """``_seen``'s records, some at a time (as many as the fast pass accepts in a go,
-        up to ``_SEEN_AT_A_TIME``; a record of the full checks alone), those of the fast
-        pass's own loop as runs within a shoe (plain tuples of ``_fastlog.SeenRun``'s fields)."""
-        verifier = self._verifier
-        lines = self._lines()
-        for number, line in lines:
-            verifier.feed(number, line)
-            if verifier.bad is not None:
-                return
-            yield [verifier.fast.record() if verifier.last_line is not None else verifier.last]
-            while verifier.fast is not None:  # the fast pass's own loop, some lines at a time
-                seen: list[Any] = []
-                accepted, last, rest = verifier.fast.run(lines, _keeps, None, seen, _SEEN_AT_A_TIME)
-                if accepted:
-                    verifier.count += accepted
-                    verifier.last_line = last
-                    yield seen
-                if rest is None:
-                    if accepted < _SEEN_AT_A_TIME:
-                        return  # (the end of the lines)
-                    continue
-                number, line = rest
-                verifier.feed(number, line)
-                if verifier.bad is not None:
-                    return
-                yield [verifier.fast.record() if verifier.last_line is not None else verifier.last]
+        """``_seen``'s records, some at a time (``_passes``)."""
+        return self._passes(None, keep=True)
 
     def _records(self, lines: Iterable[tuple[int, Any]]) -> Iterator[RoundRecord]:
         verifier = self._verifier

@@ -478,32 +478,9 @@ cdef class ShoeKernel:
         64 bits (its row of ``out`` unwritten; the kernel then holds its unseen cards, and
         ``numerators`` gives them). ValueError, with nothing changed, where ``out`` is not
         (len(ends), rows), ``ends`` do not rise within ``cards``, or a card is not left."""
-        cdef Py_ssize_t rounds = ends.shape[0], k, i, start = 0, done
-        cdef int64_t left[52]
-        cdef uint8_t c
         import numpy as np
-        cards, ends = np.array(cards), np.array(ends)  # (copies: what is checked is what the loop reads, whatever
-        # the caller's buffers do meanwhile, out among them)
-        if out.shape[0] != rounds or out.shape[1] != self.s.rows:
-            raise ValueError(f"out must be ({rounds}, {self.s.rows}): a row of sums for each round")
-        for c in range(52):
-            left[c] = self.s.cards[c]
-        for k in range(rounds):
-            if ends[k] < start or ends[k] > cards.shape[0]:
-                raise ValueError("ends must rise from 0 to at most the cards given")
-            for i in range(start, ends[k]):
-                c = cards[i]
-                if c >= 52 or left[c] == 0:
-                    raise ValueError(f"no card of code {c} is left to remove")
-                left[c] -= 1
-            start = ends[k]
-        if rounds == 0:
-            return 0
-        cdef int64_t first = 0
-        with nogil:
-            done = _rounds_sums(&self.s, &cards[0] if cards.shape[0] else NULL, &ends[0], &first, 1, rounds,
-                                with_pairs, &out[0, 0] if self.s.rows else NULL)
-        return done
+        return self.numerators_shoes(cards, ends, np.zeros(1 if ends.shape[0] else 0, dtype=np.int64), out,
+                                     with_pairs)  # (one shoe, from the unseen cards now)
 
     def numerators_shoes(self, const uint8_t[::1] cards not None, const int64_t[::1] ends not None,
                          const int64_t[::1] firsts not None, int64_t[:, ::1] out not None, bint with_pairs=True):

@@ -61,6 +61,7 @@ from ._plan import CARDS as CARDS
 from ._plan import PAIRS as PAIRS
 from ._plan import SINGLE as SINGLE
 from ._plan import ShoePlan as ShoePlan
+from ._plan import part_count as part_count
 from ._plan import shoe_kernel as shoe_kernel
 from ._plan import shoe_plan as shoe_plan
 from ._play import play_shoes

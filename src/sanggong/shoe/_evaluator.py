@@ -3,7 +3,6 @@ the cards removed and put back (``sanggong.shoe`` tells the method)."""
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable
 from fractions import Fraction
 
@@ -15,7 +14,7 @@ from .._threads import locked, new_lock
 from ..analysis import composition
 from ..cards import Card, CardsLike, parse_cards
 from ..rules import RuleSet, as_rules, offered_bets
-from ._plan import CARDS, PAIRS, SINGLE, shoe_kernel, shoe_plan
+from ._plan import part_count, shoe_kernel, shoe_plan
 
 __all__ = ["ShoeEvaluator"]
 
@@ -111,8 +110,8 @@ class ShoeEvaluator:
         plan = self._plan
         sums = self._kernel.numerators()
         n = self.cards
-        totals = {PAIRS: math.comb(n, 3) * math.comb(n - 3, 3), SINGLE: math.comb(n, 3), CARDS: math.comb(n, 3)}
-        values = [Fraction(s, row.denominator * totals[row.part]) for s, row in zip(sums, plan.rows, strict=True)]
+        values = [Fraction(s, row.denominator * part_count(row.part, n)) for s, row in zip(sums, plan.rows,
+                                                                                           strict=True)]
         return {name: values[plan.bet_row[j]] for j, name in enumerate(self.bets)}
 
     @locked
@@ -124,8 +123,7 @@ class ShoeEvaluator:
         plan = self._plan
         sums = self._kernel.numerators()
         n = self.cards
-        totals = {PAIRS: math.comb(n, 3) * math.comb(n - 3, 3), SINGLE: math.comb(n, 3), CARDS: math.comb(n, 3)}
-        values = [s / (row.denominator * totals[row.part]) for s, row in zip(sums, plan.rows, strict=True)]
+        values = [s / (row.denominator * part_count(row.part, n)) for s, row in zip(sums, plan.rows, strict=True)]
         return {name: values[plan.bet_row[j]] for j, name in enumerate(self.bets)}
 
     @locked
