@@ -5,18 +5,21 @@ Every result type of the package (``Analysis``, ``SimulationResult``, ``PlayResu
 ``Detection``, ...) presents itself through here: ``_repr_html_`` builds its table with
 ``html_table`` and formats its figures with ``percent`` and ``fixed``, and ``to_frame``
 imports pandas with ``pandas()``, which names the extra to install where pandas is
-missing. Nothing here needs pandas.
+missing; a result indexed by name (a ``Mapping``) refuses a name it does not hold with
+``missing``. Nothing here needs pandas.
 """
 
 from __future__ import annotations
 
 import importlib
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from html import escape
 from typing import Any
 
-__all__ = ["FRAME_EXTRA", "fixed", "html_table", "money_column", "pandas", "percent"]
+from .rules._values import did_you_mean, show
+
+__all__ = ["FRAME_EXTRA", "fixed", "html_table", "missing", "money_column", "pandas", "percent"]
 
 FRAME_EXTRA = "pip install 'sanggong[frame]'"
 """The install command that brings pandas, which ``to_frame()`` needs."""
@@ -72,3 +75,21 @@ def html_table(kind: str, caption: str, header: Iterable[str], rows: Iterable[It
         out.append("</tr>")
     out.append("</tbody></table>")
     return "\n".join(out)
+
+
+_SHOWN = 10  # names listed in a KeyError of a result, at most
+
+
+def missing(what: str, key: object, where: str, names: str, known: Sequence[str], *, near: object = None) -> KeyError:
+    """The error of a result indexed by a name it does not hold: the key (shortened, as
+    ``show`` does), the closest name it holds (``did_you_mean``, to ``near`` if given, else
+    to the key) and the first names it holds.
+
+    >>> missing("bet", "win:9", "analysis", "its bets", ["win:1", "odd"])
+    KeyError("no bet 'win:9' (did you mean 'win:1'?) in this analysis; its bets: 'win:1', 'odd'")
+    """
+    shown = (f"({', '.join(show(part) for part in key)})" if isinstance(key, tuple) and len(key) == 2
+             else show(key))
+    held = ", ".join(show(name) for name in known[:_SHOWN]) + (f", ... ({len(known)} in all)" if len(known) > _SHOWN else "")
+    hint = did_you_mean(key if near is None else near, known)
+    return KeyError(f"no {what} {shown}{hint} in this {where}; {names}: {held or 'none'}")

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from math import sqrt
@@ -44,7 +44,7 @@ import numpy.typing as npt
 
 from ._counting import Counts, check_counts, count_hands
 from ._parallel import check_progress
-from ._presentation import fixed, html_table, pandas, percent
+from ._presentation import fixed, html_table, missing, pandas, percent
 from ._settlement_plan import plan_for
 from ._spec import CATEGORY_BETS, COMPARISONS, N_CARDS, N_PAIR_PLUS, N_RANKS, N_SUITS, RANK_SYMBOLS
 from .cards import CardsLike, parse_cards
@@ -182,15 +182,38 @@ class BetAnalysis:
 
 
 @dataclass(frozen=True)
-class Analysis:
-    """The analysis of every bet a rule set offers, for one shoe composition."""
+class Analysis(Mapping[str, BetAnalysis]):
+    """The analysis of every bet a rule set offers, for one shoe composition: a read-only
+    mapping of each bet's name to its :class:`BetAnalysis`, in the order of ``bets``
+    (``in``, iteration, ``len``, ``keys()``, ``items()``, ``get()`` are those of
+    ``bets``). Equality is the dataclass's: two analyses are equal where their rules,
+    shoe and bets are, and an analysis never equals a plain ``dict``.
+
+    >>> from sanggong import ONLINE
+    >>> table = analyze(ONLINE)
+    >>> "win:1" in table, len(table) == len(table.bets), list(table)[:2]
+    (True, True, ['win:1', 'win:2'])
+    >>> table["wn:1"]
+    Traceback (most recent call last):
+    ...
+    KeyError: "no bet 'wn:1' (did you mean 'win:1'?) in this analysis; its bets: 'win:1', ..."
+    """
 
     rules: RuleSet
     counts: tuple[int, ...]  # of each card code
     bets: Mapping[str, BetAnalysis]
 
     def __getitem__(self, bet: str) -> BetAnalysis:
-        return self.bets[bet]
+        found = self.bets.get(bet) if isinstance(bet, str) else None
+        if found is None:
+            raise missing("bet", bet, "analysis", "its bets", list(self.bets))
+        return found
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.bets)
+
+    def __len__(self) -> int:
+        return len(self.bets)
 
     @property
     def cards(self) -> int:

@@ -57,11 +57,12 @@ threads before it returns).
 
 from __future__ import annotations
 
+import functools
 import io
 import math
 import os
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -69,7 +70,7 @@ from typing import TYPE_CHECKING, Any
 from ._checks import flag
 from ._parallel import check_executor, check_progress, execute
 from ._parallel import workers as workers_of
-from ._presentation import html_table, pandas, percent
+from ._presentation import html_table, missing, pandas, percent
 from ._stakes import Points, Reader, Tally
 from .records import RoundRecord
 from .rules import RuleSet, as_rules
@@ -180,8 +181,12 @@ class PlayerStats:
 
 
 @dataclass(frozen=True)
-class Detection:
-    """What ``detect`` found: every player, the most suspect first (by p-value)."""
+class Detection(Mapping[str, PlayerStats]):
+    """What ``detect`` found: every player, the most suspect first (by p-value). It is a
+    read-only mapping of each player's id to its :class:`PlayerStats`, in the order of
+    ``players`` (``in``, iteration, ``len``, ``keys()``, ``items()``, ``get()``; equality
+    is the dataclass's, never a plain ``dict``'s). A player it did not find is a
+    ``KeyError`` naming the closest it did."""
 
     rules: str
     alpha: float
@@ -195,10 +200,25 @@ class Detection:
         return tuple(p for p in self.players if p.flagged)
 
     def __getitem__(self, player: str) -> PlayerStats:
+        found = self._by_id.get(player) if isinstance(player, str) else None
+        if found is None:
+            raise missing("player", player, "detection", "its players", list(self._by_id))
+        return found
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._by_id)
+
+    def __len__(self) -> int:
+        return len(self._by_id)
+
+    @functools.cached_property
+    def _by_id(self) -> dict[str, PlayerStats]:
+        """Each player by id (the first of a repeated id), made when first read: a lookup
+        is not a walk of ``players``."""
+        index: dict[str, PlayerStats] = {}
         for p in self.players:
-            if p.id == player:
-                return p
-        raise KeyError(player)
+            index.setdefault(p.id, p)
+        return index
 
     def to_dict(self) -> dict[str, Any]:
         """``{"rules", "alpha", "records", "skipped", "players": [...]}``: strict JSON."""

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
@@ -35,7 +35,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _impl
-from ._presentation import html_table, money_column, pandas
+from ._presentation import html_table, missing, money_column, pandas
 from ._settlement_plan import SettlementPlan, plan_for
 from ._spec import (
     N_PAIR_PLUS,
@@ -156,9 +156,28 @@ class BetResult:
 
 
 @dataclass(frozen=True, slots=True)
-class Settlement:
+class Settlement(Mapping["str | tuple[str, str]", BetResult]):
     """A settled round: the hands and every bet's result, with exact totals. A void round
-    (``TableSession.void``) has no hands (``banker`` None) and ``void`` set."""
+    (``TableSession.void``) has no hands (``banker`` None) and ``void`` set.
+
+    It is a read-only mapping of each bet to its :class:`BetResult`, in the order of
+    ``results``: keyed by the bet's name for a slip of bets alone, by ``(player, bet)``
+    for a slip by player (``in``, iteration, ``len``, ``keys()``, ``items()``, ``get()``;
+    equality is the dataclass's, never a plain ``dict``'s). A round with no bets is an
+    empty mapping, so false.
+
+    >>> from sanggong.rules import ONLINE
+    >>> round_ = settle(ONLINE, "Kh Qs 9d", {1: "As 2d 3c"}, {"win:1": 100, "lose:1": 100})
+    >>> list(round_), "lose:1" in round_, round_["lose:1"].returned
+    (['win:1', 'lose:1'], True, 200)
+    >>> by_player = settle(ONLINE, "Kh Qs 9d", {1: "As 2d 3c"}, {"ann": {"win:1": 5}, "bo": {"lose:1": 5}})
+    >>> list(by_player), by_player["bo", "lose:1"].returned
+    ([('ann', 'win:1'), ('bo', 'lose:1')], 10)
+    >>> by_player["an", "win:1"]
+    Traceback (most recent call last):
+    ...
+    KeyError: "no bet ('an', 'win:1') (did you mean 'ann'?) in this settlement; its players: 'ann', 'bo'"
+    """
 
     rules: RuleSet
     banker: HandValue | None
@@ -168,11 +187,38 @@ class Settlement:
 
     def __getitem__(self, bet: str | tuple[str, str]) -> BetResult:
         """The result of ``bet`` (a slip of bets alone), or of ``(player, bet)``."""
-        player, name = bet if isinstance(bet, tuple) else (None, bet)
-        for result in self.results:
-            if result.bet == name and result.player == player:
-                return result
-        raise KeyError(bet)
+        player, name = bet if isinstance(bet, tuple) and len(bet) == 2 and isinstance(bet[0], str) else (None, bet)
+        if isinstance(name, str):  # (anything else is no bet: never compared with one)
+            for result in self.results:
+                if result.bet == name and result.player == player:
+                    return result
+        raise self._missing(bet, player, name)
+
+    def __iter__(self) -> Iterator[str | tuple[str, str]]:
+        return iter(self._keys())
+
+    def __len__(self) -> int:
+        return len(self._keys())
+
+    def _keys(self) -> dict[str | tuple[str, str], None]:
+        """The results' keys, each once, in their order."""
+        return dict.fromkeys(r.bet if r.player is None else (r.player, r.bet) for r in self.results)
+
+    def _missing(self, bet: object, player: str | None, name: object) -> KeyError:
+        """The KeyError of a bet this round does not hold, naming the closest it does."""
+        players = list(dict.fromkeys(r.player for r in self.results if r.player is not None))
+        alone = [r.bet for r in self.results if r.player is None]
+        if player is None and (alone or not players):
+            return missing("bet", bet, "settlement", "its bets", alone)
+        if player is None:
+            return missing("bet", bet, "settlement (a slip by player: index it by (player, bet))", "its players",
+                           players, near=name)
+        if player in players:
+            return missing("bet", bet, "settlement", f"the bets of {player!r}",
+                           [r.bet for r in self.results if r.player == player], near=name)
+        if players:
+            return missing("bet", bet, "settlement", "its players", players, near=player)
+        return missing("bet", bet, "settlement (a slip of bets alone: index it by bet)", "its bets", alone, near=name)
 
     def of(self, player: str) -> tuple[BetResult, ...]:
         """The results of one player's bets (a slip by player)."""

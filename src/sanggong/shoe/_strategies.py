@@ -4,12 +4,12 @@ what it reports (``PlayResult``: each bet's ``BetPlay``, each strategy's ``Strat
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from .._presentation import html_table, pandas, percent
+from .._presentation import html_table, missing, pandas, percent
 from .._spec import RANK_SYMBOLS as _RANKS
 from ..analysis import effect_of_removal
 from ..limits import MAX_TAG
@@ -242,8 +242,11 @@ class BetPlay:
 
 
 @dataclass(frozen=True)
-class PlayResult:
-    """What ``play_shoes`` found, per bet."""
+class PlayResult(Mapping[str, BetPlay]):
+    """What ``play_shoes`` found, per bet: a read-only mapping of each bet's name to its
+    :class:`BetPlay`, in the order of ``bets`` (``in``, iteration, ``len``, ``keys()``,
+    ``items()``, ``get()`` are those of ``bets``; equality is the dataclass's, never a
+    plain ``dict``'s). A bet it did not play is a ``KeyError`` naming the closest it did."""
 
     rules: str
     decks: int
@@ -257,7 +260,16 @@ class PlayResult:
     seconds: float = field(default=0.0, compare=False)
 
     def __getitem__(self, bet: str) -> BetPlay:
-        return self.bets[bet]
+        found = self.bets.get(bet) if isinstance(bet, str) else None
+        if found is None:
+            raise missing("bet", bet, "result of play_shoes", "its bets", list(self.bets))
+        return found
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.bets)
+
+    def __len__(self) -> int:
+        return len(self.bets)
 
     def to_dict(self) -> dict[str, Any]:
         return {"rules": self.rules, "decks": self.decks, "positions": self.positions, "shoes": self.shoes,
