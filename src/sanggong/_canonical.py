@@ -64,7 +64,10 @@ def _check(value: Any) -> Any:
             if not isinstance(key, str):
                 raise TypeError(f"a JSON object's keys are strings, not {type(key).__name__}")
             astral = astral or any(ord(c) > 0xFFFF for c in key)
-            out[str(key)] = _check(item)
+            text = str.__str__(key)  # (a str subclass's own __str__, __hash__ and __eq__ never asked)
+            if text in out:
+                raise ValueError(f"a JSON object's key {text!r} is given twice"[:200])
+            out[text] = _check(item)
         if astral:  # code point order is not UTF-16 order here: write them in the latter
             return dict(sorted(out.items(), key=lambda item: _utf16(item[0])))
         return dict(sorted(out.items()))

@@ -376,15 +376,24 @@ SlipLike: TypeAlias = Mapping[str, Money] | Mapping[str, Mapping[str, Money]]
 stake the same bet, each settled and paid on their own)."""
 
 
+def plain_text(value: object) -> object:
+    """A ``str`` subclass as the plain ``str`` of its characters, anything else as it is.
+    ``str.__str__`` copies the characters without calling the subclass's own ``__str__``,
+    ``__hash__`` or ``__eq__``: a key that prints, hashes or compares as something else
+    than its characters can neither name another bet or player nor stand twice in a slip."""
+    return str.__str__(value) if isinstance(value, str) else value
+
+
 def check_player(player: object) -> str:
     """A player's id: a non-empty printable string of at most ``MAX_PLAYER_ID``
-    characters, not only spaces (a ``str`` subclass becomes a ``str``)."""
+    characters, not only spaces (a ``str`` subclass becomes the ``str`` of its characters)."""
     if not isinstance(player, str):
         raise TypeError(f"bets: a player is named by a string, not {type(player).__name__} {player!r}"[:120])
+    player = str.__str__(player)
     if not 1 <= len(player) <= MAX_PLAYER_ID or not player.isprintable() or not player.strip():
         shown = repr(player) if len(player) <= 80 else repr(player[:80]) + "..."
         raise ValueError(f"bets: {shown} is not a player's id (1 to {MAX_PLAYER_ID} printable characters)")
-    return str(player)
+    return player
 
 
 def _entries(bets: object) -> tuple[bool, list[tuple[str | None, object, object]]]:
@@ -392,18 +401,32 @@ def _entries(bets: object) -> tuple[bool, list[tuple[str | None, object, object]
     if not isinstance(bets, Mapping):
         raise TypeError(f"bets: expected a mapping of bet name to stake (or of player to such a mapping), "
                         f"not {type(bets).__name__}")
-    nested = [isinstance(v, Mapping) for v in bets.values()]
+    items = list(bets.items())  # (read once: a mapping that answers differently twice is read as it first did)
+    nested = [isinstance(v, Mapping) for _, v in items]
     if not any(nested):
-        return False, [(None, name, stake) for name, stake in bets.items()]
+        return False, _once([(None, plain_text(name), stake) for name, stake in items])
     if not all(nested):
         raise TypeError("bets: give {bet: stake}, or {player: {bet: stake}} by player, not both in one slip")
     entries: list[tuple[str | None, object, object]] = []
-    for player, slip in bets.items():
+    for player, slip in items:
         who = check_player(player)
-        entries.extend((who, name, stake) for name, stake in slip.items())
+        entries.extend((who, plain_text(name), stake) for name, stake in slip.items())
         if len(entries) > MAX_BETS:
             raise ValueError(f"bets: at most {MAX_BETS} stakes in one slip")
-    return True, entries
+    return True, _once(entries)
+
+
+def _once(entries: list[tuple[str | None, object, object]]) -> list[tuple[str | None, object, object]]:
+    """``entries``, refused where one player (or the slip of bets alone) names a bet twice:
+    two keys of one text (``str`` subclasses that hash or compare apart) are one bet."""
+    seen: set[tuple[str | None, object]] = set()
+    for player, name, _ in entries:
+        if isinstance(name, str):
+            if (player, name) in seen:
+                whose = f" by {player!r}" if player is not None else ""
+                raise ValueError(f"bets: {name!r} is staked twice{whose} (two keys of one name)"[:200])
+            seen.add((player, name))
+    return entries
 
 
 class SlipEntry(NamedTuple):
