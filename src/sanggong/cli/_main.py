@@ -12,8 +12,8 @@ from collections.abc import Sequence
 
 from .. import _impl
 from . import _analyze, _hands, _logs, _rules, _settle, _shoes, _simulate
-from ._output import one_line
 from ._logs import VERIFY_STATUS
+from ._output import one_line
 from ._parser import Parser
 from ._status import Status
 from ._version import Version
