@@ -153,3 +153,34 @@ def test_the_docs_list_the_table() -> None:
     section = section[: section.index("\n## ", 1)]
     listed = {int(n) for n in re.findall(r"^\| *`?(\d+)`? *\|", section, re.MULTILINE)}
     assert listed == {int(s) for s in Status}
+
+
+def _mistyped(option: str, options: list[str]) -> str | None:
+    """``option`` with one letter of its name dropped (from the middle on), so that it is no
+    prefix of any option (argparse takes a prefix for the option: no error); None if none is."""
+    for i in [*range(len(option) // 2 + 1, len(option) - 1), *range(3, len(option) // 2 + 1)]:
+        typo = option[:i] + option[i + 1:]
+        if not any(o.startswith(typo) for o in options):
+            return typo
+    return None
+
+
+_TYPOS = [(w, a.option_strings[-1], typo) for w, p in COMMANDS.items() for a in p._actions
+          for o in [[s for b in p._actions for s in b.option_strings]]
+          if a.option_strings and a.option_strings[-1].startswith("--") and not isinstance(a, argparse._HelpAction)
+          and (typo := _mistyped(a.option_strings[-1], o)) is not None]
+
+
+def test_every_long_option_is_mistyped_here() -> None:
+    longs = {(w, s) for w, p in COMMANDS.items() for a in p._actions for s in a.option_strings[-1:]
+             if s.startswith("--") and s != "--help"}
+    assert {(w, o) for w, o, _ in _TYPOS} == longs
+
+
+@pytest.mark.parametrize(("words", "option", "typo"), _TYPOS, ids=str)
+def test_a_mistyped_option_of_any_command_is_named_with_the_closest(
+        words: tuple[str, ...], option: str, typo: str, logs: dict[str, str],
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Every command's every option, one letter dropped: named back, by the command."""
+    fails([*_good(words, logs), typo], f"unrecognized arguments: {typo} (did you mean {option!r}?)", capsys,
+          prog=" ".join(words))
