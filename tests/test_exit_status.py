@@ -184,3 +184,12 @@ def test_a_mistyped_option_of_any_command_is_named_with_the_closest(
     """Every command's every option, one letter dropped: named back, by the command."""
     fails([*_good(words, logs), typo], f"unrecognized arguments: {typo} (did you mean {option!r}?)", capsys,
           prog=" ".join(words))
+
+
+def test_the_tables_example_runs() -> None:
+    import doctest
+
+    from sanggong.cli import _status
+
+    result = doctest.testmod(_status)
+    assert result.attempted > 0 and result.failed == 0
