@@ -533,3 +533,13 @@ def test_a_mistyped_choice_is_named_with_the_closest(field: str, value: str) -> 
     typo = _dropped(value)
     with pytest.raises(ValueError, match=rf"^{field}: .*'{typo}' \(did you mean '{value}'\?\)$"):
         ONLINE.replace(**{field: typo})
+
+
+@pytest.mark.parametrize("key", ["a\nb", "x" * 10000, "tab\there"])
+def test_an_unknown_name_is_shown_short_and_on_one_line(key: str) -> None:
+    for table in ("", "ranking"):
+        with pytest.raises(ValueError) as exc:
+            RuleSet.from_dict(_plus_key(table, key))
+        message = str(exc.value)
+        assert message.endswith("unknown field of a rule set" if not table else "unknown field of a ranking")
+        assert len(message) < 120 and message.isprintable(), message

@@ -127,7 +127,7 @@ def explain(message: str) -> str:
     if match["key"]:
         text += " (a key)"
     missing = re.fullmatch(r"Object missing required field `(.*)`", text)
-    unknown = re.fullmatch(r"Object contains unknown field `(.*)`", text)
+    unknown = re.fullmatch(r"Object contains unknown field `(.*)`", text, re.DOTALL)
     if missing:
         return f"{f'{path}.' if path else ''}{missing[1]}: missing"
     if unknown:
@@ -135,9 +135,11 @@ def explain(message: str) -> str:
         hint = did_you_mean(unknown[1], table.__struct_fields__) if table is not None else ""
         if path in _UNKNOWN:
             return f"{path}: {_UNKNOWN[path]} {show(unknown[1])}{hint}"
+        # a name as the path it is (``deck``), unless it is long or unprintable: then shown
+        name = unknown[1] if unknown[1].isprintable() and len(unknown[1]) <= 40 else show(unknown[1])
         if path == "ranking":
-            return f"ranking.{unknown[1]}: unknown field of a ranking{hint}"
-        return f"{f'{path}.' if path else ''}{unknown[1]}: unknown field of a rule set{hint}"
+            return f"ranking.{name}: unknown field of a ranking{hint}"
+        return f"{f'{path}.' if path else ''}{name}: unknown field of a rule set{hint}"
     text = re.sub(r"`([^`]*)`", _types, text)
     text = text[:1].lower() + text[1:]
     if not path:
