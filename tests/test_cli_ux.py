@@ -216,6 +216,11 @@ def test_sessions_in_major_units_are_the_sessions_in_minor_units(capsys: pytest.
     (["design", "--rules", "chinese", "--bet", "player:1", "--edge", "1%-5%", "--key", "face_trip"],
      "(did you mean 'face_trips'?)"),
     (["protect", "--strategy", "perfct", "--shoes", "2"], "(did you mean 'perfect'?)"),
+    (["eval", "--jsn", "Kh", "Qs", "9d"], "unrecognized arguments: --jsn (did you mean '--json'?)"),
+    (["deal", "--key-fle", "operator.key"], "unrecognized arguments: --key-fle operator.key (did you mean "
+                                            "'--key-file'?)"),
+    (["deal", "--key-fle=operator.key"], "(did you mean '--key-file'?)"),
+    (["rules", "show", "macau", "--jsno"], "(did you mean '--json'?) (see sanggong rules show --help)"),
 ])
 def test_a_mistyped_name_is_named_with_the_closest(argv: list[str], needle: str,
                                                    capsys: pytest.CaptureFixture[str]) -> None:
@@ -224,6 +229,28 @@ def test_a_mistyped_name_is_named_with_the_closest(argv: list[str], needle: str,
     if line is None:  # a mistyped command: the top-level parser's line
         assert main(argv) == 2
         assert needle in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("replace", "needle"), [
+    (("decks = 8", "deck = 8"), "deck: unknown field of a rule set (did you mean 'decks'?)"),
+    (("tie = 20", "tiee = 20"), "pays: unknown bet 'tiee' (did you mean 'tie'?)"),
+    (('rounding = "down"', 'rounding = "dwon"'), "rounding: expected one of ('down', 'half_up', 'half_even', "
+                                                  "'up'), got 'dwon' (did you mean 'down'?)"),
+])
+def test_a_mistyped_name_in_a_rule_file_is_named_with_the_closest(replace: tuple[str, str], needle: str,
+                                                                   tmp_path: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    text = MACAU.to_toml()
+    assert replace[0] in text
+    path = tmp_path / "mine.toml"
+    path.write_text(text.replace(replace[0], replace[1], 1), encoding="utf-8")
+    fails(["analyze", "--rules-file", str(path)], f"{path}: {needle}", capsys)
+
+
+def test_a_mistyped_option_before_the_command_is_the_top_parsers(capsys: pytest.CaptureFixture[str]) -> None:
+    """``sanggong --jsn eval``: the top parser's, which has no --json (nothing close to guess)."""
+    assert main(["--jsn", "eval", "Kh", "Qs", "9d"]) == 2
+    assert capsys.readouterr().err == "sanggong: error: unrecognized arguments: --jsn (see sanggong --help)\n"
 
 
 def test_the_api_names_the_closest_preset_and_bet() -> None:

@@ -11,6 +11,7 @@ import dataclasses
 import json
 import re
 import time
+import typing
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
@@ -19,6 +20,7 @@ from typing import Any
 import pytest
 
 from sanggong import limits
+from sanggong.ranking import Ranking
 from sanggong.rules import MACAU, ONLINE, PAIR_PLUS_CATEGORIES, SAN_GONG, RuleSet
 from sanggong.rules._bets import PAY_KEYS as _PAY_KEYS
 from sanggong.rules._files import PairPlusFile as _PairPlusFile
@@ -478,3 +480,66 @@ def test_large_files_are_refused_before_they_are_read(tmp_path: Path) -> None:
         with pytest.raises(ValueError, match=f"/dev/zero: more than the {limit} bytes"):
             RuleSet.load("/dev/zero")
     assert time.perf_counter() - started < 1
+
+
+# --- a close match for every mistyped name of a rule file (issue "round three", item 4) -------
+
+
+def _dropped(name: str) -> str:
+    """``name`` with one letter from its middle dropped (a typo no valid name is)."""
+    i = len(name) // 2
+    return name[:i] + name[i + 1:]
+
+
+def _plus_key(table: str, key: str) -> dict[str, Any]:
+    """ONLINE's dict (every table of a file present) with ``key`` added to ``table`` (the top: "")."""
+    data = {k: dict(v) if isinstance(v, dict) else _jsonable(v) for k, v in ONLINE.to_dict().items()}
+    (data[table] if table else data)[key] = 1
+    return data
+
+
+_KNOWN = [("", name) for name in FIELDS] + [("pays", name) for name in sorted(set().union(*_PAY_KEYS.values()))] \
+    + [("pair_plus_pays", name) for name in PAIR_PLUS_CATEGORIES] \
+    + [("ranking", f.name) for f in dataclasses.fields(Ranking)]
+
+
+@pytest.mark.parametrize(("table", "name"), _KNOWN, ids=lambda x: x or "top")
+def test_a_mistyped_name_in_a_rule_file_is_named_with_the_closest(table: str, name: str) -> None:
+    """Every field, bet, category and ranking field, mistyped in a dict, a TOML and a JSON
+    text: the one message names the name meant."""
+    typo = _dropped(name)
+    data = _plus_key(table, typo)
+    hint = f"(did you mean {name!r}?)"
+    for read in (lambda: RuleSet.from_dict(data), lambda: RuleSet.loads(_toml(data), "toml"),
+                 lambda: RuleSet.loads(json.dumps(data), "json")):
+        with pytest.raises(ValueError) as exc:
+            read()
+        assert str(exc.value).endswith(hint) and typo in str(exc.value), exc.value
+
+
+def test_a_name_close_to_none_gets_no_guess() -> None:
+    with pytest.raises(ValueError) as exc:
+        RuleSet.from_dict(_plus_key("pays", "zzzzzz"))
+    assert str(exc.value) == "pays: unknown bet 'zzzzzz'"
+
+
+_CHOSEN = [(name, value) for name, hint in typing.get_type_hints(RuleSet).items()
+           if typing.get_origin(hint) is typing.Literal and name != "variant" for value in typing.get_args(hint)]
+
+
+@pytest.mark.parametrize(("field", "value"), _CHOSEN, ids=str)
+def test_a_mistyped_choice_is_named_with_the_closest(field: str, value: str) -> None:
+    """Every choice of a field (``rounding = "dwn"``), mistyped: the message names it."""
+    typo = _dropped(value)
+    with pytest.raises(ValueError, match=rf"^{field}: .*'{typo}' \(did you mean '{value}'\?\)$"):
+        ONLINE.replace(**{field: typo})
+
+
+@pytest.mark.parametrize("key", ["a\nb", "x" * 10000, "tab\there"])
+def test_an_unknown_name_is_shown_short_and_on_one_line(key: str) -> None:
+    for table in ("", "ranking"):
+        with pytest.raises(ValueError) as exc:
+            RuleSet.from_dict(_plus_key(table, key))
+        message = str(exc.value)
+        assert message.endswith("unknown field of a rule set" if not table else "unknown field of a ranking")
+        assert len(message) < 120 and message.isprintable(), message

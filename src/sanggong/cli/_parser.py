@@ -1,9 +1,11 @@
 """The argument parser of every command and of every shared option: errors in one line,
-exit status 2, and no option silently given twice."""
+exit status 2, a close match named for any mistyped name (a command, an option, a choice),
+and no option silently given twice."""
 
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 from typing import Any, NoReturn, TypeAlias
 
 from ..rules._values import did_you_mean
@@ -28,11 +30,27 @@ def _once(action: type[argparse.Action]) -> type[argparse.Action]:
     return Once
 
 
+class _Commands(argparse._SubParsersAction):  # type: ignore[type-arg]
+    """The commands of a parser: each one's parser reports its own unrecognized arguments
+    (argparse passes them up to the top parser, which knows nothing of the command's options)."""
+
+    def add_parser(self, name: str, **kwargs: Any) -> Any:
+        parser = super().add_parser(name, **kwargs)
+        if isinstance(parser, Parser):
+            parser.command = True
+        return parser
+
+
 class Parser(argparse.ArgumentParser):
-    """argparse, with its errors in one line (``sanggong deal: error: ...``), exit 2, and
-    every option that takes one value or sets a flag refused when it is given twice
-    (options given again on purpose, ``--bet`` and ``--hand``, are ``append``: their
-    commands refuse a bet or a position given twice)."""
+    """argparse, with its errors in one line (``sanggong deal: error: ...``), exit 2, a
+    close match named for a mistyped command, choice or option (``--jsn``: ``did you mean
+    '--json'?``, by the command that has the option), and every option that takes one
+    value or sets a flag refused when it is given twice (options given again on purpose,
+    ``--bet`` and ``--hand``, are ``append``: their commands refuse a bet or a position
+    given twice)."""
+
+    command = False
+    """A command's parser (made by ``add_parser``): it reports what it does not recognize."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -40,6 +58,31 @@ class Parser(argparse.ArgumentParser):
                              ("store_true", argparse._StoreTrueAction), ("store_false", argparse._StoreFalseAction),
                              ("store_const", argparse._StoreConstAction)):
             self.register("action", name, _once(action))
+        self.register("action", "parsers", _Commands)
+
+    def parse_known_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
+                         namespace: argparse.Namespace | None = None) -> tuple[argparse.Namespace, list[str]]:
+        """A command's parser refuses what it does not recognize here, naming the closest of
+        its own options; the top parser (``parse_args``) refuses what precedes the command."""
+        parsed, extras = super().parse_known_args(args, namespace)
+        if extras and self.command:
+            self.unrecognized(extras)
+        return parsed, extras
+
+    def parse_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
+                   namespace: argparse.Namespace | None = None) -> argparse.Namespace:
+        parsed, extras = self.parse_known_args(args, namespace)
+        if extras:
+            self.unrecognized(extras)
+        return parsed
+
+    def unrecognized(self, extras: Sequence[str]) -> NoReturn:
+        """``unrecognized arguments: --jsn (did you mean '--json'?)``: the first mistyped
+        option named with the closest option of this parser, where one is close."""
+        known = [s for action in self._actions for s in action.option_strings]
+        hint = next((h for h in (did_you_mean(e.partition("=")[0], known) for e in extras if e.startswith("-")) if h),
+                    "")
+        self.error(f"unrecognized arguments: {' '.join(extras)}{hint}")
 
     def _check_value(self, action: argparse.Action, value: Any) -> None:
         """An invalid choice (a command, a preset) is named with the closest valid one."""

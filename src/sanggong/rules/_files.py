@@ -17,7 +17,7 @@ from msgspec import UNSET, UnsetType
 
 from .._canonical import DuplicateKey, loads_strict
 from ..limits import MAX_RULE_FILE_BYTES
-from ._values import show
+from ._values import did_you_mean, show
 
 __all__ = [
     "PairPlusFile", "PaysFile", "RankingFile", "RuleFile", "fields_from_mapping", "fields_from_text", "fields_of",
@@ -110,6 +110,9 @@ def fields_of(parsed: RuleFile) -> dict[str, Any]:
 
 _AT = re.compile(r"(?P<message>.*?)(?: - at `(?P<key>key` in `)?(?P<path>[^`]*)`)?", re.DOTALL)
 _UNKNOWN = {"pays": "unknown bet", "pair_plus_pays": "unknown category"}
+_TABLES: dict[str, type[msgspec.Struct]] = {"": RuleFile, "pays": PaysFile, "pair_plus_pays": PairPlusFile,
+                                            "ranking": RankingFile}
+"""The names each table of a file knows, for the closest to an unknown one."""
 _ARTICLES = {"int": "an int", "bool": "a bool", "str": "a str", "float": "a float", "object": "a table",
              "array": "an array", "date": "a date", "time": "a time", "datetime": "a datetime"}
 
@@ -124,15 +127,19 @@ def explain(message: str) -> str:
     if match["key"]:
         text += " (a key)"
     missing = re.fullmatch(r"Object missing required field `(.*)`", text)
-    unknown = re.fullmatch(r"Object contains unknown field `(.*)`", text)
+    unknown = re.fullmatch(r"Object contains unknown field `(.*)`", text, re.DOTALL)
     if missing:
         return f"{f'{path}.' if path else ''}{missing[1]}: missing"
     if unknown:
+        table = _TABLES.get(path)
+        hint = did_you_mean(unknown[1], table.__struct_fields__) if table is not None else ""
         if path in _UNKNOWN:
-            return f"{path}: {_UNKNOWN[path]} {show(unknown[1])}"
+            return f"{path}: {_UNKNOWN[path]} {show(unknown[1])}{hint}"
+        # a name as the path it is (``deck``), unless it is long or unprintable: then shown
+        name = unknown[1] if unknown[1].isprintable() and len(unknown[1]) <= 40 else show(unknown[1])
         if path == "ranking":
-            return f"ranking.{unknown[1]}: unknown field of a ranking"
-        return f"{f'{path}.' if path else ''}{unknown[1]}: unknown field of a rule set"
+            return f"ranking.{name}: unknown field of a ranking{hint}"
+        return f"{f'{path}.' if path else ''}{name}: unknown field of a rule set{hint}"
     text = re.sub(r"`([^`]*)`", _types, text)
     text = text[:1].lower() + text[1:]
     if not path:

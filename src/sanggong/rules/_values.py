@@ -105,7 +105,7 @@ def check_choice(value: object, name: str, allowed: tuple[str, ...]) -> str:
     if not isinstance(value, str):
         raise TypeError(f"{name}: expected one of {allowed}, got {show(value)}")
     if value not in allowed:
-        raise ValueError(f"{name}: expected one of {allowed}, got {show(value)}")
+        raise ValueError(f"{name}: expected one of {allowed}, got {show(value)}{did_you_mean(value, allowed)}")
     return value
 
 
