@@ -157,6 +157,23 @@ def test_compare_batch_broadcasts_one_hand(hands: np.ndarray) -> None:
     assert compare_batch(hands.astype(np.uint8), hands.astype(np.uint64)).tolist() == [0] * len(hands)
 
 
+@pytest.mark.parametrize("preset", ["san_gong", "chinese", "prosperity"])
+@pytest.mark.kernels
+def test_compare_batch_ranks_by_a_value_s_ranking(hands: np.ndarray, preset: str) -> None:
+    """A HandValue given to compare_batch carries its ranking, as it does to compare and to
+    the operators: the rows are ranked by it, not by the default ranking."""
+    rows = hands[:600]
+    banker = evaluate("Kh 5c 4d", preset)
+    by_operators = [(v > banker) - (v < banker) for v in (evaluate(r, preset) for r in rows.tolist())]
+    assert compare_batch(rows, banker).tolist() == by_operators
+    assert compare_batch(rows, banker, rules=preset).tolist() == by_operators
+    assert compare_batch(rows, [c.code for c in banker.cards], rules=preset).tolist() == by_operators
+    assert compare_batch(banker, rows).tolist() == [-x for x in by_operators]
+    assert [compare(r, banker) for r in rows.tolist()] == by_operators
+    with pytest.raises(TypeError, match="cannot order hands of two rankings"):
+        compare_batch(rows, banker, rules="macau")
+
+
 @pytest.mark.parametrize(
     ("bad", "error", "match"),
     [

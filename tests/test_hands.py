@@ -28,6 +28,7 @@ from sanggong import (
     rank_batch,
 )
 from sanggong import _spec as ref
+from sanggong.hands import ranking_of
 from sanggong.ranking import DEFAULT_RANKING, Ranking, tables_for
 from sanggong.rules import PRESETS
 
@@ -299,3 +300,82 @@ def test_scalar_kernels_check_codes(impl: object, bad: int) -> None:
                    impl.pair_plus3):  # type: ignore[attr-defined]
         with pytest.raises((ValueError, OverflowError), match=str(bad)):
             kernel(1, bad, 2)
+
+
+# --- one answer to "which hand wins": values carry their ranking -------------------------
+
+rankings = st.sampled_from(RANKINGS)
+
+
+@given(rankings, triples, triples)
+@pytest.mark.kernels
+def test_compare_and_compare_batch_agree_with_the_operators(
+    ranking: Ranking, a: tuple[int, int, int], b: tuple[int, int, int],
+) -> None:
+    """Two values of one ranking: ``compare`` (without ``rules=``, with it, and with one side
+    given as its cards) and ``compare_batch`` say what the operators say."""
+    va, vb = evaluate(list(a), ranking), evaluate(list(b), ranking)
+    by_operators = (va > vb) - (va < vb)
+    assert (va >= vb) - (va <= vb) == by_operators
+    assert compare(va, vb) == by_operators
+    assert compare(va, vb, rules=ranking) == by_operators
+    assert compare(va, list(b)) == by_operators and compare(list(a), vb) == by_operators
+    assert compare(list(a), list(b), rules=ranking) == by_operators
+    assert compare_batch(va, vb).tolist() == [by_operators]
+    assert compare_batch([a], vb).tolist() == [by_operators] and compare_batch(va, [b]).tolist() == [by_operators]
+    assert compare_batch([a], [b], rules=ranking).tolist() == [by_operators]
+    assert evaluate(va) == va and evaluate(va).ranking == ranking
+
+
+def _operator_error(a: HandValue, b: HandValue) -> str:
+    """The operators' message for two values of two rankings (the one the others must give)."""
+    with pytest.raises(TypeError) as caught:
+        a < b  # noqa: B015
+    return str(caught.value)
+
+
+@pytest.mark.kernels
+def test_values_of_two_rankings_are_refused_everywhere() -> None:
+    import heapq
+
+    chinese, macau = evaluate("Kh Kd Ks", "chinese"), evaluate("Qh Qd Qs", "macau")
+    message = _operator_error(chinese, macau)
+    assert repr(chinese.ranking) in message and repr(macau.ranking) in message
+    for call in (lambda: compare(chinese, macau), lambda: compare_batch(chinese, macau),
+                 lambda: compare(chinese, macau, rules=None), lambda: compare_batch(chinese, macau, workers=2)):
+        with pytest.raises(TypeError) as caught:
+            call()
+        assert str(caught.value) == message
+    with pytest.raises(TypeError) as caught:
+        compare(macau, chinese)
+    assert str(caught.value) == _operator_error(macau, chinese)  # the hands' order, whichever side
+    table = [evaluate("2c 3d 4h"), macau, evaluate("9c 9d 9h"), chinese, evaluate("5c 5d 8s")]
+    for order in (sorted, max, min, heapq.heapify, lambda t: heapq.nlargest(2, t), lambda t: heapq.nsmallest(2, t)):
+        with pytest.raises(TypeError, match="cannot order hands of two rankings"):
+            order(list(table))
+    assert chinese != macau and evaluate("Kh Kd Ks") != chinese and len({chinese, evaluate("Kh Kd Ks")}) == 2
+
+
+@pytest.mark.kernels
+def test_rules_of_another_ranking_than_a_value_is_refused() -> None:
+    """``rules=`` naming the value's own ranking is accepted (and changes nothing); naming
+    another is refused, naming both, rather than ranking the value's cards again."""
+    value = evaluate("5c Jd Kh", "san_gong")
+    other = "Qs Jc 5d"
+    assert compare(value, other, rules="san_gong") == compare(value, evaluate(other, "san_gong"))
+    default = repr(ranking_of(None))
+    for call in (lambda: compare(value, other, rules="macau"), lambda: compare(other, value, rules=ranking_of(None)),
+                 lambda: compare_batch([[0, 1, 2]], value, rules="macau"), lambda: evaluate(value, "macau")):
+        with pytest.raises(TypeError) as caught:
+            call()
+        assert str(caught.value).startswith(f"cannot order hands of two rankings: {value.ranking!r} and {default}")
+    assert compare(value.cards, other, rules="macau") == compare(evaluate(value.cards, "macau"), other)
+
+
+@pytest.mark.kernels
+def test_a_value_with_a_forged_ranking_is_refused() -> None:
+    value = evaluate("Kh Qs 9d")
+    object.__setattr__(value, "ranking", "chinese")
+    for call in (lambda: compare(value, "9c 9d 9h"), lambda: compare_batch(value, "9c 9d 9h"), lambda: evaluate(value)):
+        with pytest.raises(TypeError, match="ranking: expected a Ranking, not str"):
+            call()

@@ -133,4 +133,21 @@ def test_rules_argument_of_the_hand_functions() -> None:
     value = evaluate("Kh Kd Ks", rules="chinese")
     assert (value.tier, value.label, value.points, value.faces) == ("face_trips", "3P trips", 0, 3)
     assert evaluate("Kh Kd Ks").tier == "three_faces"
-    assert evaluate(value).ranking == DEFAULT_RANKING  # re-evaluated: by the ranking asked for
+    assert evaluate(value).ranking == value.ranking  # re-evaluated from its cards, by its own ranking
+    assert evaluate(value.cards).ranking == DEFAULT_RANKING  # cards carry no ranking
+
+
+@pytest.mark.kernels
+def test_the_ranking_of_rules_and_values() -> None:
+    """A value's ranking is the ranking where no rules are given; rules of the same ranking
+    (in any form) are accepted, cards and codes carry none."""
+    chinese = evaluate("Kh Kd Ks", "chinese")
+    assert ranking_of(None, "Kh Qs 9d", [0, 1, 2], np.zeros((2, 3), np.uint8)) == DEFAULT_RANKING
+    for rules in (None, "chinese", PRESETS["chinese"], PRESETS["chinese"].ranking):
+        assert ranking_of(rules, chinese, "Kh Qs 9d", chinese) == PRESETS["chinese"].ranking
+    assert ranking_of("prosperity", "Kh Qs 9d") == PRESETS["prosperity"].ranking
+    with pytest.raises(TypeError, match="two rankings.*the second is rules="):
+        ranking_of("prosperity", chinese)
+    with pytest.raises(TypeError, match="two rankings") as caught:
+        ranking_of(None, chinese, "Kh Qs 9d", evaluate("Kh Kd Ks"))
+    assert "rules=" not in str(caught.value)

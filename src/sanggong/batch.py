@@ -342,16 +342,23 @@ def compare_batch(
     ranking of ``rules``.
 
     Either side may be a single hand (a string, a ``HandValue`` or three codes), which is
-    compared with every row of the other, e.g. many players against one banker.
+    compared with every row of the other, e.g. many players against one banker. Codes
+    carry no ranking, but a ``HandValue`` carries its own: as for ``compare``, the rows are
+    then ranked by it (``rules`` may be left out or name the same ranking), and values of
+    two rankings, or ``rules`` of another, raise ``TypeError`` naming both
+    (``sanggong.hands.ranking_of``).
 
     >>> compare_batch([[0, 4, 8], [40, 44, 48]], [[36, 37, 38], [36, 37, 38]])
     array([1, 1], dtype=int8)
+    >>> from sanggong import evaluate
+    >>> compare_batch(parse_hands(["Kh 5c 4d", "9c 9d 9h"]), evaluate("Ks 2c 7d", "san_gong"))   # its ranking
+    array([-1,  1], dtype=int8)
     >>> compare_batch([[0, 4, 8], [1, 5, 9]], [[1, 2, 3], [4, 5, 6], [7, 8, 9]])
     Traceback (most recent call last):
     ...
     ValueError: a and b must hold the same number of hands (or one hand), got 2 and 3
     """
-    run, _ = _kernel("compare_batch", rules)
+    run, _ = _kernel("compare_batch", ranking_of(rules, a, b))
     x, y = _one_or_many(a, "a"), _one_or_many(b, "b")
     given = x, y  # before broadcasting and casting (which may wrap a huge code): errors name these
     if len(x) != len(y):

@@ -45,17 +45,42 @@ RulesLike: TypeAlias = RuleSet | Ranking | str | None
 """What ``rules=`` accepts: a rule set, a preset name, a ranking, or None (the default ranking)."""
 
 
-def ranking_of(rules: RulesLike) -> Ranking:
+def ranking_of(rules: RulesLike, *hands: object) -> Ranking:
     """The ranking of ``rules``: a rule set's, a preset's (by name), a ranking itself, or
     the default ranking for None.
 
+    A ``HandValue`` carries the ranking it was ranked by, so where ``hands`` hold values
+    the ranking is theirs: ``rules`` may then be None or name that same ranking, and every
+    value must share it (other hands, cards or arrays, carry none). This is the one rule
+    by which ``evaluate``, ``compare``, ``compare_batch`` and the operators of ``HandValue``
+    choose a ranking: hands of two rankings raise a ``TypeError`` naming both, never
+    an answer from one re-ranked by the other.
+
     >>> ranking_of("prosperity").order
+    'faces_points'
+    >>> ranking_of(None, evaluate("Kh Qs 9d", "prosperity"), "9c 9h 9s").order
     'faces_points'
     >>> ranking_of("baccarat")
     Traceback (most recent call last):
     ...
     ValueError: rules: unknown preset 'baccarat' (known: macau, online, nagaworld, genting, genting_no_commission, prosperity, san_gong, chinese)
+    >>> ranking_of("macau", evaluate("Kh Qs 9d", "prosperity"))
+    Traceback (most recent call last):
+    ...
+    TypeError: cannot order hands of two rankings: Ranking(order='faces_points', tiers=('three_faces',), high_card='none') and Ranking(order='points_faces', tiers=('three_faces',), high_card='none') (the second is rules=; to rank a value's cards by it, give value.cards)
     """
+    ranking = None if rules is None else _ranking_of_rules(rules)
+    for hand in hands:
+        if isinstance(hand, HandValue):
+            own = _own_ranking(hand)
+            if ranking is None:
+                ranking = own
+            elif own != ranking:
+                raise _two_rankings(own, ranking, "rules") if rules is not None else _two_rankings(ranking, own)
+    return DEFAULT_RANKING if ranking is None else ranking
+
+
+def _ranking_of_rules(rules: RulesLike) -> Ranking:
     if rules is None:
         return DEFAULT_RANKING
     if isinstance(rules, Ranking):
@@ -63,6 +88,22 @@ def ranking_of(rules: RulesLike) -> Ranking:
     if isinstance(rules, RuleSet | str):
         return as_rules(rules).ranking
     raise TypeError(f"rules: expected a RuleSet, a preset name or a Ranking, not {type(rules).__name__}")
+
+
+def _own_ranking(value: HandValue) -> Ranking:
+    """A value's ranking, checked (a value forged behind its back may hold anything)."""
+    ranking = value.ranking
+    if not isinstance(ranking, Ranking):
+        raise TypeError(f"ranking: expected a Ranking, not {type(ranking).__name__}")
+    return ranking
+
+
+def _two_rankings(first: Ranking, second: Ranking, second_from: str | None = None) -> TypeError:
+    """The one error for hands of two rankings put against each other; ``second_from``
+    names the argument the second ranking came from, when it is not a hand's."""
+    hint = "" if second_from is None else \
+        f" (the second is {second_from}=; to rank a value's cards by it, give value.cards)"
+    return TypeError(f"cannot order hands of two rankings: {first!r} and {second!r}{hint}")
 
 
 CLASS_LABELS: tuple[str, ...] = tuple(rank_label(r) for r in range(N_CLASSES))
@@ -134,10 +175,8 @@ class HandValue:
     def __post_init__(self) -> None:
         """A HandValue made by hand must be the true value of its cards (``evaluate``
         makes them without this check, having just computed them)."""
-        if not isinstance(self.ranking, Ranking):
-            raise TypeError(f"ranking: expected a Ranking, not {type(self.ranking).__name__}")
         cards = hand_cards(self.cards)
-        true = evaluate(cards, self.ranking)
+        true = evaluate(cards, _own_ranking(self))
         if self.rank != true.rank or self.pair_plus != true.pair_plus or isinstance(self.rank, bool) \
                 or self.hand_class not in (-1, true.hand_class):
             raise ValueError(
@@ -203,7 +242,7 @@ class HandValue:
     def _rank_against(self, other: HandValue) -> int:
         """The rank of ``other``, which must be ranked by the same ranking."""
         if self.ranking != other.ranking:
-            raise TypeError(f"cannot order hands of two rankings: {self.ranking!r} and {other.ranking!r}")
+            raise _two_rankings(self.ranking, other.ranking)
         return other.rank
 
     def __lt__(self, other: object) -> bool:
@@ -241,20 +280,31 @@ def evaluate(cards: CardsLike | HandValue, rules: RulesLike = None) -> HandValue
     """Evaluate a three-card hand.
 
     :param cards: a string such as ``"Kh Qs 9d"``, or three cards, strings or codes; a
-        ``HandValue`` is evaluated again from its cards (its other fields are never trusted).
+        ``HandValue`` is evaluated again from its cards (its other fields are never trusted)
+        under its own ranking.
     :param rules: whose ranking to rank by: a ``RuleSet``, a preset name (``"chinese"``),
-        a ``Ranking``, or None for the default (points, then faces; 3P on top).
+        a ``Ranking``, or None for the default (points, then faces; 3P on top), or for a
+        ``HandValue`` its own ranking. Given with a ``HandValue`` of another ranking it is
+        refused (``ranking_of``): to rank a value's cards by other rules, give its ``cards``.
     :raises ValueError: a malformed card, a code outside 0..51, not three cards, an
         unknown preset.
-    :raises TypeError: something that is not a card at all, or not rules.
+    :raises TypeError: something that is not a card at all, or not rules; a ``HandValue``
+        with ``rules`` of another ranking (naming both).
 
     >>> evaluate(["Ts", "Jh", "Qd"]).label
     '2P0'
     >>> evaluate("Ah 2h 3h").pair_plus.label
     'straight flush'
+    >>> chinese = evaluate("Kh Kd Ks", "chinese")
+    >>> evaluate(chinese).label, evaluate(chinese.cards).label, evaluate(chinese.cards, "macau") > evaluate("Qh Qd 9s")
+    ('3P trips', '3P', True)
     """
-    ranking = ranking_of(rules)
-    c0, c1, c2 = hand_cards(cards.cards if isinstance(cards, HandValue) else cards)
+    if isinstance(cards, HandValue):
+        ranking = ranking_of(rules, cards)
+        c0, c1, c2 = hand_cards(cards.cards)
+    else:
+        ranking = _ranking_of_rules(rules)
+        c0, c1, c2 = hand_cards(cards)
     kernels = _impl.kernels
     tables = tables_for(ranking).kernel
     a, b, c = c0.code, c1.code, c2.code
@@ -266,16 +316,24 @@ def evaluate(cards: CardsLike | HandValue, rules: RulesLike = None) -> HandValue
 
 def compare(a: CardsLike | HandValue, b: CardsLike | HandValue, rules: RulesLike = None) -> int:
     """Compare two hands: 1 if ``a`` beats ``b``, 0 for a tie, -1 if ``b`` beats ``a``,
-    under the ranking of ``rules`` (as for ``evaluate``; default: hands of the same class
-    tie, same points and same number of faces, or both 3P). The spelled-out form of
-    ``evaluate(a, rules) > evaluate(b, rules)`` (``HandValue`` s order by strength); a
-    ``HandValue`` given here is ranked again from its cards, under ``rules``.
+    under one ranking: that of ``rules`` (as for ``evaluate``; default: hands of the same
+    class tie, same points and same number of faces, or both 3P), or of the ``HandValue``
+    s given. The spelled-out form of ``evaluate(a, rules) > evaluate(b, rules)``, and it
+    always agrees with the operators: ``compare(a, b) == (a > b) - (a < b)`` for two values.
+    A value is ranked again from its cards under its own ranking; values of two rankings,
+    or ``rules`` of another ranking than a value's, raise ``TypeError`` (``ranking_of``).
 
     >>> compare("9c 9d 9h", "Kh Qs 9d"), compare("5c Jd Kh", "Qs Jc 5d")
     (-1, 0)
     >>> compare("5c Jd Kh", "Qs Jc 5d", rules="san_gong")   # the highest card: K beats Q
     1
+    >>> compare(evaluate("5c Jd Kh", "san_gong"), "Qs Jc 5d")  # the value's ranking
+    1
+    >>> compare(evaluate("Kh Kd Ks", "chinese"), evaluate("Qh Qd Qs"))
+    Traceback (most recent call last):
+    ...
+    TypeError: cannot order hands of two rankings: Ranking(order='points', tiers=('face_trips', 'trips', 'three_faces'), high_card='rank_suit') and Ranking(order='points_faces', tiers=('three_faces',), high_card='none')
     """
-    ranking = ranking_of(rules)
+    ranking = ranking_of(rules, a, b)
     ra, rb = evaluate(a, ranking).rank, evaluate(b, ranking).rank
     return (ra > rb) - (ra < rb)
