@@ -94,13 +94,9 @@ def _valued(parser: argparse.ArgumentParser) -> list[argparse.Action]:
         a, argparse._HelpAction | argparse._VersionAction)]
 
 
-_IGNORED = pytest.mark.xfail(strict=True, reason="simulate reads --bankroll with --sessions only, and ignores it "
-                                                "without (cli/_simulate.py: refuse it there)")
-
 
 @pytest.mark.parametrize(("words", "option"), [
-    pytest.param(w, a.option_strings[-1], marks=[_IGNORED] if (w, a.option_strings[-1]) == (("simulate",), "--bankroll") else [])
-    for w, p in COMMANDS.items() for a in _valued(p)], ids=str)
+    (w, a.option_strings[-1]) for w, p in COMMANDS.items() for a in _valued(p)], ids=str)
 def test_a_bad_value_of_any_option_is_2_in_one_line_naming_it(words: tuple[str, ...], option: str,
                                                               logs: dict[str, str],
                                                               capsys: pytest.CaptureFixture[str]) -> None:
@@ -193,3 +189,12 @@ def test_the_tables_example_runs() -> None:
 
     result = doctest.testmod(_status)
     assert result.attempted > 0 and result.failed == 0
+
+
+@pytest.mark.parametrize("given", [["--bankroll", "1000"], ["--session-rounds", "10"],
+                                   ["--bankroll", "1000", "--session-rounds", "10"]])
+def test_session_options_without_sessions_are_refused_not_ignored(given: list[str],
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "--rounds", "10", "--seed", "1", *given]) == Status.USAGE
+    line = capsys.readouterr().err.strip()
+    assert all(option in line for option in given[::2]) and "--sessions" in line, line

@@ -377,10 +377,31 @@ def test_names() -> None:
 
 
 def test_replace_refuses_unknown_fields() -> None:
-    with pytest.raises(TypeError, match="^colour: unknown field of a rule set"):
+    with pytest.raises(TypeError, match="^'colour': unknown field of a rule set$"):
         MACAU.replace(colour="red")
-    with pytest.raises(TypeError, match="^deck: unknown field"):
+    with pytest.raises(TypeError, match=r"^'deck': unknown field of a rule set \(did you mean 'decks'\?\)$"):
         MACAU.replace(decks=6, deck=6)
+    with pytest.raises(TypeError, match=r"^'xxxx.*\(5000 characters\): unknown field"):  # never the whole name
+        MACAU.replace(**{"x" * 5000: 1})
+
+
+@pytest.mark.parametrize(("changes", "hint"), [
+    ({"variant": "macua"}, "'macau'"),
+    ({"pays": {"winn": 1}}, "'win'"),
+    ({"commission_bets": ["winn"]}, "'win'"),
+])
+def test_a_rule_set_s_mistyped_names_get_the_closest_one(changes: dict[str, Any], hint: str) -> None:
+    with pytest.raises(ValueError, match=rf"\(did you mean {hint}\?\)"):
+        MACAU.replace(**changes)
+
+
+def test_a_ranking_s_mistyped_names_get_the_closest_one() -> None:
+    from sanggong import Ranking
+
+    with pytest.raises(ValueError, match=r"ranking.order: .*got 'pints' \(did you mean 'points'\?\)"):
+        Ranking(order="pints")
+    with pytest.raises(ValueError, match=r"ranking.high_card: .*\(did you mean 'rank_suit'\?\)"):
+        Ranking(high_card="rank_siut")
 
 
 WITH_INT_KEY: dict[Any, Any] = {**MACAU.to_dict()}

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Sequence
 from html import escape
 from typing import Any
 
-from .rules._values import did_you_mean, show
+from ._text import did_you_mean, show
 
 __all__ = ["FRAME_EXTRA", "fixed", "html_table", "missing", "money_column", "pandas", "percent"]
 

@@ -57,14 +57,10 @@ from ._spec import (
     unpack_class_key,
     unpack_hand_key,
 )
+from ._text import check_choice, show
 
 __all__ = ["DEFAULT_RANKING", "HIGH_CARDS", "ORDERS", "TIERS", "Ranking", "RankingTables", "tables_for"]
 
-
-
-def _show(value: object) -> str:
-    text = repr(value)
-    return text if len(text) <= 40 else f"a {type(value).__name__}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,21 +78,17 @@ class Ranking:
 
     def __post_init__(self) -> None:
         for name, allowed in (("order", ORDERS), ("high_card", HIGH_CARDS)):
-            value = getattr(self, name)
-            if not isinstance(value, str):
-                raise TypeError(f"ranking.{name}: expected one of {allowed}, got {_show(value)}")
-            if value not in allowed:
-                raise ValueError(f"ranking.{name}: expected one of {allowed}, got {_show(value)}")
+            check_choice(getattr(self, name), f"ranking.{name}", allowed)
         tiers = self.tiers
         if isinstance(tiers, str | bytes) or not isinstance(tiers, Sequence):
-            raise TypeError(f"ranking.tiers: expected a list of tier names, got {_show(tiers)}")
+            raise TypeError(f"ranking.tiers: expected a list of tier names, got {show(tiers)}")
         if len(tiers) > len(TIERS):
             raise ValueError(f"ranking.tiers: at most {len(TIERS)} tiers, got {len(tiers)}")
         for tier in tiers:
             if not isinstance(tier, str):
-                raise TypeError(f"ranking.tiers: tier names are strings, got {_show(tier)}")
+                raise TypeError(f"ranking.tiers: tier names are strings, got {show(tier)}")
             if tier not in TIERS:
-                raise ValueError(f"ranking.tiers: expected tiers from {TIERS}, got {_show(tier)}")
+                raise ValueError(f"ranking.tiers: expected tiers from {TIERS}, got {show(tier)}")
             if list(tiers).count(tier) > 1:
                 raise ValueError(f"ranking.tiers: {tier!r} appears twice")
         object.__setattr__(self, "tiers", tuple(tiers))
@@ -124,7 +116,7 @@ class Ranking:
     def from_dict(cls, data: Mapping[str, Any]) -> Ranking:
         """Read ``to_dict``'s form; fields left out take the default's, unknown ones are refused."""
         if not isinstance(data, Mapping):
-            raise TypeError(f"ranking: expected a table with order, tiers and high_card, got {_show(data)}")
+            raise TypeError(f"ranking: expected a table with order, tiers and high_card, got {show(data)}")
         unknown = set(data) - {"order", "tiers", "high_card"}
         if unknown:
             raise ValueError(f"ranking.{sorted(map(str, unknown))[0]}: unknown field of a ranking")

@@ -8,7 +8,7 @@ import argparse
 from collections.abc import Sequence
 from typing import Any, NoReturn, TypeAlias
 
-from ..rules._values import did_you_mean
+from .._text import did_you_mean
 from ._output import one_line
 
 

@@ -11,9 +11,9 @@ from typing import Any
 
 from .. import plot as figures
 from .._canonical import loads_strict
+from .._text import did_you_mean
 from ..limits import MAX_RULE_FILE_BYTES, MAX_SHOES
 from ..rules import RuleSet
-from ..rules._values import did_you_mean
 from ._options import (
     STDIN,
     burned_seen,

@@ -106,6 +106,11 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     if args.plot:
         plot_target(args.plot)  # the extra and the file's folder are checked before any work
     bets = slip(args.bet, args.unit)
+    if not args.sessions:
+        given = [name for name, value in (("--bankroll", args.bankroll), ("--session-rounds", args.session_rounds))
+                 if value is not None]
+        if given:  # (never read without sessions: refused rather than silently ignored)
+            raise ValueError(f"{' and '.join(given)}: an option of session mode, which --sessions N chooses")
     client, executor = dask_executor(args)
     try:
         if args.sessions:

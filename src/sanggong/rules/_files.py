@@ -16,8 +16,8 @@ import msgspec
 from msgspec import UNSET, UnsetType
 
 from .._canonical import DuplicateKey, loads_strict
+from .._text import did_you_mean, show
 from ..limits import MAX_RULE_FILE_BYTES
-from ._values import did_you_mean, show
 
 __all__ = [
     "PairPlusFile", "PaysFile", "RankingFile", "RuleFile", "fields_from_mapping", "fields_from_text", "fields_of",

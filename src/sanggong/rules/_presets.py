@@ -6,9 +6,9 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Literal, overload
 
+from .._text import did_you_mean
 from ..ranking import Ranking
 from ._ruleset import RuleSet
-from ._values import did_you_mean
 
 __all__ = [
     "CHINESE", "GENTING", "GENTING_NO_COMMISSION", "MACAU", "NAGAWORLD", "ONLINE", "PRESETS", "PROSPERITY",

@@ -15,6 +15,7 @@ from typing import Any, Literal
 from .._canonical import canonical_json
 from .._spec import MAX_MULTIPLIERS, burn_of, round_length, table_fits, total_key, total_number, total_range
 from .._table import table_params
+from .._text import check_choice, did_you_mean, show
 from ..limits import MAX_BURN, MAX_DECKS, MAX_POSITIONS
 from ..money import money_text
 from ..ranking import DEFAULT_RANKING, Ranking
@@ -33,16 +34,13 @@ from ._bets import (
 from ._files import fields_from_mapping, fields_from_text, read_fields, rule_file_text, write_rule_file
 from ._values import (
     FrozenMap,
-    check_choice,
     check_int,
     check_minor_unit,
     check_name,
     check_number,
     check_odds,
     check_table,
-    did_you_mean,
     fraction_text,
-    show,
 )
 
 __all__ = [
@@ -165,11 +163,7 @@ class RuleSet:
         # after msgspec has checked their types. Frozen: normalise in place once, here.
         set_ = object.__setattr__
         set_(self, "name", check_name(self.name))
-        variant = self.variant
-        if not isinstance(variant, str):
-            raise TypeError(f"variant: expected one of {VARIANTS}, got {show(variant)}")
-        if variant not in KINDS:
-            raise ValueError(f"variant: expected one of {VARIANTS}, got {show(variant)}")
+        variant = check_choice(self.variant, "variant", VARIANTS)
         set_(self, "decks", check_int(self.decks, "decks", 1, MAX_DECKS))
         set_(self, "positions", check_int(self.positions, "positions", 1, MAX_POSITIONS))
         if variant == "online" and self.positions != 3:
@@ -187,15 +181,17 @@ class RuleSet:
         pays = check_table(self.pays, "pays")
         unknown = set(pays) - PAY_KEYS[variant]
         if unknown:
+            first = sorted(unknown)[0]
             raise ValueError(
-                f"pays: unknown bet {show(sorted(unknown)[0])} for the {variant} variant "
+                f"pays: unknown bet {show(first)} for the {variant} variant{did_you_mean(first, PAY_KEYS[variant])} "
                 f"(known: {', '.join(sorted(PAY_KEYS[variant]))})"
             )
         set_(self, "pays", check_odds(pays, "pays"))
         pair_plus = check_table(self.pair_plus_pays, "pair_plus_pays")
         unknown = set(pair_plus) - set(PAIR_PLUS_CATEGORIES)
         if unknown:
-            raise ValueError(f"pair_plus_pays: unknown category {show(sorted(unknown)[0])}")
+            first = sorted(unknown)[0]
+            raise ValueError(f"pair_plus_pays: unknown category {show(first)}{did_you_mean(first, PAIR_PLUS_CATEGORIES)}")
         if pair_plus and variant != "online":
             raise ValueError("pair_plus_pays: Pair Plus is a bet of the online variant")
         missing = [c for c in PAIR_PLUS_CATEGORIES if c not in pair_plus]
@@ -212,7 +208,7 @@ class RuleSet:
             if not isinstance(bet, str):
                 raise TypeError(f"commission_bets: bet kinds are strings, got {show(bet)}")
             if bet not in KINDS[variant]:
-                raise ValueError(f"commission_bets: unknown bet {bet!r}")
+                raise ValueError(f"commission_bets: unknown bet {show(bet)}{did_you_mean(bet, KINDS[variant])}")
         set_(self, "commission_bets", frozenset(bets))
 
         for name, allowed in _CHOICES.items():
@@ -474,11 +470,15 @@ class RuleSet:
         >>> MACAU.replace(colour="red")
         Traceback (most recent call last):
         ...
-        TypeError: colour: unknown field of a rule set
+        TypeError: 'colour': unknown field of a rule set
+        >>> MACAU.replace(deck=8)
+        Traceback (most recent call last):
+        ...
+        TypeError: 'deck': unknown field of a rule set (did you mean 'decks'?)
         """
         for name in changes:
             if name not in FIELDS:
-                raise TypeError(f"{name}: unknown field of a rule set")
+                raise TypeError(f"{show(name)}: unknown field of a rule set{did_you_mean(name, FIELDS)}")
         return dataclasses.replace(self, **changes)
 
     def digest(self) -> str:

@@ -5,24 +5,22 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from decimal import Context, Decimal
 from fractions import Fraction
 
+from .._text import show
 from ..limits import MAX_DECIMAL_EXPONENT, MAX_DENOMINATOR, MAX_NAME_LENGTH, MAX_ODDS, MAX_TEXT_NUMBER
 
 __all__ = [
     "FrozenMap",
-    "check_choice",
     "check_int",
     "check_minor_unit",
     "check_name",
     "check_number",
     "check_odds",
     "check_table",
-    "did_you_mean",
     "fraction_text",
-    "show"
 ]
 
 # Odds and rates as text: an integer, a decimal or a ratio of integers, ASCII digits
@@ -60,37 +58,6 @@ class FrozenMap(Mapping[str, Fraction]):
         return repr(self._items)
 
 
-def did_you_mean(name: object, known: Iterable[str]) -> str:
-    """`` (did you mean 'win:1'?)``: the known name closest to a mistyped ``name``, or
-    nothing where none is close (or ``name`` is no short string)."""
-    if not isinstance(name, str) or not name or len(name) > 40:
-        return ""
-    import difflib  # (only where a name is wrong: not at every import of sanggong)
-
-    known = list(known)
-    close = difflib.get_close_matches(name, known, n=1, cutoff=0.6) or difflib.get_close_matches(
-        name.lower(), known, n=1, cutoff=0.6)
-    return f" (did you mean {close[0]!r}?)" if close and close[0] != name else ""
-
-
-def show(value: object) -> str:
-    """A short text for a bad value in a message: never a huge int's digits (Python
-    refuses to print them) nor a whole container."""
-    if isinstance(value, bool) or value is None or isinstance(value, float):
-        return repr(value)
-    if isinstance(value, int):
-        return repr(value) if value.bit_length() <= 64 else f"an int of {value.bit_length()} bits"
-    if isinstance(value, Fraction):
-        bits = max(value.numerator.bit_length(), value.denominator.bit_length())
-        return repr(value) if bits <= 64 else f"a Fraction of {bits} bits"
-    if isinstance(value, str):
-        return repr(value) if len(value) <= 40 else repr(value[:40]) + f"... ({len(value)} characters)"
-    if isinstance(value, Decimal):
-        digits = len(value.as_tuple().digits)
-        return repr(value) if digits <= 40 else f"a Decimal of {digits} digits"
-    return f"a {type(value).__name__}"
-
-
 def check_int(value: object, name: str, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise TypeError(f"{name}: expected an int, got {show(value)}")
@@ -99,14 +66,6 @@ def check_int(value: object, name: str, low: int, high: int) -> int:
     if value > high:
         raise ValueError(f"{name}: must be at most {high}, got {show(value)}")
     return int(value)
-
-
-def check_choice(value: object, name: str, allowed: tuple[str, ...]) -> str:
-    if not isinstance(value, str):
-        raise TypeError(f"{name}: expected one of {allowed}, got {show(value)}")
-    if value not in allowed:
-        raise ValueError(f"{name}: expected one of {allowed}, got {show(value)}{did_you_mean(value, allowed)}")
-    return value
 
 
 def check_number(value: object, name: str, high: Fraction, *, below: bool = False) -> Fraction:

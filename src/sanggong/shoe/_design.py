@@ -14,10 +14,10 @@ from typing import Any
 from .. import _parallel
 from .._checks import count
 from .._spec import total_key
+from .._text import did_you_mean
 from ..analysis import analyze
 from ..limits import MAX_DECKS, MAX_SHOES
 from ..rules import BetSpec, RuleSet, as_rules
-from ..rules._values import did_you_mean
 from ..seeds import SeedLike, check_seed
 from ._play import play_shoes
 
