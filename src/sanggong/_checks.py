@@ -47,16 +47,17 @@ class NotEnoughMemory(MemoryError, ValueError):
     ``except`` catches it; the command line prints it as one line and exits 2."""
 
 
-def memory(what: str, needed: int) -> int:
-    """``needed`` (bytes ``what`` will allocate), or ``NotEnoughMemory`` naming both the
-    bytes needed and the bytes available, before anything is allocated. Not checked below
-    ``UNCHECKED_BYTES``, nor where the memory available is unknown."""
+def memory(what: str, needed: int, less: str = "less, in several calls") -> int:
+    """``needed`` (the bytes ``what`` will allocate), or ``NotEnoughMemory`` naming the
+    bytes needed and available and what to ask for instead (``less``), before anything is
+    allocated. Not checked below ``UNCHECKED_BYTES``, nor where the memory available is
+    unknown."""
     if needed >= UNCHECKED_BYTES:
         available = available_memory()
         if available is not None and needed > available:
             raise NotEnoughMemory(
-                f"{what} needs {needed:,} bytes of memory, and this machine has {available:,} available: "
-                "ask for less (or in parts)"
+                f"{what}: {needed:,} bytes of memory needed, {available:,} available on this machine; "
+                f"ask for {less}"
             )
     return needed
 
