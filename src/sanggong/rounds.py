@@ -299,7 +299,8 @@ def deal_batch(
     memory(f"deal_batch of {rounds:,} rounds", needed)  # before anything is allocated
     window = workers_of(workers)
     params = table_params(rules).array()
-    arrays = {name: np.empty(shape, dtype) for name, (shape, dtype) in _arrays(rules, rounds, chunk_size).items()}
+    layout = _arrays(rules, rounds, chunk_size)
+    arrays: dict[str, npt.NDArray[Any]] = {name: np.empty(shape, dtype) for name, (shape, dtype) in layout.items()}
     hands, burned, burn_counts, shoe = arrays["hands"], arrays["burned"], arrays["burn_counts"], arrays["shoe"]
     round_in_shoe, last, cut_card = arrays["round_in_shoe"], arrays["last_of_shoe"], arrays["cut_card"]
     head_cards = arrays.get("head_cards")
