@@ -40,6 +40,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _impl
+from ._checks import memory
 from ._parallel import workers as check_workers
 from .cards import CardsLike
 from .hands import CLASS_LABELS, HandValue, RulesLike, hand_cards, ranking_of
@@ -71,6 +72,9 @@ _KERNEL_DTYPES = frozenset(
     for t in (np.uint8, np.int8, np.uint16, np.int16, np.uint32, np.int32, np.uint64, np.int64)
 )
 
+_PARSE_BLOCK = 1 << 16
+"""Hands ``parse_hands`` gathers as Python lists before it packs them into bytes."""
+
 Hands: TypeAlias = npt.NDArray[np.integer[Any]]
 HandsLike: TypeAlias = npt.ArrayLike
 
@@ -97,8 +101,17 @@ def parse_hands(hands: Iterable[CardsLike | HandValue]) -> npt.NDArray[np.uint8]
         raise TypeError(f"parse_hands takes an iterable of hands, not {type(hands).__name__}: write hands as text")
     if not isinstance(hands, Iterable):
         raise TypeError(f"parse_hands takes an iterable of hands, not {type(hands).__name__}")
-    rows = [[c.code for c in hand_cards(h.cards if isinstance(h, HandValue) else h)] for h in hands]
-    return np.array(rows, dtype=np.uint8).reshape(len(rows), 3)
+    blocks, rows = [], []  # parsed into blocks of bytes as it goes: 3 bytes a hand, not a Python list's 90
+    for h in hands:
+        rows.append([c.code for c in hand_cards(h.cards if isinstance(h, HandValue) else h)])
+        if len(rows) == _PARSE_BLOCK:
+            blocks.append(np.array(rows, dtype=np.uint8))
+            rows = []
+    blocks.append(np.array(rows, dtype=np.uint8).reshape(len(rows), 3))
+    if len(blocks) == 1:
+        return blocks[0]
+    memory(f"parse_hands of {sum(len(b) for b in blocks):,} hands", sum(b.nbytes for b in blocks))  # joined
+    return np.concatenate(blocks)
 
 
 def as_hands(hands: HandsLike, name: str = "hands") -> Hands:
@@ -120,8 +133,10 @@ def as_hands(hands: HandsLike, name: str = "hands") -> Hands:
     if arr.ndim != 2 or arr.shape[1] != 3:
         raise ValueError(f"{name} must have shape (n, 3), got shape {arr.shape}")
     if arr.dtype not in _KERNEL_DTYPES:  # e.g. non-native byte order
+        memory(f"{name} copied in native byte order", arr.size * arr.dtype.itemsize)
         arr = arr.astype(arr.dtype.newbyteorder("="))
     if not arr.flags.aligned:  # e.g. a view into bytes at an odd offset: the kernels read aligned items
+        memory(f"{name} copied aligned", arr.size * arr.dtype.itemsize)
         arr = np.require(arr, requirements="A")
     return arr
 
@@ -155,9 +170,12 @@ def _output(
     inputs: Sequence[npt.NDArray[Any]],
     name: str = "out",
 ) -> npt.NDArray[Any]:
-    """A fresh output array, or the caller's, checked: 1-d, contiguous, writable, n long,
-    and clear of the inputs (the kernels read and write without the GIL, in parts)."""
+    """A fresh output array (its bytes weighed against the memory available first: the
+    inputs may be views that take none, ``np.broadcast_to`` of one hand), or the
+    caller's, checked: 1-d, contiguous, writable, n long, and clear of the inputs (the
+    kernels read and write without the GIL, in parts)."""
     if out is None:
+        memory(f"{name} of {n:,} hands", n * np.dtype(dtype).itemsize)
         return np.empty(n, dtype=dtype)
     if not isinstance(out, np.ndarray):
         raise TypeError(f"{name} must be a NumPy array, not {type(out).__name__}")

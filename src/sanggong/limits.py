@@ -5,6 +5,12 @@ these before any work or allocation, and refuses anything beyond them with a
 ``ValueError`` (or exit status 2) that names the value. The compiled core is only ever
 handed what it was built for; each limit below says which part of it sets the bound.
 
+A limit is what the code handles, not what every machine holds: a call that allocates in
+proportion to a count (``deal_batch``'s rounds, ``simulate``'s chunks, a batch's hands)
+also weighs the bytes it will need against the memory available, and refuses, before
+allocating anything, what would not fit: a ``MemoryError`` (also a ``ValueError``) naming
+the bytes needed and available (docs/limits.md, "Memory", gives each call's bytes).
+
 >>> from sanggong import limits
 >>> limits.MAX_DECKS, limits.MAX_POSITIONS
 (64, 16)
@@ -79,15 +85,18 @@ MAX_RECORD_BYTES = 1 << 20
 """The largest round record (one line of a JSON Lines log)."""
 
 MAX_SIM_ROUNDS = 10**15
-"""Rounds in one simulation (about a year of both cores of the development machine)."""
+"""Rounds in one simulation (about a year of both cores of the development machine). A
+run keeps about 1.5 kB a chunk, so this many need a ``chunk_size`` of about 10**9."""
 
 MAX_SESSIONS = 10**7
 """Sessions in one session-mode simulation."""
 
 MAX_BATCH_ROUNDS = 10**9
-"""Rounds one ``deal_batch`` call deals: at least 28 bytes of arrays a round (online; 130
-at 16 positions), so already 28 GB. Deal more in several calls (``chunk_seed`` continues
-the chunks of one seed: see ``deal_batch``)."""
+"""Rounds one ``deal_batch`` call deals, where the memory available holds them: 20 to 129
+bytes of arrays a round (28 online, 46 at a Macau table: ``DealtRounds.bytes_needed``),
+so 28 GB online; a call the machine cannot hold is refused with a ``MemoryError``. Deal
+more in several calls (``chunk_seed`` continues the chunks of one seed: see
+``deal_batch``)."""
 
 MAX_SHOES = 10**12
 """Shoes one ``play_shoes`` call plays (a Macau shoe is about 16 rounds)."""
@@ -96,7 +105,8 @@ MAX_TAG = 100
 """The largest tag (in absolute value) of a card-counting system."""
 
 MAX_SESSION_ROUNDS = 10**7
-"""Rounds in one session (a session keeps one net amount per round)."""
+"""Rounds in one session (a session keeps one net amount per round: 25 bytes a round on
+each worker, weighed against the memory available)."""
 
 MAX_RECALL = 10**6
 """Round records a ``Game`` keeps."""

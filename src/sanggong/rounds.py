@@ -33,6 +33,7 @@ True
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -42,7 +43,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _impl
-from ._checks import count
+from ._checks import count, memory
 from ._parallel import execute
 from ._parallel import workers as workers_of
 from ._presentation import html_table, pandas
@@ -121,6 +122,25 @@ class DealtRounds:
     def players(self) -> npt.NDArray[np.uint8]:
         """The positions' hands, shape ``(rounds, positions, 3)`` (a view of ``hands``)."""
         return self.hands[:, 1:]
+
+    @staticmethod
+    def bytes_needed(rules: RuleSet | str, rounds: int, chunk_size: int = DEFAULT_CHUNK) -> int:
+        """The bytes of memory ``deal_batch(rules, rounds, chunk_size=chunk_size)``
+        allocates: the result's arrays, and eight bytes a chunk, which is all it takes
+        beyond a few kilobytes a worker. ``deal_batch`` refuses a call that would need
+        more than the machine has available, before it allocates anything; a round takes
+        ``14 + 3 * rules.hands`` bytes, and one for each card it may burn and for a head
+        card (docs/limits.md).
+
+        >>> from sanggong import MACAU, ONLINE
+        >>> [DealtRounds.bytes_needed(r, 2) - DealtRounds.bytes_needed(r, 1) for r in (ONLINE, MACAU)]
+        [28, 46]
+        """
+        rules = as_rules(rules)
+        count("rounds", rounds, MAX_BATCH_ROUNDS, low=0)
+        count("chunk_size", chunk_size, MAX_BATCH_ROUNDS)
+        return sum(math.prod(shape) * np.dtype(dtype).itemsize
+                   for shape, dtype in _arrays(rules, rounds, chunk_size).values())
 
     def chunk_seed(self, k: int) -> np.random.SeedSequence:
         """The seed of chunk ``k`` (rows ``k * chunk_size`` on): ``Game(rules,
@@ -221,6 +241,22 @@ def _deal(params: npt.NDArray[np.int64], seed: np.random.SeedSequence, arrays: t
     return int(_impl.kernels.deal_chunk(np.random.PCG64(seed), params, *arrays))
 
 
+def _arrays(rules: RuleSet, rounds: int, chunk_size: int) -> dict[str, tuple[tuple[int, ...], type]]:
+    """The shape and dtype of every array ``deal_batch`` allocates (``DealtRounds``'s, and
+    the shoes each chunk begins): allocated from this, and its bytes
+    (``DealtRounds.bytes_needed``) weighed against the memory available before any is."""
+    width = most_burned(table_params(rules))
+    arrays: dict[str, tuple[tuple[int, ...], type]] = {
+        "hands": ((rounds, rules.hands, 3), np.uint8), "burned": ((rounds, width), np.uint8),
+        "burn_counts": ((rounds,), np.uint8), "head_cards": ((rounds,), np.uint8), "shoe": ((rounds,), np.int64),
+        "round_in_shoe": ((rounds,), np.uint16), "last_of_shoe": ((rounds,), np.uint8),
+        "cut_card": ((rounds,), np.uint16), "chunk_shoes": ((-(-rounds // chunk_size),), np.int64),
+    }
+    if not rules.head_card:
+        del arrays["head_cards"]
+    return arrays
+
+
 def deal_batch(
     rules: RuleSet | str,
     rounds: int,
@@ -235,7 +271,9 @@ def deal_batch(
     core of the development machine.
 
     :param rules: a ``RuleSet`` or a preset's name.
-    :param rounds: 0 .. 10**9 (``MAX_BATCH_ROUNDS``).
+    :param rounds: 0 .. 10**9 (``MAX_BATCH_ROUNDS``), and no more than the memory
+        available holds: ``DealtRounds.bytes_needed(rules, rounds)`` bytes, 28 a round
+        online and 46 at a Macau table (docs/limits.md).
     :param seed: an int, a ``SeedSequence`` or a ``seeds.Seed``; None draws OS entropy.
         The result's ``seed`` re-creates it.
     :param workers: threads dealing chunks without the GIL (None: every core); the
@@ -243,6 +281,9 @@ def deal_batch(
         the memory beyond the output arrays stays O(workers x chunk).
     :param chunk_size: rounds per chunk; chunk k is the game of ``chunk_seed(k)``
         (see ``sanggong.rounds``), as ``simulate``'s chunk k is.
+    :raises MemoryError: the arrays would take more memory than the machine has
+        available (the message names both); nothing was allocated. It is also a
+        ``ValueError``.
 
     >>> from sanggong import MACAU
     >>> dealt = deal_batch(MACAU, 100, seed=11)
@@ -254,20 +295,18 @@ def deal_batch(
     """
     rules = as_rules(rules)
     sequence, recorded = check_seed(seed)  # its size checked before any work
-    count("rounds", rounds, MAX_BATCH_ROUNDS, low=0)
-    count("chunk_size", chunk_size, MAX_BATCH_ROUNDS)
+    needed = DealtRounds.bytes_needed(rules, rounds, chunk_size)  # (rounds and chunk_size checked there)
+    memory(f"deal_batch of {rounds:,} rounds", needed)  # before anything is allocated
     window = workers_of(workers)
     params = table_params(rules).array()
-    hands = np.empty((rounds, rules.hands, 3), np.uint8)
-    burned = np.empty((rounds, most_burned(table_params(rules))), np.uint8)
-    burn_counts = np.empty(rounds, np.uint8)
-    head_cards = np.empty(rounds, np.uint8) if rules.head_card else None
-    shoe = np.empty(rounds, np.int64)
-    round_in_shoe = np.empty(rounds, np.uint16)
-    last = np.empty(rounds, np.uint8)
-    cut_card = np.empty(rounds, np.uint16)
+    layout = _arrays(rules, rounds, chunk_size)
+    arrays: dict[str, npt.NDArray[Any]] = {name: np.empty(shape, dtype) for name, (shape, dtype) in layout.items()}
+    hands, burned, burn_counts, shoe = arrays["hands"], arrays["burned"], arrays["burn_counts"], arrays["shoe"]
+    round_in_shoe, last, cut_card = arrays["round_in_shoe"], arrays["last_of_shoe"], arrays["cut_card"]
+    head_cards = arrays.get("head_cards")
     starts = range(0, rounds, chunk_size)
-    shoes = np.zeros(len(starts), np.int64)  # shoes begun by each chunk
+    shoes = arrays["chunk_shoes"]  # shoes begun by each chunk
+    shoes[:] = 0
 
     def tasks() -> Iterator[tuple[int, np.random.SeedSequence, tuple[Any, ...]]]:
         for k, start in enumerate(starts):  # made as they are submitted: none waits in memory

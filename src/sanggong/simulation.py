@@ -39,7 +39,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _impl
-from ._checks import count
+from ._checks import count, memory
 from ._parallel import check_executor, check_progress, chunks, execute
 from ._parallel import workers as workers_of
 from ._presentation import fixed, html_table, money_column, pandas, percent
@@ -302,6 +302,19 @@ def _stats(
     return out
 
 
+SIMULATE_CHUNK_BYTES = 1536
+"""Bytes ``simulate`` keeps for each chunk until it returns: the first bet's outcome counts
+(``N_OUTCOMES`` ``uint64``), for the result's ``convergence``, and that point itself (about
+1,100 measured; tests/test_memory_limits.py)."""
+
+
+def _simulate_bytes(rounds: int, chunk_size: int) -> int:
+    """The memory ``simulate`` takes beyond a fixed few megabytes and its chunks in flight:
+    ``SIMULATE_CHUNK_BYTES`` for each chunk. Weighed against the memory available before
+    the run (``simulate(..., 10**15)`` asks for about 5 TB in chunks of the default size)."""
+    return -(-rounds // chunk_size) * SIMULATE_CHUNK_BYTES
+
+
 def simulate(
     rules: RuleSet | str,
     rounds: int,
@@ -326,11 +339,18 @@ def simulate(
     :param progress: called with (rounds done, rounds) as chunks finish.
     :param partial_on_interrupt: on Ctrl-C return what the finished chunks found
         (``interrupted=True``) instead of raising ``KeyboardInterrupt``.
+    :param chunk_size: rounds per chunk. The run keeps about 1.5 kB a chunk (the
+        ``convergence`` of the result): ``rounds / chunk_size`` chunks must fit in the
+        memory available.
+    :raises MemoryError: the run would need more memory than the machine has available
+        (the message names both; also a ``ValueError``), before any work.
     """
     rules = as_rules(rules)
     sequence, recorded_seed = check_seed(seed)  # its size checked before any work
     count("rounds", rounds, MAX_SIM_ROUNDS)
     count("chunk_size", chunk_size, MAX_SIM_ROUNDS)
+    memory(f"simulate of {-(-rounds // chunk_size):,} chunks", _simulate_bytes(rounds, chunk_size),
+           "a larger chunk_size")
     if bets is not None and not isinstance(bets, Mapping):
         raise TypeError(f"bets: expected a mapping of bet name to stake, not {type(bets).__name__}")
     check_progress(progress)
@@ -347,7 +367,7 @@ def simulate(
 
     totals = np.zeros((len(names), N_OUTCOMES), dtype=object)
     classes = np.zeros(tables_for(rules.ranking).n_classes, dtype=object)
-    per_chunk: dict[int, tuple[int, list[int]]] = {}  # the first bet's counts, for plots
+    per_chunk: dict[int, tuple[int, npt.NDArray[np.uint64]]] = {}  # the first bet's counts, for plots
     done = 0
 
     def absorb(chunk: _Chunk) -> None:  # called in this thread only, as chunks finish
@@ -355,7 +375,7 @@ def simulate(
         totals[...] += chunk.counts.astype(object)
         classes[...] += chunk.classes.astype(object)
         done += chunk.rounds
-        per_chunk[chunk.index] = (chunk.rounds, [int(x) for x in chunk.counts[0]])
+        per_chunk[chunk.index] = (chunk.rounds, chunk.counts[0].copy())  # (SIMULATE_CHUNK_BYTES)
         if progress is not None:
             progress(done, rounds)
 
@@ -389,7 +409,7 @@ def simulate(
 
 
 def _convergence(
-    rules: RuleSet, name: str, stake: Money, per_chunk: Mapping[int, tuple[int, list[int]]]
+    rules: RuleSet, name: str, stake: Money, per_chunk: Mapping[int, tuple[int, npt.NDArray[np.uint64]]]
 ) -> tuple[tuple[int, float], ...]:
     """(rounds so far, return so far) of one bet, chunk after chunk in chunk order."""
     fraction, _, back = _back(rules, name, stake)
@@ -397,7 +417,7 @@ def _convergence(
     for k in sorted(per_chunk):
         n, tally = per_chunk[k]
         rounds += n
-        returned += sum((c * back[code] for code, c in enumerate(tally) if c), Fraction(0))
+        returned += sum((c * back[code] for code, c in enumerate(tally.tolist()) if c), Fraction(0))
         if rounds:
             out.append((rounds, float(returned / (fraction * rounds))))
     return tuple(out)
@@ -477,6 +497,27 @@ class SessionResult:
         return html_table("sessions", caption, ("", "value"), rows)
 
 
+SESSION_ROUND_BYTES = (25, 160)
+"""Bytes a running task of ``simulate_sessions`` takes for each round of a session (its
+nets, their running sums and the ruin check, in ``_run_sessions``): ``[wide]``, in
+``int64``, or in Python integers where bankrolls may outgrow 64 bits."""
+
+SESSION_BYTES = 64
+"""Bytes each finished session's final bankroll takes until the result is made."""
+
+SEED_BYTES = 512
+"""Bytes each session's ``SeedSequence`` takes while its task waits or runs."""
+
+
+def _sessions_bytes(rounds: int, sessions: int, window: int, per_task: int, wide: bool) -> int:
+    """The memory ``simulate_sessions`` takes beyond a fixed few megabytes: ``window``
+    tasks running (``per_task`` sessions of ``rounds`` rounds each, one at a time), twice
+    as many in flight, and every session's final bankroll."""
+    tasks = -(-sessions // per_task)
+    return (min(window, tasks) * rounds * SESSION_ROUND_BYTES[wide]
+            + min(2 * window, tasks) * per_task * SEED_BYTES + sessions * SESSION_BYTES)
+
+
 def _run_sessions(
     rules: RuleSet, slip: tuple[tuple[str, int], ...], money: npt.NDArray[np.int64], bankroll: int,
     rounds: int, index: int, seeds: list[np.random.SeedSequence], wide: bool,
@@ -536,6 +577,9 @@ def simulate_sessions(
     :param progress: called with (sessions done, sessions) as tasks finish.
     :param partial_on_interrupt: on Ctrl-C return the sessions finished so far
         (``interrupted=True``) instead of raising ``KeyboardInterrupt``.
+    :raises MemoryError: the run would need more memory than the machine has available
+        (each running worker holds about 25 bytes a round of a session; the message names
+        the bytes needed and available; also a ``ValueError``), before any work.
 
     >>> from sanggong import MACAU
     >>> result = simulate_sessions(MACAU, {"win:1": 100}, bankroll=2_000, rounds=200, sessions=50, seed=3)
@@ -579,6 +623,8 @@ def simulate_sessions(
     wide = bankroll + widest * rounds >= 2**62  # running bankrolls in Python ints
     window = workers_of(workers)
     per_task = max(1, min(1000, sessions // (4 * window)))
+    memory(f"simulate_sessions of {sessions:,} sessions of {rounds:,} rounds on {window:,} workers",
+           _sessions_bytes(rounds, sessions, window, per_task, wide), "fewer workers, rounds or sessions")
     slip = tuple((n, int(bets[n])) for n in names)
     stop = np.zeros(1, dtype=np.uint8)
 
