@@ -18,9 +18,12 @@ from ..limits import MAX_RECALL, MAX_REPLAY_ROUNDS
 from ..records import (
     ZERO_HASH,
     RoundRecord,
+    SealRecord,
+    Totals,
     bit_generator_from_state,
     check_key,
     check_rules,
+    record_amounts,
     result_entry,
     rules_digest,
 )
@@ -116,7 +119,9 @@ class Game:
     :param key: the operator's HMAC key: every record then carries an ``hmac``.
 
     The records of one game form a hash chain; write each as a line of a log
-    (``record.to_json()``) and check the log with ``sanggong.verify.verify_log``.
+    (``record.to_json()``) and check the log with ``sanggong.verify.verify_log``. A chain
+    cannot show that its last records are all there: ``close()`` ends the game with a
+    seal (``records.SealRecord``), the log's last line, which ``verify_log`` checks.
 
     Thread-safety: safe to share between threads. Each call holds the game's lock, so
     concurrent ``play`` calls deal one round each, numbered and chained in the order they
@@ -145,6 +150,9 @@ class Game:
         self._prev = ZERO_HASH
         self._lock = new_lock()
         self.round = 0
+        self._totals = Totals()
+        self._last: tuple[int, int] | None = None  # the round and shoe of the last record
+        self._seal: SealRecord | None = None
 
     @property
     @locked
@@ -157,9 +165,20 @@ class Game:
         """Stakes on the table from the last round."""
         return self._session.carried
 
+    @property
+    def sealed(self) -> bool:
+        """The game was closed (``close``): it deals no more rounds."""
+        return self._seal is not None
+
+    def _open(self) -> None:
+        if self._seal is not None:
+            raise ValueError(f"the game was closed after round {self._seal.rounds} (its log sealed): it deals "
+                             f"no more rounds")
+
     @locked
     def deal(self) -> Deal:
         """Deal a round without bets (kept in no record)."""
+        self._open()
         deal, _ = self._shoe.deal_round()
         self.round += 1
         return deal
@@ -167,11 +186,49 @@ class Game:
     @locked
     def play(self, bets: Mapping[str, Money] | None = None) -> RoundRecord:
         """Deal a round, settle ``bets`` (plus any carried stakes) and record it."""
+        self._open()
         slip = self._session.slip(bets or {})  # checked before any card comes out
         record = self._next(slip, self._session, prev=self._prev, key=self._key)
         self._prev = record.hash
         self._records.append(record)
+        self._totals.add(record_amounts(record))
+        self._last = record.round, record.shoe
         return record
+
+    @locked
+    def close(self) -> SealRecord:
+        """End the game: its seal, the last line of its log, chained to the last round's
+        record and signed like it, stating the rules, the seed, the last round and shoe,
+        and the money of every round (``records.SealRecord``). The game then deals no
+        more rounds (``play`` and ``deal`` raise ValueError).
+
+        A hash chain cannot show that a log's last records were removed: a log cut short
+        is a shorter good chain. Its seal can: ``verify.verify_log`` reports a log that
+        does not end with its seal (and with ``require_seal=True`` refuses it).
+
+        >>> from sanggong import MACAU
+        >>> game = Game(MACAU, seed=3)
+        >>> records = [game.play({"win:1": 100}) for _ in range(20)]
+        >>> seal = game.close()
+        >>> seal.rounds, seal.prev == records[-1].hash, seal.house_net == seal.staked - seal.returned
+        (20, True, True)
+
+        :raises ValueError: the game has recorded no round, was closed already, or (stakes
+            that are fractions of ever new denominators) its totals are longer than a seal
+            holds (``records._seal.MAX_TOTAL_TEXT``).
+        """
+        self._open()
+        if self._last is None:
+            raise ValueError("the game has recorded no round: there is no log to seal")
+        totals = self._totals.values(self._session.carried)
+        if totals is None:
+            raise ValueError("the game's money totals are longer than a seal holds (its stakes are fractions of "
+                             "too many denominators)")
+        rounds, shoes = self._last
+        seal = SealRecord(rules=self.rules.name, rules_digest=rules_digest(self.rules), seed=self.seed, rounds=rounds,
+                          shoes=shoes, **totals, prev=self._prev)
+        self._seal = seal.with_hmac(self._key) if self._key is not None else seal
+        return self._seal
 
     @locked
     def _next(self, slip: Mapping[str, Money], session: TableSession, *, prev: str, key: bytes | None) -> RoundRecord:

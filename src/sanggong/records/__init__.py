@@ -79,20 +79,27 @@ from ._record import (
     stakes_of,
     write_log,
 )
+from ._seal import TOTALS, SealRecord, Totals, is_seal, record_amounts
 from ._states import REPLAYABLE, bit_generator_from_state, check_state, state_json
-from ._values import FORMAT, ZERO_HASH
+from ._values import FORMAT, ZERO_HASH, check_hash
 
 __all__ = [
     "FORMAT",
     "REPLAYABLE",
     "ZERO_HASH",
     "RoundRecord",
+    "SealRecord",
+    "TOTALS",
+    "Totals",
     "bit_generator_from_state",
     "canonical_bytes",
+    "check_hash",
     "check_key",
     "check_rules",
     "check_state",
+    "is_seal",
     "loads_record",
+    "record_amounts",
     "record_hash",
     "record_hmac",
     "result_entry",
