@@ -485,7 +485,7 @@ class _Verifier:
         last_hash = self.last_hash
         assert last_hash is not None
         sealed = self.seal is not None
-        reason = None
+        reason: str | None = None
         if self.require_seal and not sealed:
             reason = (f"the log is not sealed: it ends at line {self.count} without its game's seal (its last "
                       f"records may have been removed)")

@@ -226,7 +226,9 @@ class Game:
                              "too many denominators)")
         rounds, shoes = self._last
         seal = SealRecord(rules=self.rules.name, rules_digest=rules_digest(self.rules), seed=self.seed, rounds=rounds,
-                          shoes=shoes, **totals, prev=self._prev)
+                          shoes=shoes, staked=totals["staked"], returned=totals["returned"],
+                          commission=totals["commission"], on_table=totals["on_table"],
+                          house_net=totals["house_net"], prev=self._prev)
         self._seal = seal.with_hmac(self._key) if self._key is not None else seal
         return self._seal
 

@@ -86,10 +86,10 @@ from ._values import FORMAT, ZERO_HASH, check_hash
 __all__ = [
     "FORMAT",
     "REPLAYABLE",
+    "TOTALS",
     "ZERO_HASH",
     "RoundRecord",
     "SealRecord",
-    "TOTALS",
     "Totals",
     "bit_generator_from_state",
     "canonical_bytes",
