@@ -9,16 +9,7 @@ round's, by the same writers, that states how far the game went (``rounds``, ``s
 and what money it moved. ``verify.verify_log`` checks that it is the log's last record,
 that it follows the last round and that its totals are the records' own.
 
-The totals are exact, over every round's results (``RoundRecord.results``), written as
-text (``"1250"``, ``"2501/2"``: an int, or a fraction ``n/d`` in lowest terms):
-
-- ``staked``: the stakes the players put on the table (a stake carried from a round
-  into the next is staked once);
-- ``returned``: what was paid back to them (``returned`` of every result);
-- ``commission``: what the house kept of winning commission bets;
-- ``on_table``: the stakes still on the table after the last round (carried, still the
-  players');
-- ``house_net``: ``staked - returned - on_table``: the house's gain (negative: its loss).
+The totals are defined in ``SealRecord``.
 """
 
 from __future__ import annotations
@@ -84,7 +75,7 @@ class Totals:
     """The money of a game's rounds, summed exactly as they are played (a ``Game``) or read
     (``verify_log``): each sum an int by denominator, so adding a round costs a few int
     additions whatever its money (an int, a ``Decimal``, a ``Fraction``). ``values`` gives
-    a seal's totals (see the module's doc). A sum whose fractions outgrow what a seal can
+    a seal's totals (``SealRecord``). A sum whose fractions outgrow what a seal can
     hold is given up (``values`` is then None): no seal can state it.
 
     Not thread-safe: one game's, or one reader's.
@@ -143,12 +134,24 @@ def _total(value: object, name: str) -> Fraction:
 @dataclass(frozen=True)
 class SealRecord(Chained):
     """The closing record of a game's log (``Game.close()``): the game's rules, seed,
-    rounds and shoes, and its money totals (see this module's doc), chained to its last
-    round's record (``prev``) and signed like it (``hmac``). Its line is written, and its
-    canonical bytes, hash and HMAC made, as a round record's are.
+    rounds and shoes, and its money totals, chained to its last round's record (``prev``)
+    and signed like it (``hmac``). Its line (``"type": "seal"``) is written, and its
+    canonical bytes, hash and HMAC made, as a round record's are. A chain cannot show
+    that a log's last records were removed; a log that ends with its seal can
+    (``verify.verify_log`` checks it).
+
+    The totals are exact, over every round's results, written as text (``"1250"``,
+    ``"2501/2"``: an int, or a fraction in lowest terms).
 
     :ivar rounds: the round of the game's last record (the rounds the log holds).
     :ivar shoes: the shoe of the game's last record.
+    :ivar staked: the stakes the players put on the table (a stake carried from a round
+        into the next is staked once).
+    :ivar returned: what was paid back to them (``returned`` of every result).
+    :ivar commission: what the house kept of winning commission bets.
+    :ivar on_table: the stakes still on the table after the last round (carried: still
+        the players').
+    :ivar house_net: ``staked - returned - on_table``: the house's gain (negative: its loss).
     """
 
     rules: str
