@@ -491,14 +491,14 @@ class _Verifier:
         last_hash = self.last_hash
         assert last_hash is not None
         sealed = self.seal is not None
-        reason: str | None = None
+        finding: str | None = None  # (about the log's end: every record in it passed)
         if self.require_seal and not sealed:
-            reason = (f"the log is not sealed: it ends at line {self.count} without its game's seal (its last "
+            finding = (f"the log is not sealed: it ends at line {self.count} without its game's seal (its last "
                       f"records may have been removed)")
         elif self.expect_last is not None and not _hmac.compare_digest(last_hash, self.expect_last):
-            reason = (f"the log ends at line {self.count} with hash {last_hash}, not the expected {self.expect_last} "
+            finding = (f"the log ends at line {self.count} with hash {last_hash}, not the expected {self.expect_last} "
                       f"(records were removed from its end, or added)")
-        return VerifyReport(reason is None, self.count, None, None, reason, self.replayed, self.settled, keyed,
+        return VerifyReport(finding is None, self.count, None, None, finding, self.replayed, self.settled, keyed,
                             rules, last_hash, signed=signed, void_rounds=self.void_rounds, reshuffles=self.reshuffles,
                             sealed=sealed, seal_totals=self.seal_totals)
 
