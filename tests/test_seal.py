@@ -122,6 +122,24 @@ def test_a_closed_game_plays_no_more() -> None:
             call()
 
 
+def test_an_observed_table_seals_its_log_as_a_game_does(monkeypatch: pytest.MonkeyPatch) -> None:
+    from sanggong import ObservedTable
+
+    rules = MACAU.replace(decks=2, positions=1)
+    table = ObservedTable(rules, key=KEY)
+    records = [table.play("Ah Kh Qs 9d 5s 6s 7s 8s", {"win:1": 100}), table.void("Qh 2c", {"win:1": 10}),
+               table.play("Jh 2h 3s 4d 5c 6h 7d", {"win:1": 50})]
+    seal = table.close()
+    assert seal.seed is None and seal.rounds == 3 and seal.prev == records[-1].hash
+    assert seal.house_net == -sum(Fraction(r["net"]) for record in records for r in record.results)
+    lines = _lines(records) + [seal.to_json()]
+    report = _verify(lines, monkeypatch, rules=rules, key=KEY, require_seal=True)
+    assert report.ok and report.sealed and report.seal_totals and report.void_rounds == 1
+    assert not _verify(lines[:-2], monkeypatch, rules=rules, key=KEY, require_seal=True).ok
+    with pytest.raises(ValueError, match="closed after round 3"):
+        table.play("Td 2d 3d 4s 5h 6d 7c")
+
+
 # --- reading a seal strictly -------------------------------------------------------------------
 
 

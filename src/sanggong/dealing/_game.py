@@ -33,8 +33,8 @@ from ..settlement import Money, Settlement, TableSession, check_slip
 from ._procedure import Deal, GameShoe
 
 __all__ = [
-    "CANNOT_REPLAY", "COMPARED", "CannotCheck", "Game", "Replayer", "check_bets", "compare_records", "make_record",
-    "sorted_slip"
+    "CANNOT_REPLAY", "COMPARED", "CannotCheck", "Game", "Replayer", "Sealable", "check_bets", "compare_records",
+    "make_record", "sorted_slip"
 ]
 
 # --- a round's record -------------------------------------------------------------------
@@ -103,7 +103,55 @@ def _bit_generator(seed: object, rng: object) -> tuple[np.random.BitGenerator, i
     return np.random.PCG64(sequence), recorded if isinstance(recorded, int) else recorded.state_int
 
 
-class Game:
+class Sealable:
+    """A table whose records are one game's log, closed by its seal (``Game`` and
+    ``ObservedTable``): the money of its records kept as they are made (``records.Totals``),
+    and ``close`` (the seal) after which it records no more rounds. A subclass calls
+    ``_begin_log`` as it starts, ``_open`` before a round and ``_recorded`` after one."""
+
+    rules: RuleSet
+    _key: bytes | None
+    _prev: str
+    _session: TableSession
+
+    def _begin_log(self) -> None:
+        self._totals = Totals()
+        self._last: tuple[int, int] | None = None  # the round and shoe of the last record
+        self._seal: SealRecord | None = None
+
+    @property
+    def sealed(self) -> bool:
+        """The table was closed (``close``): it records no more rounds."""
+        return self._seal is not None
+
+    def _open(self) -> None:
+        if self._seal is not None:
+            raise ValueError(f"the game was closed after round {self._seal.rounds} (its log sealed): it deals "
+                             f"no more rounds")
+
+    def _recorded(self, record: RoundRecord) -> None:
+        self._totals.add(record_amounts(record))
+        self._last = record.round, record.shoe
+
+    def _close(self, seed: int | None) -> SealRecord:
+        """The seal of the records made (``Game.close``), which closes the table."""
+        self._open()
+        if self._last is None:
+            raise ValueError("the game has recorded no round: there is no log to seal")
+        totals = self._totals.values(self._session.carried)
+        if totals is None:
+            raise ValueError("the game's money totals are longer than a seal holds (its stakes are fractions of "
+                             "too many denominators)")
+        rounds, shoes = self._last
+        seal = SealRecord(rules=self.rules.name, rules_digest=rules_digest(self.rules), seed=seed, rounds=rounds,
+                          shoes=shoes, staked=totals["staked"], returned=totals["returned"],
+                          commission=totals["commission"], on_table=totals["on_table"],
+                          house_net=totals["house_net"], prev=self._prev)
+        self._seal = seal.with_hmac(self._key) if self._key is not None else seal
+        return self._seal
+
+
+class Game(Sealable):
     """A table that owns its shoe and its random numbers and plays round after round.
 
     :param rules: the rule set (already checked to deal a round from its cards), or a preset's
@@ -150,9 +198,7 @@ class Game:
         self._prev = ZERO_HASH
         self._lock = new_lock()
         self.round = 0
-        self._totals = Totals()
-        self._last: tuple[int, int] | None = None  # the round and shoe of the last record
-        self._seal: SealRecord | None = None
+        self._begin_log()
 
     @property
     @locked
@@ -164,16 +210,6 @@ class Game:
     def carried(self) -> Mapping[str, Money]:
         """Stakes on the table from the last round."""
         return self._session.carried
-
-    @property
-    def sealed(self) -> bool:
-        """The game was closed (``close``): it deals no more rounds."""
-        return self._seal is not None
-
-    def _open(self) -> None:
-        if self._seal is not None:
-            raise ValueError(f"the game was closed after round {self._seal.rounds} (its log sealed): it deals "
-                             f"no more rounds")
 
     @locked
     def deal(self) -> Deal:
@@ -191,8 +227,7 @@ class Game:
         record = self._next(slip, self._session, prev=self._prev, key=self._key)
         self._prev = record.hash
         self._records.append(record)
-        self._totals.add(record_amounts(record))
-        self._last = record.round, record.shoe
+        self._recorded(record)
         return record
 
     @locked
@@ -217,20 +252,7 @@ class Game:
             that are fractions of ever new denominators) its totals are longer than a seal
             holds (``records._seal.MAX_TOTAL_TEXT``).
         """
-        self._open()
-        if self._last is None:
-            raise ValueError("the game has recorded no round: there is no log to seal")
-        totals = self._totals.values(self._session.carried)
-        if totals is None:
-            raise ValueError("the game's money totals are longer than a seal holds (its stakes are fractions of "
-                             "too many denominators)")
-        rounds, shoes = self._last
-        seal = SealRecord(rules=self.rules.name, rules_digest=rules_digest(self.rules), seed=self.seed, rounds=rounds,
-                          shoes=shoes, staked=totals["staked"], returned=totals["returned"],
-                          commission=totals["commission"], on_table=totals["on_table"],
-                          house_net=totals["house_net"], prev=self._prev)
-        self._seal = seal.with_hmac(self._key) if self._key is not None else seal
-        return self._seal
+        return self._close(self.seed)
 
     @locked
     def _next(self, slip: Mapping[str, Money], session: TableSession, *, prev: str, key: bytes | None) -> RoundRecord:
