@@ -229,7 +229,8 @@ def _deal_log(tmp_path: Path, capsys: pytest.CaptureFixture[str], *extra: str) -
 def test_deal_writes_a_log_that_verifies(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     log = _deal_log(tmp_path, capsys)
     lines = log.read_text(encoding="utf-8").splitlines()
-    assert len(lines) == 40 and all(json.loads(line)["round"] == k for k, line in enumerate(lines, 1))
+    assert len(lines) == 41 and all(json.loads(line)["round"] == k for k, line in enumerate(lines[:-1], 1))
+    assert json.loads(lines[-1])["type"] == "seal"  # the log's last line: its seal
     assert main(["verify", str(log)]) == 1  # the records name macau, but were dealt from 2 decks
     assert "give the rules" in capsys.readouterr().out
     assert main(["verify", "--decks", "2", str(log)]) == 2
@@ -239,7 +240,7 @@ def test_deal_writes_a_log_that_verifies(tmp_path: Path, capsys: pytest.CaptureF
     assert len(out.splitlines()) == 1 and out.startswith("ok")
     assert main(["verify", "--rules", "macau", "--decks", "2", "--json", str(log)]) == 0
     report = json.loads(capsys.readouterr().out)
-    assert report["ok"] is True and report["records"] == 40 and report["replayed"] is True
+    assert report["ok"] is True and report["records"] == 41 and report["sealed"] is True and report["replayed"] is True
 
 
 @pytest.mark.kernels

@@ -307,9 +307,9 @@ def test_deal_and_verify_every_preset(preset: str, tmp_path: Path, capsys: pytes
     assert out.startswith(f"rules: {preset}, ") and out.count("\nround ") == 3
     log = tmp_path / "log.jsonl"
     log.write_text(run(["deal", "--rules", preset, "--rounds", "3", "--seed", "5", "--json"], capsys), encoding="utf-8")
-    assert [json.loads(line)["rules"] for line in log.read_text(encoding="utf-8").splitlines()] == [preset] * 3
-    for extra in ([], ["--rules", preset]):
-        assert run(["verify", *extra, str(log)], capsys).startswith(f"ok: 3 records, rules '{preset}'")
+    assert [json.loads(line)["rules"] for line in log.read_text(encoding="utf-8").splitlines()] == [preset] * 4
+    for extra in ([], ["--rules", preset]):  # (3 rounds and their seal)
+        assert run(["verify", *extra, str(log)], capsys).startswith(f"ok: 4 records, rules '{preset}'")
     report = json.loads(run(["verify", "--json", str(log)], capsys))
     assert report["ok"] is True and report["replayed"] is True
 

@@ -152,7 +152,7 @@ def test_write_log_and_verify_a_file(tmp_path: Path) -> None:
     assert report == VerifyReport(ok=True, records=24, first_bad=None, round=None, reason=None, replayed=True,
                                   settled=True, authenticated=True, rules="small shoe",
                                   last_hash=game.records[-1].hash, signed=True)
-    assert str(report) == "ok: 24 records, rules 'small shoe', chained, HMAC verified, every round replayed"
+    assert str(report) == "ok: 24 records, rules 'small shoe', chained, HMAC verified, every round replayed, not sealed"
     # a second part of the log continues the first from its last hash
     more = [game.play().to_json() for _ in range(5)]
     assert not verify_log(more, rules=SMALL_SHOE).ok

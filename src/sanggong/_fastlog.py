@@ -47,7 +47,7 @@ from .dealing._game import check_bets, make_record, sorted_slip
 from .dealing._procedure import Deal
 from .hands import evaluate
 from .ranking import tables_for
-from .records import RoundRecord, bit_generator_from_state, loads_record, stakes_of, state_json
+from .records import RoundRecord, Totals, bit_generator_from_state, loads_record, record_amounts, stakes_of, state_json
 from .records._reader import read_stakes
 from .records._record import hand_json, json_line, stakes_text, winner
 from .records._values import MONEY_KINDS
@@ -69,7 +69,10 @@ _CARD_JSON = [b'"%s"' % str(c).encode() for c in _CARDS]
 _MOST_KEPT = 1 << 16  # slips and settlements kept (a log of more goes on, slower)
 _Slip = tuple[dict[str, Any], tuple[str, ...], bytes, bytes]  # the slip, its bets' names, its canonical bytes,
 # its line's text
-_Settled = tuple[bytes, bytes, bytes, bytes, bytes, bytes, Mapping[str, Any], Any]
+_Settled = tuple[bytes, bytes, bytes, bytes, bytes, bytes, Mapping[str, Any], Any, list[Any], list[int]]
+# a settlement's results, carried and money texts (a line's and the canonical bytes'), its carried stakes and money
+# kind, its money as ``records.Totals`` adds it (``record_amounts``), and [the lines accepted with it, not yet added]
+_MOST_LOOSE = 4096  # settlements not kept (beyond _MOST_KEPT) whose lines' money is yet to be added
 
 
 class _Cards(NamedTuple):
@@ -224,7 +227,7 @@ class FastReplay:
     (``verify_log`` makes one per call).
     """
 
-    def __init__(self, rules: RuleSet, record: RoundRecord, key: bytes | None) -> None:
+    def __init__(self, rules: RuleSet, record: RoundRecord, key: bytes | None, totals: Totals | None = None) -> None:
         assert record.round_in_shoe == 1 and record.shoe_state is not None
         self.rules = rules
         self.key = key
@@ -265,6 +268,8 @@ class FastReplay:
         self.shoe_number = self.first_round = 0
         self.mac = 0 if not self.signed else 1 if key is not None else 2
         self.accepted = 0  # lines accepted here
+        self.totals = totals if totals is not None else Totals()  # the money of the lines accepted, when folded
+        self.loose: list[_Settled] = []  # settlements not kept, whose lines are counted but not yet added
         self.follow(record)
 
     # --- the shoes, dealt ahead ------------------------------------------------------------
@@ -483,10 +488,30 @@ class FastReplay:
                                  carried=session.carried)
             data = record.to_dict()
             found = (*_both(data["results"]), *_both(data["carried"]), *_both(data["money"]), record.carried,
-                     data["money"])
+                     data["money"], record_amounts(record), [0])
             if len(self.results) < _MOST_KEPT:
                 self.results[key] = found
+            else:
+                if len(self.loose) >= _MOST_LOOSE:
+                    self._fold(self.loose)
+                    self.loose = []
+                self.loose.append(found)
         return found
+
+    def _fold(self, settled: Any) -> None:
+        for found in settled:
+            count = found[9]
+            if count[0]:
+                self.totals.add(found[8], count[0])
+                count[0] = 0
+
+    def fold(self) -> None:
+        """Add the money of the lines accepted here to ``totals`` (``records.Totals``):
+        each settlement's, as many times as lines of it were accepted (counted as they
+        are, at the cost of one addition a line)."""
+        self._fold(self.results.values())
+        self._fold(self.loose)
+        self.loose = []
 
     def check(self, line: bytes, carried_on: Callable[[Mapping[str, Any], Mapping[str, Any]], bool]) -> bool:
         """Accept ``line`` as the next record (True), or leave it to the full checks (False,
@@ -550,6 +575,7 @@ class FastReplay:
                 if digest is None:
                     break
                 prev = digest
+                settled[9][0] += 1  # (its money, added to the totals when they are read: fold)
                 carried, carried_value, bets_value = (settled[2], settled[7]), settled[6], slip[0]
                 if seen is not None:
                     if run_bets is None:

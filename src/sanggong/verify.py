@@ -2,8 +2,9 @@
 rounds and shoes, and every round dealt (or settled) again.
 
 A log is a JSON Lines file of ``RoundRecord.to_json()`` lines, one game's records in
-the order they were played (``sanggong.records`` describes the format, the canonical
-bytes, the hash chain and the HMAC). ``verify_log`` reads it line by line, reports the
+the order they were played, and where the game was closed its seal last
+(``records.SealRecord``; ``sanggong.records`` describes the format, the canonical bytes,
+the hash chain and the HMAC). ``verify_log`` reads it line by line, reports the
 first bad record and why, and never raises for a bad log; seeded records and those of a
 ``records.REPLAYABLE`` bit generator are dealt again incrementally (``dealing.Replayer``),
 observed rounds are played again on an ``ObservedTable`` (``dealing.Resettler``).
@@ -15,7 +16,12 @@ observed rounds are played again on an ``ObservedTable`` (``dealing.Resettler``)
 >>> report.ok, report.records, report.replayed, report.authenticated
 (True, 30, True, True)
 >>> print(report)
-ok: 30 records, rules 'macau', chained, HMAC verified, every round replayed
+ok: 30 records, rules 'macau', chained, HMAC verified, every round replayed, not sealed
+>>> seal = game.close()  # the game's seal: a log cut short is caught (see verify_log)
+>>> print(verify_log([*lines, seal.to_json()], key=b"operator key", require_seal=True))
+ok: 31 records, rules 'macau', chained, HMAC verified, every round replayed, sealed
+>>> print(verify_log(lines[:-1], key=b"operator key", require_seal=True))
+bad: the log is not sealed: it ends at line 29 without its game's seal (its last records may have been removed) (29 records read)
 >>> lines[6] = lines[6].replace('"win:1":"100"', '"win:1":"200"', 1)
 >>> print(verify_log(lines, key=b"operator key"))
 bad: line 7 (round 7): hash does not match its contents (7 records read)
@@ -36,7 +42,21 @@ from ._parallel import check_progress
 from ._presentation import html_table, pandas
 from .dealing import CannotCheck, Replayer, Resettler
 from .limits import MAX_RECORD_BYTES, MAX_ROUND
-from .records import ZERO_HASH, RoundRecord, check_key, loads_record, record_hmac, rules_digest, stakes_of
+from .records import (
+    TOTALS,
+    ZERO_HASH,
+    RoundRecord,
+    SealRecord,
+    Totals,
+    check_hash,
+    check_key,
+    is_seal,
+    loads_record,
+    record_amounts,
+    record_hmac,
+    rules_digest,
+    stakes_of,
+)
 from .rules import PRESETS, RuleSet, as_rules
 
 if TYPE_CHECKING:  # pandas is optional (the "frame" extra), and typed only with pandas-stubs
@@ -76,6 +96,13 @@ class VerifyReport:
     :ivar void_rounds: the records read that are void rounds (a misdeal voided).
     :ivar reshuffles: the shuffles done again before a shoe's first round, over the
         records read (a card dropped or exposed while shuffling).
+    :ivar sealed: the log ends with its game's seal (``Game.close()``), which holds: it
+        follows the last round, and its totals are the records' own. A log that is not
+        sealed may have lost its last records (a chain cannot show it): give
+        ``require_seal=True`` to refuse one, or ``expect_last`` its last hash.
+    :ivar seal_totals: the seal's money totals were recomputed from the records and
+        matched (False for a log that continues another, ``start_prev``: the totals are
+        the whole game's, which it does not hold).
     """
 
     ok: bool
@@ -92,6 +119,8 @@ class VerifyReport:
     signed: bool = False
     void_rounds: int = 0
     reshuffles: int = 0
+    sealed: bool = False
+    seal_totals: bool = False
 
     @property
     def status(self) -> str:
@@ -119,6 +148,8 @@ class VerifyReport:
         if self.reshuffles:
             checks.append(f"{self.reshuffles} shuffle{'s' if self.reshuffles != 1 else ''} done again "
                           f"before a shoe's first round")
+        checks.append(("sealed" if self.seal_totals else "sealed (its totals not checked: the log continues "
+                       "another)") if self.sealed else "not sealed")
         return f"ok: {self.records} record{'s' if self.records != 1 else ''}, rules {self.rules!r}, {', '.join(checks)}"
 
     def to_dict(self) -> dict[str, Any]:
@@ -182,7 +213,7 @@ def _keeps(carried: Mapping[str, Any], bets: Mapping[str, Any]) -> bool:
 
 class _Verifier:
     def __init__(self, rules: RuleSet | None, key: bytes | None, replay: bool, start_prev: str,
-                 no_fast: bool = False) -> None:
+                 no_fast: bool = False, require_seal: bool = False, expect_last: str | None = None) -> None:
         self.given = rules
         self.rules: RuleSet | None = None
         self.key = key
@@ -202,6 +233,12 @@ class _Verifier:
         self.fast: Any = None  # the fast pass (a _fastlog.FastReplay), once a record starts it
         self.last_line: str | bytes | None = None  # the last line, where it passed by the fast pass alone
         self.no_fast = no_fast or not _FAST
+        self.require_seal = require_seal
+        self.expect_last = expect_last
+        self.totals = Totals()  # the money of the rounds read (the fast pass's added in when it stops)
+        self.seal: SealRecord | None = None
+        self.seal_line: int | None = None
+        self.seal_totals = False
 
     def feed(self, number: int, line: str | bytes | _TooLong) -> None:
         self.count += 1
@@ -217,7 +254,12 @@ class _Verifier:
                 self._no_fast()
             self._resume()
         try:
-            self.last = self._check(number, line)
+            checked = self._check(number, line)
+            if isinstance(checked, SealRecord):
+                self.seal, self.seal_line = checked, number
+                return
+            self.last = checked
+            self.totals.add(record_amounts(checked))
             self.void_rounds += self.last.void
             self.reshuffles += self.last.reshuffled
             if self.first is None:
@@ -241,12 +283,14 @@ class _Verifier:
                     self.rules is not None and not self.no_fast:
                 from ._fastlog import FastReplay
 
-                self.fast = FastReplay(self.rules, record, self.key)
+                self.fast = FastReplay(self.rules, record, self.key, self.totals)
         except Exception:  # noqa: BLE001 - (cannot happen) the full checks alone then
             self._no_fast()
 
     def _no_fast(self) -> None:
         self._resume()
+        if self.fast is not None:
+            self.fast.fold()  # (the money of the lines it accepted, into self.totals)
         self.fast, self.no_fast = None, True
 
     def _resume(self) -> None:
@@ -261,13 +305,17 @@ class _Verifier:
     @property
     def last_hash(self) -> str | None:
         """The hash of the last record that passed."""
+        if self.seal is not None:
+            return self.seal.hash
         if self.last_line is not None:
             assert self.fast is not None
             found: str = self.fast.hash
             return found
         return None if self.last is None else self.last.hash
 
-    def _check(self, number: int, line: str | bytes | _TooLong) -> RoundRecord:
+    def _check(self, number: int, line: str | bytes | _TooLong) -> RoundRecord | SealRecord:
+        if self.seal_line is not None:
+            raise _Bad(f"a record after the seal on line {self.seal_line}: a sealed log ends with its seal")
         if isinstance(line, _TooLong):
             raise _Bad(f"longer than {MAX_RECORD_BYTES} bytes (the longest record a log may hold)")
         if not line.strip():
@@ -276,6 +324,8 @@ class _Verifier:
             raw = loads_record(line)
         except (ValueError, TypeError) as exc:
             raise _Bad(f"not a record: {exc}") from None
+        if is_seal(raw):
+            return self._check_seal(number, raw)
         round_ = raw.get("round") if isinstance(raw, dict) else None
         if isinstance(round_, bool) or not isinstance(round_, int) or not 1 <= round_ <= MAX_ROUND:
             round_ = None
@@ -285,28 +335,7 @@ class _Verifier:
             raise _Bad(str(exc), round_) from None
         round_ = record.round
         last = self.last
-        # the chain
-        expected = last.hash if last is not None else self.start_prev
-        if not _hmac.compare_digest(record.prev, expected):
-            if last is not None:
-                raise _Bad(f"prev is not the hash of line {number - 1}: a record was removed, inserted or "
-                           f"moved, or line {number - 1} was changed", round_)
-            if self.start_prev == ZERO_HASH:
-                raise _Bad("prev is not the zero hash of a game's first record (a log starts with its "
-                           "game's first round; pass start_prev to verify one that continues another)", round_)
-            raise _Bad("prev is not the start_prev given", round_)
-        # a game signs every record or none: a signature never vanishes (or appears) part way
-        first = self.first
-        if first is not None and (record.hmac is None) != (first.hmac is None):
-            raise _Bad("has no HMAC, but line 1 has one: a signed log's records are all signed (its signatures "
-                       "were removed from here on)" if record.hmac is None else
-                       "has an HMAC, but line 1 has none: a log is signed from its first record or not at all",
-                       round_)
-        if self.key is not None:
-            if record.hmac is None:
-                raise _Bad("has no HMAC (the log was not written under a key)", round_)
-            if not _hmac.compare_digest(record.hmac, record_hmac(record, self.key)):
-                raise _Bad("HMAC does not match: a wrong key, or the record was changed", round_)
+        self._chain(record, number, round_)
         # the rules
         rules = self._rules(record, round_)
         # continuity
@@ -341,7 +370,65 @@ class _Verifier:
                 raise _Bad(str(exc), round_) from None
         return record
 
-    def _rules(self, record: RoundRecord, round_: int) -> RuleSet:
+    def _chain(self, record: RoundRecord | SealRecord, number: int, round_: int | None) -> None:
+        """The record's ``prev`` is the hash of the record before it, and it is signed as
+        the log's first record is (and its HMAC is the key's, with a key)."""
+        last = self.last
+        expected = last.hash if last is not None else self.start_prev
+        if not _hmac.compare_digest(record.prev, expected):
+            if last is not None:
+                raise _Bad(f"prev is not the hash of line {number - 1}: a record was removed, inserted or "
+                           f"moved, or line {number - 1} was changed", round_)
+            if self.start_prev == ZERO_HASH:
+                raise _Bad("prev is not the zero hash of a game's first record (a log starts with its "
+                           "game's first round; pass start_prev to verify one that continues another)", round_)
+            raise _Bad("prev is not the start_prev given", round_)
+        # a game signs every record or none: a signature never vanishes (or appears) part way
+        first = self.first
+        if first is not None and (record.hmac is None) != (first.hmac is None):
+            raise _Bad("has no HMAC, but line 1 has one: a signed log's records are all signed (its signatures "
+                       "were removed from here on)" if record.hmac is None else
+                       "has an HMAC, but line 1 has none: a log is signed from its first record or not at all",
+                       round_)
+        if self.key is not None:
+            if record.hmac is None:
+                raise _Bad("has no HMAC (the log was not written under a key)", round_)
+            if not _hmac.compare_digest(record.hmac, record_hmac(record, self.key)):
+                raise _Bad("HMAC does not match: a wrong key, or the record was changed", round_)
+
+    def _check_seal(self, number: int, raw: Any) -> SealRecord:
+        """A seal (``records.SealRecord``): read strictly, chained and signed as a round's
+        record, the rules' and the game's, after the last round read, of that round and
+        shoe, and (for a log from its game's first round) of the records' money."""
+        try:
+            seal = SealRecord.from_dict(raw)
+        except (ValueError, TypeError) as exc:
+            raise _Bad(f"the seal: {exc}") from None
+        self._no_fast()  # (nothing follows a seal; the fast pass's money added in)
+        last, first = self.last, self.first
+        if last is None and self.start_prev == ZERO_HASH:
+            raise _Bad("a seal with no round before it: a seal is the last record of a game's log")
+        self._chain(seal, number, None)
+        self._rules(seal, None)
+        if first is not None and seal.seed != first.seed:
+            raise _Bad("the seal: field 'seed' differs from line 1's (a log is one game)")
+        if last is not None:
+            for name, value, found in (("rounds", seal.rounds, last.round), ("shoes", seal.shoes, last.shoe)):
+                if value != found:
+                    raise _Bad(f"the seal: field {name!r} is {value}, but the last round before it, on line "
+                               f"{number - 1}, is round {last.round} of shoe {last.shoe}")
+        if last is not None and self.start_prev == ZERO_HASH:  # the whole game: its money is all here
+            totals = self.totals.values(last.carried)
+            stated = seal.totals()
+            for name in TOTALS:
+                if totals is None or stated[name] != totals[name]:
+                    made = "more than a seal holds" if totals is None else repr(str(totals[name]))
+                    raise _Bad(f"the seal: field {name!r} is {str(stated[name])[:40]!r}, but the records before "
+                               f"it make {made}")
+            self.seal_totals = True
+        return seal
+
+    def _rules(self, record: RoundRecord | SealRecord, round_: int | None) -> RuleSet:
         if self.rules is None:
             if self.given is not None:
                 if record.rules_digest != rules_digest(self.given):
@@ -401,9 +488,19 @@ class _Verifier:
                                 reshuffles=self.reshuffles)
         if self.count == 0:
             return VerifyReport(False, 0, None, None, "the log holds no record", False, False, keyed, None, None)
-        assert self.last is not None
-        return VerifyReport(True, self.count, None, None, None, self.replayed, self.settled, keyed, rules,
-                            self.last_hash, signed=signed, void_rounds=self.void_rounds, reshuffles=self.reshuffles)
+        last_hash = self.last_hash
+        assert last_hash is not None
+        sealed = self.seal is not None
+        finding: str | None = None  # (about the log's end: every record in it passed)
+        if self.require_seal and not sealed:
+            finding = (f"the log is not sealed: it ends at line {self.count} without its game's seal (its last "
+                      f"records may have been removed)")
+        elif self.expect_last is not None and not _hmac.compare_digest(last_hash, self.expect_last):
+            finding = (f"the log ends at line {self.count} with hash {last_hash}, not the expected {self.expect_last} "
+                      f"(records were removed from its end, or added)")
+        return VerifyReport(finding is None, self.count, None, None, finding, self.replayed, self.settled, keyed,
+                            rules, last_hash, signed=signed, void_rounds=self.void_rounds, reshuffles=self.reshuffles,
+                            sealed=sealed, seal_totals=self.seal_totals)
 
 
 _PROGRESS_EVERY = 4096  # records between two calls of a progress callable
@@ -464,6 +561,8 @@ def verify_log(
     key: bytes | None = None,
     replay: bool = True,
     start_prev: str | None = None,
+    require_seal: bool = False,
+    expect_last: str | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> VerifyReport:
     """Check a JSON Lines log of round records and report the first bad record.
@@ -482,8 +581,28 @@ def verify_log(
     :param start_prev: the hash of the record before the log's first (``last_hash`` of
         the report on the log before it): a log that continues another. Without it, a
         log starts with its game's round 1.
+    :param require_seal: the log must end with its game's seal (``Game.close()``): a
+        log without one is bad (its last records may have been removed), not only
+        reported ``sealed=False``.
+    :param expect_last: the hash the log's last record must have (a hash kept apart from
+        the log: ``last_hash`` of an earlier report, or of the seal, sent elsewhere as it
+        was written): a log cut short, or grown, is then bad, naming both hashes.
     :param progress: called with the number of records read since its last call (in
         the calling thread; every few thousand records, and at the end).
+
+    **A log cut short.** A hash chain shows that no record was changed, inserted or
+    removed between two others, but not that the last ones are all there: a log whose
+    end was cut off is a shorter good chain, and verifies ok. Two defences: the seal, a
+    closing record after the last round (``Game.close()``, ``records.SealRecord``),
+    which defends against a log cut short after it was closed (without the seal, the
+    report says ``sealed=False``; with ``require_seal``, the log is bad); and
+    ``expect_last``, a final hash anchored elsewhere (an audit system, a printed
+    receipt), which defends against a log cut short or replaced by a shorter one whether
+    or not it was sealed, and against records added after it. A seal is the log's last
+    record: one with records after it, one that does not follow the last round (moved,
+    doubled), one whose totals are not the records' own, or whose chain or HMAC fails,
+    is a bad record. A seal without its key defends only as far as an unsigned chain
+    does: whoever cuts the log can write a new seal; with a key, only its holder can.
 
     A dealt game's log is checked at the core's speed: once a record has passed every
     check at a shoe's first round, each line that is, byte for byte, the line its
@@ -505,18 +624,21 @@ def verify_log(
 
     :returns: a ``VerifyReport``; a bad log never raises.
     :raises TypeError: an argument of a wrong type (a line that is not text).
-    :raises ValueError: a bad argument (an empty key, a ``start_prev`` that is not a hash).
+    :raises ValueError: a bad argument (an empty key, a ``start_prev`` or ``expect_last``
+        that is not a hash).
     :raises OSError: the file cannot be opened or read.
     """
-    reader = LogReader(log, rules, key=key, replay=replay, start_prev=start_prev)
+    reader = LogReader(log, rules, key=key, replay=replay, start_prev=start_prev, require_seal=require_seal,
+                       expect_last=expect_last)
     check_progress(progress)
     return reader._run(progress)
 
 
 class LogReader:
-    """The records of a log, one at a time, each yielded once it has passed every check
-    ``verify_log`` makes (the same arguments); iteration stops at the first bad record,
-    and ``report()`` then says why. One pass over a log can so check it and feed its
+    """The round records of a log, one at a time, each yielded once it has passed every
+    check ``verify_log`` makes (the same arguments); iteration stops at the first bad
+    record, and ``report()`` then says why. A seal (the log's last record, checked) ends
+    the rounds: it is not yielded, and a line after it is bad. One pass over a log can so check it and feed its
     records to another reader (``sanggong.detection`` reads a log this way).
 
     Thread-safety: one reader is read by one thread (it is an iterator over a file).
@@ -530,22 +652,23 @@ class LogReader:
         key: bytes | None = None,
         replay: bool = True,
         start_prev: str | None = None,
+        require_seal: bool = False,
+        expect_last: str | None = None,
     ) -> None:
         checked_rules = as_rules(rules, optional=True)
         checked_key = check_key(key)
         flag("replay", replay)
-        if start_prev is None:
-            start_prev = ZERO_HASH
-        elif not isinstance(start_prev, str):
-            raise TypeError(f"start_prev must be a hash (64 hex digits), not {type(start_prev).__name__}")
-        elif len(start_prev) != 64 or any(c not in "0123456789abcdef" for c in start_prev):
-            raise ValueError("start_prev must be a record's hash: 64 lower-case hex digits")
+        flag("require_seal", require_seal)
+        start_prev = ZERO_HASH if start_prev is None else check_hash(start_prev, "start_prev")
+        if expect_last is not None:
+            check_hash(expect_last, "expect_last")
         if isinstance(log, bytes | bytearray):
             raise TypeError("give a log as a path (str or PathLike) or as an iterable of lines, not bytes")
         if not isinstance(log, str | os.PathLike | Iterable):
             raise TypeError(f"give a log as a path or an iterable of lines, not {type(log).__name__}")
         self._log = log
-        self._verifier = _Verifier(checked_rules, checked_key, replay, start_prev)
+        self._verifier = _Verifier(checked_rules, checked_key, replay, start_prev, require_seal=require_seal,
+                                   expect_last=expect_last)
 
     @property
     def rules(self) -> RuleSet | None:
@@ -599,7 +722,7 @@ class LogReader:
                     return
                 if tick is not None:
                     tick(number)
-                if keep:
+                if keep and verifier.seal_line != number:  # (a seal ends the rounds: detect reads none of it)
                     yield [verifier.fast.record() if verifier.last_line is not None else verifier.last]
                 rest = None
                 while verifier.fast is not None:  # the fast pass's own loop, while it accepts the lines
@@ -641,7 +764,8 @@ class LogReader:
             if verifier.bad is not None:  # no need to read on (a file may never end)
                 return
             assert verifier.last is not None
-            yield verifier.last
+            if verifier.seal_line != number:  # (a seal ends the rounds; the lines after it are read, and bad)
+                yield verifier.last
 
     def report(self) -> VerifyReport:
         """What the records read so far found (``verify_log``'s report)."""

@@ -10,6 +10,7 @@ from typing import Any
 
 from ..dealing import Game, RoundRecord, first_hand
 from ..limits import MAX_DEAL_ROUNDS
+from ..records import check_hash
 from ..rules import RuleSet
 from ._options import (
     burned_seen,
@@ -61,13 +62,26 @@ def _cmd_deal(args: argparse.Namespace) -> int:
             print(record.to_json())
         else:
             _print_round(record, rules)
+    if args.json:  # the log's last line: its seal (a log cut short then verifies "not sealed")
+        print(game.close().to_json())
     return 0
 
 
 VERIFY_STATUS = {"ok": 0, "bad": 1, "unchecked": 3}
-"""``sanggong verify``'s exit status: 0 every record checked and good, 1 a bad record (the
-log was changed, or is not a log), 3 a record this implementation cannot check (nothing
-found wrong); 2 is the command line's own (bad usage)."""
+"""``sanggong verify``'s exit status by the report's ``status``: 0 every record checked and
+good, 1 a finding about the log (a bad record: changed, moved, removed, not a record; a
+record after the seal; with --require-seal a log without its seal; with --expect-last a
+last hash that is not the one given), 3 a record this implementation cannot check
+(nothing found wrong); 2 is the command line's own (bad usage or input: an unreadable
+log or key file, a malformed --expect-last)."""
+
+
+def _hash_arg(text: str) -> str:
+    """An argparse type: a record's hash (``records.check_hash``), named as --expect-last."""
+    try:
+        return check_hash(text, "--expect-last")
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc).removeprefix("--expect-last ")) from None
 
 
 def _cmd_verify(args: argparse.Namespace) -> int:
@@ -81,6 +95,7 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     bar = _bar()
     try:
         report = verify_log(_log_arg(args.log), rules=rules, key=key, replay=not args.no_replay,
+                            require_seal=args.require_seal, expect_last=args.expect_last,
                             progress=lambda n: _advance(bar, n))
     finally:
         bar.close()
@@ -89,9 +104,9 @@ def _cmd_verify(args: argparse.Namespace) -> int:
                          "first_bad": report.first_bad, "round": report.round, "reason": report.reason,
                          "replayed": report.replayed, "authenticated": report.authenticated, "signed": report.signed,
                          "void_rounds": report.void_rounds, "reshuffles": report.reshuffles,
-                         "last_hash": report.last_hash}))
-    else:
-        print(one_line(str(report)))
+                         "sealed": report.sealed, "seal_totals": report.seal_totals, "last_hash": report.last_hash}))
+    else:  # (the last hash last: an operator keeps it apart, and gives it as --expect-last)
+        print(one_line(str(report) + (f"; last hash {report.last_hash}" if report.last_hash is not None else "")))
     return VERIFY_STATUS[report.status]
 
 
@@ -166,7 +181,7 @@ def add_deal(commands: Commands) -> None:
                  seed("seed (default: fresh entropy, printed so it can be replayed)"),
                  key_file("sign each record with the operator key in FILE (HMAC-SHA256)"),
                  json_flag("print the round records as JSON Lines (one per line, hash-chained: a log for "
-                           "`sanggong verify`)")],
+                           "`sanggong verify`), and last the log's seal (its rounds and money totals)")],
     )
     de.set_defaults(run=_cmd_deal)
 
@@ -175,6 +190,12 @@ def add_verify(commands: Commands) -> None:
     own = own_options()
     own.add_argument("--no-replay", action="store_true",
                      help="check the chain and signatures only, without dealing again")
+    own.add_argument("--require-seal", action="store_true",
+                     help="a log must end with its seal (as `sanggong deal --json` writes it): without one it "
+                          "may have lost its last records (exit status 1)")
+    own.add_argument("--expect-last", metavar="HASH", type=_hash_arg,
+                     help="the hash the log's last record must have (the last hash a report printed, kept "
+                          "apart from the log): a log cut short or grown is bad (exit status 1)")
     ve = commands.add_parser(
         "verify",
         help="verify a log of round records: hash chain, signatures, and every round dealt again",
@@ -182,9 +203,12 @@ def add_verify(commands: Commands) -> None:
             "Check a JSON Lines log of round records (as `sanggong deal --json` writes it): each "
             "record's hash and its link to the one before, its HMAC under --key-file, the round and "
             "shoe numbers, and each round dealt again from its seed or shoe state and settled again. "
-            "Prints one line; exit status 0 when every record holds, 1 naming the first bad record, 3 "
-            "naming the first record this implementation cannot check (nothing found wrong). A log is "
-            "signed throughout or not at all: signatures that stop part way are a bad record, key or no key."
+            "Prints one line, ending with the log's last hash; exit status 0 when every record holds, 1 "
+            "naming the first bad record (or a log not sealed under --require-seal, or whose last hash is "
+            "not --expect-last), 3 naming the first record this implementation cannot check (nothing found "
+            "wrong), 2 bad usage or input. A log is signed throughout or not at all: signatures that stop "
+            "part way are a bad record, key or no key. A chain cannot show that a log's last records were "
+            "removed: its seal (the last line `deal --json` writes) or a last hash kept apart can."
         ),
         epilog=("example: sanggong deal --rules macau --rounds 100 --seed 7 --json > log.jsonl && "
                 "sanggong verify log.jsonl"),

@@ -308,8 +308,12 @@ def read_key(path: str | None, args: argparse.Namespace | None = None) -> bytes 
     if path == STDIN and args is not None:
         key = _take_stdin(args, "--key-file").read(MAX_KEY_BYTES + 3)
     else:
-        with open(path, "rb") as handle:
-            key = handle.read(MAX_KEY_BYTES + 3)  # one byte past a key and its CRLF: more is too long
+        try:
+            with open(path, "rb") as handle:
+                key = handle.read(MAX_KEY_BYTES + 3)  # one byte past a key and its CRLF: more is too long
+        except OSError as exc:  # (an OSError's own text names the file, not that it was the key's)
+            raise ValueError(f"--key-file {path}: cannot read the key ({exc.strerror or type(exc).__name__})") \
+                from None
     key = key[:-2] if key.endswith(b"\r\n") else key[:-1] if key.endswith(b"\n") else key
     if not 1 <= len(key) <= MAX_KEY_BYTES:
         raise ValueError(f"--key-file {path}: a key is 1 to {MAX_KEY_BYTES:,} bytes (and one final newline), "

@@ -18,9 +18,12 @@ from ..limits import MAX_RECALL, MAX_REPLAY_ROUNDS
 from ..records import (
     ZERO_HASH,
     RoundRecord,
+    SealRecord,
+    Totals,
     bit_generator_from_state,
     check_key,
     check_rules,
+    record_amounts,
     result_entry,
     rules_digest,
 )
@@ -30,8 +33,8 @@ from ..settlement import Money, Settlement, TableSession, check_slip
 from ._procedure import Deal, GameShoe
 
 __all__ = [
-    "CANNOT_REPLAY", "COMPARED", "CannotCheck", "Game", "Replayer", "check_bets", "compare_records", "make_record",
-    "sorted_slip"
+    "CANNOT_REPLAY", "COMPARED", "CannotCheck", "Game", "Replayer", "Sealable", "check_bets", "compare_records",
+    "make_record", "sorted_slip"
 ]
 
 # --- a round's record -------------------------------------------------------------------
@@ -100,7 +103,55 @@ def _bit_generator(seed: object, rng: object) -> tuple[np.random.BitGenerator, i
     return np.random.PCG64(sequence), recorded if isinstance(recorded, int) else recorded.state_int
 
 
-class Game:
+class Sealable:
+    """A table whose records are one game's log, closed by its seal (``Game`` and
+    ``ObservedTable``): the money of its records kept as they are made (``records.Totals``),
+    and ``close`` (the seal) after which it records no more rounds. A subclass calls
+    ``_begin_log`` as it starts, ``_open`` before a round and ``_recorded`` after one."""
+
+    rules: RuleSet
+    _key: bytes | None
+    _prev: str
+    _session: TableSession
+
+    def _begin_log(self) -> None:
+        self._totals = Totals()
+        self._last: tuple[int, int] | None = None  # the round and shoe of the last record
+        self._seal: SealRecord | None = None
+
+    @property
+    def sealed(self) -> bool:
+        """The table was closed (``close``): it records no more rounds."""
+        return self._seal is not None
+
+    def _open(self) -> None:
+        if self._seal is not None:
+            raise ValueError(f"the game was closed after round {self._seal.rounds} (its log sealed): it deals "
+                             f"no more rounds")
+
+    def _recorded(self, record: RoundRecord) -> None:
+        self._totals.add(record_amounts(record))
+        self._last = record.round, record.shoe
+
+    def _close(self, seed: int | None) -> SealRecord:
+        """The seal of the records made (``Game.close``), which closes the table."""
+        self._open()
+        if self._last is None:
+            raise ValueError("the game has recorded no round: there is no log to seal")
+        totals = self._totals.values(self._session.carried)
+        if totals is None:
+            raise ValueError("the game's money totals are longer than a seal holds (its stakes are fractions of "
+                             "too many denominators)")
+        rounds, shoes = self._last
+        seal = SealRecord(rules=self.rules.name, rules_digest=rules_digest(self.rules), seed=seed, rounds=rounds,
+                          shoes=shoes, staked=totals["staked"], returned=totals["returned"],
+                          commission=totals["commission"], on_table=totals["on_table"],
+                          house_net=totals["house_net"], prev=self._prev)
+        self._seal = seal.with_hmac(self._key) if self._key is not None else seal
+        return self._seal
+
+
+class Game(Sealable):
     """A table that owns its shoe and its random numbers and plays round after round.
 
     :param rules: the rule set (already checked to deal a round from its cards), or a preset's
@@ -116,7 +167,9 @@ class Game:
     :param key: the operator's HMAC key: every record then carries an ``hmac``.
 
     The records of one game form a hash chain; write each as a line of a log
-    (``record.to_json()``) and check the log with ``sanggong.verify.verify_log``.
+    (``record.to_json()``) and check the log with ``sanggong.verify.verify_log``. A chain
+    cannot show that its last records are all there: ``close()`` ends the game with a
+    seal (``records.SealRecord``), the log's last line, which ``verify_log`` checks.
 
     Thread-safety: safe to share between threads. Each call holds the game's lock, so
     concurrent ``play`` calls deal one round each, numbered and chained in the order they
@@ -145,6 +198,7 @@ class Game:
         self._prev = ZERO_HASH
         self._lock = new_lock()
         self.round = 0
+        self._begin_log()
 
     @property
     @locked
@@ -160,6 +214,7 @@ class Game:
     @locked
     def deal(self) -> Deal:
         """Deal a round without bets (kept in no record)."""
+        self._open()
         deal, _ = self._shoe.deal_round()
         self.round += 1
         return deal
@@ -167,11 +222,37 @@ class Game:
     @locked
     def play(self, bets: Mapping[str, Money] | None = None) -> RoundRecord:
         """Deal a round, settle ``bets`` (plus any carried stakes) and record it."""
+        self._open()
         slip = self._session.slip(bets or {})  # checked before any card comes out
         record = self._next(slip, self._session, prev=self._prev, key=self._key)
         self._prev = record.hash
         self._records.append(record)
+        self._recorded(record)
         return record
+
+    @locked
+    def close(self) -> SealRecord:
+        """End the game: its seal, the last line of its log, chained to the last round's
+        record and signed like it, stating the rules, the seed, the last round and shoe,
+        and the money of every round (``records.SealRecord``). The game then deals no
+        more rounds (``play`` and ``deal`` raise ValueError).
+
+        A hash chain cannot show that a log's last records were removed: a log cut short
+        is a shorter good chain. Its seal can: ``verify.verify_log`` reports a log that
+        does not end with its seal (and with ``require_seal=True`` refuses it).
+
+        >>> from sanggong import MACAU
+        >>> game = Game(MACAU, seed=3)
+        >>> records = [game.play({"win:1": 100}) for _ in range(20)]
+        >>> seal = game.close()
+        >>> seal.rounds, seal.prev == records[-1].hash, seal.house_net == seal.staked - seal.returned
+        (20, True, True)
+
+        :raises ValueError: the game has recorded no round, was closed already, or (stakes
+            that are fractions of ever new denominators) its totals are longer than a seal
+            holds (``records._seal.MAX_TOTAL_TEXT``).
+        """
+        return self._close(self.seed)
 
     @locked
     def _next(self, slip: Mapping[str, Money], session: TableSession, *, prev: str, key: bytes | None) -> RoundRecord:

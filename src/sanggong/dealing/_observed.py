@@ -11,10 +11,10 @@ from collections.abc import Mapping, Sequence
 from .._threads import locked, new_lock
 from ..cards import Card, CardLike, card_items, parse_card
 from ..limits import MAX_RESHUFFLES
-from ..records import ZERO_HASH, RoundRecord, check_key, check_rules
+from ..records import ZERO_HASH, RoundRecord, SealRecord, check_key, check_rules
 from ..rules import RuleSet, as_rules
 from ..settlement import Money, TableSession
-from ._game import check_bets, compare_records, make_record
+from ._game import Sealable, check_bets, compare_records, make_record
 from ._procedure import Deal, assign, dealing_sequence, round_length
 
 __all__ = ["ObservedTable", "Resettler"]
@@ -22,7 +22,7 @@ __all__ = ["ObservedTable", "Resettler"]
 # --- observed shoes -------------------------------------------------------------------------
 
 
-class ObservedTable:
+class ObservedTable(Sealable):
     """Settle the cards a physical shoe or card reader actually dealt.
 
     Give each round's cards in the order they came out, burned cards and the head card
@@ -76,6 +76,7 @@ class ObservedTable:
         self._prev = ZERO_HASH
         self._lock = new_lock()
         self.round = 0
+        self._begin_log()
 
     @locked
     def shuffle(self) -> None:
@@ -128,6 +129,7 @@ class ObservedTable:
               void: bool = False) -> RoundRecord:
         """``play`` (or ``void``) on parsed cards; ``cut_card`` (cards from the end) where it
         is known (a game's record whose bit generator a record cannot name)."""
+        self._open()
         rules = self.rules
         fresh = rules.fresh_deck_each_round
         new = fresh or self._fresh
@@ -194,7 +196,17 @@ class ObservedTable:
             carried=self._session.carried, prev=self._prev, key=self._key, reshuffled=reshuffled,
         )
         self._prev = record.hash
+        self._recorded(record)
         return record
+
+    @locked
+    def close(self) -> SealRecord:
+        """End the table's log: its seal (``records.SealRecord``), as ``Game.close`` makes
+        one (no seed: the cards were observed). The table then records no more rounds.
+
+        :raises ValueError: no round recorded, or closed already.
+        """
+        return self._close(None)
 
     def _parse(self, cards: str | Sequence[CardLike]) -> list[Card]:
         parsed: list[Card] = []

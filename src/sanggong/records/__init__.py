@@ -3,12 +3,16 @@ form, the hash chain and the HMAC.
 
 **A log** is a JSON Lines file: one round record (``RoundRecord.to_json()``) on each
 line, UTF-8, each line ending in ``\\n``, the records of one game in the order they were
-played, from the game's first round. Write one as the game goes::
+played, from the game's first round, and last, where the game was closed, its seal
+(``SealRecord``: ``"type": "seal"``, the game's rounds and money totals, chained and
+signed like a round's record; a round record has no ``type``). Write one as the game
+goes::
 
     game = Game(rules, seed, key=operator_key)
     with open("records.jsonl", "a", encoding="utf-8") as log:
         for bets in slips:
             log.write(game.play(bets).to_json() + "\\n")
+        log.write(game.close().to_json() + "\\n")  # the seal: a log cut short is caught
 
 or all at once with ``write_log(records, path)`` (``"\\n".join(r.to_json() for r in
 records) + "\\n"``). Check one with ``sanggong.verify.verify_log(path)``.
@@ -60,8 +64,9 @@ Traceback (most recent call last):
 ValueError: hash does not match its contents
 
 The package's modules: ``_record`` (the record, its canonical form, chain, digest and
-HMAC; logs), ``_reader`` (reading a record strictly), ``_states`` (bit generator states)
-and ``_values`` (the format's vocabulary, reading one value).
+HMAC; logs), ``_reader`` (reading a record strictly), ``_seal`` (a log's seal and its
+totals), ``_states`` (bit generator states) and ``_values`` (the format's vocabulary,
+reading one value).
 """
 
 from __future__ import annotations
@@ -79,20 +84,27 @@ from ._record import (
     stakes_of,
     write_log,
 )
+from ._seal import TOTALS, SealRecord, Totals, is_seal, record_amounts
 from ._states import REPLAYABLE, bit_generator_from_state, check_state, state_json
-from ._values import FORMAT, ZERO_HASH
+from ._values import FORMAT, ZERO_HASH, check_hash
 
 __all__ = [
     "FORMAT",
     "REPLAYABLE",
+    "TOTALS",
     "ZERO_HASH",
     "RoundRecord",
+    "SealRecord",
+    "Totals",
     "bit_generator_from_state",
     "canonical_bytes",
+    "check_hash",
     "check_key",
     "check_rules",
     "check_state",
+    "is_seal",
     "loads_record",
+    "record_amounts",
     "record_hash",
     "record_hmac",
     "result_entry",

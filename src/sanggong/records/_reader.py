@@ -37,7 +37,7 @@ from ..rules import parse_bet
 from ._states import check_state
 from ._values import AMOUNTS, FORMAT, MONEY_KINDS, check_int, check_keys, fail, int_text, show
 
-__all__ = ["RECORD_KEYS", "check_derived", "loads_record", "read_stakes", "record_fields"]
+__all__ = ["RECORD_KEYS", "check_derived", "loads_record", "read_head", "read_hex", "read_stakes", "record_fields"]
 
 RECORD_KEYS = (
     "format", "rules", "rules_digest", "round", "shoe", "round_in_shoe", "seed", "cut_card", "last_of_shoe",
@@ -333,6 +333,25 @@ def loads_record(text: str | bytes) -> Any:
         raise ValueError(f"not valid JSON ({exc.msg} at character {exc.pos})") from None
 
 
+def read_head(data: Mapping[str, Any]) -> str:
+    """The fields every record of a log opens with, read strictly: its ``format`` (this
+    version's, ``FORMAT``) and its rules' name (returned)."""
+    rules = data["rules"]
+    if not isinstance(rules, str):
+        raise TypeError(f"field 'rules': expected a string, got {show(rules)}")
+    if not rules or len(rules) > 200 or not rules.isprintable():
+        raise ValueError(f"field 'rules': expected a rule set's name, got {show(rules)}")
+    version = data["format"]
+    if version != FORMAT or isinstance(version, bool):
+        raise ValueError(f"field 'format': this version of sanggong reads record format {FORMAT}, "
+                         f"not {show(version)}")
+    return rules
+
+
+read_hex = _hex
+"""A hash (or an HMAC) of a record, read strictly: 64 lower-case hex digits."""
+
+
 def record_fields(data: object) -> dict[str, Any]:
     """A record's JSON object read strictly into ``RoundRecord``'s fields (see
     ``RoundRecord.from_dict``): every field present (``hmac`` optional) and of its exact
@@ -344,15 +363,7 @@ def record_fields(data: object) -> dict[str, Any]:
     kind_name = data["money"]
     if not isinstance(kind_name, str) or kind_name not in MONEY_KINDS:
         raise ValueError(f"field 'money': expected 'int', 'decimal' or 'fraction', got {show(kind_name)}")
-    rules = data["rules"]
-    if not isinstance(rules, str):
-        raise TypeError(f"field 'rules': expected a string, got {show(rules)}")
-    if not rules or len(rules) > 200 or not rules.isprintable():
-        raise ValueError(f"field 'rules': expected a rule set's name, got {show(rules)}")
-    version = data["format"]
-    if version != FORMAT or isinstance(version, bool):
-        raise ValueError(f"field 'format': this version of sanggong reads record format {FORMAT}, "
-                         f"not {show(version)}")
+    rules = read_head(data)
     seed = data["seed"]
     void = _bool(data["void"], "void")
     if void and (data["banker"] is not None or data["hands"] != {} or data["head_card"] is not None):

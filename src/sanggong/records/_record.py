@@ -12,7 +12,7 @@ import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 from .._canonical import canonical_json
 from ..cards import Card
@@ -25,7 +25,7 @@ from ._reader import check_derived, loads_record, record_fields
 from ._values import AMOUNTS, FORMAT, KIND_NAMES, ZERO_HASH, copy_json, show
 
 __all__ = [
-    "RoundRecord", "canonical_bytes", "check_key", "check_rules", "record_hash", "record_hmac", "result_entry",
+    "Chained", "RoundRecord", "canonical_bytes", "check_key", "check_rules", "record_hash", "record_hmac", "result_entry",
     "rules_digest", "stakes_of", "stakes_text", "write_log"
 ]
 
@@ -71,21 +71,22 @@ def check_key(key: object) -> bytes | None:
     return bytes(key)
 
 
-def canonical_bytes(record: RoundRecord | Mapping[str, Any]) -> bytes:
-    """The canonical bytes of a record or of its JSON object (see the module's doc)."""
-    if isinstance(record, RoundRecord):
+def canonical_bytes(record: Chained | Mapping[str, Any]) -> bytes:
+    """The canonical bytes of a record (a round's, or a log's seal) or of its JSON object
+    (see the module's doc)."""
+    if isinstance(record, Chained):
         return record.canonical
     if not isinstance(record, Mapping):
         raise TypeError(f"a record or its JSON object, not {type(record).__name__}")
     return _canonical_bytes(record)
 
 
-def record_hash(record: RoundRecord | Mapping[str, Any]) -> str:
+def record_hash(record: Chained | Mapping[str, Any]) -> str:
     """The SHA-256 hex of a record's canonical bytes: its ``hash``, the next one's ``prev``."""
     return hashlib.sha256(canonical_bytes(record)).hexdigest()
 
 
-def record_hmac(record: RoundRecord | Mapping[str, Any], key: bytes) -> str:
+def record_hmac(record: Chained | Mapping[str, Any], key: bytes) -> str:
     """The HMAC-SHA256 hex of a record's canonical bytes under ``key``."""
     checked = check_key(key)
     if checked is None:
@@ -176,8 +177,46 @@ def json_line(data: Mapping[str, Any]) -> str:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
 
+class Chained:
+    """What a record of a log (a ``RoundRecord``, or the log's ``SealRecord``) has of its
+    chain: its canonical bytes, ``hash`` and ``hmac``, and its line, all made from its
+    ``_body()`` by the same writers (see this module's doc)."""
+
+    hmac: str | None
+
+    def _body(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+    @functools.cached_property
+    def canonical(self) -> bytes:
+        """The bytes ``hash`` and ``hmac`` are taken over (see this module's doc)."""
+        return _canonical_bytes(self._body())
+
+    @functools.cached_property
+    def hash(self) -> str:
+        """SHA-256 hex of ``canonical``: the next record's ``prev``."""
+        return hashlib.sha256(self.canonical).hexdigest()
+
+    def with_hmac(self, key: bytes) -> Self:
+        """This record carrying its ``hmac`` under ``key`` (``record_hmac``)."""
+        sealed = dataclasses.replace(self, hmac=record_hmac(self, key))  # type: ignore[type-var]
+        sealed.__dict__["canonical"] = self.canonical  # the HMAC is not part of it
+        return sealed
+
+    def to_dict(self) -> dict[str, Any]:
+        out = self._body()
+        out["hash"] = self.hash
+        if self.hmac is not None:
+            out["hmac"] = self.hmac
+        return out
+
+    def to_json(self) -> str:
+        """One line of a JSON Lines log (no newline in it)."""
+        return json_line(self.to_dict())
+
+
 @dataclass(frozen=True)
-class RoundRecord:
+class RoundRecord(Chained):
     """Everything about one round: where it came from, its cards, hands, bets and results.
 
     ``shoe_state`` is the bit generator's state (plain JSON) when this round's shoe (or
@@ -261,33 +300,6 @@ class RoundRecord:
             "prev": self.prev,
         }
 
-    @functools.cached_property
-    def canonical(self) -> bytes:
-        """The bytes ``hash`` and ``hmac`` are taken over (see this module's doc)."""
-        return _canonical_bytes(self._body())
-
-    @functools.cached_property
-    def hash(self) -> str:
-        """SHA-256 hex of ``canonical``: the next record's ``prev``."""
-        return hashlib.sha256(self.canonical).hexdigest()
-
-    def with_hmac(self, key: bytes) -> RoundRecord:
-        """This record carrying its ``hmac`` under ``key`` (``record_hmac``)."""
-        sealed = dataclasses.replace(self, hmac=record_hmac(self, key))
-        sealed.__dict__["canonical"] = self.canonical  # the HMAC is not part of it
-        return sealed
-
-    def to_dict(self) -> dict[str, Any]:
-        out = self._body()
-        out["hash"] = self.hash
-        if self.hmac is not None:
-            out["hmac"] = self.hmac
-        return out
-
-    def to_json(self) -> str:
-        """One line of a JSON Lines log (no newline in it)."""
-        return json_line(self.to_dict())
-
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> RoundRecord:
         """Read a record strictly.
@@ -315,14 +327,15 @@ class RoundRecord:
 # --- logs -------------------------------------------------------------------------------------
 
 
-def write_log(records: Iterable[RoundRecord], path: str | os.PathLike[str], *, append: bool = False) -> int:
+def write_log(records: Iterable[Chained], path: str | os.PathLike[str], *, append: bool = False) -> int:
     """Write records as a JSON Lines log (``record.to_json()`` and ``\\n`` each, UTF-8),
-    replacing the file (or appending to it); return how many were written."""
+    replacing the file (or appending to it); return how many were written. The records
+    are ``RoundRecord`` s, and the game's ``SealRecord`` last where it was closed."""
     count = 0
     with Path(path).open("a" if append else "w", encoding="utf-8", newline="\n") as handle:
         for record in records:
-            if not isinstance(record, RoundRecord):
-                raise TypeError(f"a log holds RoundRecords, not {type(record).__name__}")
+            if not isinstance(record, Chained):
+                raise TypeError(f"a log holds RoundRecords (and a SealRecord), not {type(record).__name__}")
             handle.write(record.to_json() + "\n")
             count += 1
     return count

@@ -19,6 +19,7 @@ __all__ = [
     "U64",
     "U128",
     "ZERO_HASH",
+    "check_hash",
     "check_int",
     "check_keys",
     "copy_json",
@@ -72,6 +73,16 @@ def check_keys(data: Mapping[Any, Any], required: Sequence[str], optional: Seque
     for name in required:
         if name not in data:
             raise ValueError(f"field {prefix + name!r}: missing")
+
+
+def check_hash(value: object, name: str) -> str:
+    """An argument that names a record by its hash (``start_prev``, ``expect_last``):
+    64 lower-case hex digits, else TypeError or ValueError naming ``name``."""
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be a hash (64 hex digits), not {type(value).__name__}")
+    if len(value) != 64 or any(c not in "0123456789abcdef" for c in value):
+        raise ValueError(f"{name} must be a record's hash: 64 lower-case hex digits, got {show(value)}")
+    return value
 
 
 def check_int(value: object, name: str, low: int, high: int) -> int:
