@@ -289,8 +289,8 @@ def test_replay_of_an_unseeded_generator() -> None:
         (lambda: Game(MACAU, rng=np.random.RandomState(1)), TypeError, "Generator or BitGenerator"),
         (lambda: Game(3), TypeError, "RuleSet"),  # type: ignore[arg-type]
         (lambda: Game(MACAU, recall=-1), ValueError, "recall"),
-        (lambda: Game(MACAU, recall=limits.MAX_RECALL + 1), ValueError, r"recall must be a count 0..1000000"),
-        (lambda: Game(MACAU, recall=True), ValueError, "recall"),
+        (lambda: Game(MACAU, recall=limits.MAX_RECALL + 1), ValueError, r"recall must be in 0..1,000,000"),
+        (lambda: Game(MACAU, recall=True), TypeError, "recall must be an int"),  # (a bool is no count: _checks.count)
         (lambda: Game(MACAU, seed=2**256), ValueError, r"seed must be an int in 0..2\*\*256 - 1, got a 257-bit number"),
         (lambda: Game(MACAU, 1, key="secret"), TypeError, "key must be bytes"),  # type: ignore[arg-type]
         (lambda: Game.replay(MACAU, 1, 10**6 + 2), ValueError, "a replay deals at most 1000000 rounds"),

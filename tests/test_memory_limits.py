@@ -333,3 +333,42 @@ def test_where_nothing_is_known_nothing_is_checked(monkeypatch: pytest.MonkeyPat
     assert _checks.memory("a call", 10**30) == 10**30
     monkeypatch.setattr(_checks, "_cgroup_available", lambda: 5 << 30)
     assert _checks.available_memory() == 5 << 30
+
+
+def test_a_game_s_recall_fits_what_is_available(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``Game(recall=MAX_RECALL)`` kept a million records (gigabytes) with no check: the
+    stake-free bound of ``recall_bytes`` is weighed against the memory available first."""
+    from sanggong import Game, limits
+    from sanggong.dealing._game import recall_bytes
+
+    needed = recall_bytes(WIDEST, limits.MAX_RECALL)
+    monkeypatch.setattr(_checks, "available_memory", lambda: needed)
+    Game(WIDEST, seed=1, recall=limits.MAX_RECALL)  # (a deque's maxlen: nothing is allocated for it)
+    monkeypatch.setattr(_checks, "available_memory", lambda: needed - 1)
+    with pytest.raises(MemoryError, match=rf"Game\(recall=1,000,000\): {needed:,} bytes of memory needed"):
+        Game(WIDEST, seed=1, recall=limits.MAX_RECALL)
+
+
+@pytest.mark.kernels
+@pytest.mark.parametrize(("positions", "players", "stakes"), [(1, 0, 0), (7, 1, 2), (16, 10, 3)])
+def test_a_record_kept_takes_at_most_what_recall_bytes_says(positions: int, players: int, stakes: int) -> None:
+    """The bound is what records really take: tracemalloc's growth over 200 kept records."""
+    from sanggong import Game
+    from sanggong.dealing._game import RECORD_STAKE_BYTES, recall_bytes
+
+    rules = MACAU.replace(positions=positions, decks=8, cut_card_range=(100, 300))
+    kinds = ["win", "tie", "point"]
+    slip = {f"player {i}": {f"{kinds[k]}:{1 + i % positions}" if kinds[k] != "point" else "point:0": 10
+                            for k in range(stakes)} for i in range(players)} or None
+    game = Game(rules, seed=3, recall=300)
+    for _ in range(20):
+        game.play(slip)
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        for _ in range(200):
+            game.play(slip)
+        grown = (tracemalloc.get_traced_memory()[0] - before) / 200
+    finally:
+        tracemalloc.stop()
+    assert grown <= recall_bytes(rules, 1) + RECORD_STAKE_BYTES * players * stakes, grown

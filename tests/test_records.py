@@ -974,3 +974,26 @@ def test_verify_log_of_a_file_that_never_ends(endless: str) -> None:
     """It stops at the first bad record instead of reading on for ever."""
     report = verify_log(endless)
     assert (report.ok, report.first_bad, report.records) == (False, 1, 1)
+
+
+@pytest.mark.kernels
+def test_a_record_reads_winners_only_by_its_own_ranking() -> None:
+    """``winners`` compared ranks taken from values of another ranking than the record's
+    (a Chinese K-K-K banker against default-ranked hands answered 'lose' for every hand):
+    the same question ``compare`` and the operators refuse (hands.ranking_of)."""
+    import dataclasses
+
+    from sanggong import MACAU, PRESETS, Game, compare, evaluate
+
+    record = Game(MACAU, seed=1).play()
+    assert record.banker is not None
+    assert record.winners == {p: {1: "win", 0: "tie", -1: "lose"}[compare(h, record.banker)]
+                              for p, h in record.hands.items()}
+    chinese = PRESETS["chinese"]
+    mixed = dataclasses.replace(record, banker=evaluate(record.banker.cards, chinese))
+    with pytest.raises(TypeError, match="two rankings"):
+        _ = mixed.winners
+    other = dataclasses.replace(record, banker=evaluate(record.banker.cards, chinese),
+                                hands={p: evaluate(h.cards, chinese) for p, h in record.hands.items()})
+    with pytest.raises(TypeError, match="round 1: hands ranked by"):
+        _ = other.winners

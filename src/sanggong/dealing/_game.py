@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from .. import _impl
+from .._checks import count, memory
 from .._threads import locked, new_lock
 from ..cards import Card
 from ..hands import HandValue, evaluate
@@ -151,6 +152,21 @@ class Sealable:
         return self._seal
 
 
+RECORD_BYTES = 2048
+"""A round record's memory without its hands and stakes, at most (bytes; measured with
+tracemalloc in ``tests/test_memory_limits.py``, which holds the bound)."""
+RECORD_HAND_BYTES = 512
+"""What each hand of a round adds to its record, at most (bytes)."""
+RECORD_STAKE_BYTES = 1024
+"""What each stake of a round's slip adds to its record, at most (bytes)."""
+
+
+def recall_bytes(rules: RuleSet, recall: int) -> int:
+    """The memory ``recall`` round records of ``rules`` without stakes take, at most: what a
+    ``Game`` keeping them asks of the machine before it deals."""
+    return recall * (RECORD_BYTES + RECORD_HAND_BYTES * rules.hands)
+
+
 class Game(Sealable):
     """A table that owns its shoe and its random numbers and plays round after round.
 
@@ -163,7 +179,10 @@ class Game(Sealable):
     :param rng: a numpy ``Generator`` or ``BitGenerator`` to deal every shuffle from
         instead (an operator's own generator: the records carry its state).
     :param recall: how many round records the game keeps (``records``), at most
-        ``limits.MAX_RECALL``.
+        ``limits.MAX_RECALL``, and at most what the machine's memory holds: a record
+        takes up to ``recall_bytes(rules, 1)`` bytes without stakes, and up to
+        ``RECORD_STAKE_BYTES`` more for each stake (a ``MemoryError`` before anything is
+        dealt where ``recall`` records without stakes would not fit).
     :param key: the operator's HMAC key: every record then carries an ``hmac``.
 
     The records of one game form a hash chain; write each as a line of a log
@@ -187,8 +206,8 @@ class Game(Sealable):
         key: bytes | None = None,
     ) -> None:
         rules = as_rules(rules)
-        if isinstance(recall, bool) or not isinstance(recall, int) or not 0 <= recall <= MAX_RECALL:
-            raise ValueError(f"recall must be a count 0..{MAX_RECALL}, got {recall!r}")
+        memory(f"Game(recall={count('recall', recall, MAX_RECALL, low=0):,})", recall_bytes(rules, recall),
+               "a smaller recall (a log keeps every round: write each record as it is played)")
         self._key = check_key(key)
         self.rules = rules
         bit_generator, self.seed = _bit_generator(seed, rng)

@@ -16,7 +16,7 @@ from typing import Any, Self
 
 from .._canonical import canonical_json
 from ..cards import Card
-from ..hands import HandValue
+from ..hands import HandValue, ranking_of
 from ..money import money_kind, money_text
 from ..ranking import DEFAULT_RANKING, Ranking
 from ..rules import RuleSet, as_rules
@@ -269,6 +269,9 @@ class RoundRecord(Chained):
         a void round)."""
         if self.banker is None:
             return {}
+        found = ranking_of(None, self.banker, *self.hands.values())  # (hands of two rankings: TypeError)
+        if found != self.ranking:  # ranks of another ranking than the record's compare as nothing
+            raise TypeError(f"round {self.round}: hands ranked by {found!r} in a record of {self.ranking!r}")
         b = self.banker.rank
         return {p: winner(h.rank, b) for p, h in self.hands.items()}
 
