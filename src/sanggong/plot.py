@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import os
 import warnings
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 __all__ = ["bankroll", "convergence", "ev_by_count", "pay_options", "save", "stakes_against_ev"]
@@ -101,12 +101,27 @@ def bankroll(result: Any, ax: Any = None, paths: Sequence[Sequence[float]] | Non
     return ax
 
 
-def ev_by_count(result: Any, ax: Any = None, bets: Iterable[str] | None = None, least: int = 100) -> Any:
+def _styles(n: int) -> list[dict[str, Any]]:
+    """``n`` line styles no two alike: ten colours, and past ten a dash pattern and a
+    marker of their own (matplotlib's cycle repeats its colours after ten)."""
+    colours = [f"C{i}" for i in range(10)]
+    dashes = ["-", "--", ":", "-."]
+    markers = [".", "s", "^", "D", "v", "x", "o"]
+    return [{"color": colours[i % 10], "linestyle": dashes[(i // 10) % len(dashes)],
+             "marker": markers[(i // 10) % len(markers)], "markersize": 4} for i in range(n)]
+
+
+def ev_by_count(result: Any, ax: Any = None, bets: Iterable[str] | Mapping[str, str] | None = None,
+                least: int = 100) -> Any:
     """A ``PlayResult``'s EV (or result) per unit by true count, for each bet counted (or
-    ``bets``), over the true counts reached in at least ``least`` rounds."""
+    ``bets``: names, or a mapping of name to the label it is drawn with), over the true
+    counts reached in at least ``least`` rounds. Every line has a style of its own (a
+    colour, and past ten a dash pattern and a marker), the legend beside the axes."""
+    labels = None if bets is None else dict(bets) if isinstance(bets, Mapping) else {b: b for b in bets}
     lines = []
-    for b in result.bets.values():
-        if b.count is None or (bets is not None and b.bet not in set(bets)):
+    chosen = result.bets.values() if labels is None else [result.bets[b] for b in labels if b in result.bets]
+    for b in chosen:  # (in the order of ``bets`` where given)
+        if b.count is None:
             continue
         xs, ys = [], []
         for row in b.count.table:
@@ -118,18 +133,20 @@ def ev_by_count(result: Any, ax: Any = None, bets: Iterable[str] | None = None, 
             xs.append((low + high) / 2)
             ys.append(100 * value)
         if xs:
-            lines.append((b.bet, xs, ys))
+            lines.append((b.bet if labels is None else labels[b.bet], xs, ys))
     if not lines:
         raise ValueError(f"nothing to plot: no true count was reached in {least} rounds or more by any bet "
                          "(play more shoes)")
     ax = _axes(ax)
-    for bet, xs, ys in lines:
-        ax.plot(xs, ys, marker=".", label=bet)
+    for (bet, xs, ys), style in zip(lines, _styles(len(lines)), strict=True):
+        ax.plot(xs, ys, label=bet, linewidth=1.2, **style)
     ax.axhline(0, color="black", linewidth=1)
     ax.set_xlabel("true count (its bet's tags)")
     ax.set_ylabel("EV per unit (%)")
     ax.set_title(f"{result.rules}: EV by true count")
-    ax.legend(fontsize="small", ncol=2)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1), borderaxespad=0,
+              ncol=1 if len(lines) <= 14 else 2)
     return ax
 
 
