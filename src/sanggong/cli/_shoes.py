@@ -253,7 +253,7 @@ def _cmd_protect(args: argparse.Namespace) -> int:
 
 
 def _cmd_design(args: argparse.Namespace) -> int:
-    from ..shoe import design
+    from ..shoe import design, edge_by_pay
 
     rules = rules_of(args)
     edge = _range("--edge", args.edge)
@@ -264,8 +264,10 @@ def _cmd_design(args: argparse.Namespace) -> int:
     with Bar(unit=" shoes", show=not args.json) as bar:
         options = design(rules, args.bet, edge, step=step, pays=pays, shoes=args.shoes, seed=args.seed,
                          workers=args.workers, limit=args.limit, key=args.key, progress=bar.update)
-    if args.plot:
-        draw(args.plot, figures.pay_options, options, edge=(float(edge[0]), float(edge[1])))
+    if args.plot:  # the edge over every pay tried (Pair Plus, a whole table of pays, has no such line)
+        line = (None if rules.bet(args.bet).kind == "pair_plus" else
+                edge_by_pay(rules, args.bet, step=step, pays=pays, key=args.key))
+        draw(args.plot, figures.pay_options, options, edge=(float(edge[0]), float(edge[1])), line=line)
     if args.json:
         print(json_text({"rules": rules.name, "decks": rules.decks, "bet": args.bet,
                          "edge": [float(edge[0]), float(edge[1])], "step": str(step), "shoes": args.shoes,
