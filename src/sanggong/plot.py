@@ -22,7 +22,7 @@ import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-__all__ = ["bankroll", "convergence", "ev_by_count", "pay_options", "save", "stakes_against_ev"]
+__all__ = ["bankroll", "convergence", "effects_of_removal", "ev_by_count", "pay_options", "save", "stakes_against_ev"]
 
 
 def _pyplot() -> Any:
@@ -147,6 +147,32 @@ def ev_by_count(result: Any, ax: Any = None, bets: Iterable[str] | Mapping[str, 
     ax.grid(alpha=0.3)
     ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1), borderaxespad=0,
               ncol=1 if len(lines) <= 14 else 2)
+    return ax
+
+
+def effects_of_removal(removal: Mapping[str, Any], ax: Any = None, bets: Iterable[str] | None = None) -> Any:
+    """``effect_of_removal``'s result: for each bet (or ``bets``), how its return moves
+    when one card of each rank leaves a full shoe (in percent of a unit), bars side by side
+    rank by rank, each bet's count tags in its legend entry."""
+    names = list(removal) if bets is None else [b for b in bets if b in removal]
+    if not names:
+        raise ValueError("nothing to plot: no bet given has effects of removal")
+    ranks = list(removal[names[0]].eor)
+    width = 0.8 / len(names)
+    ax = _axes(ax)
+    for k, (name, style) in enumerate(zip(names, _styles(len(names)), strict=True)):
+        r = removal[name]
+        tags = " ".join(f"{t:+d}" if t else "0" for t in r.tags.values())
+        ax.bar([i + (k - (len(names) - 1) / 2) * width for i in range(len(ranks))],
+               [100 * r.eor[rank] for rank in ranks], width=width, color=style["color"],
+               label=f"{name} (tags {tags})")
+    ax.axhline(0, color="black", linewidth=1)
+    ax.set_xticks(range(len(ranks)), ranks)
+    ax.set_xlabel("rank removed")
+    ax.set_ylabel("change in return (% of a unit)")
+    ax.set_title("effect of removal: one card of a rank out of a full shoe")
+    ax.grid(axis="y", alpha=0.3)
+    ax.legend(fontsize="small")
     return ax
 
 
