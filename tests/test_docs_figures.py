@@ -1,5 +1,6 @@
 """The documentation's figures: every plot directive names its own file, so that no figure is
-drawn under another's name.
+drawn under another's name; and the figures the pages state about the package itself come
+from where the package keeps them.
 
 The plot directive names a figure it is not told to name ``<page>-<n>``, n counting the
 directives of the page's document; MyST parses each ``{eval-rst}`` block as a document of its
@@ -59,3 +60,29 @@ def test_the_pattern_finds_both_spellings() -> None:
     rest = [_PREFIX.search(m["body"]) for m in _REST.finditer(text)]
     assert [m[1] if m else None for m in myst] == ["a"]
     assert [m[1] if m else None for m in rest] == [None, "b"]
+
+
+# --- figures the pages state about the package itself ---------------------------------------------
+
+_WHEEL_SIZE = re.compile(r"\d[\d.,]*\s*(?:[kKM]i?B|bytes)\b[^.\n]{0,40}\bwheel|\bwheels?\b[^.\n]{0,60}\d[\d.,]*\s*(?:[kKM]i?B)\b")
+
+
+def test_no_page_types_in_the_wheels_size() -> None:
+    """The wheels' size is the budget the wheels workflow checks every wheel against
+    (pyproject.toml's [tool.sanggong.wheel] max-bytes), which the pages read through
+    docs/conf.py's ``wheel_budget``: a size typed into a page (once "at most 560 kB" with
+    the budget at 795 kB and the wheel at 722) goes stale with the next kernel."""
+    typed = [f"{page.relative_to(DOCS)}: {m[0]!r}" for page in sorted(DOCS.rglob("*.md"))
+             for m in _WHEEL_SIZE.finditer(page.read_text(encoding="utf-8"))]
+    assert not typed, typed
+    assert "{{ wheel_budget }}" in (DOCS / "installation.md").read_text(encoding="utf-8")
+    conf = (DOCS / "conf.py").read_text(encoding="utf-8")
+    assert '["tool"]["sanggong"]["wheel"]["max-bytes"]' in conf and '"wheel_budget":' in conf
+
+
+def test_the_pages_state_the_set_up_commands_time_one_way() -> None:
+    """The set-up command's time is one figure (docs/conf.py's ``simulate_time``), not one per
+    page (they once said "about 3 s" and "2 to 3.5 s")."""
+    for name in ("index.md", "installation.md"):
+        text = (DOCS / name).read_text(encoding="utf-8")
+        assert "{{ simulate_time }}" in text, name
