@@ -6,7 +6,8 @@ The plot directive names a figure it is not told to name ``<page>-<n>``, n count
 directives of the page's document; MyST parses each ``{eval-rst}`` block as a document of its
 own, so every such figure of a page was ``<page>-1``: the second overwrote the first's file
 and the page showed the first twice. A name given (``:filename-prefix:``) counts nothing.
-(Static: the build itself, tools/build_docs.sh, checks the pages it writes.)"""
+(Static: the build itself, tools/build_docs.sh, checks the pages it writes. The directive
+stays in an ``{eval-rst}`` block: MyST cannot run it as a ``{plot}`` fence.)"""
 
 from __future__ import annotations
 
