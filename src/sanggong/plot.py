@@ -116,7 +116,8 @@ def ev_by_count(result: Any, ax: Any = None, bets: Iterable[str] | Mapping[str, 
     """A ``PlayResult``'s EV (or result) per unit by true count, for each bet counted (or
     ``bets``: names, or a mapping of name to the label it is drawn with), over the true
     counts reached in at least ``least`` rounds. Every line has a style of its own (a
-    colour, and past ten a dash pattern and a marker), the legend beside the axes."""
+    colour, and past ten a dash pattern and a marker); past eight lines, the legend beside
+    the axes."""
     labels = None if bets is None else dict(bets) if isinstance(bets, Mapping) else {b: b for b in bets}
     lines = []
     chosen = result.bets.values() if labels is None else [result.bets[b] for b in labels if b in result.bets]
@@ -145,8 +146,11 @@ def ev_by_count(result: Any, ax: Any = None, bets: Iterable[str] | Mapping[str, 
     ax.set_ylabel("EV per unit (%)")
     ax.set_title(f"{result.rules}: EV by true count")
     ax.grid(alpha=0.3)
-    ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1), borderaxespad=0,
-              ncol=1 if len(lines) <= 14 else 2)
+    if len(lines) <= 8:
+        ax.legend(fontsize="small")
+    else:  # beside the axes, where it hides no line (``save`` fits the figure around it)
+        ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1), borderaxespad=0,
+                  ncol=1 if len(lines) <= 14 else 2)
     return ax
 
 
