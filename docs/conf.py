@@ -18,6 +18,7 @@ from __future__ import annotations
 import doctest
 import os
 import sys
+import tomllib
 from pathlib import Path
 
 import sanggong
@@ -62,7 +63,18 @@ smartquotes = False
 nitpicky = True
 
 # --- MyST ---------------------------------------------------------------------------------
-myst_enable_extensions = ["colon_fence"]
+myst_enable_extensions = ["colon_fence", "substitution"]
+# Figures the pages state about the package itself, from where the package keeps them (never
+# typed into a page): the wheels' size budget, which the wheels workflow checks every wheel
+# against (tools/check_wheel.sh), and the time the set-up command's simulation takes.
+with open(DOCS.parent / "pyproject.toml", "rb") as _f:
+    _wheel_budget = tomllib.load(_f)["tool"]["sanggong"]["wheel"]["max-bytes"]
+myst_substitutions = {
+    "wheel_budget": f"{_wheel_budget / 1000:.0f} kB",
+    # 100 million online rounds on the two cores of the development machine: 1.6 s of rounds
+    # at 64 M rounds/s (docs/performance.md), and the start and the exact analysis
+    "simulate_time": "2 to 3.5 s",
+}
 myst_heading_anchors = 3
 
 # --- autodoc and napoleon -----------------------------------------------------------------

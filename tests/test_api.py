@@ -70,6 +70,7 @@ MODULE_ONLY = {
     "sanggong.seeds.child": "a chunk's seed, for simulators that continue a run's chunks",
     "sanggong.seeds.seed_json": "a recorded seed as JSON, for results' to_dict",
     "sanggong.plot": "the package's figures, used as sanggong.plot.<name> (matplotlib: the plot extra)",
+    "sanggong.shoe.edge_by_pay": "design's edge line over every pay tried, for its figure (sanggong.plot.pay_options)",
     "sanggong.verify.LogReader": "reads a log in one pass for another reader (detect does); verify_log is the usual way",
 }
 

@@ -380,7 +380,7 @@ def test_every_plot_option_draws_through_sanggong_plot(tmp_path: Path, capsys: p
         "bankroll.svg": ["simulate", "--sessions", "30", "--session-rounds", "20", "--bankroll", "1000",
                          "--bet", "win:1=100", "--seed", "1", "--workers", "1"],
         "counts.svg": ["protect", "--rules", "macau", "--decks", "2", "--shoes", "200", "--seed", "1", "--workers", "1",
-                       "--bets", "tie:1"],
+                       "--bets", "tie:1", "--min-gain", "0"],
         "pays.svg": ["design", "--bet", "point:0", "--edge", "0.02-0.06", "--shoes", "5", "--limit", "3",
                      "--workers", "1"],
     }

@@ -15,11 +15,13 @@ MODULES = ["sanggong", "sanggong.cards", "sanggong.hands", "sanggong.batch", "sa
            "sanggong.rules._presets", "sanggong.settlement", "sanggong.dealing", "sanggong.dealing._game",
            "sanggong.dealing._observed", "sanggong.records", "sanggong.records._record", "sanggong.records._states",
            "sanggong.verify", "sanggong.money", "sanggong.limits", "sanggong.analysis", "sanggong.simulation",
-           "sanggong.rounds", "sanggong.shoe"]
+           "sanggong.rounds", "sanggong.shoe", "sanggong.shoe._design", "sanggong.plot"]
 
 
 @pytest.mark.parametrize("name", MODULES)
 def test_module_doctests(name: str) -> None:
+    if name == "sanggong.plot":
+        pytest.importorskip("matplotlib")
     module = importlib.import_module(name)
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     assert result.attempted > 0, f"{name} has no examples"

@@ -319,7 +319,7 @@ def test_protect_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert {"frequency", "advantage", "gain_per_100", "gain_per_100_se"} <= set(bet["perfect"])
     assert {"tags", "threshold", "frequency", "advantage", "gain_per_100", "correlation"} <= set(bet["count"])
     text = run(["protect", "--rules", "macau", "--decks", "2", "--shoes", "5", "--seed", "1", "--bets", "point:0"], capsys)
-    assert "point:0" in text and "beatable" in text
+    assert "point:0" in text and "gain/100" in text
     fails(["protect", "--shoes", "0"], "--shoes", capsys)
     fails(["protect", "--shoes", "3", "--cut", "40-30"], "--cut", capsys)
     fails(["protect", "--shoes", "3", "--cut", "1-2"], "--cut", capsys)

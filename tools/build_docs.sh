@@ -27,6 +27,11 @@ grep -E "^pip install " README.md | while IFS= read -r cmd; do
     grep -qxF "$cmd" docs/index.md || { echo "build_docs.sh: docs/index.md lacks the README's command: $cmd" >&2; exit 1; }
 done
 
+# The build writes nothing into the tree: a page's example that writes a file (docs/rules.md
+# saves rule files) runs in a temporary directory (docs/conf.py), and no file it leaves may
+# turn up here, least of all be committed.
+untracked_before="$(git ls-files --others --exclude-standard 2>/dev/null || true)"
+
 start=$SECONDS
 echo "::: docs: html -> $out/html"
 # -E: read every page afresh (the generated tables and command outputs come from the
@@ -41,9 +46,31 @@ if grep -rlE "RULES\.md|shared/" "$out/html" --include='*.html' >/dev/null; then
     exit 1
 fi
 
+# Every figure of the plot directive is a file of its own (its :filename-prefix:, see
+# tests/test_docs_plots.py), and no page shows one twice.
+python - "$out/html" <<'PY'
+import pathlib, re, sys
+html = pathlib.Path(sys.argv[1])
+figures = set()
+for page in html.rglob("*.html"):
+    shown = re.findall(r'<img[^>]+src="([^"]*_images/[^"]+\.png)"', page.read_text(encoding="utf-8"))
+    twice = sorted({s for s in shown if shown.count(s) > 1})
+    if twice:
+        sys.exit(f"build_docs.sh: {page.relative_to(html)} shows a figure twice: {', '.join(twice)}")
+    figures.update(pathlib.PurePosixPath(s).name for s in shown)
+print(f"docs: {len(figures)} figures")
+PY
+
 echo "::: docs: doctest"
 python -m sphinx -W --keep-going -n -q -b doctest -d "$out/doctrees" docs "$out/doctest"
 total=$((SECONDS - start))
+
+untracked_after="$(git ls-files --others --exclude-standard 2>/dev/null || true)"
+if [ "$untracked_after" != "$untracked_before" ]; then
+    echo "build_docs.sh: the build left files in the tree:" >&2
+    diff <(echo "$untracked_before") <(echo "$untracked_after") | grep '^>' >&2 || true
+    exit 1
+fi
 
 python - "$out/doctest/output.txt" "$html" "$total" <<'PY'
 import re, sys

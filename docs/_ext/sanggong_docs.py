@@ -49,7 +49,6 @@ import subprocess
 import sys
 import tempfile
 import types
-from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
@@ -62,6 +61,8 @@ from sphinx.pycode import ModuleAnalyzer
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 from sphinx.util.nodes import make_refnode
+
+from sanggong._presentation import pay_text
 
 logger = logging.getLogger(__name__)
 
@@ -170,18 +171,8 @@ class LimitsTable(SphinxDirective):
 
 
 def _odds(value: Fraction | None) -> str:
-    if value is None:
-        return "—"
-    if value.denominator == 1:
-        return f"{value.numerator} to 1"
-    den = value.denominator
-    while den % 2 == 0:
-        den //= 2
-    while den % 5 == 0:
-        den //= 5
-    if den == 1:  # a terminating decimal, exact in Decimal: 1/2 is 0.5, 3/8 is 0.375
-        return f"{Decimal(value.numerator) / Decimal(value.denominator)} to 1"
-    return f"{value} to 1"
+    """A pay as the package writes one everywhere (``7.5:1``); a dash where there is none."""
+    return "—" if value is None else pay_text(value)
 
 
 def _field_docs(cls: type) -> dict[str, str]:

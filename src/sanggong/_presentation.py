@@ -1,6 +1,9 @@
 """Presentation: results shown to people, as HTML tables for notebooks, and handed to
 pandas, as ``DataFrame`` rows.
 
+Odds are written one way everywhere, ``pay_text`` (``7.5:1``, never ``15/2:1``): the
+commands' tables (``analyze``, ``bets``, ``design``), the figures and the documentation.
+
 Every result type of the package (``Analysis``, ``SimulationResult``, ``PlayResult``,
 ``Detection``, ...) presents itself through here: ``_repr_html_`` builds its table with
 ``html_table`` and formats its figures with ``percent`` and ``fixed``, and ``to_frame``
@@ -14,12 +17,15 @@ from __future__ import annotations
 import importlib
 import math
 from collections.abc import Iterable, Sequence
+from decimal import Context, Decimal
+from fractions import Fraction
 from html import escape
 from typing import Any
 
 from ._text import did_you_mean, show
 
-__all__ = ["FRAME_EXTRA", "fixed", "html_table", "missing", "money_column", "pandas", "percent"]
+__all__ = ["FRAME_EXTRA", "fixed", "html_table", "missing", "money_column", "odds_text", "pandas", "pay_text",
+           "percent"]
 
 FRAME_EXTRA = "pip install 'sanggong[frame]'"
 """The install command that brings pandas, which ``to_frame()`` needs."""
@@ -60,6 +66,26 @@ def percent(value: float | None) -> str:
 def fixed(value: float | None, places: int = 4) -> str:
     """A number to ``places`` decimal places; a dash for none (None, NaN)."""
     return "\u2014" if value is None or math.isnan(value) else f"{value:.{places}f}"
+
+
+def odds_text(value: Fraction) -> str:
+    """Odds or a rate as people read them: ``8``, ``0.94`` (a terminating decimal), else ``1/3``."""
+    if value.denominator == 1:
+        return str(value.numerator)
+    rest = value.denominator
+    for factor in (2, 5):
+        while rest % factor == 0:
+            rest //= factor
+    if rest != 1:
+        return f"{value.numerator}/{value.denominator}"
+    exact = Context(prec=60).divide(Decimal(value.numerator), Decimal(value.denominator))
+    return format(exact, "f")
+
+
+def pay_text(odds: Fraction) -> str:
+    """A pay as people write it, the one way the package writes one: ``8:1``, ``7.5:1``,
+    ``0.94:1``, ``1/3:1`` (odds to 1, by ``odds_text``)."""
+    return f"{odds_text(odds)}:1"
 
 
 def html_table(kind: str, caption: str, header: Iterable[str], rows: Iterable[Iterable[str]]) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from .._presentation import pay_text
 from ..analysis import analyze, composition, effect_of_removal
 from ._options import json_flag, own_options, rules_of, table, text_or_stdin
 from ._output import Bar, json_text, plural, print_table, print_text, same_figures, same_figures_note
@@ -52,7 +53,7 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
         for k, line in enumerate(bet.outcomes):
             outcome = line.outcome + (f" ({line.detail})" if line.detail else "")
             # a banker game's loss costs the winner's multiplier (its detail): it pays nothing
-            pays = "" if line.pays is None or line.net < 0 else f"{line.pays}:1"
+            pays = "" if line.pays is None or line.net < 0 else pay_text(line.pays)
             rows.append((name if k == 0 else "", outcome, f"{line.combinations:,}",
                          f"{line.probability:.8f}", pays, f"{float(line.net):+.4f}"))
         edge = 100 * bet.house_edge + 0.0  # + 0.0: an even game's edge is 0, never -0

@@ -10,10 +10,9 @@ import sys
 import textwrap
 import warnings
 from collections.abc import Callable, Sequence
-from decimal import Context, Decimal
-from fractions import Fraction
 from typing import Any
 
+from .._presentation import odds_text as odds_text  # (where the commands read it)
 from ..rules import RuleSet
 
 
@@ -124,20 +123,6 @@ def same_figures_note(names: Sequence[str], shown: Sequence[tuple[str, list[int]
         members = [names[i] for i in group]
         listed = ", ".join(members) if len(members) <= 3 else f"{members[0]}, {members[1]}, ..., {members[-1]}"
         print_text(f"One line for the bets of a kind with the same figures: {name} is each of {listed}.")
-
-
-def odds_text(value: Fraction) -> str:
-    """Odds or a rate as people read them: ``8``, ``0.94`` (a terminating decimal), else ``1/3``."""
-    if value.denominator == 1:
-        return str(value.numerator)
-    rest = value.denominator
-    for factor in (2, 5):
-        while rest % factor == 0:
-            rest //= factor
-    if rest != 1:
-        return f"{value.numerator}/{value.denominator}"
-    exact = Context(prec=60).divide(Decimal(value.numerator), Decimal(value.denominator))
-    return format(exact, "f")
 
 
 def table_text(rules: RuleSet) -> str:

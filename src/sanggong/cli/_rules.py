@@ -7,9 +7,10 @@ import argparse
 from collections.abc import Mapping
 from fractions import Fraction
 
+from .._presentation import odds_text, pay_text
 from ..rules import PRESETS, RuleSet
 from ._options import DEFAULT_PRESET, json_flag, rules_of, table
-from ._output import json_text, odds_text, plural, print_table, print_text, table_text
+from ._output import json_text, plural, print_table, print_text, table_text
 from ._parser import Commands, Parser
 
 # One line on each preset (the docstrings of the constants in sanggong.rules say more; a
@@ -83,10 +84,10 @@ def _bet_pays(rules: RuleSet, name: str) -> str:
     odds, kind = rules.bet_odds(name), rules.bet(name).kind
     if odds is None:
         return "by the hand (below)"
-    text = f"{odds_text(odds)}:1"
+    text = pay_text(odds)
     six = rules.pays.get(f"{kind}_on_six")
     if six is not None:
-        text += f" ({odds_text(six)}:1 when the winning hand has 6 points)"
+        text += f" ({pay_text(six)} when the winning hand has 6 points)"
     if kind in rules.commission_bets and rules.commission:
         text += f", less {odds_text(100 * rules.commission)}% commission on the winnings"
     return text
@@ -120,7 +121,7 @@ def _cmd_bets(args: argparse.Namespace) -> int:
     print_table(("bet", "wins when", "pays"), rows, wrap=(1, 2))
     if any(b["pair_plus_pays"] for b in bets):
         print_text("Pair Plus pays by the hand's category: " + ", ".join(
-            f"{k.replace('_', ' ')} {odds_text(v)}:1" for k, v in rules.pair_plus_pays.items()))
+            f"{k.replace('_', ' ')} {pay_text(v)}" for k, v in rules.pair_plus_pays.items()))
     if rules.variant == "banker_game":
         print_text("multipliers (the winning hand's; the loser pays the stake x it): " + "; ".join(
             f"x{odds_text(v)} {hands}" for v, hands in _multiplier_groups(rules.multipliers)))

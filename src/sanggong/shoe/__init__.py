@@ -48,14 +48,14 @@ True
 The package's modules: ``_plan`` (what the shoe kernels read: the multisets and their
 scaled nets, ``ShoePlan``), ``_evaluator`` (``ShoeEvaluator``), ``_strategies`` (the
 strategies and the results of ``play_shoes``), ``_play`` (``play_shoes``) and ``_design``
-(``design``).
+(``design``, ``edge_by_pay``).
 """
 
 from __future__ import annotations
 
 from ._design import DESIGN_LIMIT as DESIGN_LIMIT
 from ._design import MAX_DESIGN_TABLES as MAX_DESIGN_TABLES
-from ._design import PayOption, design
+from ._design import PayOption, design, edge_by_pay
 from ._evaluator import ShoeEvaluator
 from ._plan import CARDS as CARDS
 from ._plan import PAIRS as PAIRS
@@ -73,4 +73,4 @@ from ._strategies import BetPlay, CountBin, CountPlay, CountStats, PerfectPlay, 
 from ._strategies import Strategy as Strategy
 
 __all__ = ["BetPlay", "CountBin", "CountPlay", "CountStats", "PayOption", "PerfectPlay", "PlayResult", "ShoeEvaluator",
-           "StrategyStats", "design", "play_shoes"]
+           "StrategyStats", "design", "edge_by_pay", "play_shoes"]

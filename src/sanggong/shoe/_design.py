@@ -21,7 +21,7 @@ from ..rules import BetSpec, RuleSet, as_rules
 from ..seeds import SeedLike, check_seed
 from ._play import play_shoes
 
-__all__ = ["DESIGN_LIMIT", "MAX_DESIGN_TABLES", "PayOption", "design"]
+__all__ = ["DESIGN_LIMIT", "MAX_DESIGN_TABLES", "PayOption", "design", "edge_by_pay"]
 
 # --- pay tables designed to an edge ---------------------------------------------------------------
 
@@ -48,6 +48,9 @@ class PayOption:
                 "house_edge_exact": str(self.house_edge), "perfect_gain_per_100": self.perfect_gain_per_100,
                 "perfect_frequency": self.perfect_frequency}
 
+
+_LINE_POINTS = 1001
+"""``edge_by_pay`` gives at most this many points of its (straight) line."""
 
 _DECIMAL = re.compile(r"[+-]?(?:\d{1,15}(?:\.\d{0,15})?|\.\d{1,15})(?:[eE][+-]?\d{1,3})?")
 
@@ -104,27 +107,15 @@ def design(
     played, ``shoes`` for each (not at all where no shoe is played: a fresh deck each
     round, or no pay in the range).
     """
-    rules = as_rules(rules)
     seed = check_seed(seed)[1]  # its size checked before any work; a Generator drawn from once, for every play
-    if not isinstance(bet, str):
-        raise TypeError(f"bet must be a bet name, not {type(bet).__name__}")
-    spec = rules.bet(bet)
-    if decks is not None:
-        if isinstance(decks, bool) or not isinstance(decks, int) or not 1 <= decks <= MAX_DECKS:
-            raise ValueError(f"decks must be an int in 1..{MAX_DECKS}, got {decks!r}")
-        rules = rules.replace(decks=decks)
+    rules, spec, current, unit, grids = _pays_tried(rules, bet, decks, step, pays, key)
     if not isinstance(edge, tuple | list) or len(edge) != 2:
         raise TypeError(f"edge must be a (low, high) pair, not {edge!r}")
     low, high = (_fraction("edge", e) for e in edge)
     if not -1 <= low <= high <= 1:
         raise ValueError(f"edge must satisfy -1 <= low <= high <= 1, got ({edge[0]}, {edge[1]})")
-    unit = _fraction("step", step)
-    if unit <= 0:
-        raise ValueError(f"step must be positive, got {step!r}")
     if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= 10_000:
         raise ValueError(f"limit must be an int in 1..10,000, got {limit!r}")
-    current = _current_pays(rules, spec, key)
-    grids = _grids(current, unit, step, pays)
     count("shoes", shoes, MAX_SHOES)  # checked now: the plays come after the search
     _parallel.workers(workers)
     _parallel.check_progress(progress)
@@ -154,6 +145,62 @@ def _offset(progress: Callable[[int, int], None] | None, before: int,
         return None
     report = progress
     return lambda done, _: report(before + done, total)
+
+
+def _pays_tried(rules: RuleSet | str, bet: str, decks: int | None, step: Any, pays: tuple[Any, Any] | None,
+                key: str | None) -> tuple[RuleSet, BetSpec, dict[str, Fraction], Fraction, dict[str, tuple[int, int]]]:
+    """What ``design`` and ``edge_by_pay`` vary, checked: the rules (with ``decks``), the
+    bet, the table's own pays of it, the step, and the multiples of the step tried."""
+    rules = as_rules(rules)
+    if not isinstance(bet, str):
+        raise TypeError(f"bet must be a bet name, not {type(bet).__name__}")
+    spec = rules.bet(bet)
+    if decks is not None:
+        if isinstance(decks, bool) or not isinstance(decks, int) or not 1 <= decks <= MAX_DECKS:
+            raise ValueError(f"decks must be an int in 1..{MAX_DECKS}, got {decks!r}")
+        rules = rules.replace(decks=decks)
+    unit = _fraction("step", step)
+    if unit <= 0:
+        raise ValueError(f"step must be positive, got {step!r}")
+    current = _current_pays(rules, spec, key)
+    return rules, spec, current, unit, _grids(current, unit, step, pays)
+
+
+def edge_by_pay(
+    rules: RuleSet | str,
+    bet: str,
+    *,
+    decks: int | None = None,
+    step: Any = Fraction(1, 2),
+    pays: tuple[Any, Any] | None = None,
+    key: str | None = None,
+) -> list[tuple[Fraction, Fraction]]:
+    """The exact fresh-shoe house edge of ``bet`` at every pay ``design`` tries with the same
+    arguments (odds to 1, multiples of ``step`` in ``pays``, by default half to twice the
+    table's own), as (pay, house edge) pairs, the lowest pay first: the line that
+    ``sanggong.plot.pay_options`` draws ``design``'s options on, inside the range or not.
+    Where more than 1,001 pays are tried, 1,001 of them evenly spread from the lowest to
+    the highest (the edge is a straight line in the pay).
+    A bet's pay (or a banker game's multiplier ``key``) is one number; Pair Plus, designed
+    as a whole table of several, has no such line (``ValueError``).
+
+    >>> from sanggong import MACAU, analyze
+    >>> line = edge_by_pay(MACAU, "point:0", step=1, pays=(7, 9))
+    >>> [str(pay) for pay, _ in line]
+    ['7', '8', '9']
+    >>> line[1][1] == -analyze(MACAU)["point:0"].ev_exact  # the table's own pay, 8:1
+    True
+    """
+    rules, spec, current, unit, grids = _pays_tried(rules, bet, decks, step, pays, key)
+    if spec.kind == "pair_plus":
+        raise ValueError(f"{spec.name}: Pair Plus is designed as a whole table of {len(current)} pays: no one pay "
+                         f"to draw its edge against")
+    line = _EdgeLine.of(rules, spec, list(current), unit, Fraction(0), Fraction(0))
+    ((name, (g_lo, g_hi)),) = grids.items()
+    slope, n = line.slopes[name], g_hi - g_lo
+    tried = range(g_lo, g_hi + 1) if n < _LINE_POINTS else sorted({g_lo + n * i // (_LINE_POINTS - 1)
+                                                                     for i in range(_LINE_POINTS)})
+    return [(g * unit, -(line.base + slope * g * unit)) for g in tried]
 
 
 def _current_pays(rules: RuleSet, spec: BetSpec, key: str | None) -> dict[str, Fraction]:

@@ -225,6 +225,16 @@ class BetPlay:
         return -float(self.ev)
 
     @property
+    def gain_per_100(self) -> float:
+        """The most a strategy played gains on this bet, in units per 100 rounds dealt: by
+        the exact EVs of the rounds it bet where they were computed (perfect information
+        played), else by its results; 0.0 where no strategy bets (what ``sanggong protect``
+        ranks the bets by, and holds against ``--min-gain``)."""
+        gains = [s.gain_per_100 if s.expected_gain_per_100 is None else s.expected_gain_per_100
+                 for s in (self.perfect, self.count) if s is not None]
+        return max(0.0, *gains)
+
+    @property
     def beatable(self) -> bool:
         """Whether a strategy gains over the shoes played: by the exact EVs of the rounds
         it bet where they were computed (perfect information played), else by the count's
