@@ -155,7 +155,7 @@ class Bar:
     reports (``update(done, total)``: the total may be known only then, as ``design``'s is)."""
 
     def __init__(self, total: int | None = None, unit: str = " rounds", show: bool = True) -> None:
-        from tqdm import tqdm
+        from ._progress import tqdm  # (tqdm itself only where a bar is shown)
 
         # disable=None: tqdm's own test, no bar where standard error is no terminal
         self._bar = tqdm(total=total, unit=unit, unit_scale=True, file=sys.stderr, disable=None if show else True,
