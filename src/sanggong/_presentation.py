@@ -13,7 +13,6 @@ from __future__ import annotations
 import importlib
 import math
 from collections.abc import Iterable
-from html import escape
 from typing import Any
 
 __all__ = ["FRAME_EXTRA", "fixed", "html_table", "money_column", "pandas", "percent"]
@@ -62,6 +61,8 @@ def fixed(value: float | None, places: int = 4) -> str:
 def html_table(kind: str, caption: str, header: Iterable[str], rows: Iterable[Iterable[str]]) -> str:
     """An HTML table of text, every piece escaped here: the first cell of each row heads
     the row, the others (numbers) are aligned right (``class="sanggong-<kind>"``)."""
+    from html import escape  # (here: a command starts without it)
+
     out = [f'<table class="sanggong-{escape(kind)}">', f"<caption>{escape(caption)}</caption>", "<thead><tr>"]
     out += [f"<th>{escape(cell)}</th>" for cell in header]
     out.append("</tr></thead><tbody>")

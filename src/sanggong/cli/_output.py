@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import sys
 import textwrap
 import warnings
@@ -42,6 +41,8 @@ def terminal_width() -> int | None:
     isatty = getattr(sys.stdout, "isatty", None)
     if isatty is None or not isatty():
         return None
+    import shutil  # (here: a command that writes to a file or a pipe starts without it)
+
     return max(40, shutil.get_terminal_size().columns)
 
 

@@ -11,7 +11,6 @@ import json
 import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from .._canonical import canonical_json
@@ -318,6 +317,8 @@ class RoundRecord:
 def write_log(records: Iterable[RoundRecord], path: str | os.PathLike[str], *, append: bool = False) -> int:
     """Write records as a JSON Lines log (``record.to_json()`` and ``\\n`` each, UTF-8),
     replacing the file (or appending to it); return how many were written."""
+    from pathlib import Path  # (here: a command that reads a log starts without it)
+
     count = 0
     with Path(path).open("a" if append else "w", encoding="utf-8", newline="\n") as handle:
         for record in records:
