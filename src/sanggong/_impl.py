@@ -30,7 +30,6 @@ import importlib
 import os
 import warnings
 from collections.abc import Iterable, Sequence
-from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Protocol, TypeAlias, TypeVar
 
@@ -80,15 +79,13 @@ class _Unconfigured(ModuleType):
 
 def _load() -> ModuleType:
     global CONFIG_ERROR
-    from . import _pykernels
-
     try:
         disabled = extensions_disabled()
     except ValueError as exc:
         CONFIG_ERROR = str(exc)
         return _Unconfigured("sanggong._unconfigured")
     if disabled:
-        return _pykernels
+        return _twin()
     name = f"{__package__}._core"
     try:  # (not `from . import _core`: its error for a missing module is no ModuleNotFoundError)
         core = importlib.import_module(name)
@@ -99,8 +96,16 @@ def _load() -> ModuleType:
                 _warn(f"the compiled core could not be built when sanggong was installed ({note})")
         else:  # there, but it does not load (an undefined symbol, a module it needs is missing, ...)
             _warn(f"the compiled core is present but failed to import ({type(exc).__name__}: {exc})")
-        return _pykernels
+        return _twin()
     return core
+
+
+def _twin() -> ModuleType:
+    """The pure-Python twin, imported only where it is the implementation chosen (or the
+    fallback): loading it costs a command's start some 10 ms the compiled core never needs."""
+    from . import _pykernels
+
+    return _pykernels
 
 
 BUILD_FAILED_NOTE = "_core_build_failed.txt"
@@ -109,6 +114,8 @@ BUILD_FAILED_NOTE = "_core_build_failed.txt"
 
 def _build_failure_note() -> str | None:
     """The error ``setup.py`` recorded when it could not build the core, or None."""
+    from pathlib import Path  # (only where the core is missing)
+
     try:
         text = (Path(__file__).parent / BUILD_FAILED_NOTE).read_text(encoding="utf-8", errors="replace")
     except OSError:

@@ -15,14 +15,16 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator
-from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
 
 from .limits import MAX_THREADS
 from .seeds import child
+
+if TYPE_CHECKING:  # (imported where an executor is used: verify and the commands start without it)
+    from concurrent.futures import Executor, Future
 
 __all__ = ["check_executor", "check_progress", "chunks", "execute", "workers"]
 
@@ -46,7 +48,11 @@ def workers(value: int | None) -> int:
 def check_executor(executor: object) -> None:
     """An ``executor=`` argument: None (threads of this process) or a
     ``concurrent.futures.Executor`` (e.g. Dask's ``Client.get_executor()``)."""
-    if executor is not None and not isinstance(executor, Executor):
+    if executor is None:
+        return
+    from concurrent.futures import Executor
+
+    if not isinstance(executor, Executor):
         raise TypeError(f"executor must be a concurrent.futures.Executor, not {type(executor).__name__}")
 
 
@@ -62,6 +68,8 @@ def execute(
 ) -> bool:
     """Run ``run(*task)`` for every task, at most ``window`` at once; returns True when
     interrupted (KeyboardInterrupt), after the running tasks have stopped."""
+    from concurrent.futures import FIRST_COMPLETED, wait
+
     pending: set[Future[Any]] = set()
     interrupted = False
     try:

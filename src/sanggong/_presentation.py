@@ -19,7 +19,6 @@ import math
 from collections.abc import Iterable, Sequence
 from decimal import Context, Decimal
 from fractions import Fraction
-from html import escape
 from typing import Any
 
 from ._text import did_you_mean, show
@@ -91,6 +90,8 @@ def pay_text(odds: Fraction) -> str:
 def html_table(kind: str, caption: str, header: Iterable[str], rows: Iterable[Iterable[str]]) -> str:
     """An HTML table of text, every piece escaped here: the first cell of each row heads
     the row, the others (numbers) are aligned right (``class="sanggong-<kind>"``)."""
+    from html import escape  # (here: a command starts without it)
+
     out = [f'<table class="sanggong-{escape(kind)}">', f"<caption>{escape(caption)}</caption>", "<thead><tr>"]
     out += [f"<th>{escape(cell)}</th>" for cell in header]
     out.append("</tr></thead><tbody>")

@@ -46,6 +46,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from ._default_tables import default_triples
 from ._spec import (
     HIGH_CARDS,
     ORDERS,
@@ -150,17 +151,23 @@ class RankingTables:
 
     def __init__(self, ranking: Ranking) -> None:
         self.ranking = ranking
-        keys, classes = triple_keys(ranking)
-        pp = _pair_plus_of_triples()
+        # the default ranking's triples from the compiled core (their keys follow from their
+        # class: the keys of one hand of each), any other's computed (_default_tables)
+        held = default_triples() if ranking == DEFAULT_RANKING else None
+        keys, classes = triple_keys(ranking, None if held is None else held[2])
         pair_key = keys * 4096 + classes  # class keys < 4096
         rid_keys, rid_of = np.unique(pair_key, return_inverse=True)
+        if held is None:
+            pp = _pair_plus_of_triples()
+        else:
+            rid_of, pp = rid_of[held[0]], held[1]
         rank_keys, rank_of_rid = np.unique(rid_keys // 4096, return_inverse=True)
         # classes numbered in the order of their first rid, so that under a ranking whose
         # classes are its ranks (the default) class, rid and rank are one number
         class_of_rid_key = rid_keys % 4096
-        _, first = np.unique(class_of_rid_key, return_index=True)
+        class_keys_found, first = np.unique(class_of_rid_key, return_index=True)  # (an index: no numpy.ma)
         order = np.argsort(first, kind="stable")
-        class_key_sorted = np.unique(class_of_rid_key)[order]
+        class_key_sorted = class_keys_found[order]
         class_index = {int(k): i for i, k in enumerate(class_key_sorted.tolist())}
         cls_of_rid = np.array([class_index[int(k)] for k in class_of_rid_key.tolist()], dtype=np.uint8)
         self.n_rids = len(rid_keys)
@@ -253,10 +260,8 @@ def _state_tables(ranking: Ranking, packed: npt.NDArray[np.int64]) -> tuple[npt.
 def _relay(state: npt.NDArray[np.uint16]) -> npt.NDArray[np.uint16]:
     """``state`` indexed by the 16-bit word two uint8 codes make in memory."""
     out = np.zeros(52 * 256, dtype=np.uint16)  # the largest word, 51 | 51 << 8, is below it
-    for a in range(52):
-        for b in range(52):
-            word = int.from_bytes(bytes((a, b)), "little" if np.little_endian else "big")
-            out[word] = state[a * 52 + b]
+    a, b = np.divmod(np.arange(52 * 52), 52)  # the codes of state[52 * a + b]
+    out[a | b << 8 if np.little_endian else a << 8 | b] = state  # the bytes (a, b) read as one word
     return out
 
 

@@ -156,12 +156,16 @@ def _triples() -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArra
     return c0, c1, c2
 
 
-def triple_keys(ranking: RankingFields) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+def triple_keys(
+    ranking: RankingFields,
+    cards: tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]] | None = None,
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     """``hand_key`` and ``class_key`` of all 140,608 ordered triples of card codes at once,
-    each key packed in one integer in the same order (index ``52 * (52 * c0 + c1) + c2``).
-    The same rules as the functions above, written with NumPy so that a ranking's tables
-    take milliseconds; the test suite checks the two agree on every triple."""
-    c0, c1, c2 = _triples()
+    each key packed in one integer in the same order (index ``52 * (52 * c0 + c1) + c2``),
+    or of the triples ``cards`` (three arrays of codes) only. The same rules as the
+    functions above, written with NumPy so that a ranking's tables take milliseconds; the
+    test suite checks the two agree on every triple."""
+    c0, c1, c2 = _triples() if cards is None else cards
     r0, r1, r2 = c0 // 4 + 1, c1 // 4 + 1, c2 // 4 + 1
     pts = np.where(r0 <= 9, r0, 0) + np.where(r1 <= 9, r1, 0) + np.where(r2 <= 9, r2, 0)
     points = pts % 10

@@ -5,13 +5,14 @@ from __future__ import annotations
 import argparse
 
 from .._presentation import pay_text
-from ..analysis import analyze, composition, effect_of_removal
 from ._options import json_flag, own_options, rules_of, table, text_or_stdin
 from ._output import Bar, json_text, plural, print_table, print_text, same_figures, same_figures_note
 from ._parser import Commands
 
 
 def _cmd_analyze(args: argparse.Namespace) -> int:
+    from ..analysis import analyze, composition, effect_of_removal  # (here: the other commands start without it)
+
     rules = rules_of(args)
     if args.eor:
         with Bar(unit=" ranks", show=not args.json) as bar:

@@ -116,7 +116,7 @@ def _advance(bar: Any, n: int) -> None:
 
 def _bar(json: bool = False) -> Any:
     """A progress bar of records on standard error, only where it is a terminal."""
-    from tqdm import tqdm
+    from ._progress import tqdm  # (tqdm itself only where a bar is shown)
 
     return tqdm(unit=" records", unit_scale=True, file=sys.stderr, disable=None if not json else True)
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import sys
 import textwrap
 import warnings
@@ -41,6 +40,8 @@ def terminal_width() -> int | None:
     isatty = getattr(sys.stdout, "isatty", None)
     if isatty is None or not isatty():
         return None
+    import shutil  # (here: a command that writes to a file or a pipe starts without it)
+
     return max(40, shutil.get_terminal_size().columns)
 
 
@@ -140,7 +141,7 @@ class Bar:
     reports (``update(done, total)``: the total may be known only then, as ``design``'s is)."""
 
     def __init__(self, total: int | None = None, unit: str = " rounds", show: bool = True) -> None:
-        from tqdm import tqdm
+        from ._progress import tqdm  # (tqdm itself only where a bar is shown)
 
         # disable=None: tqdm's own test, no bar where standard error is no terminal
         self._bar = tqdm(total=total, unit=unit, unit_scale=True, file=sys.stderr, disable=None if show else True,

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import re
-import tomllib
 from fractions import Fraction
 from typing import Any
 
@@ -73,6 +72,8 @@ def _tags_file(path: str, args: argparse.Namespace) -> dict[str, Any]:
             data = f.read(MAX_RULE_FILE_BYTES + 1)
     if len(data) > MAX_RULE_FILE_BYTES:
         raise ValueError(f"--tags {path}: larger than {MAX_RULE_FILE_BYTES:,} bytes")
+    import tomllib  # (here: the other commands start without it)
+
     try:
         text = data.decode("utf-8")
         parsed = loads_strict(text) if text.lstrip().startswith("{") else tomllib.loads(text)

@@ -43,6 +43,14 @@ def pair_plus3(c0, c1, c2):
     return _pair_plus(_code(c0), _code(c1), _code(c2))
 
 
+def default_tables():
+    """The build-time tables above (``_tables.h``: the default ranking's), as bytes:
+    ``(SG_STATE, SG_HAND)``, the first ``uint16`` in the machine's byte order. The
+    default ranking's ``RankingTables`` are made from them (``sanggong._default_tables``)
+    rather than computed again in Python for every process that ranks a hand."""
+    return ((<const char*>SG_STATE)[:sizeof(SG_STATE)], (<const char*>SG_HAND)[:sizeof(SG_HAND)])
+
+
 # --- a ranking's run-time tables ---------------------------------------------------------
 # sanggong.ranking generates, for any ranking, a two-card state table and a value table
 # (rid << 3 | pair plus, uint16), and per rid its comparable rank and its class. A Tables

@@ -11,7 +11,6 @@ import json
 import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Self
 
 from .._canonical import canonical_json
@@ -334,6 +333,8 @@ def write_log(records: Iterable[Chained], path: str | os.PathLike[str], *, appen
     """Write records as a JSON Lines log (``record.to_json()`` and ``\\n`` each, UTF-8),
     replacing the file (or appending to it); return how many were written. The records
     are ``RoundRecord`` s, and the game's ``SealRecord`` last where it was closed."""
+    from pathlib import Path  # (here: a command that reads a log starts without it)
+
     count = 0
     with Path(path).open("a" if append else "w", encoding="utf-8", newline="\n") as handle:
         for record in records:

@@ -43,13 +43,14 @@ one field's value), ``_bets`` (the bets each variant offers, ``BetSpec``, ``pars
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ._bets import MULTIPLIER_POINTS as MULTIPLIER_POINTS
 from ._bets import PAIR_PLUS_CATEGORIES as PAIR_PLUS_CATEGORIES
 from ._bets import VARIANTS as VARIANTS
 from ._bets import BetSpec, parse_bet
 from ._bets import Variant as Variant
 from ._bets import offered_bets as offered_bets
-from ._files import to_toml as to_toml
 from ._presets import (
     CHINESE,
     GENTING,
@@ -68,3 +69,16 @@ __all__ = [
     "CHINESE", "GENTING", "GENTING_NO_COMMISSION", "MACAU", "NAGAWORLD", "ONLINE", "PRESETS", "PROSPERITY",
     "SAN_GONG", "BetSpec", "RuleSet", "as_rules", "parse_bet",
 ]
+
+if TYPE_CHECKING:
+    from ._files import to_toml as to_toml
+
+
+def __getattr__(name: str) -> object:
+    """``to_toml``, from ``_files`` on first use: its strict structs need msgspec, which a
+    program that reads no rule file (a command's start) is spared."""
+    if name == "to_toml":
+        from ._files import to_toml
+
+        return to_toml
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -9,8 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
-from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from .._canonical import canonical_json
 from .._spec import MAX_MULTIPLIERS, burn_of, round_length, table_fits, total_key, total_number, total_range
@@ -31,7 +30,6 @@ from ._bets import (
     Variant,
     parse_bet,
 )
-from ._files import fields_from_mapping, fields_from_text, read_fields, rule_file_text, write_rule_file
 from ._values import (
     FrozenMap,
     check_int,
@@ -42,6 +40,9 @@ from ._values import (
     check_table,
     fraction_text,
 )
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 __all__ = [
     "DRAGON_PHOENIX_FIELDS", "FIELDS", "RuleSet"
@@ -528,6 +529,8 @@ class RuleSet:
         ``"false"`` for a bool, no float where an int goes), no unknown fields. A value
         of the wrong type raises ``TypeError`` (as ``RuleSet(...)`` does), any other
         invalid field ``ValueError``; either names the field."""
+        from ._files import fields_from_mapping  # (rule files' modules, msgspec: only where one is read)
+
         return cls(**fields_from_mapping(data))
 
     @classmethod
@@ -538,6 +541,10 @@ class RuleSet:
         unreadable or oversized file (over ``MAX_RULE_FILE_BYTES``, refused before it is
         read whole), text that is not UTF-8, TOML or JSON, or a field that is invalid.
         """
+        from pathlib import Path
+
+        from ._files import read_fields
+
         path = Path(path)
         return cls._from_fields(read_fields(path), str(path))
 
@@ -557,6 +564,8 @@ class RuleSet:
         """
         if not isinstance(text, str):
             raise TypeError(f"text: expected a str, not {type(text).__name__}")
+        from ._files import fields_from_text
+
         return cls._from_fields(fields_from_text(text, format, ""), "")
 
     @classmethod
@@ -576,15 +585,23 @@ class RuleSet:
         >>> print(MACAU.to_toml().splitlines()[0])
         name = "macau"
         """
+        from ._files import rule_file_text
+
         return rule_file_text(self.to_dict(), "toml")
 
     def to_json(self) -> str:
         """The rule set as the text of a ``.json`` rule file (what ``save`` writes to one)."""
+        from ._files import rule_file_text
+
         return rule_file_text(self.to_dict(), "json")
 
     def save(self, path: str | Path) -> None:
         """Write the rule set as ``.toml`` or ``.json`` (by the file's suffix); ``load``
         reads it back equal."""
+        from pathlib import Path
+
+        from ._files import write_rule_file
+
         write_rule_file(Path(path), self.to_dict())
 
 

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .. import _impl, _pykernels
+from .. import _impl
 from .._counting import cards_of, class_tables, counting_kinds, pack
 from .._impl import ShoeSums
 from .._settlement_plan import plan_for
@@ -299,6 +299,8 @@ def shoe_kernel(plan: ShoePlan, counts: Iterable[int]) -> ShoeSums:
     """The active kernels' ``ShoeKernel``, or the pure-Python twin's where a value is beyond
     what the compiled one sums exactly (64 bits; 59 for the terms of a suit tie-break)."""
     if plan.wide:
+        from .. import _pykernels  # (here: the twin is imported only where it is used)
+
         return _pykernels.ShoeKernel(plan, counts)
     return _impl.kernels.ShoeKernel(plan, counts)
 

@@ -1,0 +1,181 @@
+"""A command's start: what it imports and builds before its first record, and that what it
+skips changes nothing. Checked by what is imported (``sys.modules``) and what is called
+(counters), never by timing; ``benchmarks/command_start.py`` measures the times."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+import pytest
+
+import sanggong._spec.rankings as spec_rankings
+from sanggong import MACAU, Game, ranking
+from sanggong.cli import _main, _progress
+from sanggong.ranking import DEFAULT_RANKING, RankingTables
+
+NEVER_AT_START = ("sanggong._pykernels", "sanggong.analysis", "matplotlib", "pandas", "dask", "tqdm", "msgspec")
+"""Modules no command's start imports under the compiled core: the twin, the other
+commands' libraries, the progress bar's library where no bar is shown, the rule files'."""
+
+NEVER_IN_VERIFY = (*NEVER_AT_START, "numpy.ma", "sanggong.rules._files")
+"""Nor ``verify`` of a preset's log (numpy.ma came with the default ranking's tables)."""
+
+_PROBE = """
+import json, sys
+import sanggong.cli
+imported = sorted(sys.modules)
+import sanggong._spec.rankings as spec
+calls = []
+every_triple = spec._triples
+def counted():
+    calls.append(1)
+    return every_triple()
+spec._triples = counted  # every ordered triple's keys or pair plus, computed in Python
+status = sanggong.cli.main(["verify", sys.argv[1]])
+print(json.dumps({"imported": imported, "ran": sorted(sys.modules), "status": status, "triples": len(calls),
+                  "implementation": sanggong.IMPLEMENTATION}))
+"""
+
+
+def _probe(log: Path) -> dict[str, Any]:
+    """``sanggong verify LOG`` in a fresh interpreter, under the compiled core: what
+    ``import sanggong.cli`` imported, what the run had imported, how often it computed
+    every triple's keys in Python."""
+    env = {k: v for k, v in os.environ.items() if k != "SANGGONG_NO_EXTENSIONS"}
+    done = subprocess.run([sys.executable, "-c", _PROBE, str(log)], capture_output=True, text=True, env=env,
+                          check=True, stdin=subprocess.DEVNULL, timeout=120)
+    assert done.stderr == ""
+    *said, found = done.stdout.splitlines()
+    assert said == ["ok: 2 records, rules 'macau', chained, every round replayed"]
+    result: dict[str, Any] = json.loads(found)
+    return result
+
+
+def _imported(names: list[str], modules: tuple[str, ...]) -> list[str]:
+    return [m for m in modules if any(n == m or n.startswith(f"{m}.") for n in names)]
+
+
+def test_verify_starts_without_what_it_does_not_use(tmp_path: Path) -> None:
+    """``import sanggong.cli`` imports neither the twin nor another command's libraries, and
+    ``verify`` of a log of the default ranking neither tqdm (no terminal) nor msgspec (no
+    rule file), and takes that ranking's tables from the core: no triple's keys computed."""
+    log = tmp_path / "log.jsonl"
+    game = Game(MACAU, seed=7)
+    log.write_text("".join(game.play().to_json() + "\n" for _ in range(2)), encoding="utf-8")
+    found = _probe(log)
+    assert found["implementation"] == "cython" and found["status"] == 0
+    assert _imported(found["imported"], NEVER_AT_START) == []
+    assert _imported(found["ran"], NEVER_IN_VERIFY) == []
+    assert "sanggong.ranking" in found["ran"] and found["triples"] == 0
+
+
+def _attributes(tables: RankingTables) -> dict[str, Any]:
+    return {k: v for k, v in vars(tables).items() if k != "_kernel_tables"}  # (the kernels' own, built later)
+
+
+def _same(a: Any, b: Any) -> bool:
+    if isinstance(a, np.ndarray):
+        return isinstance(b, np.ndarray) and a.dtype == b.dtype and a.shape == b.shape and np.array_equal(a, b)
+    return type(a) is type(b) and bool(a == b)
+
+
+@pytest.mark.kernels
+def test_default_tables_from_the_core_are_the_computed_ones(impl: ModuleType, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The default ranking's ``RankingTables`` made from the core's build-time tables equal,
+    attribute by attribute (arrays with their dtypes), those computed from every triple's
+    keys in Python; under the twin they are computed."""
+    calls: list[int] = []
+    every_triple = spec_rankings._triples
+
+    def counted() -> tuple[Any, ...]:
+        calls.append(1)
+        return every_triple()
+
+    monkeypatch.setattr(spec_rankings, "_triples", counted)
+    held = RankingTables(DEFAULT_RANKING)
+    assert (calls == []) is (impl.IMPLEMENTATION == "cython")
+    monkeypatch.setattr(ranking, "default_triples", lambda: None)  # the computation, as for any ranking
+    computed = RankingTables(DEFAULT_RANKING)
+    assert len(calls) >= 1
+    mine, theirs = _attributes(held), _attributes(computed)
+    assert mine.keys() == theirs.keys()
+    assert [k for k in mine if not _same(mine[k], theirs[k])] == []
+    for source in (held, computed):  # and the kernels rank by them alike
+        hands = np.array([[c0, c1, c2] for c0 in range(0, 52, 5) for c1 in range(52) for c2 in range(0, 52, 7)])
+        ranks = np.array([impl.rank3(source.kernel, *h) for h in hands.tolist()])
+        assert np.array_equal(ranks, computed.rank[computed.packed_of_triple[(hands[:, 0] * 52 + hands[:, 1]) * 52
+                                                                            + hands[:, 2]] >> 3])
+
+
+def _parsed(parser: Any, argv: list[str]) -> tuple[Any, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            args = vars(parser.parse_args(argv))
+        except SystemExit as exit_:
+            args = exit_.code
+    return args, out.getvalue(), err.getvalue()
+
+
+@pytest.mark.parametrize("argv", [
+    ["verify", "log.jsonl"], ["verify", "-", "--json", "--no-replay"], ["verify"], ["verify", "--bogus", "x"],
+    ["verify", "x", "--rules", "macau", "--rules", "macau"], ["verify", "--help"], ["deal", "--rounds", "0"],
+    ["rules", "show", "nope"], ["rules", "show", "macau"], ["eval", "Kh Qs 9d", "extra"],
+    ["detect", "a", "b", "--alpha", "0.01"], ["verify", "x", "--version"],
+])
+def test_a_commands_parser_alone_parses_as_every_commands(argv: list[str]) -> None:
+    """``main`` builds the parser of the command it runs only: the same arguments, the same
+    errors (status and line), the same help as the parser of every command."""
+    alone = _parsed(_main.build_parser(argv[0]), argv)
+    assert alone == _parsed(_main.build_parser(), argv)
+    assert alone[0] != 0 or alone[1]  # (each case parses, fails or helps: it says something)
+
+
+@pytest.mark.parametrize("name", [None, "", "--help", "--version", "verif", "build_parser"])
+def test_a_name_no_command_has_builds_every_command(name: str | None) -> None:
+    commands = _main.build_parser(name)._subparsers._group_actions[0].choices  # type: ignore[union-attr]
+    assert list(commands) == [add.__name__.removeprefix("add_") for add in _main._COMMANDS]
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize(("file", "disable", "shown"), [
+    (io.StringIO(), None, False), (io.StringIO(), True, False), (_Terminal(), True, False),
+    (_Terminal(), None, True), (io.StringIO(), False, True),
+])
+def test_no_bar_where_tqdm_shows_none(file: io.StringIO, disable: bool | None, shown: bool) -> None:
+    """The progress bar is tqdm's where tqdm would show one, else a stand-in that writes
+    nothing, as a disabled tqdm does; either takes the same updates."""
+    from tqdm import tqdm
+
+    bar = _progress.tqdm(total=10, unit=" records", unit_scale=True, file=file, disable=disable, leave=False)
+    assert isinstance(bar, tqdm) is shown and isinstance(bar, _progress.NoBar) is not shown
+    theirs = tqdm(total=10, unit=" records", unit_scale=True, file=type(file)(), disable=disable, leave=False)
+    assert bool(theirs.disable) is not shown
+    for each in (bar, theirs):
+        each.total = 20
+        each.update(5)
+        each.close()
+    assert (file.getvalue() != "") is shown
+
+
+def test_rule_files_module_is_there_when_asked() -> None:
+    """``sanggong.rules.to_toml`` (imported on first use now) is the rule files' own."""
+    import sanggong.rules
+    from sanggong.rules import _files
+
+    assert sanggong.rules.to_toml is _files.to_toml
+    with pytest.raises(AttributeError, match="no attribute 'nothing'"):
+        sanggong.rules.nothing  # noqa: B018
