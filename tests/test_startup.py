@@ -4,6 +4,7 @@ skips changes nothing. Checked by what is imported (``sys.modules``) and what is
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import io
 import json
@@ -143,7 +144,17 @@ def test_a_commands_parser_alone_parses_as_every_commands(argv: list[str]) -> No
 @pytest.mark.parametrize("name", [None, "", "--help", "--version", "verif", "build_parser"])
 def test_a_name_no_command_has_builds_every_command(name: str | None) -> None:
     commands = _main.build_parser(name)._subparsers._group_actions[0].choices  # type: ignore[union-attr]
-    assert list(commands) == [add.__name__.removeprefix("add_") for add in _main._COMMANDS]
+    assert list(commands) == [command for command, _ in _main._COMMANDS]
+
+
+def test_a_command_imports_only_its_own_module() -> None:
+    """``sanggong eval`` imports no module of the log commands (nor deal's, nor detect's)."""
+    code = ("import sys, sanggong.cli._main as m; m.build_parser('eval'); "
+            "print(sorted(n for n in sys.modules if n.startswith('sanggong.cli.')))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120)
+    loaded = set(ast.literal_eval(done.stdout))  # (a list of module names printed by the child)
+    assert "sanggong.cli._hands" in loaded
+    assert not loaded & {"sanggong.cli._logs", "sanggong.cli._shoes", "sanggong.cli._simulate", "sanggong.cli._settle"}
 
 
 class _Terminal(io.StringIO):

@@ -27,6 +27,7 @@ from ._options import (
 )
 from ._output import json_text, nothing_to_plot, one_line, plot_target, plural, print_table, table_text
 from ._parser import Commands
+from ._status import VERIFY_STATUS
 
 
 def _print_round(record: RoundRecord, rules: RuleSet) -> None:
@@ -67,13 +68,6 @@ def _cmd_deal(args: argparse.Namespace) -> int:
     return 0
 
 
-VERIFY_STATUS = {"ok": 0, "bad": 1, "unchecked": 3}
-"""``sanggong verify``'s exit status by the report's ``status``: 0 every record checked and
-good, 1 a finding about the log (a bad record: changed, moved, removed, not a record; a
-record after the seal; with --require-seal a log without its seal; with --expect-last a
-last hash that is not the one given), 3 a record this implementation cannot check
-(nothing found wrong); 2 is the command line's own (bad usage or input: an unreadable
-log or key file, a malformed --expect-last)."""
 
 
 def _hash_arg(text: str) -> str:
@@ -107,7 +101,7 @@ def _cmd_verify(args: argparse.Namespace) -> int:
                          "sealed": report.sealed, "seal_totals": report.seal_totals, "last_hash": report.last_hash}))
     else:  # (the last hash last: an operator keeps it apart, and gives it as --expect-last)
         print(one_line(str(report) + (f"; last hash {report.last_hash}" if report.last_hash is not None else "")))
-    return VERIFY_STATUS[report.status]
+    return int(VERIFY_STATUS[report.status])
 
 
 def _advance(bar: Any, n: int) -> None:

@@ -5,32 +5,37 @@ log that fails verify's checks into its finding's status, for any command (``_st
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from .. import _impl
-from . import _analyze, _hands, _logs, _rules, _settle, _shoes, _simulate
-from ._logs import VERIFY_STATUS
 from ._output import one_line
-from ._parser import Parser
-from ._status import Status
+from ._parser import Commands, Parser
+from ._status import VERIFY_STATUS, Status
 from ._version import Version
 
 _COMMANDS = (
-    _hands.add_eval, _hands.add_compare, _settle.add_settle, _logs.add_deal, _analyze.add_analyze,
-    _logs.add_verify, _logs.add_detect, _simulate.add_simulate, _shoes.add_protect, _shoes.add_design,
-    _rules.add_rules, _rules.add_bets,
+    ("eval", "_hands"), ("compare", "_hands"), ("settle", "_settle"), ("deal", "_logs"), ("analyze", "_analyze"),
+    ("verify", "_logs"), ("detect", "_logs"), ("simulate", "_simulate"), ("protect", "_shoes"),
+    ("design", "_shoes"), ("rules", "_rules"), ("bets", "_rules"),
 )
-"""Each command's parser, in the order ``sanggong --help`` lists them."""
+"""Each command and the module whose ``add_<command>`` adds its parser, in the order
+``sanggong --help`` lists them (a module is imported only when its command is built)."""
+
+
+def _add(command: str, module: str) -> Callable[[Commands], None]:
+    add: Callable[[Commands], None] = getattr(importlib.import_module(f".{module}", __package__), f"add_{command}")
+    return add
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The command line's parser, of every command; or, given a command's name, of that
     command alone (``main``'s, which so builds one parser of twelve: the same parse, the
     same errors and help, a few ms less at the start). Any other name: every command's."""
-    adds = [add for add in _COMMANDS if add.__name__ == f"add_{command}"] or _COMMANDS
+    adds = [_add(*c) for c in _COMMANDS if c[0] == command] or [_add(*c) for c in _COMMANDS]
     parser = Parser(
         prog="sanggong",
         description=("Sam Gong (三公) engine: evaluate and compare hands, settle bets, deal, verify, analyse and "

@@ -27,3 +27,13 @@ class Status(enum.IntEnum):
     wrong before it): ``verify`` and ``detect``."""
     INTERRUPTED = 130
     """Ctrl-C (128 + SIGINT, as shells report it), after the partial result where there is one."""
+
+
+VERIFY_STATUS = {"ok": Status.OK, "bad": Status.FINDING, "unchecked": Status.UNCHECKED}
+"""The status of a log check by its report's ``status`` (``verify``, and ``detect``, which
+reads a log through the same checks): 0 every record checked and good, 1 a finding about
+the log (a bad record: changed, moved, removed, not a record; a record after the seal;
+with --require-seal a log without its seal; with --expect-last a last hash that is not the
+one given), 3 a record this implementation cannot check (nothing found wrong); 2 is the
+command line's own (bad usage or input: an unreadable log or key file, a malformed
+--expect-last)."""
