@@ -70,7 +70,7 @@ from ._checks import flag
 from ._parallel import check_executor, check_progress, execute
 from ._parallel import workers as workers_of
 from ._presentation import html_table, pandas, percent
-from ._stakes import Points, Reader, Tally
+from ._stakes import PLAYER, Points, Reader, Staker, Tally, find
 from .records import RoundRecord
 from .rules import RuleSet, as_rules
 from .verify import LogReader
@@ -106,7 +106,7 @@ def shoe_terms(evs: Sequence[Mapping[str, float]], stakes: Sequence[tuple[int, s
 
 
 def _tally_log(log: Any, rules: RuleSet | None, burned_seen: bool, verify: bool, key: bytes | None,
-               progress: Progress | None = None) -> tuple[str, dict[str, Tally], int, int]:
+               progress: Progress | None = None) -> tuple[str, dict[Staker, Tally], int, int]:
     """One log (a path or lines) read and tallied; picklable, for any executor."""
     reader = LogReader(log, rules, key=key, replay=verify)
     tally: Reader | None = None
@@ -146,8 +146,8 @@ def _second_core() -> bool:
 class PlayerStats:
     """One player's stakes against the shoe (see ``sanggong.detect``).
 
-    :ivar id: the player (a record's player, or ``"position <p>"`` / ``"table"`` for a
-        record of bets alone).
+    :ivar id: the player's id (a record's player), or an anonymous staker's
+        (``"position <p>"`` or ``"table"``, for a record of bets alone).
     :ivar rounds: rounds in which the player placed a stake.
     :ivar bets: stakes placed (a stake carried into a round is not one).
     :ivar units: the total staked, in minor units (a Decimal's in units of the rules'
@@ -160,6 +160,10 @@ class PlayerStats:
     :ivar expected_gain_per_100: units the player is expected to win per 100 rounds, from
         the exact EVs, over the rounds from the player's first stake to the last.
     :ivar flagged: the p-value passes Holm's correction at ``alpha`` over the players.
+    :ivar kind: ``"player"`` (a record's player), or the anonymous staker's: ``"position"``
+        or ``"table"``. A player and an anonymous staker are never one, whatever the
+        player's id reads as (a player may be called ``"table"``): ``(kind, id)`` names
+        each once (``key``).
     """
 
     id: str
@@ -172,33 +176,48 @@ class PlayerStats:
     p_value: float
     expected_gain_per_100: float
     flagged: bool
+    kind: str
+
+    @property
+    def key(self) -> tuple[str, str]:
+        """``(kind, id)``: the staker, told apart from any other."""
+        return (self.kind, self.id)
+
+    @property
+    def anonymous(self) -> bool:
+        """An anonymous staker of a record of bets alone (a position, or the table)."""
+        return self.kind != PLAYER
 
     def to_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "rounds": self.rounds, "bets": self.bets, "units": self.units,
+        return {"id": self.id, "kind": self.kind, "rounds": self.rounds, "bets": self.bets, "units": self.units,
                 "mean_ev": self.mean_ev, "baseline_ev": self.baseline_ev, "z": self.z, "p_value": self.p_value,
                 "expected_gain_per_100": self.expected_gain_per_100, "flagged": self.flagged}
 
 
 @dataclass(frozen=True)
 class Detection:
-    """What ``detect`` found: every player, the most suspect first (by p-value)."""
+    """What ``detect`` found: every player, the most suspect first (by p-value).
+
+    ``found["ann"]`` is the staker whose id is ``"ann"``; where a player and an anonymous
+    staker share an id (a player called ``"table"``), name one by its ``(kind, id)``:
+    ``found["player", "table"]``, ``found["table", "table"]``. ``points`` is read alike.
+    """
 
     rules: str
     alpha: float
     records: int
     skipped: int
     players: tuple[PlayerStats, ...]
-    points: Mapping[str, tuple[tuple[float, float], ...]] = field(default_factory=dict, compare=False, repr=False)
+    points: Mapping[Staker | str, tuple[tuple[float, float], ...]] = field(default_factory=dict, compare=False,
+                                                                           repr=False)
 
     @property
     def flagged(self) -> tuple[PlayerStats, ...]:
         return tuple(p for p in self.players if p.flagged)
 
-    def __getitem__(self, player: str) -> PlayerStats:
-        for p in self.players:
-            if p.id == player:
-                return p
-        raise KeyError(player)
+    def __getitem__(self, player: str | Staker) -> PlayerStats:
+        wanted = find([p.key for p in self.players], player)
+        return next(p for p in self.players if p.key == wanted)
 
     def to_dict(self) -> dict[str, Any]:
         """``{"rules", "alpha", "records", "skipped", "players": [...]}``: strict JSON."""
@@ -206,7 +225,8 @@ class Detection:
                 "players": [p.to_dict() for p in self.players]}
 
     def to_frame(self) -> DataFrame:
-        """One row per player, indexed by id (pandas: the ``frame`` extra)."""
+        """One row per player, indexed by id, its ``kind`` a column (pandas: the ``frame``
+        extra). An id may index two rows: a player's and an anonymous staker's."""
         pd = pandas()
         rows = [p.to_dict() for p in self.players]
         frame = pd.DataFrame.from_records(rows, index="id") if rows else pd.DataFrame(
@@ -215,27 +235,30 @@ class Detection:
         return frame
 
     def _repr_html_(self) -> str:
-        header = ("player", "rounds", "bets", "units", "mean EV", "baseline EV", "z", "p-value", "gain/100", "flagged")
-        rows = [(p.id, f"{p.rounds:,}", f"{p.bets:,}", f"{p.units:,.0f}", percent(p.mean_ev), percent(p.baseline_ev),
+        header = ("player", "kind", "rounds", "bets", "units", "mean EV", "baseline EV", "z", "p-value", "gain/100",
+                  "flagged")
+        rows = [(p.id, p.kind, f"{p.rounds:,}", f"{p.bets:,}", f"{p.units:,.0f}", percent(p.mean_ev), percent(p.baseline_ev),
                  "" if p.z is None else f"{p.z:.2f}", f"{p.p_value:.3g}", f"{p.expected_gain_per_100:+.2f}",
                  "yes" if p.flagged else "") for p in self.players]
         return html_table("detection", f"Detection: {self.rules}, {self.records:,} records, alpha {self.alpha}",
                            header, rows)
 
-    def plot(self, path: str | os.PathLike[str], players: Iterable[str] | None = None) -> None:
-        """Each flagged player's (or ``players``') stakes against the bet's EV at the moment
-        of betting, saved to ``path`` (matplotlib: the ``plot`` extra)."""
+    def plot(self, path: str | os.PathLike[str], players: Iterable[str | Staker] | None = None) -> None:
+        """Each flagged player's (or ``players``': ids or ``(kind, id)``) stakes against the
+        bet's EV at the moment of betting, saved to ``path`` (matplotlib: the ``plot`` extra);
+        an anonymous staker's label says so."""
         import matplotlib
 
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
 
-        chosen = [p.id for p in self.flagged] if players is None else list(players)
+        chosen = list(self.flagged) if players is None else [self[player] for player in players]
         fig, ax = plt.subplots(figsize=(8, 4.5))
         try:
             for player in chosen:
-                points = self.points.get(player, ())
-                ax.scatter([100 * e for e, _ in points], [s for _, s in points], s=6, alpha=0.5, label=player)
+                points = self.points.get(player.key, ())
+                label = f"{player.id} (anonymous)" if player.anonymous else player.id
+                ax.scatter([100 * e for e, _ in points], [s for _, s in points], s=6, alpha=0.5, label=label)
             ax.axvline(0, color="black", linewidth=1)
             ax.set_xlabel("exact EV of the bet when the stake was placed (%)")
             ax.set_ylabel("stake (minor units)")
@@ -261,7 +284,7 @@ def _holm(p_values: Sequence[float], alpha: float) -> list[bool]:
     return flagged
 
 
-def _results(rules: str, alpha: float, tallies: Mapping[str, Tally], records: int, skipped: int) -> Detection:
+def _results(rules: str, alpha: float, tallies: Mapping[Staker, Tally], records: int, skipped: int) -> Detection:
     ids = sorted(tallies)
     stats = []
     for player in ids:
@@ -272,13 +295,13 @@ def _results(rules: str, alpha: float, tallies: Mapping[str, Tally], records: in
     flagged = _holm([p for _, _, _, p, _ in stats], alpha)
     players = [
         PlayerStats(
-            id=player, rounds=t.rounds, bets=t.bets, units=t.units,
+            id=player[1], kind=player[0], rounds=t.rounds, bets=t.bets, units=t.units,
             mean_ev=t.ev_units / t.units if t.units else 0.0, baseline_ev=t.base_units / t.units if t.units else 0.0,
             z=z, p_value=p, expected_gain_per_100=100 * t.ev_units / span if span else 0.0, flagged=f,
         )
         for (player, t, z, p, span), f in zip(stats, flagged, strict=True)
     ]
-    players.sort(key=lambda s: (s.p_value, s.id))
+    players.sort(key=lambda s: (s.p_value, s.id, s.kind))
     return Detection(rules, alpha, records, skipped, tuple(players),
                      Points({player: tallies[player].points for player in ids}))
 
@@ -374,7 +397,7 @@ def _line(record: object) -> str:
     return record.to_json()
 
 
-def _numbered(index: int, *task: Any) -> tuple[int, tuple[str, dict[str, Tally], int, int]]:
+def _numbered(index: int, *task: Any) -> tuple[int, tuple[str, dict[Staker, Tally], int, int]]:
     """``_tally_log(*task)`` and the log's place in the list (picklable, for any executor)."""
     return index, _tally_log(*task)
 
@@ -382,12 +405,12 @@ def _numbered(index: int, *task: Any) -> tuple[int, tuple[str, dict[str, Tally],
 def _many(paths: list[Any], rules: RuleSet | None, alpha: float, burned_seen: bool, verify: bool,
           key: bytes | None, window: int, executor: Executor | None, progress: Progress | None) -> Detection:
     names: set[str] = set()
-    total: dict[str, Tally] = defaultdict(Tally)
+    total: dict[Staker, Tally] = defaultdict(Tally)
     counts = [0, 0, 0]  # records, skipped, logs added
 
-    done: dict[int, tuple[str, dict[str, Tally], int, int]] = {}
+    done: dict[int, tuple[str, dict[Staker, Tally], int, int]] = {}
 
-    def absorb(numbered: tuple[int, tuple[str, dict[str, Tally], int, int]]) -> None:
+    def absorb(numbered: tuple[int, tuple[str, dict[Staker, Tally], int, int]]) -> None:
         """Add each log's sums in the order of the logs, whatever order they end in (float
         sums, and the points kept, are so the same on any executor)."""
         index, result = numbered

@@ -135,11 +135,12 @@ def _cmd_detect(args: argparse.Namespace) -> int:
         print(f"rules: {found.rules}, {found.records:,} records"
               + (f" ({found.skipped:,} of a shoe begun before the log, not read)" if found.skipped else "")
               + f", {len(found.players)} player{'s' if len(found.players) != 1 else ''}, alpha {found.alpha}")
-        header = ["player", "rounds", "bets", "units", "mean EV", "baseline EV", "z", "p-value", "gain/100", "flagged"]
-        rows = [[p.id, f"{p.rounds:,}", f"{p.bets:,}", f"{p.units:,.0f}", f"{100 * p.mean_ev:+.3f}%",
+        header = ["player", "kind", "rounds", "bets", "units", "mean EV", "baseline EV", "z", "p-value", "gain/100",
+                  "flagged"]
+        rows = [[p.id, p.kind, f"{p.rounds:,}", f"{p.bets:,}", f"{p.units:,.0f}", f"{100 * p.mean_ev:+.3f}%",
                  f"{100 * p.baseline_ev:+.3f}%", "" if p.z is None else f"{p.z:.2f}", f"{p.p_value:.3g}",
                  f"{p.expected_gain_per_100:+.2f}", "FLAGGED" if p.flagged else ""] for p in found.players]
-        print_table(header, rows, right=range(1, len(header) - 1))
+        print_table(header, rows, right=range(2, len(header) - 1))
         print("mean EV: the exact EV per unit of the player's stakes when they were placed; baseline: the same "
               "bets' fresh-shoe EV. z, p-value: a one-sided test that the stakes follow the shoe (Holm-corrected "
               "over the players: flagged).")
@@ -219,7 +220,7 @@ def add_detect(commands: Commands) -> None:
                  own, burned_seen(), key_file("the operator key: every record's HMAC is checked"),
                  workers("processes reading several logs at once (default 1)", default=1),
                  plot("draw each flagged player's stakes against the EV to FILE"),
-                 json_flag('print {"rules", "alpha", "players": [{"id", "rounds", "bets", "units", "mean_ev", '
+                 json_flag('print {"rules", "alpha", "players": [{"id", "kind", "rounds", "bets", "units", "mean_ev", '
                            '"baseline_ev", "z", "p_value", "expected_gain_per_100", "flagged"}]}')],
     )
     dt.add_argument("logs", nargs="+", metavar="LOG",
