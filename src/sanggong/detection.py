@@ -60,8 +60,9 @@ from __future__ import annotations
 import io
 import math
 import os
+import stat
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -71,9 +72,10 @@ from ._parallel import check_executor, check_progress, execute
 from ._parallel import workers as workers_of
 from ._presentation import html_table, pandas, percent
 from ._stakes import PLAYER, Points, Reader, Staker, Tally, find
-from .records import RoundRecord
+from .limits import MAX_RECORD_BYTES
+from .records import ZERO_HASH, RoundRecord
 from .rules import RuleSet, as_rules
-from .verify import LogReader
+from .verify import LogReader, verify_log
 
 if TYPE_CHECKING:  # pandas is optional (the "frame" extra), and typed only with pandas-stubs
     from pandas import DataFrame  # type: ignore[import-not-found, import-untyped, unused-ignore]
@@ -107,8 +109,10 @@ def shoe_terms(evs: Sequence[Mapping[str, float]], stakes: Sequence[tuple[int, s
 
 def _tally_log(log: Any, rules: RuleSet | None, burned_seen: bool, verify: bool, key: bytes | None,
                progress: Progress | None = None) -> tuple[str, dict[Staker, Tally], int, int]:
-    """One log (a path or lines) read and tallied; picklable, for any executor."""
-    reader = LogReader(log, rules, key=key, replay=verify)
+    """One log (a path or lines; or a game's logs, a tuple of paths in the order of its
+    chain, ``_Game``) read and tallied; picklable, for any executor."""
+    reader = _Game(log, rules, key, verify) if isinstance(log, tuple) else LogReader(log, rules, key=key,
+                                                                                       replay=verify)
     tally: Reader | None = None
     try:
         told = 0
@@ -122,7 +126,9 @@ def _tally_log(log: Any, rules: RuleSet | None, burned_seen: bool, verify: bool,
                 told = tally.records
         report = reader.report()
         if not report.ok:
-            raise ValueError(f"{log if isinstance(log, str | os.PathLike) else 'the log'}: {report}")
+            where = reader.where() if isinstance(reader, _Game) else os.fspath(log) if isinstance(
+                log, str | os.PathLike) else "the log"
+            raise ValueError(f"{where}: {report}")
         assert tally is not None and reader.rules is not None
         if progress is not None and tally.records > told:
             progress(tally.records - told)
@@ -130,6 +136,156 @@ def _tally_log(log: Any, rules: RuleSet | None, burned_seen: bool, verify: bool,
     finally:
         if tally is not None:
             tally.close()
+
+
+class _Game(LogReader):
+    """A game's logs read as one log: each file's lines after the one before's (its first
+    record goes on from that one's last: ``_games``), checked across the files as within
+    one, and numbered within their file."""
+
+    def __init__(self, paths: tuple[Any, ...], rules: RuleSet | None, key: bytes | None, replay: bool) -> None:
+        super().__init__(paths[0], rules, key=key, replay=replay)
+        self.paths = paths
+        self.at = 0  # the file being read
+
+    def _lines(self) -> Iterator[tuple[int, Any]]:
+        for at, path in enumerate(self.paths):
+            self.at, self._log = at, path
+            yield from super()._lines()
+
+    def where(self) -> str:
+        """The file being read (the one a bad line is in), and the one it goes on from."""
+        path = os.fspath(self.paths[self.at])
+        return f"{path} (going on from {os.fspath(self.paths[self.at - 1])})" if self.at else path
+
+
+class _Ends:
+    """A log file's first and last records, read before the log is (``_games``): each None
+    where it is not a record (then the log is bad, and reading it says why)."""
+
+    def __init__(self, path: Any) -> None:
+        self.name = os.fspath(path)
+        with open(path, "rb") as handle:
+            info = os.fstat(handle.fileno())
+            if not stat.S_ISREG(info.st_mode):
+                raise ValueError(f"{self.name}: not a regular file; several logs are read from files (a pipe is "
+                                 f"read once: give it alone, or as a file)")
+            self.first = _record(handle.readline(MAX_RECORD_BYTES + 2))
+            self.last = _record(_last_line(handle, info.st_size))
+
+    @property
+    def starts(self) -> bool:
+        """The log starts its game (its first record is round 1)."""
+        assert self.first is not None
+        return self.first.prev == ZERO_HASH
+
+    @property
+    def anchor(self) -> str:
+        """Where the log starts in its game: the hash of its first record where it is the
+        game's first, else of the record it goes on from (its ``prev``)."""
+        assert self.first is not None
+        return self.first.hash if self.starts else self.first.prev
+
+    @property
+    def tail(self) -> str:
+        """The hash of the log's last record."""
+        assert self.last is not None
+        return self.last.hash
+
+    @property
+    def seed(self) -> tuple[str, int] | None:
+        """The rules and seed its rounds are dealt from, if a seed."""
+        assert self.first is not None
+        return None if self.first.seed is None else (self.first.rules_digest, self.first.seed)
+
+    @property
+    def rounds(self) -> tuple[int, int]:
+        """Its first and last rounds."""
+        assert self.first is not None and self.last is not None
+        return self.first.round, self.last.round
+
+
+def _record(line: bytes | None) -> RoundRecord | None:
+    if line is None:
+        return None
+    try:
+        return RoundRecord.from_json(line.removesuffix(b"\n").removesuffix(b"\r"))
+    except (ValueError, TypeError):
+        return None
+
+
+def _last_line(handle: Any, size: int) -> bytes | None:
+    """A file's last line, as a log's lines are read (without its ``\n``); None where
+    it is longer than a record may be."""
+    block = 1 << 16
+    while True:
+        start = max(0, size - block)
+        handle.seek(start)
+        tail = handle.read(size - start)
+        body = tail.removesuffix(b"\n")
+        cut = body.rfind(b"\n")
+        if cut >= 0 or start == 0:
+            return body[cut + 1:]
+        if block > MAX_RECORD_BYTES:
+            return None
+        block *= 4
+
+
+def _games(paths: Sequence[Any], rules: RuleSet | None, key: bytes | None) -> list[tuple[Any, ...]]:
+    """Several log files as games: each game's files in the order of its chain (a file
+    whose first record's ``prev`` is another's last record's hash goes on from it), the
+    games in the order of their first files. A game is counted once: two files that hold
+    a round of the same game (the same file twice, a copy, a log and a longer one, two
+    logs going on from the same record, two games dealt from one seed) are refused,
+    naming both and the rounds; so is a file that starts within a game and goes on from
+    none of the files given."""
+    ends = [_Ends(path) for path in paths]
+    for path, e in zip(paths, ends, strict=True):
+        if e.first is None or e.last is None:  # (a bad log: why, as verify says it)
+            start = None if e.first is None or e.first.prev == ZERO_HASH else e.first.prev
+            raise ValueError(f"{e.name}: {verify_log(path, rules, key=key, replay=False, start_prev=start)}")
+
+    def overlap(i: int, j: int) -> ValueError:
+        (a, b), (c, d) = ends[i].rounds, ends[j].rounds
+        lo, hi = max(a, c), min(b, d)
+        rounds = f"round {lo}" if lo == hi else f"rounds {lo}-{hi}"
+        both = f"{ends[i].name}, given twice," if ends[i].name == ends[j].name else \
+            f"{ends[i].name} and {ends[j].name} both"
+        return ValueError(f"{both} hold {rounds} of one game: each round of a game is counted once (give each "
+                          f"log once, and no log another holds)")
+
+    for same in (lambda e: (e.starts, e.anchor), lambda e: e.tail):  # from the same record, or to the same one
+        seen: dict[Any, int] = {}
+        for i, e in enumerate(ends):
+            j = seen.setdefault(same(e), i)
+            if j != i:
+                raise overlap(j, i)
+    seeded: dict[tuple[str, int], list[int]] = defaultdict(list)  # a seed deals the same cards, whatever the bets
+    for i, e in enumerate(ends):
+        if e.seed is not None:
+            seeded[e.seed].append(i)
+    for group in seeded.values():
+        group.sort(key=lambda i: ends[i].rounds)
+        reach = group[0]  # the file reaching furthest so far
+        for i in group[1:]:
+            if ends[i].rounds[0] <= ends[reach].rounds[1]:
+                raise overlap(reach, i)
+            reach = i
+    after = {e.anchor: i for i, e in enumerate(ends) if not e.starts}  # each file going on from another's last
+    games: list[tuple[Any, ...]] = []
+    placed: set[int] = set()
+    for i, e in enumerate(ends):
+        if e.starts:
+            chain = [i]
+            while (following := after.get(ends[chain[-1]].tail)) is not None and following not in chain:
+                chain.append(following)
+            placed.update(chain)
+            games.append(tuple(paths[k] for k in chain))
+    for i, e in enumerate(ends):
+        if i not in placed:
+            raise ValueError(f"{e.name}: its first record, round {e.rounds[0]}, goes on from none of the logs "
+                             f"given (a log starts its game at round 1, or goes on from another log's last record)")
+    return games
 
 
 def _second_core() -> bool:
@@ -323,9 +479,15 @@ def detect(
 ) -> Detection:
     """Test every player of a log for stakes that follow the shoe (see the module's doc).
 
-    :param records: the ``RoundRecord`` objects of one game in order, a log's path (or a
-        binary file: ``sys.stdin.buffer``), or a list of paths (several logs: each read on
-        its own, the players' sums added).
+    :param records: the ``RoundRecord`` objects of one game in order (each record going
+        on from the one before), a log's path (or a binary file: ``sys.stdin.buffer``), or
+        a list of paths of log files (several logs: each game read on its own, the
+        players' sums added). A game is counted once: logs are known by their records'
+        hash chain (the first record's, the last's, the one each goes on from) and seed,
+        and two that hold the same round of a game (a log given twice, a copy, a log and a
+        longer one) are refused, naming both and the rounds. A log that goes on from
+        another given (its first record's ``prev`` is that one's last record's hash) is
+        read with it as one game, in whatever order the two are given.
     :param rules: the rules played under (a ``RuleSet`` or a preset's name); None: the
         preset the records name.
     :param alpha: the family-wise error rate of ``flagged`` (Holm's correction).
@@ -362,6 +524,7 @@ def detect(
                                                    progress)
         return _results(name, float(alpha), tallies, count, skipped)
     reader: Reader | None = None
+    last = ""
     for record in given:  # the caller's own records, in order: read as they are
         if not isinstance(record, RoundRecord):
             raise TypeError(f"records: a log holds RoundRecords, not {type(record).__name__}")
@@ -370,6 +533,10 @@ def detect(
         elif record.rules != reader.rules.name:
             raise ValueError(f"records: round {record.round} was played under {record.rules!r}, not "
                              f"{reader.rules.name!r}")
+        elif record.prev != last:
+            raise ValueError(f"records: round {record.round} does not go on from the record before it (its prev "
+                             f"is not that record's hash): give one game's records in order, each once")
+        last = record.hash
         reader.feed(record)
         if progress is not None and reader.records % 1000 == 0:
             progress(1000)
@@ -426,7 +593,9 @@ def _many(paths: list[Any], rules: RuleSet | None, alpha: float, burned_seen: bo
             counts[1] += skipped
             counts[2] += 1
 
-    tasks = ((index, path, rules, burned_seen, verify, key) for index, path in enumerate(paths))
+    games = _games(paths, rules, key)
+    tasks = ((index, game if len(game) > 1 else game[0], rules, burned_seen, verify, key)
+             for index, game in enumerate(games))
     if executor is None and window == 1:
         for task in tasks:
             absorb(_numbered(*task))
