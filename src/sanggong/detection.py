@@ -10,7 +10,11 @@ and tests each player for stakes that follow the shoe, long before results could
 any stake carried into the round (which the player could not withdraw). A record by player
 names each stake's player; a record of bets alone reads as one anonymous player per
 position (``"position 3"``: its Win, Tie and other bets on that hand) and one for the
-table's bets (``"table"``: Odd, Even, Point, the banker's Three Faces and Pair Plus).
+table's bets (``"table"``: Odd, Even, Point, the banker's Three Faces and Pair Plus). A
+staker is its kind and its id together (``PlayerStats.kind``: ``"player"``, ``"position"``
+or ``"table"``), so a player is never an anonymous staker, whatever the player's id reads
+as. Each game is counted once: several logs are known by their hash chain and seed, and
+two that hold the same round are refused (``detect``'s ``records``).
 Seen cards are every hand of the earlier rounds of the shoe (shown at settlement);
 burned cards, and the cards of a void round, stay unseen unless ``burned_seen``. A log
 that starts within a shoe is read from the next shoe's first round (the earlier cards of

@@ -212,7 +212,11 @@ def add_detect(commands: Commands) -> None:
             "the exact EV of each stake at the moment it was placed (from the cards seen so far in the "
             "shoe) with the same bets' fresh-shoe EV; a one-sided test, valid for stakes that vary, flags "
             "the players whose stakes follow the shoe (Holm-corrected at --alpha over the players). A log "
-            "of bets alone reads as one anonymous player per position and one for the table's bets."
+            "of bets alone reads as one anonymous player per position and one for the table's bets (kind "
+            "'position' or 'table', never a player's, whatever a player's id reads as). Several logs are "
+            "added up, each game once: a log given twice, or one that another holds (a copy, a longer log "
+            "of the game), is refused, naming both and the rounds; a log that goes on from another's last "
+            "record is read with it as one game, in either order."
         ),
         epilog="example: sanggong detect table.jsonl --alpha 0.001 --plot flagged.png",
         parents=[table(rules="the preset (default: the one its records name)",
@@ -224,5 +228,6 @@ def add_detect(commands: Commands) -> None:
                            '"baseline_ev", "z", "p_value", "expected_gain_per_100", "flagged"}]}')],
     )
     dt.add_argument("logs", nargs="+", metavar="LOG",
-                    help="a log: one JSON record per line (several: one table's; -: standard input)")
+                    help="a log: one JSON record per line (several: one table's files, each game once; -: standard "
+                         "input, alone)")
     dt.set_defaults(run=_cmd_detect, decks=None, positions=None)
