@@ -9,6 +9,7 @@ import json
 import os
 import tempfile
 from collections import Counter
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -247,7 +248,7 @@ def test_split_logs_read_as_the_whole_and_a_round_twice_is_refused(cuts: list[in
     bounds = [0, *sorted(cuts), 40]
     with tempfile.TemporaryDirectory() as folder:
         paths = [_log(Path(folder), f"part{k}.jsonl", records[x:y]) for k, (x, y) in
-                 enumerate(zip(bounds, bounds[1:], strict=False))]
+                 enumerate(pairwise(bounds))]
         random.shuffle(paths)
         assert detect(paths, SMALL) == whole
         start = max(x for x in bounds[:-1] if x <= a)

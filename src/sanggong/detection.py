@@ -163,50 +163,46 @@ class _Game(LogReader):
         return f"{path} (going on from {os.fspath(self.paths[self.at - 1])})" if self.at else path
 
 
+@dataclass(frozen=True)
 class _Ends:
-    """A log file's first and last records, read before the log is (``_games``): each None
-    where it is not a record (then the log is bad, and reading it says why)."""
+    """Where a log file is in its game, from its first and last records, read before the
+    log is (``_games``; picklable: read where the logs are, on an executor's workers).
 
-    def __init__(self, path: Any) -> None:
-        self.name = os.fspath(path)
-        with open(path, "rb") as handle:
-            info = os.fstat(handle.fileno())
-            if not stat.S_ISREG(info.st_mode):
-                raise ValueError(f"{self.name}: not a regular file; several logs are read from files (a pipe is "
-                                 f"read once: give it alone, or as a file)")
-            self.first = _record(handle.readline(MAX_RECORD_BYTES + 2))
-            self.last = _record(_last_line(handle, info.st_size))
+    :ivar name: the file.
+    :ivar starts: its first record is its game's first (round 1).
+    :ivar anchor: the hash of its first record where it is the game's first, else of the
+        record it goes on from (its ``prev``): two logs with the same anchor (and
+        ``starts``) hold the same rounds.
+    :ivar tail: the hash of its last record (a log goes on from it).
+    :ivar seed: the rules' digest and the seed its rounds are dealt from, if a seed.
+    :ivar rounds: its first and last rounds.
+    """
 
-    @property
-    def starts(self) -> bool:
-        """The log starts its game (its first record is round 1)."""
-        assert self.first is not None
-        return self.first.prev == ZERO_HASH
+    name: str
+    starts: bool
+    anchor: str
+    tail: str
+    seed: tuple[str | None, int] | None
+    rounds: tuple[int, int]
 
-    @property
-    def anchor(self) -> str:
-        """Where the log starts in its game: the hash of its first record where it is the
-        game's first, else of the record it goes on from (its ``prev``)."""
-        assert self.first is not None
-        return self.first.hash if self.starts else self.first.prev
 
-    @property
-    def tail(self) -> str:
-        """The hash of the log's last record."""
-        assert self.last is not None
-        return self.last.hash
-
-    @property
-    def seed(self) -> tuple[str, int] | None:
-        """The rules and seed its rounds are dealt from, if a seed."""
-        assert self.first is not None
-        return None if self.first.seed is None else (self.first.rules_digest, self.first.seed)
-
-    @property
-    def rounds(self) -> tuple[int, int]:
-        """Its first and last rounds."""
-        assert self.first is not None and self.last is not None
-        return self.first.round, self.last.round
+def _ends(index: int, path: Any, rules: RuleSet | None, key: bytes | None) -> tuple[int, _Ends]:
+    """A log file's ``_Ends``, and its place in the list; a file that is not a log (its
+    first or last line not a record) raises ValueError, saying why as ``verify_log`` does."""
+    name = os.fspath(path)
+    with open(path, "rb") as handle:
+        info = os.fstat(handle.fileno())
+        if not stat.S_ISREG(info.st_mode):
+            raise ValueError(f"{name}: not a regular file; several logs are read from files (a pipe is read "
+                             f"once: give it alone, or as a file)")
+        first = _record(handle.readline(MAX_RECORD_BYTES + 2))
+        last = _record(_last_line(handle, info.st_size))
+    if first is None or last is None:  # (a bad log: why, as verify says it)
+        start = None if first is None or first.prev == ZERO_HASH else first.prev
+        raise ValueError(f"{name}: {verify_log(path, rules, key=key, replay=False, start_prev=start)}")
+    starts = first.prev == ZERO_HASH
+    return index, _Ends(name, starts, first.hash if starts else first.prev, last.hash,
+                        None if first.seed is None else (first.rules_digest, first.seed), (first.round, last.round))
 
 
 def _record(line: bytes | None) -> RoundRecord | None:
@@ -225,7 +221,7 @@ def _last_line(handle: Any, size: int) -> bytes | None:
     while True:
         start = max(0, size - block)
         handle.seek(start)
-        tail = handle.read(size - start)
+        tail: bytes = handle.read(size - start)
         body = tail.removesuffix(b"\n")
         cut = body.rfind(b"\n")
         if cut >= 0 or start == 0:
@@ -235,7 +231,7 @@ def _last_line(handle: Any, size: int) -> bytes | None:
         block *= 4
 
 
-def _games(paths: Sequence[Any], rules: RuleSet | None, key: bytes | None) -> list[tuple[Any, ...]]:
+def _games(paths: Sequence[Any], ends: Sequence[_Ends]) -> list[tuple[Any, ...]]:
     """Several log files as games: each game's files in the order of its chain (a file
     whose first record's ``prev`` is another's last record's hash goes on from it), the
     games in the order of their first files. A game is counted once: two files that hold
@@ -243,12 +239,6 @@ def _games(paths: Sequence[Any], rules: RuleSet | None, key: bytes | None) -> li
     logs going on from the same record, two games dealt from one seed) are refused,
     naming both and the rounds; so is a file that starts within a game and goes on from
     none of the files given."""
-    ends = [_Ends(path) for path in paths]
-    for path, e in zip(paths, ends, strict=True):
-        if e.first is None or e.last is None:  # (a bad log: why, as verify says it)
-            start = None if e.first is None or e.first.prev == ZERO_HASH else e.first.prev
-            raise ValueError(f"{e.name}: {verify_log(path, rules, key=key, replay=False, start_prev=start)}")
-
     def overlap(i: int, j: int) -> ValueError:
         (a, b), (c, d) = ends[i].rounds, ends[j].rounds
         lo, hi = max(a, c), min(b, d)
@@ -264,7 +254,8 @@ def _games(paths: Sequence[Any], rules: RuleSet | None, key: bytes | None) -> li
             j = seen.setdefault(same(e), i)
             if j != i:
                 raise overlap(j, i)
-    seeded: dict[tuple[str, int], list[int]] = defaultdict(list)  # a seed deals the same cards, whatever the bets
+    seeded: dict[tuple[str | None, int], list[int]] = defaultdict(list)  # (a seed deals the same cards, whatever
+    # the bets: two games of one seed are one game's cards twice)
     for i, e in enumerate(ends):
         if e.seed is not None:
             seeded[e.seed].append(i)
@@ -281,9 +272,10 @@ def _games(paths: Sequence[Any], rules: RuleSet | None, key: bytes | None) -> li
     for i, e in enumerate(ends):
         if e.starts:
             chain = [i]
-            while (following := after.get(ends[chain[-1]].tail)) is not None and following not in chain:
+            while (following := after.get(ends[chain[-1]].tail)) is not None and following not in placed:
                 chain.append(following)
-            placed.update(chain)
+                placed.add(following)
+            placed.add(i)
             games.append(tuple(paths[k] for k in chain))
     for i, e in enumerate(ends):
         if i not in placed:
@@ -597,7 +589,14 @@ def _many(paths: list[Any], rules: RuleSet | None, alpha: float, burned_seen: bo
             counts[1] += skipped
             counts[2] += 1
 
-    games = _games(paths, rules, key)
+    found: dict[int, _Ends] = {}  # each log's place in its game, read where the logs are read
+    peeks = ((index, path, rules, key) for index, path in enumerate(paths))
+    if executor is None:
+        for peek in peeks:
+            found.update([_ends(*peek)])
+    elif execute(peeks, _ends, executor, 2 * window, lambda pair: found.update([pair]), None):
+        raise KeyboardInterrupt
+    games = _games(paths, [found[i] for i in range(len(paths))])
     tasks = ((index, game if len(game) > 1 else game[0], rules, burned_seen, verify, key)
              for index, game in enumerate(games))
     if executor is None and window == 1:
