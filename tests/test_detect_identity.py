@@ -84,8 +84,11 @@ def test_a_staker_is_one_staker_whatever_its_id_reads_as(slips: list[dict[str, A
     expected = _expected_bets(records)
     assert Counter({p.key: p.bets for p in found.players}) == expected
     assert len(found.players) == len(expected) == len({p.key for p in found.players})
-    assert {p.key for p in found.players} == set(found.points) and all(
-        len(found.points[p.key]) == p.bets for p in found.players)
+    ids = Counter(p.id for p in found.players)  # a staker's name: its id, or (kind, id) where another has the id
+    assert list(found) == [p.id if ids[p.id] == 1 else p.key for p in found.players] and len(found) == len(expected)
+    assert set(found.points) == set(found) and all(found[p.key] is found[name] is p
+                                                   for name, p in zip(found, found.players, strict=True))
+    assert all(len(found.points[p.key]) == p.bets for p in found.players)
     back = {("player", v): ("player", k) for k, v in safe.items()}
     for p in plain.players:
         twin = found[back.get(p.key, p.key)]
@@ -109,8 +112,12 @@ def test_a_player_called_table_is_not_the_table(tmp_path: Path, capsys: pytest.C
     assert found["player", "table"].bets == expected["player", "table"] > 0
     assert found["table", "table"].bets == expected["table", "table"] > 0
     assert found["position 1"] is found["position", "position 1"]
+    assert set(found) == set(found.points) == {("player", "table"), "position 1", ("table", "table")}
+    assert "table" not in found and ("player", "table") in found and "position 1" in found
     with pytest.raises(KeyError, match="more than one"):
         found["table"]
+    with pytest.raises(KeyError, match="more than one"):
+        found.points["table"]
     with pytest.raises(KeyError):
         found["player", "position 1"]
     data = found.to_dict()["players"]

@@ -6,7 +6,7 @@ and their stakes tallied (``tally_stakes``)."""
 from __future__ import annotations
 
 import math
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Iterable, Iterator, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -24,7 +24,7 @@ from .cards import Card
 from .records import RoundRecord, stakes_of
 from .rules import RuleSet, offered_bets
 
-__all__ = ["BATCH_ROUNDS", "MAX_POINTS", "Points", "Reader", "Staker", "Tally", "divided", "find"]
+__all__ = ["BATCH_ROUNDS", "MAX_POINTS", "Names", "Points", "Reader", "Staker", "Tally", "divided"]
 
 MAX_POINTS = 100_000
 """The (EV, stake) points kept per player for the plot (the first ones)."""
@@ -76,36 +76,46 @@ def anonymous(rules: RuleSet, bet: str) -> Staker:
         ("table", "table")
 
 
-def find(stakers: Iterable[Staker], wanted: object) -> Staker:
-    """The staker ``wanted`` names among ``stakers``: a ``(kind, id)`` pair, or an id alone
-    where one staker has it (a player and an anonymous staker may share one: then the pair
-    is needed). KeyError where none (or more than one) is."""
-    if type(wanted) is tuple and len(wanted) == 2 and all(type(x) is str for x in wanted):
-        if wanted in set(stakers):
-            return (wanted[0], wanted[1])
+class Names:
+    """Stakers by name: a staker's name is its id, or its ``(kind, id)`` where another
+    staker has the same id (a player called ``"table"`` and the anonymous table); a pair
+    names its staker either way. What ``Detection`` and ``Detection.points`` are keyed by."""
+
+    def __init__(self, stakers: Iterable[Staker]) -> None:
+        order = list(stakers)
+        count = Counter(i for _, i in order)
+        self.shared = {i for i, n in count.items() if n > 1}  # the ids of more than one staker
+        self.by_name: dict[Staker | str, Staker] = {s if s[1] in self.shared else s[1]: s for s in order}
+
+    def find(self, wanted: object) -> Staker:
+        """The staker ``wanted`` names; KeyError where none (or more than one) is."""
+        if type(wanted) is tuple and len(wanted) == 2 and all(type(x) is str for x in wanted):
+            found = self.by_name.get(wanted if wanted[1] in self.shared else wanted[1])
+            if found == wanted:
+                return found
+        elif type(wanted) is str:
+            if wanted in self.shared:
+                stakers = sorted(s for s in self.by_name.values() if s[1] == wanted)
+                raise KeyError(f"{wanted!r} is the id of more than one staker ({', '.join(map(repr, stakers))}): "
+                               f"name one by its (kind, id)")
+            found = self.by_name.get(wanted)
+            if found is not None:
+                return found
         raise KeyError(wanted)
-    if type(wanted) is not str:
-        raise KeyError(wanted)
-    found = [s for s in stakers if s[1] == wanted]
-    if len(found) == 1:
-        return found[0]
-    if not found:
-        raise KeyError(wanted)
-    raise KeyError(f"{wanted!r} is the id of more than one staker ({', '.join(map(repr, sorted(found)))}): "
-                   f"name one by its (kind, id)")
 
 
 class Points(Mapping[Staker | str, tuple[tuple[float, float], ...]]):
-    """Each staker's (EV, stake) points, made into tuples when first read (``Detection.points``):
-    by ``(kind, id)``, or by an id that one staker has (``find``)."""
+    """Each staker's (EV, stake) points, made into tuples when first read (``Detection.points``),
+    by its name (``Names``)."""
 
     def __init__(self, pieces: Mapping[Staker, list[tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]]]
                  ) -> None:
         self._pieces = dict(pieces)
+        self._names = Names(self._pieces)
         self._made: dict[Staker, tuple[tuple[float, float], ...]] = {}
 
     def __getitem__(self, wanted: Staker | str) -> tuple[tuple[float, float], ...]:
-        player = find(self._pieces, wanted)
+        player = self._names.find(wanted)
         found = self._made.get(player)
         if found is None:
             pieces = self._pieces[player]
@@ -115,7 +125,7 @@ class Points(Mapping[Staker | str, tuple[tuple[float, float], ...]]):
         return found
 
     def __iter__(self) -> Iterator[Staker | str]:
-        return iter(self._pieces)
+        return iter(self._names.by_name)
 
     def __len__(self) -> int:
         return len(self._pieces)

@@ -61,6 +61,7 @@ threads before it returns).
 
 from __future__ import annotations
 
+import functools
 import io
 import math
 import os
@@ -75,7 +76,7 @@ from ._checks import flag
 from ._parallel import check_executor, check_progress, execute
 from ._parallel import workers as workers_of
 from ._presentation import html_table, pandas, percent
-from ._stakes import PLAYER, Points, Reader, Staker, Tally, find
+from ._stakes import PLAYER, Names, Points, Reader, Staker, Tally
 from .limits import MAX_RECORD_BYTES
 from .records import ZERO_HASH, RoundRecord
 from .rules import RuleSet, as_rules
@@ -347,12 +348,13 @@ class PlayerStats:
 
 
 @dataclass(frozen=True)
-class Detection:
-    """What ``detect`` found: every player, the most suspect first (by p-value).
-
-    ``found["ann"]`` is the staker whose id is ``"ann"``; where a player and an anonymous
-    staker share an id (a player called ``"table"``), name one by its ``(kind, id)``:
-    ``found["player", "table"]``, ``found["table", "table"]``. ``points`` is read alike.
+class Detection(Mapping[str | Staker, PlayerStats]):
+    """What ``detect`` found: every player, the most suspect first (by p-value). It is a
+    read-only mapping of each staker's name to its :class:`PlayerStats`, in the order of
+    ``players``: its id (``found["ann"]``), or its ``(kind, id)`` where a player and an
+    anonymous staker share the id (a player called ``"table"``: ``found["player",
+    "table"]``, ``found["table", "table"]``; a pair names a staker either way). Equality
+    is the dataclass's; ``points`` is keyed alike.
     """
 
     rules: str
@@ -368,8 +370,21 @@ class Detection:
         return tuple(p for p in self.players if p.flagged)
 
     def __getitem__(self, player: str | Staker) -> PlayerStats:
-        wanted = find([p.key for p in self.players], player)
-        return next(p for p in self.players if p.key == wanted)
+        return self._by_key[self._names.find(player)]
+
+    def __iter__(self) -> Iterator[str | Staker]:
+        return iter(self._names.by_name)
+
+    def __len__(self) -> int:
+        return len(self.players)
+
+    @functools.cached_property
+    def _names(self) -> Names:
+        return Names(p.key for p in self.players)
+
+    @functools.cached_property
+    def _by_key(self) -> dict[Staker, PlayerStats]:
+        return {p.key: p for p in self.players}
 
     def to_dict(self) -> dict[str, Any]:
         """``{"rules", "alpha", "records", "skipped", "players": [...]}``: strict JSON."""
@@ -398,7 +413,7 @@ class Detection:
     def plot(self, path: str | os.PathLike[str], players: Iterable[str | Staker] | None = None) -> None:
         """Each flagged player's (or ``players``': ids or ``(kind, id)``) stakes against the
         bet's EV at the moment of betting, saved to ``path`` (matplotlib: the ``plot`` extra);
-        an anonymous staker's label says so."""
+        an anonymous staker's label says so. KeyError for a player the report does not hold."""
         import matplotlib
 
         matplotlib.use("Agg")
