@@ -225,6 +225,15 @@ def test_a_log_going_on_from_none_given_is_refused(tmp_path: Path) -> None:
     assert detect([_log(tmp_path, "end.jsonl", records[8:]), start], SMALL) == detect(records, SMALL)
 
 
+def test_a_pipe_among_several_logs_is_refused_unopened(tmp_path: Path) -> None:
+    """Each of several logs is read twice (its ends, then its lines): a pipe cannot be, and
+    opening one would wait for a writer."""
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    with pytest.raises(ValueError, match="pipe: not a regular file"):
+        detect([_log(tmp_path, "log.jsonl", _records(rounds=5)), pipe], SMALL)
+
+
 def test_records_given_twice_or_out_of_order_are_refused() -> None:
     records = _records(rounds=20)
     for bad in (records + records, records[:5] + records[6:], records[:10] + records[3:], records[::-1]):

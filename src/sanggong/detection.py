@@ -191,11 +191,11 @@ def _ends(index: int, path: Any, rules: RuleSet | None, key: bytes | None) -> tu
     """A log file's ``_Ends``, and its place in the list; a file that is not a log (its
     first or last line not a record) raises ValueError, saying why as ``verify_log`` does."""
     name = os.fspath(path)
+    if not stat.S_ISREG(os.stat(path).st_mode):  # (before opening it: a pipe's opening waits for a writer)
+        raise ValueError(f"{name}: not a regular file; several logs are read from files (a pipe is read once: "
+                         f"give it alone, or as a file)")
     with open(path, "rb") as handle:
         info = os.fstat(handle.fileno())
-        if not stat.S_ISREG(info.st_mode):
-            raise ValueError(f"{name}: not a regular file; several logs are read from files (a pipe is read "
-                             f"once: give it alone, or as a file)")
         first = _record(handle.readline(MAX_RECORD_BYTES + 2))
         last = _record(_last_line(handle, info.st_size))
     if first is None or last is None:  # (a bad log: why, as verify says it)
@@ -240,14 +240,14 @@ def _games(paths: Sequence[Any], ends: Sequence[_Ends]) -> list[tuple[Any, ...]]
     logs going on from the same record, two games dealt from one seed) are refused,
     naming both and the rounds; so is a file that starts within a game and goes on from
     none of the files given."""
-    def overlap(i: int, j: int) -> ValueError:
+    def overlap(i: int, j: int, why: str = "") -> ValueError:
         (a, b), (c, d) = ends[i].rounds, ends[j].rounds
         lo, hi = max(a, c), min(b, d)
         rounds = f"round {lo}" if lo == hi else f"rounds {lo}-{hi}"
         both = f"{ends[i].name}, given twice," if ends[i].name == ends[j].name else \
             f"{ends[i].name} and {ends[j].name} both"
-        return ValueError(f"{both} hold {rounds} of one game: each round of a game is counted once (give each "
-                          f"log once, and no log another holds)")
+        return ValueError(f"{both} hold {rounds} of one game{why}: each round of a game is counted once (give "
+                          f"each log once, and no log another holds)")
 
     for same in (lambda e: (e.starts, e.anchor), lambda e: e.tail):  # from the same record, or to the same one
         seen: dict[Any, int] = {}
@@ -265,7 +265,7 @@ def _games(paths: Sequence[Any], ends: Sequence[_Ends]) -> list[tuple[Any, ...]]
         reach = group[0]  # the file reaching furthest so far
         for i in group[1:]:
             if ends[i].rounds[0] <= ends[reach].rounds[1]:
-                raise overlap(reach, i)
+                raise overlap(reach, i, " (dealt from one seed)")
             reach = i
     after = {e.anchor: i for i, e in enumerate(ends) if not e.starts}  # each file going on from another's last
     games: list[tuple[Any, ...]] = []
