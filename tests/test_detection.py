@@ -226,7 +226,8 @@ def test_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     assert out.startswith("rules: macau, 80 records, 1 player") and "ann" in out
     data = json.loads(run(["detect", str(path), "--json"], capsys))
     assert set(data) >= {"rules", "alpha", "players"} and data["players"][0]["id"] == "ann"
-    assert set(data["players"][0]) == {"id", "rounds", "bets", "units", "mean_ev", "baseline_ev", "z", "p_value",
+    assert data["players"][0]["kind"] == "player"
+    assert set(data["players"][0]) == {"id", "kind", "rounds", "bets", "units", "mean_ev", "baseline_ev", "z", "p_value",
                                        "expected_gain_per_100", "flagged"}
     fails(["detect", str(path), "--alpha", "2"], "--alpha 2.0", capsys)
     fails(["detect", str(tmp_path / "missing.jsonl")], "missing.jsonl", capsys)

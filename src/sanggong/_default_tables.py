@@ -35,9 +35,9 @@ def default_triples() -> tuple[npt.NDArray[np.intp], npt.NDArray[np.int64], Trip
     """
     if _impl.kernels.IMPLEMENTATION != "cython":
         return None
-    from . import _core
+    from ._core import default_tables  # (the compiled core: loaded already, as the kernels in use)
 
-    state_bytes, hand_bytes = _core.default_tables()
+    state_bytes, hand_bytes = default_tables()
     state = np.frombuffer(state_bytes, dtype=np.uint16).astype(np.intp)  # a pair's state x 52
     hand = np.frombuffer(hand_bytes, dtype=np.uint8)  # class | pair plus << 5, by state x 52 + the third card
     cards = np.arange(52, dtype=np.intp)

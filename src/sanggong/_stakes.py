@@ -6,8 +6,8 @@ and their stakes tallied (``tally_stakes``)."""
 from __future__ import annotations
 
 import math
-from collections import deque
-from collections.abc import Iterator, Mapping
+from collections import Counter, deque
+from collections.abc import Iterable, Iterator, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -18,13 +18,14 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _impl
+from ._presentation import missing
 from ._spec import ON_HAND
 from .analysis import composition
 from .cards import Card
 from .records import RoundRecord, stakes_of
 from .rules import RuleSet, offered_bets
 
-__all__ = ["BATCH_ROUNDS", "MAX_POINTS", "Points", "Reader", "Tally", "divided"]
+__all__ = ["BATCH_ROUNDS", "MAX_POINTS", "Names", "Points", "Reader", "Staker", "Tally", "divided"]
 
 MAX_POINTS = 100_000
 """The (EV, stake) points kept per player for the plot (the first ones)."""
@@ -60,14 +61,66 @@ class Tally:
             room -= len(evs)
 
 
-class Points(Mapping[str, tuple[tuple[float, float], ...]]):
-    """Each player's (EV, stake) points, made into tuples when first read (``Detection.points``)."""
+Staker = tuple[str, str]
+"""Who placed a stake, as ``(kind, id)``: ``("player", name)`` for a record's player, or an
+anonymous staker of a record of bets alone, ``("position", "position <p>")`` (a position's
+bets) or ``("table", "table")`` (the table's). A player is so never an anonymous staker,
+whatever the player's name reads as: they are told apart by the kind, not the spelling."""
 
-    def __init__(self, pieces: Mapping[str, list[tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]]]) -> None:
+PLAYER = "player"
+
+
+def anonymous(rules: RuleSet, bet: str) -> Staker:
+    """The anonymous staker of a bet of a record of bets alone: its position's, or the table's."""
+    spec = rules.bet(bet)
+    return ("position", f"position {spec.position}") if spec.kind in ON_HAND and spec.position > 0 else \
+        ("table", "table")
+
+
+class Names:
+    """Stakers by name: a staker's name is its id, or its ``(kind, id)`` where another
+    staker has the same id (a player called ``"table"`` and the anonymous table); a pair
+    names its staker either way. What ``Detection`` and ``Detection.points`` are keyed by."""
+
+    def __init__(self, stakers: Iterable[Staker]) -> None:
+        order = list(stakers)
+        count = Counter(i for _, i in order)
+        self.shared = {i for i, n in count.items() if n > 1}  # the ids of more than one staker
+        self.by_name: dict[Staker | str, Staker] = {s if s[1] in self.shared else s[1]: s for s in order}
+
+    def find(self, wanted: object) -> Staker:
+        """The staker ``wanted`` names; KeyError where none (or more than one) is, naming
+        the closest name held where none is."""
+        if isinstance(wanted, str):  # (a str subclass names what its characters name)
+            wanted = str.__str__(wanted)
+        if type(wanted) is tuple and len(wanted) == 2 and all(type(x) is str for x in wanted):
+            found = self.by_name.get(wanted if wanted[1] in self.shared else wanted[1])
+            if found == wanted:
+                return found
+        elif type(wanted) is str:
+            if wanted in self.shared:
+                stakers = sorted(s for s in self.by_name.values() if s[1] == wanted)
+                raise KeyError(f"{wanted!r} is the id of more than one staker ({', '.join(map(repr, stakers))}): "
+                               f"name one by its (kind, id)")
+            found = self.by_name.get(wanted)
+            if found is not None:
+                return found
+        names = [name if isinstance(name, str) else f"{name[0]}:{name[1]}" for name in self.by_name]
+        raise missing("staker", wanted, "detection", "its stakers", names)
+
+
+class Points(Mapping[Staker | str, tuple[tuple[float, float], ...]]):
+    """Each staker's (EV, stake) points, made into tuples when first read (``Detection.points``),
+    by its name (``Names``)."""
+
+    def __init__(self, pieces: Mapping[Staker, list[tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]]]
+                 ) -> None:
         self._pieces = dict(pieces)
-        self._made: dict[str, tuple[tuple[float, float], ...]] = {}
+        self._names = Names(self._pieces)
+        self._made: dict[Staker, tuple[tuple[float, float], ...]] = {}
 
-    def __getitem__(self, player: str) -> tuple[tuple[float, float], ...]:
+    def __getitem__(self, wanted: Staker | str) -> tuple[tuple[float, float], ...]:
+        player = self._names.find(wanted)
         found = self._made.get(player)
         if found is None:
             pieces = self._pieces[player]
@@ -76,17 +129,11 @@ class Points(Mapping[str, tuple[tuple[float, float], ...]]):
             found = self._made[player] = tuple(zip(evs.tolist(), stakes.tolist(), strict=True))
         return found
 
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._pieces)
+    def __iter__(self) -> Iterator[Staker | str]:
+        return iter(self._names.by_name)
 
     def __len__(self) -> int:
         return len(self._pieces)
-
-
-def anonymous(rules: RuleSet, bet: str) -> str:
-    """The anonymous player of a bet of a record of bets alone: its position's, or the table's."""
-    spec = rules.bet(bet)
-    return f"position {spec.position}" if spec.kind in ON_HAND and spec.position > 0 else "table"
 
 
 BATCH_ROUNDS = 4096  # rounds of ended shoes evaluated and tallied at once (numpy's calls paid once for them)
@@ -177,7 +224,7 @@ class Reader:
         self.staked_at = 0  # where this shoe's rounds with a stake begin in them
         self.carried: Mapping[str, Any] = {}
         self.decided: dict[tuple[int, int], tuple[Any, Any, int]] | None = {} if shared else None
-        self.set_ids: dict[tuple[tuple[str, str, float, bool], ...], int] = {}  # a decision set's id by its content
+        self.set_ids: dict[tuple[tuple[Staker, str, float, bool], ...], int] = {}  # a decision set's id by its content
         self.set_start = [0]  # set s's stakes: set_start[s] .. set_start[s + 1] - 1 of these lists
         self.stake_player: list[int] = []
         self.stake_bet: list[int] = []  # (the bet's column)
@@ -186,7 +233,7 @@ class Reader:
         self.table: tuple[npt.NDArray[Any], ...] = ()  # those lists as arrays, made for the sets there were
         self.set_players: list[frozenset[int]] = []
         self.set_bets: list[frozenset[str]] = []
-        self.player_of: dict[str, int] = {}  # the players and bets by their numbers in the sets' arrays
+        self.player_of: dict[Staker, int] = {}  # the stakers and bets by their numbers in the sets' arrays
         self.column_of: dict[str, int] = {}
         self.fresh_of: list[float] = []  # each column's fresh-shoe EV (NaN until a batch stakes the bet: every
         # shoe read begins in the log, so its first round's EVs are the fresh shoe's, the same floats as
@@ -225,12 +272,12 @@ class Reader:
                 return found_by_id[2]
         before = stakes_of(carried)
         out = []
-        placed: set[str] = set()
+        placed: set[Staker] = set()
         for (player, bet), stake in stakes_of(bets).items():
             new = self._units(stake) - self._units(before.get((player, bet), 0))
             if new <= 0:
                 continue  # only a carried stake: no decision this round
-            who = player if player is not None else anonymous(self.rules, bet)
+            who = (PLAYER, player) if player is not None else anonymous(self.rules, bet)
             out.append((who, bet, new, who not in placed))
             placed.add(who)
         made = tuple(out)
@@ -536,7 +583,7 @@ class Reader:
                     self.points[p].append((at_stake[mine], amount[place[mine]]))
                     self.room[p] -= len(mine)
 
-    def finish(self) -> dict[str, Tally]:
+    def finish(self) -> dict[Staker, Tally]:
         try:
             self._close_shoe()
             if self.pending:

@@ -10,7 +10,11 @@ and tests each player for stakes that follow the shoe, long before results could
 any stake carried into the round (which the player could not withdraw). A record by player
 names each stake's player; a record of bets alone reads as one anonymous player per
 position (``"position 3"``: its Win, Tie and other bets on that hand) and one for the
-table's bets (``"table"``: Odd, Even, Point, the banker's Three Faces and Pair Plus).
+table's bets (``"table"``: Odd, Even, Point, the banker's Three Faces and Pair Plus). A
+staker is its kind and its id together (``PlayerStats.kind``: ``"player"``, ``"position"``
+or ``"table"``), so a player is never an anonymous staker, whatever the player's id reads
+as. Each game is counted once: several logs are known by their hash chain and seed, and
+two that hold the same round are refused (``detect``'s ``records``).
 Seen cards are every hand of the earlier rounds of the shoe (shown at settlement);
 burned cards, and the cards of a void round, stay unseen unless ``burned_seen``. A log
 that starts within a shoe is read from the next shoe's first round (the earlier cards of
@@ -61,6 +65,7 @@ import functools
 import io
 import math
 import os
+import stat
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
@@ -70,11 +75,12 @@ from typing import TYPE_CHECKING, Any
 from ._checks import flag
 from ._parallel import check_executor, check_progress, execute
 from ._parallel import workers as workers_of
-from ._presentation import html_table, missing, pandas, percent
-from ._stakes import Points, Reader, Tally
-from .records import RoundRecord
+from ._presentation import html_table, pandas, percent
+from ._stakes import PLAYER, Names, Points, Reader, Staker, Tally
+from .limits import MAX_RECORD_BYTES
+from .records import ZERO_HASH, RoundRecord
 from .rules import RuleSet, as_rules
-from .verify import LogReader
+from .verify import LogReader, verify_log
 
 if TYPE_CHECKING:  # pandas is optional (the "frame" extra), and typed only with pandas-stubs
     from pandas import DataFrame  # type: ignore[import-not-found, import-untyped, unused-ignore]
@@ -107,9 +113,11 @@ def shoe_terms(evs: Sequence[Mapping[str, float]], stakes: Sequence[tuple[int, s
 
 
 def _tally_log(log: Any, rules: RuleSet | None, burned_seen: bool, verify: bool, key: bytes | None,
-               progress: Progress | None = None) -> tuple[str, dict[str, Tally], int, int]:
-    """One log (a path or lines) read and tallied; picklable, for any executor."""
-    reader = LogReader(log, rules, key=key, replay=verify)
+               progress: Progress | None = None) -> tuple[str, dict[Staker, Tally], int, int]:
+    """One log (a path or lines; or a game's logs, a tuple of paths in the order of its
+    chain, ``_Game``) read and tallied; picklable, for any executor."""
+    reader = _Game(log, rules, key, verify) if isinstance(log, tuple) else LogReader(log, rules, key=key,
+                                                                                       replay=verify)
     tally: Reader | None = None
     try:
         told = 0
@@ -123,7 +131,9 @@ def _tally_log(log: Any, rules: RuleSet | None, burned_seen: bool, verify: bool,
                 told = tally.records
         report = reader.report()
         if not report.ok:
-            raise ValueError(f"{log if isinstance(log, str | os.PathLike) else 'the log'}: {report}")
+            where = reader.where() if isinstance(reader, _Game) else os.fspath(log) if isinstance(
+                log, str | os.PathLike) else "the log"
+            raise ValueError(f"{where}: {report}")
         assert tally is not None and reader.rules is not None
         if progress is not None and tally.records > told:
             progress(tally.records - told)
@@ -131,6 +141,148 @@ def _tally_log(log: Any, rules: RuleSet | None, burned_seen: bool, verify: bool,
     finally:
         if tally is not None:
             tally.close()
+
+
+class _Game(LogReader):
+    """A game's logs read as one log: each file's lines after the one before's (its first
+    record goes on from that one's last: ``_games``), checked across the files as within
+    one, and numbered within their file."""
+
+    def __init__(self, paths: tuple[Any, ...], rules: RuleSet | None, key: bytes | None, replay: bool) -> None:
+        super().__init__(paths[0], rules, key=key, replay=replay)
+        self.paths = paths
+        self.at = 0  # the file being read
+
+    def _lines(self) -> Iterator[tuple[int, Any]]:
+        for at, path in enumerate(self.paths):
+            self.at, self._log = at, path
+            yield from super()._lines()
+
+    def where(self) -> str:
+        """The file being read (the one a bad line is in), and the one it goes on from."""
+        path = os.fspath(self.paths[self.at])
+        return f"{path} (going on from {os.fspath(self.paths[self.at - 1])})" if self.at else path
+
+
+@dataclass(frozen=True)
+class _Ends:
+    """Where a log file is in its game, from its first and last records, read before the
+    log is (``_games``; picklable: read where the logs are, on an executor's workers).
+
+    :ivar name: the file.
+    :ivar starts: its first record is its game's first (round 1).
+    :ivar anchor: the hash of its first record where it is the game's first, else of the
+        record it goes on from (its ``prev``): two logs with the same anchor (and
+        ``starts``) hold the same rounds.
+    :ivar tail: the hash of its last record (a log goes on from it).
+    :ivar seed: the rules' digest and the seed its rounds are dealt from, if a seed.
+    :ivar rounds: its first and last rounds.
+    """
+
+    name: str
+    starts: bool
+    anchor: str
+    tail: str
+    seed: tuple[str | None, int] | None
+    rounds: tuple[int, int]
+
+
+def _ends(index: int, path: Any, rules: RuleSet | None, key: bytes | None) -> tuple[int, _Ends]:
+    """A log file's ``_Ends``, and its place in the list; a file that is not a log (its
+    first or last line not a record) raises ValueError, saying why as ``verify_log`` does."""
+    name = os.fspath(path)
+    if not stat.S_ISREG(os.stat(path).st_mode):  # (before opening it: a pipe's opening waits for a writer)
+        raise ValueError(f"{name}: not a regular file; several logs are read from files (a pipe is read once: "
+                         f"give it alone, or as a file)")
+    with open(path, "rb") as handle:
+        info = os.fstat(handle.fileno())
+        first = _record(handle.readline(MAX_RECORD_BYTES + 2))
+        last = _record(_last_line(handle, info.st_size))
+    if first is None or last is None:  # (a bad log: why, as verify says it)
+        start = None if first is None or first.prev == ZERO_HASH else first.prev
+        raise ValueError(f"{name}: {verify_log(path, rules, key=key, replay=False, start_prev=start)}")
+    starts = first.prev == ZERO_HASH
+    return index, _Ends(name, starts, first.hash if starts else first.prev, last.hash,
+                        None if first.seed is None else (first.rules_digest, first.seed), (first.round, last.round))
+
+
+def _record(line: bytes | None) -> RoundRecord | None:
+    if line is None:
+        return None
+    try:
+        return RoundRecord.from_json(line.removesuffix(b"\n").removesuffix(b"\r"))
+    except (ValueError, TypeError):
+        return None
+
+
+def _last_line(handle: Any, size: int) -> bytes | None:
+    """A file's last line, as a log's lines are read (without its ``\n``); None where
+    it is longer than a record may be."""
+    block = 1 << 16
+    while True:
+        start = max(0, size - block)
+        handle.seek(start)
+        tail: bytes = handle.read(size - start)
+        body = tail.removesuffix(b"\n")
+        cut = body.rfind(b"\n")
+        if cut >= 0 or start == 0:
+            return body[cut + 1:]
+        if block > MAX_RECORD_BYTES:
+            return None
+        block *= 4
+
+
+def _games(paths: Sequence[Any], ends: Sequence[_Ends]) -> list[tuple[Any, ...]]:
+    """Several log files as games: each game's files in the order of its chain (a file
+    whose first record's ``prev`` is another's last record's hash goes on from it), the
+    games in the order of their first files. A game is counted once: two files that hold
+    a round of the same game (the same file twice, a copy, a log and a longer one, two
+    logs going on from the same record, two games dealt from one seed) are refused,
+    naming both and the rounds; so is a file that starts within a game and goes on from
+    none of the files given."""
+    def overlap(i: int, j: int, why: str = "") -> ValueError:
+        (a, b), (c, d) = ends[i].rounds, ends[j].rounds
+        lo, hi = max(a, c), min(b, d)
+        rounds = f"round {lo}" if lo == hi else f"rounds {lo}-{hi}"
+        both = f"{ends[i].name}, given twice," if ends[i].name == ends[j].name else \
+            f"{ends[i].name} and {ends[j].name} both"
+        return ValueError(f"{both} hold {rounds} of one game{why}: each round of a game is counted once (give "
+                          f"each log once, and no log another holds)")
+
+    for same in (lambda e: (e.starts, e.anchor), lambda e: e.tail):  # from the same record, or to the same one
+        seen: dict[Any, int] = {}
+        for i, e in enumerate(ends):
+            j = seen.setdefault(same(e), i)
+            if j != i:
+                raise overlap(j, i)
+    seeded: dict[tuple[str | None, int], list[int]] = defaultdict(list)  # (a seed deals the same cards, whatever
+    # the bets: two games of one seed are one game's cards twice)
+    for i, e in enumerate(ends):
+        if e.seed is not None:
+            seeded[e.seed].append(i)
+    for group in seeded.values():
+        group.sort(key=lambda i: ends[i].rounds)
+        reach = group[0]  # the file reaching furthest so far
+        for i in group[1:]:
+            if ends[i].rounds[0] <= ends[reach].rounds[1]:
+                raise overlap(reach, i, " (dealt from one seed)")
+            reach = i
+    after = {e.anchor: i for i, e in enumerate(ends) if not e.starts}  # each file going on from another's last
+    games: list[tuple[Any, ...]] = []
+    placed: set[int] = set()
+    for i, e in enumerate(ends):
+        if e.starts:
+            chain = [i]
+            while (following := after.get(ends[chain[-1]].tail)) is not None and following not in placed:
+                chain.append(following)
+                placed.add(following)
+            placed.add(i)
+            games.append(tuple(paths[k] for k in chain))
+    for i, e in enumerate(ends):
+        if i not in placed:
+            raise ValueError(f"{e.name}: its first record, round {e.rounds[0]}, goes on from none of the logs "
+                             f"given (a log starts its game at round 1, or goes on from another log's last record)")
+    return games
 
 
 def _second_core() -> bool:
@@ -147,8 +299,8 @@ def _second_core() -> bool:
 class PlayerStats:
     """One player's stakes against the shoe (see ``sanggong.detect``).
 
-    :ivar id: the player (a record's player, or ``"position <p>"`` / ``"table"`` for a
-        record of bets alone).
+    :ivar id: the player's id (a record's player), or an anonymous staker's
+        (``"position <p>"`` or ``"table"``, for a record of bets alone).
     :ivar rounds: rounds in which the player placed a stake.
     :ivar bets: stakes placed (a stake carried into a round is not one).
     :ivar units: the total staked, in minor units (a Decimal's in units of the rules'
@@ -161,6 +313,10 @@ class PlayerStats:
     :ivar expected_gain_per_100: units the player is expected to win per 100 rounds, from
         the exact EVs, over the rounds from the player's first stake to the last.
     :ivar flagged: the p-value passes Holm's correction at ``alpha`` over the players.
+    :ivar kind: ``"player"`` (a record's player), or the anonymous staker's: ``"position"``
+        or ``"table"``. A player and an anonymous staker are never one, whatever the
+        player's id reads as (a player may be called ``"table"``): ``(kind, id)`` names
+        each once (``key``).
     """
 
     id: str
@@ -173,52 +329,62 @@ class PlayerStats:
     p_value: float
     expected_gain_per_100: float
     flagged: bool
+    kind: str
+
+    @property
+    def key(self) -> tuple[str, str]:
+        """``(kind, id)``: the staker, told apart from any other."""
+        return (self.kind, self.id)
+
+    @property
+    def anonymous(self) -> bool:
+        """An anonymous staker of a record of bets alone (a position, or the table)."""
+        return self.kind != PLAYER
 
     def to_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "rounds": self.rounds, "bets": self.bets, "units": self.units,
+        return {"id": self.id, "kind": self.kind, "rounds": self.rounds, "bets": self.bets, "units": self.units,
                 "mean_ev": self.mean_ev, "baseline_ev": self.baseline_ev, "z": self.z, "p_value": self.p_value,
                 "expected_gain_per_100": self.expected_gain_per_100, "flagged": self.flagged}
 
 
 @dataclass(frozen=True)
-class Detection(Mapping[str, PlayerStats]):
+class Detection(Mapping[str | Staker, PlayerStats]):
     """What ``detect`` found: every player, the most suspect first (by p-value). It is a
-    read-only mapping of each player's id to its :class:`PlayerStats`, in the order of
-    ``players`` (``in``, iteration, ``len``, ``keys()``, ``items()``, ``get()``; equality
-    is the dataclass's, never a plain ``dict``'s). A player it did not find is a
-    ``KeyError`` naming the closest it did."""
+    read-only mapping of each staker's name to its :class:`PlayerStats`, in the order of
+    ``players``: its id (``found["ann"]``), or its ``(kind, id)`` where a player and an
+    anonymous staker share the id (a player called ``"table"``: ``found["player",
+    "table"]``, ``found["table", "table"]``; a pair names a staker either way). Equality
+    is the dataclass's; ``points`` is keyed alike.
+    """
 
     rules: str
     alpha: float
     records: int
     skipped: int
     players: tuple[PlayerStats, ...]
-    points: Mapping[str, tuple[tuple[float, float], ...]] = field(default_factory=dict, compare=False, repr=False)
+    points: Mapping[Staker | str, tuple[tuple[float, float], ...]] = field(default_factory=dict, compare=False,
+                                                                           repr=False)
 
     @property
     def flagged(self) -> tuple[PlayerStats, ...]:
         return tuple(p for p in self.players if p.flagged)
 
-    def __getitem__(self, player: str) -> PlayerStats:
-        found = self._by_id.get(player) if isinstance(player, str) else None
-        if found is None:
-            raise missing("player", player, "detection", "its players", list(self._by_id))
-        return found
+    def __getitem__(self, player: str | Staker) -> PlayerStats:
+        return self._by_key[self._names.find(player)]
 
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._by_id)
+    def __iter__(self) -> Iterator[str | Staker]:
+        return iter(self._names.by_name)
 
     def __len__(self) -> int:
-        return len(self._by_id)
+        return len(self.players)
 
     @functools.cached_property
-    def _by_id(self) -> dict[str, PlayerStats]:
-        """Each player by id (the first of a repeated id), made when first read: a lookup
-        is not a walk of ``players``."""
-        index: dict[str, PlayerStats] = {}
-        for p in self.players:
-            index.setdefault(p.id, p)
-        return index
+    def _names(self) -> Names:
+        return Names(p.key for p in self.players)
+
+    @functools.cached_property
+    def _by_key(self) -> dict[Staker, PlayerStats]:
+        return {p.key: p for p in self.players}
 
     def to_dict(self) -> dict[str, Any]:
         """``{"rules", "alpha", "records", "skipped", "players": [...]}``: strict JSON."""
@@ -226,7 +392,8 @@ class Detection(Mapping[str, PlayerStats]):
                 "players": [p.to_dict() for p in self.players]}
 
     def to_frame(self) -> DataFrame:
-        """One row per player, indexed by id (pandas: the ``frame`` extra)."""
+        """One row per player, indexed by id, its ``kind`` a column (pandas: the ``frame``
+        extra). An id may index two rows: a player's and an anonymous staker's."""
         pd = pandas()
         rows = [p.to_dict() for p in self.players]
         frame = pd.DataFrame.from_records(rows, index="id") if rows else pd.DataFrame(
@@ -235,27 +402,30 @@ class Detection(Mapping[str, PlayerStats]):
         return frame
 
     def _repr_html_(self) -> str:
-        header = ("player", "rounds", "bets", "units", "mean EV", "baseline EV", "z", "p-value", "gain/100", "flagged")
-        rows = [(p.id, f"{p.rounds:,}", f"{p.bets:,}", f"{p.units:,.0f}", percent(p.mean_ev), percent(p.baseline_ev),
+        header = ("player", "kind", "rounds", "bets", "units", "mean EV", "baseline EV", "z", "p-value", "gain/100",
+                  "flagged")
+        rows = [(p.id, p.kind, f"{p.rounds:,}", f"{p.bets:,}", f"{p.units:,.0f}", percent(p.mean_ev), percent(p.baseline_ev),
                  "" if p.z is None else f"{p.z:.2f}", f"{p.p_value:.3g}", f"{p.expected_gain_per_100:+.2f}",
                  "yes" if p.flagged else "") for p in self.players]
         return html_table("detection", f"Detection: {self.rules}, {self.records:,} records, alpha {self.alpha}",
                            header, rows)
 
-    def plot(self, path: str | os.PathLike[str], players: Iterable[str] | None = None) -> None:
-        """Each flagged player's (or ``players``') stakes against the bet's EV at the moment
-        of betting, saved to ``path`` (matplotlib: the ``plot`` extra)."""
+    def plot(self, path: str | os.PathLike[str], players: Iterable[str | Staker] | None = None) -> None:
+        """Each flagged player's (or ``players``': ids or ``(kind, id)``) stakes against the
+        bet's EV at the moment of betting, saved to ``path`` (matplotlib: the ``plot`` extra);
+        an anonymous staker's label says so. KeyError for a player the report does not hold."""
         import matplotlib
 
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
 
-        chosen = [p.id for p in self.flagged] if players is None else list(players)
+        chosen = list(self.flagged) if players is None else [self[player] for player in players]
         fig, ax = plt.subplots(figsize=(8, 4.5))
         try:
             for player in chosen:
-                points = self.points.get(player, ())
-                ax.scatter([100 * e for e, _ in points], [s for _, s in points], s=6, alpha=0.5, label=player)
+                points = self.points.get(player.key, ())
+                label = f"{player.id} (anonymous)" if player.anonymous else player.id
+                ax.scatter([100 * e for e, _ in points], [s for _, s in points], s=6, alpha=0.5, label=label)
             ax.axvline(0, color="black", linewidth=1)
             ax.set_xlabel("exact EV of the bet when the stake was placed (%)")
             ax.set_ylabel("stake (minor units)")
@@ -281,7 +451,7 @@ def _holm(p_values: Sequence[float], alpha: float) -> list[bool]:
     return flagged
 
 
-def _results(rules: str, alpha: float, tallies: Mapping[str, Tally], records: int, skipped: int) -> Detection:
+def _results(rules: str, alpha: float, tallies: Mapping[Staker, Tally], records: int, skipped: int) -> Detection:
     ids = sorted(tallies)
     stats = []
     for player in ids:
@@ -292,13 +462,13 @@ def _results(rules: str, alpha: float, tallies: Mapping[str, Tally], records: in
     flagged = _holm([p for _, _, _, p, _ in stats], alpha)
     players = [
         PlayerStats(
-            id=player, rounds=t.rounds, bets=t.bets, units=t.units,
+            id=player[1], kind=player[0], rounds=t.rounds, bets=t.bets, units=t.units,
             mean_ev=t.ev_units / t.units if t.units else 0.0, baseline_ev=t.base_units / t.units if t.units else 0.0,
             z=z, p_value=p, expected_gain_per_100=100 * t.ev_units / span if span else 0.0, flagged=f,
         )
         for (player, t, z, p, span), f in zip(stats, flagged, strict=True)
     ]
-    players.sort(key=lambda s: (s.p_value, s.id))
+    players.sort(key=lambda s: (s.p_value, s.id, s.kind))
     return Detection(rules, alpha, records, skipped, tuple(players),
                      Points({player: tallies[player].points for player in ids}))
 
@@ -320,9 +490,15 @@ def detect(
 ) -> Detection:
     """Test every player of a log for stakes that follow the shoe (see the module's doc).
 
-    :param records: the ``RoundRecord`` objects of one game in order, a log's path (or a
-        binary file: ``sys.stdin.buffer``), or a list of paths (several logs: each read on
-        its own, the players' sums added).
+    :param records: the ``RoundRecord`` objects of one game in order (each record going
+        on from the one before), a log's path (or a binary file: ``sys.stdin.buffer``), or
+        a list of paths of log files (several logs: each game read on its own, the
+        players' sums added). A game is counted once: logs are known by their records'
+        hash chain (the first record's, the last's, the one each goes on from) and seed,
+        and two that hold the same round of a game (a log given twice, a copy, a log and a
+        longer one) are refused, naming both and the rounds. A log that goes on from
+        another given (its first record's ``prev`` is that one's last record's hash) is
+        read with it as one game, in whatever order the two are given.
     :param rules: the rules played under (a ``RuleSet`` or a preset's name); None: the
         preset the records name.
     :param alpha: the family-wise error rate of ``flagged`` (Holm's correction).
@@ -359,6 +535,7 @@ def detect(
                                                    progress)
         return _results(name, float(alpha), tallies, count, skipped)
     reader: Reader | None = None
+    last = ""
     for record in given:  # the caller's own records, in order: read as they are
         if not isinstance(record, RoundRecord):
             raise TypeError(f"records: a log holds RoundRecords, not {type(record).__name__}")
@@ -367,6 +544,10 @@ def detect(
         elif record.rules != reader.rules.name:
             raise ValueError(f"records: round {record.round} was played under {record.rules!r}, not "
                              f"{reader.rules.name!r}")
+        elif record.prev != last:
+            raise ValueError(f"records: round {record.round} does not go on from the record before it (its prev "
+                             f"is not that record's hash): give one game's records in order, each once")
+        last = record.hash
         reader.feed(record)
         if progress is not None and reader.records % 1000 == 0:
             progress(1000)
@@ -394,7 +575,7 @@ def _line(record: object) -> str:
     return record.to_json()
 
 
-def _numbered(index: int, *task: Any) -> tuple[int, tuple[str, dict[str, Tally], int, int]]:
+def _numbered(index: int, *task: Any) -> tuple[int, tuple[str, dict[Staker, Tally], int, int]]:
     """``_tally_log(*task)`` and the log's place in the list (picklable, for any executor)."""
     return index, _tally_log(*task)
 
@@ -402,12 +583,12 @@ def _numbered(index: int, *task: Any) -> tuple[int, tuple[str, dict[str, Tally],
 def _many(paths: list[Any], rules: RuleSet | None, alpha: float, burned_seen: bool, verify: bool,
           key: bytes | None, window: int, executor: Executor | None, progress: Progress | None) -> Detection:
     names: set[str] = set()
-    total: dict[str, Tally] = defaultdict(Tally)
+    total: dict[Staker, Tally] = defaultdict(Tally)
     counts = [0, 0, 0]  # records, skipped, logs added
 
-    done: dict[int, tuple[str, dict[str, Tally], int, int]] = {}
+    done: dict[int, tuple[str, dict[Staker, Tally], int, int]] = {}
 
-    def absorb(numbered: tuple[int, tuple[str, dict[str, Tally], int, int]]) -> None:
+    def absorb(numbered: tuple[int, tuple[str, dict[Staker, Tally], int, int]]) -> None:
         """Add each log's sums in the order of the logs, whatever order they end in (float
         sums, and the points kept, are so the same on any executor)."""
         index, result = numbered
@@ -423,7 +604,16 @@ def _many(paths: list[Any], rules: RuleSet | None, alpha: float, burned_seen: bo
             counts[1] += skipped
             counts[2] += 1
 
-    tasks = ((index, path, rules, burned_seen, verify, key) for index, path in enumerate(paths))
+    found: dict[int, _Ends] = {}  # each log's place in its game, read where the logs are read
+    peeks = ((index, path, rules, key) for index, path in enumerate(paths))
+    if executor is None:
+        for peek in peeks:
+            found.update([_ends(*peek)])
+    elif execute(peeks, _ends, executor, 2 * window, lambda pair: found.update([pair]), None):
+        raise KeyboardInterrupt
+    games = _games(paths, [found[i] for i in range(len(paths))])
+    tasks = ((index, game if len(game) > 1 else game[0], rules, burned_seen, verify, key)
+             for index, game in enumerate(games))
     if executor is None and window == 1:
         for task in tasks:
             absorb(_numbered(*task))

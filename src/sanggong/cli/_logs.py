@@ -144,11 +144,12 @@ def _cmd_detect(args: argparse.Namespace) -> int:
         print(f"rules: {found.rules}, {found.records:,} records"
               + (f" ({found.skipped:,} of a shoe begun before the log, not read)" if found.skipped else "")
               + f", {len(found.players)} player{'s' if len(found.players) != 1 else ''}, alpha {found.alpha}")
-        header = ["player", "rounds", "bets", "units", "mean EV", "baseline EV", "z", "p-value", "gain/100", "flagged"]
-        rows = [[p.id, f"{p.rounds:,}", f"{p.bets:,}", f"{p.units:,.0f}", f"{100 * p.mean_ev:+.3f}%",
+        header = ["player", "kind", "rounds", "bets", "units", "mean EV", "baseline EV", "z", "p-value", "gain/100",
+                  "flagged"]
+        rows = [[p.id, p.kind, f"{p.rounds:,}", f"{p.bets:,}", f"{p.units:,.0f}", f"{100 * p.mean_ev:+.3f}%",
                  f"{100 * p.baseline_ev:+.3f}%", "" if p.z is None else f"{p.z:.2f}", f"{p.p_value:.3g}",
                  f"{p.expected_gain_per_100:+.2f}", "FLAGGED" if p.flagged else ""] for p in found.players]
-        print_table(header, rows, right=range(1, len(header) - 1))
+        print_table(header, rows, right=range(2, len(header) - 1))
         print("mean EV: the exact EV per unit of the player's stakes when they were placed; baseline: the same "
               "bets' fresh-shoe EV. z, p-value: a one-sided test that the stakes follow the shoe (Holm-corrected "
               "over the players: flagged).")
@@ -229,7 +230,11 @@ def add_detect(commands: Commands) -> None:
             "the exact EV of each stake at the moment it was placed (from the cards seen so far in the "
             "shoe) with the same bets' fresh-shoe EV; a one-sided test, valid for stakes that vary, flags "
             "the players whose stakes follow the shoe (Holm-corrected at --alpha over the players). A log "
-            "of bets alone reads as one anonymous player per position and one for the table's bets."
+            "of bets alone reads as one anonymous player per position and one for the table's bets (kind "
+            "'position' or 'table', never a player's, whatever a player's id reads as). Several logs are "
+            "added up, each game once: a log given twice, or one that another holds (a copy, a longer log "
+            "of the game), is refused, naming both and the rounds; a log that goes on from another's last "
+            "record is read with it as one game, in either order."
         ),
         epilog="example: sanggong detect table.jsonl --alpha 0.001 --plot flagged.png",
         parents=[table(rules="the preset (default: the one its records name)",
@@ -237,9 +242,10 @@ def add_detect(commands: Commands) -> None:
                  own, burned_seen(), key_file("the operator key: every record's HMAC is checked"),
                  workers("processes reading several logs at once (default 1)", default=1),
                  plot("draw each flagged player's stakes against the EV to FILE"),
-                 json_flag('print {"rules", "alpha", "players": [{"id", "rounds", "bets", "units", "mean_ev", '
+                 json_flag('print {"rules", "alpha", "players": [{"id", "kind", "rounds", "bets", "units", "mean_ev", '
                            '"baseline_ev", "z", "p_value", "expected_gain_per_100", "flagged"}]}')],
     )
     dt.add_argument("logs", nargs="+", metavar="LOG",
-                    help="a log: one JSON record per line (several: one table's; -: standard input)")
+                    help="a log: one JSON record per line (several: one table's files, each game once; -: standard "
+                         "input, alone)")
     dt.set_defaults(run=_cmd_detect, decks=None, positions=None)
