@@ -120,7 +120,6 @@ def test_a_changed_log_is_1_for_verify(logs: dict[str, str], capsys: pytest.Capt
     assert "line 7" in capsys.readouterr().out
 
 
-@pytest.mark.xfail(strict=True, reason="needs _logs.py change (detection raises the failed VerifyReport)")
 @pytest.mark.parametrize("flags", [[], ["--verify"]], ids=["detect", "detect --verify"])
 def test_a_changed_log_is_1_for_detect_as_for_verify(flags: list[str], logs: dict[str, str],
                                                      capsys: pytest.CaptureFixture[str]) -> None:
@@ -198,3 +197,16 @@ def test_session_options_without_sessions_are_refused_not_ignored(given: list[st
     assert main(["simulate", "--rounds", "10", "--seed", "1", *given]) == Status.USAGE
     line = capsys.readouterr().err.strip()
     assert all(option in line for option in given[::2]) and "--sessions" in line, line
+
+
+def test_a_failed_log_crosses_a_process_pool_as_it_is(logs: dict[str, str]) -> None:
+    """``detect`` with workers reads each log in another process: the error it raises there
+    comes back with its report, so the status is the same as in one process."""
+    import pickle
+
+    from sanggong.verify import LogFailed, verify_log
+
+    report = verify_log(logs["bad"])
+    again = pickle.loads(pickle.dumps(LogFailed(f"x: {report}", report)))
+    assert isinstance(again, LogFailed) and isinstance(again, ValueError)
+    assert again.report == report and str(again) == f"x: {report}"

@@ -80,7 +80,7 @@ from ._stakes import PLAYER, Names, Points, Reader, Staker, Tally
 from .limits import MAX_RECORD_BYTES
 from .records import ZERO_HASH, RoundRecord
 from .rules import RuleSet, as_rules
-from .verify import LogReader, verify_log
+from .verify import LogFailed, LogReader, verify_log
 
 if TYPE_CHECKING:  # pandas is optional (the "frame" extra), and typed only with pandas-stubs
     from pandas import DataFrame  # type: ignore[import-not-found, import-untyped, unused-ignore]
@@ -133,7 +133,7 @@ def _tally_log(log: Any, rules: RuleSet | None, burned_seen: bool, verify: bool,
         if not report.ok:
             where = reader.where() if isinstance(reader, _Game) else os.fspath(log) if isinstance(
                 log, str | os.PathLike) else "the log"
-            raise ValueError(f"{where}: {report}")
+            raise LogFailed(f"{where}: {report}", report)
         assert tally is not None and reader.rules is not None
         if progress is not None and tally.records > told:
             progress(tally.records - told)
@@ -200,7 +200,8 @@ def _ends(index: int, path: Any, rules: RuleSet | None, key: bytes | None) -> tu
         last = _record(_last_line(handle, info.st_size))
     if first is None or last is None:  # (a bad log: why, as verify says it)
         start = None if first is None or first.prev == ZERO_HASH else first.prev
-        raise ValueError(f"{name}: {verify_log(path, rules, key=key, replay=False, start_prev=start)}")
+        report = verify_log(path, rules, key=key, replay=False, start_prev=start)
+        raise LogFailed(f"{name}: {report}", report)
     starts = first.prev == ZERO_HASH
     return index, _Ends(name, starts, first.hash if starts else first.prev, last.hash,
                         None if first.seed is None else (first.rules_digest, first.seed), (first.round, last.round))

@@ -62,7 +62,7 @@ from .rules import PRESETS, RuleSet, as_rules
 if TYPE_CHECKING:  # pandas is optional (the "frame" extra), and typed only with pandas-stubs
     from pandas import DataFrame  # type: ignore[import-not-found, import-untyped, unused-ignore]
 
-__all__ = ["LogReader", "VerifyReport", "verify_log"]
+__all__ = ["LogFailed", "LogReader", "VerifyReport", "verify_log"]
 
 _FAST = True
 """Check a dealt game's lines by the fast pass where it can (``sanggong._fastlog``); the
@@ -171,6 +171,20 @@ class VerifyReport:
         rows = [(name.replace("_", " "), text(value)) for name, value in self.to_dict().items()]
         return html_table("verify", f"Verification: {self.status}, {self.records:,} records", ("check", "result"),
                           rows)
+
+
+class LogFailed(ValueError):
+    """A log that fails ``verify_log``'s checks where a command reads it for something else
+    (``detect``): a ``ValueError`` saying why as ``verify`` says it, carrying the
+    ``VerifyReport`` as ``report``, so that the command line ends with ``verify``'s status for
+    it (1 a bad record, 3 one this implementation cannot check) and not bad usage's 2."""
+
+    def __init__(self, message: str, report: VerifyReport) -> None:
+        super().__init__(message)
+        self.report = report
+
+    def __reduce__(self) -> tuple[Any, ...]:  # (it crosses a process pool as it is)
+        return type(self), (str(self), self.report)
 
 
 class _Bad(Exception):

@@ -81,13 +81,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _status_of(exc: BaseException) -> Status:
-    """The status of an error a command raised: a log that failed verify's checks (an error
-    carrying its ``VerifyReport`` as ``report``, as ``detect`` raises) is the status
-    ``verify`` gives that report, a finding about the data; anything else is bad input."""
-    report = getattr(exc, "report", None)
-    if report is not None:
-        from ..verify import VerifyReport  # (loaded already: a report was made)
+    """The status of an error a command raised: a log that failed verify's checks
+    (``verify.LogFailed``, as ``detect`` raises) is the status ``verify`` gives its report,
+    a finding about the data; anything else is bad input."""
+    if type(exc).__name__ == "LogFailed":  # (verify is loaded already where one was raised)
+        from ..verify import LogFailed
 
-        if isinstance(report, VerifyReport):
-            return Status(VERIFY_STATUS[report.status])
+        if isinstance(exc, LogFailed):
+            return VERIFY_STATUS[exc.report.status]
     return Status.USAGE
