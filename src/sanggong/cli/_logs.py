@@ -324,10 +324,13 @@ def _cmd_detect(args: argparse.Namespace) -> int:
         rows = [[p.id, f"{p.rounds:,}", f"{p.bets:,}", f"{p.units:,.0f}", f"{100 * p.mean_ev:+.3f}%",
                  f"{100 * p.baseline_ev:+.3f}%", "" if p.z is None else f"{p.z:.2f}", f"{p.p_value:.3g}",
                  f"{p.expected_gain_per_100:+.2f}", "FLAGGED" if p.flagged else ""] for p in found.players]
-        print_table(header, rows, right=range(1, len(header) - 1))
-        print("mean EV: the exact EV per unit of the player's stakes when they were placed; baseline: the same "
-              "bets' fresh-shoe EV. z, p-value: a one-sided test that the stakes follow the shoe (Holm-corrected "
-              "over the players: flagged).")
+        if found.note is not None:  # (no player: the log says why, never an empty table)
+            print(f"{found.note}: no player to test (deal with --bet or --player to stake)")
+        else:
+            print_table(header, rows, right=range(1, len(header) - 1))
+            print("mean EV: the exact EV per unit of the player's stakes when they were placed; baseline: the "
+                  "same bets' fresh-shoe EV. z, p-value: a one-sided test that the stakes follow the shoe "
+                  "(Holm-corrected over the players: flagged).")
     if args.plot:
         if found.flagged:
             with warnings.catch_warnings():
@@ -427,8 +430,9 @@ def add_detect(commands: Commands) -> None:
                  own, burned_seen(), key_file("the operator key: every record's HMAC is checked"),
                  workers("processes reading several logs at once (default 1)", default=1),
                  plot("draw each flagged player's stakes against the EV to FILE"),
-                 json_flag('print {"rules", "alpha", "players": [{"id", "rounds", "bets", "units", "mean_ev", '
-                           '"baseline_ev", "z", "p_value", "expected_gain_per_100", "flagged"}]}')],
+                 json_flag('print {"rules", "alpha", "records", "skipped", "players": [{"id", "rounds", "bets", '
+                           '"units", "mean_ev", "baseline_ev", "z", "p_value", "expected_gain_per_100", "flagged"}]} '
+                           'and, where no player is found, "note": why (a log without stakes)')],
     )
     dt.add_argument("logs", nargs="+", metavar="LOG",
                     help="a log: one JSON record per line (several: one table's; -: standard input)")
