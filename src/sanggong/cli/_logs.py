@@ -85,6 +85,8 @@ class Stakes:
         stake (a strategy's unit).
     :param strategies: each player's ``PerfectPlay`` or ``CountPlay`` (a player left out
         is flat).
+    :param named: the option that named each player (``--player ...``), and each
+        strategy (by ``=`` and the player: ``--strategy ...``), for the messages.
     :raises ValueError: a slip or a strategy the table refuses, named (every slip the
         strategies can make is checked before any round is dealt).
     """
@@ -98,9 +100,12 @@ class Stakes:
         self._players: list[tuple[str, str, Money, Any]] = []  # (player, bet, stake, strategy) of non-flat play
         self._perfect: ShoeEvaluator | None = None
         self._counts: dict[str, tuple[int, ...]] = {}
+        by_player = any(isinstance(v, Mapping) for v in bets.values())
+        for player, own in bets.items() if by_player else ():  # (each named by its own option)
+            alone = {player: own}
+            _checked(lambda alone=alone: check_slip(rules, alone), named[player])
         if not strategies:
-            _checked(lambda: check_slip(rules, bets), "--bet" if not any(isinstance(v, Mapping)
-                                                                        for v in bets.values()) else "--player")
+            _checked(lambda: check_slip(rules, bets), "--player" if by_player else "--bet")
             return
         from ..shoe import CountPlay, PerfectPlay, ShoeEvaluator
         from ..shoe._play import _setup
@@ -122,7 +127,7 @@ class Stakes:
                 self._perfect = ShoeEvaluator(rules, bets=sorted(perfect | set(names)))
             elif isinstance(play, CountPlay):
                 _, tags = _checked(lambda play=play, names=names: _setup(rules, names, False, play, False),
-                                   named[player])
+                                   named[f"={player}"])
                 self._counts.update(tags)
                 top = max(play.spread.values(), default=1) if play.spread is not None else 1
                 most[player] = {bet: _times(stake, max(top, 1)) for bet, stake in own.items()}
@@ -207,6 +212,7 @@ def _stakes(args: argparse.Namespace, rules: RuleSet) -> Stakes:
             raise ValueError(f"--strategy {text}: {player} is no --player's name{did_you_mean(player, named)}"
                              + ("" if named else " (give the player's bets with --player NAME:BET=STAKE)"))
         strategies[player] = play
+        named[f"={player}"] = f"--strategy {text}"
     return Stakes(rules, bets, {p: s for p, s in strategies.items() if s is not None}, named)
 
 

@@ -296,11 +296,12 @@ _TRUE_COUNT = re.compile(r"[+-]?\d{1,5}(?:\.\d{1,6})?")
 _UNITS = re.compile(r"\d{1,8}")
 
 
-def _true_count(what: str, text: str) -> Fraction:
-    """A true count as written (``2``, ``-1.5``): exact."""
+def _true_count(what: str, text: str) -> int | Fraction:
+    """A true count as written (``2``, ``-1.5``): exact (an int where it is whole)."""
     if _TRUE_COUNT.fullmatch(text) is None:
         raise ValueError(f"{what}: {text[:40]!r} is not a true count (a number such as 2 or -1.5)")
-    return Fraction(Decimal(text))
+    value = Fraction(Decimal(text))
+    return value.numerator if value.denominator == 1 else value
 
 
 def strategy_of(text: str) -> tuple[str, PerfectPlay | CountPlay | None]:
@@ -327,7 +328,7 @@ def strategy_of(text: str) -> tuple[str, PerfectPlay | CountPlay | None]:
                          f"count:TC=UNITS,... (e.g. count:2=1,4=2,6=4)")
     if "=" not in params:
         return name, CountPlay(threshold=_true_count(what, params))
-    spread: dict[Fraction, int] = {}
+    spread: dict[int | Fraction, int] = {}
     for step in params.split(","):
         tc, units = assignment(step, what)
         level = _true_count(what, tc)
