@@ -102,10 +102,9 @@ class Stakes:
         self._counts: dict[str, tuple[int, ...]] = {}
         by_player = any(isinstance(v, Mapping) for v in bets.values())
         for player, own in bets.items() if by_player else ():  # (each named by its own option)
-            alone = {player: own}
-            _checked(lambda alone=alone: check_slip(rules, alone), named[player])
+            _checked(named[player], check_slip, rules, {player: own})
         if not strategies:
-            _checked(lambda: check_slip(rules, bets), "--player" if by_player else "--bet")
+            _checked("--player" if by_player else "--bet", check_slip, rules, bets)
             return
         from ..shoe import CountPlay, PerfectPlay, ShoeEvaluator
         from ..shoe._play import _setup
@@ -119,19 +118,17 @@ class Stakes:
             del self._fixed[player]
             names = tuple(own)
             for bet, stake in own.items():  # (a strategy stakes each bet on its own)
-                alone = {player: {bet: stake}}
-                _checked(lambda alone=alone: check_slip(rules, alone), named[player])
+                _checked(named[player], check_slip, rules, {player: {bet: stake}})
                 self._players.append((player, bet, stake, play))
             if isinstance(play, PerfectPlay):
-                perfect = set(self._perfect.bets) if self._perfect is not None else set()
+                perfect: set[str] = set(self._perfect.bets) if self._perfect is not None else set()
                 self._perfect = ShoeEvaluator(rules, bets=sorted(perfect | set(names)))
             elif isinstance(play, CountPlay):
-                _, tags = _checked(lambda play=play, names=names: _setup(rules, names, False, play, False),
-                                   named[f"={player}"])
+                _, tags = _checked(named[f"={player}"], _setup, rules, names, False, play, False)
                 self._counts.update(tags)
                 top = max(play.spread.values(), default=1) if play.spread is not None else 1
                 most[player] = {bet: _times(stake, max(top, 1)) for bet, stake in own.items()}
-        _checked(lambda: check_slip(rules, most), "--player")  # the most every player stakes at once
+        _checked("--player", check_slip, rules, most)  # the most every player stakes at once
         self._running = dict.fromkeys(self._counts, 0)
         self._unseen = 52 * rules.decks
 
@@ -185,13 +182,14 @@ def _times(stake: Money, units: int) -> Money:
         sign, digits, exponent = stake.as_tuple()
         coefficient = int("".join(map(str, digits)) or "0") * units
         return Decimal(f"{'-' if sign else ''}{coefficient}E{exponent}")
-    return stake * units  # type: ignore[operator, return-value]  # (an int: the CLI's stakes are ints or Decimals)
+    return stake * units
 
 
-def _checked(check: Callable[[], T], what: str) -> T:
-    """``check()``, its ValueError or TypeError named by the option that asked for it."""
+def _checked(what: str, check: Callable[..., T], *args: Any) -> T:
+    """``check(*args)``, its ValueError or TypeError named by the option ``what`` that
+    asked for it."""
     try:
-        return check()
+        return check(*args)
     except (ValueError, TypeError) as exc:
         raise ValueError(f"{what}: {exc}") from None
 

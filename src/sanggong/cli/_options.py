@@ -12,7 +12,7 @@ import sys
 from collections.abc import Iterator, Sequence
 from decimal import Decimal
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO, cast
 
 from .._text import check_choice
 from ..limits import MAX_DECKS, MAX_POSITIONS, MAX_RULE_FILE_BYTES, MAX_THREADS
@@ -311,7 +311,8 @@ def strategy_of(text: str) -> tuple[str, PerfectPlay | CountPlay | None]:
     threshold: each bet when its true count reaches TC) or ``count:TC=UNITS,...``
     (``CountPlay`` with a spread: as many times its stake as the units of the largest TC
     not above the true count). The ranges are ``play_shoes``'s (checked by ``CountPlay``'s
-    user, with the bets)."""
+    user, with the bets); the true counts are kept exact (an int or a ``Fraction``, which
+    ``play_shoes``'s checks take), and compared exactly."""
     from ..shoe import CountPlay, PerfectPlay
 
     name, value = assignment(text, "--strategy")
@@ -327,7 +328,7 @@ def strategy_of(text: str) -> tuple[str, PerfectPlay | CountPlay | None]:
         raise ValueError(f"{what}: a count bets from a true count: count:TC (one stake from TC up) or a spread "
                          f"count:TC=UNITS,... (e.g. count:2=1,4=2,6=4)")
     if "=" not in params:
-        return name, CountPlay(threshold=_true_count(what, params))
+        return name, CountPlay(threshold=cast(float, _true_count(what, params)))
     spread: dict[int | Fraction, int] = {}
     for step in params.split(","):
         tc, units = assignment(step, what)
@@ -337,7 +338,7 @@ def strategy_of(text: str) -> tuple[str, PerfectPlay | CountPlay | None]:
         if _UNITS.fullmatch(units) is None:
             raise ValueError(f"{what}: {units[:40]!r} is not a number of units (a whole number)")
         spread[level] = int(units)
-    return name, CountPlay(spread=spread)
+    return name, CountPlay(spread=cast(dict[float, int], spread))
 
 
 def money_unit(unit: str, minor_unit: Decimal) -> str:
