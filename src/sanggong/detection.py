@@ -348,6 +348,10 @@ class PlayerStats:
                 "expected_gain_per_100": self.expected_gain_per_100, "flagged": self.flagged}
 
 
+NO_STAKES = "the log holds no stakes"
+"""``Detection.note`` of records that hold no stake (no player to test)."""
+
+
 @dataclass(frozen=True)
 class Detection(Mapping[str | Staker, PlayerStats]):
     """What ``detect`` found: every player, the most suspect first (by p-value). It is a
@@ -387,10 +391,23 @@ class Detection(Mapping[str | Staker, PlayerStats]):
     def _by_key(self) -> dict[Staker, PlayerStats]:
         return {p.key: p for p in self.players}
 
+    @property
+    def note(self) -> str | None:
+        """Why no player is found, where none is: ``NO_STAKES`` (the records read hold no
+        stake: rounds dealt without bets; those of a shoe begun before a log are not
+        read); None where there are players."""
+        if self.players:
+            return None
+        return NO_STAKES if not self.skipped else f"{NO_STAKES} in the records read"
+
     def to_dict(self) -> dict[str, Any]:
-        """``{"rules", "alpha", "records", "skipped", "players": [...]}``: strict JSON."""
-        return {"rules": self.rules, "alpha": self.alpha, "records": self.records, "skipped": self.skipped,
-                "players": [p.to_dict() for p in self.players]}
+        """``{"rules", "alpha", "records", "skipped", "players": [...]}``, and ``"note"``
+        where there is one: strict JSON."""
+        out: dict[str, Any] = {"rules": self.rules, "alpha": self.alpha, "records": self.records, "skipped": self.skipped,
+               "players": [p.to_dict() for p in self.players]}
+        if self.note is not None:
+            out["note"] = self.note
+        return out
 
     def to_frame(self) -> DataFrame:
         """One row per player, indexed by id, its ``kind`` a column (pandas: the ``frame``

@@ -6,28 +6,42 @@ from __future__ import annotations
 import argparse
 import sys
 import warnings
-from typing import Any
+from collections.abc import Callable, Mapping
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any, TypeVar
 
+from .._text import did_you_mean
 from ..dealing import Game, RoundRecord, first_hand
 from ..limits import MAX_DEAL_ROUNDS
 from ..records import check_hash
 from ..rules import RuleSet
+from ..settlement import Money
 from ._options import (
+    bet_slip,
     burned_seen,
     count,
     json_flag,
     key_file,
+    money_unit,
     own_options,
+    player_slips,
     plot,
     read_key,
     rules_of,
     seed,
+    slip,
+    strategy_of,
     table,
     workers,
 )
 from ._output import json_text, nothing_to_plot, one_line, plot_target, plural, print_table, table_text
 from ._parser import Commands
 from ._status import VERIFY_STATUS
+
+if TYPE_CHECKING:
+    from ..shoe import ShoeEvaluator
+
+T = TypeVar("T")
 
 
 def _print_round(record: RoundRecord, rules: RuleSet) -> None:
@@ -52,17 +66,177 @@ def _print_round(record: RoundRecord, rules: RuleSet) -> None:
         print(f"  {position:<6}  {' '.join(map(str, hand.cards))}  {hand.label:<{width}} {winners[position]}")
 
 
+class Stakes:
+    """The slip of each round ``sanggong deal`` plays: bets alone (``--bet``), or by player
+    (``--player``), each player staking as its strategy says (``--strategy``) from what a
+    player at the table knows: the hands shown in the shoe so far (burned cards stay
+    unseen, as ``detect`` and ``play_shoes`` read them), never the cut card's place.
+
+    A flat player stakes its bets every round. A perfect player (``PerfectPlay``) stakes
+    each of its bets when its exact EV of the unseen cards is positive
+    (``ShoeEvaluator.positive``). A counter (``CountPlay``) keeps each bet's balanced tags
+    (its effect of removal) over the seen cards; its true count is the running count per
+    52 unseen cards, and it stakes a bet once from the threshold up, or as many times as
+    its spread's units at the largest true count not above the round's. A stake carried
+    into a round stays on the table: a bet the strategy stakes less on (or not at all)
+    keeps its carried stake.
+
+    :param rules: the table's rules.
+    :param bets: ``{bet: stake}`` (bets alone) or ``{player: {bet: stake}}``: each bet's
+        stake (a strategy's unit).
+    :param strategies: each player's ``PerfectPlay`` or ``CountPlay`` (a player left out
+        is flat).
+    :param named: the option that named each player (``--player ...``), and each
+        strategy (by ``=`` and the player: ``--strategy ...``), for the messages.
+    :raises ValueError: a slip or a strategy the table refuses, named (every slip the
+        strategies can make is checked before any round is dealt).
+    """
+
+    def __init__(self, rules: RuleSet, bets: Mapping[str, Any], strategies: Mapping[str, Any],
+                 named: Mapping[str, str]) -> None:
+        from ..settlement import check_slip
+
+        self.rules = rules
+        self._fixed = dict(bets)
+        self._players: list[tuple[str, str, Money, Any]] = []  # (player, bet, stake, strategy) of non-flat play
+        self._perfect: ShoeEvaluator | None = None
+        self._counts: dict[str, tuple[int, ...]] = {}
+        by_player = any(isinstance(v, Mapping) for v in bets.values())
+        for player, own in bets.items() if by_player else ():  # (each named by its own option)
+            _checked(named[player], check_slip, rules, {player: own})
+        if not strategies:
+            _checked("--player" if by_player else "--bet", check_slip, rules, bets)
+            return
+        from ..shoe import CountPlay, PerfectPlay, ShoeEvaluator
+        from ..shoe._play import _setup
+
+        most: dict[str, dict[str, Money]] = {}
+        for player, own in bets.items():
+            play = strategies.get(player)
+            most[player] = dict(own)
+            if play is None:
+                continue
+            del self._fixed[player]
+            names = tuple(own)
+            for bet, stake in own.items():  # (a strategy stakes each bet on its own)
+                _checked(named[player], check_slip, rules, {player: {bet: stake}})
+                self._players.append((player, bet, stake, play))
+            if isinstance(play, PerfectPlay):
+                perfect: set[str] = set(self._perfect.bets) if self._perfect is not None else set()
+                self._perfect = ShoeEvaluator(rules, bets=sorted(perfect | set(names)))
+            elif isinstance(play, CountPlay):
+                _, tags = _checked(named[f"={player}"], _setup, rules, names, False, play, False)
+                self._counts.update(tags)
+                top = max(play.spread.values(), default=1) if play.spread is not None else 1
+                most[player] = {bet: _times(stake, max(top, 1)) for bet, stake in own.items()}
+        _checked("--player", check_slip, rules, most)  # the most every player stakes at once
+        self._running = dict.fromkeys(self._counts, 0)
+        self._unseen = 52 * rules.decks
+
+    def next(self, last: RoundRecord | None, carried: Mapping[str, Any]) -> dict[str, Any]:
+        """The slip of the next round, given the last round's record (None before the
+        first) and the stakes it carried (``Game.carried``)."""
+        if not self._players:
+            return self._fixed
+        if last is not None:
+            self._see(last)
+        slip: dict[str, Any] = {player: dict(bets) for player, bets in self._fixed.items()}
+        positive = set(self._perfect.positive()) if self._perfect is not None else set()
+        for player, bet, stake, play in self._players:
+            units = 1 if play.name == "perfect" and bet in positive else 0 if play.name == "perfect" else \
+                self._units(play, bet)
+            amount = _times(stake, units)
+            held = carried.get(player, {}).get(bet)
+            if units and (held is None or amount >= held):  # (less than a carried stake: it stays as it is)
+                slip.setdefault(player, {})[bet] = amount
+        return slip
+
+    def _units(self, play: Any, bet: str) -> int:
+        """A counter's units on ``bet`` at the true count of the cards seen."""
+        running = self._running[bet] * 52  # true count >= level: running * 52 >= level * unseen
+        if play.spread is None:
+            return 1 if running >= play.threshold * self._unseen else 0
+        reached = [level for level in play.spread if running >= level * self._unseen]
+        return int(play.spread[max(reached)]) if reached else 0
+
+    def _see(self, record: RoundRecord) -> None:
+        """The last round's hands, seen; a new shoe after its last round."""
+        if record.last_of_shoe or self.rules.fresh_deck_each_round:
+            if self._perfect is not None:
+                self._perfect = type(self._perfect)(self.rules, bets=self._perfect.bets)
+            self._running = dict.fromkeys(self._running, 0)
+            self._unseen = 52 * self.rules.decks
+            return
+        assert record.banker is not None  # (a game deals every round it begins)
+        seen = [card for hand in (record.banker, *record.hands.values()) for card in hand.cards]
+        if self._perfect is not None:
+            self._perfect.remove(seen)
+        for bet, tags in self._counts.items():
+            self._running[bet] += sum(tags[card.rank - 1] for card in seen)
+        self._unseen -= len(seen)
+
+
+def _times(stake: Money, units: int) -> Money:
+    """``units`` stakes of ``stake``, exact (a Decimal made from its digits, never
+    rounded by a context)."""
+    if isinstance(stake, Decimal):
+        sign, digits, exponent = stake.as_tuple()
+        coefficient = int("".join(map(str, digits)) or "0") * units
+        return Decimal(f"{'-' if sign else ''}{coefficient}E{exponent}")
+    return stake * units
+
+
+def _checked(what: str, check: Callable[..., T], *args: Any) -> T:
+    """``check(*args)``, its ValueError or TypeError named by the option ``what`` that
+    asked for it."""
+    try:
+        return check(*args)
+    except (ValueError, TypeError) as exc:
+        raise ValueError(f"{what}: {exc}") from None
+
+
+def _stakes(args: argparse.Namespace, rules: RuleSet) -> Stakes:
+    """The slips ``--bet``, ``--player`` and ``--strategy`` ask for (``Stakes``)."""
+    if args.bet and args.player:
+        raise ValueError(f"--bet {args.bet[0]} and --player {args.player[0]}: a round's slip is of bets alone "
+                         f"(--bet) or by player (--player), not both")
+    bets: dict[str, Any] = slip(args.bet, args.unit) if args.bet else player_slips(args.player, args.unit)
+    named = {player: f"--player {text}" for player, text in zip(bets, args.player, strict=False)}
+    strategies: dict[str, Any] = {}
+    for text in args.strategy:
+        player, play = strategy_of(text)
+        if player in strategies:
+            raise ValueError(f"--strategy {text}: {player} is given a strategy twice")
+        if player not in named:
+            raise ValueError(f"--strategy {text}: {player} is no --player's name{did_you_mean(player, named)}"
+                             + ("" if named else " (give the player's bets with --player NAME:BET=STAKE)"))
+        strategies[player] = play
+        named[f"={player}"] = f"--strategy {text}"
+    return Stakes(rules, bets, {p: s for p, s in strategies.items() if s is not None}, named)
+
+
+def _print_stakes(record: RoundRecord) -> None:
+    for r in record.results:
+        who = f"{r['player']} " if r["player"] is not None else ""
+        print(f"  {who}{r['bet']} {r['stake']}: {r['outcome']}, returned {r['returned']}"
+              + (f", carried {r['carried']}" if r["carried"] else ""))
+
+
 def _cmd_deal(args: argparse.Namespace) -> int:
     rules = rules_of(args)
+    stakes = _stakes(args, rules)  # (every slip checked before anything is dealt)
     game = Game(rules, args.seed, recall=0, key=read_key(args.key_file, args))
     if not args.json:
-        print(f"rules: {rules.name}, {plural(rules.decks, 'deck')}, {table_text(rules)}, seed {game.seed}")
+        print(f"rules: {rules.name}, {plural(rules.decks, 'deck')}, {table_text(rules)}, seed {game.seed}"
+              + (f", {money_unit(args.unit, rules.minor_unit)}" if args.bet or args.player else ""))
+    record: RoundRecord | None = None
     for _ in range(args.rounds):  # streamed: a round is printed as it is dealt
-        record = game.play()
+        record = game.play(stakes.next(record, game.carried))
         if args.json:
             print(record.to_json())
         else:
             _print_round(record, rules)
+            _print_stakes(record)
     if args.json:  # the log's last line: its seal (a log cut short then verifies "not sealed")
         print(game.close().to_json())
     return 0
@@ -149,10 +323,13 @@ def _cmd_detect(args: argparse.Namespace) -> int:
         rows = [[p.id, p.kind, f"{p.rounds:,}", f"{p.bets:,}", f"{p.units:,.0f}", f"{100 * p.mean_ev:+.3f}%",
                  f"{100 * p.baseline_ev:+.3f}%", "" if p.z is None else f"{p.z:.2f}", f"{p.p_value:.3g}",
                  f"{p.expected_gain_per_100:+.2f}", "FLAGGED" if p.flagged else ""] for p in found.players]
-        print_table(header, rows, right=range(2, len(header) - 1))
-        print("mean EV: the exact EV per unit of the player's stakes when they were placed; baseline: the same "
-              "bets' fresh-shoe EV. z, p-value: a one-sided test that the stakes follow the shoe (Holm-corrected "
-              "over the players: flagged).")
+        if found.note is not None:  # (no player: the log says why, never an empty table)
+            print(f"{found.note}: no player to test (deal with --bet or --player to stake)")
+        else:
+            print_table(header, rows, right=range(2, len(header) - 1))
+            print("mean EV: the exact EV per unit of the player's stakes when they were placed; baseline: the "
+                  "same bets' fresh-shoe EV. z, p-value: a one-sided test that the stakes follow the shoe "
+                  "(Holm-corrected over the players: flagged).")
     if args.plot:
         if found.flagged:
             with warnings.catch_warnings():
@@ -167,12 +344,26 @@ def add_deal(commands: Commands) -> None:
     own = own_options()
     own.add_argument("--rounds", type=count(MAX_DEAL_ROUNDS), default=1,
                      help=f"rounds to deal (default 1, at most {MAX_DEAL_ROUNDS:,})")
+    own.add_argument("--player", action="append", default=[], metavar="NAME:BET=STAKE[,BET=STAKE...]",
+                     help="a player and its bets, staked every round (or as its --strategy says); one per player "
+                          "(instead of --bet), stakes in --unit")
+    own.add_argument("--strategy", action="append", default=[], metavar="NAME=STRATEGY",
+                     help="how a --player's stakes follow the shoe: flat (the default: every round), perfect "
+                          "(each bet when its exact EV of the unseen cards is positive), count:TC (each bet from "
+                          "the true count TC up, by the bet's balanced tags) or count:TC=UNITS,... (a spread: "
+                          "the units of its stake at the largest TC reached, e.g. count:2=1,4=2,6=4)")
     de = commands.add_parser(
         "deal",
         help="shuffle and deal rounds as the rules prescribe",
-        description="Deal rounds from a seeded shoe and print each hand and who won.",
-        epilog="example: sanggong deal --rules macau --decks 8 --positions 5 --rounds 3 --seed 7",
+        description=("Deal rounds from a seeded shoe and print each hand and who won; with --bet or --player, "
+                     "settle the stakes of every round too (a log with stakes: for `sanggong detect`). A "
+                     "strategy sees what a player at the table sees: the hands of the shoe's earlier rounds "
+                     "(burned cards stay unseen)."),
+        epilog=("examples: sanggong deal --rules macau --decks 8 --positions 5 --rounds 3 --seed 7; "
+                "sanggong deal --rules macau --rounds 3000 --seed 3 --player ann:point:0=10 "
+                "--player pro:point:0=10 --strategy pro=perfect --json > table.jsonl"),
         parents=[table("decks", "positions"), own,
+                 bet_slip("a bet of the slip of bets alone staked every round, and its stake; repeat"),
                  seed("seed (default: fresh entropy, printed so it can be replayed)"),
                  key_file("sign each record with the operator key in FILE (HMAC-SHA256)"),
                  json_flag("print the round records as JSON Lines (one per line, hash-chained: a log for "
@@ -242,8 +433,9 @@ def add_detect(commands: Commands) -> None:
                  own, burned_seen(), key_file("the operator key: every record's HMAC is checked"),
                  workers("processes reading several logs at once (default 1)", default=1),
                  plot("draw each flagged player's stakes against the EV to FILE"),
-                 json_flag('print {"rules", "alpha", "players": [{"id", "kind", "rounds", "bets", "units", "mean_ev", '
-                           '"baseline_ev", "z", "p_value", "expected_gain_per_100", "flagged"}]}')],
+                 json_flag('print {"rules", "alpha", "records", "skipped", "players": [{"id", "kind", "rounds", "bets", '
+                           '"units", "mean_ev", "baseline_ev", "z", "p_value", "expected_gain_per_100", "flagged"}]} '
+                           'and, where no player is found, "note": why (a log without stakes)')],
     )
     dt.add_argument("logs", nargs="+", metavar="LOG",
                     help="a log: one JSON record per line (several: one table's files, each game once; -: standard "

@@ -12,13 +12,17 @@ import sys
 from collections.abc import Iterator, Sequence
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO, cast
 
+from .._text import check_choice
 from ..limits import MAX_DECKS, MAX_POSITIONS, MAX_RULE_FILE_BYTES, MAX_THREADS
 from ..rules import PRESETS, RuleSet
 from ..seeds import check_seed
 from ..settlement import Money
 from ._parser import Parser
+
+if TYPE_CHECKING:  # (the shoe's package is imported where a strategy is named, not by every command)
+    from ..shoe import CountPlay, PerfectPlay
 
 DEFAULT_PRESET = "macau"
 """The rule set of a command given neither --rules nor --rules-file."""
@@ -255,16 +259,86 @@ def amount(what: str, text: str, unit: str) -> Money:
                      f"--unit major digits with an optional decimal point)")
 
 
-def slip(given: Sequence[str], unit: str = "minor") -> dict[str, Money]:
-    """The slip of ``--bet NAME=STAKE`` options, each stake in ``unit`` (``amount``); a bet
-    given twice is refused (never the last stake silently)."""
+def slip(given: Sequence[str], unit: str = "minor", what: str = "--bet") -> dict[str, Money]:
+    """The slip of ``--bet NAME=STAKE`` options (or of the ``BET=STAKE`` parts of the
+    option ``what``), each stake in ``unit`` (``amount``); a bet given twice is refused
+    (never the last stake silently)."""
     bets: dict[str, Money] = {}
     for text in given:
-        name, stake = assignment(text, "--bet")
+        name, stake = assignment(text, what)
         if name in bets:
-            raise ValueError(f"--bet {text!r}: {name} is given twice")
-        bets[name] = amount(f"--bet {text}", stake, unit)
+            raise ValueError(f"{what} {text!r}: {name} is given twice")
+        bets[name] = amount(f"{what} {text}", stake, unit)
     return bets
+
+
+def player_slips(given: Sequence[str], unit: str = "minor") -> dict[str, dict[str, Money]]:
+    """The slip by player of ``--player NAME:BET=STAKE[,BET=STAKE...]`` options, one for
+    each player (a player given twice is refused: give all of a player's bets in one),
+    each stake in ``unit`` (``slip``)."""
+    players: dict[str, dict[str, Money]] = {}
+    for text in given:
+        name, sep, bets = text.partition(":")
+        name = name.strip()
+        if not sep or not name or not bets.strip():
+            raise ValueError(f"--player {text!r}: expected NAME:BET=STAKE (more bets comma-separated)")
+        if name in players:
+            raise ValueError(f"--player {text!r}: {name} is given twice (give a player's bets in one --player, "
+                             f"comma-separated)")
+        players[name] = slip(bets.split(","), unit, f"--player {name}:")
+    return players
+
+
+STRATEGY_NAMES = ("flat", "perfect", "count")
+"""The strategies ``--strategy`` names (``strategy_of``)."""
+
+_TRUE_COUNT = re.compile(r"[+-]?\d{1,5}(?:\.\d{1,6})?")
+_UNITS = re.compile(r"\d{1,8}")
+
+
+def _true_count(what: str, text: str) -> int | Fraction:
+    """A true count as written (``2``, ``-1.5``): exact (an int where it is whole)."""
+    if _TRUE_COUNT.fullmatch(text) is None:
+        raise ValueError(f"{what}: {text[:40]!r} is not a true count (a number such as 2 or -1.5)")
+    value = Fraction(Decimal(text))
+    return value.numerator if value.denominator == 1 else value
+
+
+def strategy_of(text: str) -> tuple[str, PerfectPlay | CountPlay | None]:
+    """``--strategy NAME=STRATEGY``: a player and how its stakes follow the shoe: ``flat``
+    (None: every round, its stakes as given), ``perfect`` (``PerfectPlay``: each bet when
+    its exact EV of the unseen cards is positive), ``count:TC`` (``CountPlay`` with a
+    threshold: each bet when its true count reaches TC) or ``count:TC=UNITS,...``
+    (``CountPlay`` with a spread: as many times its stake as the units of the largest TC
+    not above the true count). The ranges are ``play_shoes``'s (checked by ``CountPlay``'s
+    user, with the bets); the true counts are kept exact (an int or a ``Fraction``, which
+    ``play_shoes``'s checks take), and compared exactly."""
+    from ..shoe import CountPlay, PerfectPlay
+
+    name, value = assignment(text, "--strategy")
+    kind, _, params = value.partition(":")
+    what = f"--strategy {text}"
+    check_choice(kind.strip(), what, STRATEGY_NAMES)
+    kind, params = kind.strip(), params.strip()
+    if kind != "count":
+        if params:
+            raise ValueError(f"{what}: {kind} takes no parameters (count does: count:TC or count:TC=UNITS,...)")
+        return name, None if kind == "flat" else PerfectPlay()
+    if not params:
+        raise ValueError(f"{what}: a count bets from a true count: count:TC (one stake from TC up) or a spread "
+                         f"count:TC=UNITS,... (e.g. count:2=1,4=2,6=4)")
+    if "=" not in params:
+        return name, CountPlay(threshold=cast(float, _true_count(what, params)))
+    spread: dict[int | Fraction, int] = {}
+    for step in params.split(","):
+        tc, units = assignment(step, what)
+        level = _true_count(what, tc)
+        if level in spread:
+            raise ValueError(f"{what}: the true count {tc} is given twice")
+        if _UNITS.fullmatch(units) is None:
+            raise ValueError(f"{what}: {units[:40]!r} is not a number of units (a whole number)")
+        spread[level] = int(units)
+    return name, CountPlay(spread=cast(dict[float, int], spread))
 
 
 def money_unit(unit: str, minor_unit: Decimal) -> str:
