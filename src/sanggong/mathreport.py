@@ -116,7 +116,7 @@ def fixed_text(value: Fraction | Decimal, places: int = PLACES) -> str:
 
 def percent_text(value: Fraction | Decimal, places: int = PERCENT_PLACES) -> str:
     """An exact fraction as a percentage to ``places`` places: ``2.4056%``."""
-    return fixed_text(_decimal(value) * 100 if isinstance(value, Decimal) else value * 100, places) + "%"
+    return fixed_text(_CONTEXT.multiply(value, 100) if isinstance(value, Decimal) else value * 100, places) + "%"
 
 
 def fraction_text(value: Fraction) -> str:
@@ -166,13 +166,13 @@ class ReportBet:
 
     def volatility(self, confidence: str) -> Decimal:
         """The volatility index at ``confidence`` (a key of ``CONFIDENCE``): z x SD."""
-        return CONFIDENCE[confidence] * self.sd
+        return _CONTEXT.multiply(CONFIDENCE[confidence], self.sd)
 
     def hold(self, rounds: int, confidence: str) -> tuple[Decimal, Decimal]:
         """The hold's confidence interval after ``rounds`` rounds: edge -/+ z x SD / sqrt(N)."""
-        half = _CONTEXT.divide(CONFIDENCE[confidence] * self.sd, _CONTEXT.sqrt(Decimal(rounds)))
+        half = _CONTEXT.divide(self.volatility(confidence), _CONTEXT.sqrt(Decimal(rounds)))
         edge = _decimal(self.house_edge)
-        return edge - half, edge + half
+        return _CONTEXT.subtract(edge, half), _CONTEXT.add(edge, half)
 
 
 @dataclass(frozen=True)
@@ -490,8 +490,8 @@ def _figures_of(book: MathReport) -> dict[str, Any] | None:
         ns = [10**k for k in range(2, 9)]
         edge = float(100 * b.house_edge)
         right.axhline(edge, color="black", linewidth=1, label="house edge")
-        for k, z in CONFIDENCE.items():
-            half = [float(100 * z * b.sd / Decimal(n).sqrt()) for n in ns]
+        for k in CONFIDENCE:
+            half = [100 * float(b.volatility(k)) / n**0.5 for n in ns]  # (a figure's coordinates)
             right.fill_between(ns, [edge - h for h in half], [edge + h for h in half], alpha=0.2, label=k)
         right.set_xscale("log")
         right.set_xlabel("rounds")
