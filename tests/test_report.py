@@ -207,11 +207,11 @@ def test_json_schema_is_the_documented_one() -> None:
 
 
 def test_every_format_is_the_same_bytes_twice(tmp_path: Any) -> None:
-    for format in ("html", "md", "json"):
-        first = report(SAN_GONG, decks=(1, 2)).write(str(tmp_path / "a"), format)
-        second = report(SAN_GONG, decks=(1, 2)).write(str(tmp_path / "b"), format)
+    for kind in ("html", "md", "json"):
+        first = report(SAN_GONG, decks=(1, 2)).write(str(tmp_path / "a"), kind)
+        second = report(SAN_GONG, decks=(1, 2)).write(str(tmp_path / "b"), kind)
         with open(first, "rb") as a, open(second, "rb") as b:
-            assert a.read() == b.read(), format
+            assert a.read() == b.read(), kind
 
 
 def test_the_html_page_is_self_contained() -> None:

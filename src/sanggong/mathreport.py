@@ -17,7 +17,7 @@ even.
 [1, 8]
 >>> win = book.tables[0].bets[0]
 >>> win.bets[:2], win.house_edge, percent_text(win.house_edge)
-(('win:1', 'win:2'), Fraction(2448257, 101771600), '2.4056%')
+(('win:1', 'win:2'), Fraction(306091, 12724075), '2.4056%')
 >>> book.json() == report(MACAU, decks=(1, 8)).json()
 True
 """
@@ -379,10 +379,10 @@ class MathReport:
             out.append(_img(drawn["edge"], "house edge by decks"))
         for k, (heading, parts) in enumerate(self._sections()):
             out.append(f"<h2>{escape(heading)}</h2>")
-            for j, (caption, head, body) in enumerate(parts):
+            for j, (caption, columns, body) in enumerate(parts):
                 if j % 3 == 0:
                     out.append(f"<h3>{escape(caption.rpartition(':')[0])}</h3>")
-                out.append(_html_table(head, body, caption))
+                out.append(_html_table(columns, body, caption))
                 if j % 3 == 2 and drawn is not None and k == 0:
                     out.append(_img(drawn["bets"][j // 3], "the return's distribution and the hold's funnel"))
         out.append("</body></html>")
