@@ -282,7 +282,10 @@ def test_the_command(capsys: pytest.CaptureFixture[str], tmp_path: Any) -> None:
     (["report", "--stake", "1.5"], "not a whole number of minor units"),
     (["report", "--stake", "0"], "stake"),
     (["report", "--pace", "0"], "--pace"),
-    (["report", "--rules", "san_gong", "--out", "/dev/null/x"], "Not a directory"),
+    (["report", "--rules", "san_gong", "--out", "/dev/null/x"], "no such folder /dev/null"),
+    (["report", "--rules", "san_gong", "--out", "/dev/null"], "a file, not a folder"),
+    (["report", "--rules", "san_gong", "--out", "no\x07good"], "control character"),
+    (["report", "--rules", "san_gong", "--out", "/nonexistent-x/a/b"], "no such folder /nonexistent-x/a"),
 ])
 def test_the_command_refuses_bad_input_in_one_line(argv: list[str], needle: str,
                                                     capsys: pytest.CaptureFixture[str]) -> None:

@@ -4,6 +4,7 @@ to standard output or a file in a directory."""
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from ..limits import MAX_DECKS
@@ -14,7 +15,21 @@ from ._parser import Commands
 FORMATS = ("html", "md", "json")
 
 
+def _out_target(path: str) -> None:
+    """``--out DIR``, checked before any work: a printable name, a folder or a new folder
+    in one that exists (never a tree of new ones, never over a file)."""
+    if not path or not path.isprintable():
+        raise ValueError(f"--out {path!r}: not a folder name (empty, or it holds a control character)")
+    if os.path.exists(path) and not os.path.isdir(path):
+        raise ValueError(f"--out {path}: a file, not a folder")
+    parent = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(parent):
+        raise ValueError(f"--out {path}: no such folder {parent}")
+
+
 def _cmd_report(args: argparse.Namespace) -> int:
+    if args.out is not None:
+        _out_target(args.out)
     rules = rules_of(args)
     stake = amount("--stake", args.stake, args.unit)
     book = report(rules, args.report_decks, pace=args.pace, stake=stake)
