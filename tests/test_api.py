@@ -33,7 +33,7 @@ PUBLIC_MODULES = [
     "sanggong.cards", "sanggong.hands", "sanggong.batch", "sanggong.ranking", "sanggong.rules", "sanggong.money",
     "sanggong.settlement", "sanggong.dealing", "sanggong.records", "sanggong.verify", "sanggong.analysis",
     "sanggong.simulation", "sanggong.limits", "sanggong.rounds", "sanggong.shoe", "sanggong.seeds",
-    "sanggong.detection", "sanggong.plot",
+    "sanggong.detection", "sanggong.plot", "sanggong.mathreport",
 ]
 
 # The names of the public modules' __all__ that are not exported from sanggong, and why.
@@ -71,6 +71,10 @@ MODULE_ONLY = {
     "sanggong.seeds.seed_json": "a recorded seed as JSON, for results' to_dict",
     "sanggong.plot": "the package's figures, used as sanggong.plot.<name> (matplotlib: the plot extra)",
     "sanggong.shoe.edge_by_pay": "design's edge line over every pay tried, for its figure (sanggong.plot.pay_options)",
+    "sanggong.mathreport.CONFIDENCE": "the report's confidence levels, documented with sanggong.report",
+    "sanggong.mathreport.ReportBet": "the figures of one bet in a MathReport, read from it",
+    "sanggong.mathreport.ReportTable": "one deck count's figures in a MathReport, read from it",
+    "sanggong.mathreport.percent_text": "an exact fraction as the report prints a percentage",
     "sanggong.verify.LogReader": "reads a log in one pass for another reader (detect does); verify_log is the usual way",
 }
 

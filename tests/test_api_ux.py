@@ -195,6 +195,7 @@ def _entry_points() -> dict[str, Callable[[Any], object]]:
         "verify_log": lambda r: str(sg.verify_log(_game_log("macau"), r)),
         "detect": lambda r: sg.detect([sg.RoundRecord.from_json(x) for x in _game_log("macau")], r).to_dict(),
         "analyze": lambda r: sg.analyze(r).to_dict(),
+        "report": lambda r: sg.report(r, decks=(1,)).json(),
         "effect_of_removal": lambda r: sg.effect_of_removal(r, ["win:1"]),
         "ShoeEvaluator": lambda r: sg.ShoeEvaluator(r).evs(),
         "simulate": lambda r: sg.simulate(r, 500, seed=1, workers=1).to_dict()["bets"],
@@ -216,7 +217,7 @@ def test_every_entry_point_takes_a_preset_by_name(entry: str) -> None:
 
 # result types carry the rules they were computed under; they are made by the entry points
 RESULTS = {"Settlement", "Analysis", "DealtRounds", "RoundRecord", "Detection", "PlayResult", "SessionResult",
-           "SimulationResult", "VerifyReport", "HandValue"}
+           "SimulationResult", "VerifyReport", "HandValue", "MathReport"}
 
 
 def test_the_list_of_entry_points_is_complete() -> None:

@@ -46,6 +46,9 @@ from .analysis import Analysis as Analysis, BetAnalysis as BetAnalysis, OutcomeL
 from .analysis import Removal as Removal, analyze as analyze, composition as composition
 from .analysis import effect_of_removal as effect_of_removal
 
+# the math report
+from .mathreport import MathReport as MathReport, report as report
+
 # simulation
 from .simulation import BetStats as BetStats, SessionResult as SessionResult
 from .simulation import SimulationResult as SimulationResult, simulate as simulate

@@ -20,7 +20,7 @@ from ._version import Version
 _COMMANDS = (
     ("eval", "_hands"), ("compare", "_hands"), ("settle", "_settle"), ("deal", "_logs"), ("analyze", "_analyze"),
     ("verify", "_logs"), ("detect", "_logs"), ("simulate", "_simulate"), ("protect", "_shoes"),
-    ("design", "_shoes"), ("rules", "_rules"), ("bets", "_rules"),
+    ("design", "_shoes"), ("rules", "_rules"), ("bets", "_rules"), ("report", "_report"),
 )
 """Each command and the module whose ``add_<command>`` adds its parser, in the order
 ``sanggong --help`` lists them (a module is imported only when its command is built)."""
