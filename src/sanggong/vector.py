@@ -56,7 +56,7 @@ from .rules import RuleSet, as_rules, offered_bets
 from .seeds import SeedLike, check_seed, child
 from .settlement import payout, result_of
 
-__all__ = ["ROUNDINGS", "VectorTable"]
+__all__ = ["VectorTable"]
 
 ROUNDINGS = ("down", "up", "half_up", "half_even")
 """``rules.rounding``'s modes, numbered as the kernels take them."""
