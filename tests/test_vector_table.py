@@ -168,7 +168,7 @@ def test_bankroll_and_round_limit() -> None:
     total = np.zeros((5, 1), dtype=np.int64)
     ended = np.zeros((5, 1), dtype=bool)
     for n in range(30):
-        low, high = table.mask()
+        high = table.mask()[1]
         stakes[:, :, 1] = np.minimum(100, high[:, :, 1])
         _, reward, terminated, truncated, _ = table.step(stakes)
         assert not (ended & (reward != 0)).any()  # a ruined player stakes nothing more

@@ -58,7 +58,8 @@ if TYPE_CHECKING:
     from .shoe import ShoePlan
 
 __all__ = [
-    "IMPLEMENTATION", "NO_CARD", "LineTemplate", "ShoeKernel", "Tables", "bounded", "check_line", "class3",
+    "IMPLEMENTATION", "NO_CARD", "LineTemplate", "ShoeKernel", "Tables", "VectorKernel", "bounded", "check_line",
+    "class3",
     "compare_batch", "deal_chunk", "deal_fresh_batch", "draw", "evaluate_batch", "hand_counts", "joint_class_counts",
     "pair_plus3", "pair_plus_batch", "play_chunk", "rank3", "rank_batch", "render_rounds", "settle_batch",
     "simulate_chunk", "suit_split", "tally_stakes",
@@ -954,7 +955,8 @@ class VectorKernel:
         width = 13 if self.by_rank else 52
         if not 0 <= lo <= hi <= self.n_tables:
             raise ValueError(f"tables {lo}..{hi} are not within 0..{self.n_tables}")
-        shapes = [(stakes, (self.n_tables, self.players, self.bets)), (carried, (self.n_tables, self.players, self.bets)),
+        bets_shape = (self.n_tables, self.players, self.bets)
+        shapes: list[tuple[npt.NDArray[Any], tuple[int, ...]]] = [(stakes, bets_shape), (carried, bets_shape),
                   (reward, (self.n_tables, self.players)), (cards, (self.n_tables, self.hands, 3)),
                   (head, (self.n_tables,)), (outcome, (self.n_tables, self.bets)), (unseen, (self.n_tables, width)),
                   (shoe_state, (self.n_tables, 4))]

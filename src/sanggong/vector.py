@@ -236,13 +236,15 @@ class VectorTable:
                                  "number of minor units")
         if stakes.dtype != np.int64:
             raise ValueError(f"stakes must be int64 minor units (money is never a float), not {stakes.dtype}")
-        s = np.ascontiguousarray(stakes)
-        for bad, why in ((s < 0, "is negative"), (s > self.high, "is over the bet's limit"),
-                         ((s < self._carried) & (self._carried > 0), "lowers a carried stake")):
-            if bad.any():
-                at = tuple(np.argwhere(bad)[0])
-                raise ValueError(f"stakes: {self._where(bad)}: {int(s[at])} {why} "
-                                 f"(limit {int(self.high[at[2]])}, carried {int(self._carried[at])})")
+        s = np.require(stakes, np.int64, ["C", "A"])  # (the kernel reads it in place: aligned)
+        lowered = s < self._carried  # (0 <= carried: a stake below it is below a carried stake, or negative)
+        if (lowered | (s > self.high)).any():
+            for bad, why in ((s < 0, "is negative"), (s > self.high, "is over the bet's limit"),
+                             (lowered, "lowers a carried stake")):
+                if bad.any():
+                    at = tuple(np.argwhere(bad)[0])
+                    raise ValueError(f"stakes: {self._where(bad)}: {int(s[at])} {why} "
+                                     f"(limit {int(self.high[at[2]])}, carried {int(self._carried[at])})")
         for j, partner in enumerate(self.requires.tolist()):
             if partner >= 0:
                 alone = s[:, :, j] > 0
@@ -275,7 +277,7 @@ class VectorTable:
         """
         s = self._check(stakes)
         n = self.n_tables
-        args = (s, self._carried, self._reward, self._cards, self._head, self._outcome, self._unseen, self._shoe)
+        args: tuple[Any, ...] = (s, self._carried, self._reward, self._cards, self._head, self._outcome, self._unseen, self._shoe)
         parts = min(self.workers, n)
         if parts == 1:
             self._kernel.step(0, n, *args)
@@ -283,7 +285,8 @@ class VectorTable:
             if self._pool is None:
                 self._pool = ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="sanggong-vector")
             edges = [n * i // parts for i in range(parts + 1)]
-            for f in [self._pool.submit(self._kernel.step, edges[i], edges[i + 1], *args) for i in range(parts)]:
+            step = self._kernel.step
+            for f in [self._pool.submit(step, edges[i], edges[i + 1], *args) for i in range(parts)]:
                 f.result()
         self._rounds += 1
         reward = self._reward.copy()
