@@ -13,7 +13,7 @@ import pytest
 
 from sanggong import MACAU, ONLINE, Game
 from sanggong.limits import MAX_STAKE
-from sanggong.rules import RuleSet
+from sanggong.rules import PRESETS, RuleSet
 from sanggong.seeds import child
 from sanggong.settlement import TableSession
 from sanggong.vector import ROUNDINGS, VectorTable
@@ -36,10 +36,10 @@ def _unseen(rules: RuleSet, seen: Counter[int]) -> list[int]:
     return [rules.decks - seen[c] for c in range(52)]
 
 
-@pytest.mark.parametrize("rules", [MACAU, ONLINE, *(dataclasses.replace(ONLINE, rounding=r) for r in ROUNDINGS[1:])],
+@pytest.mark.parametrize("rules", [*PRESETS.values(), *(dataclasses.replace(ONLINE, rounding=r) for r in ROUNDINGS[1:])],
                          ids=lambda r: f"{r.name}-{r.rounding}")
 def test_cards_and_money_are_games_and_sessions(rules: RuleSet) -> None:
-    tables, players, rounds = 3, 2, 45 if rules is MACAU else 12
+    tables, players, rounds = 3, 2, 45 if rules.decks > 1 else 12
     table = VectorTable(rules, tables, players=players, seed=2024)
     games = [Game(rules, seed=child(np.random.SeedSequence(2024), k)) for k in range(tables)]
     assert all(table.table_seed(k).spawn_key == child(np.random.SeedSequence(2024), k).spawn_key
