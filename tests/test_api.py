@@ -21,6 +21,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 import sanggong
@@ -33,7 +34,7 @@ PUBLIC_MODULES = [
     "sanggong.cards", "sanggong.hands", "sanggong.batch", "sanggong.ranking", "sanggong.rules", "sanggong.money",
     "sanggong.settlement", "sanggong.dealing", "sanggong.records", "sanggong.verify", "sanggong.analysis",
     "sanggong.simulation", "sanggong.limits", "sanggong.rounds", "sanggong.shoe", "sanggong.seeds",
-    "sanggong.detection", "sanggong.plot", "sanggong.mathreport",
+    "sanggong.detection", "sanggong.plot", "sanggong.mathreport", "sanggong.vector",
 ]
 
 # The names of the public modules' __all__ that are not exported from sanggong, and why.
@@ -138,6 +139,7 @@ def _entry_points() -> dict[str, Callable[[Any], Any]]:
         Resettler,
         ShoeEvaluator,
         TableSession,
+        VectorTable,
         deal_batch,
         design,
         detect,
@@ -164,6 +166,8 @@ def _entry_points() -> dict[str, Callable[[Any], Any]]:
         "simulate": lambda r: simulate(r, 100, {"win:1": 1}, seed=1, workers=1, compare_exact=False).bets,
         "simulate_sessions": lambda r: simulate_sessions(r, {"win:1": 1}, 100, 5, 2, seed=1, workers=1).finals.tolist(),
         "deal_batch": lambda r: deal_batch(r, 5, seed=1).hands.tolist(),
+        "VectorTable": lambda r: VectorTable(r, 2, seed=1).step(np.zeros((2, 1, 16), dtype=np.int64))[0][
+            "cards"].tolist(),
         "play_shoes": lambda r: play_shoes(r, 2, "perfect", seed=1, workers=1, bets=["win:1"]).bets,
         "design": lambda r: design(r, "win:1", (0, 0.05), shoes=1, limit=1),
         "Game": lambda r: Game(r, 7).play({"win:1": 100}),

@@ -15,7 +15,8 @@ MODULES = ["sanggong", "sanggong.cards", "sanggong.hands", "sanggong.batch", "sa
            "sanggong.rules._presets", "sanggong.settlement", "sanggong.dealing", "sanggong.dealing._game",
            "sanggong.dealing._observed", "sanggong.records", "sanggong.records._record", "sanggong.records._states",
            "sanggong.verify", "sanggong.money", "sanggong.limits", "sanggong.analysis", "sanggong.simulation",
-           "sanggong.rounds", "sanggong.shoe", "sanggong.shoe._design", "sanggong.plot", "sanggong.mathreport"]
+           "sanggong.rounds", "sanggong.shoe", "sanggong.shoe._design", "sanggong.plot", "sanggong.mathreport",
+           "sanggong.vector"]
 
 
 @pytest.mark.parametrize("name", MODULES)

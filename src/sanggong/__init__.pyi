@@ -35,6 +35,7 @@ from .settlement import settle as settle
 from .dealing import Deal as Deal, Game as Game, ObservedTable as ObservedTable, Replayer as Replayer
 from .dealing import Resettler as Resettler, RoundRecord as RoundRecord
 from .rounds import DealtRounds as DealtRounds, deal_batch as deal_batch
+from .vector import VectorTable as VectorTable
 from .seeds import Seed as Seed
 from .verify import VerifyReport as VerifyReport, verify_log as verify_log
 

@@ -279,3 +279,47 @@ def tally_stakes(
     sums: npt.NDArray[np.float64],
     at_stake: npt.NDArray[np.float64],
 ) -> int: ...
+
+# --- a vector of tables (csrc/vector.pxi) -----------------------------------------------------
+
+@disjoint_base
+class VectorKernel:
+    """Shoes of one table, each dealt from its own bit generator, settled for every player."""
+
+    def __init__(
+        self,
+        tables: Tables,
+        params: npt.NDArray[np.int64],
+        plan: _SettlementPlan,
+        bit_generators: list[Any],
+        players: int,
+        num: npt.NDArray[np.int64],
+        den: npt.NDArray[np.int64],
+        carry: npt.NDArray[np.uint8],
+        rounding: int,
+        by_rank: bool,
+    ) -> None: ...
+    @property
+    def n_tables(self) -> int: ...
+    @property
+    def players(self) -> int: ...
+    @property
+    def bets(self) -> int: ...
+    @property
+    def hands(self) -> int: ...
+    @property
+    def n_cards(self) -> int: ...
+    def step(
+        self,
+        lo: int,
+        hi: int,
+        stakes: npt.NDArray[np.int64],
+        carried: npt.NDArray[np.int64],
+        reward: npt.NDArray[np.int64],
+        cards: npt.NDArray[np.uint8],
+        head: npt.NDArray[np.uint8],
+        outcome: npt.NDArray[np.uint8],
+        unseen: npt.NDArray[np.int16],
+        shoe_state: npt.NDArray[np.int64],
+    ) -> None: ...
+    def state(self) -> list[tuple[Any, ...]]: ...

@@ -240,6 +240,13 @@ class Kernels(Protocol[TablesT, SumsT]):
         ev_bins: npt.NDArray[np.float64], moments: npt.NDArray[np.float64], stop: npt.NDArray[np.uint8],
     ) -> tuple[int, int]: ...
 
+    # a vector of tables (sanggong.vector)
+    def VectorKernel(  # noqa: N802 (a module's class)
+        self, tables: TablesT, params: npt.NDArray[np.int64], plan: SettlementPlan, bit_generators: list[Any],
+        players: int, num: npt.NDArray[np.int64], den: npt.NDArray[np.int64], carry: npt.NDArray[np.uint8],
+        rounding: int, by_rank: bool,
+    ) -> Any: ...
+
     # log lines (verify's fast pass: sanggong._fastlog; the slots and the packing are sanggong._logline's)
     def LineTemplate(  # noqa: N802 (a module's class)
         self, ops_line: Sequence[tuple[bytes, int]], ops_canonical: Sequence[tuple[bytes, int]], hands: int,

@@ -1,0 +1,191 @@
+"""VectorTable: each table deals the rounds of ``Game`` seeded by its chunk seed, card for
+card, and pays what ``TableSession`` pays on the same cards and stakes (carried stakes
+included); a refused step changes nothing; the workers do not change the result."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from typing import Any
+
+import numpy as np
+import pytest
+
+from sanggong import MACAU, ONLINE, Game
+from sanggong.limits import MAX_STAKE
+from sanggong.rules import PRESETS, RuleSet
+from sanggong.seeds import child
+from sanggong.settlement import TableSession
+from sanggong.vector import ROUNDINGS, VectorTable
+
+pytestmark = pytest.mark.kernels
+
+
+def _stakes(table: VectorTable, rng: np.random.Generator, low: np.ndarray) -> np.ndarray:
+    """Random legal stakes: most bets left out, odd amounts (rounding), carried ones raised or kept."""
+    shape = low.shape
+    s = np.where(rng.random(shape) < 0.3, rng.integers(1, 999, shape), 0).astype(np.int64)
+    s = np.where(low > 0, low + np.where(rng.random(shape) < 0.5, 0, rng.integers(0, 50, shape)), s)
+    for j, partner in enumerate(table.requires.tolist()):
+        if partner >= 0:
+            s[:, :, partner] = np.where((s[:, :, j] > 0) & (s[:, :, partner] == 0), 101, s[:, :, partner])
+    return s
+
+
+def _unseen(rules: RuleSet, seen: Counter[int]) -> list[int]:
+    return [rules.decks - seen[c] for c in range(52)]
+
+
+@pytest.mark.parametrize("rules", [*PRESETS.values(), *(dataclasses.replace(ONLINE, rounding=r) for r in ROUNDINGS[1:])],
+                         ids=lambda r: f"{r.name}-{r.rounding}")
+def test_cards_and_money_are_games_and_sessions(rules: RuleSet) -> None:
+    tables, players, rounds = 3, 2, 45 if rules.decks > 1 else 12
+    table = VectorTable(rules, tables, players=players, seed=2024)
+    games = [Game(rules, seed=child(np.random.SeedSequence(2024), k)) for k in range(tables)]
+    assert all(table.table_seed(k).spawn_key == child(np.random.SeedSequence(2024), k).spawn_key
+               for k in range(tables))
+    sessions = [[TableSession(rules) for _ in range(players)] for _ in range(tables)]
+    seen: list[Counter[int]] = [Counter() for _ in range(tables)]
+    rng = np.random.default_rng(1)
+    obs, info = table.reset()
+    shoes_ended = 0
+    for _ in range(rounds):
+        stakes = _stakes(table, rng, info["low"])
+        obs, reward, terminated, truncated, info = table.step(stakes)
+        assert not terminated.any() and not truncated.any()
+        for k, game in enumerate(games):
+            record = game.play()
+            assert [c.code for c in record.banker.cards] == obs["cards"][k, 0].tolist()
+            for p in range(1, rules.hands):
+                assert [c.code for c in record.hands[p].cards] == obs["cards"][k, p].tolist()
+            assert obs["head_card"][k] == (255 if record.head_card is None else record.head_card.code)
+            assert info["shoe"][k] == record.shoe and info["shoe_end"][k] == record.last_of_shoe
+            hands = {p: record.hands[p].cards for p in range(1, rules.hands)}
+            for p in range(players):
+                slip = {name: int(x) for name, x in zip(table.bets, stakes[k, p], strict=True) if x}
+                result = sessions[k][p].settle(record.banker.cards, hands, slip)
+                assert reward[k, p] == sum(r.net for r in result.results)
+                carried = dict(sessions[k][p].carried)
+                assert {n: int(x) for n, x in zip(table.bets, obs["carried"][k, p], strict=True) if x} == carried
+            # what the next round is dealt from: the shoe less every card seen since its shuffle
+            if record.round_in_shoe == 1:
+                seen[k].clear()
+            seen[k].update(c.code for h in (record.banker, *record.hands.values()) for c in h.cards)
+            if record.head_card is not None and rules.head_card_burned:
+                seen[k][record.head_card.code] += 1
+            if record.last_of_shoe:
+                seen[k].clear()
+                shoes_ended += 1
+            assert obs["unseen"][k].tolist() == _unseen(rules, seen[k])
+            assert obs["seen"][k] == sum(seen[k].values())
+            assert obs["rounds"][k] == (0 if record.last_of_shoe else record.round_in_shoe)
+    assert shoes_ended >= tables  # every table went through a cut card and a reshuffle
+
+
+def test_by_rank_is_the_cards_summed_over_suits() -> None:
+    by_card, by_rank = VectorTable(MACAU, 4, seed=3), VectorTable(MACAU, 4, seed=3, by_rank=True)
+    stakes = np.zeros((4, 1, len(by_card.bets)), dtype=np.int64)
+    for _ in range(20):
+        a, b = by_card.step(stakes)[0], by_rank.step(stakes)[0]
+        assert np.array_equal(a["unseen"].reshape(4, 13, 4).sum(axis=2), b["unseen"])
+        assert np.array_equal(a["cards"], b["cards"])
+
+
+def _run(table: VectorTable, rounds: int, seed: int) -> list[Any]:
+    rng = np.random.default_rng(seed)
+    _, info = table.reset()
+    out = []
+    for _ in range(rounds):
+        obs, reward, _, _, info = table.step(_stakes(table, rng, info["low"]))
+        out.append((obs, reward))
+    return out
+
+
+def test_workers_do_not_change_the_result() -> None:
+    one = _run(VectorTable(MACAU, 7, players=2, seed=9, workers=1), 12, 4)
+    two = _run(VectorTable(MACAU, 7, players=2, seed=9, workers=2), 12, 4)
+    for (obs1, r1), (obs2, r2) in zip(one, two, strict=True):
+        assert np.array_equal(r1, r2)
+        assert all(np.array_equal(obs1[name], obs2[name]) for name in obs1)
+
+
+def _carrying(seed: int) -> tuple[VectorTable, dict[str, Any]]:
+    """A Macau vector with a Win bet carried somewhere (a tie)."""
+    table = VectorTable(MACAU, 32, seed=seed, bankroll=10**6, limits={"win:1": 5_000})
+    stakes = np.zeros((32, 1, len(table.bets)), dtype=np.int64)
+    stakes[:, 0, : MACAU.positions] = 100
+    info: dict[str, Any] = {}
+    for _ in range(50):
+        _, _, _, _, info = table.step(np.maximum(stakes, info.get("low", stakes)))
+        if info["low"].any():
+            return table, info
+    raise AssertionError("no tie in 50 rounds at 32 tables")
+
+
+def test_refused_steps_change_nothing() -> None:
+    table, info = _carrying(5)
+    twin, _ = _carrying(5)
+    low, high = info["low"], info["high"]
+    t, p, j = (int(x) for x in np.argwhere(low > 0)[0])
+    good = low.copy()
+    tie = table.bets.index("tie:1")
+    cases: list[tuple[Any, str]] = [
+        (good[:, :, :-1], "shape"),
+        (good.astype(np.int32), "int64"),
+        (good.tolist(), "numpy"),
+        (np.where(np.arange(good.size).reshape(good.shape) == 7, np.nan, good.astype(float)), "table 0, player 0"),
+        (good.astype(float) + 0.5, "whole number"),
+        (good.astype(float), "int64"),
+    ]
+    for value, where, why in ((-1, (1, 0, 3), "is negative"), (5_001, (2, 0, 0), "is over the bet's limit"),
+                              (int(low[t, p, j]) - 1, (t, p, j), "lowers a carried stake"),
+                              (MAX_STAKE + 1, (3, 0, 5), "is over the bet's limit")):
+        bad = good.copy()
+        bad[where] = value
+        cases.append((bad, f"table {where[0]}, player {where[1]}, bet {table.bets[where[2]]}: {value} {why}"))
+    alone = good.copy()
+    alone[4, 0, tie], alone[4, 0, 0] = 10, 0
+    if low[4, 0, 0] == 0:
+        cases.append((alone, "table 4, player 0, bet tie:1: needs a Win bet"))
+    rich = good.copy()
+    rich[6, 0, :] = 50_000
+    rich[6, 0, 0] = 5_000
+    cases.append((rich, "table 6, player 0: stakes of"))
+    before = (table._kernel.state(), table.carried, table.money)
+    for stakes, message in cases:
+        with pytest.raises(ValueError, match=message.replace("(", r"\(")):
+            table.step(stakes)
+        after = (table._kernel.state(), table.carried, table.money)
+        assert after[0] == before[0] and np.array_equal(after[1], before[1]) and np.array_equal(after[2], before[2])
+    assert np.all(high[:, :, 0] == 5_000) and np.array_equal(low, table.carried)
+    a, b = table.step(good), twin.step(good)  # and the next round is the one the untouched twin deals
+    assert np.array_equal(a[1], b[1]) and np.array_equal(a[0]["cards"], b[0]["cards"])
+
+
+def test_bankroll_and_round_limit() -> None:
+    table = VectorTable(ONLINE, 5, seed=1, bankroll=300, max_rounds=30, bets=["tie:1", "win:1"])
+    stakes = np.zeros((5, 1, 2), dtype=np.int64)
+    total = np.zeros((5, 1), dtype=np.int64)
+    ended = np.zeros((5, 1), dtype=bool)
+    for n in range(30):
+        high = table.mask()[1]
+        stakes[:, :, 1] = np.minimum(100, high[:, :, 1])
+        _, reward, terminated, truncated, _ = table.step(stakes)
+        assert not (ended & (reward != 0)).any()  # a ruined player stakes nothing more
+        total += reward
+        ended |= terminated
+        assert np.array_equal(terminated, 300 + total <= 0) and truncated.all() == (n == 29)
+    assert np.array_equal(table.money, 300 + total)
+    with pytest.raises(ValueError, match="reset"):
+        table.step(stakes * 0)
+    table.reset()
+    assert np.array_equal(table.money, np.full((5, 1), 300))
+
+
+def test_construction_is_checked() -> None:
+    with pytest.raises(ValueError, match="tables"):
+        VectorTable(MACAU, 0)
+    with pytest.raises(ValueError, match="not one of the bets"):
+        VectorTable(MACAU, 1, bets=["win:1"], limits={"win:2": 10})
+    with pytest.raises(ValueError):
+        VectorTable(MACAU, 1, bets=["lose:1"])  # not offered at Macau
