@@ -17,6 +17,8 @@ __all__ = ["MAX_FILE_BYTES", "check_shuffles", "read_shuffles"]
 
 MAX_FILE_BYTES = 2**31
 """The largest file of recorded shuffles read (2 GiB)."""
+BLOCK = 2**16
+"""Shoes checked at a time (bounds the memory of the check)."""
 
 
 def _decks(length: int, where: str) -> int:
@@ -46,23 +48,27 @@ def check_shuffles(source: object) -> npt.NDArray[np.uint8]:
                          f"got shape {array.shape}")
     shoes, length = array.shape
     decks = _decks(length, "each shoe")
-    bad = (array < 0) | (array > 51)
-    if bad.any():
-        shoe, position = (int(i) for i in np.argwhere(bad)[0])
+    if int(array.min()) < 0 or int(array.max()) > 51:
+        shoe, position = (int(i) for i in np.argwhere((array < 0) | (array > 51))[0])
         raise ValueError(f"shoe {shoe}, position {position}: {int(array[shoe, position])} is no card code (0..51)")
-    codes = array.astype(np.uint8)
-    counts = np.zeros((shoes, 52), np.int64)
-    np.add.at(counts, (np.repeat(np.arange(shoes), length), codes.ravel()), 1)
-    wrong = np.flatnonzero((counts != decks).any(axis=1))
-    if len(wrong):
-        shoe = int(wrong[0])
+    codes = np.ascontiguousarray(array, dtype=np.uint8)
+    wrong: list[int] = []
+    for start in range(0, shoes, BLOCK):  # each shoe's count of each code, a block of shoes at a time
+        block = codes[start:start + BLOCK]
+        offsets = np.arange(0, 52 * len(block), 52, dtype=np.int32)[:, None]
+        counts = np.bincount((block + offsets).ravel(), minlength=52 * len(block)).reshape(len(block), 52)
+        wrong = (np.flatnonzero((counts != decks).any(axis=1)) + start).tolist()
+        if wrong:
+            break
+    if wrong:
+        shoe = wrong[0]
         seen = [0] * 52
         for position, code in enumerate(codes[shoe].tolist()):
             seen[code] += 1
             if seen[code] > decks:
                 raise ValueError(f"shoe {shoe}, position {position}: {Card(code)} (code {code}) a "
                                  f"{_ordinal(seen[code])} time, more than {decks} deck(s) hold")
-    return np.ascontiguousarray(codes)
+    return codes
 
 
 def read_shuffles(path: str | os.PathLike[str]) -> npt.NDArray[np.uint8]:
