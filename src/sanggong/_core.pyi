@@ -121,7 +121,7 @@ def deal_chunk(
 def shuffle_cards(
     bit_generator: np.random.BitGenerator, params: npt.NDArray[np.int64], cards: npt.NDArray[np.uint8],
     cut_places: npt.NDArray[np.uint16],
-) -> None: ...
+) -> int: ...
 def shuffle_tally(
     bit_generator: np.random.BitGenerator,
     params: npt.NDArray[np.int64],

@@ -207,7 +207,7 @@ class Kernels(Protocol[TablesT, SumsT]):
 
     # shuffle tests
     def shuffle_cards(self, bit_generator: Any, params: npt.NDArray[np.int64], cards: npt.NDArray[np.uint8],
-                      cut_places: npt.NDArray[np.uint16]) -> None: ...
+                      cut_places: npt.NDArray[np.uint16]) -> int: ...
     def shuffle_tally(
         self, bit_generator: Any, params: npt.NDArray[np.int64], shoes: int, bounds: npt.NDArray[np.int64],
         counts: npt.NDArray[np.int64], cut_counts: npt.NDArray[np.int64], sums: npt.NDArray[np.int64],

@@ -17,6 +17,7 @@ exact sums taken card by card in Python integers.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import itertools
 import hmac
@@ -45,6 +46,7 @@ from ._spec import (
     draw,
     hand_key,
     kind_of,
+    next_uint64,
     most_burned,
     pair_plus3,
     suit_split,
@@ -307,16 +309,24 @@ def _dealt_shoes(bit_generator: Any, params: npt.NDArray[np.int64], shoes: int) 
 
 
 def shuffle_cards(bit_generator: Any, params: npt.NDArray[np.int64], cards: npt.NDArray[np.uint8],
-                  cut_places: npt.NDArray[np.uint16]) -> None:
-    """Each shoe's first ``cards.shape[1]`` cards and its cut card's place (the core's notes)."""
+                  cut_places: npt.NDArray[np.uint16]) -> int:
+    """Each shoe's first ``cards.shape[1]`` cards and its cut card's place (the core's notes);
+    returns the words drawn, counted by drawing them again from a copy of the generator
+    until it is where the shoes left it."""
     shoes, width = cards.shape
     if len(cut_places) != shoes:
         raise ValueError(f"cut_places must hold {shoes} shoes, it holds {len(cut_places)}")
+    replay = copy.deepcopy(bit_generator)
     for i, (dealt, place) in enumerate(_dealt_shoes(bit_generator, params, shoes)):
         if len(dealt) < width:
             raise ValueError(f"a shoe dealt {len(dealt)} cards, fewer than the {width} asked for")
         cards[i] = list(dealt[:width])
         cut_places[i] = place
+    words, after = 0, bit_generator.state
+    while replay.state != after:
+        next_uint64(replay)
+        words += 1
+    return words
 
 
 def _check_tallies(bounds: npt.NDArray[np.int64], counts: npt.NDArray[np.int64], sums: npt.NDArray[np.int64],

@@ -101,6 +101,18 @@ cdef int _check_tallies(const int64_t[::1] bounds, int64_t[:, ::1] counts, int64
     return 0
 
 
+cdef struct _counted:
+    bitgen_t* rng
+    int64_t words
+
+
+cdef uint64_t _counted_next(void* state) noexcept nogil:
+    """The bit generator's next word, counted (shuffle_cards: the words the shoes took)."""
+    cdef _counted* c = <_counted*>state
+    c.words += 1
+    return c.rng.next_uint64(c.rng.state)
+
+
 @cython.boundscheck(False)
 @cython.wraparound(False)
 def shuffle_cards(bit_generator, const int64_t[::1] params, uint8_t[:, ::1] cards not None,
@@ -109,7 +121,8 @@ def shuffle_cards(bit_generator, const int64_t[::1] params, uint8_t[:, ::1] card
     ``params``), as ``deal_chunk`` deals them, each to the round that takes its cut card (a
     fresh deck: one round), and write each shoe's first ``cards.shape[1]`` cards in the order
     they came out (burns and head card included) and its cut card's place from the end (0
-    for a fresh deck). Refuses a width some shoe may not reach."""
+    for a fresh deck). Returns the 64-bit words drawn (the first that many of the generator's
+    ``next_uint64`` stream, in order). Refuses a width some shoe may not reach."""
     cdef sg_params table
     _dealt_table(params, &table, True)
     cdef Py_ssize_t shoes = cards.shape[0], width = cards.shape[1], i
@@ -117,12 +130,14 @@ def shuffle_cards(bit_generator, const int64_t[::1] params, uint8_t[:, ::1] card
         raise ValueError(f"cut_places must hold {shoes} shoes, it holds {cut_places.shape[0]}")
     if shoes:
         _check_aligned(&cut_places[0], sizeof(uint16_t), "cut_places")
-    cdef bitgen_t* rng = _bitgen(bit_generator)
+    cdef _counted counter
+    counter.rng = _bitgen(bit_generator)
+    counter.words = 0
     cdef uint8_t deck[SG_MAX_CARDS]
     cdef int64_t dealt = 0, place = 0, shortest = SG_MAX_CARDS
     with bit_generator.lock, nogil:
         for i in range(shoes):
-            dealt = _deal_shoe(rng.next_uint64, rng.state, &table, deck, &place)
+            dealt = _deal_shoe(_counted_next, &counter, &table, deck, &place)
             if dealt < shortest:
                 shortest = dealt
             if dealt < width:
@@ -131,7 +146,7 @@ def shuffle_cards(bit_generator, const int64_t[::1] params, uint8_t[:, ::1] card
             cut_places[i] = <uint16_t>place
     if shoes and shortest < width:
         raise ValueError(f"a shoe dealt {shortest} cards, fewer than the {width} asked for")
-    return None
+    return counter.words
 
 
 @cython.boundscheck(False)

@@ -21,7 +21,8 @@ from __future__ import annotations
 import math
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -81,14 +82,14 @@ def _empty(lay: Layout) -> Tallies:
     return Tallies(0, np.zeros((lay.k, 52), np.int64), [0] * 4, [0.0] * 4, 0, cuts)
 
 
-def _kernel_arrays(t: Tallies) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]:
+def _kernel_arrays() -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]:
     return np.zeros(4, np.int64), np.zeros(4, np.float64)
 
 
-def _deal_chunk(generator: type[np.random.BitGenerator], params: npt.NDArray[np.int64], lay: Layout,
+def _deal_chunk(generator: Generator, params: npt.NDArray[np.int64], lay: Layout,
                 seed: np.random.SeedSequence, shoes: int) -> Tallies:
     t = _empty(lay)
-    sums, squares = _kernel_arrays(t)
+    sums, squares = _kernel_arrays()
     cuts = t.cut_counts if t.cut_counts is not None else np.zeros(0, np.int64)
     _impl.kernels.shuffle_tally(generator(seed), params, shoes, np.array(lay.bounds, np.int64), t.counts, cuts,
                                 sums, squares)
@@ -98,7 +99,7 @@ def _deal_chunk(generator: type[np.random.BitGenerator], params: npt.NDArray[np.
 
 def _tally_recorded(cards: npt.NDArray[np.uint8], lay: Layout) -> Tallies:
     t = _empty(lay)
-    sums, squares = _kernel_arrays(t)
+    sums, squares = _kernel_arrays()
     bad = _impl.kernels.shuffle_tally_cards(cards, np.array(lay.bounds, np.int64), t.counts, sums, squares)
     if bad >= 0:  # (check_shuffles refused these already)
         raise ValueError(f"shoe {bad} holds a code that is no card")
@@ -178,10 +179,21 @@ class ShuffleTestResult:
         return self.table()
 
 
-def _generator(value: object) -> type[np.random.BitGenerator]:
-    if not (isinstance(value, type) and issubclass(value, np.random.BitGenerator)):
+Generator = Callable[[np.random.SeedSequence], np.random.BitGenerator]
+"""What ``generator`` is: a numpy ``BitGenerator`` class, or any callable making one from a seed."""
+
+
+def _generator(value: object) -> Generator:
+    if not callable(value):
         raise TypeError(f"generator must be a numpy BitGenerator class (e.g. numpy.random.PCG64), not {value!r}"[:200])
-    return value
+    made = value(np.random.SeedSequence(0))
+    if not isinstance(made, np.random.BitGenerator):
+        raise TypeError(f"generator must make a numpy BitGenerator, it made {type(made).__name__}")
+    return cast(Generator, value)
+
+
+def _name(generator: Generator) -> str:
+    return str(getattr(generator, "__name__", type(generator(np.random.SeedSequence(0))).__name__))
 
 
 def _alpha(value: object) -> float:
@@ -196,7 +208,7 @@ def shuffle_test(
     shoes: int | None = None,
     seed: SeedLike = None,
     alpha: float = 0.01,
-    generator: type[np.random.BitGenerator] = np.random.PCG64,
+    generator: Generator = np.random.PCG64,
     workers: int | None = None,
     rules: RuleSet | str | None = None,
 ) -> ShuffleTestResult:
@@ -208,7 +220,8 @@ def shuffle_test(
     :param shoes: shoes to deal (rules only; default ``DEFAULT_SHOES``).
     :param seed: as everywhere (``sanggong.seeds``); the result's ``seed`` re-creates the run.
     :param alpha: the family-wise error rate (Holm over the battery's tests).
-    :param generator: the numpy ``BitGenerator`` class each chunk draws from (rules only).
+    :param generator: the numpy ``BitGenerator`` class each chunk draws from, or a callable making one
+        from a ``SeedSequence`` (rules only).
     :param workers: threads (None: every core); the result does not depend on it.
     :param rules: for recorded shuffles, the rules whose rounds cut them (default: rounds
         of 13 cards); they must deal from as many decks as the shuffles hold.
@@ -243,7 +256,7 @@ def shuffle_test(
 
 
 def _dealt(rules: RuleSet, shoes: int | None, seed: SeedLike, alpha: float,
-           generator: type[np.random.BitGenerator], window: int) -> ShuffleTestResult:
+           generator: Generator, window: int) -> ShuffleTestResult:
     total = count("shoes", DEFAULT_SHOES if shoes is None else shoes, MAX_TEST_SHOES, low=2)
     sequence, recorded = check_seed(seed)
     lay = layout(rules)
@@ -272,4 +285,4 @@ def _dealt(rules: RuleSet, shoes: int | None, seed: SeedLike, alpha: float,
             if execute(tasks, run, pool, 2 * window, absorb, None):
                 raise KeyboardInterrupt
     return ShuffleTestResult(rules.name, tuple(rows(tally, lay, alpha)), alpha, tally.shoes, tally.shoes * lay.k,
-                             tally.counts, recorded, generator.__name__)
+                             tally.counts, recorded, _name(generator))
