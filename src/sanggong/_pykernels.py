@@ -323,10 +323,19 @@ def shuffle_cards(bit_generator: Any, params: npt.NDArray[np.int64], cards: npt.
         cards[i] = list(dealt[:width])
         cut_places[i] = place
     words, after = 0, bit_generator.state
-    while replay.state != after:
+    while not _same_state(replay.state, after):
         next_uint64(replay)
         words += 1
     return words
+
+
+def _same_state(a: Any, b: Any) -> bool:
+    """Two bit generators' states equal (an MT19937's holds an array)."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_same_state(a[k], b[k]) for k in a)
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        return bool(np.array_equal(a, b))
+    return bool(a == b)
 
 
 def _check_tallies(bounds: npt.NDArray[np.int64], counts: npt.NDArray[np.int64], sums: npt.NDArray[np.int64],

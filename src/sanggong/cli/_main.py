@@ -11,7 +11,7 @@ import warnings
 from collections.abc import Sequence
 
 from .. import _impl
-from . import _analyze, _hands, _logs, _rules, _settle, _shoes, _simulate
+from . import _analyze, _hands, _logs, _rules, _settle, _shoes, _shuffle, _simulate
 from ._logs import VERIFY_STATUS
 from ._output import one_line
 from ._parser import Parser
@@ -21,7 +21,7 @@ from ._version import Version
 _COMMANDS = (
     _hands.add_eval, _hands.add_compare, _settle.add_settle, _logs.add_deal, _analyze.add_analyze,
     _logs.add_verify, _logs.add_detect, _simulate.add_simulate, _shoes.add_protect, _shoes.add_design,
-    _rules.add_rules, _rules.add_bets,
+    _rules.add_rules, _rules.add_bets, _shuffle.add_shuffle_test,
 )
 """Each command's parser, in the order ``sanggong --help`` lists them."""
 

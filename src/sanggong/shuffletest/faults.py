@@ -22,7 +22,7 @@ Shoes = npt.NDArray[np.uint8]
 
 
 def _fresh(shoes: int, decks: int) -> Shoes:
-    return np.tile(np.arange(52 * decks, dtype=np.uint8) % 52, (shoes, 1))
+    return np.tile((np.arange(52 * decks) % 52).astype(np.uint8), (shoes, 1))
 
 
 def _swap(deck: Shoes, i: int, j: npt.NDArray[np.int64]) -> None:
