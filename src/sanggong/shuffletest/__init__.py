@@ -42,8 +42,7 @@ from ._stats import Layout, Row, Tallies, rows
 if TYPE_CHECKING:
     from pandas import DataFrame  # type: ignore[import-not-found, import-untyped, unused-ignore]
 
-__all__ = ["DEFAULT_SHOES", "MAX_TEST_SHOES", "Row", "ShuffleTestResult", "check_shuffles", "layout",
-           "read_shuffles", "shuffle_test"]
+__all__ = ["Row", "ShuffleTestResult", "check_shuffles", "read_shuffles", "shuffle_test"]
 
 DEFAULT_SHOES = 100_000
 """The shoes dealt when ``shoes`` is not given."""
