@@ -177,7 +177,7 @@ def test_null_means_by_a_direct_count() -> None:
         y = 2 * codes - 51
         pairs = n * (n - 1)
         differ = Fraction(int((low[:, None] != low[None, :]).sum()), pairs)
-        product = Fraction(int((np.outer(y, y).sum() - (y * y).sum())), pairs)
+        product = Fraction(int(np.outer(y, y).sum() - (y * y).sum()), pairs)
         lay = Layout(n, (0, 5, 13, 20))
         runs, within, serial, shoes = lay.expected()
         assert runs == 19 * differ
@@ -419,3 +419,23 @@ def test_dieharder_passes_the_dealing_path_and_fails_a_planted_fault() -> None:
     # dieharder's FAILED is a p-value below 1e-6; WEAK (outside 0.005..0.995) comes by chance
     assert _dieharder(lambda pipe: write_stream(pipe, "online", 3_000_000, seed=3), 10) in {"PASSED", "WEAK"}
     assert _dieharder(lambda pipe: write_stream(pipe, "online", 3_000_000, seed=3, generator=half_words), 10) == "FAILED"
+
+
+@pytest.mark.slow
+def test_calibration_table_in_the_docs_is_fresh() -> None:
+    """docs/shuffle-test.md's calibration table is what tools/shuffle_calibration.py computes now
+    (seeded), and every good shuffler stays within its binomial bound, every fault caught each time."""
+    import importlib.util
+    path = Path(__file__).resolve().parent.parent / "tools" / "shuffle_calibration.py"
+    spec = importlib.util.spec_from_file_location("shuffle_calibration", path)
+    assert spec is not None and spec.loader is not None
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    fresh = script.table()
+    page = script.DOCS.read_text(encoding="utf-8")
+    assert f"{script.BEGIN}\n{fresh}\n{script.END}" in page
+    bound = int(scipy.stats.binom.ppf(0.995, script.GOOD_RUNS, script.ALPHA))
+    for line in fresh.splitlines()[2:]:
+        _, _, _shoes, failed, expected, _ = line.split("|")
+        got, runs = (int(x) for x in failed.split("/"))
+        assert got <= bound if "good" in expected else got == runs, line

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import copy
 import hashlib
-import itertools
 import hmac
+import itertools
 import math
 import re
 from collections.abc import Iterable, Sequence
@@ -46,8 +46,8 @@ from ._spec import (
     draw,
     hand_key,
     kind_of,
-    next_uint64,
     most_burned,
+    next_uint64,
     pair_plus3,
     suit_split,
     table_fits,

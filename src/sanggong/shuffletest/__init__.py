@@ -19,9 +19,10 @@ none failed at ``alpha`` under Holm's control of the family-wise error.
 from __future__ import annotations
 
 import math
+import os
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
@@ -238,7 +239,7 @@ def shuffle_test(
         return _dealt(as_rules(source), shoes, seed, a, _generator(generator), count_workers)
     if shoes is not None or seed is not None:
         raise ValueError("shoes and seed are for rules: recorded shuffles are tested as they are")
-    cards = read_shuffles(source) if hasattr(source, "__fspath__") else check_shuffles(source)
+    cards = read_shuffles(source) if isinstance(source, os.PathLike) else check_shuffles(source)
     n = cards.shape[1]
     if rules is None:
         lay = Layout(n, _rounds_of(n))

@@ -28,6 +28,7 @@ shuffle, of which the first ``K`` are tallied:
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 from fractions import Fraction
@@ -73,7 +74,7 @@ class Layout:
         lengths = [b - a for a, b in zip(self.bounds, self.bounds[1:], strict=False)]
         runs = Fraction((k - 1) * n, 2 * (n - 1)) if k else Fraction(0)
         within = pair * sum(m * (m - 1) // 2 for m in lengths)
-        serial = pair * sum(min(a, b) for a, b in zip(lengths, lengths[1:], strict=False))
+        serial = pair * sum(min(a, b) for a, b in itertools.pairwise(lengths))
         return runs, within, serial, Fraction(0)
 
 
