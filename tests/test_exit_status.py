@@ -65,6 +65,7 @@ def _good(words: tuple[str, ...], logs: dict[str, str]) -> list[str]:
         ("rules", "list"): ["rules", "list"],
         ("rules", "show"): ["rules", "show", "macau"],
         ("bets",): ["bets", "--rules", "online"],
+        ("shuffle-test",): ["shuffle-test", "--shoes", "300", "--seed", "1", "--workers", "1"],
     }[words]
 
 

@@ -14,7 +14,7 @@ import numpy as np
 from ..limits import MAX_SHOES
 from ..rules import PRESETS
 from ._options import count, json_flag, own_options, plot, rules_of, seed, table, workers
-from ._output import plot_target
+from ._output import draw, plot_target
 from ._parser import Commands
 from ._status import Status
 
@@ -52,18 +52,23 @@ def _cmd_shuffle_test(args: argparse.Namespace) -> int:
                      or args.raw):
         raise ValueError("--file tests recorded shuffles as they are: it takes no --rules, --shoes, --seed or --raw"
                          " (--round-rules names the rules that cut them into rounds)")
+    if not args.raw and (args.output is not None or args.format is not None):
+        raise ValueError(f"--output {args.output} and --format are for --raw" if args.output is not None
+                         else f"--format {args.format} is for --raw")
+    if args.round_rules is not None and not recorded:
+        raise ValueError(f"--round-rules {args.round_rules} is for --file (the rules that cut recorded shuffles)")
     generator = generator_of(args.generator)
     if args.raw:
         shoes = args.shoes if args.shoes is not None else 1000
         rules = rules_of(args)
-        if args.output == "-":
+        form = args.format or "raw"
+        if args.output in (None, "-"):
             sink = sys.stdout.buffer
-            write_stream(sink, rules, shoes, kind=args.raw, format=args.format, seed=args.seed, generator=generator)
+            write_stream(sink, rules, shoes, kind=args.raw, format=form, seed=args.seed, generator=generator)
             sink.flush()
         else:
             with open(args.output, "wb") as out:
-                write_stream(out, rules, shoes, kind=args.raw, format=args.format, seed=args.seed,
-                             generator=generator)
+                write_stream(out, rules, shoes, kind=args.raw, format=form, seed=args.seed, generator=generator)
         return int(Status.OK)
     try:
         if recorded:
@@ -88,11 +93,7 @@ def _cmd_shuffle_test(args: argparse.Namespace) -> int:
         if result.seed is not None:
             print(f"seed {result.seed}, generator {result.generator}")
     if args.plot:
-        from ..plot import _pyplot
-        plt = _pyplot()
-        figure = result.plot()
-        figure.savefig(args.plot)
-        plt.close(figure)
+        draw(args.plot, lambda r: r.plot().axes[0], result)  # (the figure is ShuffleTestResult.plot's)
     return int(Status.OK if result.passed else Status.FINDING)
 
 
@@ -108,10 +109,10 @@ def add_shuffle_test(commands: Commands) -> None:
     own.add_argument("--generator", choices=GENERATORS, default="pcg64", help="the bit generator (default pcg64)")
     own.add_argument("--raw", choices=("words", "cards"),
                      help="write the raw 64-bit words the dealing path draws, or its card stream, instead of testing")
-    own.add_argument("--format", choices=("raw", "dieharder"), default="raw",
-                     help="--raw's format: raw binary (Dieharder -g 200/201, PractRand stdin64, TestU01) or "
-                          "Dieharder's text input (-g 202)")
-    own.add_argument("--output", metavar="FILE", default="-", help="--raw's file (default -: standard output)")
+    own.add_argument("--format", choices=("raw", "dieharder"),
+                     help="--raw's format: raw binary (the default: Dieharder -g 200/201, PractRand stdin64, TestU01) "
+                          "or Dieharder's text input (-g 202)")
+    own.add_argument("--output", metavar="FILE", help="--raw's file (default -: standard output)")
     sh = commands.add_parser(
         "shuffle-test",
         help="test the shuffle: a laboratory's battery on the dealing path or on recorded shuffles",
