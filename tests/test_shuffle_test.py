@@ -9,6 +9,7 @@ import itertools
 import json
 import shutil
 import subprocess
+from collections.abc import Iterator
 from fractions import Fraction
 from pathlib import Path
 
@@ -37,6 +38,20 @@ from sanggong.shuffletest._stream import word_stream, write_stream
 from sanggong.shuffletest.faults import modulo_bias, naive_swap, reused_shoe, sticky_card, uniform
 
 SMALL_TABLE = as_rules("macau").replace(decks=2, positions=2)
+
+
+@pytest.fixture
+def compiled() -> Iterator[object]:
+    """The statistics at a laboratory's sample sizes run on the compiled core, which this installs
+    for the test: the twin's tallies are held to the same direct count on small samples
+    (test_tallies_against_a_direct_count, under both implementations)."""
+    import sanggong._core as core
+    chosen = sanggong._impl.kernels
+    sanggong._impl.kernels = core
+    try:
+        yield core
+    finally:
+        sanggong._impl.kernels = chosen
 
 
 def _shoes_from_deal_batch(rules: sanggong.RuleSet, rounds: int, seed: int) -> tuple[list[list[int]], list[int]]:
@@ -158,6 +173,7 @@ def _same_state(a: object, b: object) -> bool:
     return bool(np.array_equal(a, b))  # type: ignore[arg-type]
 
 
+@pytest.mark.usefixtures("compiled")
 def test_results_do_not_depend_on_workers() -> None:
     one = shuffle_test("online", shoes=300_000, seed=4, workers=1)
     two = shuffle_test("online", shoes=300_000, seed=4, workers=2)
@@ -256,6 +272,7 @@ FAULT_SIZES = [(modulo_bias, 10_000), (naive_swap, 1_000), (reused_shoe, 1_000),
 """Each planted fault and a number of shoes at which the battery catches it (docs/shuffle-test.md)."""
 
 
+@pytest.mark.usefixtures("compiled")
 @pytest.mark.parametrize(("fault", "shoes"), FAULT_SIZES, ids=[f.__name__ for f, _ in FAULT_SIZES])
 def test_planted_faults_are_caught(fault: object, shoes: int) -> None:
     result = shuffle_test(fault(np.random.default_rng(21), shoes))  # type: ignore[operator]
@@ -264,6 +281,7 @@ def test_planted_faults_are_caught(fault: object, shoes: int) -> None:
     assert control.passed, control.table()
 
 
+@pytest.mark.usefixtures("compiled")
 @pytest.mark.parametrize("generator", ["PCG64", "Philox", "ChaCha20", "ChaCha8"])
 @pytest.mark.parametrize("rules", ["online", "macau"])
 def test_good_generators_pass_on_the_dealing_path(generator: str, rules: str) -> None:
@@ -328,8 +346,9 @@ def test_arguments_refused() -> None:
         shuffle_test(uniform(np.random.default_rng(1), 5), rules="macau")
 
 
+@pytest.mark.kernels
 def test_result_frame_table_and_plot() -> None:
-    result = shuffle_test(uniform(np.random.default_rng(3), 2000, 8), rules="macau")
+    result = shuffle_test(uniform(np.random.default_rng(3), 200, 8), rules="macau")
     frame = result.to_frame()
     assert list(frame.index) == [r.name for r in result.rows]
     assert frame["verdict"].tolist() == [r.verdict for r in result.rows]
@@ -344,10 +363,11 @@ def test_result_frame_table_and_plot() -> None:
 # --- command line and raw streams --------------------------------------------------------------
 
 
+@pytest.mark.kernels
 def test_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["shuffle-test", "--rules", "online", "--shoes", "5000", "--seed", "1", "--json"]) == 0
+    assert main(["shuffle-test", "--rules", "online", "--shoes", "2000", "--seed", "1", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert out["passed"] and out["shoes"] == 5000
+    assert out["passed"] and out["shoes"] == 2000
     np.save(tmp_path / "bad.npy", naive_swap(np.random.default_rng(1), 2000))
     assert main(["shuffle-test", "--file", str(tmp_path / "bad.npy")]) == 1
     assert "FAILED" in capsys.readouterr().out
@@ -359,7 +379,8 @@ def test_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     fails(["shuffle-test", "--raw", "cards", "--format", "dieharder"], "cards are not uniform bits", capsys)
 
 
-def test_raw_streams(tmp_path: Path) -> None:
+@pytest.mark.kernels
+def test_raw_streams() -> None:
     words = np.concatenate(list(word_stream("macau", 30, seed=2)))
     raw = io.BytesIO()
     assert write_stream(raw, "macau", 30, seed=2) == len(words)
@@ -400,6 +421,7 @@ def _dieharder(writer: object, psamples: int) -> str:
     return line.split("|")[-1].strip()
 
 
+@pytest.mark.usefixtures("compiled")
 @pytest.mark.skipif(shutil.which("dieharder") is None,
                     reason="dieharder is not installed (Debian: apt-get install dieharder; .ci/run installs it)")
 def test_dieharder_passes_the_dealing_path_and_fails_a_planted_fault() -> None:
@@ -422,6 +444,7 @@ def test_dieharder_passes_the_dealing_path_and_fails_a_planted_fault() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.usefixtures("compiled")
 def test_calibration_table_in_the_docs_is_fresh() -> None:
     """docs/shuffle-test.md's calibration table is what tools/shuffle_calibration.py computes now
     (seeded), and every good shuffler stays within its binomial bound, every fault caught each time."""
