@@ -340,8 +340,12 @@ def test_arguments_refused() -> None:
         shuffle_test("online", shoes=1)
     with pytest.raises(TypeError, match="BitGenerator"):
         shuffle_test("online", shoes=100, generator=np.random.default_rng)  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match="shoes and seed are for rules"):
+    with pytest.raises(ValueError, match="shoes, seed and generator are for rules"):
         shuffle_test(uniform(np.random.default_rng(1), 5), shoes=5)
+    with pytest.raises(ValueError, match="shoes, seed and generator are for rules"):
+        shuffle_test(uniform(np.random.default_rng(1), 5), generator=np.random.Philox)
+    with pytest.raises(ValueError, match="rows differ in length"):
+        shuffle_test([list(range(52)), list(range(51))])
     with pytest.raises(ValueError, match="deal from 8 deck"):
         shuffle_test(uniform(np.random.default_rng(1), 5), rules="macau")
 

@@ -237,8 +237,8 @@ def shuffle_test(
         if rules is not None:
             raise ValueError("rules is for recorded shuffles; the source is rules already")
         return _dealt(as_rules(source), shoes, seed, a, _generator(generator), count_workers)
-    if shoes is not None or seed is not None:
-        raise ValueError("shoes and seed are for rules: recorded shuffles are tested as they are")
+    if shoes is not None or seed is not None or generator is not np.random.PCG64:
+        raise ValueError("shoes, seed and generator are for rules: recorded shuffles are tested as they are")
     cards = read_shuffles(source) if isinstance(source, os.PathLike) else check_shuffles(source)
     n = cards.shape[1]
     if rules is None:

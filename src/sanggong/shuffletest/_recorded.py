@@ -40,7 +40,10 @@ def check_shuffles(source: object) -> npt.NDArray[np.uint8]:
     :raises ValueError: not two-dimensional, no shoe, a wrong length, a code that is no card
         or a card more often than the decks hold (naming the shoe and position, from 0).
     """
-    array = np.asarray(source) if not isinstance(source, np.ndarray) else source
+    try:
+        array = np.asarray(source) if not isinstance(source, np.ndarray) else source
+    except ValueError:  # (numpy: "inhomogeneous shape")
+        raise ValueError("recorded shuffles must be an array [shoes, cards]: its rows differ in length") from None
     if array.dtype == np.bool_ or not np.issubdtype(array.dtype, np.integer):
         raise TypeError(f"recorded shuffles must be an integer array of card codes, not {array.dtype}")
     if array.ndim != 2 or array.shape[0] == 0:
