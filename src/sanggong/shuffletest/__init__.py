@@ -40,6 +40,8 @@ from ..seeds import Seed, SeedLike, check_seed, child
 from ._recorded import check_shuffles, read_shuffles
 from ._stats import Layout, Row, Tallies, rows
 
+Row.__module__ = __name__  # documented here (docs/api/shuffletest.md)
+
 if TYPE_CHECKING:
     from pandas import DataFrame  # type: ignore[import-not-found, import-untyped, unused-ignore]
 
