@@ -35,11 +35,15 @@ PUBLIC_MODULES = [
     "sanggong.settlement", "sanggong.dealing", "sanggong.records", "sanggong.verify", "sanggong.analysis",
     "sanggong.simulation", "sanggong.limits", "sanggong.rounds", "sanggong.shoe", "sanggong.seeds",
     "sanggong.detection", "sanggong.plot", "sanggong.mathreport", "sanggong.vector",
+    "sanggong.shuffletest",
 ]
 
 # The names of the public modules' __all__ that are not exported from sanggong, and why.
 # A name added to a module's __all__ must be exported or listed here: the test says which.
 MODULE_ONLY = {
+    "sanggong.shuffletest.Row": "a row of ShuffleTestResult.rows, documented with it",
+    "sanggong.shuffletest.check_shuffles": "recorded shuffles' own check, read through shuffle_test",
+    "sanggong.shuffletest.read_shuffles": "recorded shuffles' file reader, read through shuffle_test",
     "sanggong.limits": "a namespace of constants, read as sanggong.limits.MAX_...",
     "sanggong.verify.LogFailed": "the ValueError detect raises for a log that fails verify's checks, with its report",
     "sanggong.records": "the record format's own tools (canonical bytes, hashes, HMAC keys, log files); "

@@ -66,6 +66,7 @@ def _good(words: tuple[str, ...], logs: dict[str, str]) -> list[str]:
         ("rules", "show"): ["rules", "show", "macau"],
         ("bets",): ["bets", "--rules", "online"],
         ("report",): ["report", "--rules", "san_gong", "--format", "md"],
+        ("shuffle-test",): ["shuffle-test", "--shoes", "300", "--seed", "1", "--workers", "1"],
     }[words]
 
 

@@ -37,6 +37,7 @@ from .dealing import Resettler as Resettler, RoundRecord as RoundRecord
 from .rounds import DealtRounds as DealtRounds, deal_batch as deal_batch
 from .vector import VectorTable as VectorTable
 from .seeds import Seed as Seed
+from .shuffletest import ShuffleTestResult as ShuffleTestResult, shuffle_test as shuffle_test
 from .verify import VerifyReport as VerifyReport, verify_log as verify_log
 
 # advantage-play detection

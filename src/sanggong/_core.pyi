@@ -117,6 +117,30 @@ def deal_chunk(
     cut_card: npt.NDArray[np.uint16],
 ) -> int: ...
 
+# --- shuffle tests (csrc/shuffletest.pxi) -----------------------------------------------------
+
+def shuffle_cards(
+    bit_generator: np.random.BitGenerator, params: npt.NDArray[np.int64], cards: npt.NDArray[np.uint8],
+    cut_places: npt.NDArray[np.uint16],
+) -> int: ...
+def shuffle_tally(
+    bit_generator: np.random.BitGenerator,
+    params: npt.NDArray[np.int64],
+    shoes: int,
+    bounds: npt.NDArray[np.int64],
+    counts: npt.NDArray[np.int64],
+    cut_counts: npt.NDArray[np.int64],
+    sums: npt.NDArray[np.int64],
+    squares: npt.NDArray[np.float64],
+) -> None: ...
+def shuffle_tally_cards(
+    cards: npt.NDArray[np.uint8],
+    bounds: npt.NDArray[np.int64],
+    counts: npt.NDArray[np.int64],
+    sums: npt.NDArray[np.int64],
+    squares: npt.NDArray[np.float64],
+) -> int: ...
+
 # --- exact counting (csrc/count.pxi) ----------------------------------------------------------
 
 def suit_split(suits: Any, a: int, b: int) -> tuple[int, int, int]: ...

@@ -16,7 +16,8 @@ each C header beside them): ``tables.pxi`` and ``eval.pxi`` evaluate hands
 ``count.pxi`` counts deals exactly (``sg_sums.h``), ``simulate.pxi`` runs the round loops
 (``sg_simulate.h`` and the headers it includes), ``shoe.pxi`` and ``play.pxi`` evaluate
 and play shoes (``sg_sums.h``), ``logline.pxi`` writes and checks log lines (``verify``'s
-fast pass), ``detect.pxi`` tallies a log's stakes for ``sanggong.detect``.
+fast pass), ``detect.pxi`` tallies a log's stakes for ``sanggong.detect``,
+``shuffletest.pxi`` deals whole shoes and tallies them for ``sanggong.shuffletest``.
 """
 
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
@@ -46,3 +47,4 @@ include "csrc/play.pxi"
 include "csrc/logline.pxi"
 include "csrc/detect.pxi"
 include "csrc/vector.pxi"
+include "csrc/shuffletest.pxi"

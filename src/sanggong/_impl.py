@@ -212,6 +212,18 @@ class Kernels(Protocol[TablesT, SumsT]):
         cut_card: npt.NDArray[np.uint16],
     ) -> int: ...
 
+    # shuffle tests
+    def shuffle_cards(self, bit_generator: Any, params: npt.NDArray[np.int64], cards: npt.NDArray[np.uint8],
+                      cut_places: npt.NDArray[np.uint16]) -> int: ...
+    def shuffle_tally(
+        self, bit_generator: Any, params: npt.NDArray[np.int64], shoes: int, bounds: npt.NDArray[np.int64],
+        counts: npt.NDArray[np.int64], cut_counts: npt.NDArray[np.int64], sums: npt.NDArray[np.int64],
+        squares: npt.NDArray[np.float64],
+    ) -> None: ...
+    def shuffle_tally_cards(self, cards: npt.NDArray[np.uint8], bounds: npt.NDArray[np.int64],
+                            counts: npt.NDArray[np.int64], sums: npt.NDArray[np.int64],
+                            squares: npt.NDArray[np.float64]) -> int: ...
+
     # exact counting
     def suit_split(self, suits: Sequence[int], a: int, b: int) -> tuple[int, int, int]: ...
     def joint_class_counts(

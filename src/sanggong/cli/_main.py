@@ -21,19 +21,21 @@ _COMMANDS = (
     ("eval", "_hands"), ("compare", "_hands"), ("settle", "_settle"), ("deal", "_logs"), ("analyze", "_analyze"),
     ("verify", "_logs"), ("detect", "_logs"), ("simulate", "_simulate"), ("protect", "_shoes"),
     ("design", "_shoes"), ("rules", "_rules"), ("bets", "_rules"), ("report", "_report"),
+    ("shuffle-test", "_shuffle"),
 )
 """Each command and the module whose ``add_<command>`` adds its parser, in the order
 ``sanggong --help`` lists them (a module is imported only when its command is built)."""
 
 
 def _add(command: str, module: str) -> Callable[[Commands], None]:
-    add: Callable[[Commands], None] = getattr(importlib.import_module(f".{module}", __package__), f"add_{command}")
+    name = f"add_{command.replace('-', '_')}"
+    add: Callable[[Commands], None] = getattr(importlib.import_module(f".{module}", __package__), name)
     return add
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The command line's parser, of every command; or, given a command's name, of that
-    command alone (``main``'s, which so builds one parser of twelve: the same parse, the
+    command alone (``main``'s, which so builds one parser, not every command's: the same parse, the
     same errors and help, a few ms less at the start). Any other name: every command's."""
     adds = [_add(*c) for c in _COMMANDS if c[0] == command] or [_add(*c) for c in _COMMANDS]
     parser = Parser(
