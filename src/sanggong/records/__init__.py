@@ -73,6 +73,7 @@ from __future__ import annotations
 
 from ._reader import loads_record
 from ._record import (
+    Chained,
     RoundRecord,
     canonical_bytes,
     check_key,
@@ -93,6 +94,7 @@ __all__ = [
     "REPLAYABLE",
     "TOTALS",
     "ZERO_HASH",
+    "Chained",
     "RoundRecord",
     "SealRecord",
     "Totals",
