@@ -712,6 +712,12 @@ class TableSession:
         return result
 
     @locked
+    def _carry(self, stakes: Mapping[tuple[str | None, str], Money]) -> None:
+        """Carry ``stakes`` to the next round: what ``settle_slip`` keeps of a slip settled
+        already (a ``Game``'s writer settles each slip once for each set of outcomes)."""
+        self._carried = dict(stakes)
+
+    @locked
     def void(self, bets: SlipLike | None = None) -> Settlement:
         """A void round (a misdeal that could not be put right: Macau's article 2.5):
         every stake of the slip (the carried stakes plus ``bets``, checked as ``settle``
