@@ -246,7 +246,11 @@ class RoundWriter:
         self.classes, self.ranks, self.pps = self.template.render(
             (b"%d" % shoe.number, line_state, canonical_state), shoe.dealt, first_round, out)
         self.pieces = [slots.unpack(r) for r in out]
-        self.hands = shoe.dealt[0].tolist()
+        hands, burned, counts, heads, _, in_shoe, last, cut = shoe.dealt
+        self.hands = hands.tolist()
+        self.rows = list(zip(self.classes.tolist(), self.ranks.tolist(), self.pps.tolist(),
+                             [tuple([CARDS[c] for c in row[:n]]) for row, n in zip(burned.tolist(), counts.tolist())],
+                             heads.tolist(), in_shoe.tolist(), last.tolist(), cut.tolist(), strict=True))
         self.codes = {}
         self.shoe_id = (shoe.dealt_id, first_round)
 
@@ -337,20 +341,15 @@ class RoundWriter:
 
     def _record(self, shoe: Any, k: int, round_: int, slip: dict[str, Any], settled: _Settled, prev: str,
                 mac: str | None) -> RoundRecord:
-        hands, burned, counts, heads, _, in_shoe, last, cut = shoe.dealt
-        ranking = self.ranking
-        classes, ranks, pps = self.classes[k].tolist(), self.ranks[k].tolist(), self.pps[k].tolist()
-        values = []
-        for p, (a, b, c) in enumerate(self.hands[k]):
-            values.append(HandValue._trusted((CARDS[a], CARDS[b], CARDS[c]), ranks[p], _PAIR_PLUS[pps[p]], ranking,
-                                             classes[p]))
-        head = int(heads[k])
-        cut_card = int(cut[k])
+        classes, ranks, pps, burned, head, in_shoe, last, cut_card = self.rows[k]
+        ranking, trusted, pair_plus = self.ranking, HandValue._trusted, _PAIR_PLUS
+        values = [trusted((CARDS[a], CARDS[b], CARDS[c]), ranks[p], pair_plus[pps[p]], ranking, classes[p])
+                  for p, (a, b, c) in enumerate(self.hands[k])]
         return RoundRecord(
             rules=self.rules.name, rules_digest=self.digest, round=round_, shoe=shoe.number,
-            round_in_shoe=int(in_shoe[k]), burned=tuple([CARDS[c] for c in burned[k, :counts[k]].tolist()]),
+            round_in_shoe=in_shoe, burned=burned,
             head_card=None if head == slots.NO_CARD else CARDS[head], ranking=ranking, banker=values[0],
             hands=dict(enumerate(values[1:], start=1)), bets=_copy(slip),
             results=tuple([dict(r) for r in settled.results]), carried=_copy(settled.carried),
-            last_of_shoe=bool(last[k]), cut_card=cut_card or None, seed=self.seed, shoe_state=shoe.state, prev=prev,
+            last_of_shoe=bool(last), cut_card=cut_card or None, seed=self.seed, shoe_state=shoe.state, prev=prev,
             hmac=mac)
