@@ -56,12 +56,11 @@ def _cmd_deal(args: argparse.Namespace) -> int:
     game = Game(rules, args.seed, recall=0, key=read_key(args.key_file, args))
     if not args.json:
         print(f"rules: {rules.name}, {plural(rules.decks, 'deck')}, {table_text(rules)}, seed {game.seed}")
-    for _ in range(args.rounds):  # streamed: a round is printed as it is dealt
-        record = game.play()
-        if args.json:
-            print(record.to_json())
-        else:
-            _print_round(record, rules)
+    if args.json:  # streamed: each round's line as it is dealt (written a shoe at a time in the core)
+        sys.stdout.writelines(f"{line}\n" for line in game.lines(args.rounds))
+    else:
+        for _ in range(args.rounds):
+            _print_round(game.play(), rules)
     if args.json:  # the log's last line: its seal (a log cut short then verifies "not sealed")
         print(game.close().to_json())
     return 0

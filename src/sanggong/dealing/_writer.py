@@ -15,8 +15,6 @@ kept.
 
 from __future__ import annotations
 
-import hashlib
-import hmac as _hmac
 from collections.abc import Mapping
 from decimal import Decimal
 from fractions import Fraction
@@ -227,11 +225,13 @@ class RoundWriter:
                            hmac=None if key is None else "0" * 64).to_dict()
         self.template = RecordTemplate(rules, body, key is not None)
         self.ok = self.template.ok
+        self.after_mac = len(self.template.template.ops_line[-1][0])  # the line's text after its HMAC
         self.tables = tables_for(rules.ranking)
         self.ranking = rules.ranking
         self.digest = rules_digest(rules)
         self.shoe_id: Any = None
-        self.pieces: list[tuple[tuple[bytes, ...], tuple[bytes, ...]]] = []
+        self.rendered: list[bytes] = []
+        self.write_line = _impl.kernels.write_line
         self.slips: dict[tuple[Any, ...], tuple[dict[str, Any], dict[str, Any], tuple[str, ...]]] = {}
         self.settled: dict[tuple[Any, ...], _Settled] = {}
         self.plans: dict[tuple[str, ...], Any] = {}
@@ -245,7 +245,7 @@ class RoundWriter:
         out: list[bytes] = []
         self.classes, self.ranks, self.pps = self.template.render(
             (b"%d" % shoe.number, line_state, canonical_state), shoe.dealt, first_round, out)
-        self.pieces = [slots.unpack(r) for r in out]
+        self.rendered = out
         hands, burned, counts, heads, _, in_shoe, last, cut = shoe.dealt
         self.hands = hands.tolist()
         self.rows = list(zip(self.classes.tolist(), self.ranks.tolist(), self.pps.tolist(),
@@ -257,7 +257,7 @@ class RoundWriter:
     def _shoe_codes(self, bets: tuple[str, ...]) -> list[bytes]:
         found = self.codes.get(bets)
         if found is None:
-            rounds = len(self.pieces)
+            rounds = len(self.rendered)
             out = np.empty((rounds, len(bets)), np.uint8)
             if bets:
                 plan = self.plans.get(bets)
@@ -317,20 +317,13 @@ class RoundWriter:
             settled = self._settle(slip, k)
             if full is not None and len(self.settled) < _MOST_KEPT:
                 self.settled[(full, codes)] = settled
-        line_pieces, canonical_pieces = self.pieces[k]
         quoted = b'"%s"' % prev.encode()
-        c0, c1, c2, c3, c4, c5 = canonical_pieces
-        canonical = b"".join((c0, settled.bets[1], c1, settled.carried_texts[1], c2, settled.money[1], c3, quoted,
-                              c4, settled.result_texts[1], c5))
-        digest = hashlib.sha256(canonical).hexdigest()
-        parts = [line_pieces[0], settled.money[0], line_pieces[1], settled.bets[0], line_pieces[2],
-                 settled.result_texts[0], line_pieces[3], settled.carried_texts[0], line_pieces[4], quoted,
-                 line_pieces[5], b'"%s"' % digest.encode(), line_pieces[6]]
-        mac = None
-        if self.key is not None:
-            mac = _hmac.digest(self.key, canonical, "sha256").hex()
-            parts += (b'"%s"' % mac.encode(), line_pieces[7])
-        line = b"".join(parts).decode("utf-8")
+        line_bytes, canonical, digest = self.write_line(
+            self.rendered[k], (settled.bets[1], settled.carried_texts[1], settled.money[1], quoted,
+                               settled.result_texts[1]),
+            (settled.money[0], settled.bets[0], settled.result_texts[0], settled.carried_texts[0], quoted), self.key)
+        line = line_bytes.decode("utf-8")
+        mac = None if self.key is None else line[-self.after_mac - 65:-self.after_mac - 1]  # (its quoted HMAC's)
         made = None
         if record:
             made = self._record(shoe, k, round_, ordered, settled, prev, mac)
