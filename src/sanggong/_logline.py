@@ -9,7 +9,6 @@ packed in one bytes object (``pack``).
 from __future__ import annotations
 
 import struct
-from itertools import accumulate
 from collections.abc import Sequence
 
 END = 0
@@ -46,6 +45,8 @@ def unpack(rendered: bytes) -> tuple[tuple[bytes, ...], tuple[bytes, ...]]:
     at = 8 + 4 * len(lengths)
     if at + sum(lengths) != len(rendered):
         raise ValueError("not a rendered round")
-    ends = list(accumulate(lengths, initial=at))
-    pieces = [rendered[a:b] for a, b in zip(ends, ends[1:])]
+    pieces = []
+    for n in lengths:
+        pieces.append(rendered[at:at + n])
+        at += n
     return tuple(pieces[:n_line]), tuple(pieces[n_line:])

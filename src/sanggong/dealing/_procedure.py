@@ -10,12 +10,12 @@ from typing import Any
 import numpy as np
 
 from .. import _impl
+from .._logline import NO_CARD
 from .._spec import Shoe, TableFields, deal_order, first_hand, most_burned
 from .._spec import assign as assign_cards
 from .._spec import round_length as cards_of_round
 from .._table import table_params
 from ..cards import Card
-from .._logline import NO_CARD
 from ..records import state_json
 from ..rules import RuleSet
 

@@ -34,8 +34,18 @@ from ..records._record import hand_json, json_line, winner
 from ..rules import RuleSet
 from ..settlement import TableSession
 
-__all__ = ["CARD_JSON", "CARDS", "LINE_OWN", "CANONICAL_OWN", "FIELDS", "RecordTemplate", "RoundWriter", "both",
-           "segments", "slip_key"]
+__all__ = [
+    "CANONICAL_OWN",
+    "CARDS",
+    "CARD_JSON",
+    "FIELDS",
+    "LINE_OWN",
+    "RecordTemplate",
+    "RoundWriter",
+    "both",
+    "segments",
+    "slip_key",
+]
 
 FIELDS = ("round", "shoe", "round_in_shoe", "cut_card", "last_of_shoe", "head_card", "burned", "banker", "hands",
           "winners", "money", "bets", "results", "carried", "shoe_state", "prev")
@@ -124,7 +134,7 @@ class RecordTemplate:
         tables = tables_for(rules.ranking)
         packed = tables.packed_of_triple  # every hand's class, rank and category, by c0 * 2704 + c1 * 52 + c2
         self.tails: list[bytes | None] = [None] * (tables.n_classes * 8)  # by class * 8 + category
-        words = [b'"%s"' % winner(d, 0).encode() for d in (-1, 0, 1)]  # a hand that loses, ties, wins
+        self.words = words = [b'"%s"' % winner(d, 0).encode() for d in (-1, 0, 1)]  # a hand that loses, ties, wins
         self.template = _impl.kernels.LineTemplate(
             _template(line or [], LINE_OWN + ("hmac",), self.hands_n, canonical=False),
             _template(canonical or [], CANONICAL_OWN, self.hands_n, canonical=True), self.hands_n, 3, words,
@@ -249,7 +259,7 @@ class RoundWriter:
         hands, burned, counts, heads, _, in_shoe, last, cut = shoe.dealt
         self.hands = hands.tolist()
         self.rows = list(zip(self.classes.tolist(), self.ranks.tolist(), self.pps.tolist(),
-                             [tuple([CARDS[c] for c in row[:n]]) for row, n in zip(burned.tolist(), counts.tolist())],
+                             [tuple([CARDS[c] for c in row[:n]]) for row, n in zip(burned.tolist(), counts.tolist(), strict=True)],
                              heads.tolist(), in_shoe.tolist(), last.tolist(), cut.tolist(), strict=True))
         self.codes = {}
         self.shoe_id = (shoe.dealt_id, first_round)
