@@ -273,15 +273,33 @@ class Game(Sealable):
             bad slip (as ``play``: raised as the round is played).
         """
         count("rounds", rounds, MAX_ROUND, low=0)
-        return (self._line(bets) for _ in range(rounds))
+        return self._lines(rounds, bets)
+
+    def _lines(self, rounds: int, bets: Mapping[str, Money] | None) -> Iterator[str]:
+        while rounds:
+            lines, error = self._shoe_lines(rounds, bets)
+            rounds -= len(lines)
+            yield from lines
+            if error is not None:
+                raise error
 
     @locked
-    def _line(self, bets: Mapping[str, Money] | None) -> str:
-        self._open()
-        if not self._shoe.ahead:
-            return self.play(bets).to_json()
-        line, _ = self._write(bets, self._records.maxlen != 0)
-        return line
+    def _shoe_lines(self, rounds: int, bets: Mapping[str, Money] | None) -> tuple[list[str], Exception | None]:
+        """The lines of up to ``rounds`` rounds, to the end of the shoe (under one hold of
+        the lock), and the error that stopped them (None: none did)."""
+        lines: list[str] = []
+        try:
+            self._open()
+            if not self._shoe.ahead:
+                return [self.play(bets).to_json()], None
+            keep = self._records.maxlen != 0
+            while len(lines) < rounds:
+                lines.append(self._write(bets, keep)[0])
+                if self._shoe.last:
+                    break
+        except (ValueError, TypeError) as exc:  # (a bad slip, the game closed: after the lines made before it)
+            return lines, exc
+        return lines, None
 
     def _write(self, bets: Mapping[str, Money] | None, keep: bool) -> tuple[str, RoundRecord | None]:
         """Play a round through the game's writer (``RoundWriter``): its line, and its

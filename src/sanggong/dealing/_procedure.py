@@ -119,6 +119,8 @@ class GameShoe(Shoe):
         self.dealt_id = 0
         self._cut_ahead = 0
         self._probe: Any = None
+        self._params = table_params(rules).array()
+        self._ends: list[tuple[int, int]] = []  # each round of the shoe dealt ahead: (last, cut card)
 
     @property
     def cut_card(self) -> int:
@@ -139,11 +141,12 @@ class GameShoe(Shoe):
                 self._probe = type(self.bit_generator)()
             self._probe.state = self.bit_generator.state
             probe = _arrays(table.decks * 52 // (3 * (table.positions + 1)) + 2, table.positions + 1, width)
-            _impl.kernels.deal_chunk(self._probe, table_params(self.rules).array(), *probe)
+            _impl.kernels.deal_chunk(self._probe, self._params, *probe)
             rounds = int(np.flatnonzero(probe[6])[0]) + 1
         dealt = _arrays(rounds, table.positions + 1, width)
-        _impl.kernels.deal_chunk(self.bit_generator, table_params(self.rules).array(), *dealt)
+        _impl.kernels.deal_chunk(self.bit_generator, self._params, *dealt)
         self.dealt = dealt
+        self._ends = list(zip(dealt[6].tolist(), dealt[7].tolist(), strict=True))
         self.dealt_id += 1
         self.number += 1
         self.rounds = 0
@@ -156,8 +159,8 @@ class GameShoe(Shoe):
             self.shuffle()
         k = self.rounds
         self.rounds += 1
-        self.last = bool(self.dealt[6][k])
-        self._cut_ahead = int(self.dealt[7][k])
+        last, self._cut_ahead = self._ends[k]
+        self.last = bool(last)
         return k
 
     def skip(self) -> None:
