@@ -55,7 +55,9 @@ CANONICAL_OWN = ("bets", "carried", "money", "prev", "results")
 CARDS = [Card(c) for c in range(52)]
 CARD_JSON = [b'"%s"' % str(c).encode() for c in CARDS]
 _PAIR_PLUS = {int(p): p for p in PairPlus}
-_MOST_KEPT = 1 << 16  # slips and settlements kept (a game of more goes on, settling the others anew)
+_MOST_KEPT = 4096  # slips kept (a game of more goes on, reading the others anew)
+_MOST_SETTLED = 4096  # settlements kept, while at least one round in three finds its own kept (a slip of many
+# bets meets ever new outcomes: each is settled anew, as a record is, and none is kept)
 
 
 def segments(text: bytes, fields: tuple[str, ...]) -> list[tuple[bytes, str]] | None:
@@ -247,6 +249,7 @@ class RoundWriter:
         self.plans: dict[tuple[str, ...], Any] = {}
         self.codes: dict[tuple[str, ...], list[bytes]] = {}
         self.carried_key: tuple[Any, ...] = ()
+        self.hits = self.misses = 0  # settlements found kept, and made
 
     def _render(self, shoe: Any, first_round: int) -> None:
         """Render the shoe ``shoe`` dealt ahead (its rounds from ``first_round``)."""
@@ -325,8 +328,12 @@ class RoundWriter:
         settled = self.settled.get((full, codes)) if full is not None else None
         if settled is None:
             settled = self._settle(slip, k)
-            if full is not None and len(self.settled) < _MOST_KEPT:
+            self.misses += 1
+            if full is not None and len(self.settled) < _MOST_SETTLED and \
+                    (self.misses <= 16 or 2 * self.hits >= self.misses):  # (kept while they are met again)
                 self.settled[(full, codes)] = settled
+        else:
+            self.hits += 1
         quoted = b'"%s"' % prev.encode()
         line_bytes, canonical, digest = self.write_line(
             self.rendered[k], (settled.bets[1], settled.carried_texts[1], settled.money[1], quoted,
@@ -337,8 +344,8 @@ class RoundWriter:
         made = None
         if record:
             made = self._record(shoe, k, round_, ordered, settled, prev, mac)
-            made.__dict__["canonical"] = canonical
-            made.__dict__["hash"] = digest
+            made.__dict__["hash"] = digest  # (its canonical bytes are made again if asked for: a record kept holds
+            # its line, as little memory as they took: RECORD_BYTES)
             made.__dict__["_line"] = line
         return line, made, settled, digest
 
