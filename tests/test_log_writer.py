@@ -16,8 +16,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from sanggong import Game
-from sanggong import _core, _pykernels
+from sanggong import Game, _core, _pykernels
 from sanggong.dealing import _game
 from sanggong.records import RoundRecord
 from sanggong.records._record import json_line

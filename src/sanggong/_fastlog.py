@@ -44,7 +44,17 @@ from .cards import Card
 from .dealing import Game
 from .dealing._game import check_bets, make_record, sorted_slip
 from .dealing._procedure import Deal
-from .dealing._writer import CANONICAL_OWN, CARD_JSON, CARDS, FIELDS, LINE_OWN, RecordTemplate, both, segments
+from .dealing._writer import (
+    CANONICAL_OWN,
+    CARD_JSON,
+    CARDS,
+    FIELDS,
+    LINE_OWN,
+    RecordTemplate,
+    both,
+    segments,
+    state_texts,
+)
 from .records import RoundRecord, Totals, bit_generator_from_state, loads_record, record_amounts, stakes_of, state_json
 from .records._reader import read_stakes
 from .records._record import json_line, stakes_text
@@ -130,20 +140,6 @@ def seen_in(run: tuple[Any, ...]) -> Iterator[Seen]:
 
 
 _segments, _both = segments, both
-
-
-def _round_format(segments: list[tuple[bytes, str]], own: tuple[str, ...]) -> tuple[bytes, list[str]]:
-    """A segments' text as a format of formats, and the order of its round's fields:
-    ``format % values`` (the round's fields in that order, free of ``%``) is a bytes
-    format of the ``own`` fields (``%s``, in their order)."""
-    parts, order = [], []
-    for text, name in segments:
-        parts.append(text.replace(b"%", b"%%%%"))
-        if name:
-            parts.append(b"%%s" if name in own else b"%s")
-            if name not in own:
-                order.append(name)
-    return b"".join(parts), order
 
 
 def positioned_game(rules: RuleSet, state: Mapping[str, Any], seed: int | None, shoe: int, rounds_done: int,
@@ -252,34 +248,8 @@ class FastReplay:
         self.codes: dict[tuple[str, ...], list[bytes]] = {}
 
     def _state_texts(self, state: dict[str, Any]) -> tuple[bytes, bytes]:
-        """``_both(state)``, a shoe's state written by the two writers once for each shape
-        of state (each number is text: ``state_json``), its digits written in after."""
-        leaves: list[Any] = []
-
-        def shape(value: Any) -> Any:
-            if isinstance(value, dict):
-                return {k: shape(v) for k, v in value.items()}
-            if isinstance(value, list):
-                return [shape(v) for v in value]
-            leaves.append(value)
-            return f"~~{len(leaves) - 1}~~"
-
-        skeleton = shape(state)
-        if not all(isinstance(v, str) and v.isascii() and v.isdigit() for v in leaves[1:]):
-            return _both(state)  # (never: a state's numbers are decimal text)
-        key = json_line(skeleton) + leaves[0]
-        found = self.state_formats.get(key)
-        if found is None:
-            names = tuple(str(i) for i in range(1, len(leaves)))
-            formats = []
-            for text in _both({**skeleton, "bit_generator": leaves[0]}):
-                form, order = _round_format(_segments(text, names) or [], ())
-                places = [int(n) - 1 for n in order]
-                formats.append((form.replace(b"%%", b"%"), lambda v, places=places: tuple([v[i] for i in places])))
-            found = self.state_formats[key] = tuple(formats)
-        values = [b'"%s"' % v.encode() for v in leaves[1:]]
-        (line, line_order), (canonical, canonical_order) = found
-        return line % line_order(values), canonical % canonical_order(values)
+        """``_both(state)``, made by the writer's formats (``dealing._writer.state_texts``)."""
+        return state_texts(state, self.state_formats)
 
     def _shoe_codes(self, bets: tuple[str, ...]) -> list[bytes]:
         found = self.codes.get(bets)

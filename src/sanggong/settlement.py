@@ -711,11 +711,12 @@ class TableSession:
         self._carried = {(r.player, r.bet): r.carried for r in result.results if r.carried}
         return result
 
-    @locked
     def _carry(self, stakes: Mapping[tuple[str | None, str], Money]) -> None:
         """Carry ``stakes`` to the next round: what ``settle_slip`` keeps of a slip settled
-        already (a ``Game``'s writer settles each slip once for each set of outcomes)."""
-        self._carried = dict(stakes)
+        already (a ``Game``'s writer settles each slip once for each set of outcomes, under
+        the game's lock: its session is its own)."""
+        if stakes or self._carried:
+            self._carried = dict(stakes)
 
     @locked
     def void(self, bets: SlipLike | None = None) -> Settlement:

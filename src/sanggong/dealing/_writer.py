@@ -45,6 +45,7 @@ __all__ = [
     "both",
     "segments",
     "slip_key",
+    "state_texts",
 ]
 
 FIELDS = ("round", "shoe", "round_in_shoe", "cut_card", "last_of_shoe", "head_card", "burned", "banker", "hands",
@@ -111,6 +112,52 @@ def _template(pieces: list[tuple[bytes, str]], own: tuple[str, ...], hands: int,
 def both(value: Any) -> tuple[bytes, bytes]:
     """A JSON value as a line writes it and as its canonical bytes hold it."""
     return json_line(value).encode("utf-8"), canonical_json(value)
+
+
+def _round_format(segments: list[tuple[bytes, str]], own: tuple[str, ...]) -> tuple[bytes, list[str]]:
+    """A segments' text as a format of formats, and the order of its round's fields:
+    ``format % values`` (the round's fields in that order, free of ``%``) is a bytes
+    format of the ``own`` fields (``%s``, in their order)."""
+    parts, order = [], []
+    for text, name in segments:
+        parts.append(text.replace(b"%", b"%%%%"))
+        if name:
+            parts.append(b"%%s" if name in own else b"%s")
+            if name not in own:
+                order.append(name)
+    return b"".join(parts), order
+
+
+def state_texts(state: dict[str, Any], formats: dict[str, Any]) -> tuple[bytes, bytes]:
+    """``both(state)``, a shoe's state written by the two writers once for each shape
+    of state (each number is text: ``state_json``), its digits written in after
+    (``formats``: the formats made, by shape)."""
+    leaves: list[Any] = []
+
+    def shape(value: Any) -> Any:
+        if isinstance(value, dict):
+            return {k: shape(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [shape(v) for v in value]
+        leaves.append(value)
+        return f"~~{len(leaves) - 1}~~"
+
+    skeleton = shape(state)
+    if not all(isinstance(v, str) and v.isascii() and v.isdigit() for v in leaves[1:]):
+        return both(state)  # (never: a state's numbers are decimal text)
+    key = json_line(skeleton) + leaves[0]
+    found = formats.get(key)
+    if found is None:
+        names = tuple(str(i) for i in range(1, len(leaves)))
+        made = []
+        for text in both({**skeleton, "bit_generator": leaves[0]}):
+            form, order = _round_format(segments(text, names) or [], ())
+            places = [int(n) - 1 for n in order]
+            made.append((form.replace(b"%%", b"%"), lambda v, places=places: tuple([v[i] for i in places])))
+        found = formats[key] = tuple(made)
+    values = [b'"%s"' % v.encode() for v in leaves[1:]]
+    (line, line_order), (canonical, canonical_order) = found
+    return line % line_order(values), canonical % canonical_order(values)
 
 
 class RecordTemplate:
@@ -249,12 +296,13 @@ class RoundWriter:
         self.plans: dict[tuple[str, ...], Any] = {}
         self.codes: dict[tuple[str, ...], list[bytes]] = {}
         self.carried_key: tuple[Any, ...] = ()
+        self.state_formats: dict[str, Any] = {}
         self.hits = self.misses = 0  # settlements found kept, and made
 
     def _render(self, shoe: Any, first_round: int) -> None:
         """Render the shoe ``shoe`` dealt ahead (its rounds from ``first_round``)."""
         state = shoe.state
-        line_state, canonical_state = both(state)
+        line_state, canonical_state = state_texts(state, self.state_formats) if state is not None else both(state)
         out: list[bytes] = []
         self.classes, self.ranks, self.pps = self.template.render(
             (b"%d" % shoe.number, line_state, canonical_state), shoe.dealt, first_round, out)
@@ -335,7 +383,7 @@ class RoundWriter:
         else:
             self.hits += 1
         quoted = b'"%s"' % prev.encode()
-        line_bytes, canonical, digest = self.write_line(
+        line_bytes, _, digest = self.write_line(
             self.rendered[k], (settled.bets[1], settled.carried_texts[1], settled.money[1], quoted,
                                settled.result_texts[1]),
             (settled.money[0], settled.bets[0], settled.result_texts[0], settled.carried_texts[0], quoted), self.key)
