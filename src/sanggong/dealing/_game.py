@@ -317,7 +317,8 @@ class Game(Sealable):
         self._prev = digest
         if record is not None:
             self._records.append(record)
-        self._totals.add(settled.amounts)
+        if settled.amounts:
+            self._totals.add(settled.amounts)
         self._last = self.round, self._shoe.number
         return line, record
 

@@ -307,11 +307,8 @@ class RoundWriter:
         self.classes, self.ranks, self.pps = self.template.render(
             (b"%d" % shoe.number, line_state, canonical_state), shoe.dealt, first_round, out)
         self.rendered = out
-        hands, burned, counts, heads, _, in_shoe, last, cut = shoe.dealt
-        self.hands = hands.tolist()
-        self.rows = list(zip(self.classes.tolist(), self.ranks.tolist(), self.pps.tolist(),
-                             [tuple([CARDS[c] for c in row[:n]]) for row, n in zip(burned.tolist(), counts.tolist(), strict=True)],
-                             heads.tolist(), in_shoe.tolist(), last.tolist(), cut.tolist(), strict=True))
+        self.hands = shoe.dealt[0].tolist()
+        self.rows: list[tuple[Any, ...]] | None = None  # (made for the shoe's first record: _record)
         self.codes = {}
         self.shoe_id = (shoe.dealt_id, first_round)
 
@@ -372,7 +369,8 @@ class RoundWriter:
         if self.shoe_id != (shoe.dealt_id, round_ - k):
             self._render(shoe, round_ - k)
         full, slip, ordered, names = found
-        codes = self._shoe_codes(names)[k]
+        shoe_codes = self.codes.get(names)
+        codes = (shoe_codes if shoe_codes is not None else self._shoe_codes(names))[k]
         settled = self.settled.get((full, codes)) if full is not None else None
         if settled is None:
             settled = self._settle(slip, k)
@@ -388,9 +386,9 @@ class RoundWriter:
                                settled.result_texts[1]),
             (settled.money[0], settled.bets[0], settled.result_texts[0], settled.carried_texts[0], quoted), self.key)
         line = line_bytes.decode("utf-8")
-        mac = None if self.key is None else line[-self.after_mac - 65:-self.after_mac - 1]  # (its quoted HMAC's)
         made = None
         if record:
+            mac = None if self.key is None else line[-self.after_mac - 65:-self.after_mac - 1]  # (its quoted HMAC's)
             made = self._record(shoe, k, round_, ordered, settled, prev, mac)
             made.__dict__["hash"] = digest  # (its canonical bytes are made again if asked for: a record kept holds
             # its line, as little memory as they took: RECORD_BYTES)
@@ -399,6 +397,13 @@ class RoundWriter:
 
     def _record(self, shoe: Any, k: int, round_: int, slip: dict[str, Any], settled: _Settled, prev: str,
                 mac: str | None) -> RoundRecord:
+        if self.rows is None:  # each round's fields but its hands, as lists
+            _, burned_codes, counts, heads, _, in_shoes, lasts, cuts = shoe.dealt
+            self.rows = list(zip(
+                self.classes.tolist(), self.ranks.tolist(), self.pps.tolist(),
+                [tuple([CARDS[c] for c in row[:n]]) for row, n in zip(burned_codes.tolist(), counts.tolist(),
+                                                                        strict=True)],
+                heads.tolist(), in_shoes.tolist(), lasts.tolist(), cuts.tolist(), strict=True))
         classes, ranks, pps, burned, head, in_shoe, last, cut_card = self.rows[k]
         ranking, trusted, pair_plus = self.ranking, HandValue._trusted, _PAIR_PLUS
         values = [trusted((CARDS[a], CARDS[b], CARDS[c]), ranks[p], pair_plus[pps[p]], ranking, classes[p])
