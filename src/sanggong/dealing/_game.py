@@ -189,7 +189,8 @@ class Game(Sealable):
     :param key: the operator's HMAC key: every record then carries an ``hmac``.
 
     The records of one game form a hash chain; write each as a line of a log
-    (``record.to_json()``) and check the log with ``sanggong.verify.verify_log``. A chain
+    (``record.to_json()``, or the lines of many rounds at once: ``lines``) and check the
+    log with ``sanggong.verify.verify_log``. A chain
     cannot show that its last records are all there: ``close()`` ends the game with a
     seal (``records.SealRecord``), the log's last line, which ``verify_log`` checks.
 

@@ -178,11 +178,10 @@ class GameShoe(Shoe):
             return assign_by_table(self.table, [Card(c) for c in cards], burn), self.cut_card
         k = self.next_round()
         hands, burned, counts, heads = self.dealt[:4]
-        codes = hands[k].tolist()
-        cards = [(Card(a), Card(b), Card(c)) for a, b, c in codes]
+        hand_cards = [(Card(a), Card(b), Card(c)) for a, b, c in hands[k].tolist()]
         head = int(heads[k])
         return Deal(tuple(Card(c) for c in burned[k, :counts[k]].tolist()), None if head == NO_CARD else Card(head),
-                    cards[0], dict(enumerate(cards[1:], start=1))), self._cut_ahead
+                    hand_cards[0], dict(enumerate(hand_cards[1:], start=1))), self._cut_ahead
 
 
 def _arrays(rounds: int, hands: int, width: int) -> tuple[np.ndarray, ...]:

@@ -334,14 +334,14 @@ class RoundWriter:
         bets' names."""
         key = slip_key(bets)
         full = None if key is None else (self.carried_key, key)
-        found = self.slips.get(full) if full is not None else None  # type: ignore[arg-type]
+        found = self.slips.get(full) if full is not None else None
         if found is None:
             from ._game import sorted_slip
 
             slip = session.slip(bets)  # checked (raises for a bad slip: nothing kept)
             found = (slip, sorted_slip(slip), tuple(sorted({bet for _, bet in stakes_of(slip)})))
             if full is not None and len(self.slips) < _MOST_KEPT:
-                self.slips[full] = found  # type: ignore[index]
+                self.slips[full] = found
         return full, *found
 
     def _settle(self, slip: dict[str, Any], k: int) -> _Settled:
