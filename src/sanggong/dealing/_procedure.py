@@ -120,6 +120,11 @@ class GameShoe(Shoe):
         self._cut_ahead = 0
         self._probe: Any = None
         self._params = table_params(rules).array()
+        if ahead:
+            table, most = self.table, 1 if self._fresh else self.table.decks * 52 // (3 * (self.table.positions + 1)) + 2
+            self._probe_arrays = _arrays(most, table.positions + 1, most_burned(table))  # (more rounds than a shoe
+            # holds)
+            self._buffers = _arrays(most, table.positions + 1, most_burned(table))
         self._ends: list[tuple[int, int]] = []  # each round of the shoe dealt ahead: (last, cut card)
 
     @property
@@ -132,18 +137,16 @@ class GameShoe(Shoe):
         if not self.ahead:
             super().shuffle()
             return
-        table = self.table
-        width = most_burned(table)
         if self._fresh:
             rounds = 1
         else:  # the shoe's length: dealt from a copy of the generator first
             if type(self._probe) is not type(self.bit_generator):
                 self._probe = type(self.bit_generator)()
             self._probe.state = self.bit_generator.state
-            probe = _arrays(table.decks * 52 // (3 * (table.positions + 1)) + 2, table.positions + 1, width)
-            _impl.kernels.deal_chunk(self._probe, self._params, *probe)
-            rounds = int(np.flatnonzero(probe[6])[0]) + 1
-        dealt = _arrays(rounds, table.positions + 1, width)
+            _impl.kernels.deal_chunk(self._probe, self._params, *self._probe_arrays)
+            rounds = int(np.flatnonzero(self._probe_arrays[6])[0]) + 1
+        dealt = self._buffers if self._fresh else tuple(a[:rounds] for a in self._buffers)  # (rewritten by the next
+        # shoe: its readers copy what they keep)
         _impl.kernels.deal_chunk(self.bit_generator, self._params, *dealt)
         self.dealt = dealt
         self._ends = list(zip(dealt[6].tolist(), dealt[7].tolist(), strict=True))
@@ -178,10 +181,14 @@ class GameShoe(Shoe):
             return assign_by_table(self.table, [Card(c) for c in cards], burn), self.cut_card
         k = self.next_round()
         hands, burned, counts, heads = self.dealt[:4]
-        hand_cards = [(Card(a), Card(b), Card(c)) for a, b, c in hands[k].tolist()]
+        of = _CARD_OF
+        hand_cards = [(of[a], of[b], of[c]) for a, b, c in hands[k].tolist()]
         head = int(heads[k])
-        return Deal(tuple(Card(c) for c in burned[k, :counts[k]].tolist()), None if head == NO_CARD else Card(head),
+        return Deal(tuple([of[c] for c in burned[k, :counts[k]].tolist()]), None if head == NO_CARD else of[head],
                     hand_cards[0], dict(enumerate(hand_cards[1:], start=1))), self._cut_ahead
+
+
+_CARD_OF = [Card(c) for c in range(52)]  # each card by its code
 
 
 def _arrays(rounds: int, hands: int, width: int) -> tuple[np.ndarray, ...]:
