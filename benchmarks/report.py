@@ -71,6 +71,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=float, default=1e6, help="online rounds to deal (default 1e6)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument("--log-rounds", type=int, default=5_000, help="rounds of the Macau log verified (5,000)")
+    parser.add_argument("--write-rounds", type=int, default=100_000,
+                        help="rounds of the Macau log sanggong deal writes and sanggong verify checks (100,000)")
     parser.add_argument("--chunks", type=int, default=32,
                         help="simulation chunks of 2**18 rounds per contender (default 32; the docs build uses fewer)")
     args = parser.parse_args()
@@ -113,6 +115,7 @@ def main() -> None:
     shoe = shoe_figures(args.repeats)
     yardstick_rounds = yardstick_figures(args.repeats, args.chunks)
     logs = verify_figures(args.log_rounds, args.repeats)
+    writing = writing_figures(args.write_rounds, max(3, args.repeats // 2))
     meta = {
         "hands": n,
         "reference_hands": slice_n,
@@ -134,7 +137,8 @@ def main() -> None:
                           "simulation": simulation,
                           "shoe": shoe,
                           "yardstick_rounds": yardstick_rounds,
-                          "logs": logs}, indent=2))
+                          "logs": logs,
+                          "writing": writing}, indent=2))
         return
     print(f"Evaluating {n:,} random one-deck hands (uint8 codes), median of {args.repeats} runs")
     print(f"python {meta['python']}, numpy {meta['numpy']}, {meta['machine']}, {meta['cpus']} cpus\n")
@@ -194,6 +198,59 @@ def main() -> None:
     width = max(map(len, logs))
     for name, (value, unit) in logs.items():
         print(f"  {name:<{width}}  {value:14,.2f} {unit}")
+    print(f"\nA signed Macau log ({args.write_rounds:,} rounds) written by `sanggong deal --json` and checked by "
+          f"`sanggong verify`, each a process, in interleaved pairs: medians of wall and CPU time, and of the "
+          f"pairs' ratios; Game.play with two players' bets and a key, CPU time")
+    width = max(map(len, writing))
+    for name, (value, unit) in writing.items():
+        print(f"  {name:<{width}}  {value:14,.2f} {unit}")
+
+
+def writing_figures(rounds: int, repeats: int) -> dict[str, tuple[float, str]]:
+    """``sanggong deal --json`` against ``sanggong verify`` on the same signed Macau log
+    (``rounds`` rounds), each run as the user runs it (a process), timed in interleaved
+    pairs (wall time, and the children's CPU time); and ``Game.play`` rounds a second with
+    two players' bets and a key (20,000 rounds, CPU time of this process)."""
+    import resource
+    import subprocess
+    import tempfile
+
+    def child_cpu() -> float:
+        usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return usage.ru_utime + usage.ru_stime
+
+    with tempfile.TemporaryDirectory() as tmp:
+        key_file, log = Path(tmp) / "key", Path(tmp) / "log.jsonl"
+        key_file.write_bytes(b"operator key")
+        deal = [sys.executable, "-m", "sanggong", "deal", "--rules", "macau", "--rounds", str(rounds), "--seed", "7",
+                "--json", "--key-file", str(key_file)]
+        check = [sys.executable, "-m", "sanggong", "verify", str(log), "--key-file", str(key_file)]
+
+        def run_deal() -> None:
+            with log.open("wb") as out:
+                subprocess.run(deal, stdout=out, check=True)
+
+        def run_verify() -> None:
+            subprocess.run(check, stdout=subprocess.DEVNULL, check=True)
+
+        wall, cpu = interleaved_clocks({"deal": run_deal, "verify": run_verify}, repeats, child_cpu)
+    game = sanggong.Game(sanggong.MACAU, 1, key=b"k", recall=0)
+    slip = {"ann": {"win:1": 100, "point:0": 10}, "bob": {"win:2": 50}}
+    plays = []
+    for _ in range(repeats):
+        start = time.process_time()
+        for _ in range(20_000):
+            game.play(slip)
+        plays.append(time.process_time() - start)
+    return {
+        "sanggong deal --json, wall": (statistics.median(wall["deal"]), "s"),
+        "sanggong verify, wall": (statistics.median(wall["verify"]), "s"),
+        "deal / verify, wall (paired)": (paired_ratio(wall["deal"], wall["verify"]), "x"),
+        "sanggong deal --json, CPU": (statistics.median(cpu["deal"]), "s"),
+        "sanggong verify, CPU": (statistics.median(cpu["verify"]), "s"),
+        "deal / verify, CPU (paired)": (paired_ratio(cpu["deal"], cpu["verify"]), "x"),
+        "Game.play, two players' bets and a key, CPU": (20_000 / statistics.median(plays), "rounds/s"),
+    }
 
 
 def verify_figures(rounds: int, repeats: int) -> dict[str, tuple[float, str]]:

@@ -46,3 +46,25 @@ def test_deal_batch_macau_one_worker(benchmark) -> None:
 
 def test_deal_batch_online_every_core(benchmark) -> None:
     benchmark(sanggong.deal_batch, sanggong.ONLINE, 10 * ROUNDS, seed=1, workers=None, chunk_size=ROUNDS)
+
+
+PLAYERS = {"ann": {"win:1": 100, "point:0": 10}, "bob": {"win:2": 50}}
+LOG_ROUNDS = 3_000  # as test_bench_verify's log: the two are compared in report.py
+
+
+def test_game_play_players_bets_key(benchmark) -> None:
+    game = sanggong.Game(sanggong.MACAU, 1, key=b"k", recall=0)
+    benchmark(lambda: [game.play(PLAYERS) for _ in range(1000)])
+
+
+def test_game_lines_macau_log(benchmark, tmp_path) -> None:
+    """``sanggong deal --json``'s work: a Macau log's lines written to a file, and its seal."""
+    path = tmp_path / "macau.jsonl"
+
+    def write() -> None:
+        game = sanggong.Game(sanggong.MACAU, 7, key=b"k", recall=0)
+        with path.open("w", encoding="utf-8") as out:
+            out.writelines(f"{line}\n" for line in game.lines(LOG_ROUNDS))
+            out.write(game.close().to_json() + "\n")
+
+    benchmark(write)

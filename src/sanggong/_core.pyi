@@ -288,6 +288,12 @@ def check_line(
     mac: int,
     key: bytes | None,
 ) -> bytes | None: ...
+def write_line(
+    rendered: bytes,
+    canonical_owns: tuple[bytes, ...],
+    line_owns: tuple[bytes, ...],
+    key: bytes | None,
+) -> tuple[bytes, bytes, str]: ...
 def tally_stakes(
     ev: npt.NDArray[np.float64],
     shoe_ends: npt.NDArray[np.int64],

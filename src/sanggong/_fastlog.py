@@ -36,7 +36,6 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from . import _impl
-from . import _logline as slots
 from ._canonical import canonical_json
 from ._settlement_plan import plan_for
 from ._spec import most_burned
@@ -45,11 +44,20 @@ from .cards import Card
 from .dealing import Game
 from .dealing._game import check_bets, make_record, sorted_slip
 from .dealing._procedure import Deal
-from .hands import evaluate
-from .ranking import tables_for
+from .dealing._writer import (
+    CANONICAL_OWN,
+    CARD_JSON,
+    CARDS,
+    FIELDS,
+    LINE_OWN,
+    RecordTemplate,
+    both,
+    segments,
+    state_texts,
+)
 from .records import RoundRecord, Totals, bit_generator_from_state, loads_record, record_amounts, stakes_of, state_json
 from .records._reader import read_stakes
-from .records._record import hand_json, json_line, stakes_text, winner
+from .records._record import json_line, stakes_text
 from .records._values import MONEY_KINDS
 from .rules import RuleSet
 from .settlement import TableSession
@@ -57,13 +65,8 @@ from .settlement import TableSession
 __all__ = ["FastReplay", "Seen", "SeenRun", "positioned_game", "seen_in"]
 
 _NO_CARD = 255
-_FIELDS = ("round", "shoe", "round_in_shoe", "cut_card", "last_of_shoe", "head_card", "burned", "banker", "hands",
-           "winners", "money", "bets", "results", "carried", "shoe_state", "prev")
-# the fields a record's own slip and chain fix, in the order of a line and of the canonical bytes
-_LINE_OWN = ("money", "bets", "results", "carried", "prev", "hash")
-_CANONICAL_OWN = ("bets", "carried", "money", "prev", "results")
-_CARDS = [Card(c) for c in range(52)]
-_CARD_JSON = [b'"%s"' % str(c).encode() for c in _CARDS]
+_FIELDS, _LINE_OWN, _CANONICAL_OWN = FIELDS, LINE_OWN, CANONICAL_OWN
+_CARDS, _CARD_JSON = CARDS, CARD_JSON
 
 
 _MOST_KEPT = 1 << 16  # slips and settlements kept (a log of more goes on, slower)
@@ -136,71 +139,7 @@ def seen_in(run: tuple[Any, ...]) -> Iterator[Seen]:
                    burned[k, :counts[k]].tobytes())
 
 
-def _segments(text: bytes, fields: tuple[str, ...]) -> list[tuple[bytes, str]] | None:
-    """``text`` cut at each field's sentinel (each once): [(the text before it, the field)],
-    the text after the last field last (with the field ``""``)."""
-    places = []
-    for name in fields:
-        sentinel = f'"~~{name}~~"'.encode()
-        if text.count(sentinel) != 1:
-            return None
-        places.append((text.index(sentinel), len(sentinel), name))
-    out, at = [], 0
-    for start, size, name in sorted(places):
-        out.append((text[at:start], name))
-        at = start + size
-    out.append((text[at:], ""))
-    return out
-
-
-def _round_format(segments: list[tuple[bytes, str]], own: tuple[str, ...]) -> tuple[bytes, list[str]]:
-    """A segments' text as a format of formats, and the order of its round's fields:
-    ``format % values`` (the round's fields in that order, free of ``%``) is a bytes
-    format of the ``own`` fields (``%s``, in their order)."""
-    parts, order = [], []
-    for text, name in segments:
-        parts.append(text.replace(b"%", b"%%%%"))
-        if name:
-            parts.append(b"%%s" if name in own else b"%s")
-            if name not in own:
-                order.append(name)
-    return b"".join(parts), order
-
-
-def _template(segments: list[tuple[bytes, str]], own: tuple[str, ...], hands: int, *,
-              canonical: bool) -> tuple[tuple[bytes, int], ...]:
-    """A segments' text as a template of ``render_rounds`` (``_logline``'s slots): the
-    fields of ``own`` holes, a round's others its slots (the hands and the winners each
-    a map of the positions, in the order of a line or of the canonical bytes)."""
-    fixed = {"round": slots.ROUND, "round_in_shoe": slots.IN_SHOE, "cut_card": slots.CUT,
-             "last_of_shoe": slots.LAST, "head_card": slots.HEAD, "burned": slots.BURNED, "banker": slots.HAND,
-             "shoe": slots.CONST, "shoe_state": slots.CONST + (2 if canonical else 1)}
-    positions = sorted(range(1, hands), key=str) if canonical else list(range(1, hands))
-    ops: list[tuple[bytes, int]] = []
-    text = b""
-    for literal, name in segments:
-        text += literal
-        if not name:
-            break
-        if name in own:
-            ops.append((text, slots.HOLE))
-            text = b""
-        elif name in ("hands", "winners"):
-            base = slots.HAND if name == "hands" else slots.WIN
-            for k, p in enumerate(positions):
-                ops.append((text + (b"{" if k == 0 else b",") + b'"%d":' % p, base + p))
-                text = b""
-            text += b"}"
-        else:
-            ops.append((text, fixed[name]))
-            text = b""
-    ops.append((text, slots.END))
-    return tuple(ops)
-
-
-def _both(value: Any) -> tuple[bytes, bytes]:
-    """A JSON value as a line writes it and as its canonical bytes hold it."""
-    return json_line(value).encode("utf-8"), canonical_json(value)
+_segments, _both = segments, both
 
 
 def positioned_game(rules: RuleSet, state: Mapping[str, Any], seed: int | None, shoe: int, rounds_done: int,
@@ -237,25 +176,9 @@ class FastReplay:
         self.hands_n = rules.hands
         self.width = most_burned(table_params(rules))
         self.kernels = _impl.kernels
-        body = record.to_dict()
-        line_fields = _FIELDS + ("hash",) + (("hmac",) if self.signed else ())
-        for name in line_fields:
-            body[name] = f"~~{name}~~"
-        body["void"], body["reshuffled"] = False, 0
-        line = _segments(json_line(body).encode("utf-8"), line_fields)
-        canonical = _segments(canonical_json({k: v for k, v in body.items() if k not in ("hash", "hmac")}), _FIELDS)
-        self.ok = line is not None and canonical is not None and \
-            [n for _, n in line if n in _LINE_OWN + ("hmac",)] == list(_LINE_OWN + line_fields[len(_FIELDS) + 1:]) \
-            and [n for _, n in canonical if n in _CANONICAL_OWN] == list(_CANONICAL_OWN)
-        tables = tables_for(rules.ranking)
-        packed = tables.packed_of_triple  # every hand's class, rank and category, by c0 * 2704 + c1 * 52 + c2
-        self.tails: list[bytes | None] = [None] * (tables.n_classes * 8)  # by class * 8 + category
-        self.words = words = [b'"%s"' % winner(d, 0).encode() for d in (-1, 0, 1)]  # a hand that loses, ties, wins
-        self.template = self.kernels.LineTemplate(
-            _template(line or [], _LINE_OWN + ("hmac",), self.hands_n, canonical=False),
-            _template(canonical or [], _CANONICAL_OWN, self.hands_n, canonical=True), self.hands_n, 3, words,
-            _CARD_JSON, tables.cls[packed >> 3].astype(np.uint8), tables.rank[packed >> 3].astype(np.uint16),
-            (packed & 7).astype(np.uint8))
+        made = RecordTemplate(rules, record.to_dict(), self.signed)  # (the template a game writes with)
+        self.ok = made.ok
+        self.template, self.tails, self.words, self._tail = made.template, made.tails, made.words, made.tail
         self.probe: Any = None
         self.probe_arrays: tuple[np.ndarray, ...] | None = None
         self.state_formats: dict[str, Any] = {}
@@ -284,17 +207,6 @@ class FastReplay:
         arrays = arrays or self._arrays(rounds)
         self.kernels.deal_chunk(bit_generator, self.params, *arrays)
         return arrays
-
-    def _tail(self, cards: list[int]) -> None:
-        """Keep the text after the cards of a hand of these cards' class and category (its
-        label and category, as ``hand_json`` writes them)."""
-        a, b, c = cards
-        head = b'{"cards":[%s,%s,%s]' % (_CARD_JSON[a], _CARD_JSON[b], _CARD_JSON[c])
-        hand = evaluate([_CARDS[a], _CARDS[b], _CARDS[c]], self.rules)
-        line, canonical = _both(hand_json(hand))
-        if line != canonical or not line.startswith(head):  # pragma: no cover - never
-            raise ValueError("a hand written otherwise than the fast pass writes it")
-        self.tails[hand.hand_class * 8 + int(hand.pair_plus)] = line[len(head):]
 
     def _shoe(self, state: Any, texts: tuple[bytes, bytes], number: int, bit_generator: Any,
               first_round: int) -> None:
@@ -336,34 +248,8 @@ class FastReplay:
         self.codes: dict[tuple[str, ...], list[bytes]] = {}
 
     def _state_texts(self, state: dict[str, Any]) -> tuple[bytes, bytes]:
-        """``_both(state)``, a shoe's state written by the two writers once for each shape
-        of state (each number is text: ``state_json``), its digits written in after."""
-        leaves: list[Any] = []
-
-        def shape(value: Any) -> Any:
-            if isinstance(value, dict):
-                return {k: shape(v) for k, v in value.items()}
-            if isinstance(value, list):
-                return [shape(v) for v in value]
-            leaves.append(value)
-            return f"~~{len(leaves) - 1}~~"
-
-        skeleton = shape(state)
-        if not all(isinstance(v, str) and v.isascii() and v.isdigit() for v in leaves[1:]):
-            return _both(state)  # (never: a state's numbers are decimal text)
-        key = json_line(skeleton) + leaves[0]
-        found = self.state_formats.get(key)
-        if found is None:
-            names = tuple(str(i) for i in range(1, len(leaves)))
-            formats = []
-            for text in _both({**skeleton, "bit_generator": leaves[0]}):
-                form, order = _round_format(_segments(text, names) or [], ())
-                places = [int(n) - 1 for n in order]
-                formats.append((form.replace(b"%%", b"%"), lambda v, places=places: tuple([v[i] for i in places])))
-            found = self.state_formats[key] = tuple(formats)
-        values = [b'"%s"' % v.encode() for v in leaves[1:]]
-        (line, line_order), (canonical, canonical_order) = found
-        return line % line_order(values), canonical % canonical_order(values)
+        """``_both(state)``, made by the writer's formats (``dealing._writer.state_texts``)."""
+        return state_texts(state, self.state_formats)
 
     def _shoe_codes(self, bets: tuple[str, ...]) -> list[bytes]:
         found = self.codes.get(bets)

@@ -276,6 +276,9 @@ class Kernels(Protocol[TablesT, SumsT]):
         self, line: bytes, rendered: bytes, canonical_owns: tuple[bytes, ...], line_owns: tuple[bytes, ...], mac: int,
         key: bytes | None,
     ) -> bytes | None: ...
+    def write_line(
+        self, rendered: bytes, canonical_owns: tuple[bytes, ...], line_owns: tuple[bytes, ...], key: bytes | None,
+    ) -> tuple[bytes, bytes, str]: ...
 
     # detection (sanggong.detection)
     def tally_stakes(

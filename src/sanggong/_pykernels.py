@@ -66,6 +66,7 @@ __all__ = [
     "compare_batch", "deal_chunk", "deal_fresh_batch", "draw", "evaluate_batch", "hand_counts", "joint_class_counts",
     "pair_plus3", "pair_plus_batch", "play_chunk", "rank3", "rank_batch", "render_rounds", "settle_batch",
     "shuffle_cards", "shuffle_tally", "shuffle_tally_cards", "simulate_chunk", "suit_split", "tally_stakes",
+    "write_line",
 ]
 
 IMPLEMENTATION = "python"
@@ -950,6 +951,27 @@ def check_line(line: bytes, rendered: bytes, canonical_owns: tuple[bytes, ...], 
         owns.append(mark)
     expected = b"".join(p + o for p, o in zip(line_pieces, (*owns, b""), strict=True))
     return owns[len(line_owns)] if expected == line else None
+
+
+def write_line(rendered: bytes, canonical_owns: tuple[bytes, ...], line_owns: tuple[bytes, ...],
+               key: bytes | None) -> tuple[bytes, bytes, str]:
+    """Write a round's record (``check_line``'s writer): its line, its canonical bytes and
+    its hash; the line is the rendered round's line pieces with ``line_owns``, the quoted
+    hash and (``key`` bytes) the quoted HMAC under ``key`` between them."""
+    if key is not None and type(key) is not bytes:
+        raise TypeError("the key is bytes")
+    line_pieces, canonical_pieces = slots.unpack(rendered)
+    if len(canonical_pieces) != len(canonical_owns) + 1 or \
+            len(line_pieces) != len(line_owns) + 2 + (key is not None):
+        raise ValueError("pieces and holes do not match")
+    if any(type(piece) is not bytes for piece in (*canonical_owns, *line_owns)):
+        raise TypeError("a piece is bytes")
+    canonical = b"".join(p + o for p, o in zip(canonical_pieces, (*canonical_owns, b""), strict=True))
+    digest = hashlib.sha256(canonical).hexdigest()
+    owns = [*line_owns, b'"%s"' % digest.encode()]
+    if key is not None:
+        owns.append(b'"%s"' % hmac.new(key, canonical, hashlib.sha256).hexdigest().encode())
+    return b"".join(p + o for p, o in zip(line_pieces, (*owns, b""), strict=True)), canonical, digest
 
 
 # --- detection ----------------------------------------------------------------------------------

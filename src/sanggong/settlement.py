@@ -711,6 +711,13 @@ class TableSession:
         self._carried = {(r.player, r.bet): r.carried for r in result.results if r.carried}
         return result
 
+    def _carry(self, stakes: Mapping[tuple[str | None, str], Money]) -> None:
+        """Carry ``stakes`` to the next round: what ``settle_slip`` keeps of a slip settled
+        already (a ``Game``'s writer settles each slip once for each set of outcomes, under
+        the game's lock: its session is its own)."""
+        if stakes or self._carried:
+            self._carried = dict(stakes)
+
     @locked
     def void(self, bets: SlipLike | None = None) -> Settlement:
         """A void round (a misdeal that could not be put right: Macau's article 2.5):

@@ -133,6 +133,12 @@ class Stakes:
         self._running = dict.fromkeys(self._counts, 0)
         self._unseen = 52 * rules.decks
 
+    @property
+    def fixed(self) -> dict[str, Any] | None:
+        """The one slip of every round where no player follows a strategy (None where one
+        does: each round's slip is then ``next``'s)."""
+        return None if self._players else self._fixed
+
     def next(self, last: RoundRecord | None, carried: Mapping[str, Any]) -> dict[str, Any]:
         """The slip of the next round, given the last round's record (None before the
         first) and the stakes it carried (``Game.carried``)."""
@@ -229,14 +235,18 @@ def _cmd_deal(args: argparse.Namespace) -> int:
     if not args.json:
         print(f"rules: {rules.name}, {plural(rules.decks, 'deck')}, {table_text(rules)}, seed {game.seed}"
               + (f", {money_unit(args.unit, rules.minor_unit)}" if args.bet or args.player else ""))
-    record: RoundRecord | None = None
-    for _ in range(args.rounds):  # streamed: a round is printed as it is dealt
-        record = game.play(stakes.next(record, game.carried))
-        if args.json:
-            print(record.to_json())
-        else:
-            _print_round(record, rules)
-            _print_stakes(record)
+    fixed = stakes.fixed
+    if args.json and fixed is not None:  # streamed: each round's line as it is dealt (a shoe at a time in the core)
+        sys.stdout.writelines(f"{line}\n" for line in game.lines(args.rounds, fixed))
+    else:  # (a strategy decides each round's slip from the last round's record)
+        record: RoundRecord | None = None
+        for _ in range(args.rounds):
+            record = game.play(stakes.next(record, game.carried))
+            if args.json:
+                print(record.to_json())
+            else:
+                _print_round(record, rules)
+                _print_stakes(record)
     if args.json:  # the log's last line: its seal (a log cut short then verifies "not sealed")
         print(game.close().to_json())
     return 0

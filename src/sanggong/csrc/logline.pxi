@@ -376,25 +376,16 @@ cdef bint _quoted_hex(const char* at, Py_ssize_t left) noexcept:
     return True
 
 
-def check_line(bytes line not None, bytes rendered not None, tuple canonical_owns not None,
-               tuple line_owns not None, int mac, key):
-    """Accept ``line`` as a round's record (its hash, quoted: the line's ``"…"``) or not
-    (``None``).
-
-    ``rendered`` is the round's pieces (``render_rounds``, packed as ``_logline.pack``
-    says): the canonical bytes are its canonical pieces with ``canonical_owns`` between
-    them, the hash their SHA-256; the line must be its line pieces with ``line_owns``
-    between them, then the quoted hash, then (``mac`` 1) the quoted HMAC of the canonical
-    bytes under ``key``, or (``mac`` 2) a quoted HMAC left unchecked but 64 hex digits
-    (``mac`` 0: no HMAC)."""
+cdef tuple _pieces(bytes rendered, tuple canonical_owns, tuple line_owns, int mac):
+    """A rendered round's header checked against its holes (``mac``: 0 no HMAC, else one):
+    the offset of its first piece, and its canonical bytes (its canonical pieces with
+    ``canonical_owns`` between them)."""
     cdef const char* packed = PyBytes_AS_STRING(rendered)
-    cdef Py_ssize_t size = PyBytes_GET_SIZE(rendered), n_line, n_canonical, total = 0, i, left, n, data
+    cdef Py_ssize_t size = PyBytes_GET_SIZE(rendered), n_line, n_canonical, total = 0, i, n, data
     cdef Py_ssize_t n_own_line = len(line_owns), n_own_canonical = len(canonical_owns)
-    cdef const char* at
     cdef const char* piece
     cdef char* to
     cdef bytes canonical
-    digest = None
     if size < 8:
         raise ValueError("not a rendered round")
     n_line, n_canonical = _get_u32(packed), _get_u32(packed + 4)
@@ -410,8 +401,6 @@ def check_line(bytes line not None, bytes rendered not None, tuple canonical_own
     for piece_object in canonical_owns + line_owns:
         if type(piece_object) is not bytes:
             raise TypeError("a piece is bytes")
-    if mac == 1 and type(key) is not bytes:
-        raise TypeError("the key is bytes")
     total = 0  # the canonical bytes
     for i in range(n_canonical):
         total += _get_u32(packed + 8 + 4 * (n_line + i))
@@ -431,6 +420,87 @@ def check_line(bytes line not None, bytes rendered not None, tuple canonical_own
             n = PyBytes_GET_SIZE(canonical_owns[i])
             memcpy(to, PyBytes_AS_STRING(canonical_owns[i]), n)
             to += n
+    return data, canonical
+
+
+cdef inline void _put_quoted_hex(char* to, bytes digest) noexcept:
+    """Write a 32-byte ``digest`` as a quoted 64-digit lower-case hex text (66 bytes)."""
+    cdef const uint8_t* raw = <const uint8_t*>PyBytes_AS_STRING(digest)
+    cdef Py_ssize_t k
+    to[0] = b'"'
+    for k in range(32):
+        to[1 + 2 * k] = _HEX_DIGITS[raw[k] >> 4]
+        to[2 + 2 * k] = _HEX_DIGITS[raw[k] & 15]
+    to[_QUOTED_HEX - 1] = b'"'
+
+
+def write_line(bytes rendered not None, tuple canonical_owns not None, tuple line_owns not None, key):
+    """Write a round's record: ``(line, canonical, hash)``, its line (without newline), its
+    canonical bytes and its hash (64 hex digits); ``check_line``'s writer.
+
+    ``rendered`` is the round's pieces (``render_rounds``): the canonical bytes are its
+    canonical pieces with ``canonical_owns`` between them, the hash their SHA-256; the
+    line is its line pieces with ``line_owns`` between them, then the quoted hash, then
+    (``key``: bytes) the quoted HMAC of the canonical bytes under ``key`` (None: no HMAC)."""
+    cdef bytes canonical = None, digest, mac_digest = None, line
+    cdef const char* packed = PyBytes_AS_STRING(rendered)
+    cdef Py_ssize_t data, n_line, i, n, total = 0, n_own_line = len(line_owns)
+    cdef const char* piece
+    cdef char* to
+    if key is not None and type(key) is not bytes:
+        raise TypeError("the key is bytes")
+    data, canonical = _pieces(rendered, canonical_owns, line_owns, 0 if key is None else 1)
+    n_line = _get_u32(packed)
+    digest = _hashlib.sha256(canonical).digest()
+    if key is not None:
+        mac_digest = _hmac_module.digest(key, canonical, "sha256")
+    for i in range(n_line):
+        total += _get_u32(packed + 8 + 4 * i)
+    for i in range(n_own_line):
+        total += PyBytes_GET_SIZE(line_owns[i])
+    total += _QUOTED_HEX * (n_line - 1 - n_own_line)
+    line = PyBytes_FromStringAndSize(NULL, total)
+    to = PyBytes_AS_STRING(line)
+    piece = packed + data
+    for i in range(n_line):
+        n = _get_u32(packed + 8 + 4 * i)
+        memcpy(to, piece, n)
+        to += n
+        piece += n
+        if i < n_own_line:
+            n = PyBytes_GET_SIZE(line_owns[i])
+            memcpy(to, PyBytes_AS_STRING(line_owns[i]), n)
+            to += n
+        elif i < n_line - 1:
+            _put_quoted_hex(to, digest if i == n_own_line else mac_digest)
+            to += _QUOTED_HEX
+    return line, canonical, digest.hex()
+
+
+def check_line(bytes line not None, bytes rendered not None, tuple canonical_owns not None,
+               tuple line_owns not None, int mac, key):
+    """Accept ``line`` as a round's record (its hash, quoted: the line's ``"…"``) or not
+    (``None``).
+
+    ``rendered`` is the round's pieces (``render_rounds``, packed as ``_logline.pack``
+    says): the canonical bytes are its canonical pieces with ``canonical_owns`` between
+    them, the hash their SHA-256; the line must be its line pieces with ``line_owns``
+    between them, then the quoted hash, then (``mac`` 1) the quoted HMAC of the canonical
+    bytes under ``key``, or (``mac`` 2) a quoted HMAC left unchecked but 64 hex digits
+    (``mac`` 0: no HMAC). ``write_line`` writes the line it accepts."""
+    cdef const char* packed = PyBytes_AS_STRING(rendered)
+    cdef Py_ssize_t n_line, i, left, n, data
+    cdef Py_ssize_t n_own_line = len(line_owns)
+    cdef const char* at
+    cdef const char* piece
+    cdef bytes canonical = None
+    digest = None
+    if not 0 <= mac <= 2:
+        raise ValueError("pieces and holes do not match")
+    data, canonical = _pieces(rendered, canonical_owns, line_owns, mac)
+    if mac == 1 and type(key) is not bytes:
+        raise TypeError("the key is bytes")
+    n_line = _get_u32(packed)
     at, left = PyBytes_AS_STRING(line), PyBytes_GET_SIZE(line)
     piece = packed + data
     for i in range(n_line):  # the text up to the hash first: most changed lines fail there, unhashed

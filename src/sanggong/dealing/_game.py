@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections import deque
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -15,7 +15,7 @@ from .._checks import count, memory
 from .._threads import locked, new_lock
 from ..cards import Card
 from ..hands import HandValue, evaluate
-from ..limits import MAX_RECALL, MAX_REPLAY_ROUNDS
+from ..limits import MAX_RECALL, MAX_REPLAY_ROUNDS, MAX_ROUND
 from ..records import (
     ZERO_HASH,
     RoundRecord,
@@ -32,6 +32,9 @@ from ..rules import RuleSet, as_rules
 from ..seeds import SeedLike, check_seed
 from ..settlement import Money, Settlement, TableSession, check_slip
 from ._procedure import Deal, GameShoe
+from ._writer import RoundWriter
+
+_FAST = True  # a game of its own generator deals a shoe ahead and writes through RoundWriter (tests turn it off)
 
 __all__ = [
     "CANNOT_REPLAY", "COMPARED", "CannotCheck", "Game", "Replayer", "Sealable", "check_bets", "compare_records",
@@ -186,7 +189,8 @@ class Game(Sealable):
     :param key: the operator's HMAC key: every record then carries an ``hmac``.
 
     The records of one game form a hash chain; write each as a line of a log
-    (``record.to_json()``) and check the log with ``sanggong.verify.verify_log``. A chain
+    (``record.to_json()``, or the lines of many rounds at once: ``lines``) and check the
+    log with ``sanggong.verify.verify_log``. A chain
     cannot show that its last records are all there: ``close()`` ends the game with a
     seal (``records.SealRecord``), the log's last line, which ``verify_log`` checks.
 
@@ -211,7 +215,8 @@ class Game(Sealable):
         self._key = check_key(key)
         self.rules = rules
         bit_generator, self.seed = _bit_generator(seed, rng)
-        self._shoe = GameShoe(rules, bit_generator)
+        self._shoe = GameShoe(rules, bit_generator, ahead=rng is None and _FAST)  # (a generator of its own)
+        self._writer: RoundWriter | None = None
         self._session = TableSession(rules)
         self._records: deque[RoundRecord] = deque(maxlen=recall)
         self._prev = ZERO_HASH
@@ -242,12 +247,81 @@ class Game(Sealable):
     def play(self, bets: Mapping[str, Money] | None = None) -> RoundRecord:
         """Deal a round, settle ``bets`` (plus any carried stakes) and record it."""
         self._open()
+        if self._shoe.ahead:
+            _, record = self._write(bets, True)
+            assert record is not None
+            return record
         slip = self._session.slip(bets or {})  # checked before any card comes out
         record = self._next(slip, self._session, prev=self._prev, key=self._key)
         self._prev = record.hash
         self._records.append(record)
         self._recorded(record)
         return record
+
+    def lines(self, rounds: int, bets: Mapping[str, Money] | None = None) -> Iterator[str]:
+        """Play ``rounds`` rounds, each settling ``bets`` (plus any carried stakes), and
+        give each round's line of the log (``record.to_json()`` of the record ``play``
+        makes, without making it where the game keeps none: ``recall=0``), as it is
+        played. A game of its own generator writes them from the core's template a shoe
+        at a time; the log's text is ``play``'s, byte for byte.
+
+        >>> from sanggong import MACAU
+        >>> a, b = Game(MACAU, seed=4, key=b"k"), Game(MACAU, seed=4, key=b"k", recall=0)
+        >>> [a.play({"win:1": 100}).to_json() for _ in range(30)] == list(b.lines(30, {"win:1": 100}))
+        True
+
+        :raises ValueError: ``rounds`` not a whole number of rounds, the game closed, a
+            bad slip (as ``play``: raised as the round is played).
+        """
+        count("rounds", rounds, MAX_ROUND, low=0)
+        return self._lines(rounds, bets)
+
+    def _lines(self, rounds: int, bets: Mapping[str, Money] | None) -> Iterator[str]:
+        while rounds:
+            lines, error = self._shoe_lines(rounds, bets)
+            rounds -= len(lines)
+            yield from lines
+            if error is not None:
+                raise error
+
+    @locked
+    def _shoe_lines(self, rounds: int, bets: Mapping[str, Money] | None) -> tuple[list[str], Exception | None]:
+        """The lines of up to ``rounds`` rounds, to the end of the shoe (under one hold of
+        the lock), and the error that stopped them (None: none did)."""
+        lines: list[str] = []
+        try:
+            self._open()
+            if not self._shoe.ahead:
+                return [self.play(bets).to_json()], None
+            keep = self._records.maxlen != 0
+            while len(lines) < rounds:
+                lines.append(self._write(bets, keep)[0])
+                if self._shoe.last:
+                    break
+        except (ValueError, TypeError) as exc:  # (a bad slip, the game closed: after the lines made before it)
+            return lines, exc
+        return lines, None
+
+    def _write(self, bets: Mapping[str, Money] | None, keep: bool) -> tuple[str, RoundRecord | None]:
+        """Play a round through the game's writer (``RoundWriter``): its line, and its
+        record where ``keep``."""
+        writer = self._writer
+        if writer is None:
+            writer = self._writer = RoundWriter(self.rules, self.seed, self._key)
+        session = self._session
+        slip = writer.slip(session, {} if bets is None else bets)  # checked before any card comes out
+        self._shoe.next_round()
+        self.round += 1
+        line, record, settled, digest = writer.write(self._shoe, self.round, slip, self._prev, keep)
+        session._carry(settled.session)
+        writer.carried_key = settled.carried_key
+        self._prev = digest
+        if record is not None:
+            self._records.append(record)
+        if settled.amounts:
+            self._totals.add(settled.amounts)
+        self._last = self.round, self._shoe.number
+        return line, record
 
     @locked
     def close(self) -> SealRecord:

@@ -10,7 +10,8 @@ from typing import Any
 import numpy as np
 
 from .. import _impl
-from .._spec import Shoe, TableFields, deal_order, first_hand
+from .._logline import NO_CARD
+from .._spec import Shoe, TableFields, deal_order, first_hand, most_burned
 from .._spec import assign as assign_cards
 from .._spec import round_length as cards_of_round
 from .._table import table_params
@@ -101,26 +102,97 @@ def dealing_sequence(
 class GameShoe(Shoe):
     """A game's box or shoe: the dealing procedure (``_spec.Shoe``) drawing with the active
     kernels, which keeps the bit generator's state at each shuffle (a record's
-    ``shoe_state``: enough to deal the shoe's rounds again)."""
+    ``shoe_state``: enough to deal the shoe's rounds again).
 
-    def __init__(self, rules: RuleSet, bit_generator: np.random.BitGenerator) -> None:
+    ``ahead``: a generator that nothing but this shoe draws from (a game's own) deals a
+    whole shoe at its shuffle in the core (``deal_chunk``: the same draws, in the same
+    order, as round by round), kept in ``dealt`` (``deal_chunk``'s arrays; ``dealt_id``
+    tells the shoes apart) and handed out round by round."""
+
+    def __init__(self, rules: RuleSet, bit_generator: np.random.BitGenerator, *, ahead: bool = False) -> None:
         kernels = _impl.kernels
         super().__init__(table_params(rules), bit_generator, draw=kernels.draw, bounded=kernels.bounded)
         self.rules = rules
         self.state: dict[str, Any] | None = None  # as JSON; None: not a replayable generator
+        self.ahead = ahead
+        self.dealt: tuple[np.ndarray, ...] = ()
+        self.dealt_id = 0
+        self._cut_ahead = 0
+        self._probe: Any = None
+        self._params = table_params(rules).array()
+        if ahead:
+            table, most = self.table, 1 if self._fresh else self.table.decks * 52 // (3 * (self.table.positions + 1)) + 2
+            self._probe_arrays = _arrays(most, table.positions + 1, most_burned(table))  # (more rounds than a shoe
+            # holds)
+            self._buffers = _arrays(most, table.positions + 1, most_burned(table))
+        self._ends: list[tuple[int, int]] = []  # each round of the shoe dealt ahead: (last, cut card)
+
+    @property
+    def cut_card(self) -> int:
+        """The cut card's place from the end of the current shoe (0 for a fresh deck)."""
+        return self._cut_ahead if self.ahead else super().cut_card
 
     def shuffle(self) -> None:
         self.state = state_json(self.bit_generator.state)
-        super().shuffle()
+        if not self.ahead:
+            super().shuffle()
+            return
+        if self._fresh:
+            rounds = 1
+        else:  # the shoe's length: dealt from a copy of the generator first
+            if type(self._probe) is not type(self.bit_generator):
+                self._probe = type(self.bit_generator)()
+            self._probe.state = self.bit_generator.state
+            _impl.kernels.deal_chunk(self._probe, self._params, *self._probe_arrays)
+            rounds = int(np.flatnonzero(self._probe_arrays[6])[0]) + 1
+        dealt = self._buffers if self._fresh else tuple(a[:rounds] for a in self._buffers)  # (rewritten by the next
+        # shoe: its readers copy what they keep)
+        _impl.kernels.deal_chunk(self.bit_generator, self._params, *dealt)
+        self.dealt = dealt
+        self._ends = list(zip(dealt[6].tolist(), dealt[7].tolist(), strict=True))
+        self.dealt_id += 1
+        self.number += 1
+        self.rounds = 0
+        self.last = False
+
+    def next_round(self) -> int:
+        """Take the next round of the shoe dealt ahead (shuffled when due): its index in
+        ``dealt``."""
+        if self.last:
+            self.shuffle()
+        k = self.rounds
+        self.rounds += 1
+        last, self._cut_ahead = self._ends[k]
+        self.last = bool(last)
+        return k
 
     def skip(self) -> None:
         """Take one round's cards without assigning them (a replay's fast-forward)."""
-        self.deal()
+        if self.ahead:
+            self.next_round()
+        else:
+            self.deal()
 
     def deal_round(self) -> tuple[Deal, int]:
         """Shuffle when due, then take one round's cards; return the deal and the cut
         card's place from the end (0 where there is none)."""
-        cards, burn = self.deal()
-        return assign_by_table(self.table, [Card(c) for c in cards], burn), self.cut_card
+        if not self.ahead:
+            cards, burn = self.deal()
+            return assign_by_table(self.table, [Card(c) for c in cards], burn), self.cut_card
+        k = self.next_round()
+        hands, burned, counts, heads = self.dealt[:4]
+        of = _CARD_OF
+        hand_cards = [(of[a], of[b], of[c]) for a, b, c in hands[k].tolist()]
+        head = int(heads[k])
+        return Deal(tuple([of[c] for c in burned[k, :counts[k]].tolist()]), None if head == NO_CARD else of[head],
+                    hand_cards[0], dict(enumerate(hand_cards[1:], start=1))), self._cut_ahead
 
 
+_CARD_OF = [Card(c) for c in range(52)]  # each card by its code
+
+
+def _arrays(rounds: int, hands: int, width: int) -> tuple[np.ndarray, ...]:
+    """``deal_chunk``'s arrays for ``rounds`` rounds."""
+    return (np.empty((rounds, hands, 3), np.uint8), np.empty((rounds, width), np.uint8),
+            np.empty(rounds, np.uint8), np.empty(rounds, np.uint8), np.empty(rounds, np.int64),
+            np.empty(rounds, np.uint16), np.empty(rounds, np.uint8), np.empty(rounds, np.uint16))

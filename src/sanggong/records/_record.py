@@ -211,7 +211,8 @@ class Chained:
 
     def to_json(self) -> str:
         """One line of a JSON Lines log (no newline in it)."""
-        return json_line(self.to_dict())
+        line: str | None = self.__dict__.get("_line")  # (written with the record: dealing.RoundWriter)
+        return line if line is not None else json_line(self.to_dict())
 
 
 @dataclass(frozen=True)
