@@ -46,7 +46,7 @@ Y_VARIANCE = 901
 def scipy_stats() -> Any:
     """scipy.stats, imported on first use: an optional dependency (the ``lab`` extra)."""
     try:
-        import scipy.stats
+        import scipy.stats  # type: ignore[import-untyped, unused-ignore]  # (no stubs: an optional extra)
     except ImportError as exc:
         raise ImportError(f"shuffle_test needs scipy: pip install 'sanggong[lab]' ({exc})", name="scipy") from exc
     return scipy.stats
