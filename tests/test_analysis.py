@@ -420,6 +420,8 @@ def test_effects_of_removal_balance(rules: RuleSet) -> None:
     effects weighted by how many of each rank the shoe holds sum to zero; the tags
     make a balanced count."""
     bets = ["win:1", "tie:1", "odd", "point:0"] if rules.variant == "macau" else ["win:1", "lose:1", "pair_plus:1"]
+    if _impl.kernels.IMPLEMENTATION == "python":  # (the reference's sums take seconds a bet: one of each kind)
+        bets = bets[::2]
     removal = effect_of_removal(rules, bets)
     for name, r in removal.items():
         assert abs(sum(r.eor.values())) < 1e-12, name

@@ -202,7 +202,21 @@ def _entry_points() -> dict[str, Callable[[Any], object]]:
         "simulate_sessions": lambda r: sg.simulate_sessions(r, {"win:1": 10}, 500, 20, 5, seed=1, workers=1).to_dict(),
         "play_shoes": lambda r: sg.play_shoes(r, 1, "perfect", seed=1, workers=1, bets=["win:1"]).to_dict()["bets"],
         "design": lambda r: sg.design(r, "point:0", (0.0, 0.05), shoes=1, seed=1, workers=1, limit=1),
+        "VectorTable": _vector_rewards,
+        "shuffle_test": lambda r: [(row.name, row.statistic) for row in sg.shuffle_test(r, shoes=50, seed=1, workers=1).rows],
     }
+
+
+def _vector_rewards(rules: Any) -> list[Any]:
+    import numpy as np
+
+    import sanggong as sg
+
+    table = sg.VectorTable(rules, 3, seed=1)
+    table.reset()
+    stakes = np.zeros((3, 1, len(table.bets)), np.int64)
+    stakes[:, 0, table.bets.index("win:1")] = 100
+    return [table.step(stakes)[1].tolist() for _ in range(3)]
 
 
 @pytest.mark.parametrize("entry", list(_entry_points()))

@@ -216,10 +216,10 @@ def test_parse_hands_packs_hands_as_it_reads_them(monkeypatch: pytest.MonkeyPatc
 
 
 def test_parse_hands_takes_a_few_bytes_a_hand() -> None:
-    """Measured from 200,000 hands to 600,000: a list of Python lists took about 90 bytes
+    """Measured from 100,000 hands to 300,000: a list of Python lists took about 90 bytes
     a hand; now 3 (twice, while the blocks are joined), and one block of lists."""
-    few, many = ["Kh Qs 9d"] * 200_000, ["Kh Qs 9d"] * 600_000
-    assert (_grown(lambda: parse_hands(many)) - _grown(lambda: parse_hands(few))) / 400_000 <= 6
+    few, many = ["Kh Qs 9d"] * 100_000, ["Kh Qs 9d"] * 300_000
+    assert (_grown(lambda: parse_hands(many)) - _grown(lambda: parse_hands(few))) / 200_000 <= 6
 
 
 # --- simulate ------------------------------------------------------------------------------

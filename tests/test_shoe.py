@@ -107,9 +107,9 @@ def test_other_rankings_equal_analyze(impl, ranking: Ranking) -> None:
 @pytest.mark.kernels
 def test_small_shoe_against_every_deal(impl) -> None:
     """An independent count: every ordered (position, banker) pair of disjoint hands of
-    a 9-card shoe, settled by ``settle``, averaged."""
+    an 8-card shoe, settled by ``settle``, averaged."""
     rules = PRESETS["macau"].replace(decks=1, positions=1)
-    cards = ["Ah", "2s", "5d", "9c", "Ts", "Jh", "Qd", "Kc", "Kh"]
+    cards = ["Ah", "5d", "9c", "Ts", "Jh", "Qd", "Kc", "Kh"]
     counts = composition(1) * 0
     for card in sanggong.parse_cards(" ".join(cards)):
         counts[card.code] += 1
