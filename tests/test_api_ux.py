@@ -258,7 +258,7 @@ def test_the_list_of_entry_points_is_complete() -> None:
         if "workers" in parameters:
             parallel.add(name)
     assert parallel == {"simulate", "simulate_sessions", "deal_batch", "play_shoes", "design", "detect",
-                        "evaluate_batch", "rank_batch", "pair_plus_batch", "compare_batch"}
+                        "evaluate_batch", "rank_batch", "pair_plus_batch", "compare_batch", "VectorTable", "shuffle_test"}
 
 
 @pytest.mark.parametrize("function", ["evaluate_batch", "rank_batch", "pair_plus_batch"])
