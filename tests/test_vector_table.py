@@ -12,11 +12,12 @@ import numpy as np
 import pytest
 
 from sanggong import MACAU, ONLINE, Game
+from sanggong._table import ROUNDINGS
 from sanggong.limits import MAX_STAKE
 from sanggong.rules import PRESETS, RuleSet
 from sanggong.seeds import child
 from sanggong.settlement import TableSession
-from sanggong.vector import ROUNDINGS, VectorTable
+from sanggong.vector import VectorTable
 
 pytestmark = pytest.mark.kernels
 
@@ -189,3 +190,11 @@ def test_construction_is_checked() -> None:
         VectorTable(MACAU, 1, bets=["win:1"], limits={"win:2": 10})
     with pytest.raises(ValueError):
         VectorTable(MACAU, 1, bets=["lose:1"])  # not offered at Macau
+
+
+def test_the_kernels_number_every_rounding_a_rule_set_takes() -> None:
+    import typing
+
+    from sanggong import RuleSet
+
+    assert sorted(ROUNDINGS) == sorted(typing.get_args(typing.get_type_hints(RuleSet)["rounding"]))

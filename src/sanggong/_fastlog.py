@@ -42,7 +42,7 @@ from ._spec import most_burned
 from ._table import table_params
 from .cards import Card
 from .dealing import Game
-from .dealing._game import check_bets, make_record, sorted_slip
+from .dealing._game import check_bets
 from .dealing._procedure import Deal
 from .dealing._writer import (
     CANONICAL_OWN,
@@ -52,7 +52,9 @@ from .dealing._writer import (
     LINE_OWN,
     RecordTemplate,
     both,
+    make_record,
     segments,
+    sorted_slip,
     state_texts,
 )
 from .records import RoundRecord, Totals, bit_generator_from_state, loads_record, record_amounts, stakes_of, state_json

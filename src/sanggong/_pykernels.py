@@ -52,7 +52,7 @@ from ._spec import (
     suit_split,
     table_fits,
 )
-from ._table import TableParams
+from ._table import ROUNDINGS, TableParams
 from .limits import MAX_BURN, MAX_DECKS, MAX_POSITIONS
 
 if TYPE_CHECKING:
@@ -1068,7 +1068,6 @@ class VectorKernel:
     def __init__(self, tables: Tables, params: npt.NDArray[np.int64], plan: SettlementPlan,
                  bit_generators: list[Any], players: int, num: npt.NDArray[np.int64], den: npt.NDArray[np.int64],
                  carry: npt.NDArray[np.uint8], rounding: int, by_rank: bool) -> None:
-        from .vector import ROUNDINGS
 
         self.table = _table(params, later_apart=True)
         self.tables, self.plan = tables, plan

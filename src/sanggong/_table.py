@@ -22,7 +22,12 @@ import numpy.typing as npt
 if TYPE_CHECKING:
     from .rules import RuleSet
 
-__all__ = ["TableParams", "table_params"]
+__all__ = ["ROUNDINGS", "TableParams", "table_params"]
+
+
+ROUNDINGS = ("down", "up", "half_up", "half_even")
+"""``rules.rounding``'s modes, numbered as the kernels take them (``VectorKernel``): one
+tuple for the core's constants, the twin and ``sanggong.vector``."""
 
 
 class TableParams(NamedTuple):

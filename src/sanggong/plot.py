@@ -25,7 +25,9 @@ from typing import Any
 __all__ = ["bankroll", "convergence", "effects_of_removal", "ev_by_count", "pay_options", "save", "stakes_against_ev"]
 
 
-def _pyplot() -> Any:
+def pyplot() -> Any:
+    """matplotlib.pyplot, or an ImportError naming the extra that brings it (``plot``): how
+    every figure of the package (this module's, ``shuffle_test``'s) draws."""
     try:
         with warnings.catch_warnings():  # a dependency's import warnings are not the caller's
             warnings.simplefilter("ignore")
@@ -38,7 +40,7 @@ def _pyplot() -> Any:
 def _axes(ax: Any, size: tuple[float, float] = (8, 4.5)) -> Any:
     if ax is not None:
         return ax
-    _, ax = _pyplot().subplots(figsize=size)
+    _, ax = pyplot().subplots(figsize=size)
     return ax
 
 
@@ -46,7 +48,7 @@ def save(ax: Any, path: str | os.PathLike[str]) -> None:
     """Write the figure of ``ax`` to ``path`` (its format by the file's suffix) and close it,
     with matplotlib's own warnings (a legend with nothing to show, a layout it cannot make
     tight) kept off the terminal."""
-    plt = _pyplot()
+    plt = pyplot()
     fig = ax.figure
     try:
         with warnings.catch_warnings():

@@ -49,7 +49,7 @@ from . import _impl
 from ._checks import count, flag
 from ._parallel import workers as check_workers
 from ._settlement_plan import plan_for
-from ._table import table_params
+from ._table import ROUNDINGS, table_params
 from .limits import MAX_STAKE
 from .ranking import tables_for
 from .rules import RuleSet, as_rules, offered_bets
@@ -57,9 +57,6 @@ from .seeds import SeedLike, check_seed, child
 from .settlement import payout, result_of
 
 __all__ = ["VectorTable"]
-
-ROUNDINGS = ("down", "up", "half_up", "half_even")
-"""``rules.rounding``'s modes, numbered as the kernels take them."""
 
 MAX_TABLES = 1 << 20
 """The most tables one ``VectorTable`` holds."""

@@ -108,7 +108,7 @@ class Stakes:
             _checked("--player" if by_player else "--bet", check_slip, rules, bets)
             return
         from ..shoe import CountPlay, PerfectPlay, ShoeEvaluator
-        from ..shoe._play import _setup
+        from ..shoe._play import play_setup
 
         most: dict[str, dict[str, Money]] = {}
         for player, own in bets.items():
@@ -125,7 +125,7 @@ class Stakes:
                 perfect: set[str] = set(self._perfect.bets) if self._perfect is not None else set()
                 self._perfect = ShoeEvaluator(rules, bets=sorted(perfect | set(names)))
             elif isinstance(play, CountPlay):
-                _, tags = _checked(named[f"={player}"], _setup, rules, names, False, play, False)
+                _, tags = _checked(named[f"={player}"], play_setup, rules, names, False, play, False)
                 self._counts.update(tags)
                 top = max(play.spread.values(), default=1) if play.spread is not None else 1
                 most[player] = {bet: _times(stake, max(top, 1)) for bet, stake in own.items()}

@@ -6,7 +6,7 @@
 # a stake's return is its integer factor num / den rounded by the rules' rounding.
 
 cdef enum:
-    VR_DOWN = 0  # the rounding modes, in sanggong.vector.ROUNDINGS's order
+    VR_DOWN = 0  # the rounding modes, in sanggong._table.ROUNDINGS's order
     VR_UP = 1
     VR_HALF_UP = 2
     VR_HALF_EVEN = 3

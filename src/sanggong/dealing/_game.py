@@ -5,16 +5,14 @@ from __future__ import annotations
 
 import dataclasses
 from collections import deque
-from collections.abc import Iterator, Mapping, Sequence
-from typing import Any
+from collections.abc import Iterator, Mapping
 
 import numpy as np
 
 from .. import _impl
 from .._checks import count, memory
 from .._threads import locked, new_lock
-from ..cards import Card
-from ..hands import HandValue, evaluate
+from ..hands import HandValue
 from ..limits import MAX_RECALL, MAX_REPLAY_ROUNDS, MAX_ROUND
 from ..records import (
     ZERO_HASH,
@@ -25,69 +23,19 @@ from ..records import (
     check_key,
     check_rules,
     record_amounts,
-    result_entry,
     rules_digest,
 )
 from ..rules import RuleSet, as_rules
 from ..seeds import SeedLike, check_seed
-from ..settlement import Money, Settlement, TableSession, check_slip
+from ..settlement import Money, TableSession, check_slip
 from ._procedure import Deal, GameShoe
-from ._writer import RoundWriter
+from ._writer import RoundWriter, make_record
 
 _FAST = True  # a game of its own generator deals a shoe ahead and writes through RoundWriter (tests turn it off)
 
 __all__ = [
     "CANNOT_REPLAY", "COMPARED", "CannotCheck", "Game", "Replayer", "Sealable", "check_bets", "compare_records",
-    "make_record", "sorted_slip"
 ]
-
-# --- a round's record -------------------------------------------------------------------
-
-
-def sorted_slip(slip: Mapping[str, Any]) -> dict[str, Any]:
-    """A slip (or carried stakes) in the order of its names, a player's bets too."""
-    return {k: sorted_slip(v) if isinstance(v, Mapping) else v for k, v in sorted(slip.items())}
-
-
-def make_record(
-    rules: RuleSet, deal: Deal | Sequence[Card], result: Settlement | None, bets: Mapping[str, Money], *,
-    round_: int, shoe: int, round_in_shoe: int, last: bool, cut: int | None, seed: int | None,
-    state: Mapping[str, Any] | None, carried: Mapping[str, Money], prev: str = ZERO_HASH,
-    key: bytes | None = None, reshuffled: int = 0,
-) -> RoundRecord:
-    """A round's record, bets and results in the order of their names (as the canonical
-    form sorts the bets), chained to ``prev`` and MACed under ``key``. ``deal`` is the
-    round's assigned cards, or for a void round the cards that came out before it was
-    abandoned."""
-    results = sorted((result_entry(r) for r in result.results), key=lambda r: (str(r["bet"]), r["player"] or "")) \
-        if result else []
-    void = not isinstance(deal, Deal)
-    record = RoundRecord(
-        rules=rules.name,
-        rules_digest=rules_digest(rules),
-        round=round_,
-        shoe=shoe,
-        round_in_shoe=round_in_shoe,
-        burned=tuple(deal) if not isinstance(deal, Deal) else deal.burned,
-        head_card=None if not isinstance(deal, Deal) else deal.head_card,
-        ranking=rules.ranking,
-        banker=None if not isinstance(deal, Deal) else evaluate(deal.banker, rules),
-        hands={} if not isinstance(deal, Deal) else {p: evaluate(c, rules) for p, c in deal.hands.items()},
-        bets=sorted_slip(bets),
-        results=tuple(results),
-        carried=sorted_slip(carried),
-        last_of_shoe=last,
-        cut_card=cut or None,
-        seed=seed,
-        shoe_state=state,
-        prev=prev,
-        void=void,
-        reshuffled=reshuffled,
-    )
-    if key is None:
-        return record
-    return record.with_hmac(key)
-
 
 # --- a game -------------------------------------------------------------------------------
 

@@ -14,8 +14,9 @@ from ..limits import MAX_RESHUFFLES
 from ..records import ZERO_HASH, RoundRecord, SealRecord, check_key, check_rules
 from ..rules import RuleSet, as_rules
 from ..settlement import Money, TableSession
-from ._game import Sealable, check_bets, compare_records, make_record
+from ._game import Sealable, check_bets, compare_records
 from ._procedure import Deal, assign, dealing_sequence, round_length
+from ._writer import make_record
 
 __all__ = ["ObservedTable", "Resettler"]
 

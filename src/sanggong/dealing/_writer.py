@@ -15,7 +15,7 @@ kept.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any, NamedTuple
@@ -29,10 +29,11 @@ from .._settlement_plan import plan_for
 from ..cards import Card
 from ..hands import HandValue, PairPlus, evaluate
 from ..ranking import tables_for
-from ..records import RoundRecord, record_amounts, rules_digest, stakes_of
+from ..records import ZERO_HASH, RoundRecord, record_amounts, result_entry, rules_digest, stakes_of
 from ..records._record import hand_json, json_line, winner
 from ..rules import RuleSet
-from ..settlement import TableSession
+from ..settlement import Money, Settlement, TableSession
+from ._procedure import Deal
 
 __all__ = [
     "CANONICAL_OWN",
@@ -43,8 +44,10 @@ __all__ = [
     "RecordTemplate",
     "RoundWriter",
     "both",
+    "make_record",
     "segments",
     "slip_key",
+    "sorted_slip",
     "state_texts",
 ]
 
@@ -59,6 +62,54 @@ _PAIR_PLUS = {int(p): p for p in PairPlus}
 _MOST_KEPT = 4096  # slips kept (a game of more goes on, reading the others anew)
 _MOST_SETTLED = 4096  # settlements kept, while at least one round in three finds its own kept (a slip of many
 # bets meets ever new outcomes: each is settled anew, as a record is, and none is kept)
+
+
+# --- a round's record -------------------------------------------------------------------
+
+
+def sorted_slip(slip: Mapping[str, Any]) -> dict[str, Any]:
+    """A slip (or carried stakes) in the order of its names, a player's bets too."""
+    return {k: sorted_slip(v) if isinstance(v, Mapping) else v for k, v in sorted(slip.items())}
+
+
+def make_record(
+    rules: RuleSet, deal: Deal | Sequence[Card], result: Settlement | None, bets: Mapping[str, Money], *,
+    round_: int, shoe: int, round_in_shoe: int, last: bool, cut: int | None, seed: int | None,
+    state: Mapping[str, Any] | None, carried: Mapping[str, Money], prev: str = ZERO_HASH,
+    key: bytes | None = None, reshuffled: int = 0,
+) -> RoundRecord:
+    """A round's record, bets and results in the order of their names (as the canonical
+    form sorts the bets), chained to ``prev`` and MACed under ``key``. ``deal`` is the
+    round's assigned cards, or for a void round the cards that came out before it was
+    abandoned."""
+    results = sorted((result_entry(r) for r in result.results), key=lambda r: (str(r["bet"]), r["player"] or "")) \
+        if result else []
+    void = not isinstance(deal, Deal)
+    record = RoundRecord(
+        rules=rules.name,
+        rules_digest=rules_digest(rules),
+        round=round_,
+        shoe=shoe,
+        round_in_shoe=round_in_shoe,
+        burned=tuple(deal) if not isinstance(deal, Deal) else deal.burned,
+        head_card=None if not isinstance(deal, Deal) else deal.head_card,
+        ranking=rules.ranking,
+        banker=None if not isinstance(deal, Deal) else evaluate(deal.banker, rules),
+        hands={} if not isinstance(deal, Deal) else {p: evaluate(c, rules) for p, c in deal.hands.items()},
+        bets=sorted_slip(bets),
+        results=tuple(results),
+        carried=sorted_slip(carried),
+        last_of_shoe=last,
+        cut_card=cut or None,
+        seed=seed,
+        shoe_state=state,
+        prev=prev,
+        void=void,
+        reshuffled=reshuffled,
+    )
+    if key is None:
+        return record
+    return record.with_hmac(key)
 
 
 def segments(text: bytes, fields: tuple[str, ...]) -> list[tuple[bytes, str]] | None:
@@ -336,8 +387,6 @@ class RoundWriter:
         full = None if key is None else (self.carried_key, key)
         found = self.slips.get(full) if full is not None else None
         if found is None:
-            from ._game import sorted_slip
-
             slip = session.slip(bets)  # checked (raises for a bad slip: nothing kept)
             found = (slip, sorted_slip(slip), tuple(sorted({bet for _, bet in stakes_of(slip)})))
             if full is not None and len(self.slips) < _MOST_KEPT:
@@ -345,9 +394,6 @@ class RoundWriter:
         return full, *found
 
     def _settle(self, slip: dict[str, Any], k: int) -> _Settled:
-        from ._game import make_record
-        from ._procedure import Deal
-
         cards = [(CARDS[a], CARDS[b], CARDS[c]) for a, b, c in self.hands[k]]
         banker, hands = cards[0], dict(enumerate(cards[1:], start=1))
         session = TableSession(self.rules)  # as a game settles the slip

@@ -274,7 +274,7 @@ def play_shoes(
         raise ValueError("perfect information on a shoe: these pays' exact nets, over a common denominator, "
                          "need more than 64 bits (59 where suits break ties: odds and rates with large, different "
                          "denominators), which only the pure-Python evaluator sums; play 'count', or round the odds")
-    setup, tags_by_bet = _setup(rules, names, perfect is not None, count, burned_seen)
+    setup, tags_by_bet = play_setup(rules, names, perfect is not None, count, burned_seen)
     window = _parallel.workers(workers)
     totals = _play_chunks(setup, shoes, chunk, sequence, window, executor, progress)
     if totals.interrupted and not partial_on_interrupt:
@@ -289,7 +289,7 @@ def play_shoes(
     )
 
 
-def _setup(rules: RuleSet, names: tuple[str, ...], perfect: bool, count: CountPlay | None,
+def play_setup(rules: RuleSet, names: tuple[str, ...], perfect: bool, count: CountPlay | None,
            burned_seen: bool) -> tuple[_Setup, dict[str, tuple[int, ...]]]:
     """What every chunk needs (the count's bins and each bet's tags, checked), and each
     bet's tag vector."""

@@ -164,8 +164,8 @@ class ShuffleTestResult:
     def plot(self) -> Any:
         """A matplotlib figure: the heat map of card by position (standardised counts) and
         the histogram of the positions' own p-values (flat under the null). Needs matplotlib."""
-        from ..plot import _pyplot
-        plt = _pyplot()
+        from ..plot import pyplot
+        plt = pyplot()
         figure, (heat, hist) = plt.subplots(1, 2, figsize=(11, 4), gridspec_kw={"width_ratios": [2, 1]})
         expected = self.shoes / 52
         z = (self.counts - expected) / math.sqrt(expected * 51 / 52)
