@@ -79,6 +79,7 @@ MODULE_ONLY = {
     "sanggong.shoe.edge_by_pay": "design's edge line over every pay tried, for its figure (sanggong.plot.pay_options)",
     "sanggong.mathreport.CONFIDENCE": "the report's confidence levels, documented with sanggong.report",
     "sanggong.mathreport.ReportBet": "the figures of one bet in a MathReport, read from it",
+    "sanggong.mathreport.ReportLine": "one outcome of a bet in a MathReport, read from it",
     "sanggong.mathreport.ReportTable": "one deck count's figures in a MathReport, read from it",
     "sanggong.mathreport.percent_text": "an exact fraction as the report prints a percentage",
     "sanggong.verify.LogReader": "reads a log in one pass for another reader (detect does); verify_log is the usual way",

@@ -265,3 +265,32 @@ def test_split_logs_read_as_the_whole_and_a_round_twice_is_refused(cuts: list[in
         with pytest.raises(ValueError, match=r"extra\.jsonl.*hold|hold.*extra\.jsonl"):
             detect(paths, SMALL)
 
+
+
+def test_a_sealed_log_is_one_game_split_or_whole_and_refused_twice(tmp_path: Path,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """A log ends with its seal (``Game.close``): its last line is no round record. The
+    parts of a sealed game read as the whole, in either order, and a part given with the
+    whole is refused (once read as a log that is not one, and exit 0: the seal's report
+    says ok)."""
+    from sanggong.cli import main
+
+    game = Game(SMALL, seed=4)
+    records: list[Any] = [game.play({"p": {"point:0": 1 + k % 3}} if not game.carried else {}) for k in range(50)]
+    records.append(game.close())
+    whole = _log(tmp_path, "whole.jsonl", records)
+    morning, afternoon = _log(tmp_path, "morning.jsonl", records[:20]), _log(tmp_path, "afternoon.jsonl", records[20:])
+    expected = detect(whole, SMALL)
+    assert expected.records == 50
+    for parts in ([morning, afternoon], [afternoon, morning]):
+        assert detect(parts, SMALL) == expected
+    with pytest.raises(ValueError, match="rounds 1-20"):
+        detect([morning, whole], SMALL)
+    assert main(["detect", "--rules-file", str(_rules_file(tmp_path)), str(morning), str(whole)]) == 2
+    assert "rounds 1-20" in capsys.readouterr().err
+
+
+def _rules_file(folder: Path) -> Path:
+    path = folder / "small.toml"
+    SMALL.save(path)
+    return path

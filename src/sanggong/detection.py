@@ -78,7 +78,7 @@ from ._parallel import workers as workers_of
 from ._presentation import html_table, pandas, percent
 from ._stakes import PLAYER, Names, Points, Reader, Staker, Tally
 from .limits import MAX_RECORD_BYTES
-from .records import ZERO_HASH, RoundRecord
+from .records import ZERO_HASH, RoundRecord, SealRecord
 from .rules import RuleSet, as_rules
 from .verify import LogFailed, LogReader, verify_log
 
@@ -197,14 +197,27 @@ def _ends(index: int, path: Any, rules: RuleSet | None, key: bytes | None) -> tu
     with open(path, "rb") as handle:
         info = os.fstat(handle.fileno())
         first = _record(handle.readline(MAX_RECORD_BYTES + 2))
-        last = _record(_last_line(handle, info.st_size))
+        tail = _last_line(handle, info.st_size)
+    last: RoundRecord | SealRecord | None = _record(tail) or _seal(tail)  # (a sealed log ends with its seal)
     if first is None or last is None:  # (a bad log: why, as verify says it)
         start = None if first is None or first.prev == ZERO_HASH else first.prev
         report = verify_log(path, rules, key=key, replay=False, start_prev=start)
+        if report.ok:  # (a last line verify reads and this does not: never counted as a finding)
+            raise ValueError(f"{name}: its first or last line is not a record of a log")
         raise LogFailed(f"{name}: {report}", report)
     starts = first.prev == ZERO_HASH
+    end = last.rounds if isinstance(last, SealRecord) else last.round
     return index, _Ends(name, starts, first.hash if starts else first.prev, last.hash,
-                        None if first.seed is None else (first.rules_digest, first.seed), (first.round, last.round))
+                        None if first.seed is None else (first.rules_digest, first.seed), (first.round, end))
+
+
+def _seal(line: bytes | None) -> SealRecord | None:
+    if line is None:
+        return None
+    try:
+        return SealRecord.from_json(line.removesuffix(b"\n").removesuffix(b"\r"))
+    except (ValueError, TypeError):
+        return None
 
 
 def _record(line: bytes | None) -> RoundRecord | None:

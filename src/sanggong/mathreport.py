@@ -40,7 +40,7 @@ from .limits import MAX_DECKS
 from .money import check_stake
 from .rules import RuleSet, as_rules
 
-__all__ = ["CONFIDENCE", "MathReport", "ReportBet", "ReportTable", "percent_text", "report"]
+__all__ = ["CONFIDENCE", "MathReport", "ReportBet", "ReportLine", "ReportTable", "percent_text", "report"]
 
 SCHEMA = "sanggong.report/1"
 """The JSON document's ``schema``: changed whenever a field is renamed or removed."""

@@ -89,6 +89,6 @@ def _status_of(exc: BaseException) -> Status:
     if type(exc).__name__ == "LogFailed":  # (verify is loaded already where one was raised)
         from ..verify import LogFailed
 
-        if isinstance(exc, LogFailed):
+        if isinstance(exc, LogFailed) and not exc.report.ok:  # (a report that found nothing is no finding)
             return VERIFY_STATUS[exc.report.status]
     return Status.USAGE

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from .._canonical import canonical_json
 from .._spec import MAX_MULTIPLIERS, burn_of, round_length, table_fits, total_key, total_number, total_range
@@ -40,9 +41,6 @@ from ._values import (
     check_table,
     fraction_text,
 )
-
-if TYPE_CHECKING:
-    from pathlib import Path
 
 __all__ = [
     "DRAGON_PHOENIX_FIELDS", "FIELDS", "RuleSet"
@@ -534,7 +532,7 @@ class RuleSet:
         return cls(**fields_from_mapping(data))
 
     @classmethod
-    def load(cls, path: str | Path) -> RuleSet:
+    def load(cls, path: str | os.PathLike[str]) -> RuleSet:
         """Read a rule set from a ``.toml`` or ``.json`` file (any other suffix: JSON).
 
         Every problem raises ``ValueError`` naming the file and the field: a missing,
@@ -595,7 +593,7 @@ class RuleSet:
 
         return rule_file_text(self.to_dict(), "json")
 
-    def save(self, path: str | Path) -> None:
+    def save(self, path: str | os.PathLike[str]) -> None:
         """Write the rule set as ``.toml`` or ``.json`` (by the file's suffix); ``load``
         reads it back equal."""
         from pathlib import Path
