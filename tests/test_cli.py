@@ -203,9 +203,11 @@ def test_analyze_text_remove_and_eor(capsys: pytest.CaptureFixture[str], tmp_pat
     out = capsys.readouterr().out
     assert out.startswith("rules: online, 1 deck, 48 cards, less Kh Qs 9d 9c")
     assert "house edge" in out and "pair_plus:banker" in out
-    assert main(["analyze", "--rules", "online", "--eor"]) == 0
-    assert "tags" in capsys.readouterr().out
-    from sanggong import ONLINE
+    from sanggong import ONLINE, _impl
+
+    if _impl.kernels.IMPLEMENTATION == "cython":  # (the reference's removal sums take seconds: tested in test_analysis)
+        assert main(["analyze", "--rules", "online", "--eor"]) == 0
+        assert "tags" in capsys.readouterr().out
 
     table = tmp_path / "table.json"
     ONLINE.replace(name="rich flush", pair_plus_pays={**ONLINE.pair_plus_pays, "flush": 4}).save(table)

@@ -117,6 +117,14 @@ RANKINGS = sorted({rules.ranking for rules in PRESETS.values()}, key=repr) + [
 ]
 
 
+@functools.cache
+def _plain_keys(ranking: Ranking) -> tuple[list[object], list[object]]:
+    """The reference's plain keys and classes of every triple: the same for both
+    implementations, so worked out once a process."""
+    triples = ALL_TRIPLES.tolist()
+    return [ref.hand_key(ranking, *t) for t in triples], [ref.class_key(ranking, *t) for t in triples]
+
+
 @pytest.mark.parametrize("ranking", RANKINGS, ids=repr)
 @pytest.mark.kernels
 def test_every_ranking_against_the_plain_reference_on_all_triples(ranking: Ranking) -> None:
@@ -127,8 +135,7 @@ def test_every_ranking_against_the_plain_reference_on_all_triples(ranking: Ranki
     plain keys."""
     tables = tables_for(ranking)
     class_of = {key: i for i, key in enumerate(tables.class_keys)}
-    plain_keys = [ref.hand_key(ranking, *t) for t in ALL_TRIPLES.tolist()]
-    plain_classes = [ref.class_key(ranking, *t) for t in ALL_TRIPLES.tolist()]
+    plain_keys, plain_classes = _plain_keys(ranking)
     rank_of = rank_numbers(ranking, plain_keys)
     assert sorted(set(plain_keys)) == list(tables.rank_keys)
     assert list(tables.rank_values) == [rank_of[k] for k in tables.rank_keys]
