@@ -16,7 +16,7 @@ MODULES = ["sanggong", "sanggong.cards", "sanggong.hands", "sanggong.batch", "sa
            "sanggong.dealing._observed", "sanggong.records", "sanggong.records._record", "sanggong.records._states",
            "sanggong.verify", "sanggong.money", "sanggong.limits", "sanggong.analysis", "sanggong.simulation",
            "sanggong.rounds", "sanggong.shoe", "sanggong.shoe._design", "sanggong.plot", "sanggong.mathreport",
-           "sanggong.vector"]
+           "sanggong.vector", "sanggong.vector_runs"]
 
 
 @pytest.mark.parametrize("name", MODULES)

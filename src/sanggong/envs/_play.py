@@ -90,8 +90,8 @@ class Play:
     def stakes(self, chips: npt.NDArray[Any], active: Bools | None) -> Int64s:
         """The stakes staked for ``chips`` (tables, players, bets): legal (see the notes).
         ``active`` (tables, players): players who stake (None: all)."""
-        carried = self.obs["carried"]
-        s = np.minimum(chips.astype(np.int64) * self.unit, self.table.high)
+        carried: Int64s = self.obs["carried"]
+        s: Int64s = np.minimum(chips.astype(np.int64) * self.unit, self.table.high)
         if active is not None:
             s[~active] = 0
         s = np.maximum(s, carried)

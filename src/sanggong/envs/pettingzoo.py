@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import ParallelEnv
+from pettingzoo import ParallelEnv  # type: ignore[import-untyped,unused-ignore]
 
 from ..rules import RuleSet
 from ..seeds import SeedLike
@@ -28,7 +28,7 @@ from .gym import _observe, observation_space
 __all__ = ["SanggongParallelEnv"]
 
 
-class SanggongParallelEnv(ParallelEnv[str, dict[str, Any], Any]):
+class SanggongParallelEnv(ParallelEnv[str, dict[str, Any], Any]):  # type: ignore[misc,unused-ignore]
     """``players`` players at one table of ``rules`` (see the module's notes); the other
     parameters are ``SanggongVectorEnv``'s."""
 
