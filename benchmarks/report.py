@@ -116,6 +116,7 @@ def main() -> None:
     yardstick_rounds = yardstick_figures(args.repeats, args.chunks)
     logs = verify_figures(args.log_rounds, args.repeats)
     writing = writing_figures(args.write_rounds, max(3, args.repeats // 2))
+    rl, rl_missing = rl_figures(args.repeats)
     meta = {
         "hands": n,
         "reference_hands": slice_n,
@@ -138,7 +139,8 @@ def main() -> None:
                           "shoe": shoe,
                           "yardstick_rounds": yardstick_rounds,
                           "logs": logs,
-                          "writing": writing}, indent=2))
+                          "writing": writing,
+                          "rl": rl, "rl_missing": rl_missing}, indent=2))
         return
     print(f"Evaluating {n:,} random one-deck hands (uint8 codes), median of {args.repeats} runs")
     print(f"python {meta['python']}, numpy {meta['numpy']}, {meta['machine']}, {meta['cpus']} cpus\n")
@@ -204,6 +206,43 @@ def main() -> None:
     width = max(map(len, writing))
     for name, (value, unit) in writing.items():
         print(f"  {name:<{width}}  {value:14,.2f} {unit}")
+    print_rl(rl, rl_missing, args.repeats)
+
+
+def rl_figures(repeats: int) -> tuple[dict[str, tuple[float, str]], dict[str, str]]:
+    """Issue 33, item 5: vectorised card-game environments at 1,024 environments, one core,
+    interleaved (benchmarks/rl_workloads.py): steps a second of each, and the ratios of
+    sanggong's VectorTable to the others and to its own Gymnasium adapter. Gymnasium's
+    SyncVectorEnv runs a fifth of the steps (it is over a hundred times slower)."""
+    import rl_workloads as rl
+
+    made, missing = rl.available(rl.STEPS)
+    steps = dict.fromkeys(made, rl.STEPS)
+    slow = "Gymnasium Blackjack-v1, SyncVectorEnv"
+    if slow in made:
+        made[slow], steps[slow] = rl.gymnasium_blackjack(rl.STEPS // 5), rl.STEPS // 5
+    times = interleaved_times({name: (fn, 0) for name, fn in made.items()}, max(3, repeats))
+    per_step = {name: [t / steps[name] for t in times[name]] for name in made}
+    out = {name: (rl.ENVS / statistics.median(per_step[name]), "steps/s") for name in made}
+    raw, adapter = "sanggong VectorTable, Macau, one bet", "sanggong SanggongVectorEnv (Gymnasium adapter), Macau, one bet"
+    for other, label in (("EnvPool Blackjack-v1, 1 thread", "VectorTable / EnvPool Blackjack"),
+                         (slow, "VectorTable / Gymnasium Blackjack"),
+                         (adapter, "Gymnasium adapter's cost: adapter time / VectorTable time")):
+        if raw in per_step and other in per_step:
+            out[label] = (paired_ratio(per_step[other], per_step[raw]), "x")
+    return out, missing
+
+
+def print_rl(figures: dict[str, tuple[float, str]], missing: dict[str, str], repeats: int) -> None:
+    """The section of ``rl_figures`` (kept apart from the other sections)."""
+    print(f"\nVectorised card-game environments, 1,024 environments, one core, {max(3, repeats)} interleaved runs: "
+          f"median steps a second (a step: one round at every table, one action in every Blackjack hand), "
+          f"ratios: medians of paired ratios")
+    width = max(map(len, [*figures, *missing]), default=0)
+    for name, (value, unit) in figures.items():
+        print(f"  {name:<{width}}  {value:14,.2f} {unit}")
+    for name, why in missing.items():
+        print(f"  {name:<{width}}  left out: {why}")
 
 
 def writing_figures(rounds: int, repeats: int) -> dict[str, tuple[float, str]]:
