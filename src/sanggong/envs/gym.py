@@ -26,7 +26,7 @@ ids are registered when this module is imported; ``gymnasium.make`` can import i
   a table whose episode ended in a step starts the next in the same step; that step's
   observation is the new episode's first, ``info["final_obs"]`` (with the mask
   ``info["_final_obs"]``) the one it ended on. Since the shoe goes on, the two differ only
-  in ``money``.
+  in ``money`` (without a bankroll they are the same arrays).
 """
 
 from __future__ import annotations
@@ -150,7 +150,9 @@ class SanggongVectorEnv(VectorEnv[dict[str, Any], npt.NDArray[np.int64], npt.NDA
         if done.any():
             info["final_obs"], info["_final_obs"] = obs, done
             play.new_episodes(done)
-            obs = _observe(play)
+            if play.bankroll is not None:  # (else the next episode's first observation is the last one's)
+                obs = dict(obs)
+                obs["money"] = play.money[:, 0].copy()
         return obs, reward[:, 0] / self.unit, terminated[:, 0], truncated[:, 0], info
 
     def close_extras(self, **kwargs: Any) -> None:
