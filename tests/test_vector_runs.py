@@ -5,6 +5,7 @@ totals are settle's on Game's cards, worked out table by table."""
 
 from __future__ import annotations
 
+import multiprocessing
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from typing import Any
 
@@ -57,7 +58,7 @@ def test_workers_executors_and_task_sizes_do_not_change_the_results() -> None:
     fake = Inline()
     runs.append(run_policy(ONLINE, POLICY, tables=13, steps=30, seed=4, executor=fake, tables_per_task=4))
     assert fake.submitted == 4
-    with ProcessPoolExecutor(max_workers=2) as pool:
+    with ProcessPoolExecutor(max_workers=2, mp_context=multiprocessing.get_context("spawn")) as pool:
         runs.append(run_policy(ONLINE, POLICY, tables=13, steps=30, seed=4, executor=pool, workers=2, tables_per_task=6))
     first = runs[0]
     for run in runs[1:]:
@@ -66,9 +67,19 @@ def test_workers_executors_and_task_sizes_do_not_change_the_results() -> None:
     assert len(set(first.table_totals[:, 0].tolist())) > 1  # the tables dealt different shoes
 
 
-def test_a_bankroll_and_the_mask_in_the_policy() -> None:
-    run = run_policy(MACAU, Flat({"win:1": 500}), tables=6, steps=200, seed=2, bankroll=1_000, bets=["win:1"], workers=1)
-    assert all(-1_000 <= t for t in run.table_totals[:, 0].tolist())  # stakes cut to the money left
+def test_a_bankroll_cuts_flats_stakes_to_the_money_left() -> None:
+    run = run_policy(ONLINE, Flat({"win:1": 500}), tables=4, steps=120, seed=2, bankroll=1_200, bets=["win:1"],
+                     workers=1)
+    for k in range(4):
+        game, session, money = Game(ONLINE, seed=child(np.random.SeedSequence(2), k)), TableSession(ONLINE), 1_200
+        for _ in range(120):
+            record = game.play()
+            stake = min(500, money)
+            if stake > 0:
+                hands = {p: record.hands[p].cards for p in range(1, ONLINE.hands)}
+                money += sum(r.net for r in session.settle(record.banker.cards, hands, {"win:1": stake}).results)
+        assert run.table_totals[k, 0] == money - 1_200
+    assert (run.table_totals[:, 0] == -1_200).any()  # somebody was ruined, and staked nothing after
 
 
 def test_arguments_are_checked() -> None:

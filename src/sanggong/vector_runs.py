@@ -143,7 +143,8 @@ def run_policy(
     :param tables: 1 .. ``MAX_TABLES`` tables; ``players``, ``bets``, ``limits``,
         ``bankroll``, ``by_rank``: ``VectorTable``'s.
     :param tables_per_task: tables a task steps at once (does not change the results).
-    :param workers: processes (None: every core; 1: in this process, no pool), or with an
+    :param workers: processes (None: every core; 1: in this process, no pool), started by
+        forkserver (spawn where there is none: the policy is imported by name), or with an
         ``executor`` the tasks in flight.
     :param executor: run the tasks on this executor instead (e.g. Dask's ``Client.get_executor()``).
     """
@@ -176,9 +177,12 @@ def run_policy(
         for task in tasks:
             absorb(_run_tables(*task))
     elif executor is None:
+        import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
 
-        with ProcessPoolExecutor(max_workers=window) as pool:
+        # forkserver (spawn where there is none): a fork of a process running threads may deadlock
+        method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
+        with ProcessPoolExecutor(max_workers=window, mp_context=multiprocessing.get_context(method)) as pool:
             if execute(tasks, _run_tables, pool, 2 * window, absorb, None):
                 raise KeyboardInterrupt
     elif execute(tasks, _run_tables, executor, 2 * window, absorb, None):
