@@ -8,6 +8,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+pytestmark = pytest.mark.kernels
+
 gymnasium = pytest.importorskip("gymnasium", reason="the [rl] extra (gymnasium) is not installed")
 
 from gymnasium.utils.env_checker import check_env  # noqa: E402

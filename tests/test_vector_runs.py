@@ -17,6 +17,8 @@ from sanggong.seeds import child
 from sanggong.settlement import TableSession
 from sanggong.vector_runs import Flat, run_policy
 
+pytestmark = pytest.mark.kernels
+
 POLICY = Flat({"win:1": 100, "tie:1": 30, "win:3": 250})
 
 
