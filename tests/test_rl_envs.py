@@ -143,11 +143,12 @@ def test_bad_actions_are_refused() -> None:
 
 def test_parallel_env_passes_the_api_test_and_pays_each_seat() -> None:
     pytest.importorskip("pettingzoo", reason="the [rl] extra (pettingzoo) is not installed")
-    from pettingzoo.test import parallel_api_test
+    from pettingzoo.test import parallel_api_test, parallel_seed_test
 
     from sanggong.envs.pettingzoo import SanggongParallelEnv
 
     parallel_api_test(SanggongParallelEnv("macau", 3, seed=1), num_cycles=100)
+    parallel_seed_test(lambda: SanggongParallelEnv("macau", 3, bankroll=2_000))  # a seed's runs are the same
     parallel_api_test(SanggongParallelEnv("online", 2, seed=1, bankroll=300, max_rounds=40, end_at_shoe=False),
                       num_cycles=100)
     env = SanggongParallelEnv("macau", 3, seed=8, unit=10, chips=5, bankroll=400, end_at_shoe=False, max_rounds=200)
