@@ -143,7 +143,7 @@ def run_policy(
     :param tables: 1 .. ``MAX_TABLES`` tables; ``players``, ``bets``, ``limits``,
         ``bankroll``, ``by_rank``: ``VectorTable``'s.
     :param tables_per_task: tables a task steps at once (does not change the results).
-    :param workers: processes (None: every core; 1: in this process, no pool), started by
+    :param workers: processes (None: every core; 1, or a single task: in this process, no pool), started by
         forkserver (spawn where there is none: the policy is imported by name), or with an
         ``executor`` the tasks in flight.
     :param executor: run the tasks on this executor instead (e.g. Dask's ``Client.get_executor()``).
@@ -173,7 +173,7 @@ def run_policy(
 
     tasks = ((rules, policy, sequence, first, min(per_task, tables - first), steps, players, options)
              for first in range(0, tables, per_task))
-    if executor is None and window == 1:
+    if executor is None and (window == 1 or tables <= per_task):  # (one task: no pool to start)
         for task in tasks:
             absorb(_run_tables(*task))
     elif executor is None:
