@@ -35,12 +35,14 @@ PUBLIC_MODULES = [
     "sanggong.settlement", "sanggong.dealing", "sanggong.records", "sanggong.verify", "sanggong.analysis",
     "sanggong.simulation", "sanggong.limits", "sanggong.rounds", "sanggong.shoe", "sanggong.seeds",
     "sanggong.detection", "sanggong.plot", "sanggong.mathreport", "sanggong.vector",
-    "sanggong.shuffletest",
+    "sanggong.shuffletest", "sanggong.vector_runs",
 ]
 
 # The names of the public modules' __all__ that are not exported from sanggong, and why.
 # A name added to a module's __all__ must be exported or listed here: the test says which.
 MODULE_ONLY = {
+    "sanggong.vector_runs.Flat": "an example policy, documented with run_policy",
+    "sanggong.vector_runs.PolicyRun": "run_policy's result, documented with it",
     "sanggong.shuffletest.Row": "a row of ShuffleTestResult.rows, documented with it",
     "sanggong.shuffletest.check_shuffles": "recorded shuffles' own check, read through shuffle_test",
     "sanggong.shuffletest.read_shuffles": "recorded shuffles' file reader, read through shuffle_test",

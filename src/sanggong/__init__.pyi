@@ -36,6 +36,7 @@ from .dealing import Deal as Deal, Game as Game, ObservedTable as ObservedTable,
 from .dealing import Resettler as Resettler, RoundRecord as RoundRecord
 from .rounds import DealtRounds as DealtRounds, deal_batch as deal_batch
 from .vector import VectorTable as VectorTable
+from .vector_runs import run_policy as run_policy
 from .seeds import Seed as Seed
 from .shuffletest import ShuffleTestResult as ShuffleTestResult, shuffle_test as shuffle_test
 from .verify import VerifyReport as VerifyReport, verify_log as verify_log
