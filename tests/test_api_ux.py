@@ -203,6 +203,7 @@ def _entry_points() -> dict[str, Callable[[Any], object]]:
         "play_shoes": lambda r: sg.play_shoes(r, 1, "perfect", seed=1, workers=1, bets=["win:1"]).to_dict()["bets"],
         "design": lambda r: sg.design(r, "point:0", (0.0, 0.05), shoes=1, seed=1, workers=1, limit=1),
         "VectorTable": _vector_rewards,
+        "run_policy": lambda r: sg.run_policy(r, sg.vector_runs.Flat({"win:1": 100}), tables=3, steps=3, seed=1, workers=1, bets=["win:1"]).totals,
         "shuffle_test": lambda r: [(row.name, row.statistic) for row in sg.shuffle_test(r, shoes=50, seed=1, workers=1).rows],
     }
 
@@ -258,7 +259,8 @@ def test_the_list_of_entry_points_is_complete() -> None:
         if "workers" in parameters:
             parallel.add(name)
     assert parallel == {"simulate", "simulate_sessions", "deal_batch", "play_shoes", "design", "detect",
-                        "evaluate_batch", "rank_batch", "pair_plus_batch", "compare_batch", "VectorTable", "shuffle_test"}
+                        "evaluate_batch", "rank_batch", "pair_plus_batch", "compare_batch", "VectorTable", "shuffle_test",
+                        "run_policy"}
 
 
 @pytest.mark.parametrize("function", ["evaluate_batch", "rank_batch", "pair_plus_batch"])
