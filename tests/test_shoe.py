@@ -534,3 +534,100 @@ def test_the_core_batches_read_copies_of_their_inputs() -> None:
             kernel.numerators_shoes(*args, np.zeros((len(ends), rows), np.int64))
     with pytest.raises(TypeError):
         kernel.numerators_batch(None, ends, np.zeros((len(ends), rows), np.int64))
+
+
+# --- the EVs from the sums (shoe._ev) ------------------------------------------------------------
+
+
+def _every_deal(rules: RuleSet, cards: list[str], bets: tuple[str, ...]) -> tuple[int, int, dict[str, Fraction]]:
+    """An independent count: every (position 1, banker) pair of disjoint hands of ``cards``
+    (a card given twice is two cards), settled by ``settle``: how many pairs, how many
+    banker hands, and each bet's mean net per unit."""
+    total = {b: Fraction(0) for b in bets}
+    pairs = 0
+    for pos in itertools.combinations(range(len(cards)), 3):
+        rest = [i for i in range(len(cards)) if i not in pos]
+        for banker in itertools.combinations(rest, 3):
+            pairs += 1
+            result = settle(rules, banker=[cards[i] for i in banker], hands={1: [cards[i] for i in pos]},
+                            bets={b: Fraction(1) for b in bets})
+            for b in bets:
+                r = result[b]
+                total[b] += Fraction(r.returned) + Fraction(r.carried) - 1
+    hands = len(list(itertools.combinations(range(len(cards)), 3)))
+    return pairs, hands, {b: total[b] / pairs for b in bets}
+
+
+# A small shoe of each part: Win and Tie (a position against the banker), the banker's
+# Odd, Point and Three Faces (one hand), Pair Plus (one hand, by suits too).
+SMALL_SHOES = [
+    ("macau", 2, ("win:1", "tie:1", "odd", "point:3", "three_faces"),
+     ["Ah", "Ah", "5d", "9c", "Ts", "Jh", "Qd", "Kc", "Kc"], [1, 3]),
+    ("online", 1, ("win:1", "tie:1", "three_faces:1", "pair_plus:1", "pair_plus:banker"),
+     ["Ah", "2h", "3h", "Kh", "Kd", "Ks", "9c", "Tc", "Jc"], [2, 3]),
+]
+
+
+@pytest.mark.parametrize(("name", "decks", "bets", "cards", "rounds"), SMALL_SHOES, ids=[s[0] for s in SMALL_SHOES])
+def test_the_evs_from_the_sums_are_every_deals_mean(name: str, decks: int, bets: tuple[str, ...], cards: list[str],
+                                                     rounds: list[int]) -> None:
+    """shoe._ev against every deal of small shoes settled one by one: its counts are the
+    deals counted, its Fractions their mean nets, its floats those rounded; and round by
+    round as the shoe is dealt (``round_floats``: ``rounds`` cards removed each time)."""
+    from sanggong.shoe import PAIRS, _ev, part_count, shoe_kernel
+
+    rules = PRESETS[name].replace(decks=decks)
+    plan = shoe_plan(rules, bets)
+    codes = [c.code for c in sanggong.parse_cards(" ".join(cards))]
+    kernel = shoe_kernel(plan, np.bincount(codes, minlength=52).tolist())
+    n = len(cards)
+    pairs, hands, want = _every_deal(rules, cards, bets)
+    assert (part_count(PAIRS, n), part_count(PAIRS + 1, n)) == (pairs, hands)
+    assert _ev.counts(plan.rows, n) == [row.denominator * (pairs if row.part == PAIRS else hands)
+                                        for row in plan.rows]
+    sums = kernel.numerators()
+    exact = _ev.exact(sums, plan.rows, n)
+    floats = _ev.floats(sums, plan.rows, n)
+    assert {b: exact[plan.bet_row[j]] for j, b in enumerate(bets)} == want
+    assert {b: floats[plan.bet_row[j]] for j, b in enumerate(bets)} == {b: float(v) for b, v in want.items()}
+    ends = np.cumsum(rounds, dtype=np.int64)
+    out = np.empty((len(ends), len(plan.rows)), dtype=np.int64)
+    assert kernel.numerators_batch(np.array(codes, dtype=np.uint8), ends, out) == len(ends)
+    unseen = [n, *(n - int(e) for e in ends[:-1])]
+    expected = [[float(_every_deal(rules, cards[n - u:], bets)[2][b]) for b in bets] for u in unseen]
+    rows = [plan.bet_row[j] for j in range(len(bets))]
+    for given in (out[:, rows], out[:, rows].tolist()):  # (in doubles, and in Python's integers)
+        got = _ev.round_floats(given, [plan.rows[r] for r in rows], unseen)
+        assert got.shape == (len(unseen), len(bets)) and got.tolist() == expected
+
+
+def test_the_evs_divided_in_doubles_are_pythons_integer_quotients() -> None:
+    """round_floats' doubles against Python's division of the integers (correctly rounded,
+    written out here), where every sum and count is a double; and where a sum or a count
+    passes 2**53 (then divided in Python's integers)."""
+    import math
+
+    from sanggong.shoe import _ev
+    from sanggong.shoe._plan import CARDS, PAIRS, SINGLE, Row
+
+    rows = [Row(part=PAIRS, denominator=20, kind="win"), Row(part=SINGLE, denominator=3, kind="odd"),
+            Row(part=CARDS, denominator=1, kind="pair_plus")]
+    count = {PAIRS: lambda n: math.comb(n, 3) * math.comb(n - 3, 3), SINGLE: lambda n: math.comb(n, 3),
+             CARDS: lambda n: math.comb(n, 3)}
+
+    def quotients(sums: np.ndarray, unseen: list[int]) -> list[list[float]]:
+        return [[int(sums[k, j]) / (row.denominator * count[row.part](n)) for j, row in enumerate(rows)]
+                for k, n in enumerate(unseen)]
+
+    rng = np.random.default_rng(11)
+    unseen = [416, 395, 374, 353, 7, 6]
+    sums = rng.integers(-(2**53), 2**53, size=(len(unseen), 3), dtype=np.int64)
+    assert _ev._in_doubles(sums, rows, np.array(unseen)) is not None
+    assert _ev.round_floats(sums, rows, unseen).tolist() == quotients(sums, unseen)
+    sums[2, 1] = 2**53 + 2  # a sum beyond
+    assert _ev._in_doubles(sums, rows, np.array(unseen)) is None
+    assert _ev.round_floats(sums, rows, unseen).tolist() == quotients(sums, unseen)
+    sums[2, 1] = 1
+    big = [5000] * len(unseen)  # C(5000, 3)**2 > 2**53: counts beyond
+    assert _ev._in_doubles(sums, rows, np.array(big)) is None
+    assert _ev.round_floats(sums, rows, big).tolist() == quotients(sums, big)

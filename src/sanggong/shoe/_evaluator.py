@@ -14,7 +14,8 @@ from .._threads import locked, new_lock
 from ..analysis import composition
 from ..cards import Card, CardsLike, parse_cards
 from ..rules import RuleSet, as_rules, offered_bets
-from ._plan import part_count, shoe_kernel, shoe_plan
+from . import _ev
+from ._plan import shoe_kernel, shoe_plan
 
 __all__ = ["ShoeEvaluator"]
 
@@ -108,10 +109,7 @@ class ShoeEvaluator:
         """Every bet's exact EV per unit staked."""
         self._check_dealable()
         plan = self._plan
-        sums = self._kernel.numerators()
-        n = self.cards
-        values = [Fraction(s, row.denominator * part_count(row.part, n)) for s, row in zip(sums, plan.rows,
-                                                                                           strict=True)]
+        values = _ev.exact(self._kernel.numerators(), plan.rows, self.cards)
         return {name: values[plan.bet_row[j]] for j, name in enumerate(self.bets)}
 
     @locked
@@ -121,9 +119,7 @@ class ShoeEvaluator:
         rounds, such as ``detect``'s, where making Fractions would cost more than the count."""
         self._check_dealable()
         plan = self._plan
-        sums = self._kernel.numerators()
-        n = self.cards
-        values = [s / (row.denominator * part_count(row.part, n)) for s, row in zip(sums, plan.rows, strict=True)]
+        values = _ev.floats(self._kernel.numerators(), plan.rows, self.cards)
         return {name: values[plan.bet_row[j]] for j, name in enumerate(self.bets)}
 
     @locked
