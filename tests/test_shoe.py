@@ -536,7 +536,7 @@ def test_the_core_batches_read_copies_of_their_inputs() -> None:
         kernel.numerators_batch(None, ends, np.zeros((len(ends), rows), np.int64))
 
 
-# --- the EVs from the sums (shoe._ev) ------------------------------------------------------------
+# --- the EVs from the sums (shoe._ev), and many shoes' rounds at once (ShoeRounds) ---------------
 
 
 def _every_deal(rules: RuleSet, cards: list[str], bets: tuple[str, ...]) -> tuple[int, int, dict[str, Fraction]]:
@@ -631,3 +631,70 @@ def test_the_evs_divided_in_doubles_are_pythons_integer_quotients() -> None:
     big = [5000] * len(unseen)  # C(5000, 3)**2 > 2**53: counts beyond
     assert _ev._in_doubles(sums, rows, np.array(big)) is None
     assert _ev.round_floats(sums, rows, big).tolist() == quotients(sums, big)
+
+
+@pytest.mark.parametrize("decks", [2, 64])
+@pytest.mark.kernels
+def test_shoe_rounds_are_the_evaluators_floats_round_by_round(impl, decks: int) -> None:
+    """ShoeRounds' EVs of three shoes' rounds at once are ShoeEvaluator.float_evs read
+    round by round, to the last bit: in one kernel call (2 decks), and a shoe at a time
+    where the sums pass 64 bits (64 decks); a second batch staking another bet too."""
+    from sanggong.shoe import ShoeRounds
+
+    rules = PRESETS["macau"].replace(decks=decks)
+    rng = np.random.default_rng(decks)
+    rounds = ShoeRounds(rules)
+    for bets in (["odd", "win:1"], ["point:0", "tie:2", "win:1"]):
+        codes, ends, firsts = bytearray(), [], []
+        expected = []
+        for length in (3, 1, 4):
+            shoe = rng.permutation(np.repeat(np.arange(52, dtype=np.uint8), decks))
+            firsts.append(len(ends))
+            evaluator, start = ShoeEvaluator(rules, bets=bets), 0
+            for _ in range(length):
+                now = evaluator.float_evs()
+                expected.append([now[b] for b in bets])
+                end = start + int(rng.integers(6, 22))
+                evaluator.remove([sanggong.Card(int(c)) for c in shoe[start:end]])
+                ends.append(end)
+                start = end
+            codes += shoe[:start].tobytes()
+        task = rounds.start(bets, bytes(codes), np.array(ends, dtype=np.int64), np.array(firsts, dtype=np.int64))
+        found = task()
+        assert (found.done < len(ends)) == (decks == 64)
+        assert rounds.float_evs(found).tolist() == expected
+
+
+@pytest.mark.kernels
+def test_shoe_rounds_refuse_a_shoe_as_the_evaluator_reads_it(impl) -> None:
+    """A card a shoe no longer holds, or a round dealt from fewer than 6 cards: ShoeRounds
+    and check_rounds raise the ValueError a ShoeEvaluator raises reading the rounds one by
+    one (the first round's error that it meets), and check_rounds passes a shoe it reads."""
+    from sanggong.shoe import ShoeRounds, check_rounds
+
+    rules = PRESETS["macau"].replace(decks=1)
+    deck = [sanggong.Card(c) for c in np.random.default_rng(3).permutation(52).tolist()]
+
+    def read(rounds: list[list[sanggong.Card]]) -> str:
+        evaluator = ShoeEvaluator(rules)
+        with pytest.raises(ValueError) as caught:
+            for cards in rounds:
+                evaluator.float_evs()
+                evaluator.remove(cards)
+        return str(caught.value)
+
+    twice = [deck[:6], deck[6:12] + deck[:1], deck[20:26]]  # a card seen twice, in round 2
+    short = [deck[:23], deck[23:47], deck[47:50]]  # 5 cards left before round 3
+    for rounds in (twice, short):
+        codes = b"".join(bytes(c.code for c in cards) for cards in rounds)
+        ends = np.cumsum([len(cards) for cards in rounds]).tolist()
+        message = read(rounds)
+        with pytest.raises(ValueError) as caught:
+            check_rounds(composition(1).tolist(), codes, ends)
+        assert str(caught.value) == message
+        batch = ShoeRounds(rules)
+        task = batch.start(["odd"], codes, np.array(ends, dtype=np.int64), np.zeros(1, dtype=np.int64))
+        with pytest.raises(ValueError) as caught:
+            batch.float_evs(task())
+        assert str(caught.value) == message
+    check_rounds(composition(1).tolist(), bytes(c.code for c in deck[:46]), [23, 46])

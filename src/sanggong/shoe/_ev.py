@@ -8,7 +8,8 @@ an exact ``Fraction`` (``exact``), as the float nearest it (``floats``: Python's
 division of the integers, correctly rounded), or as those floats for many rounds at
 once (``round_floats``: in doubles where every sum and count is a double, which is then
 the same correctly rounded quotient; in Python's integers where one is not).
-``ShoeEvaluator`` and the shoes' strategies read their EVs from here. The play kernel (``play_shoes``), which judges a bet by its sum's
+``ShoeEvaluator``, ``ShoeRounds`` (``detect``'s rounds) and the shoes' strategies read
+their EVs from here. The play kernel (``play_shoes``), which judges a bet by its sum's
 sign, divides in doubles within its loop, ``sum x scale / part count``, by the rows'
 ``scales`` made here.
 """
