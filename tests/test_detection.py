@@ -351,28 +351,6 @@ def test_a_shoe_of_cards_it_cannot_hold_is_refused_as_the_evaluator_refuses_it()
         detect(records, SMALL.replace(decks=1))
 
 
-def test_the_evs_divided_in_doubles_are_pythons_integer_quotients() -> None:
-    """divided's doubles against Python's division of the integers (correctly rounded), and
-    None where a numerator or a count passes 2**53 (detect then divides the integers)."""
-    from sanggong._stakes import divided
-    from sanggong.shoe._plan import CARDS, PAIRS, SINGLE, Row
-
-    rows = [Row(part=PAIRS, denominator=20, kind="win"), Row(part=SINGLE, denominator=3, kind="odd"),
-            Row(part=CARDS, denominator=1, kind="pair_plus")]
-    rng = np.random.default_rng(11)
-    unseen = [416, 395, 374, 353, 7, 6]
-    sums = rng.integers(-(2**53), 2**53, size=(len(unseen), 4), dtype=np.int64)
-    got = divided(sums[:, [0, 1, 3]], tuple(rows), unseen)
-    assert got is not None
-    count = {PAIRS: lambda n: math.comb(n, 3) * math.comb(n - 3, 3), SINGLE: lambda n: math.comb(n, 3),
-             CARDS: lambda n: math.comb(n, 3)}
-    assert got.tolist() == [[int(sums[k, r]) / (row.denominator * count[row.part](n))
-                    for r, row in zip([0, 1, 3], rows, strict=True)] for k, n in enumerate(unseen)]
-    sums[2, 1] = 2**53 + 2
-    assert divided(sums[:, [0, 1, 3]], tuple(rows), unseen) is None
-    assert divided(sums[:, :1] * 0, tuple(rows[:1]), [5000] * len(unseen)) is None  # C(5000, 3)**2 > 2**53
-
-
 @pytest.mark.parametrize("decks", [20, 64])
 @pytest.mark.kernels
 def test_big_shoes_evs_are_the_shoe_evaluators_to_the_last_bit(decks: int) -> None:

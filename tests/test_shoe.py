@@ -534,3 +534,167 @@ def test_the_core_batches_read_copies_of_their_inputs() -> None:
             kernel.numerators_shoes(*args, np.zeros((len(ends), rows), np.int64))
     with pytest.raises(TypeError):
         kernel.numerators_batch(None, ends, np.zeros((len(ends), rows), np.int64))
+
+
+# --- the EVs from the sums (shoe._ev), and many shoes' rounds at once (ShoeRounds) ---------------
+
+
+def _every_deal(rules: RuleSet, cards: list[str], bets: tuple[str, ...]) -> tuple[int, int, dict[str, Fraction]]:
+    """An independent count: every (position 1, banker) pair of disjoint hands of ``cards``
+    (a card given twice is two cards), settled by ``settle``: how many pairs, how many
+    banker hands, and each bet's mean net per unit."""
+    total = {b: Fraction(0) for b in bets}
+    pairs = 0
+    for pos in itertools.combinations(range(len(cards)), 3):
+        rest = [i for i in range(len(cards)) if i not in pos]
+        for banker in itertools.combinations(rest, 3):
+            pairs += 1
+            result = settle(rules, banker=[cards[i] for i in banker], hands={1: [cards[i] for i in pos]},
+                            bets={b: Fraction(1) for b in bets})
+            for b in bets:
+                r = result[b]
+                total[b] += Fraction(r.returned) + Fraction(r.carried) - 1
+    hands = len(list(itertools.combinations(range(len(cards)), 3)))
+    return pairs, hands, {b: total[b] / pairs for b in bets}
+
+
+# A small shoe of each part: Win and Tie (a position against the banker), the banker's
+# Odd, Point and Three Faces (one hand), Pair Plus (one hand, by suits too).
+SMALL_SHOES = [
+    ("macau", 2, ("win:1", "tie:1", "odd", "point:3", "three_faces"),
+     ["Ah", "Ah", "5d", "9c", "Ts", "Jh", "Qd", "Kc", "Kc"], [1, 3]),
+    ("online", 1, ("win:1", "tie:1", "three_faces:1", "pair_plus:1", "pair_plus:banker"),
+     ["Ah", "2h", "3h", "Kh", "Kd", "Ks", "9c", "Tc", "Jc"], [2, 3]),
+]
+
+
+@pytest.mark.parametrize(("name", "decks", "bets", "cards", "rounds"), SMALL_SHOES, ids=[s[0] for s in SMALL_SHOES])
+def test_the_evs_from_the_sums_are_every_deals_mean(name: str, decks: int, bets: tuple[str, ...], cards: list[str],
+                                                     rounds: list[int]) -> None:
+    """shoe._ev against every deal of small shoes settled one by one: its counts are the
+    deals counted, its Fractions their mean nets, its floats those rounded; and round by
+    round as the shoe is dealt (``round_floats``: ``rounds`` cards removed each time)."""
+    from sanggong.shoe import PAIRS, _ev, part_count, shoe_kernel
+
+    rules = PRESETS[name].replace(decks=decks)
+    plan = shoe_plan(rules, bets)
+    codes = [c.code for c in sanggong.parse_cards(" ".join(cards))]
+    kernel = shoe_kernel(plan, np.bincount(codes, minlength=52).tolist())
+    n = len(cards)
+    pairs, hands, want = _every_deal(rules, cards, bets)
+    assert (part_count(PAIRS, n), part_count(PAIRS + 1, n)) == (pairs, hands)
+    assert _ev.counts(plan.rows, n) == [row.denominator * (pairs if row.part == PAIRS else hands)
+                                        for row in plan.rows]
+    sums = kernel.numerators()
+    exact = _ev.exact(sums, plan.rows, n)
+    floats = _ev.floats(sums, plan.rows, n)
+    assert {b: exact[plan.bet_row[j]] for j, b in enumerate(bets)} == want
+    assert {b: floats[plan.bet_row[j]] for j, b in enumerate(bets)} == {b: float(v) for b, v in want.items()}
+    ends = np.cumsum(rounds, dtype=np.int64)
+    out = np.empty((len(ends), len(plan.rows)), dtype=np.int64)
+    assert kernel.numerators_batch(np.array(codes, dtype=np.uint8), ends, out) == len(ends)
+    unseen = [n, *(n - int(e) for e in ends[:-1])]
+    expected = [[float(_every_deal(rules, cards[n - u:], bets)[2][b]) for b in bets] for u in unseen]
+    rows = [plan.bet_row[j] for j in range(len(bets))]
+    for given in (out[:, rows], out[:, rows].tolist()):  # (in doubles, and in Python's integers)
+        got = _ev.round_floats(given, [plan.rows[r] for r in rows], unseen)
+        assert got.shape == (len(unseen), len(bets)) and got.tolist() == expected
+
+
+def test_the_evs_divided_in_doubles_are_pythons_integer_quotients() -> None:
+    """round_floats' doubles against Python's division of the integers (correctly rounded,
+    written out here), where every sum and count is a double; and where a sum or a count
+    passes 2**53 (then divided in Python's integers)."""
+    import math
+
+    from sanggong.shoe import _ev
+    from sanggong.shoe._plan import CARDS, PAIRS, SINGLE, Row
+
+    rows = [Row(part=PAIRS, denominator=20, kind="win"), Row(part=SINGLE, denominator=3, kind="odd"),
+            Row(part=CARDS, denominator=1, kind="pair_plus")]
+    count = {PAIRS: lambda n: math.comb(n, 3) * math.comb(n - 3, 3), SINGLE: lambda n: math.comb(n, 3),
+             CARDS: lambda n: math.comb(n, 3)}
+
+    def quotients(sums: np.ndarray, unseen: list[int]) -> list[list[float]]:
+        return [[int(sums[k, j]) / (row.denominator * count[row.part](n)) for j, row in enumerate(rows)]
+                for k, n in enumerate(unseen)]
+
+    rng = np.random.default_rng(11)
+    unseen = [416, 395, 374, 353, 7, 6]
+    sums = rng.integers(-(2**53), 2**53, size=(len(unseen), 3), dtype=np.int64)
+    assert _ev._in_doubles(sums, rows, np.array(unseen)) is not None
+    assert _ev.round_floats(sums, rows, unseen).tolist() == quotients(sums, unseen)
+    sums[2, 1] = 2**53 + 2  # a sum beyond
+    assert _ev._in_doubles(sums, rows, np.array(unseen)) is None
+    assert _ev.round_floats(sums, rows, unseen).tolist() == quotients(sums, unseen)
+    sums[2, 1] = 1
+    big = [5000] * len(unseen)  # C(5000, 3)**2 > 2**53: counts beyond
+    assert _ev._in_doubles(sums, rows, np.array(big)) is None
+    assert _ev.round_floats(sums, rows, big).tolist() == quotients(sums, big)
+
+
+@pytest.mark.parametrize("decks", [2, 64])
+@pytest.mark.kernels
+def test_shoe_rounds_are_the_evaluators_floats_round_by_round(impl, decks: int) -> None:
+    """ShoeRounds' EVs of three shoes' rounds at once are ShoeEvaluator.float_evs read
+    round by round, to the last bit: in one kernel call (2 decks), and a shoe at a time
+    where the sums pass 64 bits (64 decks); a second batch staking another bet too."""
+    from sanggong.shoe import ShoeRounds
+
+    rules = PRESETS["macau"].replace(decks=decks)
+    rng = np.random.default_rng(decks)
+    rounds = ShoeRounds(rules)
+    for bets in (["odd", "win:1"], ["point:0", "tie:2", "win:1"]):
+        codes, ends, firsts = bytearray(), [], []
+        expected = []
+        for length in (3, 1, 4):
+            shoe = rng.permutation(np.repeat(np.arange(52, dtype=np.uint8), decks))
+            firsts.append(len(ends))
+            evaluator, start = ShoeEvaluator(rules, bets=bets), 0
+            for _ in range(length):
+                now = evaluator.float_evs()
+                expected.append([now[b] for b in bets])
+                end = start + int(rng.integers(6, 22))
+                evaluator.remove([sanggong.Card(int(c)) for c in shoe[start:end]])
+                ends.append(end)
+                start = end
+            codes += shoe[:start].tobytes()
+        task = rounds.start(bets, bytes(codes), np.array(ends, dtype=np.int64), np.array(firsts, dtype=np.int64))
+        found = task()
+        assert (found.done < len(ends)) == (decks == 64)
+        assert rounds.float_evs(found).tolist() == expected
+
+
+@pytest.mark.kernels
+def test_shoe_rounds_refuse_a_shoe_as_the_evaluator_reads_it(impl) -> None:
+    """A card a shoe no longer holds, or a round dealt from fewer than 6 cards: ShoeRounds
+    and check_rounds raise the ValueError a ShoeEvaluator raises reading the rounds one by
+    one (the first round's error that it meets), and check_rounds passes a shoe it reads."""
+    from sanggong.shoe import ShoeRounds, check_rounds
+
+    rules = PRESETS["macau"].replace(decks=1)
+    deck = [sanggong.Card(c) for c in np.random.default_rng(3).permutation(52).tolist()]
+
+    def read(rounds: list[list[sanggong.Card]]) -> str:
+        evaluator = ShoeEvaluator(rules)
+        with pytest.raises(ValueError) as caught:
+            for cards in rounds:
+                evaluator.float_evs()
+                evaluator.remove(cards)
+        return str(caught.value)
+
+    twice = [deck[:6], deck[6:12] + deck[:1], deck[20:26]]  # a card seen twice, in round 2
+    short = [deck[:23], deck[23:47], deck[47:50]]  # 5 cards left before round 3
+    for rounds in (twice, short):
+        codes = b"".join(bytes(c.code for c in cards) for cards in rounds)
+        ends = np.cumsum([len(cards) for cards in rounds]).tolist()
+        message = read(rounds)
+        with pytest.raises(ValueError) as caught:
+            check_rounds(composition(1).tolist(), codes, ends)
+        assert str(caught.value) == message
+        batch = ShoeRounds(rules)
+        task = batch.start(["odd"], codes, np.array(ends, dtype=np.int64), np.zeros(1, dtype=np.int64))
+        with pytest.raises(ValueError) as caught:
+            batch.float_evs(task())
+        assert str(caught.value) == message
+    check_rounds(composition(1).tolist(), bytes(c.code for c in deck[:46]), [23, 46])

@@ -1,7 +1,7 @@
 """A log's stakes read and tallied for ``sanggong.detection`` (which explains the
 statistic): each round's decision set, the shoes kept in batches, the batches' exact EVs
-(``ShoeKernel.numerators_shoes``, on a helper thread where the process has a second core)
-and their stakes tallied (``tally_stakes``)."""
+(``sanggong.shoe.ShoeRounds``: its kernel's call on a helper thread where the process has
+a second core) and their stakes tallied (``tally_stakes``)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -20,12 +20,13 @@ import numpy.typing as npt
 from . import _impl
 from ._presentation import missing
 from ._spec import ON_HAND
-from .analysis import composition
-from .cards import Card
 from .records import RoundRecord, stakes_of
-from .rules import RuleSet, offered_bets
+from .rules import RuleSet
 
-__all__ = ["BATCH_ROUNDS", "MAX_POINTS", "Names", "Points", "Reader", "Staker", "Tally", "divided"]
+if TYPE_CHECKING:  # (shoe imports analysis; detect sits above both: imported where a reader is made)
+    from .shoe import RoundSums
+
+__all__ = ["BATCH_ROUNDS", "MAX_POINTS", "Names", "Points", "Reader", "Staker", "Tally"]
 
 MAX_POINTS = 100_000
 """The (EV, stake) points kept per player for the plot (the first ones)."""
@@ -150,43 +151,27 @@ class Shoe(NamedTuple):
 
 
 class Batch(NamedTuple):
-    """Ended shoes whose sums are being computed (by the helper thread, or done): their cards
-    one after the other (``codes``), each round's end among its shoe's (``ends``), and their
-    rounds with a stake: each one's row among the batch's rounds, its round and its set."""
+    """Ended shoes whose sums are being computed (by the helper thread, or done): each
+    round's end among its shoe's cards (``ends``), and their rounds with a stake: each
+    one's row among the batch's rounds, its round and its set."""
 
     shoes: list[Shoe]
-    codes: bytes
     ends: npt.NDArray[np.int64]
     rows: list[int]
     rounds: list[int]
     sets: list[int]
     bets: list[str]  # the bets staked in the shoes, sorted
-    plan: Any  # the shoe plan of the sums, and each bet's row of it
-    plan_rows: list[int]
-    sums: Future[tuple[npt.NDArray[np.int64], int]]  # every round's numerators, and the rounds done (-1: refused)
-
-
-def batch_sums(kernel: Any, counts: list[int], codes: bytes, ends: npt.NDArray[np.int64],
-               firsts: npt.NDArray[np.int64], rows: int, with_pairs: bool) -> tuple[npt.NDArray[np.int64], int]:
-    """A batch's numerators (``ShoeKernel.numerators_shoes``), in one call that runs
-    without the GIL; -1 rounds done where the kernel refuses a card (the shoes then go one
-    at a time, which raises the error a shoe read alone raises)."""
-    kernel.set_counts(counts)
-    out = np.empty((len(ends), rows), dtype=np.int64)
-    try:
-        return out, kernel.numerators_shoes(np.frombuffer(codes, dtype=np.uint8), ends, firsts, out, with_pairs)
-    except ValueError:
-        return out, -1
+    sums: Future[RoundSums]  # every round's sums (ShoeRounds.start)
 
 
 class Reader:
     """Read records in order and tally every stake, a batch of shoes at a time. A shoe's
     rounds are kept (the cards each shows, and its decision set) until it ends; ended shoes
-    are kept until they hold some thousands of rounds, a batch. A batch's EVs are computed
-    in one call of the shoe kernel (``numerators_shoes``: the numerators of each round's
-    unseen cards, as ``ShoeEvaluator.float_evs`` divides them), on a helper thread where
-    the machine has a second core (the call runs without the GIL, beside the reading of
-    the next batch), then its stakes are tallied in arrays (``_tally``).
+    are kept until they hold some thousands of rounds, a batch. A batch's EVs are
+    ``ShoeRounds``': its sums one call of the shoe kernel, on a helper thread where the
+    machine has a second core (the call runs without the GIL, beside the reading of the
+    next batch), then ``ShoeEvaluator.float_evs``' floats; its stakes are then tallied in
+    arrays (``_tally``).
 
     A round's stakes are a *decision set* (``_decisions``: each stake's player, bet, amount
     less what was carried into it, and whether it is the player's first in the round), kept
@@ -197,21 +182,17 @@ class Reader:
     records a caller gives are read afresh every round.
 
     Thread-safety: none; one reader is fed by one thread (``detect`` makes one per log).
-    Its helper thread only ever runs the kernel of a batch, one batch at a time, and is
-    stopped by ``finish`` or ``close``.
+    Its helper thread only ever runs the kernel's call of a batch, one batch at a time,
+    and is stopped by ``finish`` or ``close``.
     """
 
     def __init__(self, rules: RuleSet, burned_seen: bool, shared: bool = False, helper: bool = False) -> None:
+        from .shoe import ShoeRounds
+
         self.rules = rules
         self.burned_seen = burned_seen
         self.fresh_each = rules.fresh_deck_each_round
-        self.fresh_counts = composition(rules.decks).tolist()
-        self.offered: set[str] = set()
-        self.planned: tuple[str, ...] = ()  # the bets of the kernel's plan (see _plan)
-        self.plan: Any = None
-        self.row_of: dict[str, int] = {}
-        self.kernel: Any = None  # the helper's kernel of that plan, and the reader's own (for a shoe alone)
-        self.own_kernel: Any = None
+        self.evaluator = ShoeRounds(rules)  # the batches' EVs
         self.helper: ThreadPoolExecutor | None = ThreadPoolExecutor(1, "sanggong-detect") if helper else None
         self.shoe: int | None = None
         self.live = False  # the shoe's earlier cards are known (it began in the log)
@@ -401,9 +382,11 @@ class Reader:
         sets = frozenset(self.staked[2][self.staked_at:])
         self.staked_at = len(self.staked[2])
         if not sets:
+            from .shoe import check_rounds
+
             try:
-                self._shoe_evs(bytes(self.codes[base:]), self.ends[first:], [])  # (the error a shoe of cards it
-                # cannot hold raises)
+                check_rounds(self.evaluator.counts, bytes(self.codes[base:]), self.ends[first:])  # (the error a
+                # shoe of cards it cannot hold raises)
             finally:
                 del self.codes[base:], self.ends[first:]
             return
@@ -412,128 +395,30 @@ class Reader:
         if len(self.ends) >= BATCH_ROUNDS:
             self._submit()
 
-    def _plan(self, bets: frozenset[str]) -> None:
-        """A plan (and kernels) that holds ``bets``: the bets staked in the first batch (the
-        table's every bet once a batch stakes another: at most two plans, making one costs
-        some shoes' worth of sums)."""
-        from . import shoe  # (shoe imports analysis; detect sits above both)
-
-        if not self.offered:
-            self.offered = set(offered_bets(self.rules, None, "evaluate"))  # ShoeEvaluator(rules)'s bets
-        for bet in sorted(bets):
-            if bet not in self.offered:
-                raise KeyError(bet)  # (as the evaluator's EVs hold none of it)
-        if not bets <= set(self.planned):
-            self.planned = tuple(sorted(bets if not self.planned else self.offered))
-            self.plan = shoe.shoe_plan(self.rules, self.planned)
-            self.row_of = {bet: self.plan.bet_row[j] for j, bet in enumerate(self.planned)}
-            self.kernel = shoe.shoe_kernel(self.plan, self.fresh_counts)
-            self.own_kernel = None
-
     def _submit(self) -> None:
         """Start the pending shoes' sums as a batch (on the helper thread, if any), and
         tally the oldest batch if more than ``IN_FLIGHT`` are started."""
-        from . import shoe
-
         shoes, self.pending = self.pending, []
         (rows, rounds, sets), self.staked, self.staked_at = self.staked, ([], [], []), 0
         codes, ends = bytes(self.codes), np.array(self.ends, dtype=np.int64)
         self.codes, self.ends, self.base, self.begins = bytearray(), [], 0, 0
         set_bets = self.set_bets
-        bets = frozenset().union(*[set_bets[s] for s in set().union(*[s.sets for s in shoes])])
-        self._plan(bets)
-        plan, staked = self.plan, sorted(bets)
-        plan_rows = [self.row_of[bet] for bet in staked]
-        task = (self.kernel, self.fresh_counts, codes, ends, np.array([s.first for s in shoes], dtype=np.int64),
-                len(plan.rows), any(plan.rows[r].part == shoe.PAIRS for r in plan_rows))
+        staked = sorted(frozenset().union(*[set_bets[s] for s in set().union(*[s.sets for s in shoes])]))
+        task = self.evaluator.start(staked, codes, ends, np.array([s.first for s in shoes], dtype=np.int64))
         if self.helper is not None:
-            sums = self.helper.submit(batch_sums, *task)
+            sums = self.helper.submit(task)
         else:
             sums = Future()
-            sums.set_result(batch_sums(*task))
-        self.batches.append(Batch(shoes, codes, ends, rows, rounds, sets, staked, plan, plan_rows, sums))
+            sums.set_result(task())
+        self.batches.append(Batch(shoes, ends, rows, rounds, sets, staked, sums))
         if len(self.batches) > IN_FLIGHT:
             self._tally(self.batches.popleft())
-
-    def _evs(self, batch: Batch) -> npt.NDArray[np.float64]:
-        """Every round's EV of each bet of the batch: (rounds, bets), each the exact sum over
-        the exact count, correctly rounded (``ShoeEvaluator.float_evs``'s floats)."""
-        out, done = batch.sums.result()
-        seen = np.empty_like(batch.ends)  # the cards seen before each round
-        seen[0] = 0
-        seen[1:] = batch.ends[:-1]
-        firsts = [s.first for s in batch.shoes]
-        seen[firsts] = 0
-        unseen = sum(self.fresh_counts) - seen
-        if done == len(unseen) and unseen.min() >= 6:
-            fast = divided(out[:, batch.plan_rows], tuple(batch.plan.rows[r] for r in batch.plan_rows), unseen)
-            if fast is not None:
-                return fast
-        evs = np.zeros((len(unseen), len(batch.bets)))
-        for j, s in enumerate(batch.shoes):  # one shoe at a time, as ShoeEvaluator reads it (and refuses what it
-            # refuses)
-            end = firsts[j + 1] if j + 1 < len(firsts) else len(unseen)
-            cards = batch.codes[s.base:s.base + int(batch.ends[end - 1])]
-            evs[s.first:end] = self._shoe_evs(cards, batch.ends[s.first:end].tolist(), batch.bets)
-        return evs
-
-    def _shoe_evs(self, codes: bytes, ends: list[int], staked: list[str]) -> npt.NDArray[np.float64]:
-        """One shoe's EVs of the bets ``staked`` (sorted) before each of its rounds (their
-        cards ``codes``, each one's ending at ``ends``): (rounds, bets); in Python's integers
-        where the doubles would not be exact."""
-        from . import shoe
-
-        bets = frozenset(staked)
-        total = sum(self.fresh_counts)
-        unseen = [total] + [total - e for e in ends[:-1]]
-        if not staked or unseen[-1] < 6:  # nothing to evaluate (its cards checked), or too few cards
-            seen = np.bincount(np.frombuffer(codes, dtype=np.uint8), minlength=52)
-            if unseen[-1] < 6 or (seen > np.array(self.fresh_counts)).any():
-                return self._shoe_evs_slowly(codes, ends, staked)
-            return np.zeros((len(ends), 0))
-        self._plan(bets)
-        if self.own_kernel is None:
-            self.own_kernel = shoe.shoe_kernel(self.plan, self.fresh_counts)
-        plan, kernel = self.plan, self.own_kernel
-        rows = [self.row_of[bet] for bet in staked]
-        with_pairs = any(plan.rows[r].part == shoe.PAIRS for r in rows)
-        kernel.set_counts(self.fresh_counts)
-        out = np.empty((len(ends), len(plan.rows)), dtype=np.int64)
-        try:
-            done = kernel.numerators_batch(np.frombuffer(codes, dtype=np.uint8), np.array(ends, dtype=np.int64),
-                                           out, with_pairs)
-        except ValueError:  # a card the shoe no longer holds: the error one round at a time raises
-            return self._shoe_evs_slowly(codes, ends, staked)
-        sums = out[:done, rows].tolist()
-        for k in range(done, len(ends)):  # sums beyond 64 bits: the rest one round at a time
-            found = kernel.numerators(with_pairs)
-            sums.append([found[r] for r in rows])
-            for code in codes[ends[k - 1] if k else 0:ends[k]]:
-                kernel.remove(code)
-        bet_rows = [plan.rows[r] for r in rows]
-        evs = [[x / (row.denominator * shoe.part_count(row.part, n)) for x, row in zip(sums_k, bet_rows, strict=True)]
-               for n, sums_k in zip(unseen, sums, strict=True)]  # (the exact sum over the exact count, correctly
-        # rounded, as ShoeEvaluator.float_evs divides it)
-        return np.array(evs, dtype=np.float64).reshape(len(ends), len(staked))
-
-    def _shoe_evs_slowly(self, codes: bytes, ends: list[int], staked: list[str]) -> npt.NDArray[np.float64]:
-        """``_shoe_evs`` by a ``ShoeEvaluator``, round by round: for a shoe whose cards it
-        refuses (its ValueError, raised where reading one round at a time raises it)."""
-        from .shoe import ShoeEvaluator
-
-        evaluator = ShoeEvaluator(self.rules)
-        evs, start = [], 0
-        for end in ends:
-            found = evaluator.float_evs()
-            evs.append([found[bet] for bet in staked])
-            evaluator.remove([Card(c) for c in codes[start:end]])
-            start = end
-        return np.array(evs, dtype=np.float64).reshape(len(ends), len(staked))
 
     def _tally(self, batch: Batch) -> None:
         """Tally a batch's stakes, once its sums are done."""
         shoe_ends = np.array([s.first for s in batch.shoes[1:]] + [len(batch.ends)], dtype=np.int64)
-        self._add(shoe_ends, batch.rows, batch.rounds, batch.sets, batch.bets, self._evs(batch))
+        self._add(shoe_ends, batch.rows, batch.rounds, batch.sets, batch.bets,
+                  self.evaluator.float_evs(batch.sums.result()))
 
     def _add(self, shoe_ends: npt.NDArray[np.int64], rows: list[int], rounds: list[int], sets: list[int],
              bets: list[str], ev: npt.NDArray[np.float64]) -> None:
@@ -600,32 +485,3 @@ class Reader:
                                  last - first + 1 if first is not None and last is not None else 0,
                                  points=self.points[p])
         return out
-
-
-EXACT = 2.0**53  # integers up to it are doubles: a quotient of two of them, divided in doubles, is correctly rounded
-
-
-def divided(numerators: npt.NDArray[np.int64], rows: tuple[Any, ...],
-             unseen: list[int]) -> npt.NDArray[np.float64] | None:
-    """Each round's ``numerators[k][j] / (rows[j]'s denominator x the count of its part for
-    unseen[k] cards)``, in doubles: the same floats as Python's division of the integers
-    (both correctly rounded) where every numerator and count is at most 2**53; None where
-    one is not (then Python's division, in integers, is the way)."""
-    from .shoe import PAIRS
-
-    if not len(unseen) or max(-int(numerators.min(initial=0)), int(numerators.max(initial=0))) > EXACT:
-        return None
-    n = np.array(unseen, dtype=np.float64)
-    triples = n * (n - 1) * (n - 2) / 6  # (approximate here: only to bound the exact counts below)
-    pairs = triples * ((n - 3) * (n - 4) * (n - 5) / 6)
-    scale = np.array([row.denominator for row in rows], dtype=np.float64)
-    is_pairs = np.array([row.part == PAIRS for row in rows], dtype=bool)
-    approximate = np.where(is_pairs, pairs[:, None], triples[:, None]) * scale
-    if approximate.size and approximate.max() >= EXACT / 2:
-        return None  # (counts below 2**52 in doubles: exact ones below 2**53, whatever the rounding here)
-    whole = np.array(unseen, dtype=np.int64)
-    exact_triples = whole * (whole - 1) * (whole - 2) // 6
-    exact_pairs = exact_triples * ((whole - 3) * (whole - 4) * (whole - 5) // 6)  # (wraps only where unused)
-    exact = np.where(is_pairs, exact_pairs[:, None], exact_triples[:, None]) * scale.astype(np.int64)
-    quotients: npt.NDArray[np.float64] = numerators.astype(np.float64) / exact.astype(np.float64)
-    return quotients

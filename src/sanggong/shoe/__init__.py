@@ -46,7 +46,9 @@ True
 True
 
 The package's modules: ``_plan`` (what the shoe kernels read: the multisets and their
-scaled nets, ``ShoePlan``), ``_evaluator`` (``ShoeEvaluator``), ``_strategies`` (the
+scaled nets, ``ShoePlan``), ``_ev`` (a bet's EV from the kernel's exact sums: the one
+place they are divided), ``_evaluator`` (``ShoeEvaluator``, and ``ShoeRounds``: the EVs
+of many shoes' rounds at once, ``detect``'s), ``_strategies`` (the
 strategies and the results of ``play_shoes``), ``_play`` (``play_shoes``) and ``_design``
 (``design``, ``edge_by_pay``).
 """
@@ -56,12 +58,15 @@ from __future__ import annotations
 from ._design import DESIGN_LIMIT as DESIGN_LIMIT
 from ._design import MAX_DESIGN_TABLES as MAX_DESIGN_TABLES
 from ._design import PayOption, design, edge_by_pay
+from ._ev import part_count as part_count
+from ._evaluator import RoundSums as RoundSums
 from ._evaluator import ShoeEvaluator
+from ._evaluator import ShoeRounds as ShoeRounds
+from ._evaluator import check_rounds as check_rounds
 from ._plan import CARDS as CARDS
 from ._plan import PAIRS as PAIRS
 from ._plan import SINGLE as SINGLE
 from ._plan import ShoePlan as ShoePlan
-from ._plan import part_count as part_count
 from ._plan import shoe_kernel as shoe_kernel
 from ._plan import shoe_plan as shoe_plan
 from ._play import play_shoes

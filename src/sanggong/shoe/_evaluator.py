@@ -1,22 +1,37 @@
 """``ShoeEvaluator``: the exact EV of every bet for the unseen cards of a shoe, which follow
-the cards removed and put back (``sanggong.shoe`` tells the method)."""
+the cards removed and put back (``sanggong.shoe`` tells the method); ``ShoeRounds``: the
+EVs before every round of many shoes at once, as the evaluator gives them round by round
+(``detect``'s), and ``check_rounds``, the error the evaluator raises for a shoe's rounds."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
+from itertools import pairwise
+from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
 from .._counting import check_counts
+from .._impl import ShoeSums
 from .._threads import locked, new_lock
 from ..analysis import composition
 from ..cards import Card, CardsLike, parse_cards
 from ..rules import RuleSet, as_rules, offered_bets
-from ._plan import part_count, shoe_kernel, shoe_plan
+from . import _ev
+from ._plan import PAIRS, ShoePlan, shoe_kernel, shoe_plan
 
-__all__ = ["ShoeEvaluator"]
+__all__ = ["RoundSums", "ShoeEvaluator", "ShoeRounds", "check_rounds"]
+
+
+def _too_few(n: int) -> ValueError:
+    return ValueError(f"a round needs 6 cards at the least; {n} are unseen")
+
+
+def _not_left(card: Card) -> ValueError:
+    return ValueError(f"cannot remove {card}: no such card is left unseen")
+
 
 # --- the public evaluator ------------------------------------------------------------------------
 
@@ -75,7 +90,7 @@ class ShoeEvaluator:
         left = list(self._kernel.counts)
         for code in codes:
             if left[code] == 0:
-                raise ValueError(f"cannot remove {Card(code)}: no such card is left unseen")
+                raise _not_left(Card(code))
             left[code] -= 1
         for code in codes:
             self._kernel.remove(code)
@@ -96,7 +111,7 @@ class ShoeEvaluator:
 
     def _check_dealable(self) -> None:
         if self.cards < 6:
-            raise ValueError(f"a round needs 6 cards at the least; {self.cards} are unseen")
+            raise _too_few(self.cards)
 
     @locked
     def numerators(self) -> list[int]:
@@ -108,10 +123,7 @@ class ShoeEvaluator:
         """Every bet's exact EV per unit staked."""
         self._check_dealable()
         plan = self._plan
-        sums = self._kernel.numerators()
-        n = self.cards
-        values = [Fraction(s, row.denominator * part_count(row.part, n)) for s, row in zip(sums, plan.rows,
-                                                                                           strict=True)]
+        values = _ev.exact(self._kernel.numerators(), plan.rows, self.cards)
         return {name: values[plan.bet_row[j]] for j, name in enumerate(self.bets)}
 
     @locked
@@ -121,9 +133,7 @@ class ShoeEvaluator:
         rounds, such as ``detect``'s, where making Fractions would cost more than the count."""
         self._check_dealable()
         plan = self._plan
-        sums = self._kernel.numerators()
-        n = self.cards
-        values = [s / (row.denominator * part_count(row.part, n)) for s, row in zip(sums, plan.rows, strict=True)]
+        values = _ev.floats(self._kernel.numerators(), plan.rows, self.cards)
         return {name: values[plan.bet_row[j]] for j, name in enumerate(self.bets)}
 
     @locked
@@ -143,3 +153,152 @@ class ShoeEvaluator:
         return f"ShoeEvaluator({self.rules.name!r}, cards={self.cards}, bets={len(self.bets)})"
 
 
+
+
+# --- many shoes' rounds at once ------------------------------------------------------------------
+
+
+def check_rounds(counts: Sequence[int], codes: bytes, ends: Sequence[int]) -> None:
+    """Raise the ValueError a ``ShoeEvaluator`` of the unseen ``counts`` raises reading a
+    shoe's rounds one at a time (each round's EVs, then its cards ``codes[ends[k - 1]:ends[k]]``
+    removed): for a round dealt from fewer than 6 cards, or a card no longer unseen;
+    nothing where it would read every round."""
+    total = sum(counts)
+    seen = np.bincount(np.frombuffer(codes, dtype=np.uint8), minlength=len(counts))
+    if not ends or (total - (ends[-2] if len(ends) > 1 else 0) >= 6 and len(seen) == len(counts)
+                    and not (seen > np.asarray(counts)).any()):
+        return
+    left, n, start = list(counts), total, 0
+    for end in ends:  # (the evaluator's order: the round's EVs, then its cards all or none)
+        if n < 6:
+            raise _too_few(n)
+        cards = [Card(c) for c in codes[start:end]]
+        for card in cards:
+            if left[card.code] == 0:
+                raise _not_left(card)
+            left[card.code] -= 1
+        n -= end - start
+        start = end
+
+
+class RoundSums(NamedTuple):
+    """Shoes' rounds and the kernel's exact sums of them (``ShoeRounds.start``): the shoes'
+    cards one after the other (``codes``), each round's end among its shoe's cards
+    (``ends``), each shoe's first round (``firsts``), the bets and each one's row of the
+    plan, and every round's sums of the plan's rows (``sums``: its first ``done`` rounds;
+    -1 where the kernel refused a card)."""
+
+    codes: bytes
+    ends: npt.NDArray[np.int64]
+    firsts: npt.NDArray[np.int64]
+    bets: tuple[str, ...]
+    plan: ShoePlan
+    rows: tuple[int, ...]
+    sums: npt.NDArray[np.int64]
+    done: int
+
+
+class ShoeRounds:
+    """The EVs of bets before every round of many shoes, each dealt from a full shoe of
+    ``rules``: the very floats a ``ShoeEvaluator`` gives round by round (``float_evs``),
+    and the error it raises where it refuses a shoe's cards. A batch's sums are one call
+    of the shoe kernel (``numerators_shoes``, which runs without the GIL: ``start``
+    returns it, to be run on any thread), its EVs divided here (``float_evs``); a batch
+    the kernel cannot sum whole (sums beyond 64 bits, a card refused) goes a shoe at a time.
+
+    The plan holds the bets of the first batch, then every bet of the table once a batch
+    stakes another (at most two plans: making one costs some shoes' worth of sums).
+
+    Thread-safety: none, but for the calls ``start`` returns, which may run on one other
+    thread, one at a time (they share a kernel that nothing else here uses).
+
+    :raises KeyError: a bet the table does not offer (``start``).
+    """
+
+    def __init__(self, rules: RuleSet) -> None:
+        self.rules = rules
+        self.counts: list[int] = composition(rules.decks).tolist()
+        self._offered: set[str] = set()
+        self._planned: tuple[str, ...] = ()
+        self._plan: ShoePlan | None = None
+        self._row_of: dict[str, int] = {}
+        self._kernel: ShoeSums | None = None  # the batches' kernel, and this thread's own (a shoe alone)
+        self._own_kernel: ShoeSums | None = None
+
+    def _plan_for(self, bets: Iterable[str]) -> ShoePlan:
+        if not self._offered:
+            self._offered = set(offered_bets(self.rules, None, "evaluate"))  # ShoeEvaluator(rules)'s bets
+        wanted = sorted(bets)
+        for bet in wanted:
+            if bet not in self._offered:
+                raise KeyError(bet)  # (as the evaluator's EVs hold none of it)
+        if self._plan is None or not set(wanted) <= set(self._planned):
+            self._planned = tuple(sorted(wanted if not self._planned else self._offered))
+            self._plan = shoe_plan(self.rules, self._planned)
+            self._row_of = {bet: self._plan.bet_row[j] for j, bet in enumerate(self._planned)}
+            self._kernel = shoe_kernel(self._plan, self.counts)
+            self._own_kernel = None
+        return self._plan
+
+    def start(self, bets: Sequence[str], codes: bytes, ends: npt.NDArray[np.int64],
+              firsts: npt.NDArray[np.int64]) -> Callable[[], RoundSums]:
+        """The sums of shoes' rounds, made by calling what is returned: ``bets`` the bets
+        to evaluate, ``codes`` the shoes' cards one after the other, ``ends`` each round's
+        end among its shoe's cards, ``firsts`` each shoe's first round."""
+        plan = self._plan_for(bets)
+        staked = tuple(bets)
+        rows = tuple(self._row_of[bet] for bet in staked)
+        with_pairs = any(plan.rows[r].part == PAIRS for r in rows)
+        kernel, counts = self._kernel, self.counts
+        assert kernel is not None
+
+        def sums() -> RoundSums:
+            kernel.set_counts(counts)
+            out = np.empty((len(ends), len(plan.rows)), dtype=np.int64)
+            try:
+                done = kernel.numerators_shoes(np.frombuffer(codes, dtype=np.uint8), ends, firsts, out, with_pairs)
+            except ValueError:  # (a card a shoe no longer holds: float_evs raises the evaluator's error)
+                done = -1
+            return RoundSums(codes, ends, firsts, staked, plan, rows, out, done)
+        return sums
+
+    def float_evs(self, found: RoundSums) -> npt.NDArray[np.float64]:
+        """Every round's EV of each of the bets (rounds, bets): the exact sum over the exact
+        count, correctly rounded (``ShoeEvaluator.float_evs``' floats)."""
+        ends, firsts = found.ends, found.firsts
+        seen = np.zeros_like(ends)  # the cards seen before each round
+        seen[1:] = ends[:-1]
+        seen[firsts] = 0
+        unseen = sum(self.counts) - seen
+        if found.done == len(unseen) > 0 and unseen.min() >= 6:
+            rows = list(found.rows)
+            return _ev.round_floats(found.sums[:, rows], [found.plan.rows[r] for r in rows], unseen)
+        evs = np.zeros((len(unseen), len(found.bets)))
+        bounds, base = [*firsts.tolist(), len(unseen)], 0
+        for a, b in pairwise(bounds):  # one shoe at a time, as ShoeEvaluator reads it
+            cards = found.codes[base:base + int(ends[b - 1])]
+            evs[a:b] = self._shoe_evs(cards, ends[a:b].tolist(), found.bets, unseen[a:b].tolist())
+            base += int(ends[b - 1])
+        return evs
+
+    def _shoe_evs(self, codes: bytes, ends: list[int], bets: tuple[str, ...],
+                  unseen: list[int]) -> npt.NDArray[np.float64]:
+        """One shoe's EVs before each of its rounds: the evaluator's error where it refuses
+        them, else its sums in 64 bits where they fit, in Python's integers beyond."""
+        check_rounds(self.counts, codes, ends)
+        plan = self._plan_for(bets)
+        if self._own_kernel is None:
+            self._own_kernel = shoe_kernel(plan, self.counts)
+        kernel, rows = self._own_kernel, [self._row_of[bet] for bet in bets]
+        with_pairs = any(plan.rows[r].part == PAIRS for r in rows)
+        kernel.set_counts(self.counts)
+        out = np.empty((len(ends), len(plan.rows)), dtype=np.int64)
+        done = kernel.numerators_batch(np.frombuffer(codes, dtype=np.uint8), np.array(ends, dtype=np.int64), out,
+                                       with_pairs)
+        sums = out[:done, rows].tolist()
+        for k in range(done, len(ends)):  # (sums beyond 64 bits: the rest one round at a time)
+            found = kernel.numerators(with_pairs)
+            sums.append([found[r] for r in rows])
+            for code in codes[ends[k - 1] if k else 0:ends[k]]:
+                kernel.remove(code)
+        return _ev.round_floats(sums, [plan.rows[r] for r in rows], unseen)

@@ -287,14 +287,6 @@ def shoe_plan(rules: RuleSet, bets: tuple[str, ...]) -> ShoePlan:
                     cards_values, tuple(rows), bet_row, wide)
 
 
-def part_count(part: int, n: int) -> int:
-    """The count a part's sums are over for ``n`` unseen cards: the draws of a position's
-    hand and the banker's (PAIRS), or of one hand (SINGLE, CARDS). A row's EV is its sum over
-    its denominator times this count."""
-    triples = math.comb(n, 3)
-    return triples * math.comb(n - 3, 3) if part == PAIRS else triples
-
-
 def shoe_kernel(plan: ShoePlan, counts: Iterable[int]) -> ShoeSums:
     """The active kernels' ``ShoeKernel``, or the pure-Python twin's where a value is beyond
     what the compiled one sums exactly (64 bits; 59 for the terms of a suit tie-break)."""

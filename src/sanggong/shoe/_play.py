@@ -25,6 +25,7 @@ from ..ranking import tables_for
 from ..rules import RuleSet, as_rules, offered_bets
 from ..seeds import SeedLike, check_seed
 from ..settlement import payout
+from . import _ev
 from ._evaluator import ShoeEvaluator
 from ._plan import shoe_kernel, shoe_plan
 from ._strategies import (
@@ -117,7 +118,7 @@ def _run_play_chunk(setup: _Setup, index: int, seed: np.random.SeedSequence, sho
             fixed = _fixed_evs(rules, bets)
         else:
             kernel = shoe_kernel(shoe, composition(rules.decks).tolist())
-    row_scale = np.array([1 / r.denominator for r in shoe.rows], dtype=np.float64)
+    row_scale = _ev.scales(shoe.rows)
     row_part = np.array([r.part for r in shoe.rows], dtype=np.uint8)
     bet_row = np.array(shoe.bet_row, dtype=np.int32)
     m = len(bets)
