@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 from .._canonical import canonical_json
 from .._spec import MAX_MULTIPLIERS, burn_of, round_length, table_fits, total_key, total_number, total_range
-from .._table import table_params
+from .._table import TableParams, table_params
 from .._text import check_choice, did_you_mean, show
 from ..limits import MAX_BURN, MAX_DECKS, MAX_POSITIONS
 from ..money import money_text
@@ -298,7 +298,7 @@ class RuleSet:
     def _check_dealable(self) -> None:
         """The rounds fit the cards (``_spec.table_fits``): the first round in a full box
         or shoe, and for a shoe a later round behind the cut card at its earliest."""
-        first, later = table_fits(table_params(self))
+        first, later = table_fits(self.table_params)
         for fits, needed, available, where in (
             (first, self.round_cards(True), 52 * self.decks, f"in {self.decks} deck{'' if self.decks == 1 else 's'}"),
             (later, self.round_cards(False), self.cut_card_range[0], "behind the cut card at the least"),
@@ -322,6 +322,11 @@ class RuleSet:
         return self.variant == "online" or self.decks == 1
 
     @property
+    def table_params(self) -> TableParams:
+        """How this table deals, as the kernels take it (``sanggong._table.TableParams``)."""
+        return table_params(self)
+
+    @property
     def burn_first(self) -> int:
         """Cards burned after a shuffle (by default as many as decks)."""
         return self.decks if self.burn_after_shuffle is None else self.burn_after_shuffle
@@ -339,7 +344,7 @@ class RuleSet:
         >>> MACAU.round_cards(True), MACAU.round_cards(False), ONLINE.round_cards(True)
         (32, 25, 13)
         """
-        table = table_params(self)
+        table = self.table_params
         return round_length(table, burn_of(table, first))
 
     @property
