@@ -8,6 +8,10 @@ a build's output only with ``-v``, so the note is what the user sees: ``sanggong
 finds it and warns (RuntimeWarning) when it loads the kernels. ``SANGGONG_REQUIRE_CORE=1``
 makes such a failure fail the build instead
 (the wheels, the tests workflow, ``tools/check_wheel.sh``).
+
+The core's generated headers (limits, table parameters, lookup tables) are committed
+sources: ``tools/gen_headers.py`` writes them and checks them (``--check``); the build
+only compiles.
 """
 
 import os
@@ -19,13 +23,6 @@ from Cython.Build import cythonize
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 from setuptools.errors import CCompilerError, ExecError, PlatformError
-
-sys.path.insert(0, str(Path(__file__).resolve().parent / "tools"))
-import gen_headers  # (tools/ is not a package: put on the path first)
-import gen_tables
-
-gen_tables.write_header()  # the default ranking's tables, from the reference
-gen_headers.write_headers()  # the limits, from limits.py; the table's parameters, from _table.py
 
 
 def _flag(name: str) -> bool:

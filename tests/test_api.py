@@ -58,6 +58,7 @@ MODULE_ONLY = {
     "sanggong.ranking.tables_for": "the kernels' lookup tables of a ranking",
     "sanggong.rules.parse_bet": "parses a bet name without a table: RuleSet.bet is the checked way",
     "sanggong.rules.as_rules": "resolves a rules= argument (a RuleSet or a preset's name); every entry point calls it",
+    "sanggong.money.MoneyRules": "the fields of a rule set that money reads (a typing protocol: RuleSet has them)",
     "sanggong.money.Purse": "the arithmetic of one kind of money, inside settlement",
     "sanggong.money.check_stake": "checks one stake, inside settlement",
     "sanggong.money.exact_decimal": "a decimal context for the library's own Decimal arithmetic",

@@ -25,9 +25,8 @@ import sanggong
 from sanggong import ONLINE, RuleSet
 from sanggong.cli import DEFAULT_PRESET, build_parser, main
 from sanggong.cli._output import odds_text
-from sanggong.cli._rules import _PRESET_TEXT
 from sanggong.cli._version import _cpu_features
-from sanggong.rules import PRESETS
+from sanggong.rules import PRESETS, preset_description
 
 ALL = list(PRESETS)
 
@@ -46,7 +45,7 @@ def test_rules_list_text(capsys: pytest.CaptureFixture[str]) -> None:
     for line, (name, rules) in zip(lines[1:], PRESETS.items(), strict=True):
         fields = line.split(maxsplit=4)
         assert fields[:4] == [name, rules.variant, str(rules.decks), str(rules.positions)], line
-        assert fields[4] == _PRESET_TEXT[name]
+        assert fields[4] == preset_description(name)
         assert line == line.rstrip()
 
 
@@ -58,10 +57,9 @@ def test_rules_list_json(capsys: pytest.CaptureFixture[str]) -> None:
     for preset in data["presets"]:
         rules = PRESETS[preset["name"]]
         assert preset == {"name": rules.name, "variant": rules.variant, "decks": rules.decks,
-                          "positions": rules.positions, "description": _PRESET_TEXT[rules.name]}
+                          "positions": rules.positions, "description": preset_description(rules.name)}
     assert run(["rules", "--json", "list"], capsys) == run(["rules", "list", "--json"], capsys)  # either place
-    assert set(_PRESET_TEXT) == set(PRESETS)
-    for text in _PRESET_TEXT.values():
+    for text in map(preset_description, PRESETS):  # every preset has one
         assert text and "\n" not in text and len(text) <= 100 and text.isascii()
 
 

@@ -1,15 +1,20 @@
 """The compiled core's limits and table parameters come from their Python sources.
 
-``tools/gen_headers.py`` writes ``csrc/sg_limits.h`` and ``_limits.pxd`` from ``limits.py``
-and ``csrc/sg_table.h`` from ``_table.TableParams`` at build time; the core's C and Cython
-sources spell none of those numbers or fields again. These tests read the generated files
-against the modules as Python imports them, look for the old spellings of the limits in
-the hand-written sources, and deal at the limits with both implementations.
+``tools/gen_headers.py`` writes ``csrc/sg_limits.h`` and ``_limits.pxd`` from ``limits.py``,
+``csrc/sg_table.h`` from ``_table.TableParams`` and ``_tables.h`` from ``_spec``; the files
+are committed, and the core's C and Cython sources spell none of those numbers or fields
+again. These tests regenerate the files in memory and compare them with the committed ones
+(a source changed without running the tool fails here), read them against the modules as
+Python imports them, look for the old spellings of the limits in the hand-written sources,
+and deal at the limits with both implementations.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import re
+import subprocess
+import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -23,11 +28,50 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "src" / "sanggong"
 CSRC = PACKAGE / "csrc"
 GENERATED = {CSRC / "sg_limits.h", CSRC / "sg_table.h", CSRC / "sg_table.pxi", PACKAGE / "_limits.pxd"}
+GEN_HEADERS = ROOT / "tools" / "gen_headers.py"
 
 
 def _source_tree() -> None:
     if not (CSRC / "sg_limits.h").exists():
         pytest.skip("no built source tree beside the tests (the generated headers are not installed)")
+
+
+def _gen_headers() -> ModuleType:
+    if not GEN_HEADERS.exists():
+        pytest.skip("no tools/gen_headers.py beside the tests")
+    spec = importlib.util.spec_from_file_location("_test_gen_headers", GEN_HEADERS)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_committed_headers_are_what_their_sources_give() -> None:
+    """Every generated file, regenerated in memory from its source, is the committed file
+    byte for byte (run ``python tools/gen_headers.py`` after changing a source)."""
+    _source_tree()
+    texts = _gen_headers().outputs()
+    assert GENERATED | {PACKAGE / "_tables.h"} == set(texts)
+    for path, text in texts.items():
+        assert path.read_bytes() == text.encode("ascii"), f"{path.name} is stale: run python tools/gen_headers.py"
+
+
+def test_gen_headers_check_finds_a_stale_header(tmp_path: Path) -> None:
+    """``--check`` passes on the committed files, writes nothing, and fails naming a file
+    whose text differs from its source's (here, a copy of the tools whose table header is
+    elsewhere and edited)."""
+    _source_tree()
+    ok = subprocess.run([sys.executable, str(GEN_HEADERS), "--check"], capture_output=True, text=True)
+    assert (ok.returncode, ok.stderr) == (0, "")
+    module = _gen_headers()
+    texts = module.outputs()
+    stale_copy = tmp_path / "sg_table.h"
+    stale_copy.write_text(texts[CSRC / "sg_table.h"].replace("int64_t decks;", "int64_t deck;"), encoding="ascii")
+    fresh_copy = tmp_path / "sg_limits.h"
+    fresh_copy.write_text(texts[CSRC / "sg_limits.h"], encoding="ascii")
+    moved = {stale_copy: texts[CSRC / "sg_table.h"], fresh_copy: texts[CSRC / "sg_limits.h"],
+             tmp_path / "missing.h": "x"}
+    assert module.stale(moved) == [stale_copy, tmp_path / "missing.h"]
 
 
 def _int_limits() -> dict[str, int]:

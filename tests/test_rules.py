@@ -19,10 +19,12 @@ import pytest
 from sanggong import limits
 from sanggong.dealing import Game
 from sanggong.ranking import Ranking
-from sanggong.rules import MACAU, ONLINE, PRESETS, SAN_GONG, BetSpec, RuleSet, parse_bet
-from sanggong.rules._ruleset import DRAGON_PHOENIX_FIELDS as _DRAGON_PHOENIX_FIELDS
+from sanggong.rules import MACAU, ONLINE, PRESETS, SAN_GONG, BetSpec, RuleSet, parse_bet, variant_of
 
 FIELDS = [f.name for f in dataclasses.fields(RuleSet)]
+
+# the fields of the side bets of a two-hand table, and their defaults (docs/rules.md)
+_DRAGON_PHOENIX_FIELDS = {"total_pays": {}, "pair_counts_trips": False, "total_tier": "points", "total_zero": "winner"}
 
 
 def test_presets_follow_rules_md() -> None:
@@ -84,6 +86,7 @@ def test_other_tables_do_not_carry_the_side_bets_fields() -> None:
     """The side-bet fields are the dragon_phoenix variant's: other rule sets keep their
     defaults and leave them out of their dicts, so their files and digests are those they
     had before the fields existed (a round record finds its preset by its digest)."""
+    assert variant_of("dragon_phoenix").unlisted == set(_DRAGON_PHOENIX_FIELDS)
     for rules in PRESETS.values():
         data = rules.to_dict()
         assert (set(_DRAGON_PHOENIX_FIELDS) <= set(data)) == (rules.variant == "dragon_phoenix"), rules.name

@@ -20,11 +20,12 @@ from sanggong import analyze, limits
 from sanggong._table import table_params
 from sanggong.dealing import Game
 from sanggong.ranking import HIGH_CARDS, ORDERS, TIERS, Ranking, tables_for
-from sanggong.rules import MACAU, ONLINE, PAIR_PLUS_CATEGORIES, RuleSet
-from sanggong.rules._bets import PAY_KEYS as _PAY_KEYS
+from sanggong.rules import MACAU, ONLINE, PAIR_PLUS_CATEGORIES, VARIANTS, RuleSet
 
 FIELDS = [f.name for f in dataclasses.fields(RuleSet)]
 HUGE = 10**100000
+
+_PAY_KEYS = {name: variant.pay_keys for name, variant in VARIANTS.items()}
 
 
 _BIG = {"huge": HUGE, "-huge": -HUGE, "big": 10**400, "-big": -(10**400)}

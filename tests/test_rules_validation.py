@@ -21,8 +21,7 @@ import pytest
 
 from sanggong import limits
 from sanggong.ranking import Ranking
-from sanggong.rules import MACAU, ONLINE, PAIR_PLUS_CATEGORIES, SAN_GONG, RuleSet
-from sanggong.rules._bets import PAY_KEYS as _PAY_KEYS
+from sanggong.rules import MACAU, ONLINE, PAIR_PLUS_CATEGORIES, SAN_GONG, VARIANTS, RuleSet
 from sanggong.rules._files import PairPlusFile as _PairPlusFile
 from sanggong.rules._files import PaysFile as _PaysFile
 from sanggong.rules._files import RuleFile as _RuleFile
@@ -30,6 +29,8 @@ from sanggong.rules._files import to_toml as _toml
 
 FIELDS = [f.name for f in dataclasses.fields(RuleSet)]
 HUGE = 10**100000
+
+_PAY_KEYS = {name: variant.pay_keys for name, variant in VARIANTS.items()}
 
 
 def _names_field(message: str, field: str) -> bool:

@@ -1,7 +1,8 @@
 """Generate the compiled core's lookup tables from the game's specification.
 
-The tables are C arrays in a header, ``src/sanggong/_tables.h``, written at build time
-by ``setup.py`` (or by hand: ``python tools/gen_tables.py``). Every value in them comes
+The tables are C arrays in a header, ``src/sanggong/_tables.h``, committed and written by
+``python tools/gen_headers.py`` with the core's other generated headers (or by hand:
+``python tools/gen_tables.py``). Every value in them comes
 from calling ``sanggong._spec``, loaded by path (the package it belongs to may not be
 built yet); this file knows only the tables' layout.
 

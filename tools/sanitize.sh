@@ -49,8 +49,8 @@ finish() {
 trap finish EXIT
 
 # A fresh source tree: what `git ls-files` calls the working tree, uncommitted edits
-# included, but no ignored file, so no build/, no *.so and no generated _core.c, _tables.h
-# or headers of tools/gen_headers.py (_limits.pxd, csrc/sg_limits.h, ...). pip builds a local directory in place (in its build/), and setuptools skips
+# included, but no ignored file, so no build/, no *.so and no generated _core.c (the
+# headers of tools/gen_headers.py are committed sources). pip builds a local directory in place (in its build/), and setuptools skips
 # compiling an extension whose built file looks newer than its sources; Cython likewise
 # keeps a _core.c newer than _core.pyx. In a copy without them nothing can be reused:
 # _core.c is generated anew and every object compiled with the sanitizer flags. (Deleting

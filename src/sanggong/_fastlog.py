@@ -39,7 +39,6 @@ from . import _impl
 from ._canonical import canonical_json
 from ._settlement_plan import plan_for
 from ._spec import most_burned
-from ._table import table_params
 from .cards import Card
 from .dealing import Game
 from .dealing._game import check_bets
@@ -174,9 +173,9 @@ class FastReplay:
         self.key = key
         self.signed = record.hmac is not None
         self.seed = record.seed
-        self.params = table_params(rules).array()
+        self.params = rules.table_params.array()
         self.hands_n = rules.hands
-        self.width = most_burned(table_params(rules))
+        self.width = most_burned(rules.table_params)
         self.kernels = _impl.kernels
         made = RecordTemplate(rules, record.to_dict(), self.signed)  # (the template a game writes with)
         self.ok = made.ok

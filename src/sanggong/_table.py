@@ -3,10 +3,10 @@
 The compiled core reads these ten numbers as a struct whose fields are generated, at
 build time, from this type's fields (in this order), and the pure-Python reference reads
 them by name: neither spells the layout again. ``table_params(rules)`` is the one place a
-rule set becomes them.
+rule set becomes them (``RuleSet.table_params``), reading the fields ``DealingRules`` names.
 
 >>> from sanggong import MACAU
->>> table_params(MACAU)
+>>> MACAU.table_params
 TableParams(decks=8, positions=7, fresh_deck=0, burn_first=8, burn_per_round=1, head_card=0, head_card_burned=1, one_at_a_time=1, cut_low=30, cut_high=40)
 >>> table_params(MACAU).array().tolist()[:3]
 [8, 7, 0]
@@ -14,15 +14,12 @@ TableParams(decks=8, positions=7, fresh_deck=0, burn_first=8, burn_per_round=1, 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple, Protocol
 
 import numpy as np
 import numpy.typing as npt
 
-if TYPE_CHECKING:
-    from .rules import RuleSet
-
-__all__ = ["ROUNDINGS", "TableParams", "table_params"]
+__all__ = ["ROUNDINGS", "DealingRules", "TableParams", "table_params"]
 
 
 ROUNDINGS = ("down", "up", "half_up", "half_even")
@@ -59,8 +56,31 @@ class TableParams(NamedTuple):
         return np.array(self, dtype=np.int64)
 
 
-def table_params(rules: RuleSet) -> TableParams:
-    """The dealing parameters of ``rules``."""
+class DealingRules(Protocol):
+    """What ``table_params`` reads of a rule set (``sanggong.rules.RuleSet``)."""
+
+    @property
+    def decks(self) -> int: ...
+    @property
+    def positions(self) -> int: ...
+    @property
+    def fresh_deck_each_round(self) -> bool: ...
+    @property
+    def burn_first(self) -> int: ...
+    @property
+    def burn_per_round(self) -> int: ...
+    @property
+    def head_card(self) -> bool: ...
+    @property
+    def head_card_burned(self) -> bool: ...
+    @property
+    def deal_one_at_a_time(self) -> bool: ...
+    @property
+    def cut_card_range(self) -> tuple[int, int]: ...
+
+
+def table_params(rules: DealingRules) -> TableParams:
+    """The dealing parameters of ``rules`` (a rule set's own: ``RuleSet.table_params``)."""
     low, high = rules.cut_card_range
     return TableParams(
         decks=rules.decks, positions=rules.positions, fresh_deck=int(rules.fresh_deck_each_round),

@@ -28,16 +28,25 @@ from contextlib import AbstractContextManager
 from decimal import Decimal
 from fractions import Fraction
 from math import ceil, floor
-from typing import TYPE_CHECKING, TypeAlias
+from typing import Protocol, TypeAlias
 
 from .limits import MAX_DECIMAL_EXPONENT, MAX_DENOMINATOR, MAX_STAKE
 
-if TYPE_CHECKING:
-    from .rules import RuleSet
-
-__all__ = ["Money", "Purse", "check_stake", "exact_decimal", "json_money", "money_kind", "money_text", "to_money"]
+__all__ = [
+    "Money", "MoneyRules", "Purse", "check_stake", "exact_decimal", "json_money", "money_kind", "money_text", "to_money"
+]
 
 Money: TypeAlias = int | Decimal | Fraction
+
+
+class MoneyRules(Protocol):
+    """The two fields of a rule set that money reads (``sanggong.rules.RuleSet`` has them):
+    money knows no more of the rules than these."""
+
+    @property
+    def minor_unit(self) -> Decimal: ...
+    @property
+    def rounding(self) -> str: ...
 
 # Every Decimal amount sanggong makes is below 10**(15 + 6 + 30) in 10**-30 steps, with
 # sums of at most a few million of them: 200 digits hold any of them exactly, and an
@@ -76,7 +85,7 @@ def _decimal_in_range(value: Decimal) -> bool:
     return -MAX_DECIMAL_EXPONENT <= exponent <= MAX_DECIMAL_EXPONENT and value.adjusted() <= 40
 
 
-def check_stake(bet: str, stake: object, rules: RuleSet) -> tuple[Fraction, type]:
+def check_stake(bet: str, stake: object, rules: MoneyRules) -> tuple[Fraction, type]:
     """A stake's exact value and money kind, or a ``TypeError``/``ValueError`` naming
     the bet: a float, a bool, a non-positive, NaN or infinite amount, a Decimal that is
     not a whole number of ``rules.minor_unit``, a Fraction with a denominator above
@@ -132,7 +141,7 @@ class Purse:
 
     __slots__ = ("kind", "minor_unit", "rounding", "unit")
 
-    def __init__(self, kind: type, rules: RuleSet) -> None:
+    def __init__(self, kind: type, rules: MoneyRules) -> None:
         self.kind = kind
         self.rounding = rules.rounding
         self.minor_unit = rules.minor_unit
@@ -155,7 +164,7 @@ class Purse:
         return value
 
 
-def to_money(bet: str, stake: object, rules: RuleSet) -> Money:
+def to_money(bet: str, stake: object, rules: MoneyRules) -> Money:
     """A stake checked (``check_stake``) and normalised: of its base type (an ``int``,
     ``Decimal`` or ``Fraction`` subclass becomes the class itself) and in its canonical
     form (a ``Decimal`` written in the minor unit's exponent: ``Decimal("1E+2")`` and

@@ -49,7 +49,6 @@ from ._parallel import workers as workers_of
 from ._presentation import html_table, pandas
 from ._spec import NO_CARD as NO_CARD
 from ._spec import most_burned
-from ._table import table_params
 from .cards import Card
 from .limits import MAX_BATCH_ROUNDS
 from .rules import RuleSet, as_rules
@@ -245,7 +244,7 @@ def _arrays(rules: RuleSet, rounds: int, chunk_size: int) -> dict[str, tuple[tup
     """The shape and dtype of every array ``deal_batch`` allocates (``DealtRounds``'s, and
     the shoes each chunk begins): allocated from this, and its bytes
     (``DealtRounds.bytes_needed``) weighed against the memory available before any is."""
-    width = most_burned(table_params(rules))
+    width = most_burned(rules.table_params)
     arrays: dict[str, tuple[tuple[int, ...], type]] = {
         "hands": ((rounds, rules.hands, 3), np.uint8), "burned": ((rounds, width), np.uint8),
         "burn_counts": ((rounds,), np.uint8), "head_cards": ((rounds,), np.uint8), "shoe": ((rounds,), np.int64),
@@ -298,7 +297,7 @@ def deal_batch(
     needed = DealtRounds.bytes_needed(rules, rounds, chunk_size)  # (rounds and chunk_size checked there)
     memory(f"deal_batch of {rounds:,} rounds", needed)  # before anything is allocated
     window = workers_of(workers)
-    params = table_params(rules).array()
+    params = rules.table_params.array()
     layout = _arrays(rules, rounds, chunk_size)
     arrays: dict[str, npt.NDArray[Any]] = {name: np.empty(shape, dtype) for name, (shape, dtype) in layout.items()}
     hands, burned, burn_counts, shoe = arrays["hands"], arrays["burned"], arrays["burn_counts"], arrays["shoe"]

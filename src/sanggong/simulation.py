@@ -45,7 +45,6 @@ from ._parallel import workers as workers_of
 from ._presentation import fixed, html_table, money_column, pandas, percent
 from ._settlement_plan import plan_for
 from ._spec import N_OUTCOMES, N_PAIR_PLUS
-from ._table import table_params
 from .limits import MAX_SESSION_ROUNDS, MAX_SESSIONS, MAX_SIM_ROUNDS, MAX_STAKE
 from .money import Money, Purse, check_stake, json_money, money_text
 from .ranking import tables_for
@@ -123,7 +122,7 @@ def _run_chunk(
     flag = np.zeros(1, dtype=np.uint8) if stop is None else stop
     tables = tables_for(rules.ranking)
     done = _impl.kernels.simulate_chunk(
-        np.random.PCG64(seed), tables.kernel, table_params(rules).array(), rounds, pairs, single, None, None, None, flag
+        np.random.PCG64(seed), tables.kernel, rules.table_params.array(), rounds, pairs, single, None, None, None, flag
     )
     classes = single.reshape(rules.hands, tables.n_classes, N_PAIR_PLUS).sum(axis=(0, 2), dtype=np.uint64)
     return _Chunk(index, int(done), bet_counts(plan_for(rules, bets), pairs, single), classes)
@@ -538,7 +537,7 @@ def _run_sessions(
             break
         pairs, single = _histograms(rules)
         done = _impl.kernels.simulate_chunk(
-            np.random.PCG64(seed), tables_for(rules.ranking).kernel, table_params(rules).array(), rounds, pairs, single,
+            np.random.PCG64(seed), tables_for(rules.ranking).kernel, rules.table_params.array(), rounds, pairs, single,
             plan, money, net, flag,
         )
         if done < rounds:

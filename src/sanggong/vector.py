@@ -49,7 +49,7 @@ from . import _impl
 from ._checks import count, flag
 from ._parallel import workers as check_workers
 from ._settlement_plan import plan_for
-from ._table import ROUNDINGS, table_params
+from ._table import ROUNDINGS
 from .limits import MAX_STAKE
 from .ranking import tables_for
 from .rules import RuleSet, as_rules, offered_bets
@@ -137,7 +137,7 @@ class VectorTable:
                 if spec.kind == "tie":
                     win = f"win:{spec.position}"
                     self.requires[j] = self.bets.index(win) if win in self.bets else len(self.bets)
-        self._params = table_params(rules).array()
+        self._params = rules.table_params.array()
         self._plan = plan_for(rules, self.bets)
         shape = (self.n_tables, self.players, len(self.bets))
         self._carried = np.zeros(shape, dtype=np.int64)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
 from .cards import PP_NONE, PP_PAIR, PP_THREE_OF_A_KIND
@@ -15,6 +15,7 @@ __all__ = [
     "MAX_TOTALS",
     "N_OUTCOMES",
     "ON_HAND",
+    "OUTCOMES",
     "OUT_CARRIED",
     "OUT_LOSE",
     "OUT_MULTIPLIED",
@@ -23,10 +24,13 @@ __all__ = [
     "OUT_TOTAL",
     "OUT_WIN",
     "OUT_WIN_ON_SIX",
+    "READS",
     "ClassKey",
+    "Outcome",
     "RuleFields",
     "bet_outcome",
     "multiplier_key",
+    "outcome",
     "points_tie",
     "total_key",
     "total_number",
@@ -79,14 +83,6 @@ MAX_MULTIPLIERS = 16
 OUT_TOTAL = OUT_MULTIPLIED + 2 * MAX_MULTIPLIERS  # a total bet wins: 42 + i, the i-th range of total_pays
 MAX_TOTALS = 45  # ranges of winning totals: 1 .. 9 alone and a-b, 1 <= a < b <= 9
 N_OUTCOMES = OUT_TOTAL + MAX_TOTALS
-
-# bets that read two hands (the hand at their position, or a two-hand table's first hand,
-# Dragon, against the banker's, or the second hand, Phoenix) and the order of the two
-COMPARISONS = ("win", "lose", "tie", "dragon", "phoenix", "player", "total")
-# bets that read a hand's Pair Plus category
-CATEGORY_BETS = ("pair_plus", "pair")
-# bets that read the hand at their position (0: the banker's, or Phoenix's)
-ON_HAND = (*COMPARISONS, "three_faces", *CATEGORY_BETS, "odd", "even")
 
 ClassKey = tuple[int, int, int]
 
@@ -141,9 +137,40 @@ def multiplier_key(ranking: RankingFields, key: ClassKey) -> str:
     return ranking.tiers[len(ranking.tiers) - level] if level else str(points)
 
 
+Outcome = Callable[[RuleFields, str, int, ClassKey, int, ClassKey, int], int]
+"""A bet kind's outcome function: ``bet_outcome``'s arguments, its code."""
+READS = ("two hands", "category", "hand", "banker")
+"""What a bet kind reads (``outcome``): the hand at its position (or a two-hand table's
+first hand, Dragon) against the banker's (or the second hand, Phoenix), that hand's Pair
+Plus category, that hand alone, or the banker's hand alone."""
+OUTCOMES: dict[str, tuple[Outcome, str]] = {}
+"""Every bet kind's outcome function and what it reads, by kind (``outcome``)."""
+
+
+def outcome(*kinds: str, reads: str) -> Callable[[Outcome], Outcome]:
+    """Register a function as the outcome of these bet kinds (``bet_outcome`` calls it),
+    reading ``reads`` (one of ``READS``)."""
+    if reads not in READS:
+        raise ValueError(f"reads: expected one of {READS}, got {reads!r}")
+
+    def register(function: Outcome) -> Outcome:
+        for kind in kinds:
+            if kind in OUTCOMES:
+                raise ValueError(f"bet kind {kind!r} has an outcome already")
+            OUTCOMES[kind] = (function, reads)
+        return function
+
+    return register
+
+
+def _kinds_reading(*reads: str) -> tuple[str, ...]:
+    return tuple(kind for kind, (_, what) in OUTCOMES.items() if what in reads)
+
+
 def bet_outcome(rules: RuleFields, kind: str, number: int, hand: ClassKey, hand_pp: int, banker: ClassKey,
                 order: int) -> int:
-    """Outcome code of one bet, written plainly from the rules (docs/rules.md).
+    """Outcome code of one bet, written plainly from the rules (docs/rules.md): its kind's
+    outcome function (``outcome``).
 
     ``hand`` is the class key (tier level, points, faces) of the hand the bet is on (the
     banker's for bets on the banker), ``hand_pp`` its Pair Plus category, ``banker`` the
@@ -151,50 +178,96 @@ def bet_outcome(rules: RuleFields, kind: str, number: int, hand: ClassKey, hand_
     the hand beats, ties or loses to it under the ranking; ``number`` is n of ``point:n``,
     or a total bet's range (``total_number``). ``rules`` is a ``sanggong.rules.RuleSet``.
     """
-    push = OUT_CARRIED if rules.push == "carried" else OUT_PUSH
-    if kind == "tie":
-        tied = points_tie(hand, banker) if rules.tie_by == "points" else order == 0
-        return OUT_WIN if tied else OUT_LOSE
-    if kind == "player":
-        if order == 0:
-            return OUT_PUSH
-        winner = hand if order > 0 else banker
-        index: int = rules.multiplier_values.index(rules.multipliers[multiplier_key(rules.ranking, winner)])
-        return OUT_MULTIPLIED + 2 * index + (order < 0)
-    if kind in ("win", "lose", "dragon", "phoenix"):
-        if order == 0:
-            return push
-        if kind in ("lose", "phoenix"):
-            order, winner = -order, banker
-        else:
-            winner = hand
-        if order < 0:
-            return OUT_LOSE
-        on_six = winner[0] == 0 and winner[1] == 6 and winner[2] < 3
-        return OUT_WIN_ON_SIX if on_six and f"{kind}_on_six" in rules.pays else OUT_WIN
-    if kind == "total":
-        total = winning_total(rules, hand, banker, order)
-        if total is None:
-            return OUT_PUSH
-        low, high = total_range(number)
-        if not low <= total <= high:
-            return OUT_LOSE
-        return OUT_TOTAL + list(rules.total_pays).index(total_key(number))
-    three_faces = hand[2] == 3
-    if kind in ("odd", "even"):
-        if three_faces and rules.banker_three_faces_odd_even != "points":
-            return push if rules.banker_three_faces_odd_even == "push" else OUT_LOSE
-        return OUT_WIN if (hand[1] % 2 == 1) == (kind == "odd") else OUT_LOSE
-    if kind == "three_faces":
-        return OUT_WIN if three_faces else OUT_LOSE
-    if kind == "point":
-        points = rules.banker_three_faces_point if three_faces else hand[1]
-        return OUT_WIN if points == number else OUT_LOSE
-    if kind == "pair_plus":
-        return OUT_LOSE if hand_pp == PP_NONE else OUT_PAIR_PLUS + hand_pp
-    if kind == "pair":  # the hand's category is a pair (or three of a kind, where they count)
-        won = hand_pp == PP_PAIR or (hand_pp == PP_THREE_OF_A_KIND and rules.pair_counts_trips)
-        return OUT_WIN if won else OUT_LOSE
-    raise ValueError(f"unknown bet kind {kind!r}")
+    if kind not in OUTCOMES:
+        raise ValueError(f"unknown bet kind {kind!r}")
+    return OUTCOMES[kind][0](rules, kind, number, hand, hand_pp, banker, order)
 
 
+def _push(rules: RuleFields) -> int:
+    return OUT_CARRIED if rules.push == "carried" else OUT_PUSH
+
+
+@outcome("win", "lose", "dragon", "phoenix", reads="two hands")
+def _win_lose(rules: RuleFields, kind: str, number: int, hand: ClassKey, hand_pp: int, banker: ClassKey,
+              order: int) -> int:
+    if order == 0:
+        return _push(rules)
+    if kind in ("lose", "phoenix"):
+        order, winner = -order, banker
+    else:
+        winner = hand
+    if order < 0:
+        return OUT_LOSE
+    on_six = winner[0] == 0 and winner[1] == 6 and winner[2] < 3
+    return OUT_WIN_ON_SIX if on_six and f"{kind}_on_six" in rules.pays else OUT_WIN
+
+
+@outcome("tie", reads="two hands")
+def _tie(rules: RuleFields, kind: str, number: int, hand: ClassKey, hand_pp: int, banker: ClassKey, order: int) -> int:
+    tied = points_tie(hand, banker) if rules.tie_by == "points" else order == 0
+    return OUT_WIN if tied else OUT_LOSE
+
+
+@outcome("player", reads="two hands")
+def _player(rules: RuleFields, kind: str, number: int, hand: ClassKey, hand_pp: int, banker: ClassKey,
+            order: int) -> int:
+    if order == 0:
+        return OUT_PUSH
+    winner = hand if order > 0 else banker
+    index: int = rules.multiplier_values.index(rules.multipliers[multiplier_key(rules.ranking, winner)])
+    return OUT_MULTIPLIED + 2 * index + (order < 0)
+
+
+@outcome("total", reads="two hands")
+def _total(rules: RuleFields, kind: str, number: int, hand: ClassKey, hand_pp: int, banker: ClassKey,
+           order: int) -> int:
+    total = winning_total(rules, hand, banker, order)
+    if total is None:
+        return OUT_PUSH
+    low, high = total_range(number)
+    if not low <= total <= high:
+        return OUT_LOSE
+    return OUT_TOTAL + list(rules.total_pays).index(total_key(number))
+
+
+@outcome("three_faces", reads="hand")
+def _three_faces(rules: RuleFields, kind: str, number: int, hand: ClassKey, hand_pp: int, banker: ClassKey,
+                 order: int) -> int:
+    return OUT_WIN if hand[2] == 3 else OUT_LOSE
+
+
+@outcome("pair_plus", reads="category")
+def _pair_plus(rules: RuleFields, kind: str, number: int, hand: ClassKey, hand_pp: int, banker: ClassKey,
+               order: int) -> int:
+    return OUT_LOSE if hand_pp == PP_NONE else OUT_PAIR_PLUS + hand_pp
+
+
+@outcome("pair", reads="category")
+def _pair(rules: RuleFields, kind: str, number: int, hand: ClassKey, hand_pp: int, banker: ClassKey, order: int) -> int:
+    # the hand's category is a pair (or three of a kind, where they count)
+    won = hand_pp == PP_PAIR or (hand_pp == PP_THREE_OF_A_KIND and rules.pair_counts_trips)
+    return OUT_WIN if won else OUT_LOSE
+
+
+@outcome("odd", "even", reads="hand")
+def _odd_even(rules: RuleFields, kind: str, number: int, hand: ClassKey, hand_pp: int, banker: ClassKey,
+              order: int) -> int:
+    if hand[2] == 3 and rules.banker_three_faces_odd_even != "points":
+        return _push(rules) if rules.banker_three_faces_odd_even == "push" else OUT_LOSE
+    return OUT_WIN if (hand[1] % 2 == 1) == (kind == "odd") else OUT_LOSE
+
+
+@outcome("point", reads="banker")
+def _point(rules: RuleFields, kind: str, number: int, hand: ClassKey, hand_pp: int, banker: ClassKey,
+           order: int) -> int:
+    points = rules.banker_three_faces_point if hand[2] == 3 else hand[1]
+    return OUT_WIN if points == number else OUT_LOSE
+
+
+# bets that read two hands (the hand at their position, or a two-hand table's first hand,
+# Dragon, against the banker's, or the second hand, Phoenix) and the order of the two
+COMPARISONS = _kinds_reading("two hands")
+# bets that read a hand's Pair Plus category
+CATEGORY_BETS = _kinds_reading("category")
+# bets that read the hand at their position (0: the banker's, or Phoenix's)
+ON_HAND = _kinds_reading("two hands", "category", "hand")

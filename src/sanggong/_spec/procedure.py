@@ -7,7 +7,7 @@ rounds, which hand gets which card, and a box or shoe dealt round after round (s
 twins of the core's round loops (``sanggong._pykernels``: ``deal_chunk``,
 ``simulate_chunk``, ``play_chunk``), which must deal the compiled core's cards bit for
 bit. A table is described by its dealing parameters (``TableFields``: the fields of
-``sanggong._table.TableParams``, which ``table_params(rules)`` makes from a rule set).
+``sanggong._table.TableParams``, which ``rules.table_params`` makes from a rule set).
 
 A round, as the rules prescribe it:
 

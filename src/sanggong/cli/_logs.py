@@ -55,11 +55,12 @@ def _print_round(record: RoundRecord, rules: RuleSet) -> None:
     assert record.banker is not None  # (a game deals every round it begins: none is void)
     width = max(4, *(len(h.label) for h in (record.banker, *record.hands.values())))
     winners = record.winners
-    if rules.variant == "dragon_phoenix":  # Dragon (hand 1) against Phoenix (the banker's place)
-        dragon, phoenix = record.hands[1], record.banker
-        print(f"  dragon   {' '.join(map(str, dragon.cards))}  {dragon.label}")
-        print(f"  phoenix  {' '.join(map(str, phoenix.cards))}  {phoenix.label}")
-        print(f"  {'dragon wins' if winners[1] == 'win' else 'phoenix wins' if winners[1] == 'lose' else 'tie'}")
+    table = rules.table_variant
+    if table.two_hands:  # hand 1 (Dragon) against hand 0 (Phoenix, the banker's place)
+        first, second = table.position_hand, table.banker_hand
+        for name, hand in ((first, record.hands[1]), (second, record.banker)):
+            print(f"  {name:<7}  {' '.join(map(str, hand.cards))}  {hand.label}")
+        print(f"  {f'{first} wins' if winners[1] == 'win' else f'{second} wins' if winners[1] == 'lose' else 'tie'}")
         return
     print(f"  banker  {' '.join(map(str, record.banker.cards))}  {record.banker.label}")
     for position, hand in record.hands.items():

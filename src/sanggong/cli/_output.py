@@ -128,11 +128,7 @@ def same_figures_note(names: Sequence[str], shown: Sequence[tuple[str, list[int]
 
 def table_text(rules: RuleSet) -> str:
     """The hands a table deals, for the header of ``deal`` and ``bets``."""
-    if rules.variant == "dragon_phoenix":
-        return "two hands (Dragon and Phoenix)"
-    if rules.variant == "banker_game":
-        return f"{rules.positions} player{'s' if rules.positions > 1 else ''} against the banker"
-    return f"{rules.positions} position{'s' if rules.positions > 1 else ''}"
+    return rules.table_variant.hands_text(rules.positions)
 
 
 class Bar:

@@ -8,23 +8,11 @@ from collections.abc import Mapping
 from fractions import Fraction
 
 from .._presentation import odds_text, pay_text
-from ..rules import PRESETS, RuleSet
+from ..rules import PRESETS, RuleSet, preset_description
 from ._options import DEFAULT_PRESET, json_flag, rules_of, table
 from ._output import json_text, plural, print_table, print_text, table_text
 from ._parser import Commands, Parser
 
-# One line on each preset (the docstrings of the constants in sanggong.rules say more; a
-# module-level constant's docstring is not reachable at run time).
-_PRESET_TEXT = {
-    "macau": "Macau's official rules (Portaria 22/96/M): Win, Tie, Odd/Even, Three Faces, Point",
-    "online": "the online live-dealer table: three players, a burned head card, Pair Plus",
-    "nagaworld": "NagaWorld's Three Pictures: as genting, but the Tie wins on equal points",
-    "genting": "Resorts World Genting: Win 1:1 less 5%, Tie 8:1, Three Faces 16:1",
-    "genting_no_commission": "Genting without commission: a Win with a 6-point hand pays 1:2",
-    "prosperity": "a faces-first table: more faces wins, then points; Tie 10:1",
-    "san_gong": "online Dragon and Phoenix: trips > three faces > points, then the highest card",
-    "chinese": "the Chinese banker game: each player against the banker for a multiple of the stake",
-}
 _TIER_TEXT = {
     "three_threes": "three_threes (3-3-3)",
     "face_trips": "face_trips (J-J-J, Q-Q-Q, K-K-K)",
@@ -35,7 +23,7 @@ _TIER_TEXT = {
 
 def _cmd_rules_list(args: argparse.Namespace) -> int:
     presets = [{"name": name, "variant": rules.variant, "decks": rules.decks, "positions": rules.positions,
-                "description": _PRESET_TEXT.get(name, "")} for name, rules in PRESETS.items()]
+                "description": preset_description(name)} for name, rules in PRESETS.items()]
     if getattr(args, "json", False):  # --json is left unset where not given (see add_rules)
         print(json_text({"default": DEFAULT_PRESET, "presets": presets}, ensure_ascii=False))
         return 0
@@ -78,7 +66,7 @@ def _multiplier_groups(multipliers: Mapping[str, Fraction]) -> list[tuple[Fracti
 
 def _bet_pays(rules: RuleSet, name: str) -> str:
     """The pays column of ``sanggong bets``."""
-    if rules.variant == "banker_game":
+    if rules.multipliers:  # a banker game: by the winning hand's multiplier
         values = rules.multiplier_values
         return f"x{odds_text(values[0])} to x{odds_text(values[-1])} by the winning hand (below)"
     odds, kind = rules.bet_odds(name), rules.bet(name).kind
@@ -107,7 +95,7 @@ def _cmd_bets(args: argparse.Namespace) -> int:
             "pays_on_six": None if six is None else _json_odds(six),
             "pair_plus_pays": {k: _json_odds(v) for k, v in rules.pair_plus_pays.items()} if pair_plus else None,
             "multipliers": ({k: _json_odds(v) for k, v in rules.multipliers.items()}
-                            if rules.variant == "banker_game" else None),
+                            if rules.multipliers else None),
             "commission": (_json_odds(rules.commission)
                            if kind in rules.commission_bets and rules.commission else None),
         })
@@ -122,7 +110,7 @@ def _cmd_bets(args: argparse.Namespace) -> int:
     if any(b["pair_plus_pays"] for b in bets):
         print_text("Pair Plus pays by the hand's category: " + ", ".join(
             f"{k.replace('_', ' ')} {pay_text(v)}" for k, v in rules.pair_plus_pays.items()))
-    if rules.variant == "banker_game":
+    if rules.multipliers:
         print_text("multipliers (the winning hand's; the loser pays the stake x it): " + "; ".join(
             f"x{odds_text(v)} {hands}" for v, hands in _multiplier_groups(rules.multipliers)))
     return 0

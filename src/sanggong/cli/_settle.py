@@ -29,9 +29,8 @@ from ._parser import Commands
 
 def _hand_names(rules: RuleSet) -> tuple[str, str]:
     """What a table calls the banker's hand and a position's (``{}``: its number)."""
-    if rules.variant == "dragon_phoenix":
-        return "phoenix", "dragon"
-    return "banker", "player {}" if rules.variant == "banker_game" else "hand {}"
+    table = rules.table_variant
+    return table.banker_hand, table.position_hand
 
 
 def _print_settlement(result: Settlement, unit: str) -> None:
@@ -46,7 +45,7 @@ def _print_settlement(result: Settlement, unit: str) -> None:
         banker, position_name = _hand_names(result.rules)
         names = [(position_name.format(p), v) for p, v in sorted(result.hands.items())]
         # a Dragon/Phoenix table reads Dragon (its bets' first hand) first, a table the banker first
-        shown = [*names, (banker, result.banker)] if result.rules.variant == "dragon_phoenix" else \
+        shown = [*names, (banker, result.banker)] if result.rules.table_variant.two_hands else \
             [(banker, result.banker), *names]
         width = max(len(name) for name, _ in shown) + 1
         for name, value in shown:
@@ -77,7 +76,7 @@ def _settle_hands(rules: RuleSet, args: argparse.Namespace) -> tuple[str, dict[i
         if int(key) in hands:
             raise ValueError(f"--hand {text!r}: position {int(key)} is given twice")
         hands[int(key)] = cards
-    if rules.variant != "dragon_phoenix":
+    if not rules.table_variant.two_hands:
         for option in ("dragon", "phoenix"):
             if getattr(args, option) is not None:
                 raise ValueError(f"--{option}: only a Dragon/Phoenix table (such as --rules san_gong) has a "

@@ -14,7 +14,6 @@ from .._logline import NO_CARD
 from .._spec import Shoe, TableFields, deal_order, first_hand, most_burned
 from .._spec import assign as assign_cards
 from .._spec import round_length as cards_of_round
-from .._table import table_params
 from ..cards import Card
 from ..records import state_json
 from ..rules import RuleSet
@@ -40,7 +39,7 @@ class Deal:
 def round_length(rules: RuleSet, burn: int) -> int:
     """How many cards a round takes out of the box or shoe after ``burn`` burned cards
     (``_spec.round_length``)."""
-    return cards_of_round(table_params(rules), burn)
+    return cards_of_round(rules.table_params, burn)
 
 
 def assign(rules: RuleSet, cards: Sequence[Card], burn: int) -> Deal:
@@ -51,7 +50,7 @@ def assign(rules: RuleSet, cards: Sequence[Card], burn: int) -> Deal:
     card is turned up (and burned, by default); the hand it names gets the next three
     cards, and so on round the cycle banker, player 1, 2, 3.
     """
-    return assign_by_table(table_params(rules), cards, burn)
+    return assign_by_table(rules.table_params, cards, burn)
 
 
 def assign_by_table(table: TableFields, cards: Sequence[Card], burn: int) -> Deal:
@@ -81,7 +80,7 @@ def dealing_sequence(
     if rules.head_card:
         if head_card is None:
             raise ValueError("field 'head_card': these rules turn up a head card, the record has none")
-        order = deal_order(table_params(rules), head_card)
+        order = deal_order(rules.table_params, head_card)
         if rules.head_card_burned:
             if not pre or pre[-1] != head_card:
                 raise ValueError("field 'burned': the burned head card must be the last card burned")
@@ -90,7 +89,7 @@ def dealing_sequence(
     else:
         if head_card is not None:
             raise ValueError("field 'head_card': these rules turn up no head card")
-        order = deal_order(table_params(rules), None)
+        order = deal_order(rules.table_params, None)
     if rules.head_card or not rules.deal_one_at_a_time:
         return pre + [c for h in order for c in by_hand[h]]
     return pre + [by_hand[h][k] for k in range(3) for h in order]
@@ -111,7 +110,7 @@ class GameShoe(Shoe):
 
     def __init__(self, rules: RuleSet, bit_generator: np.random.BitGenerator, *, ahead: bool = False) -> None:
         kernels = _impl.kernels
-        super().__init__(table_params(rules), bit_generator, draw=kernels.draw, bounded=kernels.bounded)
+        super().__init__(rules.table_params, bit_generator, draw=kernels.draw, bounded=kernels.bounded)
         self.rules = rules
         self.state: dict[str, Any] | None = None  # as JSON; None: not a replayable generator
         self.ahead = ahead
@@ -119,7 +118,7 @@ class GameShoe(Shoe):
         self.dealt_id = 0
         self._cut_ahead = 0
         self._probe: Any = None
-        self._params = table_params(rules).array()
+        self._params = rules.table_params.array()
         if ahead:
             table, most = self.table, 1 if self._fresh else self.table.decks * 52 // (3 * (self.table.positions + 1)) + 2
             self._probe_arrays = _arrays(most, table.positions + 1, most_burned(table))  # (more rounds than a shoe

@@ -37,7 +37,8 @@ unit is a ``Decimal`` (a string or an int in files, never a float: money is neve
 float here).
 
 The package's modules: ``_ruleset`` (``RuleSet`` and its checks), ``_values`` (checking
-one field's value), ``_bets`` (the bets each variant offers, ``BetSpec``, ``parse_bet``),
+one field's value), ``_variants`` (each variant and its bet kinds as one record, and
+the presets' registry), ``_bets`` (``BetSpec``, ``parse_bet``),
 ``_files`` (TOML and JSON files, read through strict structs) and ``_presets``.
 """
 
@@ -47,7 +48,6 @@ from typing import TYPE_CHECKING
 
 from ._bets import MULTIPLIER_POINTS as MULTIPLIER_POINTS
 from ._bets import PAIR_PLUS_CATEGORIES as PAIR_PLUS_CATEGORIES
-from ._bets import VARIANTS as VARIANTS
 from ._bets import BetSpec, parse_bet
 from ._bets import Variant as Variant
 from ._bets import offered_bets as offered_bets
@@ -64,6 +64,12 @@ from ._presets import (
     as_rules,
 )
 from ._ruleset import RuleSet
+from ._variants import VARIANTS as VARIANTS
+from ._variants import BetKind as BetKind
+from ._variants import TableVariant as TableVariant
+from ._variants import preset_description as preset_description
+from ._variants import register_variant as register_variant
+from ._variants import variant_of as variant_of
 
 __all__ = [
     "CHINESE", "GENTING", "GENTING_NO_COMMISSION", "MACAU", "NAGAWORLD", "ONLINE", "PRESETS", "PROSPERITY",

@@ -1,78 +1,28 @@
-"""Bets: the kinds each variant offers and what each is placed on, their canonical names
-(``parse_bet``) and what a name says (``BetSpec``) (``sanggong.rules``)."""
+"""Bets: their canonical names (``parse_bet``), what a name says (``BetSpec``) and a
+table's bets checked (``offered_bets``) (``sanggong.rules``; the kinds each variant offers
+are its record's, ``_variants``)."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, TypeAlias
 
 from .._spec import total_number
 
 if TYPE_CHECKING:
     from ._ruleset import RuleSet
 
-__all__ = [
-    "DESCRIPTIONS", "KINDS", "MULTIPLIER_POINTS", "PAIR_PLUS_CATEGORIES", "PAY_KEYS", "TOTAL_RE", "VARIANTS",
-    "BetSpec", "Variant", "offered_bets", "parse_bet"
-]
+__all__ = ["MULTIPLIER_POINTS", "PAIR_PLUS_CATEGORIES", "TOTAL_RE", "BetSpec", "Variant", "offered_bets", "parse_bet"]
 
-Variant = Literal["macau", "online", "dragon_phoenix", "banker_game"]
-VARIANTS = ("macau", "online", "dragon_phoenix", "banker_game")
+Variant: TypeAlias = str
+"""A rule set's ``variant``: the name of a registered ``TableVariant`` (``_variants``)."""
 PAIR_PLUS_CATEGORIES = ("pair", "flush", "straight", "three_of_a_kind", "straight_flush")
 
-# Bet kinds of each variant and what they are placed on: "position" (a position or a
-# player, numbered from 1), "banker" (the banker's hand), "point" (0..9), "hand"
-# (a player or "banker"), "pair" (a two-hand table's two hands: no suffix), "side" (one of
-# them: "dragon" or "phoenix"), "total" (a range of winning totals, a key of total_pays).
-KINDS: dict[str, dict[str, str]] = {
-    "macau": {
-        "win": "position", "tie": "position", "odd": "banker", "even": "banker",
-        "three_faces": "banker", "point": "point",
-    },
-    "online": {
-        "win": "position", "lose": "position", "tie": "position",
-        "three_faces": "position", "pair_plus": "hand",
-    },
-    # two hands, Dragon (hand 1) and Phoenix (hand 0, where the banker sits elsewhere):
-    # the main bets name no position, the side bets name the hand or the totals
-    "dragon_phoenix": {
-        "dragon": "pair", "phoenix": "pair", "tie": "pair",
-        "odd": "side", "even": "side", "pair": "side", "total": "total",
-    },
-    "banker_game": {"player": "position"},
-}
-PAY_KEYS = {
-    "macau": {"win", "win_on_six", "tie", "odd", "even", "three_faces", "point"},
-    "online": {"win", "win_on_six", "lose", "lose_on_six", "tie", "three_faces"},
-    "dragon_phoenix": {"dragon", "dragon_on_six", "phoenix", "phoenix_on_six", "tie", "odd", "even", "pair"},
-    "banker_game": set(),
-}
 MULTIPLIER_POINTS = tuple(str(n) for n in range(10))
 # A range of winning totals: "n" or "a-b", 1 <= a < b <= 9 (a total of 0 returns the bets).
 TOTAL_RE = re.compile(r"([1-9])(?:-([1-9]))?")
-DESCRIPTIONS = {
-    ("macau", "win"): "position {t} beats the banker; a tie {push} the stake",
-    ("macau", "tie"): "position {t} ties the banker{needs_win}",
-    ("macau", "odd"): "the banker's points are odd",
-    ("macau", "even"): "the banker's points are even",
-    ("macau", "three_faces"): "the banker has three faces (3P)",
-    ("macau", "point"): "the banker's points are {t}",
-    ("online", "win"): "player {t} beats the banker",
-    ("online", "lose"): "the banker beats player {t}",
-    ("online", "tie"): "player {t} ties the banker",
-    ("online", "three_faces"): "player {t} has three faces (3P)",
-    ("online", "pair_plus"): "{t}'s hand is a pair or better",
-    ("dragon_phoenix", "dragon"): "Dragon beats Phoenix",
-    ("dragon_phoenix", "phoenix"): "Phoenix beats Dragon",
-    ("dragon_phoenix", "tie"): "Dragon and Phoenix tie",
-    ("dragon_phoenix", "odd"): "{t}'s points are odd{three_faces}",
-    ("dragon_phoenix", "even"): "{t}'s points are even (0 too){three_faces}",
-    ("dragon_phoenix", "pair"): "{t}'s three cards hold a pair{trips}",
-    ("dragon_phoenix", "total"): "the winning hand's points are {t}{zero}",
-    ("banker_game", "player"): "player {t} against the banker: the loser pays the stake x the winner's multiplier",
-}
 _BET_RE = re.compile(r"([a-z_]+)(?::([0-9a-z-]+))?")
 
 

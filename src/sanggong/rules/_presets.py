@@ -1,5 +1,6 @@
 """The presets: Macau's Portaria 22/96/M, the online variant and the other tables of the
-family, each a ``RuleSet`` (``sanggong.rules``)."""
+family, each a ``RuleSet`` made a preset with its description (``preset``), in the order
+``PRESETS`` lists them (``sanggong.rules``). A new preset is one ``preset(...)`` here."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import Literal, overload
 from .._text import did_you_mean
 from ..ranking import Ranking
 from ._ruleset import RuleSet
+from ._variants import PRESETS, preset
 
 __all__ = [
     "CHINESE", "GENTING", "GENTING_NO_COMMISSION", "MACAU", "NAGAWORLD", "ONLINE", "PRESETS", "PROSPERITY",
@@ -17,7 +19,7 @@ __all__ = [
 
 F = Fraction
 
-MACAU = RuleSet(
+MACAU = preset(RuleSet(
     name="macau",
     variant="macau",
     decks=8,
@@ -29,10 +31,10 @@ MACAU = RuleSet(
     banker_three_faces_odd_even="push",
     banker_three_faces_point=0,
     tie_requires_win=True,
-)
+), "Macau's official rules (Portaria 22/96/M): Win, Tie, Odd/Even, Three Faces, Point")
 """Portaria 22/96/M: 8-deck shoe and 7 positions by default (both configurable)."""
 
-ONLINE = RuleSet(
+ONLINE = preset(RuleSet(
     name="online",
     variant="online",
     decks=1,
@@ -47,10 +49,10 @@ ONLINE = RuleSet(
     burn_per_round=0,
     head_card=True,
     head_card_burned=True,
-)
+), "the online live-dealer table: three players, a burned head card, Pair Plus")
 """The online three-player variant: one deck shuffled every round, a burned head card."""
 
-GENTING = RuleSet(
+_GENTING = RuleSet(
     name="genting",
     variant="macau",
     decks=8,
@@ -60,22 +62,25 @@ GENTING = RuleSet(
     commission_bets=frozenset({"win"}),
     push="returned",
 )
-"""Resorts World Genting: Win 1:1 less 5%, Tie 8:1, Three Faces ("Three Knights") 16:1."""
 
-NAGAWORLD = GENTING.replace(name="nagaworld", tie_by="points")
+NAGAWORLD = preset(_GENTING.replace(name="nagaworld", tie_by="points"),
+                   "NagaWorld's Three Pictures: as genting, but the Tie wins on equal points")
 """NagaWorld's "Three Pictures": as Genting, but the Tie (8:1) wins on equal points while
 Win (1:1 less 5%) still compares faces and is returned on a tie of classes; Three
 Pictures 16:1 on the banker's hand."""
 
-GENTING_NO_COMMISSION = GENTING.replace(
+GENTING = preset(_GENTING, "Resorts World Genting: Win 1:1 less 5%, Tie 8:1, Three Faces 16:1")
+"""Resorts World Genting: Win 1:1 less 5%, Tie 8:1, Three Faces ("Three Knights") 16:1."""
+
+GENTING_NO_COMMISSION = preset(GENTING.replace(
     name="genting_no_commission",
     pays={"win": F(1), "win_on_six": F(1, 2), "tie": F(8), "three_faces": F(16)},
     commission=F(0),
     commission_bets=frozenset(),
-)
+), "Genting without commission: a Win with a 6-point hand pays 1:2")
 """Genting without commission: a Win with a 6-point hand pays 1:2."""
 
-PROSPERITY = RuleSet(
+PROSPERITY = preset(RuleSet(
     name="prosperity",
     variant="macau",
     decks=8,
@@ -83,10 +88,10 @@ PROSPERITY = RuleSet(
     pays={"win": F(1), "win_on_six": F(1, 2), "tie": F(10)},
     push="returned",
     ranking=Ranking(order="faces_points"),
-)
+), "a faces-first table: more faces wins, then points; Tie 10:1")
 """A faces-first table: more faces wins, then points; a 6-point Win pays 1:2, Tie 10:1."""
 
-SAN_GONG = RuleSet(
+SAN_GONG = preset(RuleSet(
     name="san_gong",
     variant="dragon_phoenix",
     decks=1,
@@ -104,7 +109,7 @@ SAN_GONG = RuleSet(
     pair_counts_trips=False,
     total_tier="points",
     total_zero="winner",
-)
+), "online Dragon and Phoenix: trips > three faces > points, then the highest card")
 """An online "San Gong" game: Dragon and Phoenix pay 0.94:1 and are returned on a tie of
 the ranking (possible with several decks only); Tie pays 8:1 on equal points (Choice: with
 one deck, hands never tie exactly under a suit tie-break); three of a kind > three faces >
@@ -113,7 +118,7 @@ points (0 even, every hand by its points) and a pair (not three of a kind), each
 on the winning hand's points: 1-6 1:1, 7-8 2:1, 9 4:1, returned when it has 0 points
 (Choices: the readings whose house edges agree with the published ~3% and ~67%)."""
 
-CHINESE = RuleSet(
+CHINESE = preset(RuleSet(
     name="chinese",
     variant="banker_game",
     decks=1,
@@ -125,17 +130,10 @@ CHINESE = RuleSet(
     ranking=Ranking(order="points", tiers=("face_trips", "trips", "three_faces"), high_card="rank_suit"),
     multipliers={**{str(n): F(1) for n in range(8)}, "8": F(2), "9": F(3),
                  "three_faces": F(4), "trips": F(5), "face_trips": F(6)},
-)
+), "the Chinese banker game: each player against the banker for a multiple of the stake")
 """The 三公 banker game: 大三公 > 小三公 > 混三公 > points; each player against the banker,
 the loser paying the stake x the winner's multiplier (points 0-7 x1, 8 x2, 9 x3, 混三公 x4,
 小三公 x5, 大三公 x6)."""
-
-PRESETS: dict[str, RuleSet] = {
-    "macau": MACAU, "online": ONLINE, "nagaworld": NAGAWORLD, "genting": GENTING,
-    "genting_no_commission": GENTING_NO_COMMISSION, "prosperity": PROSPERITY, "san_gong": SAN_GONG,
-    "chinese": CHINESE,
-}
-
 
 def _preset_named(name: str) -> RuleSet:
     """The preset of this name, or a ValueError naming it (cut to 40 characters) and the known ones."""

@@ -14,23 +14,12 @@ from typing import Any, Literal
 
 from .._canonical import canonical_json
 from .._spec import MAX_MULTIPLIERS, burn_of, round_length, table_fits, total_key, total_number, total_range
-from .._table import table_params
+from .._table import TableParams, table_params
 from .._text import check_choice, did_you_mean, show
 from ..limits import MAX_BURN, MAX_DECKS, MAX_POSITIONS
 from ..money import money_text
 from ..ranking import DEFAULT_RANKING, Ranking
-from ._bets import (
-    DESCRIPTIONS,
-    KINDS,
-    MULTIPLIER_POINTS,
-    PAIR_PLUS_CATEGORIES,
-    PAY_KEYS,
-    TOTAL_RE,
-    VARIANTS,
-    BetSpec,
-    Variant,
-    parse_bet,
-)
+from ._bets import MULTIPLIER_POINTS, PAIR_PLUS_CATEGORIES, TOTAL_RE, BetSpec, parse_bet
 from ._values import (
     FrozenMap,
     check_int,
@@ -41,10 +30,9 @@ from ._values import (
     check_table,
     fraction_text,
 )
+from ._variants import VARIANTS, TableVariant, field_owner, variant_of
 
-__all__ = [
-    "DRAGON_PHOENIX_FIELDS", "FIELDS", "RuleSet"
-]
+__all__ = ["FIELDS", "RuleSet"]
 
 _CHOICES: dict[str, tuple[str, ...]] = {
     "tie_by": ("class", "points"),
@@ -55,10 +43,6 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "total_zero": ("winner", "both"),
 }
 _FLAGS = ("tie_requires_win", "deal_one_at_a_time", "head_card", "head_card_burned", "pair_counts_trips")
-# Fields that only the side bets of a two-hand table read: a rule set of another variant
-# keeps their defaults, and leaves them out of its dict, its files and its digest (which
-# they reached after the other variants' rule sets had records bound to their digests).
-DRAGON_PHOENIX_FIELDS = {"total_pays": {}, "pair_counts_trips": False, "total_tier": "points", "total_zero": "winner"}
 
 
 @dataclass(frozen=True)
@@ -130,7 +114,7 @@ class RuleSet:
     """
 
     name: str
-    variant: Variant
+    variant: str
     decks: int
     positions: int
     pays: Mapping[str, Fraction]
@@ -162,13 +146,12 @@ class RuleSet:
         # after msgspec has checked their types. Frozen: normalise in place once, here.
         set_ = object.__setattr__
         set_(self, "name", check_name(self.name))
-        variant = check_choice(self.variant, "variant", VARIANTS)
+        variant = check_choice(self.variant, "variant", tuple(VARIANTS))
+        table = variant_of(variant)
         set_(self, "decks", check_int(self.decks, "decks", 1, MAX_DECKS))
         set_(self, "positions", check_int(self.positions, "positions", 1, MAX_POSITIONS))
-        if variant == "online" and self.positions != 3:
-            raise ValueError(f"positions: the online variant has 3 players, got {self.positions}")
-        if variant == "dragon_phoenix" and self.positions != 1:
-            raise ValueError(f"positions: a Dragon/Phoenix table deals two hands (positions = 1), got {self.positions}")
+        if table.positions is not None and self.positions != table.positions:
+            raise ValueError(table.positions_text.format(got=self.positions))
         ranking = self.ranking
         if isinstance(ranking, Mapping):
             ranking = Ranking.from_dict(ranking)
@@ -178,12 +161,13 @@ class RuleSet:
         set_(self, "multipliers", self._check_multipliers())
 
         pays = check_table(self.pays, "pays")
-        unknown = set(pays) - PAY_KEYS[variant]
+        known = table.pay_keys
+        unknown = set(pays) - known
         if unknown:
             first = sorted(unknown)[0]
             raise ValueError(
-                f"pays: unknown bet {show(first)} for the {variant} variant{did_you_mean(first, PAY_KEYS[variant])} "
-                f"(known: {', '.join(sorted(PAY_KEYS[variant]))})"
+                f"pays: unknown bet {show(first)} for the {variant} variant{did_you_mean(first, known)} "
+                f"(known: {', '.join(sorted(known))})"
             )
         set_(self, "pays", check_odds(pays, "pays"))
         pair_plus = check_table(self.pair_plus_pays, "pair_plus_pays")
@@ -191,8 +175,7 @@ class RuleSet:
         if unknown:
             first = sorted(unknown)[0]
             raise ValueError(f"pair_plus_pays: unknown category {show(first)}{did_you_mean(first, PAIR_PLUS_CATEGORIES)}")
-        if pair_plus and variant != "online":
-            raise ValueError("pair_plus_pays: Pair Plus is a bet of the online variant")
+        self._own_field("pair_plus_pays", bool(pair_plus))
         missing = [c for c in PAIR_PLUS_CATEGORIES if c not in pair_plus]
         if pair_plus and missing:  # settlement pays every category of a Pair Plus bet
             raise ValueError(f"pair_plus_pays: no odds for {missing[0]!r} (give every category, or none)")
@@ -206,8 +189,8 @@ class RuleSet:
         for bet in bets:
             if not isinstance(bet, str):
                 raise TypeError(f"commission_bets: bet kinds are strings, got {show(bet)}")
-            if bet not in KINDS[variant]:
-                raise ValueError(f"commission_bets: unknown bet {show(bet)}{did_you_mean(bet, KINDS[variant])}")
+            if bet not in table.kind_names:
+                raise ValueError(f"commission_bets: unknown bet {show(bet)}{did_you_mean(bet, table.kind_names)}")
         set_(self, "commission_bets", frozenset(bets))
 
         for name, allowed in _CHOICES.items():
@@ -221,11 +204,9 @@ class RuleSet:
         for name in _FLAGS:
             if not isinstance(getattr(self, name), bool):
                 raise TypeError(f"{name}: expected a bool, got {show(getattr(self, name))}")
-        if variant != "dragon_phoenix":  # (total_pays: checked with its odds)
-            for name, default in DRAGON_PHOENIX_FIELDS.items():
-                if name != "total_pays" and getattr(self, name) != default:
-                    raise ValueError(f"{name}: a field of the side bets of a Dragon/Phoenix table "
-                                     f"(variant 'dragon_phoenix'), not of the {variant} variant")
+        for name, default in _VARIANT_DEFAULTS.items():  # (tables of odds: checked with their odds)
+            if not isinstance(default, Mapping):
+                self._own_field(name, getattr(self, name) != default)
         if self.tie_requires_win and "tie" in self.pays and "win" not in self.pays:
             raise ValueError("pays: a Tie bet needs a Win bet here (tie_requires_win), but there are no odds for 'win'")
         set_(self, "minor_unit", check_minor_unit(self.minor_unit))
@@ -252,11 +233,22 @@ class RuleSet:
             )
         self._check_dealable()
 
+    @property
+    def table_variant(self) -> TableVariant:
+        """The record of this rule set's variant: its bet kinds, what its hands are called."""
+        return variant_of(self.variant)
+
+    def _own_field(self, name: str, given: bool) -> None:
+        """A field only one variant reads, given (not its default) at a table of another."""
+        owner = field_owner(name)
+        if given and owner is not None and owner.name != self.variant:
+            raise ValueError(owner.fields[name].format(variant=self.variant))
+
     def _check_multipliers(self) -> FrozenMap:
         table = check_table(self.multipliers, "multipliers")
-        if self.variant != "banker_game":
-            if table:
-                raise ValueError("multipliers: only a banker game (variant 'banker_game') pays by multipliers")
+        owner = field_owner("multipliers")
+        if owner is not None and owner.name != self.variant:
+            self._own_field("multipliers", bool(table))
             return FrozenMap({})
         keys = (*MULTIPLIER_POINTS, *self.ranking.tiers)
         for key in table:
@@ -281,8 +273,7 @@ class RuleSet:
             if match is None or (match[2] is not None and match[1] >= match[2]):
                 raise ValueError(f"total_pays: {show(key)} is not a range of winning totals (expected "
                                  "'a-b' with 1 <= a < b <= 9, or 'n' for one total, such as '1-6' or '9')")
-        if table and self.variant != "dragon_phoenix":
-            raise ValueError("total_pays: total bets are bets of a Dragon/Phoenix table (variant 'dragon_phoenix')")
+        self._own_field("total_pays", bool(table))
         return check_odds(table, "total_pays")
 
     @property
@@ -298,7 +289,7 @@ class RuleSet:
     def _check_dealable(self) -> None:
         """The rounds fit the cards (``_spec.table_fits``): the first round in a full box
         or shoe, and for a shoe a later round behind the cut card at its earliest."""
-        first, later = table_fits(table_params(self))
+        first, later = table_fits(self.table_params)
         for fits, needed, available, where in (
             (first, self.round_cards(True), 52 * self.decks, f"in {self.decks} deck{'' if self.decks == 1 else 's'}"),
             (later, self.round_cards(False), self.cut_card_range[0], "behind the cut card at the least"),
@@ -319,7 +310,12 @@ class RuleSet:
     @property
     def fresh_deck_each_round(self) -> bool:
         """Online tables and one-deck boxes shuffle before every round; shoes do not."""
-        return self.variant == "online" or self.decks == 1
+        return self.table_variant.fresh_deck or self.decks == 1
+
+    @property
+    def table_params(self) -> TableParams:
+        """How this table deals, as the kernels take it (``sanggong._table.TableParams``)."""
+        return table_params(self)
 
     @property
     def burn_first(self) -> int:
@@ -339,7 +335,7 @@ class RuleSet:
         >>> MACAU.round_cards(True), MACAU.round_cards(False), ONLINE.round_cards(True)
         (32, 25, 13)
         """
-        table = table_params(self)
+        table = self.table_params
         return round_length(table, burn_of(table, first))
 
     @property
@@ -358,20 +354,20 @@ class RuleSet:
             "t": "{t}", "push": "carries" if self.push == "carried" else "returns",
             "needs_win": " (needs a Win bet on the position)" if self.tie_requires_win else "",
         }
-        if self.variant == "dragon_phoenix":
-            three_faces = self.banker_three_faces_odd_even
-            fields |= {
-                "trips": " or three of a kind" if self.pair_counts_trips else " (three of a kind is not a pair)",
-                "three_faces": "" if three_faces == "points" else "; three faces lose" if three_faces == "lose" else
-                f"; three faces: {'carried' if self.push == 'carried' else 'returned'}",
-                "zero": (" (a winning three of a kind or three faces, or both hands 0: returned)"
-                         if self.total_tier == "push" else
-                         " (0: returned)" if self.total_zero == "winner" else " (both hands 0: returned)"),
-            }
-        for kind, target in KINDS[self.variant].items():
-            if not self._offers(kind):
+        three_faces = self.banker_three_faces_odd_even
+        fields |= {  # (the side bets of a two-hand table)
+            "trips": " or three of a kind" if self.pair_counts_trips else " (three of a kind is not a pair)",
+            "three_faces": "" if three_faces == "points" else "; three faces lose" if three_faces == "lose" else
+            f"; three faces: {'carried' if self.push == 'carried' else 'returned'}",
+            "zero": (" (a winning three of a kind or three faces, or both hands 0: returned)"
+                     if self.total_tier == "push" else
+                     " (0: returned)" if self.total_zero == "winner" else " (both hands 0: returned)"),
+        }
+        for bet_kind in self.table_variant.kinds:
+            if not bet_kind.offered(self):
                 continue
-            text = DESCRIPTIONS[(self.variant, kind)].format(**fields)
+            kind, target = bet_kind.name, bet_kind.on
+            text = bet_kind.description.format(**fields)
             if target in ("banker", "pair"):
                 out[kind] = text
             elif target == "side":
@@ -391,13 +387,6 @@ class RuleSet:
                 if target == "hand":
                     out[f"{kind}:banker"] = text.format(t="the banker")
         return out
-
-    def _offers(self, kind: str) -> bool:
-        if kind == "player":
-            return self.variant == "banker_game"
-        if kind == "total":
-            return bool(self.total_pays)
-        return bool(self.pair_plus_pays) if kind == "pair_plus" else kind in self.pays
 
     def bet_odds(self, name: str) -> Fraction | None:
         """The odds ("to 1") a winning bet pays, before any commission: its kind's, a
@@ -430,12 +419,13 @@ class RuleSet:
             spec = parse_bet(name)
         except ValueError as exc:  # a name no table has: the closest this one offers
             raise ValueError(f"{exc}{did_you_mean(name, self.bets)}") from None
-        kinds = KINDS[self.variant]
-        if spec.kind not in kinds or not self._offers(spec.kind):
-            offered = ", ".join(k for k in kinds if self._offers(k))
+        table = self.table_variant
+        kind = table.kind(spec.kind)
+        if kind is None or not kind.offered(self):
+            offered = ", ".join(k.name for k in table.kinds if k.offered(self))
             raise ValueError(f"unknown bet {name!r}{did_you_mean(name, self.bets)}: the {self.variant} table offers "
                              f"{offered}")
-        target = kinds[spec.kind]
+        target = kind.on
         suffix = name.partition(":")[2]
         digits = suffix.isdigit()  # (parse_bet has refused digits with a leading zero)
         if target in ("banker", "pair"):
@@ -499,6 +489,7 @@ class RuleSet:
         """A plain dict of JSON/TOML types (odds as ints or ``"n/d"`` strings; a
         ``banker_three_faces_point`` of None as ``"none"``, since TOML has no null)."""
         out: dict[str, Any] = {}
+        unlisted = {name for v in VARIANTS.values() if v.name != self.variant for name in v.unlisted}
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
             if isinstance(value, Fraction):
@@ -515,8 +506,8 @@ class RuleSet:
                 value = value.to_dict()
             if f.name == "banker_three_faces_point" and value is None:
                 value = "none"  # TOML has no null
-            if f.name in DRAGON_PHOENIX_FIELDS and self.variant != "dragon_phoenix":
-                continue  # their defaults: left out, so that other tables keep their digests
+            if f.name in unlisted:
+                continue  # another variant's: left out, so that this table keeps its digest
             if value is not None:
                 out[f.name] = value
         return out
@@ -604,3 +595,8 @@ class RuleSet:
 
 
 FIELDS = frozenset(f.name for f in dataclasses.fields(RuleSet))
+# The defaults of the fields that only one variant reads (a table of another keeps them).
+_VARIANT_DEFAULTS = {
+    f.name: f.default_factory() if f.default is dataclasses.MISSING else f.default  # type: ignore[misc]
+    for f in dataclasses.fields(RuleSet) if field_owner(f.name) is not None
+}

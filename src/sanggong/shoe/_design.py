@@ -13,11 +13,10 @@ from typing import Any
 
 from .. import _parallel
 from .._checks import count
-from .._spec import total_key
 from .._text import did_you_mean
 from ..analysis import analyze
 from ..limits import MAX_DECKS, MAX_SHOES
-from ..rules import BetSpec, RuleSet, as_rules
+from ..rules import BetKind, BetSpec, RuleSet, as_rules
 from ..seeds import SeedLike, check_seed
 from ._play import play_shoes
 
@@ -120,7 +119,8 @@ def design(
     _parallel.workers(workers)
     _parallel.check_progress(progress)
     line = _EdgeLine.of(rules, spec, list(current), unit, low, high)
-    found = line.pair_plus_tables(grids, limit) if spec.kind == "pair_plus" else line.single_pays(grids, limit)
+    whole = _bet_kind(rules, spec).whole_table
+    found = line.pair_plus_tables(grids, limit) if whole else line.single_pays(grids, limit)
     found.sort(key=lambda item: (abs(item[0] - (low + high) / 2), sorted(item[1].items())))
     out = []
     found = found[:limit]
@@ -192,7 +192,7 @@ def edge_by_pay(
     True
     """
     rules, spec, current, unit, grids = _pays_tried(rules, bet, decks, step, pays, key)
-    if spec.kind == "pair_plus":
+    if _bet_kind(rules, spec).whole_table:
         raise ValueError(f"{spec.name}: Pair Plus is designed as a whole table of {len(current)} pays: no one pay "
                          f"to draw its edge against")
     line = _EdgeLine.of(rules, spec, list(current), unit, Fraction(0), Fraction(0))
@@ -206,7 +206,8 @@ def edge_by_pay(
 def _current_pays(rules: RuleSet, spec: BetSpec, key: str | None) -> dict[str, Fraction]:
     """The pays ``design`` varies, as the table has them: a bet kind's odds, a total bet's
     range's, every Pair Plus category's, or one multiplier of a banker game (``key``)."""
-    multiplied = spec.kind == "player"
+    kind = _bet_kind(rules, spec)
+    multiplied = kind.by_winning_hand
     if key is not None and not multiplied:
         raise ValueError(f"key: only a banker game's bets pay by a multiplier to choose; {spec.name} pays its odds")
     if multiplied:
@@ -215,10 +216,7 @@ def _current_pays(rules: RuleSet, spec: BetSpec, key: str | None) -> dict[str, F
         if not isinstance(key, str) or key not in rules.multipliers:
             raise ValueError(f"key: {key!r}{did_you_mean(key, rules.multipliers)} is not a multiplier of the table: "
                              f"{', '.join(rules.multipliers)}")
-        return {key: rules.multipliers[key]}
-    if spec.kind == "total":  # its range's odds, in total_pays
-        return {total_key(spec.number): rules.total_pays[total_key(spec.number)]}
-    return dict(rules.pair_plus_pays) if spec.kind == "pair_plus" else {spec.kind: rules.pays[spec.kind]}
+    return kind.odds_of(rules, spec.number, key)  # (a total bet's: its range's, in total_pays)
 
 
 def _grids(current: Mapping[str, Fraction], unit: Fraction, step: Any,
@@ -247,14 +245,17 @@ def _grids(current: Mapping[str, Fraction], unit: Fraction, step: Any,
 
 
 def _with_pays(rules: RuleSet, spec: BetSpec, table: Mapping[str, Fraction]) -> RuleSet:
-    """``rules`` with the pays ``design`` varies replaced by ``table``."""
-    if spec.kind == "pair_plus":
-        return rules.replace(pair_plus_pays=dict(table))
-    if spec.kind == "player":
-        return rules.replace(multipliers={**rules.multipliers, **table})
-    if spec.kind == "total":
-        return rules.replace(total_pays={**rules.total_pays, **table})
-    return rules.replace(pays={**rules.pays, **table})
+    """``rules`` with the pays ``design`` varies replaced by ``table`` (in the field the
+    bet's kind reads its odds from)."""
+    field = _bet_kind(rules, spec).odds
+    return rules.replace(**{field: {**getattr(rules, field), **table}})
+
+
+def _bet_kind(rules: RuleSet, spec: BetSpec) -> BetKind:
+    """The record of an offered bet's kind."""
+    kind = rules.table_variant.kind(spec.kind)
+    assert kind is not None  # (rules.bet has checked the bet)
+    return kind
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,6 @@ import numpy.typing as npt
 from .. import _checks as checks
 from .. import _impl, _parallel
 from .._settlement_plan import plan_for
-from .._table import table_params
 from ..analysis import analyze, composition
 from ..limits import MAX_SHOES
 from ..ranking import tables_for
@@ -132,7 +131,7 @@ def _run_play_chunk(setup: _Setup, index: int, seed: np.random.SeedSequence, sho
     tags = np.require(setup.tags, np.int32, ["C", "A"])
     bet_tag = np.require(setup.bet_tag, np.int32, ["C", "A"])
     rounds, done = _impl.kernels.play_chunk(
-        np.random.PCG64(seed), tables.kernel, table_params(rules).array(), shoes, plan, columns, kernel, bet_row, row_scale,
+        np.random.PCG64(seed), tables.kernel, rules.table_params.array(), shoes, plan, columns, kernel, bet_row, row_scale,
         row_part, fixed, tags, bet_tag, setup.bin_width, setup.bin_zero, setup.burned_seen,
         count_hist, perfect_hist, ev_bins, moments, flag,
     )

@@ -34,7 +34,6 @@ from .._parallel import execute
 from .._parallel import workers as workers_of
 from .._presentation import pandas
 from .._spec import burn_of, round_length
-from .._table import table_params
 from ..rules import RuleSet, as_rules
 from ..seeds import Seed, SeedLike, check_seed, child
 from ._recorded import check_shuffles, read_shuffles
@@ -62,7 +61,7 @@ def layout(rules: RuleSet) -> Layout:
     """Where a table's rounds lie in a shoe, over the cards every shoe deals: a fresh deck's
     one round; a shoe's first round and the later ones that come before the cut card at its
     earliest place. The burned places: each round's burns, and a burned head card."""
-    table = table_params(rules)
+    table = rules.table_params
     n = 52 * table.decks
     head = 1 if table.head_card and table.head_card_burned else 0
     first, later = round_length(table, burn_of(table, True)), round_length(table, burn_of(table, False))
@@ -262,7 +261,7 @@ def _dealt(rules: RuleSet, shoes: int | None, seed: SeedLike, alpha: float,
     total = count("shoes", DEFAULT_SHOES if shoes is None else shoes, MAX_TEST_SHOES, low=2)
     sequence, recorded = check_seed(seed)
     lay = layout(rules)
-    params = table_params(rules).array()
+    params = rules.table_params.array()
     per_chunk = max(1, CHUNK_CARDS // lay.k)
     n_chunks = -(-total // per_chunk)
     done: dict[int, Tallies] = {}

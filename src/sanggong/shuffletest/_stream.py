@@ -25,7 +25,6 @@ import numpy.typing as npt
 
 from .. import _impl
 from .._checks import count
-from .._table import table_params
 from ..rules import RuleSet, as_rules
 from ..seeds import SeedLike, check_seed, child
 
@@ -53,7 +52,7 @@ def word_stream(rules: RuleSet | str, shoes: int, seed: SeedLike = None, generat
                 ) -> Iterator[npt.NDArray[np.uint64]]:
     """The words the dealing path draws for ``shoes`` shoes, a chunk at a time."""
     rules = as_rules(rules)
-    params = table_params(rules).array()
+    params = rules.table_params.array()
     chunks, k = _chunks(rules, shoes, seed)
     for seed_k, n in chunks:
         drawn = _impl.kernels.shuffle_cards(generator(seed_k), params, np.empty((n, k), np.uint8),
@@ -65,7 +64,7 @@ def card_stream(rules: RuleSet | str, shoes: int, seed: SeedLike = None, generat
                 ) -> Iterator[npt.NDArray[np.uint8]]:
     """Each shoe's first K cards, as ``shuffle_test`` tests them, a chunk at a time."""
     rules = as_rules(rules)
-    params = table_params(rules).array()
+    params = rules.table_params.array()
     chunks, k = _chunks(rules, shoes, seed)
     for seed_k, n in chunks:
         cards = np.empty((n, k), np.uint8)

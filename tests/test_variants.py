@@ -1,0 +1,96 @@
+"""A variant and a preset are each one record: a throwaway variant registered here (and
+a preset of it) is offered by the rule set, its files and the command line without any
+other change, and is forgotten again at the end of each test."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from fractions import Fraction
+
+import pytest
+from cli_run import fails, run
+
+from sanggong import settle
+from sanggong.rules import MACAU, PRESETS, VARIANTS, BetKind, RuleSet, TableVariant, register_variant, variant_of
+from sanggong.rules._variants import forget_preset, forget_variant, preset
+
+# A two-bet table of seats: Win (1:1) and Tie on each seat, the seat's hand against the
+# banker's, and a fixed table of four seats.
+SEATS = TableVariant(
+    "seats",
+    (
+        BetKind("win", "position", "seat {t} beats the banker", on_six=True),
+        BetKind("tie", "position", "seat {t} ties the banker"),
+    ),
+    positions=4,
+    positions_text="positions: a seats table has 4 seats, got {got}",
+    position_hand="seat {}",
+    table_text="{n} seat{s}",
+)
+
+
+@pytest.fixture
+def seats() -> Iterator[RuleSet]:
+    register_variant(SEATS)
+    try:
+        rules = preset(RuleSet(name="seats_table", variant="seats", decks=6, positions=4,
+                               pays={"win": Fraction(1), "win_on_six": Fraction(1, 2), "tie": Fraction(9)}),
+                       "a table of four seats: Win and Tie")
+        try:
+            yield rules
+        finally:
+            forget_preset("seats_table")
+    finally:
+        forget_variant("seats")
+    assert "seats" not in VARIANTS and "seats_table" not in PRESETS
+
+
+def test_the_rule_set_reads_the_variants_record(seats: RuleSet) -> None:
+    assert variant_of("seats") is SEATS
+    assert list(seats.bets) == [*(f"win:{i}" for i in range(1, 5)), *(f"tie:{i}" for i in range(1, 5))]
+    assert seats.bets["tie:3"] == "seat 3 ties the banker"
+    assert seats.bet("win:4").position == 4
+    with pytest.raises(ValueError, match="positions: a seats table has 4 seats, got 5"):
+        seats.replace(positions=5)
+    with pytest.raises(ValueError, match="unknown bet 'lose' for the seats variant"):
+        seats.replace(pays={"lose": 1})
+    with pytest.raises(ValueError, match="Pair Plus is a bet of the online variant"):
+        seats.replace(pair_plus_pays={"pair": 1, "flush": 1, "straight": 1, "three_of_a_kind": 1,
+                                      "straight_flush": 1})
+    assert RuleSet.loads(seats.to_toml()) == seats
+    # no other variant knows the seats: a macau table still refuses its name
+    with pytest.raises(ValueError, match="variant: expected one of"):
+        MACAU.replace(variant="nope")
+
+
+def test_settlement_follows_the_outcomes_of_its_kinds(seats: RuleSet) -> None:
+    """A seat's Win and Tie settle as a Macau table's Win and Tie settle the same hands
+    (the outcome functions are the kinds', whatever the variant)."""
+    macau = MACAU.replace(commission=0, push="returned", tie_requires_win=False,
+                          pays={"win": 1, "tie": 9}, commission_bets=frozenset())
+    hands = {1: "4c 4d 9h", 2: "9s 9d 9c", 3: "Kh Qd 6c", 4: "Ah 2s 2d"}  # 7, 7, 6 and 5 points
+    slip = {"win:1": 100, "win:2": 100, "win:3": 100, "tie:4": 10}
+    got = settle(seats, "As 2c 2h", hands, slip)  # the banker: 5 points
+    same = settle(macau, "As 2c 2h", hands, slip)
+    assert [(r.bet, r.outcome, r.returned) for r in got.results if r.bet != "win:3"] == \
+        [(r.bet, r.outcome, r.returned) for r in same.results if r.bet != "win:3"]
+    # win:3 won with 6 points: 1:2 here (win_on_six), 1:1 at the Macau table
+    (three,) = [r for r in got.results if r.bet == "win:3"]
+    assert (three.outcome, three.returned) == ("win", 100 + 50)
+    assert [r.outcome for r in got.results] == ["win", "win", "win", "win"]
+
+
+def test_the_command_line_asks_the_records(seats: RuleSet, capsys: pytest.CaptureFixture[str]) -> None:
+    listed = json.loads(run(["rules", "list", "--json"], capsys))["presets"]
+    assert {"name": "seats_table", "variant": "seats", "decks": 6, "positions": 4,
+            "description": "a table of four seats: Win and Tie"} in listed
+    bets = run(["bets", "--rules", "seats_table"], capsys)
+    assert bets.splitlines()[0] == "rules: seats_table (variant seats), 6 decks, 4 seats: 8 bets"
+    assert "seat 2 beats the banker" in bets
+    settled = run(["settle", "--rules", "seats_table", "--banker", "Kh Qs Jd", "--hand", "2=9s 9d 9c",
+                   "--bet", "win:2=100"], capsys)
+    assert "seat 2:" in settled
+    fails(["settle", "--rules", "seats_table", "--banker", "Kh Qs Jd", "--hand", "1=As 2d 3c", "--bet", "odd=5"],
+          "the seats table offers win, tie", capsys)
+    assert run(["rules", "show", "seats_table"], capsys) == seats.to_toml()
