@@ -9,12 +9,16 @@ Counted over ``src/sanggong`` (Python, Cython and C sources):
 - **import circles**: strongly connected groups of modules of the package that import one
   another (module-level and function-level imports alike; ``TYPE_CHECKING`` imports left
   out, as they never run);
+- **import circles, type-only imports counted**: the same with the ``TYPE_CHECKING``
+  imports as edges too (a module that names another's type in its annotations knows it:
+  such a circle is a tangle of concepts, though no import of it runs);
 - **imports back up**: a submodule importing the package root (``from . import X`` where X
-  is not a submodule, or ``import sanggong``);
+  is not a submodule, or ``import sanggong``); **type-only imports back up** the same
+  under ``TYPE_CHECKING``;
 - **cross-module private imports**: ``from .mod import _name`` (or ``mod._name``
   attribute use on an imported module) where ``mod`` is another module of the package and
   ``_name`` is private by its leading underscore (a private module's own names, such as
-  ``_impl.kernels``, are the private module's interface, and count only when they start
+  ``_kernels.kernels``, are the private module's interface, and count only when they start
   with an underscore themselves);
 - **a private module's names used by public modules** (``_ref.N_OUTCOMES`` in a public
   module: a module that is private by name yet serves as the package's specification);
@@ -47,7 +51,12 @@ def _module_name(path: Path) -> str:
 
 
 def _python_modules() -> dict[str, Path]:
-    return {_module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
+    """Every module of the package by name: its ``.py``, or the ``.pyi`` stub of a compiled
+    one (``_core``), which a module can import like any other."""
+    found = {_module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
+    for stub in sorted(PACKAGE.rglob("*.pyi")):
+        found.setdefault(_module_name(stub), stub)
+    return found
 
 
 def _resolve(module: str, level: int, name: str | None, is_package: bool) -> str:
@@ -66,12 +75,23 @@ class _Imports(ast.NodeVisitor):
         self.edges: set[str] = set()
         self.private: list[str] = []
         self.back_up: list[str] = []
+        self.type_only = False  # inside ``if TYPE_CHECKING:``
+        self.type_edges: set[str] = set()
+        self.type_back_up: list[str] = []
         self.aliases: dict[str, str] = {}
         self.private_module_names: set[str] = set()
 
     def visit_If(self, node: ast.If) -> None:
         test = node.test
-        if isinstance(test, ast.Name) and test.id == "TYPE_CHECKING":
+        if (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or \
+                (isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"):
+            if not self.type_only:  # the body's imports are type-only: counted apart
+                aside = _Imports(self.module, self.is_package, self.modules)
+                aside.type_only = True
+                for child in node.body:
+                    aside.visit(child)
+                self.type_edges |= aside.edges | aside.type_edges
+                self.type_back_up += aside.back_up + aside.type_back_up
             for child in node.orelse:
                 self.visit(child)
             return
@@ -108,8 +128,8 @@ class _Imports(ast.NodeVisitor):
             target = self.aliases[node.value.id]
             if target != self.module and node.attr.startswith("_") and not node.attr.startswith("__"):
                 self.private.append(f"{self.module}: {target}.{node.attr}")
-            if target.rsplit(".", 1)[-1].startswith("_") and target.rsplit(".", 1)[-1] not in ("_impl",) \
-                    and not self.module.rsplit(".", 1)[-1].startswith("_"):
+            if target.rsplit(".", 1)[-1].startswith("_") and target.rsplit(".", 1)[-1] not in ("_kernels",) \
+                    and not any(part.startswith("_") for part in self.module.split(".")[1:]):
                 self.private_module_names.add(f"{target}.{node.attr}")
         self.generic_visit(node)
 
@@ -202,31 +222,55 @@ def _tracked() -> list[Path]:
     return [ROOT / f for f in listed if Path(f).suffix in suffixes]
 
 
-def measure() -> dict[str, object]:
+def _visit_all() -> dict[str, _Imports]:
     modules = _python_modules()
     names = set(modules)
-    graph: dict[str, set[str]] = defaultdict(set)
-    private: list[str] = []
-    back_up: list[str] = []
-    spec_uses: dict[str, set[str]] = defaultdict(set)
+    visitors = {}
     for module, path in modules.items():
         visitor = _Imports(module, path.name == "__init__.py", names)
         visitor.visit(ast.parse(path.read_text(encoding="utf-8")))
+        visitors[module] = visitor
+    return visitors
+
+
+def import_graphs() -> tuple[dict[str, set[str]], dict[str, set[str]]]:
+    """``(runtime, typed)``: each module of the package -> the modules of the package it
+    imports, at run time, and with the ``TYPE_CHECKING`` imports too (the package's face,
+    ``sanggong``, left out: it imports everything lazily by name)."""
+    graph: dict[str, set[str]] = defaultdict(set)
+    typed: dict[str, set[str]] = defaultdict(set)
+    for module, visitor in _visit_all().items():
         graph[module] |= {m for m in visitor.edges if m != module}
+        typed[module] |= {m for m in visitor.edges | visitor.type_edges if m != module}
+    graph.pop("sanggong", None)
+    typed.pop("sanggong", None)
+    return graph, typed
+
+
+def measure() -> dict[str, object]:
+    private: list[str] = []
+    back_up: list[str] = []
+    type_back_up: list[str] = []
+    spec_uses: dict[str, set[str]] = defaultdict(set)
+    for module, visitor in _visit_all().items():
         private += visitor.private
         back_up += visitor.back_up
+        type_back_up += visitor.type_back_up
         for used in visitor.private_module_names:
             spec_uses[used].add(module)
-    graph.pop("sanggong", None)  # the package's face imports everything lazily by name: not a circle
+    graph, typed = import_graphs()
     files = _tracked()
     sizes = sorted(((len(p.read_text(encoding="utf-8").splitlines()), str(p.relative_to(ROOT))) for p in files),
                    reverse=True)
     functions = sorted(((n, f"{p.relative_to(ROOT)}:{name}") for p in files if p.suffix != ".pyi"
                         for name, n in _functions(p)), reverse=True)
     circles = _circles(graph)
+    typed_circles = _circles(typed)
     return {
         "import circles": len(circles), "circles": circles,
+        "import circles, type-only imports counted": len(typed_circles), "typed_circles": typed_circles,
         "imports back up": len(back_up), "back_up": back_up,
+        "type-only imports back up": len(type_back_up), "type_back_up": type_back_up,
         "cross-module private imports": len(private), "private": private,
         "largest file": {"lines": sizes[0][0], "file": sizes[0][1]}, "files over 800 lines": [f for n, f in sizes if n > 800],
         "longest function": {"lines": functions[0][0], "function": functions[0][1]},
@@ -246,7 +290,8 @@ def main() -> int:
     if args.json:
         print(json.dumps(figures, indent=2))
         return 0
-    for key in ("import circles", "imports back up", "cross-module private imports",
+    for key in ("import circles", "import circles, type-only imports counted", "imports back up",
+                "type-only imports back up", "cross-module private imports",
                 "public modules using a private module's names", "private-module names used by public modules",
                 "source files"):
         print(f"{key}: {figures[key]}")
@@ -256,7 +301,8 @@ def main() -> int:
           f"{figures['longest function']['function']}")  # type: ignore[index]
     print(f"functions over 120 lines: {len(figures['functions over 120 lines'])}")  # type: ignore[arg-type]
     if args.list:
-        for key in ("circles", "back_up", "private", "files over 800 lines", "functions over 120 lines"):
+        for key in ("circles", "typed_circles", "back_up", "type_back_up", "private", "files over 800 lines",
+                    "functions over 120 lines"):
             for item in figures[key]:  # type: ignore[attr-defined]
                 print(f"  {key}: {item}")
     return 0

@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from . import _impl
+from . import _kernels
 from ._presentation import missing
 from ._spec import ON_HAND
 from .analysis import composition
@@ -427,7 +427,7 @@ class Reader:
             self.planned = tuple(sorted(bets if not self.planned else self.offered))
             self.plan = shoe.shoe_plan(self.rules, self.planned)
             self.row_of = {bet: self.plan.bet_row[j] for j, bet in enumerate(self.planned)}
-            self.kernel = shoe.shoe_kernel(self.plan, self.fresh_counts)
+            self.kernel = _kernels.shoe_kernel(self.plan, self.fresh_counts)
             self.own_kernel = None
 
     def _submit(self) -> None:
@@ -493,7 +493,7 @@ class Reader:
             return np.zeros((len(ends), 0))
         self._plan(bets)
         if self.own_kernel is None:
-            self.own_kernel = shoe.shoe_kernel(self.plan, self.fresh_counts)
+            self.own_kernel = _kernels.shoe_kernel(self.plan, self.fresh_counts)
         plan, kernel = self.plan, self.own_kernel
         rows = [self.row_of[bet] for bet in staked]
         with_pairs = any(plan.rows[r].part == shoe.PAIRS for r in rows)
@@ -560,7 +560,7 @@ class Reader:
         chosen = np.array(sets, dtype=np.int64)
         counts = set_start[chosen + 1] - set_start[chosen]
         at_stake = np.empty(int(counts.sum()))
-        _impl.kernels.tally_stakes(ev, shoe_ends, np.array(rows, dtype=np.int64),
+        _kernels.kernels.tally_stakes(ev, shoe_ends, np.array(rows, dtype=np.int64),
                                    chosen, set_start, player, bet, amount, first, fresh, column, self.sums,
                                    at_stake)
         kinds, first_at = np.unique(chosen, return_index=True)  # each set's first and last round in the batch

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from fractions import Fraction
+from math import ceil, floor
 from typing import Any, Protocol
 
 from .cards import PP_NONE, PP_PAIR, PP_THREE_OF_A_KIND
@@ -28,6 +30,7 @@ __all__ = [
     "bet_outcome",
     "multiplier_key",
     "points_tie",
+    "round_to_unit",
     "total_key",
     "total_number",
     "total_range",
@@ -198,3 +201,13 @@ def bet_outcome(rules: RuleFields, kind: str, number: int, hand: ClassKey, hand_
     raise ValueError(f"unknown bet kind {kind!r}")
 
 
+def round_to_unit(value: Fraction, how: str) -> int:
+    """``value`` rounded to a whole number (a payout in minor units, by ``rules.rounding``):
+    ``"down"``, ``"up"``, ``"half_up"`` or ``"half_even"`` (exact: ``value`` is a Fraction)."""
+    if how == "down":
+        return floor(value)
+    if how == "up":
+        return ceil(value)
+    if how == "half_up":
+        return floor(value + Fraction(1, 2))
+    return round(value)  # half_even: Fraction rounds half to even

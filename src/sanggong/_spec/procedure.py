@@ -151,7 +151,7 @@ class Shoe:
     module's doc): a shuffle when one is due (the cut card placed with one draw, for a
     shoe), the burns, then each round's cards by lazy Fisher-Yates from ``bit_generator``.
 
-    ``draw`` and ``bounded`` are the kernels' (``sanggong._impl.kernels``: the compiled
+    ``draw`` and ``bounded`` are the kernels' (``sanggong._kernels.kernels``: the compiled
     core's, or this package's own, which draw the same words); the deck is a
     ``bytearray``, which both read in place. After ``deal``: ``number`` is the shoe (from
     1), ``rounds`` the rounds dealt from it, ``last`` whether the round ended it, and

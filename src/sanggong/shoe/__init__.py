@@ -46,9 +46,10 @@ True
 True
 
 The package's modules: ``_plan`` (what the shoe kernels read: the multisets and their
-scaled nets, ``ShoePlan``), ``_evaluator`` (``ShoeEvaluator``), ``_strategies`` (the
-strategies and the results of ``play_shoes``), ``_play`` (``play_shoes``) and ``_design``
-(``design``, ``edge_by_pay``).
+scaled nets, ``ShoePlan``; ``sanggong._kernels.shoe_kernel`` picks the kernel that sums
+them), ``_evaluator`` (``ShoeEvaluator``), ``_strategies`` (the strategies and the results
+of ``play_shoes``), ``_play`` (``play_shoes``) and ``_design`` (``design``,
+``edge_by_pay``).
 """
 
 from __future__ import annotations
@@ -62,7 +63,6 @@ from ._plan import PAIRS as PAIRS
 from ._plan import SINGLE as SINGLE
 from ._plan import ShoePlan as ShoePlan
 from ._plan import part_count as part_count
-from ._plan import shoe_kernel as shoe_kernel
 from ._plan import shoe_plan as shoe_plan
 from ._play import play_shoes
 from ._strategies import DEFAULT_BIN_WIDTH as DEFAULT_BIN_WIDTH

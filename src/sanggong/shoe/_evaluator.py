@@ -10,11 +10,12 @@ import numpy as np
 import numpy.typing as npt
 
 from .._counting import check_counts
+from .._kernels import shoe_kernel
 from .._threads import locked, new_lock
 from ..analysis import composition
 from ..cards import Card, CardsLike, parse_cards
 from ..rules import RuleSet, as_rules, offered_bets
-from ._plan import part_count, shoe_kernel, shoe_plan
+from ._plan import part_count, shoe_plan
 
 __all__ = ["ShoeEvaluator"]
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from . import _impl
+from .. import _kernels
 
 __all__ = ["Triples", "default_triples"]
 
@@ -33,9 +33,9 @@ def default_triples() -> tuple[npt.NDArray[np.intp], npt.NDArray[np.int64], Trip
     ``_spec.triple_keys``), and ``hands`` is one triple of each class number, in their
     order (0, 1, ...): the default ranking's keys of a triple are those of its class's hand.
     """
-    if _impl.kernels.IMPLEMENTATION != "cython":
+    if _kernels.kernels.IMPLEMENTATION != "cython":
         return None
-    from ._core import default_tables  # (the compiled core: loaded already, as the kernels in use)
+    from .._core import default_tables  # (the compiled core: loaded already, as the kernels in use)
 
     state_bytes, hand_bytes = default_tables()
     state = np.frombuffer(state_bytes, dtype=np.uint16).astype(np.intp)  # a pair's state x 52
