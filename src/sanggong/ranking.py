@@ -46,7 +46,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ._kernels.default_tables import default_triples
+from ._kernels import default_triples
 from ._spec import (
     HIGH_CARDS,
     ORDERS,
@@ -152,7 +152,7 @@ class RankingTables:
     def __init__(self, ranking: Ranking) -> None:
         self.ranking = ranking
         # the default ranking's triples from the compiled core (their keys follow from their
-        # class: the keys of one hand of each), any other's computed (_kernels.default_tables)
+        # class: the keys of one hand of each), any other's computed (_kernels.default_triples)
         held = default_triples() if ranking == DEFAULT_RANKING else None
         keys, classes = triple_keys(ranking, None if held is None else held[2])
         pair_key = keys * 4096 + classes  # class keys < 4096

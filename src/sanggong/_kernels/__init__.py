@@ -24,9 +24,9 @@ kernel's signature, the arrays' dtypes included, and the protocols of what the k
 read of a ranking's tables and a settlement plan), ``inputs`` (the plain types the kernels
 read: ``TableParams``, ``ShoePlan``), ``conformance`` (mypy checks the compiled core,
 through its stubs ``_core.pyi``, and the twin against ``Kernels``), ``twin`` (the twin, a
-module for each family of ``csrc/``), ``vector_plan`` (the batch kernels' vector plan) and
-``default_tables`` (the default ranking's tables from the core). The public modules see
-``kernels`` as a ``Kernels``, so every kernel call they make is type-checked too.
+module for each family of ``csrc/``) and ``vector_plan`` (the batch kernels' vector plan).
+The public modules see ``kernels`` as a ``Kernels``, so every kernel call they make is
+type-checked too.
 """
 
 from __future__ import annotations
@@ -39,11 +39,14 @@ from collections.abc import Iterable
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+import numpy.typing as npt
+
 if TYPE_CHECKING:
     from .inputs import ShoePlan
     from .protocol import Kernels, RankingSource, ShoeSums
 
-__all__ = ["CONFIG_ERROR", "FALLBACK_COST", "extensions_disabled", "kernels", "shoe_kernel", "tables"]
+__all__ = ["CONFIG_ERROR", "FALLBACK_COST", "default_triples", "extensions_disabled", "kernels", "shoe_kernel", "tables"]
 
 _TRUE = frozenset({"1", "true", "yes", "on"})
 _FALSE = frozenset({"", "0", "false", "no", "off"})
@@ -167,6 +170,50 @@ def shoe_kernel(plan: ShoePlan, counts: Iterable[int]) -> ShoeSums:
     if plan.wide:
         return _twin().ShoeKernel(plan, counts)  # type: ignore[no-any-return]
     return _SELF.kernels.ShoeKernel(plan, counts)  # type: ignore[no-any-return]
+
+
+# --- the default ranking's tables as the compiled core holds them (for sanggong.ranking) ------
+# The core carries the default ranking's lookup tables, generated from the specification
+# when it is built (``_tables.h``, by ``tools/gen_tables.py``; ``_core.default_tables``):
+# every ordered triple's class number under the default ranking (``3 * points + faces``,
+# 30 for three faces) and its Pair Plus category. Under the default ranking a hand's keys
+# follow from its class number, so ``RankingTables`` needs the keys of one hand of each
+# class only (31 hands) instead of all 140,608 triples': the default ranking's tables are
+# then made in a millisecond or two, where computing them from every triple takes some
+# 40 ms at the start of every process that ranks a hand (``sanggong verify``'s first record
+# is checked in full). The tables made either way are equal, every attribute of them
+# (``tests/test_startup.py``); without the core (``SANGGONG_NO_EXTENSIONS=1``, or a core
+# not built) they are computed, as for every other ranking.
+
+Triples = tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]
+"""Three arrays of card codes: the first, second and third card of each triple."""
+
+
+def default_triples() -> tuple[npt.NDArray[np.intp], npt.NDArray[np.int64], Triples] | None:
+    """``(classes, pair_plus, hands)`` where the compiled core is the implementation in use,
+    else None. ``classes`` and ``pair_plus`` hold every ordered triple's class number under
+    the default ranking and its Pair Plus category (index ``52 * (52 * c0 + c1) + c2``, as
+    ``_spec.triple_keys``), and ``hands`` is one triple of each class number, in their
+    order (0, 1, ...): the default ranking's keys of a triple are those of its class's hand.
+    """
+    if _SELF.kernels.IMPLEMENTATION != "cython":
+        return None
+    from .._core import default_tables  # (the compiled core: loaded already, as the kernels in use)
+
+    state_bytes, hand_bytes = default_tables()
+    state = np.frombuffer(state_bytes, dtype=np.uint16).astype(np.intp)  # a pair's state x 52
+    hand = np.frombuffer(hand_bytes, dtype=np.uint8)  # class | pair plus << 5, by state x 52 + the third card
+    cards = np.arange(52, dtype=np.intp)
+    values = hand[(state[:, None] + cards[None, :]).reshape(-1)]
+    classes = (values & 31).astype(np.intp)
+    numbers, first = np.unique(hand & 31, return_index=True)  # every state and third card: every class
+    if not np.array_equal(numbers, np.arange(len(numbers))):
+        return None  # (not the numbering this module reads: leave it to the computation)
+    pair_of_state = np.zeros(len(hand) // 52, dtype=np.int64)
+    pair_of_state[state // 52] = np.arange(len(state))  # a pair of cards in each state (any one)
+    pairs = pair_of_state[first // 52]
+    hands: Triples = (pairs // 52, pairs % 52, (first % 52).astype(np.int64))
+    return classes, (values >> 5).astype(np.int64), hands
 
 
 if TYPE_CHECKING:

@@ -46,7 +46,7 @@ def pair_plus3(c0, c1, c2):
 def default_tables():
     """The build-time tables above (``_tables.h``: the default ranking's), as bytes:
     ``(SG_STATE, SG_HAND)``, the first ``uint16`` in the machine's byte order. The
-    default ranking's ``RankingTables`` are made from them (``sanggong._kernels.default_tables``)
+    default ranking's ``RankingTables`` are made from them (``sanggong._kernels.default_triples``)
     rather than computed again in Python for every process that ranks a hand."""
     return ((<const char*>SG_STATE)[:sizeof(SG_STATE)], (<const char*>SG_HAND)[:sizeof(SG_HAND)])
 
