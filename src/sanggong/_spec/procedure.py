@@ -4,7 +4,7 @@ rounds, which hand gets which card, and a box or shoe dealt round after round (s
 
 ``Shoe`` is the one Python definition of dealing a table's rounds: ``sanggong.dealing``'s
 ``Game`` deals through it (drawing with the active kernels), and so do the pure-Python
-twins of the core's round loops (``sanggong._pykernels``: ``deal_chunk``,
+twins of the core's round loops (``sanggong._kernels.twin``: ``deal_chunk``,
 ``simulate_chunk``, ``play_chunk``), which must deal the compiled core's cards bit for
 bit. A table is described by its dealing parameters (``TableFields``: the fields of
 ``sanggong._table.TableParams``, which ``table_params(rules)`` makes from a rule set).
