@@ -3,8 +3,8 @@
 The core is optional: when it cannot be compiled (no C compiler, no Python headers, a
 compiler error), the build prints a banner saying so, records why in
 ``sanggong/_core_build_failed.txt`` and installs the pure-Python package, which is correct
-but hundreds to thousands of times slower (``sanggong._impl.FALLBACK_COST``). pip shows
-a build's output only with ``-v``, so the note is what the user sees: ``sanggong._impl``
+but hundreds to thousands of times slower (``sanggong._kernels.FALLBACK_COST``). pip shows
+a build's output only with ``-v``, so the note is what the user sees: ``sanggong._kernels``
 finds it and warns (RuntimeWarning) when it loads the kernels. ``SANGGONG_REQUIRE_CORE=1``
 makes such a failure fail the build instead
 (the wheels, the tests workflow, ``tools/check_wheel.sh``).
@@ -48,11 +48,11 @@ def _core_required() -> bool:
 
 
 def _fallback_cost() -> str:
-    """``sanggong._impl.FALLBACK_COST``, the one text of what the reference costs, read
+    """``sanggong._kernels.FALLBACK_COST``, the one text of what the reference costs, read
     from its assignment (the package cannot be imported before it is built)."""
     import ast
 
-    path = Path(__file__).resolve().parent / "src" / "sanggong" / "_impl.py"
+    path = Path(__file__).resolve().parent / "src" / "sanggong" / "_kernels" / "__init__.py"
     for node in ast.parse(path.read_text(encoding="utf-8")).body:
         if isinstance(node, ast.Assign) and [getattr(t, "id", None) for t in node.targets] == ["FALLBACK_COST"]:
             return str(ast.literal_eval(node.value))
@@ -61,7 +61,7 @@ def _fallback_cost() -> str:
 
 FALLBACK_COST = _fallback_cost()
 CORE_REQUIRED = _core_required()  # (read now: a bad value stops every build, not only a failing one)
-BUILD_FAILED_NOTE = "_core_build_failed.txt"  # the name sanggong._impl looks for
+BUILD_FAILED_NOTE = "_core_build_failed.txt"  # the name sanggong._kernels looks for
 # What a missing or failing compiler raises: CCompilerError covers CompileError and
 # LinkError, ExecError a compiler that cannot be run, PlatformError no compiler at all
 # (MSVC not installed).

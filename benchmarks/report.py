@@ -34,7 +34,8 @@ from workloads import (
 )
 
 import sanggong
-from sanggong import _core, _pykernels
+from sanggong import _core, _kernels
+from sanggong._kernels import twin as _pykernels
 from sanggong._table import table_params
 
 
@@ -392,7 +393,7 @@ def yardstick_figures(repeats: int, chunks: int = 32) -> dict[str, tuple[float, 
     runs: dict[str, Callable[[], object]] = {}
     for label, rules, run in zip(ROUND_WORKLOADS, (yardstick.ONLINE, yardstick.MACAU),
                                  (yardstick.online, yardstick.macau), strict=True):
-        kernel, params = tables_for(rules.ranking).kernel, table_params(rules).array()
+        kernel, params = _kernels.tables(tables_for(rules.ranking)), table_params(rules).array()
         pairs, single = _histograms(rules)
         y_pairs, y_single = yardstick.histograms(rules.hands)
         check = min(rounds, 1 << 17)
@@ -616,14 +617,14 @@ def simulation_figures(repeats: int, chunks: int = 32) -> dict[str, tuple[float,
     cpus = os.cpu_count()
 
     def reference() -> object:
-        from sanggong import _impl
+        from sanggong import _kernels
 
-        chosen = _impl.kernels
+        chosen = _kernels.kernels
         try:
-            _impl.kernels = _pykernels
+            _kernels.kernels = _pykernels
             return simulate(sanggong.ONLINE, few, seed=1, workers=1, compare_exact=False)
         finally:
-            _impl.kernels = chosen
+            _kernels.kernels = chosen
 
     contenders: dict[str, tuple[Callable[[], object], int]] = {
         "online, 1 core": (lambda: simulate(sanggong.ONLINE, n, seed=1, workers=1, compare_exact=False), n),

@@ -45,7 +45,8 @@ def test_a_shoes_rounds(benchmark, batch: bool) -> None:
     """The sums of an 8-deck shoe's 18 rounds of 21 cards (Macau's Win, Tie and Odd, as
     ``detect`` evaluates a log), round by round (numerators, remove) or in one
     ``numerators_batch`` call (its chunks of rounds in doubles)."""
-    from sanggong.shoe._plan import shoe_kernel, shoe_plan
+    from sanggong._kernels import shoe_kernel
+    from sanggong.shoe._plan import shoe_plan
 
     plan = shoe_plan(MACAU, ("odd", "tie:3", "win:1", "win:3"))
     fresh = sanggong.composition(8).tolist()

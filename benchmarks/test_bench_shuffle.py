@@ -15,7 +15,7 @@ import time
 
 import numpy as np
 
-from sanggong import MACAU, _impl, shuffle_test
+from sanggong import MACAU, _kernels, shuffle_test
 from sanggong._table import table_params
 from sanggong.shuffletest import layout
 from sanggong.shuffletest._stats import chi_square_by_position
@@ -46,14 +46,14 @@ def numpy_chi_square(cards: np.ndarray, n: int) -> tuple[float, int]:
 def _dealt_cards() -> np.ndarray:
     shoes = 20_000_000 // LAYOUT.k
     cards = np.empty((shoes, LAYOUT.k), np.uint8)
-    _impl.kernels.shuffle_cards(np.random.PCG64(1), table_params(MACAU).array(), cards, np.empty(shoes, np.uint16))
+    _kernels.kernels.shuffle_cards(np.random.PCG64(1), table_params(MACAU).array(), cards, np.empty(shoes, np.uint16))
     return cards
 
 
 def kernel_chi_square(cards: np.ndarray, n: int) -> tuple[float, int]:
     """The same chi-square from the core's tally of the same cards (every statistic's sums too)."""
     counts = np.zeros((cards.shape[1], 52), np.int64)
-    _impl.kernels.shuffle_tally_cards(cards, np.array(LAYOUT.bounds, np.int64), counts, np.zeros(4, np.int64),
+    _kernels.kernels.shuffle_tally_cards(cards, np.array(LAYOUT.bounds, np.int64), counts, np.zeros(4, np.int64),
                                       np.zeros(4, np.float64))
     return chi_square_by_position(counts, n)
 

@@ -13,7 +13,8 @@ import pytest
 import yardstick
 
 import sanggong
-from sanggong import _core, _impl, _pykernels
+from sanggong import _core, _kernels
+from sanggong._kernels import twin as _pykernels
 from sanggong._table import table_params
 from sanggong.ranking import tables_for
 from sanggong.simulation import DEFAULT_CHUNK, _histograms, simulate
@@ -46,7 +47,7 @@ def test_simulate(benchmark, rules: sanggong.RuleSet, workers: int) -> None:
 @TABLES
 def test_simulate_chunk(benchmark, rules: sanggong.RuleSet) -> None:
     """The round loop alone: one core, the default ranking, every bet's histograms."""
-    kernel, params = tables_for(rules.ranking).kernel, table_params(rules).array()
+    kernel, params = _kernels.tables(tables_for(rules.ranking)), table_params(rules).array()
     pairs, single = _histograms(rules)
     flag = np.zeros(1, np.uint8)
     benchmark.group = f"round loop, {rules.name}"
@@ -64,6 +65,6 @@ def test_yardstick_rounds(benchmark, lib, rules: sanggong.RuleSet) -> None:  # t
 
 
 def test_simulate_reference(benchmark, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(_impl, "kernels", _pykernels)
+    monkeypatch.setattr(_kernels, "kernels", _pykernels)
     benchmark.pedantic(simulate, args=(sanggong.ONLINE, 2000), kwargs={"seed": 1, "workers": 1, "compare_exact": False},
                        rounds=3, iterations=1)

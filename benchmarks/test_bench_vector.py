@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import sanggong
-from sanggong import _core
+from sanggong import _core, _kernels
 from sanggong._table import table_params
 from sanggong.ranking import tables_for
 from sanggong.simulation import _histograms
@@ -62,7 +62,7 @@ def test_vector_kernel(benchmark, bets: list[str] | None) -> None:  # type: igno
 def test_simulate_loop_same_rounds(benchmark) -> None:  # type: ignore[no-untyped-def]
     """simulate's round loop for as many Macau rounds (one shoe running on)."""
     rules = sanggong.MACAU
-    kernel, params = tables_for(rules.ranking).kernel, table_params(rules).array()
+    kernel, params = _kernels.tables(tables_for(rules.ranking)), table_params(rules).array()
     pairs, single = _histograms(rules)
     flag = np.zeros(1, np.uint8)
     benchmark.group = "vector, macau, 1,024 tables x 50 rounds"

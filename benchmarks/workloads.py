@@ -63,7 +63,7 @@ def numpy_evaluate(hands: npt.NDArray[np.uint8]) -> tuple[np.ndarray, np.ndarray
 
 
 def reference_evaluate(hands: npt.NDArray[np.uint8]) -> tuple[np.ndarray, np.ndarray]:
-    from sanggong import _pykernels
+    from sanggong._kernels import twin as _pykernels
     from sanggong.ranking import DEFAULT_RANKING, tables_for
 
     ranks = np.empty(len(hands), dtype=np.uint8)

@@ -55,15 +55,13 @@ from sanggong import (
     HandValue,
     RoundRecord,
     RuleSet,
-    _impl,
+    _kernels,
     analyze,
     hand_cards,
     limits,
     settle,
 )
-from sanggong import (
-    _pykernels as ref,
-)
+from sanggong._kernels import twin as ref
 
 # A fuzz module's marks: Hypothesis may print ints of 30,000 digits (the conftest's
 # ``unlimited_int_repr`` lifts the int-to-text limit in this process; children run with the
@@ -91,14 +89,14 @@ def _warm() -> None:
     tables, settlement plans) once, in the parent, before the first fork."""
     rank_table()
     for kernels in (ref, _core_module()):
-        chosen, _impl.kernels = _impl.kernels, kernels
+        chosen, _kernels.kernels = _kernels.kernels, kernels
         try:
             analyze(MACAU)
             analyze(ONLINE)
             settle(MACAU, "Kh Qs 9d", {1: "9c 9h 5h"}, {"win:1": 100, "tie:1": 10, "odd": 5})
             settle(ONLINE, "Kh Qs 9d", {1: "9c 9h 5h"}, {"win:1": 100, "pair_plus:banker": 10})
         finally:
-            _impl.kernels = chosen
+            _kernels.kernels = chosen
 
 
 REFUSED = object()
@@ -149,19 +147,19 @@ def _core_module() -> Any:
 
 
 def other_kernels() -> Any:
-    return ref if _impl.kernels is not ref else _core_module()
+    return ref if _kernels.kernels is not ref else _core_module()
 
 
 class kernels_swapped:  # noqa: N801 - a context manager used like a function
     """Run a block with the other implementation's kernels."""
 
     def __enter__(self) -> Any:
-        self.chosen = _impl.kernels
-        _impl.kernels = other_kernels()
-        return _impl.kernels
+        self.chosen = _kernels.kernels
+        _kernels.kernels = other_kernels()
+        return _kernels.kernels
 
     def __exit__(self, *exc: object) -> None:
-        _impl.kernels = self.chosen
+        _kernels.kernels = self.chosen
 
 
 # --- an oracle written from RULES.md, independent of both implementations -------------------------

@@ -35,7 +35,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 
-import sanggong._impl
+import sanggong._kernels
 
 try:
     import resource
@@ -114,7 +114,7 @@ def log(kind: str, message: str) -> None:
     path = os.environ.get("SANGGONG_FUZZ_LOG")
     if path:
         with open(path, "a", encoding="utf-8") as f:
-            f.write(json.dumps({"impl": sanggong._impl.kernels.IMPLEMENTATION, "kind": kind, "message": message[:3000]}) + "\n")
+            f.write(json.dumps({"impl": sanggong._kernels.kernels.IMPLEMENTATION, "kind": kind, "message": message[:3000]}) + "\n")
 
 
 def short(value: Any, limit: int = 300) -> str:

@@ -2,7 +2,7 @@
 
     SANGGONG_TEST_IMPLS=cython pytest -p _kernel_trace [-m ""] [tests/...]
 
-puts ``sanggong._impl.kernels`` behind a recording proxy for the run, records every kernel
+puts ``sanggong._kernels.kernels`` behind a recording proxy for the run, records every kernel
 each test touches (in forked children too), and at the end lists the tests that touched
 a kernel but are not marked ``kernels`` (they would run under one implementation only:
 mark them), and the tests marked ``kernels`` that touched none (they could run once).
@@ -25,7 +25,7 @@ from typing import Any
 
 import pytest
 
-import sanggong._impl
+import sanggong._kernels
 
 _LOG = tempfile.mkstemp(prefix="sanggong-kernel-trace-", suffix=".tsv")[1]
 _CURRENT = ["<collection>"]
@@ -64,7 +64,7 @@ def _unwrap(value: Any) -> Any:
 
 
 class _TracedImpl(types.ModuleType):
-    """``sanggong._impl`` whose ``kernels`` is read through a ``_Recording`` (and set as usual)."""
+    """``sanggong._kernels`` whose ``kernels`` is read through a ``_Recording`` (and set as usual)."""
 
     @property
     def kernels(self) -> Any:
@@ -76,7 +76,7 @@ class _TracedImpl(types.ModuleType):
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    module = sanggong._impl
+    module = sanggong._kernels
     module.__dict__["_traced_kernels"] = module.__dict__.pop("kernels")
     module.__class__ = _TracedImpl
 

@@ -1,7 +1,7 @@
 """The implementations the tests run under, and the suite's Hypothesis profiles.
 
 sanggong's kernels have two implementations: the compiled core (``sanggong._core``) and
-its pure-Python twin (``sanggong._pykernels``), which must give the same answers. A test
+its pure-Python twin (``sanggong._kernels.twin``), which must give the same answers. A test
 that exercises a kernel (evaluates, compares, ranks, settles, deals, simulates, analyzes,
 counts or plays a shoe through the public API, or calls a kernel) is marked ``kernels``
 and runs once per implementation: ``@pytest.mark.kernels`` on the test, or
@@ -9,11 +9,11 @@ and runs once per implementation: ``@pytest.mark.kernels`` on the test, or
 arguments refused before any kernel runs, the command line's options, files, packaging,
 documentation, the typing) cannot tell the two apart and runs once, under the compiled
 core. Which tests touch a kernel was measured, not guessed: every test's kernel calls were
-recorded once (``sanggong._impl.kernels`` behind a recording proxy), and a test that
+recorded once (``sanggong._kernels.kernels`` behind a recording proxy), and a test that
 touched one is marked.
 
 The ``impl`` fixture (applied to every test) installs the chosen implementation as
-``sanggong._impl.kernels`` (what every public function calls) for the test, and puts
+``sanggong._kernels.kernels`` (what every public function calls) for the test, and puts
 back the import's choice afterwards; a test that takes ``impl`` as an argument gets the
 module. For ``cython`` it imports ``sanggong._core`` directly, so a missing or broken
 build fails the suite instead of quietly testing the reference twice.
@@ -33,9 +33,9 @@ from types import ModuleType
 
 import pytest
 
-import sanggong._impl as _impl
+import sanggong._kernels as _kernels
 
-MODULES = {"cython": "sanggong._core", "python": "sanggong._pykernels"}
+MODULES = {"cython": "sanggong._core", "python": "sanggong._kernels.twin"}
 DEFAULT = "cython"
 
 
@@ -86,12 +86,12 @@ def impl(request: pytest.FixtureRequest) -> Iterator[ModuleType]:
     name = getattr(request, "param", DEFAULT)
     module = importlib.import_module(MODULES[name])
     assert module.IMPLEMENTATION == name
-    chosen = _impl.kernels
-    _impl.kernels = module
+    chosen = _kernels.kernels
+    _kernels.kernels = module
     try:
         yield module
     finally:
-        _impl.kernels = chosen
+        _kernels.kernels = chosen
 
 
 @pytest.fixture(scope="module")

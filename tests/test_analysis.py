@@ -16,9 +16,10 @@ import numpy as np
 import pytest
 from rank_numbers import rank_numbers
 
-from sanggong import MACAU, ONLINE, RuleSet, _core, _impl, _pykernels, rank_batch
+from sanggong import MACAU, ONLINE, RuleSet, _core, _kernels, rank_batch
 from sanggong import _spec as ref
 from sanggong._counting import count_hands as _counts
+from sanggong._kernels import twin as _pykernels
 from sanggong.analysis import analyze, composition, effect_of_removal
 from sanggong.ranking import DEFAULT_RANKING, ORDERS, TIERS, Ranking, tables_for
 from sanggong.rules import PRESETS
@@ -278,12 +279,12 @@ def test_suit_rankings_against_every_pair_of_hands(ranking: Ranking) -> None:
 
 
 def _joint_with(kernels: ModuleType, rules: RuleSet, counts: np.ndarray) -> list[int]:
-    chosen = _impl.kernels
-    _impl.kernels = kernels
+    chosen = _kernels.kernels
+    _kernels.kernels = kernels
     try:
         return [int(x) for x in _counts(rules, counts).joint]
     finally:
-        _impl.kernels = chosen
+        _kernels.kernels = chosen
 
 
 @pytest.mark.parametrize("ranking", SUIT_RANKINGS[:3], ids=repr)
@@ -420,7 +421,7 @@ def test_effects_of_removal_balance(rules: RuleSet) -> None:
     effects weighted by how many of each rank the shoe holds sum to zero; the tags
     make a balanced count."""
     bets = ["win:1", "tie:1", "odd", "point:0"] if rules.variant == "macau" else ["win:1", "lose:1", "pair_plus:1"]
-    if _impl.kernels.IMPLEMENTATION == "python":  # (the reference's sums take seconds a bet: one of each kind)
+    if _kernels.kernels.IMPLEMENTATION == "python":  # (the reference's sums take seconds a bet: one of each kind)
         bets = bets[::2]
     removal = effect_of_removal(rules, bets)
     for name, r in removal.items():

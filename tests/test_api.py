@@ -220,7 +220,7 @@ def test_version_and_implementation() -> None:
     except PackageNotFoundError:
         expected = "0+unknown"
     assert sanggong.__version__ == expected
-    assert sanggong.IMPLEMENTATION == sanggong._impl.kernels.IMPLEMENTATION == "cython"
+    assert sanggong.IMPLEMENTATION == sanggong._kernels.kernels.IMPLEMENTATION == "cython"
     from sanggong import IMPLEMENTATION, __version__
 
     assert (IMPLEMENTATION, __version__) == ("cython", expected)

@@ -203,9 +203,9 @@ def test_analyze_text_remove_and_eor(capsys: pytest.CaptureFixture[str], tmp_pat
     out = capsys.readouterr().out
     assert out.startswith("rules: online, 1 deck, 48 cards, less Kh Qs 9d 9c")
     assert "house edge" in out and "pair_plus:banker" in out
-    from sanggong import ONLINE, _impl
+    from sanggong import ONLINE, _kernels
 
-    if _impl.kernels.IMPLEMENTATION == "cython":  # (the reference's removal sums take seconds: tested in test_analysis)
+    if _kernels.kernels.IMPLEMENTATION == "cython":  # (the reference's removal sums take seconds: tested in test_analysis)
         assert main(["analyze", "--rules", "online", "--eor"]) == 0
         assert "tags" in capsys.readouterr().out
 

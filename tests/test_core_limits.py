@@ -150,7 +150,8 @@ def test_the_kernels_deal_at_the_limits_and_refuse_beyond() -> None:
     """A table of limits.MAX_DECKS decks, MAX_POSITIONS positions and MAX_BURN burns is
     dealt, by the compiled core as by the reference, card for card; one more of any of
     them is refused by both. (Both implementations in one test: they are compared.)"""
-    from sanggong import _core, _pykernels
+    from sanggong import _core
+    from sanggong._kernels import twin as _pykernels
 
     decks, positions, burn = limits.MAX_DECKS, limits.MAX_POSITIONS, limits.MAX_BURN
     hands = positions + 1

@@ -23,11 +23,11 @@ from sanggong import (
     RuleSet,
     Seed,
     _core,
-    _pykernels,
     deal_batch,
     rank_batch,
     simulate,
 )
+from sanggong._kernels import twin as _pykernels
 from sanggong._table import table_params
 from sanggong.limits import MAX_BATCH_ROUNDS
 from sanggong.rounds import NO_CARD

@@ -14,7 +14,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-import sanggong._impl as _impl
+import sanggong._kernels as _kernels
 from sanggong import (
     MACAU,
     ONLINE,
@@ -25,10 +25,10 @@ from sanggong import (
     RoundRecord,
     RuleSet,
     _core,
-    _pykernels,
     _spec,
     limits,
 )
+from sanggong._kernels import twin as _pykernels
 from sanggong.dealing import Replayer, Resettler, assign, first_hand
 
 PARITY_BIT_GENERATORS = [np.random.PCG64, np.random.PCG64DXSM, np.random.Philox, np.random.SFC64]
@@ -110,17 +110,17 @@ def test_every_order_of_a_small_deck_is_equally_likely(impl: object) -> None:
 def test_games_are_identical_on_both_implementations(seed: int) -> None:
     """A whole Macau shoe and online rounds, dealt once with each implementation."""
     records = {}
-    chosen = _impl.kernels
+    chosen = _kernels.kernels
     try:
         for module in (_core, _pykernels):
-            _impl.kernels = module
+            _kernels.kernels = module
             macau, online = Game(MACAU, seed), Game(ONLINE, seed)
             records[module.IMPLEMENTATION] = (
                 [macau.play({"win:1": 10}).to_dict() for _ in range(40)],
                 [online.play({"pair_plus:banker": 10}).to_dict() for _ in range(40)],
             )
     finally:
-        _impl.kernels = chosen
+        _kernels.kernels = chosen
     assert records["cython"] == records["python"]
 
 

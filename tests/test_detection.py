@@ -323,9 +323,9 @@ def test_each_stakes_ev_is_the_shoe_evaluators_to_the_last_bit(burned_seen: bool
     whether the bets staked stay the same or change (and detect's plan with them)."""
     slip_of = (lambda evs: {"p": {"point:0": 10, "odd": 3, "win:2": 1}}) if slips == "the same" else \
         _slips_that_change()
-    from sanggong import _impl
+    from sanggong import _kernels
 
-    rounds = 60 if _impl.kernels.IMPLEMENTATION == "cython" else 30  # (a shoe of 2 decks and the next either way)
+    rounds = 60 if _kernels.kernels.IMPLEMENTATION == "cython" else 30  # (a shoe of 2 decks and the next either way)
     records = _game(9, rounds, slip_of, MACAU.replace(decks=2))
     found = detect(records, MACAU.replace(decks=2), burned_seen=burned_seen)
     evaluator, expected = None, []

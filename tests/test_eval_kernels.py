@@ -19,7 +19,7 @@ import pytest
 from _rankings import EVERY_RANKING
 
 import sanggong
-from sanggong import _core, evaluate_batch, pair_plus_batch, rank_batch
+from sanggong import _core, _kernels, evaluate_batch, pair_plus_batch, rank_batch
 from sanggong import _spec as ref
 from sanggong.ranking import HIGH_CARDS, Ranking, tables_for
 from sanggong.rules import PRESETS
@@ -80,7 +80,7 @@ def test_the_rankings_have_a_vector_plan(ranking: Ranking) -> None:
     plan (rank = A[K] + H - B[K] * (H >= G), or 256 * A[K] + H for 16-bit ranks), derived
     from and checked against the tables, fits them, with the ranking's high-card mode.
     (It fits all 585 rankings; a ranking it did not fit would take the scalar kernel.)"""
-    assert _core._plan_mode(tables_for(ranking).kernel) == HIGH_CARDS.index(ranking.high_card)
+    assert _core._plan_mode(_kernels.tables(tables_for(ranking))) == HIGH_CARDS.index(ranking.high_card)
 
 
 @pytest.mark.parametrize("ranking", [Ranking(), PRESETS["chinese"].ranking], ids=repr)

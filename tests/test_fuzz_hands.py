@@ -51,9 +51,7 @@ from sanggong import (
     parse_hands,
     rank_batch,
 )
-from sanggong import (
-    _pykernels as ref,
-)
+from sanggong._kernels import twin as ref
 
 pytestmark = FUZZ_MODULE
 

@@ -19,7 +19,7 @@ from sanggong import (
     Card,
     HandValue,
     PairPlus,
-    _impl,
+    _kernels,
     compare,
     compare_batch,
     evaluate,
@@ -104,7 +104,7 @@ def test_exhaustive_against_reference_scalar() -> None:
 @pytest.mark.kernels
 def test_scalar_kernel_matches_reference_on_sample(impl: object) -> None:
     rng = np.random.default_rng(2)
-    tables = tables_for(DEFAULT_RANKING).kernel
+    tables = _kernels.tables(tables_for(DEFAULT_RANKING))
     for c0, c1, c2 in rng.integers(0, 52, size=(3000, 3)).tolist():
         assert impl.rank3(tables, c0, c1, c2) == ref.default_rank3(c0, c1, c2)  # type: ignore[attr-defined]
         assert impl.pair_plus3(c0, c1, c2) == ref.pair_plus3(c0, c1, c2)  # type: ignore[attr-defined]
@@ -146,8 +146,8 @@ def test_every_ranking_against_the_plain_reference_on_all_triples(ranking: Ranki
     ranks = rank_batch(ALL_TRIPLES, rules=ranking)
     assert ranks.dtype == (np.uint16 if tables.n_ranks > 256 else np.uint8)
     np.testing.assert_array_equal(ranks, [rank_of[k] for k in plain_keys])
-    kernel = tables.kernel
-    classes = [_impl.kernels.class3(kernel, *t) for t in ALL_TRIPLES[::7].tolist()]
+    kernel = _kernels.tables(tables)
+    classes = [_kernels.kernels.class3(kernel, *t) for t in ALL_TRIPLES[::7].tolist()]
     assert classes == [class_of[k] for k in plain_classes[::7]]
 
 
@@ -157,7 +157,7 @@ def test_compare_batch_follows_the_plain_keys(ranking: Ranking) -> None:
     """200,000 random pairs of hands (20,000 for the twin, whose comparison is made of these
     very keys: it checks the batching): the batch comparison is the order of their plain keys."""
     rng = np.random.default_rng(11)
-    pairs = 200_000 if _impl.kernels.IMPLEMENTATION == "cython" else 20_000
+    pairs = 200_000 if _kernels.kernels.IMPLEMENTATION == "cython" else 20_000
     a, b = rng.integers(0, 52, size=(2, pairs, 3))
     got = compare_batch(a, b, rules=ranking)
     keys_a = [ref.hand_key(ranking, *t) for t in a.tolist()]
@@ -302,7 +302,7 @@ def test_bad_hands(bad: object, error: type[Exception], match: str) -> None:
 @pytest.mark.parametrize("bad", [52, -1, 255, 2**40])
 @pytest.mark.kernels
 def test_scalar_kernels_check_codes(impl: object, bad: int) -> None:
-    tables = tables_for(DEFAULT_RANKING).kernel
+    tables = _kernels.tables(tables_for(DEFAULT_RANKING))
     for kernel in (functools.partial(impl.rank3, tables), functools.partial(impl.class3, tables),  # type: ignore[attr-defined]
                    impl.pair_plus3):  # type: ignore[attr-defined]
         with pytest.raises((ValueError, OverflowError), match=str(bad)):

@@ -249,7 +249,8 @@ def test_an_mt19937_log_replays_on_both_implementations(impl: Any) -> None:
 
 @pytest.mark.parametrize("name", ["MT19937", "PCG64", "Philox"])
 def test_both_implementations_draw_the_same_words(name: str) -> None:
-    from sanggong import _core, _pykernels
+    from sanggong import _core
+    from sanggong._kernels import twin as _pykernels
 
     decks = []
     for kernels in (_core, _pykernels):
@@ -268,7 +269,7 @@ def test_a_log_that_cannot_be_replayed_here_is_unchecked_not_tampered(monkeypatc
     game = Game(MACAU, rng=np.random.MT19937(5))
     path = tmp_path / "log.jsonl"
     path.write_text("".join(game.play({"odd": 5}).to_json() + "\n" for _ in range(5)))
-    monkeypatch.setitem(dealing._game.CANNOT_REPLAY, sanggong._impl.kernels.IMPLEMENTATION, frozenset({"MT19937"}))
+    monkeypatch.setitem(dealing._game.CANNOT_REPLAY, sanggong._kernels.kernels.IMPLEMENTATION, frozenset({"MT19937"}))
     report = verify_log(path)
     assert (report.ok, report.status, report.first_bad) == (False, "unchecked", 1)
     assert str(report).startswith("cannot check: line 1 (round 1): the ") and "bad" not in str(report)
@@ -414,9 +415,9 @@ def test_nothing_to_plot_is_said_plainly_and_no_warning_leaks(tmp_path: Path,
 
 @pytest.mark.kernels
 def test_deal_batch_keeps_a_bounded_number_of_chunks_in_flight() -> None:
-    from sanggong import _impl
+    from sanggong import _kernels
 
-    rounds = 60_000 if _impl.kernels.IMPLEMENTATION == "cython" else 20_000  # (the reference: slower chunks)
+    rounds = 60_000 if _kernels.kernels.IMPLEMENTATION == "cython" else 20_000  # (the reference: slower chunks)
     output = deal_batch(ONLINE, 1, seed=1)
     per_round = sum(a.nbytes for a in (output.hands, output.burned, output.burn_counts, output.head_cards,
                                        output.shoe, output.round_in_shoe, output.last_of_shoe, output.cut_card))

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 import sanggong
-from sanggong._impl import FALLBACK_COST, extensions_disabled
+from sanggong._kernels import FALLBACK_COST, extensions_disabled
 
 
 def test_compiled_core_is_used_unless_disabled() -> None:
@@ -52,7 +52,7 @@ def test_switch_in_a_fresh_interpreter(value: str, expected: str) -> None:
 
 
 # A core that is there but does not load, and a core that is not there. Each case runs in a
-# new interpreter (the choice is made once, when sanggong._impl is first imported), which
+# new interpreter (the choice is made once, when sanggong._kernels is first imported), which
 # records every warning and prints what it saw as JSON.
 
 PROBE = """
@@ -62,7 +62,7 @@ with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")  # a second warning would be recorded, not folded into the first
     import sanggong
     label = sanggong.evaluate("Kh Qs 9d").label
-    import sanggong._impl  # already chosen: no second warning
+    import sanggong._kernels  # already chosen: no second warning
     implementation = sanggong.IMPLEMENTATION
 print(json.dumps({{
     "implementation": implementation,

@@ -16,7 +16,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from sanggong import Game, _core, _pykernels
+from sanggong import Game, _core
+from sanggong._kernels import twin as _pykernels
 from sanggong.dealing import _game
 from sanggong.records import RoundRecord
 from sanggong.records._record import json_line

@@ -10,8 +10,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-from sanggong import Game, _logline, _pykernels
+from sanggong import Game, _logline
 from sanggong._fastlog import FastReplay
+from sanggong._kernels import twin as _pykernels
 from sanggong.records import RoundRecord
 from sanggong.rules import PRESETS
 

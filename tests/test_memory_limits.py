@@ -264,9 +264,9 @@ def test_simulate_sessions_takes_no_more_a_round_than_it_says(bankroll: int) -> 
         return lambda: simulate_sessions(MACAU, {"win:1": 100}, bankroll, rounds, 1, seed=1, workers=1)
 
     wide = simulate_sessions(MACAU, {"win:1": 100}, bankroll, 10, 1, seed=1, workers=1).finals.dtype == object
-    from sanggong import _impl
+    from sanggong import _kernels
 
-    few = 3_000 if _impl.kernels.IMPLEMENTATION == "cython" else 1_000  # (the reference: a third of the rounds)
+    few = 3_000 if _kernels.kernels.IMPLEMENTATION == "cython" else 1_000  # (the reference: a third of the rounds)
     per_round = (_grown(run(3 * few)) - _grown(run(few))) / (2 * few)
     assert 0 < per_round <= simulation.SESSION_ROUND_BYTES[wide]
     assert wide == (bankroll > 2**61)

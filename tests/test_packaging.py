@@ -26,7 +26,7 @@ from typing import Any
 import pytest
 
 import sanggong
-from sanggong._impl import FALLBACK_COST
+from sanggong._kernels import FALLBACK_COST
 
 ROOT = Path(__file__).resolve().parent.parent
 PYPROJECT = ROOT / "pyproject.toml"

@@ -45,8 +45,8 @@ def test_the_core_equals_the_reference(rules: RuleSet, bets: tuple[str, ...], pe
     """Installs each implementation itself, in turn: the one the suite installs plays no
     part, so it runs once."""
     import sanggong._core as core
-    import sanggong._impl as impl
-    import sanggong._pykernels as ref
+    import sanggong._kernels as impl
+    from sanggong._kernels import twin as ref
 
     setup = _setup(rules, bets, perfect, burned_seen)
     seed = np.random.SeedSequence(2024)

@@ -14,7 +14,8 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from sanggong import _core, _pykernels
+from sanggong import _core, _kernels
+from sanggong._kernels import twin as _pykernels
 from sanggong._table import table_params
 from sanggong.money import Purse
 from sanggong.ranking import DEFAULT_RANKING, tables_for
@@ -195,7 +196,7 @@ def test_counters_flushed_past_their_width_agree_with_session_counting(rules: Ru
     same draws (the reference, about 40 us a round, is compared on shorter runs above)."""
     rounds = 64 * 32_768 + 4_321
     name = next(iter(rules.bets))
-    kernel, params = tables_for(rules.ranking).kernel, table_params(rules).array()
+    kernel, params = _kernels.tables(tables_for(rules.ranking)), table_params(rules).array()
     pairs, single = _histograms(rules)
     counted = _histograms(rules)
     a, b = np.random.PCG64(5), np.random.PCG64(5)

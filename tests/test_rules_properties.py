@@ -206,7 +206,8 @@ def test_any_accepted_rule_set_can_be_dealt_analysed_and_simulated(rules: RuleSe
     """One validation shared by all three: what RuleSet accepts, the dealer deals, the
     analysis counts (every bet's outcomes covering every deal) and the compiled round
     loop simulates, the reference's loop dealing the same hands."""
-    from sanggong import _core, _pykernels
+    from sanggong import _core
+    from sanggong._kernels import twin as _pykernels
     from sanggong.simulation import _histograms, simulate
 
     game = Game(rules, seed=5)

@@ -313,8 +313,8 @@ def test_shoe_play_of_the_core_equals_the_reference(perfect: bool) -> None:
     information from the exact EVs) with every side bet: the compiled core and the
     reference count the same outcomes. Once: it runs both itself."""
     import sanggong._core as core
-    import sanggong._impl as impl
-    import sanggong._pykernels as ref
+    import sanggong._kernels as impl
+    from sanggong._kernels import twin as ref
     from sanggong.shoe._play import _run_play_chunk, _Setup
 
     bets = tuple(name for name in SAN_GONG.bets if ":" in name)

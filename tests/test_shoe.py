@@ -81,7 +81,7 @@ def test_the_core_sums_in_64_or_128_bits_as_the_reference(name: str) -> None:
     sum to C(3,328, 6) > 2**60, times values of 2 and more: its sums go in 128. Both equal
     the reference's Python integers."""
     import sanggong._core as core
-    import sanggong._pykernels as ref
+    from sanggong._kernels import twin as ref
 
     rules = PRESETS[name]
     plan = shoe_plan(rules, tuple(rules.bets))
@@ -230,7 +230,7 @@ def test_the_core_refuses_tie_values_beyond_its_bound() -> None:
     """With tie terms the weights may sum to 2**6 times C(n, 6): values below 2**59 keep
     the 128-bit sums exact, and shoe_plan sends a plan beyond it to the reference."""
     import sanggong._core as core
-    import sanggong._pykernels as ref
+    from sanggong._kernels import twin as ref
 
     plan = shoe_plan(PRESETS["san_gong"], ("dragon",))
     values = np.array(plan.pairs_values)
@@ -311,7 +311,7 @@ def test_the_kernel_batch_is_the_rounds_one_at_a_time(impl, name: str, decks: in
 def test_the_core_batch_equals_the_twins(name: str) -> None:
     """The compiled numerators_batch against the pure-Python twin's, on whole shoes."""
     import sanggong._core as core
-    import sanggong._pykernels as ref
+    from sanggong._kernels import twin as ref
 
     rules = PRESETS[name]
     plan = shoe_plan(rules, tuple(rules.bets))
@@ -414,7 +414,7 @@ def test_the_kernel_shoes_are_each_shoe_batched_from_the_same_cards(impl, name: 
 
 def test_the_core_shoes_equal_the_twins() -> None:
     import sanggong._core as core
-    import sanggong._pykernels as ref
+    from sanggong._kernels import twin as ref
 
     rules = PRESETS["macau"]
     plan = shoe_plan(rules, ("win:1", "tie:2", "odd", "point:0"))
@@ -574,7 +574,8 @@ def test_the_evs_from_the_sums_are_every_deals_mean(name: str, decks: int, bets:
     """shoe._ev against every deal of small shoes settled one by one: its counts are the
     deals counted, its Fractions their mean nets, its floats those rounded; and round by
     round as the shoe is dealt (``round_floats``: ``rounds`` cards removed each time)."""
-    from sanggong.shoe import PAIRS, _ev, part_count, shoe_kernel
+    from sanggong._kernels import shoe_kernel
+    from sanggong.shoe import PAIRS, _ev, part_count
 
     rules = PRESETS[name].replace(decks=decks)
     plan = shoe_plan(rules, bets)

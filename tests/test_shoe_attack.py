@@ -159,7 +159,8 @@ def test_play_shoes_with_large_pay_denominators() -> None:
     ``play_chunk``: TypeError "Argument 'kernel' has incorrect type (expected
     sanggong._core.ShoeKernel, got ShoeKernel)" for a perfectly valid table (shoe.py
     ``_run_play_chunk`` / ``_kernel``)."""
-    from sanggong import _core, _pykernels, limits
+    from sanggong import _core, limits
+    from sanggong._kernels import twin as _pykernels
 
     odds = Fraction(limits.MAX_ODDS * limits.MAX_DENOMINATOR - 1, limits.MAX_DENOMINATOR)
     rules = MACAU.replace(pays={**MACAU.pays, "win": odds})
@@ -339,7 +340,8 @@ def test_shoe_kernel_refuses_values_it_cannot_hold(forge: str) -> None:
 
 def test_shoe_kernel_sums_64_bit_values_exactly() -> None:
     """Values beyond 32 bits (up to 64) are held and summed exactly: the reference agrees."""
-    from sanggong import _core, _pykernels
+    from sanggong import _core
+    from sanggong._kernels import twin as _pykernels
 
     plan = _plan()
     values = plan.single_values.astype(np.int64)
@@ -420,8 +422,9 @@ def _chunk_args(bets: tuple[str, ...] = ("point:0", "win:1")) -> dict[str, Any]:
     (of 2 shoes of MACAU, perfect and count), by name (the reference twin's signature)."""
     import inspect
 
-    import sanggong._impl as _impl
-    from sanggong import _core, _pykernels
+    import sanggong._kernels as _kernels
+    from sanggong import _core
+    from sanggong._kernels import twin as _pykernels
 
     names = list(inspect.signature(_pykernels.play_chunk).parameters)
     captured: list[dict[str, Any]] = []
@@ -434,14 +437,14 @@ def _chunk_args(bets: tuple[str, ...] = ("point:0", "win:1")) -> dict[str, Any]:
             captured.append(dict(zip(names, args, strict=True)))
             raise _Captured
 
-    chosen = _impl.kernels
-    _impl.kernels = Spy()
+    chosen = _kernels.kernels
+    _kernels.kernels = Spy()
     try:
         play_shoes(MACAU, 2, ["perfect", "count"], seed=1, bets=list(bets), workers=1)
     except _Captured:
         pass
     finally:
-        _impl.kernels = chosen
+        _kernels.kernels = chosen
     (args,) = captured
     args["bit_generator"] = np.random.PCG64(1)
     args["stop"] = np.zeros(1, np.uint8)

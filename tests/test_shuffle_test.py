@@ -46,12 +46,12 @@ def compiled() -> Iterator[object]:
     for the test: the twin's tallies are held to the same direct count on small samples
     (test_tallies_against_a_direct_count, under both implementations)."""
     import sanggong._core as core
-    chosen = sanggong._impl.kernels
-    sanggong._impl.kernels = core
+    chosen = sanggong._kernels.kernels
+    sanggong._kernels.kernels = core
     try:
         yield core
     finally:
-        sanggong._impl.kernels = chosen
+        sanggong._kernels.kernels = chosen
 
 
 def _shoes_from_deal_batch(rules: sanggong.RuleSet, rounds: int, seed: int) -> tuple[list[list[int]], list[int]]:
@@ -85,7 +85,7 @@ def test_shuffle_cards_are_the_dealing_paths(rules: sanggong.RuleSet) -> None:
     cards = np.zeros((len(shoes), width), np.uint8)
     places = np.zeros(len(shoes), np.uint16)
     sequence, _ = check_seed(5)
-    sanggong._impl.kernels.shuffle_cards(np.random.PCG64(child(sequence, 0)), table_array(rules), cards, places)
+    sanggong._kernels.kernels.shuffle_cards(np.random.PCG64(child(sequence, 0)), table_array(rules), cards, places)
     assert cards.tolist() == [s[:width] for s in shoes]
     assert all(len(s) >= width for s in shoes)
     assert places.tolist() == ([0] * len(shoes) if fresh else cuts)
@@ -120,7 +120,7 @@ def test_tallies_against_a_direct_count(rules: sanggong.RuleSet) -> None:
     lay = layout(rules)
     shoes = 40
     cards = np.zeros((shoes, lay.k), np.uint8)
-    kernels = sanggong._impl.kernels
+    kernels = sanggong._kernels.kernels
     kernels.shuffle_cards(np.random.Philox(3), table_array(rules), cards, np.zeros(shoes, np.uint16))
     counts, sums, squares = _direct_tallies(cards, lay.bounds)
     bounds = np.array(lay.bounds, np.int64)
@@ -140,7 +140,7 @@ def test_tallies_against_a_direct_count(rules: sanggong.RuleSet) -> None:
 
 @pytest.mark.kernels
 def test_kernels_refuse_what_they_cannot_tally() -> None:
-    kernels = sanggong._impl.kernels
+    kernels = sanggong._kernels.kernels
     bounds = np.array([0, 13], np.int64)
     sums, squares = np.zeros(4, np.int64), np.zeros(4, np.float64)
     bad = np.zeros((3, 13), np.uint8)
@@ -160,7 +160,7 @@ def test_words_are_the_prefix_the_dealing_path_draws() -> None:
     """shuffle_cards counts W words; drawing W words from the same generator leaves it where the dealing did."""
     for make in (np.random.PCG64, np.random.Philox, np.random.MT19937):
         dealer = make(9)
-        drawn = sanggong._impl.kernels.shuffle_cards(dealer, table_array(SMALL_TABLE), np.zeros((3, 40), np.uint8),
+        drawn = sanggong._kernels.kernels.shuffle_cards(dealer, table_array(SMALL_TABLE), np.zeros((3, 40), np.uint8),
                                                      np.zeros(3, np.uint16))
         replay = make(9)
         np.random.Generator(replay).integers(0, 2**64, drawn, dtype=np.uint64)
@@ -399,7 +399,7 @@ def test_raw_streams() -> None:
     write_stream(cards, "macau", 30, kind="cards", seed=2)
     sequence, _ = check_seed(2)
     dealt = np.zeros((30, layout(MACAU).k), np.uint8)
-    sanggong._impl.kernels.shuffle_cards(np.random.PCG64(child(sequence, 0)), table_array(MACAU), dealt,
+    sanggong._kernels.kernels.shuffle_cards(np.random.PCG64(child(sequence, 0)), table_array(MACAU), dealt,
                                          np.zeros(30, np.uint16))
     assert cards.getvalue() == dealt.tobytes()
 

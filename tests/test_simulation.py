@@ -16,7 +16,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sanggong import MACAU, ONLINE, Game, HandValue, RuleSet, _core, _pykernels
+from sanggong import MACAU, ONLINE, Game, HandValue, RuleSet, _core
+from sanggong._kernels import twin as _pykernels
 from sanggong._table import table_params
 from sanggong.ranking import tables_for
 from sanggong.rules import PRESETS
@@ -395,7 +396,8 @@ def test_statistics_of_no_rounds_are_null_in_json() -> None:
 
 def test_a_deck_larger_than_the_draw_tables_is_refused_by_both_kernels() -> None:
     """More than 64 decks once read past the core's group table (a segfault in deal)."""
-    from sanggong import _core, _pykernels
+    from sanggong import _core
+    from sanggong._kernels import twin as _pykernels
 
     for kernels in (_core, _pykernels):
         with pytest.raises(ValueError, match="at most 3328 cards"):

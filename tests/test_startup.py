@@ -19,11 +19,11 @@ import numpy as np
 import pytest
 
 import sanggong._spec.rankings as spec_rankings
-from sanggong import MACAU, Game, ranking
+from sanggong import MACAU, Game, _kernels, ranking
 from sanggong.cli import _main, _progress
 from sanggong.ranking import DEFAULT_RANKING, RankingTables
 
-NEVER_AT_START = ("sanggong._pykernels", "sanggong.analysis", "matplotlib", "pandas", "dask", "tqdm", "msgspec")
+NEVER_AT_START = ("sanggong._kernels.twin", "sanggong.analysis", "matplotlib", "pandas", "dask", "tqdm", "msgspec")
 """Modules no command's start imports under the compiled core: the twin, the other
 commands' libraries, the progress bar's library where no bar is shown, the rule files'."""
 
@@ -80,7 +80,7 @@ def test_verify_starts_without_what_it_does_not_use(tmp_path: Path) -> None:
 
 
 def _attributes(tables: RankingTables) -> dict[str, Any]:
-    return {k: v for k, v in vars(tables).items() if k != "_kernel_tables"}  # (the kernels' own, built later)
+    return {k: v for k, v in vars(tables).items() if k != "kernel_tables"}  # (the kernels' own, built later)
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -112,7 +112,7 @@ def test_default_tables_from_the_core_are_the_computed_ones(impl: ModuleType, mo
     assert [k for k in mine if not _same(mine[k], theirs[k])] == []
     for source in (held, computed):  # and the kernels rank by them alike
         hands = np.array([[c0, c1, c2] for c0 in range(0, 52, 5) for c1 in range(52) for c2 in range(0, 52, 7)])
-        ranks = np.array([impl.rank3(source.kernel, *h) for h in hands.tolist()])
+        ranks = np.array([impl.rank3(_kernels.tables(source), *h) for h in hands.tolist()])
         assert np.array_equal(ranks, computed.rank[computed.packed_of_triple[(hands[:, 0] * 52 + hands[:, 1]) * 52
                                                                             + hands[:, 2]] >> 3])
 

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from sanggong import MACAU, ONLINE, Game, _impl
+from sanggong import MACAU, ONLINE, Game, _kernels
 from sanggong import verify as verify_module
 from sanggong.records import record_hash, record_hmac
 from sanggong.verify import LogReader, VerifyReport, verify_log
@@ -94,7 +94,7 @@ def test_good_logs_are_read_by_the_fast_pass(rules: Any) -> None:
 def test_changed_lines_are_named_as_the_full_checks_name_them(kind: str, signed: bool) -> None:
     lines = _log(MACAU, 24, key=KEY if signed else None, kind=kind)
     cases = 0
-    twin = _impl.kernels.IMPLEMENTATION == "python"  # (the reference: two places of four, the same kinds of change)
+    twin = _kernels.kernels.IMPLEMENTATION == "python"  # (the reference: two places of four, the same kinds of change)
     for where in (7, 23) if twin else (1, 7, 16, 23):
         for changed in _changes(lines[where]):
             log = [*lines[:where], changed, *lines[where + 1:]]

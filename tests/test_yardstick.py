@@ -13,7 +13,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sanggong import _core, _pykernels
+from sanggong import _core
+from sanggong._kernels import twin as _pykernels
 from sanggong._table import table_params
 from sanggong.ranking import tables_for
 from sanggong.simulation import _histograms

@@ -16,7 +16,7 @@ checks the same (``tests/test_core_limits.py``). No number of ``limits.py``, no 
   package (a ``.pxd``), so that other extensions can cimport ``_core.pxd`` without any
   of sanggong's headers: cimporting it needs nothing at run time;
 * ``src/sanggong/csrc/sg_table.h``: ``sg_params``, the struct of ``TableParams``
-  (``src/sanggong/_table.py``), its ``int64_t`` fields named and ordered as the
+  (``src/sanggong/_kernels/inputs.py``), its ``int64_t`` fields named and ordered as the
   NamedTuple's, which the kernels read their ``params`` array through;
 * ``src/sanggong/csrc/sg_table.pxi``: that struct declared for Cython (included by
   ``_core.pyx`` only);
@@ -24,7 +24,7 @@ checks the same (``tests/test_core_limits.py``). No number of ``limits.py``, no 
   (``tools/gen_tables.py``, which lays them out).
 
 The sources are read by path, not imported: the package need not be built.
-``limits.py`` is executed on its own (it imports nothing of the package); ``_table.py`` is
+``limits.py`` is executed on its own (it imports nothing of the package); ``_kernels/inputs.py`` is
 read by its syntax tree (the annotated fields of ``class TableParams``, in order), so
 that nothing it imports is needed.
 """
@@ -40,7 +40,7 @@ from types import ModuleType
 HERE = Path(__file__).resolve().parent
 PACKAGE = HERE.parent / "src" / "sanggong"
 LIMITS = PACKAGE / "limits.py"
-TABLE = PACKAGE / "_table.py"
+TABLE = PACKAGE / "_kernels" / "inputs.py"
 CSRC = PACKAGE / "csrc"
 
 INT64_MAX = 2**63 - 1
@@ -94,7 +94,7 @@ def limits(module: ModuleType) -> dict[str, tuple[int, str]]:
 
 
 def table_fields(path: Path = TABLE) -> list[str]:
-    """The fields of ``class TableParams`` in ``_table.py``, in order (each an ``int``)."""
+    """The fields of ``class TableParams`` in ``_kernels/inputs.py``, in order (each an ``int``)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     for node in tree.body:
         if isinstance(node, ast.ClassDef) and node.name == "TableParams":
@@ -135,12 +135,12 @@ def render_limits_pxd(values: dict[str, tuple[int, str]]) -> str:
 
 def render_table_h(fields: list[str]) -> str:
     members = "\n".join(f"    int64_t {name};" for name in fields)
-    return f"""/* {BANNER.format(source='_table.py')} */
+    return f"""/* {BANNER.format(source="_kernels/inputs.py")} */
 #ifndef SANGGONG_SG_TABLE_H
 #define SANGGONG_SG_TABLE_H
 #include <stdint.h>
 
-/* How a table deals: the fields of sanggong._table.TableParams, in its order. The kernels
+/* How a table deals: the fields of sanggong._kernels.inputs.TableParams, in its order. The kernels
  * take them as an int64 array (TableParams.array()) and read it as this struct. */
 typedef struct {{
 {members}
@@ -156,7 +156,7 @@ typedef char sg_params_is_its_array[sizeof(sg_params) == SG_N_PARAMS * sizeof(in
 
 def render_table_pxi(fields: list[str]) -> str:
     members = "\n".join(f"        int64_t {name}" for name in fields)
-    return f"""# {BANNER.format(source='_table.py')}
+    return f"""# {BANNER.format(source="_kernels/inputs.py")}
 # sg_params of sg_table.h, declared for Cython (included by _core.pyx).
 
 cdef extern from "sg_table.h" nogil:

@@ -63,9 +63,9 @@ def __getattr__(name: str) -> object:
         return value
     if name == "IMPLEMENTATION":
         # not kept: it names the kernels in use, which the test suite swaps
-        from . import _impl
+        from . import _kernels
 
-        return _impl.kernels.IMPLEMENTATION
+        return _kernels.kernels.IMPLEMENTATION
     if name == "__version__":
         from ._about import package_version
 

@@ -5,7 +5,7 @@
 
 Both functions are pure table lookups, safe to call without the GIL. They do not check
 their arguments: every card code must be in 0..51 (validate once at your own API
-boundary, as sanggong's Python functions do). See ``sanggong._pykernels`` for the code
+boundary, as sanggong's Python functions do). See ``sanggong._kernels.twin`` for the code
 layout, the class numbers (0..30, higher is stronger, equal ties) and the Pair Plus
 categories (0 none .. 5 straight flush).
 

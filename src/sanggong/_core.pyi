@@ -1,49 +1,28 @@
 """Types of sanggong's compiled core (``_core.pyx``), every name it exports; checked against
 the built module by ``tools/stubtest.sh`` (``python -m mypy.stubtest sanggong._core``).
 
-The kernels' twins in ``_pykernels.py`` take the same arguments. Arrays are read in place:
+The kernels' twins in ``_kernels/twin/`` take the same arguments, and both are checked against
+what a kernel is, ``_kernels.protocol.Kernels`` (``_kernels.conformance``). Arrays are read in place:
 the dtypes below are the ones each kernel accepts (``np.integer`` where any integer dtype
 is read, as the batch kernels do).
 """
 
 from collections.abc import Sequence
-from typing import Any, Final, Protocol
+from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
 from typing_extensions import disjoint_base
 
+from sanggong._kernels.protocol import SettlementSource
+
 IMPLEMENTATION: Final[str]
-
-class _SettlementPlan(Protocol):
-    """What the kernels read of a ``sanggong.settlement.SettlementPlan``: each bet's outcome
-    is ``table[row[j] * key_space + ka[j] * class + kb[j] * pair_plus + kc[j] * banker_class
-    + kd[j] * (order + 1)]`` for its hand ``hand[j]``."""
-
-    @property
-    def table(self) -> npt.NDArray[np.uint8]: ...
-    @property
-    def row(self) -> npt.NDArray[np.int32]: ...
-    @property
-    def hand(self) -> npt.NDArray[np.int32]: ...
-    @property
-    def ka(self) -> npt.NDArray[np.int32]: ...
-    @property
-    def kb(self) -> npt.NDArray[np.int32]: ...
-    @property
-    def kc(self) -> npt.NDArray[np.int32]: ...
-    @property
-    def kd(self) -> npt.NDArray[np.int32]: ...
-    @property
-    def key_space(self) -> int: ...
-    @property
-    def n_classes(self) -> int: ...
 
 # --- hand evaluation (csrc/tables.pxi, csrc/eval.pxi) ---------------------------------------
 
 @disjoint_base
 class Tables:
-    """A ranking's lookup tables as the kernels read them (``RankingTables.kernel``)."""
+    """A ranking's lookup tables as the kernels read them (``sanggong._kernels.tables``)."""
 
     def __init__(self, source: Any) -> None: ...
     @property
@@ -75,7 +54,7 @@ def compare_batch(
     tables: Tables, a: npt.NDArray[np.integer], b: npt.NDArray[np.integer], out: npt.NDArray[np.int8]
 ) -> int: ...
 
-# private: the batch evaluation kernels and the vector plan (tests, benchmarks, _vector_plan)
+# private: the batch evaluation kernels and the vector plan (tests, benchmarks, _kernels.vector_plan)
 def _eval_kernels() -> tuple[str, ...]: ...
 def _eval_kernel() -> str: ...
 def _use_eval_kernel(name: str | None = None) -> str: ...
@@ -89,7 +68,7 @@ def _plan_run(
 # --- settlement (csrc/settle.pxi) -------------------------------------------------------------
 
 def settle_batch(
-    plan: _SettlementPlan,
+    plan: SettlementSource,
     classes: npt.NDArray[np.uint8],
     ranks: npt.NDArray[np.uint16],
     pps: npt.NDArray[np.uint8],
@@ -100,8 +79,8 @@ def settle_batch(
 
 def bounded(bit_generator: np.random.BitGenerator, n: int) -> int: ...
 def draw(
-    bit_generator: np.random.BitGenerator, deck: npt.NDArray[np.uint8], start: int, count: int,
-    out: npt.NDArray[np.uint8],
+    bit_generator: np.random.BitGenerator, deck: bytearray | npt.NDArray[np.uint8], start: int, count: int,
+    out: bytearray | npt.NDArray[np.uint8],
 ) -> None: ...
 def deal_fresh_batch(bit_generator: np.random.BitGenerator, decks: int, out: npt.NDArray[np.uint8]) -> None: ...
 def deal_chunk(
@@ -172,7 +151,7 @@ def simulate_chunk(
     rounds: int,
     pairs: npt.NDArray[np.uint64],
     single: npt.NDArray[np.uint64],
-    plan: _SettlementPlan | None,
+    plan: SettlementSource | None,
     money: npt.NDArray[np.int64] | None,
     net: npt.NDArray[np.int64] | None,
     stop: npt.NDArray[np.uint8],
@@ -217,7 +196,7 @@ def play_chunk(
     tables: Tables,
     params: npt.NDArray[np.int64],
     shoes: int,
-    plan: _SettlementPlan,
+    plan: SettlementSource,
     columns: npt.NDArray[np.uint8],
     kernel: ShoeKernel | None,
     bet_row: npt.NDArray[np.int32],
@@ -320,7 +299,7 @@ class VectorKernel:
         self,
         tables: Tables,
         params: npt.NDArray[np.int64],
-        plan: _SettlementPlan,
+        plan: SettlementSource,
         bit_generators: list[Any],
         players: int,
         num: npt.NDArray[np.int64],

@@ -2,7 +2,7 @@
 """sanggong's compiled core: hand evaluation, settlement, dealing, exact counting,
 simulation and shoe play, without the GIL.
 
-The kernels here have twins of the same names and results in ``_pykernels.py``; the
+The kernels here have twins of the same names and results in ``_kernels/twin/``; the
 tables in ``_tables.h`` are generated from that reference at build time, the limits
 (``csrc/sg_limits.h``, ``_limits.pxd``) from ``limits.py`` and the table's parameters
 (``csrc/sg_table.h``) from ``_table.TableParams`` (``tools/gen_headers.py``). The kernels

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from . import _impl
+from . import _kernels
 from ._spec import (
     N_CARDS,
     N_PAIR_PLUS,
@@ -160,7 +160,7 @@ def count_hands(
 ) -> Counts:
     n = int(counts52.sum())
     pairs, hands = comb(n, 3) * comb(n - 3, 3), comb(n, 3)
-    kernels = _impl.kernels
+    kernels = _kernels.kernels
     dtype: Any = np.uint64 if pairs < 2**64 else object  # beyond uint64 sums: Python integers
     ranking = rules.ranking
     n_classes = tables_for(ranking).n_classes

@@ -35,7 +35,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from . import _impl
+from . import _kernels
 from ._canonical import canonical_json
 from ._settlement_plan import plan_for
 from ._spec import most_burned
@@ -176,7 +176,7 @@ class FastReplay:
         self.params = rules.table_params.array()
         self.hands_n = rules.hands
         self.width = most_burned(rules.table_params)
-        self.kernels = _impl.kernels
+        self.kernels = _kernels.kernels
         made = RecordTemplate(rules, record.to_dict(), self.signed)  # (the template a game writes with)
         self.ok = made.ok
         self.template, self.tails, self.words, self._tail = made.template, made.tails, made.words, made.tail

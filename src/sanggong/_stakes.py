@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from . import _impl
+from . import _kernels
 from ._presentation import missing
 from ._spec import ON_HAND
 from .records import RoundRecord, stakes_of
@@ -445,7 +445,7 @@ class Reader:
         chosen = np.array(sets, dtype=np.int64)
         counts = set_start[chosen + 1] - set_start[chosen]
         at_stake = np.empty(int(counts.sum()))
-        _impl.kernels.tally_stakes(ev, shoe_ends, np.array(rows, dtype=np.int64),
+        _kernels.kernels.tally_stakes(ev, shoe_ends, np.array(rows, dtype=np.int64),
                                    chosen, set_start, player, bet, amount, first, fresh, column, self.sums,
                                    at_stake)
         kinds, first_at = np.unique(chosen, return_index=True)  # each set's first and last round in the batch

@@ -1,9 +1,7 @@
-"""A table's dealing parameters as the kernels take them: one named type, ``TableParams``.
-
-The compiled core reads these ten numbers as a struct whose fields are generated, at
-build time, from this type's fields (in this order), and the pure-Python reference reads
-them by name: neither spells the layout again. ``table_params(rules)`` is the one place a
-rule set becomes them (``RuleSet.table_params``), reading the fields ``DealingRules`` names.
+"""A table's dealing parameters as the kernels take them: ``table_params(rules)`` is the one
+place a rule set becomes a ``TableParams`` (the kernels' own type, ``_kernels.inputs``,
+which says how both implementations read it), reading the fields ``DealingRules`` names
+(``RuleSet.table_params``).
 
 >>> from sanggong import MACAU
 >>> MACAU.table_params
@@ -14,46 +12,12 @@ TableParams(decks=8, positions=7, fresh_deck=0, burn_first=8, burn_per_round=1, 
 
 from __future__ import annotations
 
-from typing import NamedTuple, Protocol
+from typing import Protocol
 
-import numpy as np
-import numpy.typing as npt
+from ._kernels.inputs import ROUNDINGS as ROUNDINGS
+from ._kernels.inputs import TableParams as TableParams
 
 __all__ = ["ROUNDINGS", "DealingRules", "TableParams", "table_params"]
-
-
-ROUNDINGS = ("down", "up", "half_up", "half_even")
-"""``rules.rounding``'s modes, numbered as the kernels take them (``VectorKernel``): one
-tuple for the core's constants, the twin and ``sanggong.vector``."""
-
-
-class TableParams(NamedTuple):
-    """How a table deals (every field an int; flags 0 or 1)."""
-
-    decks: int
-    """Decks in the box or shoe."""
-    positions: int
-    """Player positions (hands besides the banker's)."""
-    fresh_deck: int
-    """1: every round is dealt from a freshly shuffled deck (no cut card)."""
-    burn_first: int
-    """Cards burned after a shuffle."""
-    burn_per_round: int
-    """Cards burned before every later round of a shoe."""
-    head_card: int
-    """1: a head card is turned up and names the hand dealt first."""
-    head_card_burned: int
-    """1: the head card is burned (else it is the first card of the hand it names)."""
-    one_at_a_time: int
-    """1: one card at a time round the table (else three to each hand in turn)."""
-    cut_low: int
-    """The cut card lies at least this many cards from the end of a shoe."""
-    cut_high: int
-    """... and at most this many."""
-
-    def array(self) -> npt.NDArray[np.int64]:
-        """The parameters as the kernels take them: int64, in field order."""
-        return np.array(self, dtype=np.int64)
 
 
 class DealingRules(Protocol):

@@ -5,7 +5,7 @@ Counts are exact integers: for a position's bets, the ordered pairs of disjoint 
 (the position's three cards and the banker's) that the shoe can deal; for bets on one
 hand (the banker's Odd/Even/Point/Three Faces, a player's Three Faces, Pair Plus), the
 3-card hands. They are computed combinatorially, over multisets of ranks weighted by the
-ways to choose their suits (see ``_pykernels.joint_class_counts``), not by walking every
+ways to choose their suits (see ``_kernels.twin.joint_class_counts``), not by walking every
 deal; where suits break ties, the draws of the one rank two equal hands share are split
 by how their strongest suits compare (``_spec.suit_split``). The test suite checks
 the counts against a card-by-card enumeration of the 407,170,400 one-deck deals, against

@@ -39,7 +39,7 @@ from typing import Any, NamedTuple, TypeAlias, TypedDict, Unpack
 import numpy as np
 import numpy.typing as npt
 
-from . import _impl
+from . import _kernels
 from ._checks import memory
 from ._parallel import workers as check_workers
 from .cards import CardsLike
@@ -199,7 +199,7 @@ def _bad_code_error(name: str, arr: Hands, row: int) -> ValueError:
 def _vector_kernel_reads(inputs: Sequence[Hands]) -> bool:
     """Whether the core's vector kernel evaluates these codes (every input C-contiguous
     bytes, and a vector kernel in use): the rule of ``_eval_batch`` in csrc/eval.pxi."""
-    chosen = getattr(_impl.kernels, "_eval_kernel", None)  # (the compiled core only)
+    chosen = getattr(_kernels.kernels, "_eval_kernel", None)  # (the compiled core only)
     return chosen is not None and chosen() != "scalar" and all(
         x.dtype.itemsize == 1 and x.flags.c_contiguous for x in inputs)
 
@@ -244,7 +244,7 @@ def _kernel(name: str, rules: RulesLike) -> tuple[Callable[..., int], Any]:
     """The active kernel ``name`` bound to the tables of ``rules``'s ranking, and the
     ranks' dtype."""
     tables = tables_for(ranking_of(rules))
-    return functools.partial(getattr(_impl.kernels, name), tables.kernel), tables.rank_dtype
+    return functools.partial(getattr(_kernels.kernels, name), _kernels.tables(tables)), tables.rank_dtype
 
 
 def _one_output(

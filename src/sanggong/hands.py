@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import TypeAlias
 
-from . import _impl
+from . import _kernels
 from ._spec import (
     N_CLASSES,
     PAIR_PLUS_NAMES,
@@ -305,8 +305,8 @@ def evaluate(cards: CardsLike | HandValue, rules: RulesLike = None) -> HandValue
     else:
         ranking = _ranking_of_rules(rules)
         c0, c1, c2 = hand_cards(cards)
-    kernels = _impl.kernels
-    tables = tables_for(ranking).kernel
+    kernels = _kernels.kernels
+    tables = _kernels.tables(tables_for(ranking))
     a, b, c = c0.code, c1.code, c2.code
     return HandValue._trusted(
         (c0, c1, c2), kernels.rank3(tables, a, b, c), PairPlus(kernels.pair_plus3(a, b, c)),

@@ -27,9 +27,9 @@ import decimal
 from contextlib import AbstractContextManager
 from decimal import Decimal
 from fractions import Fraction
-from math import ceil, floor
 from typing import Protocol, TypeAlias
 
+from ._spec import round_to_unit as round_to_unit
 from .limits import MAX_DECIMAL_EXPONENT, MAX_DENOMINATOR, MAX_STAKE
 
 __all__ = [
@@ -122,18 +122,6 @@ def check_stake(bet: str, stake: object, rules: MoneyRules) -> tuple[Fraction, t
     if units > MAX_STAKE:
         raise ValueError(f"stake on {bet}: {stake} is beyond the largest stake ({MAX_STAKE} units of {rules.minor_unit})")
     return exact, kind
-
-
-def round_to_unit(value: Fraction, how: str) -> int:
-    """``value`` rounded to a whole number: ``"down"``, ``"up"``, ``"half_up"`` or
-    ``"half_even"`` (exact: ``value`` is a Fraction)."""
-    if how == "down":
-        return floor(value)
-    if how == "up":
-        return ceil(value)
-    if how == "half_up":
-        return floor(value + Fraction(1, 2))
-    return round(value)  # half_even: Fraction rounds half to even
 
 
 class Purse:

@@ -46,7 +46,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ._default_tables import default_triples
+from ._kernels import default_triples
 from ._spec import (
     HIGH_CARDS,
     ORDERS,
@@ -152,7 +152,7 @@ class RankingTables:
     def __init__(self, ranking: Ranking) -> None:
         self.ranking = ranking
         # the default ranking's triples from the compiled core (their keys follow from their
-        # class: the keys of one hand of each), any other's computed (_default_tables)
+        # class: the keys of one hand of each), any other's computed (_kernels.default_triples)
         held = default_triples() if ranking == DEFAULT_RANKING else None
         keys, classes = triple_keys(ranking, None if held is None else held[2])
         pair_key = keys * 4096 + classes  # class keys < 4096
@@ -201,20 +201,7 @@ class RankingTables:
         self.state, self.value = _state_tables(ranking, packed)
         self.state16 = _relay(self.state)
         self.rank_dtype = np.dtype(np.uint8 if self.n_ranks <= 256 else np.uint16)
-        self._kernel_tables: dict[str, Any] = {}
-
-    @property
-    def kernel(self) -> Any:
-        """The active kernels' ``Tables`` for this ranking (``_impl.kernels``: the compiled
-        core's, or the pure-Python twin's), built once per implementation, on first use."""
-        from . import _impl
-
-        kernels = _impl.kernels
-        name = kernels.IMPLEMENTATION
-        found = self._kernel_tables.get(name)
-        if found is None:
-            found = self._kernel_tables[name] = kernels.Tables(self)
-        return found
+        self.kernel_tables: dict[str, Any] = {}  # each implementation's Tables of these (sanggong._kernels.tables)
 
     def __reduce__(self) -> tuple[Any, ...]:  # sent to workers by description, not bytes
         return (tables_for, (self.ranking,))

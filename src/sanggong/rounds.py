@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from . import _impl
+from . import _kernels
 from ._checks import count, memory
 from ._parallel import execute
 from ._parallel import workers as workers_of
@@ -237,7 +237,7 @@ def _burned_text(burned: npt.NDArray[np.uint8], counts: npt.NDArray[np.uint8]) -
 
 def _deal(params: npt.NDArray[np.int64], seed: np.random.SeedSequence, arrays: tuple[Any, ...]) -> int:
     """One chunk into its slices of the arrays: a fresh shoe; returns the shoes begun."""
-    return int(_impl.kernels.deal_chunk(np.random.PCG64(seed), params, *arrays))
+    return int(_kernels.kernels.deal_chunk(np.random.PCG64(seed), params, *arrays))
 
 
 def _arrays(rules: RuleSet, rounds: int, chunk_size: int) -> dict[str, tuple[tuple[int, ...], type]]:

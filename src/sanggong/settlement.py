@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias
 import numpy as np
 import numpy.typing as npt
 
-from . import _impl
+from . import _kernels
 from ._presentation import html_table, missing, money_column, pandas
 from ._settlement_plan import SettlementPlan, plan_for
 from ._spec import (
@@ -531,7 +531,7 @@ def settle(
         classes[0, position], ranks[0, position], pps[0, position] = value.hand_class, value.rank, value.pair_plus
     outcomes = np.empty((1, len(specs)), dtype=np.uint8)
     plan = plan_for(rules, tuple(specs))
-    if _impl.kernels.settle_batch(plan, classes, ranks, pps, outcomes) >= 0:  # cannot happen: values re-derived
+    if _kernels.kernels.settle_batch(plan, classes, ranks, pps, outcomes) >= 0:  # cannot happen: values re-derived
         raise ValueError(f"hand values out of range: classes {classes[0].tolist()}, pair plus {pps[0].tolist()}")
     code_of = dict(zip(specs, outcomes[0].tolist(), strict=True))
 
@@ -644,7 +644,7 @@ def outcome_codes(
                          f"pair plus {checked[2][bad].tolist()} hold a value out of range")
     c, r, p = (np.ascontiguousarray(x, dtype=t) for x, t in zip(checked, (np.uint8, np.uint16, np.uint8), strict=True))
     out = np.empty((len(c), len(bets)), dtype=np.uint8)
-    bad = _impl.kernels.settle_batch(plan_for(rules, tuple(bets)), c, r, p, out)
+    bad = _kernels.kernels.settle_batch(plan_for(rules, tuple(bets)), c, r, p, out)
     if bad >= 0:
         raise ValueError(f"round {bad}: classes {c[bad].tolist()} / pair plus {p[bad].tolist()} hold a value out of range")
     return out

@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from . import _impl
+from . import _kernels
 from ._checks import count, memory
 from ._parallel import check_executor, check_progress, chunks, execute
 from ._parallel import workers as workers_of
@@ -121,8 +121,8 @@ def _run_chunk(
     pairs, single = _histograms(rules)
     flag = np.zeros(1, dtype=np.uint8) if stop is None else stop
     tables = tables_for(rules.ranking)
-    done = _impl.kernels.simulate_chunk(
-        np.random.PCG64(seed), tables.kernel, rules.table_params.array(), rounds, pairs, single, None, None, None, flag
+    done = _kernels.kernels.simulate_chunk(
+        np.random.PCG64(seed), _kernels.tables(tables), rules.table_params.array(), rounds, pairs, single, None, None, None, flag
     )
     classes = single.reshape(rules.hands, tables.n_classes, N_PAIR_PLUS).sum(axis=(0, 2), dtype=np.uint64)
     return _Chunk(index, int(done), bet_counts(plan_for(rules, bets), pairs, single), classes)
@@ -242,7 +242,7 @@ class SimulationResult:
 def _versions() -> dict[str, str]:
     from ._about import package_version
 
-    return {"sanggong": package_version(), "numpy": np.__version__, "implementation": _impl.kernels.IMPLEMENTATION}
+    return {"sanggong": package_version(), "numpy": np.__version__, "implementation": _kernels.kernels.IMPLEMENTATION}
 
 
 def _possible(rules: RuleSet, name: str) -> list[int]:
@@ -536,8 +536,8 @@ def _run_sessions(
         if flag[0]:
             break
         pairs, single = _histograms(rules)
-        done = _impl.kernels.simulate_chunk(
-            np.random.PCG64(seed), tables_for(rules.ranking).kernel, rules.table_params.array(), rounds, pairs, single,
+        done = _kernels.kernels.simulate_chunk(
+            np.random.PCG64(seed), _kernels.tables(tables_for(rules.ranking)), rules.table_params.array(), rounds, pairs, single,
             plan, money, net, flag,
         )
         if done < rounds:

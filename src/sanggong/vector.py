@@ -45,7 +45,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from . import _impl
+from . import _kernels
 from ._checks import count, flag
 from ._parallel import workers as check_workers
 from ._settlement_plan import plan_for
@@ -178,8 +178,8 @@ class VectorTable:
         if seed is not None:
             self._sequence, self.seed = check_seed(seed)
         generators = [np.random.PCG64(child(self._sequence, k)) for k in range(self.n_tables)]
-        self._kernel = _impl.kernels.VectorKernel(
-            tables_for(self.rules.ranking).kernel, self._params, self._plan, generators, self.players, self._num,
+        self._kernel = _kernels.kernels.VectorKernel(
+            _kernels.tables(tables_for(self.rules.ranking)), self._params, self._plan, generators, self.players, self._num,
             self._den, self._carry, ROUNDINGS.index(self.rules.rounding), self.by_rank)
         self._carried[:] = 0
         self._reward[:] = 0

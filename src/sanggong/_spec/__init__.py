@@ -9,7 +9,7 @@ two to each other). The public modules read their vocabulary from here
 core's lookup tables are generated from these functions, at build time by
 ``tools/gen_tables.py`` and at run time by ``sanggong.ranking`` and
 ``sanggong.settlement``; the pure-Python twin of the core's kernels,
-``sanggong._pykernels``, runs on them; and the test suite checks the core against them.
+``sanggong._kernels.twin``, runs on them; and the test suite checks the core against them.
 
 This package depends on the standard library and NumPy only and imports nothing of
 sanggong's but its own modules, so that the build can load it by path

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from fractions import Fraction
+from math import ceil, floor
 from typing import Any, Protocol
 
 from .cards import PP_NONE, PP_PAIR, PP_THREE_OF_A_KIND
@@ -32,6 +34,7 @@ __all__ = [
     "multiplier_key",
     "outcome",
     "points_tie",
+    "round_to_unit",
     "total_key",
     "total_number",
     "total_range",
@@ -271,3 +274,15 @@ COMPARISONS = _kinds_reading("two hands")
 CATEGORY_BETS = _kinds_reading("category")
 # bets that read the hand at their position (0: the banker's, or Phoenix's)
 ON_HAND = _kinds_reading("two hands", "category", "hand")
+
+
+def round_to_unit(value: Fraction, how: str) -> int:
+    """``value`` rounded to a whole number (a payout in minor units, by ``rules.rounding``):
+    ``"down"``, ``"up"``, ``"half_up"`` or ``"half_even"`` (exact: ``value`` is a Fraction)."""
+    if how == "down":
+        return floor(value)
+    if how == "up":
+        return ceil(value)
+    if how == "half_up":
+        return floor(value + Fraction(1, 2))
+    return round(value)  # half_even: Fraction rounds half to even

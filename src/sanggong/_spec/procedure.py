@@ -4,7 +4,7 @@ rounds, which hand gets which card, and a box or shoe dealt round after round (s
 
 ``Shoe`` is the one Python definition of dealing a table's rounds: ``sanggong.dealing``'s
 ``Game`` deals through it (drawing with the active kernels), and so do the pure-Python
-twins of the core's round loops (``sanggong._pykernels``: ``deal_chunk``,
+twins of the core's round loops (``sanggong._kernels.twin``: ``deal_chunk``,
 ``simulate_chunk``, ``play_chunk``), which must deal the compiled core's cards bit for
 bit. A table is described by its dealing parameters (``TableFields``: the fields of
 ``sanggong._table.TableParams``, which ``rules.table_params`` makes from a rule set).
@@ -151,7 +151,7 @@ class Shoe:
     module's doc): a shuffle when one is due (the cut card placed with one draw, for a
     shoe), the burns, then each round's cards by lazy Fisher-Yates from ``bit_generator``.
 
-    ``draw`` and ``bounded`` are the kernels' (``sanggong._impl.kernels``: the compiled
+    ``draw`` and ``bounded`` are the kernels' (``sanggong._kernels.kernels``: the compiled
     core's, or this package's own, which draw the same words); the deck is a
     ``bytearray``, which both read in place. After ``deal``: ``number`` is the shoe (from
     1), ``rounds`` the rounds dealt from it, ``last`` whether the round ended it, and

@@ -57,10 +57,10 @@ def _print_round(record: RoundRecord, rules: RuleSet) -> None:
     winners = record.winners
     table = rules.table_variant
     if table.two_hands:  # hand 1 (Dragon) against hand 0 (Phoenix, the banker's place)
-        first, second = table.position_hand, table.banker_hand
-        for name, hand in ((first, record.hands[1]), (second, record.banker)):
+        dragon, phoenix = table.position_hand, table.banker_hand
+        for name, hand in ((dragon, record.hands[1]), (phoenix, record.banker)):
             print(f"  {name:<7}  {' '.join(map(str, hand.cards))}  {hand.label}")
-        print(f"  {f'{first} wins' if winners[1] == 'win' else f'{second} wins' if winners[1] == 'lose' else 'tie'}")
+        print(f"  {f'{dragon} wins' if winners[1] == 'win' else f'{phoenix} wins' if winners[1] == 'lose' else 'tie'}")
         return
     print(f"  banker  {' '.join(map(str, record.banker.cards))}  {record.banker.label}")
     for position, hand in record.hands.items():

@@ -11,7 +11,7 @@ import sys
 import warnings
 from collections.abc import Callable, Sequence
 
-from .. import _impl
+from .. import _kernels
 from ._output import one_line
 from ._parser import Commands, Parser
 from ._status import VERIFY_STATUS, Status
@@ -60,8 +60,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exit_:  # --help, --version (0) and usage errors (2, one line)
         return exit_.code if isinstance(exit_.code, int) else int(Status.USAGE)
-    if _impl.CONFIG_ERROR is not None:
-        print(one_line(f"sanggong {args.command}: error: {_impl.CONFIG_ERROR}"), file=sys.stderr)
+    if _kernels.CONFIG_ERROR is not None:
+        print(one_line(f"sanggong {args.command}: error: {_kernels.CONFIG_ERROR}"), file=sys.stderr)
         return int(Status.USAGE)
     try:
         with warnings.catch_warnings():  # a dependency's warning (matplotlib, Dask) never reaches the

@@ -7,7 +7,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from .. import _impl
+from .. import _kernels
 from .. import plot as figures
 from ..limits import MAX_SESSION_ROUNDS, MAX_SESSIONS, MAX_SIM_ROUNDS
 from ..money import Money, exact_decimal
@@ -91,7 +91,7 @@ def _print_sessions(sessions: Any, rules: RuleSet, where: str, unit: str) -> Non
     print_text(f"rules: {rules.name}, {data['sessions']:,} sessions of {data['rounds']:,} rounds, "
                f"bankroll {_shown(data['bankroll'], unit, rules)}, slip {slip_text} "
                f"({money_unit(unit, rules.minor_unit)}), "
-               f"seed {data['seed']}; {where}, implementation {_impl.kernels.IMPLEMENTATION}{note}")
+               f"seed {data['seed']}; {where}, implementation {_kernels.kernels.IMPLEMENTATION}{note}")
     if data["sessions"]:
         print(f"risk of ruin {100 * data['risk_of_ruin']:.2f}%, mean final bankroll "
               f"{_shown(data['mean_final'], unit, rules, places=1)}")

@@ -8,7 +8,7 @@ import platform
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .. import _impl
+from .. import _kernels
 
 # CPU features worth naming for the compiled core, in this order (NumPy's names): x86's SIMD
 # levels, ARM's (NEON on 32 bits, ASIMD on 64), and POWER's and IBM Z's vector units.
@@ -31,10 +31,10 @@ def _cpu_features() -> list[str] | None:
 
 def _version_text() -> str:
     """``sanggong --version``: the package, the implementation in use, the CPU."""
-    implementation = _impl.kernels.IMPLEMENTATION
+    implementation = _kernels.kernels.IMPLEMENTATION
     what = {"cython": "the compiled core", "python": "the pure-Python reference"}.get(implementation)
     if what is None:  # an unknown SANGGONG_NO_EXTENSIONS value
-        what = _impl.CONFIG_ERROR or "unknown"
+        what = _kernels.CONFIG_ERROR or "unknown"
     try:
         import numpy
 

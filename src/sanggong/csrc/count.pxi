@@ -1,4 +1,4 @@
-# Exact counting (included into _core.pyx): the compiled twins of _pykernels's
+# Exact counting (included into _core.pyx): the compiled twins of _kernels.twin's
 # joint_class_counts, suit_split and hand_counts, and the card-by-card enumeration of one
 # deck that checks them. A pair's ways fit 64 bits (each kind holds at most MAX_KIND_COUNT
 # cards: checked); the pair counts are summed in 128 bits, two words, and written to a
@@ -76,7 +76,7 @@ def joint_class_counts(const int64_t[::1] counts, const uint8_t[:, :, ::1] multi
     pairs of disjoint hands of classes p and b, the position's hand beating (order 1),
     tying (0) or losing to (-1) the banker's by their ranks, and where ``suits`` is given
     (a (kinds, 4) array: each kind's cards by suit, weakest first) equal ranks by their
-    highest kind's suits; see _pykernels.joint_class_counts. ``out`` is uint64 or object."""
+    highest kind's suits; see _kernels.twin.joint_class_counts. ``out`` is uint64 or object."""
     cdef Py_ssize_t n = multisets.shape[0], kinds = counts.shape[0], size = n_classes * n_classes * 3
     cdef Py_ssize_t i, t
     if not 1 <= n_classes <= MAX_CLASSES or len(out) != size or ranks.shape[0] != n:
@@ -231,7 +231,7 @@ cdef int _add_counts(object out, uint64_t[::1] out64, bint wide, const uint64_t*
 @cython.wraparound(False)
 def hand_counts(const int64_t[::1] counts, const uint8_t[:, :, ::1] multisets,
                 const uint8_t[::1] values, uint64_t[::1] out not None):
-    """out[values[i]] += the ways to draw multiset i; see _pykernels.hand_counts."""
+    """out[values[i]] += the ways to draw multiset i; see _kernels.twin.hand_counts."""
     cdef Py_ssize_t n = multisets.shape[0], kinds = counts.shape[0], i, t
     cdef uint64_t w
     _check_multisets(kinds, multisets, values, out.shape[0])

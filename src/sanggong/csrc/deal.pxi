@@ -130,7 +130,7 @@ def deal_fresh_batch(bit_generator, Py_ssize_t decks, uint8_t[:, ::1] out not No
 # simulate_chunk, in the same order), its cards assigned to the hands and written out:
 # for simulators of their own. shoe_init and shoe_deal are the C-level API (_core.pxd
 # documents them); deal_chunk, the kernel of sanggong.rounds.deal_batch, is the same
-# round in a loop over caller arrays. The twin is _pykernels.deal_chunk.
+# round in a loop over caller arrays. The twin is _kernels.twin.deal_chunk.
 
 cdef int shoe_init(shoe_t* shoe, int64_t decks, int64_t positions, bint fresh, int64_t burn_first,
                    int64_t burn_later, bint head, bint head_burned, bint one_at_a_time, int64_t cut_lo,

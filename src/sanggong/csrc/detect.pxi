@@ -1,5 +1,5 @@
 # Advantage-play detection's tally (included into _core.pyx; sanggong.detection is the public
-# side and explains the statistic; the twin is _pykernels.tally_stakes): a batch of shoes'
+# side and explains the statistic; the twin is _kernels.twin.tally_stakes): a batch of shoes'
 # stakes added to every player's sums, and each player's martingale differences, in one call.
 
 

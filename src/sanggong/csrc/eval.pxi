@@ -35,7 +35,7 @@ cdef enum:
 # codes in the same pass, for C-contiguous byte codes on CPUs with AVX2 or AVX-512 (the best
 # the CPU runs, chosen at run time, so one build serves every x86-64 CPU); everything else takes the table loops below. A
 # ranking enters it as a plan (rank = A[K] + H - (H >= G) * B[K]), derived by
-# sanggong._vector_plan from the ranking's own tables and checked on all 140,608 ordered
+# sanggong._kernels.vector_plan from the ranking's own tables and checked on all 140,608 ordered
 # triples, by the formula and by every vector kernel the CPU runs, before it is used; tables no plan fits keep
 # the scalar kernel. Rankings are data: this is how the arithmetic kernel serves any.
 
@@ -94,7 +94,7 @@ def _plan_run(bytes plan not None, const uint8_t[:, ::1] hands not None, ranks, 
     """Run every vector kernel this CPU has with a plan (the bytes of an sg_eval_plan) on
     C-contiguous uint8 codes into ranks (uint8 or uint16, the plan's width) and pp (uint8):
     the best kernel, then each other one into copies, compared; the first bad row, or -1,
-    or -3 where the kernels disagree. For sanggong._vector_plan's check: the caller holds
+    or -3 where the kernels disagree. For sanggong._kernels.vector_plan's check: the caller holds
     to the plan's layout and sizes."""
     cdef int best = sg_best_kernel(), kernel
     cdef Py_ssize_t n = hands.shape[0], bad
@@ -124,7 +124,7 @@ cdef void* _data(object arr) except NULL:
 cdef const sg_eval_plan* _vector_plan(Tables tables) except? NULL:
     """The vector plan of these tables (made on first use), or NULL where none fits."""
     if tables._vector is None:
-        from sanggong._vector_plan import make_plan
+        from sanggong._kernels.vector_plan import make_plan
         tables._vector = False  # (the scalar kernel while the plan is made)
         tables._vector = make_plan(tables.source, tables.wide, sizeof(sg_eval_plan),
                                    None if sg_best_kernel() == SG_KERNEL_SCALAR else _plan_run) or False

@@ -1,5 +1,5 @@
 # Playing shoes (included into _core.pyx; sanggong.shoe is the public side and explains the
-# method; the twin is _pykernels.play_chunk). Shoes dealt by the shoe procedure (sg_deal.h),
+# method; the twin is _kernels.twin.play_chunk). Shoes dealt by the shoe procedure (sg_deal.h),
 # as simulate_chunk and sanggong.dealing.Game deal them. Before each round: every bet's
 # exact EV of the unseen cards (perfect information) and each tag vector's true count;
 # after it, each bet's outcome counted by true-count bin (and, where the EV is positive, as

@@ -25,7 +25,7 @@
  * five, 4 by rank) serves all, and B, 0 but for the keys 16..31, fits a 16-entry table.
  * The uint16 numbering leaves those ranks unused instead, which spares the kernel the step
  * and a 16-bit carry. The Pair Plus category is the same under every ranking.
- * _pykernels.py's rules are the source of truth: sanggong._core derives the plan from a
+ * the twin's (_kernels/twin/) rules are the source of truth: sanggong._core derives the plan from a
  * ranking's tables and checks it on all 140,608 ordered triples before it uses it, and the
  * tests compare both kernels with the reference. */
 #ifndef SANGGONG_SG_SIMD_H
@@ -158,7 +158,7 @@ static const uint8_t sg_const[][32] = {
     SG_R32(51), SG_R32(92), SG_R32(112),
     /* 4 * points of A..K (by rank) + 1 for a face: three cards sum to 4 * points + faces */
     SG_LANES(4, 8, 12, 16, 20, 24, 28, 32, 36, 0, 1, 1, 1, 0, 0, 0),
-    /* the key of trips of each rank (sanggong._vector_plan.TRIPS_KEY) */
+    /* the key of trips of each rank (sanggong._kernels.vector_plan.TRIPS_KEY) */
     SG_LANES(7, 11, 15, 19, 23, 27, 31, 35, 39, 40, 41, 42, 43, 0, 0, 0),
     /* Pair Plus by trips << 3 | straight << 2 | flush << 1 | pair */
     SG_LANES(0, 1, 2, 2, 3, 3, 5, 5, 4, 4, 4, 4, 4, 4, 4, 4),

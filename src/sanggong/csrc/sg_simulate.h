@@ -1,7 +1,7 @@
 /* The round loops of simulate_chunk (sanggong._core): rounds dealt exactly as sg_draw deals
  * them (the same draws of the bit generator, in the same order, by the shoe procedure of
  * sg_deal.h), evaluated by the ranking's tables and counted into the histograms, and in
- * session mode a bet slip settled every round. The twin is _pykernels.simulate_chunk;
+ * session mode a bet slip settled every round. The twin is _kernels.twin.simulate_chunk;
  * tests/test_rounds.py and tests/test_simulation.py check them equal for many shapes and
  * every preset's ranking.
  *

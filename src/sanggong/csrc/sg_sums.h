@@ -1,6 +1,6 @@
 /* The shoe evaluator's arithmetic: binomial tables of a composition and exact weighted
  * sums over multisets of counting kinds (sanggong.shoe explains the method; the
- * pure-Python twin is _pykernels.ShoeKernel).
+ * pure-Python twin is _kernels.twin.ShoeKernel).
  *
  * A multiset (a hand of 3 cards, or the 6 cards of a position's hand and the banker's)
  * is a row of indices into a table B of binomials, B[8 k + j] = C(c_k, j) for the c_k

@@ -1,5 +1,5 @@
 # The shoe evaluator (included into _core.pyx; sanggong.shoe is the public side and
-# explains the method; the twin is _pykernels.ShoeKernel): the exact sums behind every
+# explains the method; the twin is _kernels.twin.ShoeKernel): the exact sums behind every
 # bet's EV for an unseen composition, by sg_sums.h's arithmetic. play.pxi plays shoes by it.
 
 cdef extern from "sg_sums.h" nogil:

@@ -2,7 +2,7 @@
 # draws of deal_chunk, sg_draw and sg_shoe_round in sg_deal.h, from a fresh shoe, rounds until
 # the one that takes the cut card), and the sufficient statistics of sanggong.shuffletest's
 # battery tallied from them without the GIL, so that 10**9 cards need no array of 10**9 cards.
-# The twin is _pykernels.shuffle_cards / shuffle_tally / shuffle_tally_cards.
+# The twin is _kernels.twin.shuffle_cards / shuffle_tally / shuffle_tally_cards.
 #
 # For each shoe, over its first K cards c[0:K] (K = bounds[rounds]) and y = 2 c - 51 (the
 # card's code centred: odd, -51..51):

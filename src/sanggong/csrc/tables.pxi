@@ -46,7 +46,7 @@ def pair_plus3(c0, c1, c2):
 def default_tables():
     """The build-time tables above (``_tables.h``: the default ranking's), as bytes:
     ``(SG_STATE, SG_HAND)``, the first ``uint16`` in the machine's byte order. The
-    default ranking's ``RankingTables`` are made from them (``sanggong._default_tables``)
+    default ranking's ``RankingTables`` are made from them (``sanggong._kernels.default_triples``)
     rather than computed again in Python for every process that ranks a hand."""
     return ((<const char*>SG_STATE)[:sizeof(SG_STATE)], (<const char*>SG_HAND)[:sizeof(SG_HAND)])
 
@@ -76,14 +76,14 @@ cdef enum:
 
 cdef class Tables:
     """A ranking's lookup tables as the kernels read them (built by
-    ``sanggong.ranking.RankingTables.kernel``; pickled by the ranking, not the bytes)."""
+    ``sanggong._kernels.tables``; pickled by the ranking, not the bytes)."""
 
     cdef tables_t t
     cdef readonly object source
     cdef readonly Py_ssize_t n_ranks, n_classes, n_rids
     cdef readonly bint ordered_by_class, wide
     cdef object _arrays
-    cdef object _vector  # the batch kernels' vector plan, built on first use (_vector_plan)
+    cdef object _vector  # the batch kernels' vector plan, built on first use (_kernels.vector_plan)
 
     def __init__(self, source):
         import numpy as np

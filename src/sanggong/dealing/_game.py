@@ -9,7 +9,7 @@ from collections.abc import Iterator, Mapping
 
 import numpy as np
 
-from .. import _impl
+from .. import _kernels
 from .._checks import count, memory
 from .._threads import locked, new_lock
 from ..hands import HandValue
@@ -441,8 +441,8 @@ class Replayer:
         if game is None or record.round != game.round + 1:
             state = record.shoe_state
             generator = state.get("bit_generator") if isinstance(state, Mapping) else None
-            if generator in CANNOT_REPLAY.get(_impl.kernels.IMPLEMENTATION, ()):
-                raise CannotCheck(f"the {_impl.kernels.IMPLEMENTATION} implementation cannot replay the bit "
+            if generator in CANNOT_REPLAY.get(_kernels.kernels.IMPLEMENTATION, ()):
+                raise CannotCheck(f"the {_kernels.kernels.IMPLEMENTATION} implementation cannot replay the bit "
                                   f"generator {generator}: check this log with the other one")
             if record.seed is not None:
                 game = self._from_seed(record)

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from .. import _impl
+from .. import _kernels
 from .._logline import NO_CARD
 from .._spec import Shoe, TableFields, deal_order, first_hand, most_burned
 from .._spec import assign as assign_cards
@@ -109,7 +109,7 @@ class GameShoe(Shoe):
     tells the shoes apart) and handed out round by round."""
 
     def __init__(self, rules: RuleSet, bit_generator: np.random.BitGenerator, *, ahead: bool = False) -> None:
-        kernels = _impl.kernels
+        kernels = _kernels.kernels
         super().__init__(rules.table_params, bit_generator, draw=kernels.draw, bounded=kernels.bounded)
         self.rules = rules
         self.state: dict[str, Any] | None = None  # as JSON; None: not a replayable generator
@@ -142,11 +142,11 @@ class GameShoe(Shoe):
             if type(self._probe) is not type(self.bit_generator):
                 self._probe = type(self.bit_generator)()
             self._probe.state = self.bit_generator.state
-            _impl.kernels.deal_chunk(self._probe, self._params, *self._probe_arrays)
+            _kernels.kernels.deal_chunk(self._probe, self._params, *self._probe_arrays)
             rounds = int(np.flatnonzero(self._probe_arrays[6])[0]) + 1
         dealt = self._buffers if self._fresh else tuple(a[:rounds] for a in self._buffers)  # (rewritten by the next
         # shoe: its readers copy what they keep)
-        _impl.kernels.deal_chunk(self.bit_generator, self._params, *dealt)
+        _kernels.kernels.deal_chunk(self.bit_generator, self._params, *dealt)
         self.dealt = dealt
         self._ends = list(zip(dealt[6].tolist(), dealt[7].tolist(), strict=True))
         self.dealt_id += 1

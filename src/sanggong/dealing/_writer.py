@@ -22,7 +22,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from .. import _impl
+from .. import _kernels
 from .. import _logline as slots
 from .._canonical import canonical_json
 from .._settlement_plan import plan_for
@@ -235,7 +235,7 @@ class RecordTemplate:
         packed = tables.packed_of_triple  # every hand's class, rank and category, by c0 * 2704 + c1 * 52 + c2
         self.tails: list[bytes | None] = [None] * (tables.n_classes * 8)  # by class * 8 + category
         self.words = words = [b'"%s"' % winner(d, 0).encode() for d in (-1, 0, 1)]  # a hand that loses, ties, wins
-        self.template = _impl.kernels.LineTemplate(
+        self.template = _kernels.kernels.LineTemplate(
             _template(line or [], LINE_OWN + ("hmac",), self.hands_n, canonical=False),
             _template(canonical or [], CANONICAL_OWN, self.hands_n, canonical=True), self.hands_n, 3, words,
             CARD_JSON, tables.cls[packed >> 3].astype(np.uint8), tables.rank[packed >> 3].astype(np.uint16),
@@ -262,7 +262,7 @@ class RecordTemplate:
         ranks = np.empty((rounds, self.hands_n), np.uint16)
         pps = np.empty((rounds, self.hands_n), np.uint8)
         while True:
-            missing = _impl.kernels.render_rounds(self.template, consts, hands, burned, counts, heads, in_shoe, last,
+            missing = _kernels.kernels.render_rounds(self.template, consts, hands, burned, counts, heads, in_shoe, last,
                                                   cut, first_round, self.tails, classes, ranks, pps, out)
             if missing < 0:
                 return classes, ranks, pps
@@ -341,7 +341,7 @@ class RoundWriter:
         self.digest = rules_digest(rules)
         self.shoe_id: Any = None
         self.rendered: list[bytes] = []
-        self.write_line = _impl.kernels.write_line
+        self.write_line = _kernels.kernels.write_line
         self.slips: dict[tuple[Any, ...], tuple[dict[str, Any], dict[str, Any], tuple[str, ...]]] = {}
         self.settled: dict[tuple[Any, ...], _Settled] = {}
         self.plans: dict[tuple[str, ...], Any] = {}
@@ -372,7 +372,7 @@ class RoundWriter:
                 plan = self.plans.get(bets)
                 if plan is None:
                     plan = self.plans[bets] = plan_for(self.rules, bets)
-                _impl.kernels.settle_batch(plan, self.classes, self.ranks, self.pps, out)
+                _kernels.kernels.settle_batch(plan, self.classes, self.ranks, self.pps, out)
             blob, width = out.tobytes(), len(bets)
             found = self.codes[bets] = [blob[i:i + width] for i in range(0, len(blob), width)] if width else \
                 [b""] * rounds

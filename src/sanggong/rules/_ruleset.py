@@ -597,6 +597,6 @@ class RuleSet:
 FIELDS = frozenset(f.name for f in dataclasses.fields(RuleSet))
 # The defaults of the fields that only one variant reads (a table of another keeps them).
 _VARIANT_DEFAULTS = {
-    f.name: f.default_factory() if f.default is dataclasses.MISSING else f.default  # type: ignore[misc]
+    f.name: f.default_factory() if f.default is dataclasses.MISSING else f.default  # type: ignore[operator]
     for f in dataclasses.fields(RuleSet) if field_owner(f.name) is not None
 }

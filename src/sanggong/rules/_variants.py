@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from .._spec import total_key
@@ -76,10 +77,10 @@ class BetKind:
         """A table offers the kind where it has its odds."""
         return self.name in rules.pays if self.odds == "pays" else bool(getattr(rules, self.odds))
 
-    def odds_of(self, rules: RuleSet, number: int, key: str | None = None) -> dict[str, object]:
+    def odds_of(self, rules: RuleSet, number: int, key: str | None = None) -> dict[str, Fraction]:
         """The odds a bet of the kind reads, keyed as its field keys them: its kind's, its
         range's (``number``), every category's, or one multiplier (``key``)."""
-        table: Mapping[str, object] = getattr(rules, self.odds)
+        table: Mapping[str, Fraction] = getattr(rules, self.odds)
         if self.odds == "pays":
             return {self.name: table[self.name]}
         if self.odds == "total_pays":

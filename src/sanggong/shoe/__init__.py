@@ -46,7 +46,8 @@ True
 True
 
 The package's modules: ``_plan`` (what the shoe kernels read: the multisets and their
-scaled nets, ``ShoePlan``), ``_ev`` (a bet's EV from the kernel's exact sums: the one
+scaled nets, ``ShoePlan``; ``sanggong._kernels.shoe_kernel`` picks the kernel that sums
+them), ``_ev`` (a bet's EV from the kernel's exact sums: the one
 place they are divided), ``_evaluator`` (``ShoeEvaluator``, and ``ShoeRounds``: the EVs
 of many shoes' rounds at once, ``detect``'s), ``_strategies`` (the
 strategies and the results of ``play_shoes``), ``_play`` (``play_shoes``) and ``_design``
@@ -67,7 +68,6 @@ from ._plan import CARDS as CARDS
 from ._plan import PAIRS as PAIRS
 from ._plan import SINGLE as SINGLE
 from ._plan import ShoePlan as ShoePlan
-from ._plan import shoe_kernel as shoe_kernel
 from ._plan import shoe_plan as shoe_plan
 from ._play import play_shoes
 from ._strategies import DEFAULT_BIN_WIDTH as DEFAULT_BIN_WIDTH

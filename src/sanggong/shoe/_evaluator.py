@@ -14,13 +14,14 @@ import numpy as np
 import numpy.typing as npt
 
 from .._counting import check_counts
-from .._impl import ShoeSums
+from .._kernels import shoe_kernel
+from .._kernels.protocol import ShoeSums
 from .._threads import locked, new_lock
 from ..analysis import composition
 from ..cards import Card, CardsLike, parse_cards
 from ..rules import RuleSet, as_rules, offered_bets
 from . import _ev
-from ._plan import PAIRS, ShoePlan, shoe_kernel, shoe_plan
+from ._plan import PAIRS, ShoePlan, shoe_plan
 
 __all__ = ["RoundSums", "ShoeEvaluator", "ShoeRounds", "check_rounds"]
 

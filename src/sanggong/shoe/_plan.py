@@ -1,22 +1,24 @@
-"""Shoe plans: what the shoe kernels read for a rule set and its bets (``ShoePlan``), built
-once: the multisets of counting kinds each bet's EV sums over and each one's scaled net
-value (``sanggong.shoe`` tells the method).
+"""Shoe plans: what the shoe kernels read for a rule set and its bets (``ShoePlan``, a type
+of the kernels' own, ``_kernels.inputs``), built once: the multisets of counting kinds each
+bet's EV sums over and each one's scaled net value (``sanggong.shoe`` tells the method).
 """
 
 from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from .. import _impl
 from .._counting import cards_of, class_tables, counting_kinds, pack
-from .._impl import ShoeSums
+from .._kernels.inputs import CARDS as CARDS
+from .._kernels.inputs import PAIRS as PAIRS
+from .._kernels.inputs import SINGLE as SINGLE
+from .._kernels.inputs import Row as Row
+from .._kernels.inputs import ShoePlan as ShoePlan
 from .._settlement_plan import plan_for
 from .._spec import N_CARDS, N_RANKS, N_SUITS, SUIT_STRENGTH, kind_multisets, kind_of, triple_pair_plus
 from ..ranking import Ranking, tables_for
@@ -24,10 +26,9 @@ from ..rules import RuleSet
 from ..settlement import payout
 
 __all__ = [
-    "CARDS", "PAIRS", "SINGLE", "Row", "ShoePlan", "shoe_kernel", "shoe_plan"
+    "CARDS", "PAIRS", "SINGLE", "Row", "ShoePlan", "shoe_plan"
 ]
 
-PAIRS, SINGLE, CARDS = 0, 1, 2
 _STRIDE = 8  # entries of the binomial table per kind (the core's SG_BINOM_STRIDE)
 _MAX_VALUE = 2**63  # a value the compiled kernel sums: any of 64 bits (its sums stay within 128)
 _MAX_TIE_VALUE = 2**59  # with suit tie-break terms, whose weights sum to 2**6 times more (the core's SG_MAX_TIE_VALUE)
@@ -170,31 +171,6 @@ def _fold(kinds: int) -> npt.NDArray[np.uint8]:
 # --- what a rule set and its bets add: each row's scaled nets -------------------------------
 
 
-@dataclass(frozen=True)
-class Row:
-    part: int  # PAIRS, SINGLE or CARDS
-    denominator: int  # the nets of this row are multiples of 1 / denominator
-    kind: str
-
-
-@dataclass(frozen=True)
-class ShoePlan:
-    """Everything the shoe kernels read for a rule set and its bets (``ShoeKernel``)."""
-
-    kinds: int
-    fold: npt.NDArray[np.uint8]
-    suit_order: npt.NDArray[np.uint8]  # where suits break ties: the suit codes, weakest first; else none
-    pairs_idx: npt.NDArray[np.uint16]
-    pairs_values: npt.NDArray[Any]
-    single_idx: npt.NDArray[np.uint16]
-    single_values: npt.NDArray[Any]
-    cards_idx: npt.NDArray[np.uint16]
-    cards_values: npt.NDArray[Any]
-    rows: tuple[Row, ...]  # in the kernels' order: pairs, single, cards
-    bet_row: tuple[int, ...]  # each bet's row
-    wide: bool  # a value beyond what the core sums exactly: the sums go through the reference (Python ints)
-
-
 def _nets(rules: RuleSet, kind: str, codes: npt.NDArray[np.uint8]) -> tuple[npt.NDArray[Any], int]:
     """Each outcome code's net per unit, times the smallest denominator that makes them
     all integers (codes no hand reaches, 0xFF, get 0)."""
@@ -286,14 +262,5 @@ def shoe_plan(rules: RuleSet, bets: tuple[str, ...]) -> ShoePlan:
     return ShoePlan(kinds, _fold(kinds), suit_order, pairs_idx, pairs_values, single_idx, single_values, cards_idx,
                     cards_values, tuple(rows), bet_row, wide)
 
-
-def shoe_kernel(plan: ShoePlan, counts: Iterable[int]) -> ShoeSums:
-    """The active kernels' ``ShoeKernel``, or the pure-Python twin's where a value is beyond
-    what the compiled one sums exactly (64 bits; 59 for the terms of a suit tie-break)."""
-    if plan.wide:
-        from .. import _pykernels  # (here: the twin is imported only where it is used)
-
-        return _pykernels.ShoeKernel(plan, counts)
-    return _impl.kernels.ShoeKernel(plan, counts)
 
 

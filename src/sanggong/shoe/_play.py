@@ -16,7 +16,8 @@ import numpy as np
 import numpy.typing as npt
 
 from .. import _checks as checks
-from .. import _impl, _parallel
+from .. import _kernels, _parallel
+from .._kernels import shoe_kernel
 from .._settlement_plan import plan_for
 from ..analysis import analyze, composition
 from ..limits import MAX_SHOES
@@ -26,7 +27,7 @@ from ..seeds import SeedLike, check_seed
 from ..settlement import payout
 from . import _ev
 from ._evaluator import ShoeEvaluator
-from ._plan import shoe_kernel, shoe_plan
+from ._plan import shoe_plan
 from ._strategies import (
     MAX_COUNT_BINS,
     RANK_SYMBOLS,
@@ -130,9 +131,9 @@ def _run_play_chunk(setup: _Setup, index: int, seed: np.random.SeedSequence, sho
     # at any offset: the kernel refuses those, so aligned copies where they are not aligned
     tags = np.require(setup.tags, np.int32, ["C", "A"])
     bet_tag = np.require(setup.bet_tag, np.int32, ["C", "A"])
-    rounds, done = _impl.kernels.play_chunk(
-        np.random.PCG64(seed), tables.kernel, rules.table_params.array(), shoes, plan, columns, kernel, bet_row, row_scale,
-        row_part, fixed, tags, bet_tag, setup.bin_width, setup.bin_zero, setup.burned_seen,
+    rounds, done = _kernels.kernels.play_chunk(
+        np.random.PCG64(seed), _kernels.tables(tables), rules.table_params.array(), shoes, plan, columns, kernel, bet_row,
+        row_scale, row_part, fixed, tags, bet_tag, setup.bin_width, setup.bin_zero, setup.burned_seen,
         count_hist, perfect_hist, ev_bins, moments, flag,
     )
     return _PlayChunk(index, int(rounds), int(done), count_hist, perfect_hist, ev_bins, moments)

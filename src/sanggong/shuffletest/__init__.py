@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, cast
 import numpy as np
 import numpy.typing as npt
 
-from .. import _impl
+from .. import _kernels
 from .._checks import count
 from .._parallel import execute
 from .._parallel import workers as workers_of
@@ -92,7 +92,7 @@ def _deal_chunk(generator: Generator, params: npt.NDArray[np.int64], lay: Layout
     t = _empty(lay)
     sums, squares = _kernel_arrays()
     cuts = t.cut_counts if t.cut_counts is not None else np.zeros(0, np.int64)
-    _impl.kernels.shuffle_tally(generator(seed), params, shoes, np.array(lay.bounds, np.int64), t.counts, cuts,
+    _kernels.kernels.shuffle_tally(generator(seed), params, shoes, np.array(lay.bounds, np.int64), t.counts, cuts,
                                 sums, squares)
     t.shoes, t.pairs, t.sums, t.squares = shoes, shoes - 1, [int(s) for s in sums], [float(s) for s in squares]
     return t
@@ -101,7 +101,7 @@ def _deal_chunk(generator: Generator, params: npt.NDArray[np.int64], lay: Layout
 def _tally_recorded(cards: npt.NDArray[np.uint8], lay: Layout) -> Tallies:
     t = _empty(lay)
     sums, squares = _kernel_arrays()
-    bad = _impl.kernels.shuffle_tally_cards(cards, np.array(lay.bounds, np.int64), t.counts, sums, squares)
+    bad = _kernels.kernels.shuffle_tally_cards(cards, np.array(lay.bounds, np.int64), t.counts, sums, squares)
     if bad >= 0:  # (check_shuffles refused these already)
         raise ValueError(f"shoe {bad} holds a code that is no card")
     t.shoes, t.pairs, t.sums, t.squares = len(cards), len(cards) - 1, [int(s) for s in sums], [float(s) for s in squares]

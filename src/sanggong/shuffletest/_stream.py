@@ -23,7 +23,7 @@ from typing import IO, Any
 import numpy as np
 import numpy.typing as npt
 
-from .. import _impl
+from .. import _kernels
 from .._checks import count
 from ..rules import RuleSet, as_rules
 from ..seeds import SeedLike, check_seed, child
@@ -55,7 +55,7 @@ def word_stream(rules: RuleSet | str, shoes: int, seed: SeedLike = None, generat
     params = rules.table_params.array()
     chunks, k = _chunks(rules, shoes, seed)
     for seed_k, n in chunks:
-        drawn = _impl.kernels.shuffle_cards(generator(seed_k), params, np.empty((n, k), np.uint8),
+        drawn = _kernels.kernels.shuffle_cards(generator(seed_k), params, np.empty((n, k), np.uint8),
                                             np.empty(n, np.uint16))
         yield _draw_words(generator(seed_k), drawn)
 
@@ -68,7 +68,7 @@ def card_stream(rules: RuleSet | str, shoes: int, seed: SeedLike = None, generat
     chunks, k = _chunks(rules, shoes, seed)
     for seed_k, n in chunks:
         cards = np.empty((n, k), np.uint8)
-        _impl.kernels.shuffle_cards(generator(seed_k), params, cards, np.empty(n, np.uint16))
+        _kernels.kernels.shuffle_cards(generator(seed_k), params, cards, np.empty(n, np.uint16))
         yield cards.ravel()
 
 

@@ -1,147 +1,114 @@
-"""Pick the implementation of the kernels: the compiled core, or its pure-Python twin.
+"""What a kernel is: ``Kernels``, a protocol of every kernel's signature (the arrays' dtypes
+included), and the protocols of what the kernels read of the objects the public modules
+hand them (``RankingSource``: a ranking's tables; ``SettlementSource``: a settlement plan;
+``ShoeSums``: what the public modules read back of a shoe kernel).
 
-``SANGGONG_NO_EXTENSIONS`` set to a true value (``1``, ``true``, ``yes``, ``on``) forces
-the pure-Python reference (``sanggong._pykernels``, the core's twin); unset, empty or a
-false value (``0``, ``false``, ``no``, ``off``) leaves the choice to the import; any
-other value is an error, not a guess: every function that needs the kernels raises
-``ValueError`` naming it (``sanggong.IMPLEMENTATION`` is then ``"unconfigured"``, and the
-command line exits with status 2).
+The compiled core (``_core``, typed by ``_core.pyi``) and its pure-Python twin (``twin``)
+are both checked against ``Kernels`` by mypy (``conformance``). A new kernel is a pair of
+like-named entries: its signature here and in the core's stub (and its body in the
+``.pxi`` and the twin's module of that family).
 
-When the compiled core is not there, the reference is used and ``sanggong.IMPLEMENTATION``
-says so: silently for a source tree that was never built, with one ``RuntimeWarning`` when
-the install tried to build the core and could not (``setup.py`` then leaves a note,
-``_core_build_failed.txt``, naming the error). A core that is there but fails to import
-(an undefined symbol, a wrong architecture, a NumPy it was not built for) warns once,
-naming the error, and the reference is used: slower, never a crash.
-
-Public modules call ``_impl.kernels.<name>`` at call time, never a copy taken at import,
-so the test suite can run every public function against both implementations.
-
-**What a kernel is** is ``Kernels``, a protocol of every kernel's signature (the arrays'
-dtypes included). mypy checks the pure-Python twin (``_pykernels``) against it, and checks
-the compiled core the same way, through its stubs (``_core.pyi``), once they declare every
-kernel (the line to enable is below). The public modules see ``kernels`` as a
-``Kernels``, so every kernel call they make is type-checked too.
+Nothing here imports the modules above the kernels: the objects the kernels read are
+described by what they read, so ``sanggong.ranking`` and ``sanggong.settlement`` satisfy
+these protocols without the kernels knowing them.
 """
 
 from __future__ import annotations
 
-import importlib
-import os
-import warnings
 from collections.abc import Iterable, Sequence
-from types import ModuleType
 from typing import TYPE_CHECKING, Any, Protocol, TypeAlias, TypeVar
 
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-    from ._settlement_plan import SettlementPlan
-    from .ranking import RankingTables
-    from .shoe import ShoePlan
+    from .._spec import ClassKey, RankingFields, RuleFields
+    from .inputs import ShoePlan
 
-__all__ = ["CONFIG_ERROR", "FALLBACK_COST", "Kernels", "ShoeSums", "extensions_disabled", "kernels"]
+__all__ = ["BetSource", "CardBuffer", "Hands", "Kernels", "RankingSource", "SettlementSource", "ShoeSums"]
 
 Hands: TypeAlias = "npt.NDArray[np.integer[Any]]"
 """An (n, 3) array of card codes, of any integer dtype (``sanggong.batch`` checks it)."""
 
-_TRUE = frozenset({"1", "true", "yes", "on"})
-_FALSE = frozenset({"", "0", "false", "no", "off"})
+
+# --- what the kernels read ----------------------------------------------------------------
 
 
-def extensions_disabled(environ: os._Environ[str] | dict[str, str] = os.environ) -> bool:
-    """Read ``SANGGONG_NO_EXTENSIONS``; an unknown value is an error, not a guess."""
-    value = environ.get("SANGGONG_NO_EXTENSIONS", "").strip().lower()
-    if value in _TRUE:
-        return True
-    if value in _FALSE:
-        return False
-    raise ValueError(
-        f"SANGGONG_NO_EXTENSIONS={value!r} is not understood (use 1 to force pure Python, 0 or unset for the compiled core)"
-    )
+class RankingSource(Protocol):
+    """What the kernels read of a ranking's tables (``sanggong.ranking.RankingTables``,
+    which says what each holds): the compiled core its lookup tables, the twin its keys;
+    ``kernel_tables`` keeps each implementation's ``Tables`` of them (the selector's
+    ``tables``)."""
+
+    @property
+    def ranking(self) -> RankingFields: ...
+    @property
+    def state(self) -> npt.NDArray[np.uint16]: ...
+    @property
+    def state16(self) -> npt.NDArray[np.uint16]: ...
+    @property
+    def value(self) -> npt.NDArray[np.uint16]: ...
+    @property
+    def rank(self) -> npt.NDArray[np.uint16]: ...
+    @property
+    def cls(self) -> npt.NDArray[np.uint8]: ...
+    @property
+    def n_ranks(self) -> int: ...
+    @property
+    def n_classes(self) -> int: ...
+    @property
+    def ordered_by_class(self) -> bool: ...
+    @property
+    def rank_keys(self) -> tuple[ClassKey, ...]: ...
+    @property
+    def rank_values(self) -> tuple[int, ...]: ...
+    @property
+    def class_keys(self) -> tuple[ClassKey, ...]: ...
+    @property
+    def kernel_tables(self) -> dict[str, Any]: ...
 
 
-CONFIG_ERROR: str | None = None
-"""Why the kernels could not be chosen (an unknown ``SANGGONG_NO_EXTENSIONS`` value), or None."""
+class BetSource(Protocol):
+    """What the twin reads of a bet of a settlement plan (``sanggong.rules.BetSpec``)."""
+
+    @property
+    def kind(self) -> str: ...
+    @property
+    def number(self) -> int: ...
+    @property
+    def position(self) -> int: ...
 
 
-class _Unconfigured(ModuleType):
-    """Stands in for the kernels when the switch holds an unknown value: importing
-    sanggong still works (so the command line can say what is wrong in one line), and
-    every function that needs the kernels raises ``ValueError`` naming the value."""
+class SettlementSource(Protocol):
+    """What the kernels read of a settlement plan (``sanggong.settlement.SettlementPlan``):
+    each bet's outcome is ``table[row[j] * key_space + ka[j] * class + kb[j] * pair_plus +
+    kc[j] * banker_class + kd[j] * (order + 1)]`` for its hand ``hand[j]`` (the compiled
+    core); the twin settles each bet of ``specs`` under ``rules`` by the specification."""
 
-    IMPLEMENTATION = "unconfigured"
-
-    def __getattr__(self, name: str) -> object:
-        raise ValueError(str(CONFIG_ERROR))
-
-
-def _load() -> ModuleType:
-    global CONFIG_ERROR
-    try:
-        disabled = extensions_disabled()
-    except ValueError as exc:
-        CONFIG_ERROR = str(exc)
-        return _Unconfigured("sanggong._unconfigured")
-    if disabled:
-        return _twin()
-    name = f"{__package__}._core"
-    try:  # (not `from . import _core`: its error for a missing module is no ModuleNotFoundError)
-        core = importlib.import_module(name)
-    except ImportError as exc:
-        if isinstance(exc, ModuleNotFoundError) and exc.name == name:
-            # Not there: a source tree never built (silent), or an install that could not build it.
-            if (note := _build_failure_note()) is not None:
-                _warn(f"the compiled core could not be built when sanggong was installed ({note})")
-        else:  # there, but it does not load (an undefined symbol, a module it needs is missing, ...)
-            _warn(f"the compiled core is present but failed to import ({type(exc).__name__}: {exc})")
-        return _twin()
-    return core
-
-
-def _twin() -> ModuleType:
-    """The pure-Python twin, imported only where it is the implementation chosen (or the
-    fallback): loading it costs a command's start some 10 ms the compiled core never needs."""
-    from . import _pykernels
-
-    return _pykernels
-
-
-BUILD_FAILED_NOTE = "_core_build_failed.txt"
-"""Left beside the package's modules by ``setup.py`` when the build of the core failed."""
-
-
-def _build_failure_note() -> str | None:
-    """The error ``setup.py`` recorded when it could not build the core, or None."""
-    from pathlib import Path  # (only where the core is missing)
-
-    try:
-        text = (Path(__file__).parent / BUILD_FAILED_NOTE).read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return None
-    note = " ".join(text.split()) or "no detail recorded"
-    return note if len(note) <= 240 else f"{note[:150]} ... {note[-80:]}"  # a compiler's command line is long
-
-
-FALLBACK_COST = (
-    "correct, but hundreds to thousands of times slower in batches and simulations"
-    " (analyze about 25x; Game and settle, a round at a time, about as fast)"
-)
-"""What the pure-Python reference costs, for the warnings that it is in use (here and
-``setup.py``'s banner, which reads this assignment from this file: keep it a literal).
-Measured side by side, the reference against the core (interleaved runs, CPU time):
-``evaluate_batch`` 6,000-8,200x, ``simulate`` 2,000-2,200x, ``deal_batch`` about 300x,
-``analyze`` 25-28x, ``Game.play`` about 1.2x (the installation page has the details)."""
-
-
-def _warn(what: str) -> None:
-    warnings.warn(
-        f"sanggong: {what}; using the pure-Python reference: {FALLBACK_COST}"
-        " (set SANGGONG_NO_EXTENSIONS=1 to choose it and silence this warning)",
-        RuntimeWarning,
-        stacklevel=3,
-    )
+    @property
+    def table(self) -> npt.NDArray[np.uint8]: ...
+    @property
+    def row(self) -> npt.NDArray[np.int32]: ...
+    @property
+    def hand(self) -> npt.NDArray[np.int32]: ...
+    @property
+    def ka(self) -> npt.NDArray[np.int32]: ...
+    @property
+    def kb(self) -> npt.NDArray[np.int32]: ...
+    @property
+    def kc(self) -> npt.NDArray[np.int32]: ...
+    @property
+    def kd(self) -> npt.NDArray[np.int32]: ...
+    @property
+    def key_space(self) -> int: ...
+    @property
+    def n_classes(self) -> int: ...
+    @property
+    def class_keys(self) -> tuple[ClassKey, ...]: ...
+    @property
+    def rules(self) -> RuleFields: ...
+    @property
+    def specs(self) -> Sequence[BetSource]: ...
 
 
 # --- what a kernel is ---------------------------------------------------------------------
@@ -172,10 +139,10 @@ class ShoeSums(Protocol):
 
 class Kernels(Protocol[TablesT, SumsT]):
     """The kernels: what the compiled core (``_core``, typed by ``_core.pyi``) and its
-    pure-Python twin (``_pykernels``) both provide, with the same signatures and results.
+    pure-Python twin (``twin``) both provide, with the same signatures and results.
     ``TablesT`` is an implementation's own ``Tables`` (a ranking's tables as its kernels
     read them) and ``SumsT`` its ``ShoeKernel``: a kernel takes only what its own
-    implementation made. mypy checks both modules against this protocol (below); the
+    implementation made. mypy checks both modules against this protocol (``conformance``); the
     public modules call ``kernels``, typed ``Kernels[Any, ShoeSums]``.
 
     Arrays are checked by the public modules before a kernel sees them (shape, dtype,
@@ -187,7 +154,7 @@ class Kernels(Protocol[TablesT, SumsT]):
     def IMPLEMENTATION(self) -> str: ...  # noqa: N802 (a module's constant)
 
     # hands
-    def Tables(self, source: RankingTables) -> TablesT: ...  # noqa: N802 (a module's class)
+    def Tables(self, source: RankingSource) -> TablesT: ...  # noqa: N802 (a module's class)
     def rank3(self, tables: TablesT, c0: int, c1: int, c2: int) -> int: ...
     def class3(self, tables: TablesT, c0: int, c1: int, c2: int) -> int: ...
     def pair_plus3(self, c0: int, c1: int, c2: int) -> int: ...
@@ -198,7 +165,7 @@ class Kernels(Protocol[TablesT, SumsT]):
     def compare_batch(self, tables: TablesT, a: Hands, b: Hands, out: npt.NDArray[np.int8]) -> int: ...
 
     # settlement
-    def settle_batch(self, plan: SettlementPlan, classes: npt.NDArray[np.uint8], ranks: npt.NDArray[np.uint16],
+    def settle_batch(self, plan: SettlementSource, classes: npt.NDArray[np.uint8], ranks: npt.NDArray[np.uint16],
                      pps: npt.NDArray[np.uint8], out: npt.NDArray[np.uint8]) -> int: ...
 
     # dealing
@@ -237,14 +204,14 @@ class Kernels(Protocol[TablesT, SumsT]):
     # the round loops
     def simulate_chunk(
         self, bit_generator: Any, tables: TablesT, params: npt.NDArray[np.int64], rounds: int,
-        pairs: npt.NDArray[np.uint64], single: npt.NDArray[np.uint64], plan: SettlementPlan | None,
+        pairs: npt.NDArray[np.uint64], single: npt.NDArray[np.uint64], plan: SettlementSource | None,
         money: npt.NDArray[np.int64] | None, net: npt.NDArray[np.int64] | None, stop: npt.NDArray[np.uint8],
     ) -> int: ...
 
     # a shoe as it is dealt
     def ShoeKernel(self, plan: ShoePlan, counts: Iterable[int]) -> SumsT: ...  # noqa: N802 (a module's class)
     def play_chunk(
-        self, bit_generator: Any, tables: TablesT, params: npt.NDArray[np.int64], shoes: int, plan: SettlementPlan,
+        self, bit_generator: Any, tables: TablesT, params: npt.NDArray[np.int64], shoes: int, plan: SettlementSource,
         columns: npt.NDArray[np.uint8], kernel: SumsT | None, bet_row: npt.NDArray[np.int32],
         row_scale: npt.NDArray[np.float64], row_part: npt.NDArray[np.uint8], fixed_ev: npt.NDArray[np.float64],
         tags: npt.NDArray[np.int32], bet_tag: npt.NDArray[np.int32], bin_width: float, bin_zero: int,
@@ -254,7 +221,7 @@ class Kernels(Protocol[TablesT, SumsT]):
 
     # a vector of tables (sanggong.vector)
     def VectorKernel(  # noqa: N802 (a module's class)
-        self, tables: TablesT, params: npt.NDArray[np.int64], plan: SettlementPlan, bit_generators: list[Any],
+        self, tables: TablesT, params: npt.NDArray[np.int64], plan: SettlementSource, bit_generators: list[Any],
         players: int, num: npt.NDArray[np.int64], den: npt.NDArray[np.int64], carry: npt.NDArray[np.uint8],
         rounding: int, by_rank: bool,
     ) -> Any: ...
@@ -290,13 +257,3 @@ class Kernels(Protocol[TablesT, SumsT]):
     ) -> int: ...
 
 
-if TYPE_CHECKING:
-    from . import _pykernels
-
-    # Both implementations are checked against the protocol: the twin here; the compiled
-    # core the same way once its stubs (_core.pyi) declare every kernel:
-    #     _compiled: Kernels[_core.Tables, _core.ShoeKernel] = _core
-    _python: Kernels[_pykernels.Tables, _pykernels.ShoeKernel] = _pykernels
-    kernels: Kernels[Any, ShoeSums]
-else:
-    kernels: ModuleType = _load()
