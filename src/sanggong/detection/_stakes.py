@@ -17,13 +17,14 @@ from typing import Any, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from . import _impl
-from ._presentation import missing
-from ._spec import ON_HAND
-from .analysis import composition
-from .cards import Card
-from .records import RoundRecord, stakes_of
-from .rules import RuleSet, offered_bets
+from .. import _impl
+from .._presentation import missing
+from .._spec import ON_HAND
+from ..analysis import composition
+from ..cards import Card
+from ..records import stakes_of
+from ..rules import RuleSet, offered_bets
+from ..verify import CheckedRound, CheckedRun
 
 __all__ = ["BATCH_ROUNDS", "MAX_POINTS", "Names", "Points", "Reader", "Staker", "Tally", "divided"]
 
@@ -307,20 +308,11 @@ class Reader:
             decided[(id(bets), id(carried))] = (bets, carried, found)
         return found
 
-    def feed(self, record: RoundRecord | tuple[Any, ...]) -> None:
-        """Read the next record: a ``RoundRecord``, or what ``LogReader._seen_lists`` yields
-        of a record the fast pass accepted (a ``_fastlog.Seen``, or the tuple of its fields:
-        round, shoe, round in shoe, bets, carried, the hands' card codes, the banker's first,
-        and the burned cards' codes)."""
-        if isinstance(record, tuple):
-            number, shoe, in_shoe, bets, carried_on, codes, burned_codes = record
-        else:
-            number, shoe, in_shoe, bets, carried_on = record.round, record.shoe, record.round_in_shoe, \
-                record.bets, record.carried
-            banker = record.banker
-            hands = (banker, *record.hands.values()) if banker is not None else record.hands.values()
-            codes = bytes([c.code for hand in hands for c in hand.cards])
-            burned_codes = bytes([c.code for c in record.burned])
+    def feed(self, record: CheckedRound) -> None:
+        """Read the next round (``verify.CheckedRound``: a log's, or a record's)."""
+        number, shoe, in_shoe, bets, carried_on = record.round, record.shoe, record.round_in_shoe, record.bets, \
+            record.carried
+        codes, burned_codes = record.codes, record.burned_codes
         self.records += 1
         if shoe != self.shoe or self.fresh_each:
             self._close_shoe()
@@ -341,57 +333,55 @@ class Reader:
             self.codes.extend(burned_codes)
         self.ends.append(len(self.codes) - self.base)
 
-    def feed_many(self, records: list[Any]) -> None:
-        """``feed`` each of ``records`` in turn (what ``LogReader._seen_lists`` yields): a
-        run of records the fast pass accepted within a shoe (a tuple of
-        ``_fastlog.SeenRun``'s fields) at once, its cards from the shoe's dealt arrays;
-        the rest by ``feed``."""
-        for record in records:
-            if type(record) is not tuple or self.fresh_each or self.decided is None:
-                if type(record) is tuple:  # (a run, record by record)
-                    from ._fastlog import seen_in  # (as verify imports it: when a log is read)
-
-                    for one in seen_in(record):
-                        self.feed(one)
-                else:
-                    self.feed(record)
-                continue
-            number, shoe, (hands, burned, counts, in_shoe), first, bets_of, carried_of = record
-            n = len(bets_of)
-            if shoe != self.shoe:
-                self._close_shoe()
-                self.shoe, self.live = shoe, int(in_shoe[first]) == 1  # (a shoe begun before the log: its earlier
-                # cards are unknown)
-            self.records += n
-            if not self.live:
-                self.skipped += n
-                self.carried = carried_of[-1]
-                continue
-            (rows, rounds, sets), ends, codes = self.staked, self.ends, self.codes
-            carried, row = self.carried, len(ends)
-            last_bets = last_carried = None
-            chosen = -1
-            for i in range(n):
-                bets = bets_of[i]
-                if bets is not last_bets or carried is not last_carried:
-                    chosen = self._decisions(bets, carried)
-                    last_bets, last_carried = bets, carried
-                if chosen >= 0:
-                    rows.append(row + i)
-                    rounds.append(number + i)
-                    sets.append(chosen)
-                carried = carried_of[i]
-            self.carried = carried
-            at = len(codes) - self.base
-            if not self.burned_seen:  # (each round's cards: its hands', the banker's first)
-                width = hands.shape[1] * 3
-                codes += hands[first:first + n].tobytes()
-                ends.extend(range(at + width, at + width * n + 1, width))
-                continue
-            for k in range(first, first + n):  # (and its burned cards after them)
-                codes += hands[k].tobytes()
-                codes += burned[k, :counts[k]].tobytes()
-                ends.append(len(codes) - self.base)
+    def read(self, checked: CheckedRound | CheckedRun) -> None:
+        """Read the next item of a log's checked stream (``verify.LogReader.checked``): a
+        round by ``feed``, and a run of rounds the fast pass accepted within a shoe
+        (``verify.CheckedRun``) at once, its cards from the shoe's dealt arrays."""
+        if isinstance(checked, CheckedRound):
+            self.feed(checked)
+            return
+        if self.fresh_each or self.decided is None:  # (a run, round by round)
+            for one in checked.rounds():
+                self.feed(one)
+            return
+        number, shoe, first, bets_of, carried_of = checked.round, checked.shoe, checked.first, checked.bets, \
+            checked.carried
+        hands, burned, counts, in_shoe = checked.hands, checked.burned, checked.burned_counts, checked.in_shoe
+        n = len(bets_of)
+        if shoe != self.shoe:
+            self._close_shoe()
+            self.shoe, self.live = shoe, int(in_shoe[first]) == 1  # (a shoe begun before the log: its earlier
+            # cards are unknown)
+        self.records += n
+        if not self.live:
+            self.skipped += n
+            self.carried = carried_of[-1]
+            return
+        (rows, rounds, sets), ends, codes = self.staked, self.ends, self.codes
+        carried, row = self.carried, len(ends)
+        last_bets = last_carried = None
+        chosen = -1
+        for i in range(n):
+            bets = bets_of[i]
+            if bets is not last_bets or carried is not last_carried:
+                chosen = self._decisions(bets, carried)
+                last_bets, last_carried = bets, carried
+            if chosen >= 0:
+                rows.append(row + i)
+                rounds.append(number + i)
+                sets.append(chosen)
+            carried = carried_of[i]
+        self.carried = carried
+        at = len(codes) - self.base
+        if not self.burned_seen:  # (each round's cards: its hands', the banker's first)
+            width = hands.shape[1] * 3
+            codes += hands[first:first + n].tobytes()
+            ends.extend(range(at + width, at + width * n + 1, width))
+            return
+        for k in range(first, first + n):  # (and its burned cards after them)
+            codes += hands[k].tobytes()
+            codes += burned[k, :counts[k]].tobytes()
+            ends.append(len(codes) - self.base)
 
     def _close_shoe(self) -> None:
         """Keep the shoe for its batch (a shoe without a stake: only its cards checked)."""
@@ -416,7 +406,7 @@ class Reader:
         """A plan (and kernels) that holds ``bets``: the bets staked in the first batch (the
         table's every bet once a batch stakes another: at most two plans, making one costs
         some shoes' worth of sums)."""
-        from . import shoe  # (shoe imports analysis; detect sits above both)
+        from .. import shoe  # (shoe imports analysis; detect sits above both)
 
         if not self.offered:
             self.offered = set(offered_bets(self.rules, None, "evaluate"))  # ShoeEvaluator(rules)'s bets
@@ -433,7 +423,7 @@ class Reader:
     def _submit(self) -> None:
         """Start the pending shoes' sums as a batch (on the helper thread, if any), and
         tally the oldest batch if more than ``IN_FLIGHT`` are started."""
-        from . import shoe
+        from .. import shoe
 
         shoes, self.pending = self.pending, []
         (rows, rounds, sets), self.staked, self.staked_at = self.staked, ([], [], []), 0
@@ -481,7 +471,7 @@ class Reader:
         """One shoe's EVs of the bets ``staked`` (sorted) before each of its rounds (their
         cards ``codes``, each one's ending at ``ends``): (rounds, bets); in Python's integers
         where the doubles would not be exact."""
-        from . import shoe
+        from .. import shoe
 
         bets = frozenset(staked)
         total = sum(self.fresh_counts)
@@ -519,7 +509,7 @@ class Reader:
     def _shoe_evs_slowly(self, codes: bytes, ends: list[int], staked: list[str]) -> npt.NDArray[np.float64]:
         """``_shoe_evs`` by a ``ShoeEvaluator``, round by round: for a shoe whose cards it
         refuses (its ValueError, raised where reading one round at a time raises it)."""
-        from .shoe import ShoeEvaluator
+        from ..shoe import ShoeEvaluator
 
         evaluator = ShoeEvaluator(self.rules)
         evs, start = [], 0
@@ -611,7 +601,7 @@ def divided(numerators: npt.NDArray[np.int64], rows: tuple[Any, ...],
     unseen[k] cards)``, in doubles: the same floats as Python's division of the integers
     (both correctly rounded) where every numerator and count is at most 2**53; None where
     one is not (then Python's division, in integers, is the way)."""
-    from .shoe import PAIRS
+    from ..shoe import PAIRS
 
     if not len(unseen) or max(-int(numerators.min(initial=0)), int(numerators.max(initial=0))) > EXACT:
         return None
