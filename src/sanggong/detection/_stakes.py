@@ -310,9 +310,7 @@ class Reader:
 
     def feed(self, record: CheckedRound) -> None:
         """Read the next round (``verify.CheckedRound``: a log's, or a record's)."""
-        number, shoe, in_shoe, bets, carried_on = record.round, record.shoe, record.round_in_shoe, record.bets, \
-            record.carried
-        codes, burned_codes = record.codes, record.burned_codes
+        number, shoe, in_shoe, bets, carried_on, codes, burned_codes = record
         self.records += 1
         if shoe != self.shoe or self.fresh_each:
             self._close_shoe()

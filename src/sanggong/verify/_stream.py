@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -22,10 +22,10 @@ from ..records import RoundRecord
 __all__ = ["CheckedRound", "CheckedRun"]
 
 
-@dataclass(frozen=True, slots=True)
-class CheckedRound:
+class CheckedRound(NamedTuple):
     """A round record that passed every check, as a reader of stakes reads it: the fields
     of the ``RoundRecord`` of the same names, and its cards as card codes (``Card.code``).
+    (A named tuple: one is made for every round a log's full checks read.)
 
     :ivar codes: the hands' card codes, three a hand, the banker's first (a table without
         a banker: the positions' alone); empty for a void round.
