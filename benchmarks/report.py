@@ -304,8 +304,8 @@ def verify_figures(rounds: int, repeats: int) -> dict[str, tuple[float, str]]:
 
     from workloads import write_macau_log
 
-    from sanggong import verify as verify_module
     from sanggong.detection import detect
+    from sanggong.verify import _log as verify_module
 
     with tempfile.TemporaryDirectory() as folder:
         path, head = Path(folder) / "macau.jsonl", Path(folder) / "head.jsonl"

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from workloads import write_macau_log
 
-from sanggong import verify as verify_module
 from sanggong.detection import detect
+from sanggong.verify import _log as verify_module
 from sanggong.verify import verify_log
 
 ROUNDS = 3_000

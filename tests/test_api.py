@@ -86,6 +86,11 @@ MODULE_ONLY = {
     "sanggong.mathreport.ReportTable": "one deck count's figures in a MathReport, read from it",
     "sanggong.mathreport.percent_text": "an exact fraction as the report prints a percentage",
     "sanggong.verify.LogReader": "reads a log in one pass for another reader (detect does); verify_log is the usual way",
+    "sanggong.verify.LogFiles": "a game's log kept in several files, read as one log by LogReader (detect reads so)",
+    "sanggong.verify.CheckedRound": "a round of LogReader.checked's typed stream, read by detect",
+    "sanggong.verify.CheckedRun": "a run of rounds of LogReader.checked's typed stream, read by detect",
+    "sanggong.dealing.check_bets": "checks a record's slip as a replay reads it (verify's fast pass reads slips with it)",
+    "sanggong.dealing.positioned_game": "a game where a Replayer continuing a log stands (verify's fast pass hands it)",
 }
 
 

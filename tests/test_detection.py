@@ -16,7 +16,8 @@ import pytest
 from cli_run import fails, run
 
 from sanggong import MACAU, Game, ObservedTable, RoundRecord, ShoeEvaluator, analyze, detect
-from sanggong.detection import _holm, shoe_terms
+from sanggong.detection import shoe_terms
+from sanggong.detection._detect import _holm
 from sanggong.records import write_log
 
 SMALL = MACAU.replace(name="small", decks=2, positions=2, cut_card_range=(20, 30))
@@ -238,7 +239,7 @@ def test_the_batched_tally_is_shoe_terms_and_the_sums_stake_by_stake(impl: Any) 
     """detect's tally of many shoes at once, in arrays, against the definitions stake by
     stake: each player's excess and squares from shoe_terms shoe by shoe, the stakes' counts,
     units and EV-weighted units, first and last rounds, and the points in the order read."""
-    from sanggong._stakes import Points, Reader
+    from sanggong.detection._stakes import Points, Reader
 
     rng = np.random.default_rng(3)
     names = ["a", "b", "c", "d"]
@@ -461,7 +462,7 @@ def test_the_tally_kernels_refuse_an_index_out_of_range_and_change_nothing(impl:
 def test_the_points_are_the_first_of_each_player_across_batches_and_logs(tmp_path: Path, monkeypatch: Any) -> None:
     """With room for 7 points a player, and batches of a few rounds, the points kept are the
     first 7 stakes of the full list, read one log and several logs alike."""
-    import sanggong._stakes as stakes
+    import sanggong.detection._stakes as stakes
 
     records = _game(5, 40, lambda evs: {"p": {"point:0": 2, "odd": 1}, "q": {"win:1": 3}})
     full = detect(records, SMALL).points
@@ -483,8 +484,8 @@ def test_the_points_are_the_first_of_each_player_across_batches_and_logs(tmp_pat
 def test_the_helper_thread_changes_nothing(tmp_path: Path, monkeypatch: Any) -> None:
     """A log read with the batches' sums on a helper thread, and without one, with batches
     of a few rounds and many in flight: the same Detection, points included."""
-    import sanggong._stakes as stakes
-    import sanggong.detection as detection
+    import sanggong.detection._detect as detection
+    import sanggong.detection._stakes as stakes
 
     path = tmp_path / "log.jsonl"
     write_log(_game(6, 90, lambda evs: {"p": {"point:0": 20 if evs["point:0"] > 0 else 1}, "q": {"odd": 2}}), path)

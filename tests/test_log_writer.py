@@ -1,4 +1,4 @@
-"""A game's records written through the core's template (``dealing._writer.RoundWriter``:
+"""A game's records written through the core's template (``records.RoundWriter``:
 ``Game.play`` and ``Game.lines`` of a game of its own generator, a shoe dealt ahead) are
 byte for byte the records of the per-record path (``make_record`` on a shoe dealt round by
 round, ``RoundRecord.to_json``: the path a game of a given ``rng`` takes, and every game
@@ -161,8 +161,8 @@ def test_lines_raise_as_play_does() -> None:
 
 def _rendered(kernels: Any, signed: bool) -> tuple[bytes, tuple[bytes, ...], tuple[bytes, ...], bytes, bytes | None]:
     """A round rendered by ``kernels`` and its line as the game wrote it."""
-    from sanggong._fastlog import FastReplay
     from sanggong._logline import pack, unpack
+    from sanggong.verify._fastlog import FastReplay
 
     key = b"k" if signed else None
     game = Game("macau", seed=3, key=key, recall=0)

@@ -11,10 +11,10 @@ import numpy as np
 import pytest
 
 from sanggong import Game, _logline
-from sanggong._fastlog import FastReplay
 from sanggong._kernels import twin as _pykernels
 from sanggong.records import RoundRecord
 from sanggong.rules import PRESETS
+from sanggong.verify._fastlog import FastReplay
 
 _core = pytest.importorskip("sanggong._core")
 
@@ -32,8 +32,8 @@ def _replay(name: str, key: bytes | None = None, seed: int = 11) -> tuple[FastRe
 
 def _template(kernels: Any, fast: FastReplay) -> Any:
     """``fast``'s template, made by ``kernels`` (the core's or the twin's)."""
-    from sanggong._fastlog import _CARD_JSON
     from sanggong.ranking import tables_for
+    from sanggong.records import CARD_JSON as _CARD_JSON
 
     tables = tables_for(fast.rules.ranking)
     packed = tables.packed_of_triple
@@ -156,7 +156,7 @@ def test_the_core_refuses_what_it_cannot_read() -> None:
     tails[int(outputs[0][0, 0]) * 8 + int(outputs[2][0, 0])] = None
     assert render(tails=tails) == 0  # (the first hand's text not known: named, nothing written)
     ops = template.ops_line
-    words, cards = fast.words, __import__("sanggong._fastlog", fromlist=["_CARD_JSON"])._CARD_JSON
+    words, cards = fast.words, __import__("sanggong.records", fromlist=["CARD_JSON"]).CARD_JSON
     arrays = (np.zeros(140608, np.uint8), np.zeros(140608, np.uint16), np.zeros(140608, np.uint8))
     for bad in ([(b"a", _logline.HAND + 9), (b"", _logline.END)], [(b"a", _logline.END), (b"", _logline.END)],
                 [(b"a", _logline.CONST + 3), (b"", _logline.END)], [("a", _logline.ROUND), (b"", _logline.END)],

@@ -17,11 +17,11 @@ from typing import Any
 import pytest
 
 from sanggong import MACAU, Game
-from sanggong import verify as verify_module
 from sanggong.cli import main
 from sanggong.detection import detect
 from sanggong.records import SealRecord, Totals, canonical_bytes, record_hash, record_hmac, stakes_of, write_log
 from sanggong.verify import LogReader, VerifyReport, verify_log
+from sanggong.verify import _log as verify_module
 
 pytestmark = pytest.mark.kernels
 
@@ -249,7 +249,7 @@ def test_a_seal_alone_is_bad_but_may_close_a_log_that_continues(monkeypatch: pyt
 
 
 def test_the_fast_pass_counts_the_money_of_settlements_it_does_not_keep(monkeypatch: pytest.MonkeyPatch) -> None:
-    from sanggong import _fastlog
+    from sanggong.verify import _fastlog
 
     monkeypatch.setattr(_fastlog, "_MOST_KEPT", 2)
     monkeypatch.setattr(_fastlog, "_MOST_LOOSE", 3)

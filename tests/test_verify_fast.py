@@ -1,4 +1,4 @@
-"""verify's fast pass (``sanggong._fastlog``) against the full checks: for good logs and for
+"""verify's fast pass (``sanggong.verify._fastlog``) against the full checks: for good logs and for
 logs changed in every field, at every kind of place, the reports are the same, field by
 field (which record, which field, why), with the fast pass on and off."""
 
@@ -14,9 +14,9 @@ import numpy as np
 import pytest
 
 from sanggong import MACAU, ONLINE, Game, _kernels
-from sanggong import verify as verify_module
 from sanggong.records import record_hash, record_hmac
-from sanggong.verify import LogReader, VerifyReport, verify_log
+from sanggong.verify import CheckedRound, CheckedRun, LogReader, VerifyReport, verify_log
+from sanggong.verify import _log as verify_module
 
 pytestmark = pytest.mark.kernels  # the fast pass deals and settles through the kernels
 
@@ -187,35 +187,45 @@ def test_detection_reads_by_the_fast_pass_as_by_the_full_checks(tmp_path: Path) 
     assert fast == full and fast.points == full.points and fast.records == 80
 
 
+def _rounds(stream: Any) -> list[CheckedRound]:
+    """A checked stream's rounds, its runs' one at a time."""
+    return [one for item in stream for one in ([item] if isinstance(item, CheckedRound) else item.rounds())]
+
+
 def test_records_read_for_detection_are_the_full_checks_records() -> None:
-    """``LogReader._seen`` (what detection reads), over more lines than the fast pass takes
-    at a time and across a line it leaves to the full checks: each record's fields, cards
-    and codes as the full checks read them, and the same verdict."""
-    from sanggong.verify import _SEEN_AT_A_TIME
+    """``LogReader.checked`` (what detection reads), over more lines than the fast pass takes
+    at a time and across a line it leaves to the full checks: each round as the full checks
+    read it (its fields, and its cards' codes as its record holds the cards), and the same
+    verdict."""
+    from sanggong.verify._log import _SEEN_AT_A_TIME
 
     lines = _log(MACAU, _SEEN_AT_A_TIME + 150)
     at = _SEEN_AT_A_TIME + 40  # a line written otherwise (a space), which the full checks accept
     changed = [*lines[:at], lines[at].replace('"round":', '"round": '), *lines[at + 1:]]
     bad = [*lines[:_SEEN_AT_A_TIME + 60], lines[_SEEN_AT_A_TIME + 60].replace('"round":', '"round":1'), *lines]
-    for log in (lines, changed, bad):
+    logs: list[Any] = [lines, changed, bad, [line.encode() for line in changed]]
+    for log in logs:
         reader = LogReader(log)
-        fast = list(reader._seen())
+        stream = list(reader.checked())
         verify_module._FAST = False
         try:
             full_reader = LogReader(log)
-            full = list(full_reader._seen())
+            full = list(full_reader.checked())
+            records = list(LogReader(log))  # (the records themselves, as iterating a reader gives them)
         finally:
             verify_module._FAST = True
-        assert len(fast) == len(full) and reader.report() == full_reader.report()
-        assert sum(hasattr(record, "codes") for record in fast) >= len(fast) - 2  # (the pass's own records)
-        for a, b in zip(fast, full, strict=True):
-            assert (a.round, a.shoe, a.round_in_shoe, a.bets, a.carried, a.burned) == \
-                (b.round, b.shoe, b.round_in_shoe, b.bets, b.carried, b.burned)
-            assert [a.banker.cards, *(h.cards for h in a.hands.values())] == \
-                [b.banker.cards, *(h.cards for h in b.hands.values())]
-            if hasattr(a, "codes"):
-                assert list(a.codes) == [c.code for h in (b.banker, *b.hands.values()) for c in h.cards]
-                assert list(a.burned_codes) == [c.code for c in b.burned]
+        assert reader.report() == full_reader.report()
+        assert all(isinstance(item, CheckedRound) for item in full)
+        if isinstance(log[0], bytes):  # (lines of bytes: the pass's own loop reads them, as runs)
+            assert sum(len(item) for item in stream if isinstance(item, CheckedRun)) >= len(log) - 3
+        fast = _rounds(stream)
+        assert fast == full and len(fast) == len(records)
+        for a, record in zip(fast, records, strict=True):
+            assert (a.round, a.shoe, a.round_in_shoe, a.bets, a.carried) == \
+                (record.round, record.shoe, record.round_in_shoe, record.bets, record.carried)
+            assert record.banker is not None
+            assert list(a.codes) == [c.code for h in (record.banker, *record.hands.values()) for c in h.cards]
+            assert list(a.burned_codes) == [c.code for c in record.burned]
 
 
 def test_detection_of_several_logs_on_dask(tmp_path: Path) -> None:
@@ -299,8 +309,8 @@ def test_cli_reads_standard_input(tmp_path: Path, capsys: pytest.CaptureFixture[
 @pytest.mark.parametrize("name", ["PCG64", "PCG64DXSM", "Philox", "SFC64", "MT19937"])
 def test_a_shoe_state_is_written_as_the_writers_write_it(name: str) -> None:
     """The fast pass writes each shoe's state in a shape the two writers wrote once."""
-    from sanggong._fastlog import _both
     from sanggong.records import REPLAYABLE, state_json
+    from sanggong.records import both as _both
 
     assert name in REPLAYABLE
     lines = _log(MACAU, 3, rng=True)
@@ -330,7 +340,7 @@ def test_every_preset_is_read_by_the_fast_pass(name: str) -> None:
 def test_a_fast_pass_that_fails_leaves_the_lines_to_the_full_checks(monkeypatch: pytest.MonkeyPatch) -> None:
     """Whatever goes wrong inside the fast pass, the report is the full checks' (it never
     raises, nor changes a verdict)."""
-    from sanggong._fastlog import FastReplay
+    from sanggong.verify._fastlog import FastReplay
 
     lines = _log(MACAU, 30)
     bad = [*lines[:20], lines[20].replace('"round":21', '"round":22'), *lines[21:]]

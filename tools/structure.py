@@ -22,6 +22,18 @@ Counted over ``src/sanggong`` (Python, Cython and C sources):
   with an underscore themselves);
 - **a private module's names used by public modules** (``_ref.N_OUTCOMES`` in a public
   module: a module that is private by name yet serves as the package's specification);
+- **names taken from another package's private modules**: each name a module imports
+  from a module that is private by its path (``dealing._writer``, or ``dealing._writer``
+  itself taken from ``dealing``) where the module is outside the package that holds the
+  private part (``sanggong.verify._fastlog`` may take ``sanggong._spec``'s names, as both
+  are within ``sanggong``, but not ``sanggong.dealing._game``'s): a package's private
+  modules are its own, and others reach them through its public face;
+- **private members used from another module**: ``x._name`` where ``_name`` is a private
+  member (a method or attribute of a class: defined in a class body, or assigned as
+  ``self._name``) of another module of the package and of none of this module's own
+  classes (``reader._seen_lists()``, ``game._shoe``), and ``super()._name`` in a class
+  whose base is another module's (a subclass overriding a private method of another
+  module's class);
 - **largest file** (lines) and **longest function** (lines, Python and Cython ``def`` /
   ``cdef`` / ``cpdef`` by indentation, C functions by their braces).
 """
@@ -80,6 +92,8 @@ class _Imports(ast.NodeVisitor):
         self.type_back_up: list[str] = []
         self.aliases: dict[str, str] = {}
         self.private_module_names: set[str] = set()
+        self.taken: list[str] = []  # names taken from another package's private modules
+        self.classes: dict[str, tuple[str, str]] = {}  # a name imported from another module: (module, name)
 
     def visit_If(self, node: ast.If) -> None:
         test = node.test
@@ -114,11 +128,16 @@ class _Imports(ast.NodeVisitor):
             if sub in self.modules:  # from . import records
                 self.edges.add(sub)
                 self.aliases[alias.asname or alias.name] = sub
+                if _foreign_private(sub, self.module):
+                    self.taken.append(f"{self.module}: from {target} import {alias.name}")
                 continue
+            if target in self.modules and target != self.module and _foreign_private(target, self.module):
+                self.taken.append(f"{self.module}: from {target} import {alias.name}")
             if target == "sanggong" and self.module != "sanggong":
                 self.back_up.append(f"{self.module}: from sanggong import {alias.name}")
                 continue
             if target in self.modules and target != self.module:
+                self.classes[alias.asname or alias.name] = (target, alias.name)
                 self.edges.add(target)
                 if alias.name.startswith("_"):
                     self.private.append(f"{self.module}: from {target} import {alias.name}")
@@ -132,6 +151,88 @@ class _Imports(ast.NodeVisitor):
                     and not any(part.startswith("_") for part in self.module.split(".")[1:]):
                 self.private_module_names.add(f"{target}.{node.attr}")
         self.generic_visit(node)
+
+
+def _foreign_private(target: str, module: str) -> bool:
+    """``target`` is private by its path (a part after the package's name starts with an
+    underscore) and ``module`` is outside the package that holds that part."""
+    parts = target.split(".")
+    for i, part in enumerate(parts[1:], start=1):
+        if part.startswith("_") and not part.startswith("__"):
+            owner = ".".join(parts[:i])
+            return not (module == owner or module.startswith(owner + "."))
+    return False
+
+
+def _class_members(source: str, cls: str, trees: dict[str, ast.AST], modules: set[str]) -> set[str]:
+    """The private members of class ``cls`` imported from ``source`` (the module that
+    defines it, ``source`` or one of its submodules)."""
+    out: set[str] = set()
+    for module in modules:
+        if module != source and not module.startswith(source + "."):
+            continue
+        for node in ast.walk(trees[module]):
+            if isinstance(node, ast.ClassDef) and node.name == cls:
+                out |= _members(node)
+    return out
+
+
+def _members(tree: ast.AST) -> set[str]:
+    """The private members a module defines: the private names defined or assigned in its
+    class bodies, and the private attributes it assigns on ``self`` or ``cls``."""
+    out: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ClassDef):
+            for item in node.body:
+                if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                    out.add(item.name)
+                elif isinstance(item, ast.Assign | ast.AnnAssign):
+                    for target in item.targets if isinstance(item, ast.Assign) else [item.target]:
+                        for name in ast.walk(target):
+                            if isinstance(name, ast.Name):
+                                out.add(name.id)
+        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store) and \
+                isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"):
+            out.add(node.attr)
+    return {name for name in out if name.startswith("_") and not name.startswith("__")}
+
+
+def _member_uses(module: str, tree: ast.AST, own: set[str], others: dict[str, str],
+                 modules_aliased: set[str], imported: dict[str, set[str]]) -> list[str]:
+    """The uses of other modules' private members in a module (see the module's doc):
+    ``others`` maps a private member's name to a module that defines it, ``imported`` a
+    class this module imports from another to its private members (an object made by
+    calling it is that class's, whatever members this module's own classes have)."""
+    out: list[str] = []
+    classes = {node.name for node in ast.walk(tree) if isinstance(node, ast.ClassDef)}
+    foreign_based: list[ast.ClassDef] = [
+        node for node in ast.walk(tree) if isinstance(node, ast.ClassDef)
+        and any(isinstance(b, ast.Name) and b.id not in classes and b.id not in ("object", "Exception", "ValueError",
+                                                                                "TypeError", "NamedTuple", "Protocol")
+                for b in node.bases)]
+    made: dict[str, set[str]] = {}  # a local name made by calling a class of another module: its members
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and \
+                isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Name) and \
+                node.value.func.id in imported:
+            made[node.targets[0].id] = imported[node.value.func.id]
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Attribute) or not node.attr.startswith("_") or node.attr.startswith("__"):
+            continue
+        value = node.value
+        if isinstance(value, ast.Name) and value.id in modules_aliased:
+            continue  # (a module's private name: the cross-module private imports count it)
+        if isinstance(value, ast.Name) and node.attr in made.get(value.id, ()):
+            out.append(f"{module}: {value.id}.{node.attr} (an instance of another module's class)")
+            continue
+        is_super = isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "super"
+        if is_super:
+            if node.attr in others and any(node in ast.walk(c) for c in foreign_based):
+                out.append(f"{module}: super().{node.attr} ({others[node.attr]}'s)")
+            continue
+        if node.attr not in own and node.attr in others:
+            out.append(f"{module}: .{node.attr} ({others[node.attr]}'s)")
+    return out
 
 
 def _circles(graph: dict[str, set[str]]) -> list[list[str]]:
@@ -230,24 +331,27 @@ def _generated(path: Path) -> bool:
         return "Generated by tools/gen_" in f.readline()
 
 
-def _visit_all() -> dict[str, _Imports]:
+def _visit_all() -> tuple[dict[str, _Imports], dict[str, ast.Module], set[str]]:
+    """Every module of the package read once: its import visitor, its syntax tree, and the
+    package's module names."""
     modules = _python_modules()
     names = set(modules)
+    trees = {module: ast.parse(path.read_text(encoding="utf-8")) for module, path in modules.items()}
     visitors = {}
     for module, path in modules.items():
         visitor = _Imports(module, path.name == "__init__.py", names)
-        visitor.visit(ast.parse(path.read_text(encoding="utf-8")))
+        visitor.visit(trees[module])
         visitors[module] = visitor
-    return visitors
+    return visitors, trees, names
 
 
-def import_graphs() -> tuple[dict[str, set[str]], dict[str, set[str]]]:
+def import_graphs(visitors: dict[str, _Imports] | None = None) -> tuple[dict[str, set[str]], dict[str, set[str]]]:
     """``(runtime, typed)``: each module of the package -> the modules of the package it
     imports, at run time, and with the ``TYPE_CHECKING`` imports too (the package's face,
     ``sanggong``, left out: it imports everything lazily by name)."""
     graph: dict[str, set[str]] = defaultdict(set)
     typed: dict[str, set[str]] = defaultdict(set)
-    for module, visitor in _visit_all().items():
+    for module, visitor in (visitors if visitors is not None else _visit_all()[0]).items():
         graph[module] |= {m for m in visitor.edges if m != module}
         typed[module] |= {m for m in visitor.edges | visitor.type_edges if m != module}
     graph.pop("sanggong", None)
@@ -260,13 +364,23 @@ def measure() -> dict[str, object]:
     back_up: list[str] = []
     type_back_up: list[str] = []
     spec_uses: dict[str, set[str]] = defaultdict(set)
-    for module, visitor in _visit_all().items():
+    taken: list[str] = []
+    member_uses: list[str] = []
+    visitors, trees, names = _visit_all()
+    members = {module: _members(tree) for module, tree in trees.items()}
+    for module, visitor in visitors.items():
         private += visitor.private
         back_up += visitor.back_up
         type_back_up += visitor.type_back_up
+        taken += visitor.taken
         for used in visitor.private_module_names:
             spec_uses[used].add(module)
-    graph, typed = import_graphs()
+        others = {name: other for other in sorted(members, reverse=True) if other != module
+                  for name in members[other]}
+        imported = {name: _class_members(source, cls, trees, names) for name, (source, cls) in visitor.classes.items()}
+        member_uses += _member_uses(module, trees[module], members[module], others, set(visitor.aliases),
+                                    {name: found for name, found in imported.items() if found})
+    graph, typed = import_graphs(visitors)
     files = _tracked()
     sizes = sorted(((len(p.read_text(encoding="utf-8").splitlines()), str(p.relative_to(ROOT))) for p in files),
                    reverse=True)
@@ -286,6 +400,8 @@ def measure() -> dict[str, object]:
         "source files": len(files),
         "public modules using a private module's names": len({m for users in spec_uses.values() for m in users}),
         "private-module names used by public modules": len(spec_uses),
+        "names taken from another package's private modules": len(taken), "taken": taken,
+        "private members used from another module": len(member_uses), "member_uses": member_uses,
     }
 
 
@@ -301,6 +417,7 @@ def main() -> int:
     for key in ("import circles", "import circles, type-only imports counted", "imports back up",
                 "type-only imports back up", "cross-module private imports",
                 "public modules using a private module's names", "private-module names used by public modules",
+                "names taken from another package's private modules", "private members used from another module",
                 "source files"):
         print(f"{key}: {figures[key]}")
     print(f"largest file: {figures['largest file']['lines']} lines, {figures['largest file']['file']}")  # type: ignore[index]
@@ -309,7 +426,8 @@ def main() -> int:
           f"{figures['longest function']['function']}")  # type: ignore[index]
     print(f"functions over 120 lines: {len(figures['functions over 120 lines'])}")  # type: ignore[arg-type]
     if args.list:
-        for key in ("circles", "typed_circles", "back_up", "type_back_up", "private", "files over 800 lines",
+        for key in ("circles", "typed_circles", "back_up", "type_back_up", "private", "taken", "member_uses",
+                    "files over 800 lines",
                     "functions over 120 lines"):
             for item in figures[key]:  # type: ignore[attr-defined]
                 print(f"  {key}: {item}")

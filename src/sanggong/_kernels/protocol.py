@@ -226,7 +226,7 @@ class Kernels(Protocol[TablesT, SumsT]):
         rounding: int, by_rank: bool,
     ) -> Any: ...
 
-    # log lines (verify's fast pass: sanggong._fastlog; the slots and the packing are sanggong._logline's)
+    # log lines (verify's fast pass: sanggong.verify._fastlog; the slots and the packing are sanggong._logline's)
     def LineTemplate(  # noqa: N802 (a module's class)
         self, ops_line: Sequence[tuple[bytes, int]], ops_canonical: Sequence[tuple[bytes, int]], hands: int,
         consts: int, words: Sequence[bytes], cards: Sequence[bytes], hand_class: npt.NDArray[np.uint8],

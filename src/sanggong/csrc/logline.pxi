@@ -1,5 +1,5 @@
 # Log lines (included into _core.pyx): the two kernels of ``verify``'s fast pass
-# (``sanggong._fastlog``), which writes each round's record as a game writes it and accepts a
+# (``sanggong.verify._fastlog``), which writes each round's record as a game writes it and accepts a
 # log's line only when it is that text, byte for byte.
 #
 # render_rounds writes a shoe's rounds from a template made by the record's own writers

@@ -52,7 +52,7 @@ game's shoe), ``_game`` (``Game``, its records, ``Replayer``) and ``_observed``
 from __future__ import annotations
 
 from ..records import RoundRecord
-from ._game import CannotCheck, Game, Replayer
+from ._game import CannotCheck, Game, Replayer, check_bets, positioned_game
 from ._observed import ObservedTable, Resettler
 from ._procedure import Deal, assign, dealing_sequence, first_hand, round_length
 
@@ -65,7 +65,9 @@ __all__ = [
     "Resettler",
     "RoundRecord",
     "assign",
+    "check_bets",
     "dealing_sequence",
     "first_hand",
+    "positioned_game",
     "round_length",
 ]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 from collections import deque
 from collections.abc import Iterator, Mapping
+from typing import Any
 
 import numpy as np
 
@@ -17,11 +18,13 @@ from ..limits import MAX_RECALL, MAX_REPLAY_ROUNDS, MAX_ROUND
 from ..records import (
     ZERO_HASH,
     RoundRecord,
+    RoundWriter,
     SealRecord,
     Totals,
     bit_generator_from_state,
     check_key,
     check_rules,
+    make_record,
     record_amounts,
     rules_digest,
 )
@@ -29,12 +32,12 @@ from ..rules import RuleSet, as_rules
 from ..seeds import SeedLike, check_seed
 from ..settlement import Money, TableSession, check_slip
 from ._procedure import Deal, GameShoe
-from ._writer import RoundWriter, make_record
 
 _FAST = True  # a game of its own generator deals a shoe ahead and writes through RoundWriter (tests turn it off)
 
 __all__ = [
     "CANNOT_REPLAY", "COMPARED", "CannotCheck", "Game", "Replayer", "Sealable", "check_bets", "compare_records",
+    "positioned_game",
 ]
 
 # --- a game -------------------------------------------------------------------------------
@@ -385,10 +388,27 @@ def compare_records(derived: RoundRecord, record: RoundRecord, how: str) -> None
 
 
 def check_bets(rules: RuleSet, bets: Mapping[str, Money]) -> None:
+    """Check a record's slip as a replay reads it: a ValueError naming the field ``bets``
+    for a slip the rules refuse (``settlement.check_slip``)."""
     try:
         check_slip(rules, bets)
     except (ValueError, TypeError) as exc:
         raise ValueError(f"field 'bets': {exc}") from None
+
+
+def positioned_game(rules: RuleSet, state: Mapping[str, Any], seed: int | None, shoe: int, rounds_done: int,
+                    round_: int) -> Game:
+    """A game whose shoe ``shoe`` was shuffled from ``state`` (a record's ``shoe_state``)
+    and has dealt ``rounds_done`` rounds, the game ``round_`` rounds: what a ``Replayer``
+    continuing a log holds there (verify's fast pass hands it its game so)."""
+    game = Game(rules, rng=bit_generator_from_state(state), recall=0)
+    game.seed = seed
+    dealer = game._shoe
+    dealer.number = shoe - 1  # the first deal shuffles: shoe `shoe`
+    for _ in range(rounds_done):
+        dealer.skip()
+    game.round = round_
+    return game
 
 
 class Replayer:

@@ -11,12 +11,11 @@ from collections.abc import Mapping, Sequence
 from .._threads import locked, new_lock
 from ..cards import Card, CardLike, card_items, parse_card
 from ..limits import MAX_RESHUFFLES
-from ..records import ZERO_HASH, RoundRecord, SealRecord, check_key, check_rules
+from ..records import ZERO_HASH, RoundRecord, SealRecord, check_key, check_rules, make_record
 from ..rules import RuleSet, as_rules
 from ..settlement import Money, TableSession
 from ._game import Sealable, check_bets, compare_records
 from ._procedure import Deal, assign, dealing_sequence, round_length
-from ._writer import make_record
 
 __all__ = ["ObservedTable", "Resettler"]
 

@@ -4,7 +4,6 @@ a game's box or shoe (``sanggong.dealing``; the procedure itself is ``_spec.proc
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -15,7 +14,7 @@ from .._spec import Shoe, TableFields, deal_order, first_hand, most_burned
 from .._spec import assign as assign_cards
 from .._spec import round_length as cards_of_round
 from ..cards import Card
-from ..records import state_json
+from ..records import Deal, state_json
 from ..rules import RuleSet
 
 __all__ = [
@@ -24,16 +23,6 @@ __all__ = [
 
 # --- dealing procedures -----------------------------------------------------------------
 
-
-@dataclass(frozen=True, slots=True)
-class Deal:
-    """The cards of one round as they were assigned: burned cards (the head card
-    included, when it is burned), the head card, the banker's hand and each position's."""
-
-    burned: tuple[Card, ...]
-    head_card: Card | None
-    banker: tuple[Card, Card, Card]
-    hands: Mapping[int, tuple[Card, Card, Card]]
 
 
 def round_length(rules: RuleSet, burn: int) -> int:

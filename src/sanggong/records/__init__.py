@@ -64,54 +64,92 @@ Traceback (most recent call last):
 ValueError: hash does not match its contents
 
 The package's modules: ``_record`` (the record, its canonical form, chain, digest and
-HMAC; logs), ``_reader`` (reading a record strictly), ``_seal`` (a log's seal and its
-totals), ``_states`` (bit generator states) and ``_values`` (the format's vocabulary,
-reading one value).
+HMAC; logs), ``_reader`` (reading a record strictly), ``_writer`` (writing a round's
+record, its line and its canonical bytes: ``make_record``, and ``RoundWriter`` through the
+core's template, which a ``Game``, verify's fast pass and the vectorised table share),
+``_seal`` (a log's seal and its totals), ``_states`` (bit generator states) and
+``_values`` (the format's vocabulary, reading one value).
 """
 
 from __future__ import annotations
 
-from ._reader import loads_record
+from ._reader import loads_record, read_stakes
 from ._record import (
     Chained,
     RoundRecord,
     canonical_bytes,
     check_key,
     check_rules,
+    json_line,
     record_hash,
     record_hmac,
     result_entry,
     rules_digest,
     stakes_of,
+    stakes_text,
     write_log,
 )
 from ._seal import TOTALS, SealRecord, Totals, is_seal, record_amounts
 from ._states import REPLAYABLE, bit_generator_from_state, check_state, state_json
-from ._values import FORMAT, ZERO_HASH, check_hash
+from ._values import FORMAT, MONEY_KINDS, ZERO_HASH, check_hash
+from ._writer import (
+    CANONICAL_OWN,
+    CARD_JSON,
+    CARDS,
+    FIELDS,
+    LINE_OWN,
+    Deal,
+    RecordTemplate,
+    RoundWriter,
+    both,
+    make_record,
+    segments,
+    slip_key,
+    sorted_slip,
+    state_texts,
+)
 
 __all__ = [
+    "CANONICAL_OWN",
+    "CARDS",
+    "CARD_JSON",
+    "FIELDS",
     "FORMAT",
+    "LINE_OWN",
+    "MONEY_KINDS",
     "REPLAYABLE",
     "TOTALS",
     "ZERO_HASH",
     "Chained",
+    "Deal",
+    "RecordTemplate",
     "RoundRecord",
+    "RoundWriter",
     "SealRecord",
     "Totals",
     "bit_generator_from_state",
+    "both",
     "canonical_bytes",
     "check_hash",
     "check_key",
     "check_rules",
     "check_state",
     "is_seal",
+    "json_line",
     "loads_record",
+    "make_record",
+    "read_stakes",
     "record_amounts",
     "record_hash",
     "record_hmac",
     "result_entry",
     "rules_digest",
+    "segments",
+    "slip_key",
+    "sorted_slip",
     "stakes_of",
+    "stakes_text",
     "state_json",
+    "state_texts",
     "write_log",
 ]

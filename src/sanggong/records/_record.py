@@ -124,6 +124,8 @@ def stakes_of(bets: Mapping[str, Any]) -> dict[tuple[str | None, str], Money]:
 
 
 def stakes_text(bets: Mapping[str, Any]) -> dict[str, Any]:
+    """A slip (or carried stakes) as a record's JSON holds it: each amount as its text
+    (``money.money_text``), a player's bets too."""
     return {k: stakes_text(v) if isinstance(v, Mapping) else money_text(v) for k, v in bets.items()}
 
 

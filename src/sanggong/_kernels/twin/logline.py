@@ -14,7 +14,7 @@ from ... import _logline as slots
 
 __all__ = ["LineTemplate", "check_line", "render_rounds", "write_line"]
 
-# verify's fast pass (sanggong._fastlog): a shoe's rounds written from a template, and one
+# verify's fast pass (sanggong.verify._fastlog): a shoe's rounds written from a template, and one
 # round's line checked against them (the core's csrc/logline.pxi).
 
 

@@ -1,63 +1,6 @@
-"""Who is beating the table: advantage-play detection from the game log.
-
-At the moment a bet is placed, the cards already seen in the shoe fix its exact EV (the
-unseen cards' composition, ``ShoeEvaluator``). A player whose stakes follow the shoe stakes
-more where the EV is higher; one whose stakes do not, does not. ``detect`` reads a log (or
-records, or many logs), computes the exact EV of every stake at the moment it was placed,
-and tests each player for stakes that follow the shoe, long before results could show it.
-
-**What is counted.** A stake is a decision: the amount placed on a bet in a round, less
-any stake carried into the round (which the player could not withdraw). A record by player
-names each stake's player; a record of bets alone reads as one anonymous player per
-position (``"position 3"``: its Win, Tie and other bets on that hand) and one for the
-table's bets (``"table"``: Odd, Even, Point, the banker's Three Faces and Pair Plus). A
-staker is its kind and its id together (``PlayerStats.kind``: ``"player"``, ``"position"``
-or ``"table"``), so a player is never an anonymous staker, whatever the player's id reads
-as. Each game is counted once: several logs are known by their hash chain and seed, and
-two that hold the same round are refused (``detect``'s ``records``).
-Seen cards are every hand of the earlier rounds of the shoe (shown at settlement);
-burned cards, and the cards of a void round, stay unseen unless ``burned_seen``. A log
-that starts within a shoe is read from the next shoe's first round (the earlier cards of
-that shoe are unknown).
-
-**The test.** For each player, with stakes s_i on bets b_i at EVs e_i (fresh-shoe EVs ē_i),
-the excess D = Σ s_i (e_i − ē_i). Under the null hypothesis that the player's stakes are
-independent of the shoe's state, condition on the stakes (however they vary: the test
-never assumes flat bets). The exact EV of a fixed bet is a martingale as a shoe's cards
-are revealed (by exchangeability, the expected EV after more random cards are seen is the
-EV now), so e_i − ē_i is the sum of the EV's changes Δ_k(b_i) over the rounds k before i
-in its shoe, and D = Σ_k Y_k with Y_k = Σ_b W_k(b) Δ_k(b), where W_k(b) are the stakes on
-bet b after round k in that shoe. Given the stakes, the Y_k are martingale differences
-(each has mean zero given the cards seen before round k), shoes are independent, so the
-self-normalised sum z = D / sqrt(Σ_k Y_k²) is approximately standard normal under the
-null (the martingale central limit theorem; no independence between rounds, and no
-model of the stakes, is assumed). The test is one-sided: a player is flagged for stakes
-that follow the EV up, ``p_value = P(Z >= z)``, and ``flagged`` is Holm's step-down
-correction of the players' p-values at ``alpha`` (the family-wise error rate over the
-players examined). A player with no EV variation to follow (a fresh deck every round,
-or stakes only on a shoe's first rounds) has no z and a p-value of 1.
-
-The calibration (``benchmarks/detection.py`` and the docs' tutorial) measures the false
-alarm rate of flat and random bettors (at most ``alpha``) and the power against perfect
-and counting players as a function of rounds observed.
-
-**How a log is read.** In one pass with ``verify``'s checks: its fast pass hands each
-record it accepts as the record's cards and stakes. Ended shoes are kept until they hold
-some thousands of rounds; the exact EVs of every round of such a batch are one call of
-the shoe kernel (``numerators_shoes``, in the compiled core without the GIL), made on a
-helper thread where the process may run on a second core, beside the reading of the next
-batch; the batch's stakes are then tallied in one call (``tally_stakes``). The results are
-the same floats with the helper thread or without it. ``detect`` may be called from
-several threads at once (each call reads with readers of its own, and stops their helper
-threads before it returns).
-
->>> from sanggong import MACAU, Game
->>> game = Game(MACAU, seed=1)
->>> records = [game.play({"ann": {"point:0": 10}, "bo": {"odd": 10}}) for _ in range(200)]
->>> found = detect(records)
->>> [(p.id, p.bets, p.flagged) for p in found.players]   # bo's Odd is carried, not staked, on a banker 3P
-[('bo', 196, False), ('ann', 200, False)]
-"""
+"""``detect``, its report (``Detection``, ``PlayerStats``) and the statistic
+(``shoe_terms``): ``sanggong.detection`` explains the test. A log is read through
+``verify``'s typed stream (``LogReader.checked``) and tallied by ``_stakes.Reader``."""
 
 from __future__ import annotations
 
@@ -72,15 +15,15 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ._checks import flag
-from ._parallel import check_executor, check_progress, execute
-from ._parallel import workers as workers_of
-from ._presentation import html_table, pandas, percent
+from .._checks import flag
+from .._parallel import check_executor, check_progress, execute
+from .._parallel import workers as workers_of
+from .._presentation import html_table, pandas, percent
+from ..limits import MAX_RECORD_BYTES
+from ..records import ZERO_HASH, RoundRecord, SealRecord
+from ..rules import RuleSet, as_rules
+from ..verify import CheckedRound, LogFailed, LogFiles, LogReader, verify_log
 from ._stakes import PLAYER, Names, Points, Reader, Staker, Tally
-from .limits import MAX_RECORD_BYTES
-from .records import ZERO_HASH, RoundRecord, SealRecord
-from .rules import RuleSet, as_rules
-from .verify import LogFailed, LogReader, verify_log
 
 if TYPE_CHECKING:  # pandas is optional (the "frame" extra), and typed only with pandas-stubs
     from pandas import DataFrame  # type: ignore[import-not-found, import-untyped, unused-ignore]
@@ -115,23 +58,23 @@ def shoe_terms(evs: Sequence[Mapping[str, float]], stakes: Sequence[tuple[int, s
 def _tally_log(log: Any, rules: RuleSet | None, burned_seen: bool, verify: bool, key: bytes | None,
                progress: Progress | None = None) -> tuple[str, dict[Staker, Tally], int, int]:
     """One log (a path or lines; or a game's logs, a tuple of paths in the order of its
-    chain, ``_Game``) read and tallied; picklable, for any executor."""
-    reader = _Game(log, rules, key, verify) if isinstance(log, tuple) else LogReader(log, rules, key=key,
-                                                                                       replay=verify)
+    chain, read as one log: ``LogFiles``) read and tallied; picklable, for any executor."""
+    files = LogFiles(log) if isinstance(log, tuple) else None
+    reader = LogReader(files if files is not None else log, rules, key=key, replay=verify)
     tally: Reader | None = None
     try:
         told = 0
-        for records in reader._seen_lists():  # checked by verify's fast pass where it can
+        for checked in reader.checked():  # checked by verify's fast pass where it can
             if tally is None:
                 assert reader.rules is not None
                 tally = Reader(reader.rules, burned_seen, shared=True, helper=_second_core())
-            tally.feed_many(records)
+            tally.read(checked)
             if progress is not None and tally.records - told >= 1000:
                 progress(tally.records - told)
                 told = tally.records
         report = reader.report()
         if not report.ok:
-            where = reader.where() if isinstance(reader, _Game) else os.fspath(log) if isinstance(
+            where = files.where() if files is not None else os.fspath(log) if isinstance(
                 log, str | os.PathLike) else "the log"
             raise LogFailed(f"{where}: {report}", report)
         assert tally is not None and reader.rules is not None
@@ -141,27 +84,6 @@ def _tally_log(log: Any, rules: RuleSet | None, burned_seen: bool, verify: bool,
     finally:
         if tally is not None:
             tally.close()
-
-
-class _Game(LogReader):
-    """A game's logs read as one log: each file's lines after the one before's (its first
-    record goes on from that one's last: ``_games``), checked across the files as within
-    one, and numbered within their file."""
-
-    def __init__(self, paths: tuple[Any, ...], rules: RuleSet | None, key: bytes | None, replay: bool) -> None:
-        super().__init__(paths[0], rules, key=key, replay=replay)
-        self.paths = paths
-        self.at = 0  # the file being read
-
-    def _lines(self) -> Iterator[tuple[int, Any]]:
-        for at, path in enumerate(self.paths):
-            self.at, self._log = at, path
-            yield from super()._lines()
-
-    def where(self) -> str:
-        """The file being read (the one a bad line is in), and the one it goes on from."""
-        path = os.fspath(self.paths[self.at])
-        return f"{path} (going on from {os.fspath(self.paths[self.at - 1])})" if self.at else path
 
 
 @dataclass(frozen=True)
@@ -579,7 +501,7 @@ def detect(
             raise ValueError(f"records: round {record.round} does not go on from the record before it (its prev "
                              f"is not that record's hash): give one game's records in order, each once")
         last = record.hash
-        reader.feed(record)
+        reader.feed(CheckedRound.of(record))
         if progress is not None and reader.records % 1000 == 0:
             progress(1000)
     if reader is None:
@@ -590,8 +512,8 @@ def detect(
 
 
 def _rules_of(record: RoundRecord) -> RuleSet:
-    from .records import rules_digest
-    from .rules import PRESETS
+    from ..records import rules_digest
+    from ..rules import PRESETS
 
     preset = PRESETS.get(record.rules)
     if preset is None or rules_digest(preset) != record.rules_digest:

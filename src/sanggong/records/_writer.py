@@ -1,6 +1,6 @@
 """A round's record written from the core's template (``LineTemplate``, ``render_rounds``):
-the one place for a record's text that a ``Game`` writes with and ``verify``'s fast pass
-(``sanggong._fastlog``) checks with.
+the one place for a record's text (the record, its line and its canonical bytes) that a
+``Game`` writes with and ``verify``'s fast pass (``sanggong.verify._fastlog``) checks with.
 
 The template is made once by the record writers themselves (``json_line``,
 ``canonical_json``, on a record whose fields are sentinels): a round's line and canonical
@@ -16,6 +16,7 @@ kept.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any, NamedTuple
@@ -29,11 +30,11 @@ from .._settlement_plan import plan_for
 from ..cards import Card
 from ..hands import HandValue, PairPlus, evaluate
 from ..ranking import tables_for
-from ..records import ZERO_HASH, RoundRecord, record_amounts, result_entry, rules_digest, stakes_of
-from ..records._record import hand_json, json_line, winner
 from ..rules import RuleSet
 from ..settlement import Money, Settlement, TableSession
-from ._procedure import Deal
+from ._record import RoundRecord, hand_json, json_line, result_entry, rules_digest, stakes_of, winner
+from ._seal import record_amounts
+from ._values import ZERO_HASH
 
 __all__ = [
     "CANONICAL_OWN",
@@ -41,6 +42,7 @@ __all__ = [
     "CARD_JSON",
     "FIELDS",
     "LINE_OWN",
+    "Deal",
     "RecordTemplate",
     "RoundWriter",
     "both",
@@ -65,6 +67,18 @@ _MOST_SETTLED = 4096  # settlements kept, while at least one round in three find
 
 
 # --- a round's record -------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """The cards of one round as they were assigned: burned cards (the head card
+    included, when it is burned), the head card, the banker's hand and each position's
+    (what a round's record is written from: ``make_record``)."""
+
+    burned: tuple[Card, ...]
+    head_card: Card | None
+    banker: tuple[Card, Card, Card]
+    hands: Mapping[int, tuple[Card, Card, Card]]
 
 
 def sorted_slip(slip: Mapping[str, Any]) -> dict[str, Any]:

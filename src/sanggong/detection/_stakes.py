@@ -17,14 +17,15 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from . import _kernels
-from ._presentation import missing
-from ._spec import ON_HAND
-from .records import RoundRecord, stakes_of
-from .rules import RuleSet
+from .. import _kernels
+from .._presentation import missing
+from .._spec import ON_HAND
+from ..records import stakes_of
+from ..rules import RuleSet
+from ..verify import CheckedRound, CheckedRun
 
 if TYPE_CHECKING:  # (shoe imports analysis; detect sits above both: imported where a reader is made)
-    from .shoe import RoundSums
+    from ..shoe import RoundSums
 
 __all__ = ["BATCH_ROUNDS", "MAX_POINTS", "Names", "Points", "Reader", "Staker", "Tally"]
 
@@ -187,7 +188,7 @@ class Reader:
     """
 
     def __init__(self, rules: RuleSet, burned_seen: bool, shared: bool = False, helper: bool = False) -> None:
-        from .shoe import ShoeRounds
+        from ..shoe import ShoeRounds
 
         self.rules = rules
         self.burned_seen = burned_seen
@@ -288,20 +289,9 @@ class Reader:
             decided[(id(bets), id(carried))] = (bets, carried, found)
         return found
 
-    def feed(self, record: RoundRecord | tuple[Any, ...]) -> None:
-        """Read the next record: a ``RoundRecord``, or what ``LogReader._seen_lists`` yields
-        of a record the fast pass accepted (a ``_fastlog.Seen``, or the tuple of its fields:
-        round, shoe, round in shoe, bets, carried, the hands' card codes, the banker's first,
-        and the burned cards' codes)."""
-        if isinstance(record, tuple):
-            number, shoe, in_shoe, bets, carried_on, codes, burned_codes = record
-        else:
-            number, shoe, in_shoe, bets, carried_on = record.round, record.shoe, record.round_in_shoe, \
-                record.bets, record.carried
-            banker = record.banker
-            hands = (banker, *record.hands.values()) if banker is not None else record.hands.values()
-            codes = bytes([c.code for hand in hands for c in hand.cards])
-            burned_codes = bytes([c.code for c in record.burned])
+    def feed(self, record: CheckedRound) -> None:
+        """Read the next round (``verify.CheckedRound``: a log's, or a record's)."""
+        number, shoe, in_shoe, bets, carried_on, codes, burned_codes = record
         self.records += 1
         if shoe != self.shoe or self.fresh_each:
             self._close_shoe()
@@ -322,57 +312,55 @@ class Reader:
             self.codes.extend(burned_codes)
         self.ends.append(len(self.codes) - self.base)
 
-    def feed_many(self, records: list[Any]) -> None:
-        """``feed`` each of ``records`` in turn (what ``LogReader._seen_lists`` yields): a
-        run of records the fast pass accepted within a shoe (a tuple of
-        ``_fastlog.SeenRun``'s fields) at once, its cards from the shoe's dealt arrays;
-        the rest by ``feed``."""
-        for record in records:
-            if type(record) is not tuple or self.fresh_each or self.decided is None:
-                if type(record) is tuple:  # (a run, record by record)
-                    from ._fastlog import seen_in  # (as verify imports it: when a log is read)
-
-                    for one in seen_in(record):
-                        self.feed(one)
-                else:
-                    self.feed(record)
-                continue
-            number, shoe, (hands, burned, counts, in_shoe), first, bets_of, carried_of = record
-            n = len(bets_of)
-            if shoe != self.shoe:
-                self._close_shoe()
-                self.shoe, self.live = shoe, int(in_shoe[first]) == 1  # (a shoe begun before the log: its earlier
-                # cards are unknown)
-            self.records += n
-            if not self.live:
-                self.skipped += n
-                self.carried = carried_of[-1]
-                continue
-            (rows, rounds, sets), ends, codes = self.staked, self.ends, self.codes
-            carried, row = self.carried, len(ends)
-            last_bets = last_carried = None
-            chosen = -1
-            for i in range(n):
-                bets = bets_of[i]
-                if bets is not last_bets or carried is not last_carried:
-                    chosen = self._decisions(bets, carried)
-                    last_bets, last_carried = bets, carried
-                if chosen >= 0:
-                    rows.append(row + i)
-                    rounds.append(number + i)
-                    sets.append(chosen)
-                carried = carried_of[i]
-            self.carried = carried
-            at = len(codes) - self.base
-            if not self.burned_seen:  # (each round's cards: its hands', the banker's first)
-                width = hands.shape[1] * 3
-                codes += hands[first:first + n].tobytes()
-                ends.extend(range(at + width, at + width * n + 1, width))
-                continue
-            for k in range(first, first + n):  # (and its burned cards after them)
-                codes += hands[k].tobytes()
-                codes += burned[k, :counts[k]].tobytes()
-                ends.append(len(codes) - self.base)
+    def read(self, checked: CheckedRound | CheckedRun) -> None:
+        """Read the next item of a log's checked stream (``verify.LogReader.checked``): a
+        round by ``feed``, and a run of rounds the fast pass accepted within a shoe
+        (``verify.CheckedRun``) at once, its cards from the shoe's dealt arrays."""
+        if isinstance(checked, CheckedRound):
+            self.feed(checked)
+            return
+        if self.fresh_each or self.decided is None:  # (a run, round by round)
+            for one in checked.rounds():
+                self.feed(one)
+            return
+        number, shoe, first, bets_of, carried_of = checked.round, checked.shoe, checked.first, checked.bets, \
+            checked.carried
+        hands, burned, counts, in_shoe = checked.hands, checked.burned, checked.burned_counts, checked.in_shoe
+        n = len(bets_of)
+        if shoe != self.shoe:
+            self._close_shoe()
+            self.shoe, self.live = shoe, int(in_shoe[first]) == 1  # (a shoe begun before the log: its earlier
+            # cards are unknown)
+        self.records += n
+        if not self.live:
+            self.skipped += n
+            self.carried = carried_of[-1]
+            return
+        (rows, rounds, sets), ends, codes = self.staked, self.ends, self.codes
+        carried, row = self.carried, len(ends)
+        last_bets = last_carried = None
+        chosen = -1
+        for i in range(n):
+            bets = bets_of[i]
+            if bets is not last_bets or carried is not last_carried:
+                chosen = self._decisions(bets, carried)
+                last_bets, last_carried = bets, carried
+            if chosen >= 0:
+                rows.append(row + i)
+                rounds.append(number + i)
+                sets.append(chosen)
+            carried = carried_of[i]
+        self.carried = carried
+        at = len(codes) - self.base
+        if not self.burned_seen:  # (each round's cards: its hands', the banker's first)
+            width = hands.shape[1] * 3
+            codes += hands[first:first + n].tobytes()
+            ends.extend(range(at + width, at + width * n + 1, width))
+            return
+        for k in range(first, first + n):  # (and its burned cards after them)
+            codes += hands[k].tobytes()
+            codes += burned[k, :counts[k]].tobytes()
+            ends.append(len(codes) - self.base)
 
     def _close_shoe(self) -> None:
         """Keep the shoe for its batch (a shoe without a stake: only its cards checked)."""
@@ -382,7 +370,7 @@ class Reader:
         sets = frozenset(self.staked[2][self.staked_at:])
         self.staked_at = len(self.staked[2])
         if not sets:
-            from .shoe import check_rounds
+            from ..shoe import check_rounds
 
             try:
                 check_rounds(self.evaluator.counts, bytes(self.codes[base:]), self.ends[first:])  # (the error a

@@ -1,31 +1,6 @@
-"""Verification of a log of round records: the chain, the HMAC, the continuity of
-rounds and shoes, and every round dealt (or settled) again.
-
-A log is a JSON Lines file of ``RoundRecord.to_json()`` lines, one game's records in
-the order they were played, and where the game was closed its seal last
-(``records.SealRecord``; ``sanggong.records`` describes the format, the canonical bytes,
-the hash chain and the HMAC). ``verify_log`` reads it line by line, reports the
-first bad record and why, and never raises for a bad log; seeded records and those of a
-``records.REPLAYABLE`` bit generator are dealt again incrementally (``dealing.Replayer``),
-observed rounds are played again on an ``ObservedTable`` (``dealing.Resettler``).
-
->>> from sanggong import MACAU, Game
->>> game = Game(MACAU, seed=3, key=b"operator key")
->>> lines = [game.play({"win:1": 100}).to_json() for _ in range(30)]
->>> report = verify_log(lines, key=b"operator key")
->>> report.ok, report.records, report.replayed, report.authenticated
-(True, 30, True, True)
->>> print(report)
-ok: 30 records, rules 'macau', chained, HMAC verified, every round replayed, not sealed
->>> seal = game.close()  # the game's seal: a log cut short is caught (see verify_log)
->>> print(verify_log([*lines, seal.to_json()], key=b"operator key", require_seal=True))
-ok: 31 records, rules 'macau', chained, HMAC verified, every round replayed, sealed
->>> print(verify_log(lines[:-1], key=b"operator key", require_seal=True))
-bad: the log is not sealed: it ends at line 29 without its game's seal (its last records may have been removed) (29 records read)
->>> lines[6] = lines[6].replace('"win:1":"100"', '"win:1":"200"', 1)
->>> print(verify_log(lines, key=b"operator key"))
-bad: line 7 (round 7): hash does not match its contents (7 records read)
-"""
+"""A log read and checked (``verify_log``, ``LogReader``): the full checks of each record
+(``_Verifier``), which hand a dealt game's lines to the fast pass (``_fastlog``) where it
+can; ``sanggong.verify`` describes the checks."""
 
 from __future__ import annotations
 
@@ -33,16 +8,16 @@ import dataclasses
 import hmac as _hmac
 import io
 import os
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, BinaryIO
 
-from ._checks import flag
-from ._parallel import check_progress
-from ._presentation import html_table, pandas
-from .dealing import CannotCheck, Replayer, Resettler
-from .limits import MAX_RECORD_BYTES, MAX_ROUND
-from .records import (
+from .._checks import flag
+from .._parallel import check_progress
+from .._presentation import html_table, pandas
+from ..dealing import CannotCheck, Replayer, Resettler
+from ..limits import MAX_RECORD_BYTES, MAX_ROUND
+from ..records import (
     TOTALS,
     ZERO_HASH,
     RoundRecord,
@@ -57,15 +32,16 @@ from .records import (
     rules_digest,
     stakes_of,
 )
-from .rules import PRESETS, RuleSet, as_rules
+from ..rules import PRESETS, RuleSet, as_rules
+from ._stream import CheckedRound, CheckedRun
 
 if TYPE_CHECKING:  # pandas is optional (the "frame" extra), and typed only with pandas-stubs
     from pandas import DataFrame  # type: ignore[import-not-found, import-untyped, unused-ignore]
 
-__all__ = ["LogFailed", "LogReader", "VerifyReport", "verify_log"]
+__all__ = ["LogFailed", "LogFiles", "LogReader", "VerifyReport", "verify_log"]
 
 _FAST = True
-"""Check a dealt game's lines by the fast pass where it can (``sanggong._fastlog``); the
+"""Check a dealt game's lines by the fast pass where it can (``sanggong.verify._fastlog``); the
 tests turn it off to hold its verdicts against the full checks'."""
 
 
@@ -288,7 +264,7 @@ class _Verifier:
 
     def _fast_from(self, record: RoundRecord) -> None:
         """Check the lines that follow ``record`` (which passed every check) by the fast
-        pass, where it can (``sanggong._fastlog``): it only ever accepts a line, and never
+        pass, where it can (``sanggong.verify._fastlog``): it only ever accepts a line, and never
         changes a verdict, so anything wrong in it leaves the lines to the full checks."""
         try:
             if self.fast is not None:
@@ -569,7 +545,7 @@ def _given_lines(lines: Iterable[Any]) -> Iterator[str | bytes | _TooLong]:
 
 
 def verify_log(
-    log: str | os.PathLike[str] | BinaryIO | Iterable[str],
+    log: str | os.PathLike[str] | BinaryIO | Iterable[str] | LogFiles,
     rules: RuleSet | str | None = None,
     *,
     key: bytes | None = None,
@@ -584,7 +560,7 @@ def verify_log(
     :param log: a path (``str`` or ``PathLike``) or a binary file (``sys.stdin.buffer``),
         read line by line, each line at most ``MAX_RECORD_BYTES``; or an iterable of lines
         (``str``, or ``bytes`` of UTF-8; a final newline is dropped). To check text in
-        memory, pass ``text.splitlines()``.
+        memory, pass ``text.splitlines()``. A game's log kept in several files: ``LogFiles``.
     :param rules: the rules the game was played under (a ``RuleSet`` or a preset's name);
         None: the preset the records name, if their digest is that preset's (else the
         report says the rules are needed).
@@ -620,7 +596,7 @@ def verify_log(
 
     A dealt game's log is checked at the core's speed: once a record has passed every
     check at a shoe's first round, each line that is, byte for byte, the line its
-    replay writes is accepted at once (``sanggong._fastlog``); any other line gets the
+    replay writes is accepted at once (``sanggong.verify._fastlog``); any other line gets the
     full checks below, so the verdicts and their reasons are the same.
 
     Each line is checked in this order, and the first failure is reported: it is a
@@ -648,19 +624,47 @@ def verify_log(
     return reader._run(progress)
 
 
+class LogFiles:
+    """A game's log kept in several files, read as one log (give it as ``verify_log``'s
+    or ``LogReader``'s ``log``): each file's lines after the one before's (its first record
+    going on from that one's last record), checked across the files as within one, and
+    numbered within their file. ``sanggong.detection`` reads a game's logs this way.
+
+    :param paths: the files, in the order of the game's chain.
+    :ivar at: the file being read (an index of ``paths``), by the reader reading them.
+    """
+
+    def __init__(self, paths: Iterable[str | os.PathLike[str]]) -> None:
+        if isinstance(paths, str | bytes | os.PathLike) or not isinstance(paths, Iterable):
+            raise TypeError(f"give LogFiles the log's files as a list of paths, not {type(paths).__name__}")
+        self.paths = tuple(paths)
+        for path in self.paths:
+            if not isinstance(path, str | os.PathLike):
+                raise TypeError(f"a log's file is a path (str or PathLike), not {type(path).__name__}")
+        if not self.paths:
+            raise ValueError("LogFiles: give at least one file")
+        self.at = 0
+
+    def where(self) -> str:
+        """The file being read (the one a bad line is in), and the one it goes on from."""
+        path = os.fspath(self.paths[self.at])
+        return f"{path} (going on from {os.fspath(self.paths[self.at - 1])})" if self.at else path
+
+
 class LogReader:
     """The round records of a log, one at a time, each yielded once it has passed every
     check ``verify_log`` makes (the same arguments); iteration stops at the first bad
     record, and ``report()`` then says why. A seal (the log's last record, checked) ends
     the rounds: it is not yielded, and a line after it is bad. One pass over a log can so check it and feed its
-    records to another reader (``sanggong.detection`` reads a log this way).
+    records to another reader; ``checked()`` hands them as a typed stream at the fast pass's speed
+    (``sanggong.detection`` reads a log this way).
 
     Thread-safety: one reader is read by one thread (it is an iterator over a file).
     """
 
     def __init__(
         self,
-        log: str | os.PathLike[str] | BinaryIO | Iterable[str],
+        log: str | os.PathLike[str] | BinaryIO | Iterable[str] | LogFiles,
         rules: RuleSet | str | None = None,
         *,
         key: bytes | None = None,
@@ -678,7 +682,7 @@ class LogReader:
             check_hash(expect_last, "expect_last")
         if isinstance(log, bytes | bytearray):
             raise TypeError("give a log as a path (str or PathLike) or as an iterable of lines, not bytes")
-        if not isinstance(log, str | os.PathLike | Iterable):
+        if not isinstance(log, str | os.PathLike | Iterable | LogFiles):
             raise TypeError(f"give a log as a path or an iterable of lines, not {type(log).__name__}")
         self._log = log
         self._verifier = _Verifier(checked_rules, checked_key, replay, start_prev, require_seal=require_seal,
@@ -696,6 +700,12 @@ class LogReader:
         if isinstance(self._log, str | os.PathLike):
             with open(self._log, "rb") as handle:
                 yield from enumerate(_file_lines(handle), start=1)
+        elif isinstance(self._log, LogFiles):
+            files = self._log
+            for at, path in enumerate(files.paths):
+                files.at = at
+                with open(path, "rb") as handle:
+                    yield from enumerate(_file_lines(handle), start=1)
         elif isinstance(self._log, io.BufferedIOBase | io.RawIOBase):
             yield from enumerate(_file_lines(self._log), start=1)
         else:
@@ -718,13 +728,13 @@ class LogReader:
             progress(verifier.count - told)
         return verifier.report()
 
-    def _passes(self, tick: Callable[[int], None] | None, keep: bool) -> Iterator[list[Any]]:
+    def _passes(self, tick: Callable[[int], None] | None, keep: bool) \
+            -> Iterator[Sequence[CheckedRound | CheckedRun]]:
         """Read the log to its end or its first bad record: each line by the full checks
         (``feed``), and by the fast pass's own loop wherever it takes over (``FastReplay.run``),
-        calling ``tick(number)`` as lines are read. With ``keep``, yield the records read some
-        at a time: a record of the full checks alone (a ``RoundRecord``, or the fast pass's
-        ``Seen`` where they handed the line to it), and those of the fast pass's loop as runs
-        within a shoe (plain tuples of ``_fastlog.SeenRun``'s fields), up to
+        calling ``tick(number)`` as lines are read. With ``keep``, yield the rounds read some
+        at a time (``checked``): a record of the full checks alone (a ``CheckedRound``), and
+        those of the fast pass's loop as runs within a shoe (``CheckedRun``), up to
         ``_SEEN_AT_A_TIME`` records at a go."""
         verifier = self._verifier
         lines = self._lines()
@@ -737,10 +747,14 @@ class LogReader:
                 if tick is not None:
                     tick(number)
                 if keep and verifier.seal_line != number:  # (a seal ends the rounds: detect reads none of it)
-                    yield [verifier.fast.record() if verifier.last_line is not None else verifier.last]
+                    if verifier.last_line is not None:  # (the fast pass took the line from the full checks)
+                        yield [verifier.fast.record()]
+                    else:
+                        assert verifier.last is not None
+                        yield [CheckedRound.of(verifier.last)]
                 rest = None
                 while verifier.fast is not None:  # the fast pass's own loop, while it accepts the lines
-                    seen: list[Any] | None = [] if keep else None
+                    seen: list[CheckedRun] | None = [] if keep else None
                     accepted, last, rest = verifier.fast.run(lines, _keeps, tick, seen, most)
                     if accepted:
                         verifier.count += accepted
@@ -753,22 +767,16 @@ class LogReader:
                     break  # (the end of the lines, or the full checks read on)
                 number, line = rest
 
-    def _seen(self) -> Iterator[Any]:
-        """The records, checked as ``verify_log`` checks them (the fast pass included): a
-        ``RoundRecord``, or for a line the fast pass accepted a ``_fastlog.Seen`` (what
-        ``sanggong.detection`` reads of it)."""
-        from ._fastlog import seen_in
-
+    def checked(self) -> Iterator[CheckedRound | CheckedRun]:
+        """The log's rounds, checked as ``verify_log`` checks them (its fast pass included),
+        as much of each record as a reader of stakes reads (``sanggong.detection`` reads a
+        log this way): a round the full checks read is a ``CheckedRound``; rounds the fast
+        pass accepted one after the other within a shoe come as one ``CheckedRun`` (its
+        ``rounds()`` are the ``CheckedRound``\\ s the full checks would give). Iteration
+        stops at the first bad record (``report()`` says why); a seal is not yielded.
+        Read a reader's log once, by iterating it or by this."""
         for chunk in self._passes(None, keep=True):
-            for record in chunk:
-                if type(record) is tuple:
-                    yield from seen_in(record)
-                else:
-                    yield record
-
-    def _seen_lists(self) -> Iterator[list[Any]]:
-        """``_seen``'s records, some at a time (``_passes``)."""
-        return self._passes(None, keep=True)
+            yield from chunk
 
     def _records(self, lines: Iterable[tuple[int, Any]]) -> Iterator[RoundRecord]:
         verifier = self._verifier

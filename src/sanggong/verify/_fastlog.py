@@ -31,43 +31,42 @@ the hands only through its outcome code, ``settlement.settle``) the record is ma
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 
-from . import _kernels
-from ._canonical import canonical_json
-from ._settlement_plan import plan_for
-from ._spec import most_burned
-from .cards import Card
-from .dealing import Game
-from .dealing._game import check_bets
-from .dealing._procedure import Deal
-from .dealing._writer import (
-    CANONICAL_OWN,
-    CARD_JSON,
+from .. import _kernels
+from .._canonical import canonical_json
+from .._settlement_plan import plan_for
+from .._spec import most_burned
+from ..dealing import Game, check_bets, positioned_game
+from ..records import (
     CARDS,
-    FIELDS,
-    LINE_OWN,
+    MONEY_KINDS,
+    Deal,
     RecordTemplate,
+    RoundRecord,
+    Totals,
+    bit_generator_from_state,
     both,
+    json_line,
+    loads_record,
     make_record,
-    segments,
+    read_stakes,
+    record_amounts,
     sorted_slip,
+    stakes_of,
+    stakes_text,
+    state_json,
     state_texts,
 )
-from .records import RoundRecord, Totals, bit_generator_from_state, loads_record, record_amounts, stakes_of, state_json
-from .records._reader import read_stakes
-from .records._record import json_line, stakes_text
-from .records._values import MONEY_KINDS
-from .rules import RuleSet
-from .settlement import TableSession
+from ..rules import RuleSet
+from ..settlement import TableSession
+from ._stream import CheckedRound, CheckedRun
 
-__all__ = ["FastReplay", "Seen", "SeenRun", "positioned_game", "seen_in"]
+__all__ = ["FastReplay"]
 
 _NO_CARD = 255
-_FIELDS, _LINE_OWN, _CANONICAL_OWN = FIELDS, LINE_OWN, CANONICAL_OWN
-_CARDS, _CARD_JSON = CARDS, CARD_JSON
 
 
 _MOST_KEPT = 1 << 16  # slips and settlements kept (a log of more goes on, slower)
@@ -79,82 +78,6 @@ _Settled = tuple[bytes, bytes, bytes, bytes, bytes, bytes, Mapping[str, Any], An
 _MOST_LOOSE = 4096  # settlements not kept (beyond _MOST_KEPT) whose lines' money is yet to be added
 
 
-class _Cards(NamedTuple):
-    cards: tuple[Card, ...]
-
-
-class Seen(NamedTuple):
-    """A record accepted by the fast pass, as much of it as ``sanggong.detection`` reads:
-    the fields of a ``RoundRecord`` of the same names (its cards made when read), and
-    ``codes`` (the hands' card codes, the banker's first, three a hand) and
-    ``burned_codes``. ``FastReplay.run`` hands the records it accepts as runs
-    (``SeenRun``), and ``seen_in`` makes a run's records."""
-
-    round: int
-    shoe: int
-    round_in_shoe: int
-    bets: Mapping[str, Any]
-    carried: Mapping[str, Any]
-    codes: bytes
-    burned_codes: bytes
-
-    def _cards(self) -> list[_Cards]:
-        codes = self.codes
-        return [_Cards((_CARDS[codes[i]], _CARDS[codes[i + 1]], _CARDS[codes[i + 2]]))
-                for i in range(0, len(codes), 3)]
-
-    @property
-    def banker(self) -> _Cards:
-        return self._cards()[0]
-
-    @property
-    def hands(self) -> dict[int, _Cards]:
-        return dict(enumerate(self._cards()[1:], start=1))
-
-    @property
-    def burned(self) -> tuple[Card, ...]:
-        return tuple([_CARDS[c] for c in self.burned_codes])
-
-
-class SeenRun(NamedTuple):
-    """Records the fast pass accepted one after the other within one shoe, as
-    ``FastReplay.run`` hands them (a plain tuple of these fields, in this order): the first
-    one's round, the shoe's number, its dealt arrays (``FastReplay.dealt``: the hands'
-    codes, the burned cards' codes and counts, each round's round in the shoe), the first
-    one's round in those arrays, and each record's bets and carried stakes (two lists)."""
-
-    round: int
-    shoe: int
-    dealt: tuple[np.ndarray, ...]
-    first: int
-    bets: list[Mapping[str, Any]]
-    carried: list[Mapping[str, Any]]
-
-
-def seen_in(run: tuple[Any, ...]) -> Iterator[Seen]:
-    """The records of a run (a ``SeenRun``'s fields), one at a time."""
-    number, shoe, (hands, burned, counts, in_shoe), first, bets, carried = run
-    for i, (slip, after) in enumerate(zip(bets, carried, strict=True)):
-        k = first + i
-        yield Seen(number + i, shoe, int(in_shoe[k]), slip, after, hands[k].tobytes(),
-                   burned[k, :counts[k]].tobytes())
-
-
-_segments, _both = segments, both
-
-
-def positioned_game(rules: RuleSet, state: Mapping[str, Any], seed: int | None, shoe: int, rounds_done: int,
-                    round_: int) -> Game:
-    """A game whose shoe ``shoe`` was shuffled from ``state`` and has dealt ``rounds_done``
-    rounds, the game ``round_`` rounds: what a ``Replayer`` continuing a log holds there."""
-    game = Game(rules, rng=bit_generator_from_state(state), recall=0)
-    game.seed = seed
-    dealer = game._shoe
-    dealer.number = shoe - 1  # the first deal shuffles: shoe `shoe`
-    for _ in range(rounds_done):
-        dealer.skip()
-    game.round = round_
-    return game
 
 
 class FastReplay:
@@ -215,7 +138,7 @@ class FastReplay:
         state it is shuffled from: ``state``, a record's ``shoe_state`` or the generator's
         own, ``texts`` its text in a line and in the canonical bytes), leaving the generator where the next shoe is
         shuffled, and write each round's line and canonical bytes but for the fields of its
-        slip and chain (``_LINE_OWN``, ``_CANONICAL_OWN``): their pieces between them."""
+        slip and chain (``records.LINE_OWN``, ``records.CANONICAL_OWN``): their pieces between them."""
         if type(self.probe) is not type(bit_generator):
             self.probe = type(bit_generator)()
         probe = self.probe
@@ -249,7 +172,7 @@ class FastReplay:
         self.codes: dict[tuple[str, ...], list[bytes]] = {}
 
     def _state_texts(self, state: dict[str, Any]) -> tuple[bytes, bytes]:
-        """``_both(state)``, made by the writer's formats (``dealing._writer.state_texts``)."""
+        """``both(state)``, made by the writer's formats (``records.state_texts``)."""
         return state_texts(state, self.state_formats)
 
     def _shoe_codes(self, bets: tuple[str, ...]) -> list[bytes]:
@@ -366,7 +289,7 @@ class FastReplay:
     def _settled(self, slip: _Slip, key: tuple[bytes, bytes], k: int) -> _Settled:
         found = self.results.get(key)
         if found is None:
-            cards = [tuple(_CARDS[c] for c in hand) for hand in self.dealt[0][k].tolist()]
+            cards = [tuple(CARDS[c] for c in hand) for hand in self.dealt[0][k].tolist()]
             banker, hands = cards[0], dict(enumerate(cards[1:], start=1))
             session = TableSession(self.rules)  # as the replay settles a record's slip
             result = session.settle_slip(banker, hands, slip[0]) if slip[0] else None
@@ -374,7 +297,7 @@ class FastReplay:
                                  round_in_shoe=1, last=False, cut=None, seed=None, state=None,
                                  carried=session.carried)
             data = record.to_dict()
-            found = (*_both(data["results"]), *_both(data["carried"]), *_both(data["money"]), record.carried,
+            found = (*both(data["results"]), *both(data["carried"]), *both(data["money"]), record.carried,
                      data["money"], record_amounts(record), [0])
             if len(self.results) < _MOST_KEPT:
                 self.results[key] = found
@@ -407,15 +330,15 @@ class FastReplay:
         return self.run(iter(((0, line),)), carried_on)[2] is None
 
     def run(self, lines: Iterator[tuple[int, Any]], carried_on: Callable[[Mapping[str, Any], Mapping[str, Any]], bool],
-            tick: Callable[[int], None] | None = None, seen: list[Any] | None = None,
+            tick: Callable[[int], None] | None = None, seen: list[CheckedRun] | None = None,
             most: int = -1) -> tuple[int, Any, tuple[int, Any] | None]:
         """Accept the lines of ``lines`` (numbered) while each is the next record: returns
         how many it accepted, the last of them (None if none) and the first line it did not
         accept (its number and text; None at the end of ``lines``, or after ``most`` lines
         accepted), which it leaves to the full checks (nothing changed by it, whatever it
         is). ``tick(number)`` is called after every 4096 lines accepted; each line accepted
-        is added to ``seen``: the lines of one shoe as one run (a tuple of ``SeenRun``'s fields,
-        ``seen_in`` makes its records the ``Seen`` that ``record()`` would give)."""
+        is added to ``seen``: the lines of one shoe as one run (a ``CheckedRun``, whose rounds
+        are the ``CheckedRound`` that ``record()`` would give)."""
         accepted, last, rest = 0, None, None
         if not self.ok:
             return 0, None, next(lines, None)
@@ -424,7 +347,7 @@ class FastReplay:
         slips, follows, results, codes_of = self.slips, self.follows, self.results, self.codes
         prev, carried, carried_value, bets_value = self.prev, self.carried, self.carried_value, self.bets_value
         mac, key = self.mac, self.key
-        run_bets: list[Mapping[str, Any]] | None = None  # the run of records seen (see SeenRun)
+        run_bets: list[Mapping[str, Any]] | None = None  # the run of records seen (see CheckedRun)
         run_carried: list[Mapping[str, Any]] = []
         try:
             for number, line in lines:
@@ -467,8 +390,8 @@ class FastReplay:
                 if seen is not None:
                     if run_bets is None:
                         run_bets, run_carried = [], []
-                        seen.append((self.round + accepted + 1, self.shoe_number, self.dealt, k, run_bets,
-                                     run_carried))  # (SeenRun's fields)
+                        seen.append(CheckedRun(self.round + accepted + 1, self.shoe_number, *self.dealt, k, run_bets,
+                                               run_carried))
                     run_bets.append(slip[0])
                     run_carried.append(settled[6])
                 k += 1
@@ -494,9 +417,9 @@ class FastReplay:
         """The last record's hash."""
         return self.prev[1:-1].decode()
 
-    def record(self) -> Seen:
-        """The last record accepted here, as much of it as ``sanggong.detection`` reads."""
+    def record(self) -> CheckedRound:
+        """The last record accepted here, as a log's checked stream holds it (``LogReader.checked``)."""
         k = self.next - 1
         hands_of, burned, counts, in_shoe = self.dealt
-        return Seen(self.round, self.shoe_number, int(in_shoe[k]), self.bets_value, self.carried_value,
+        return CheckedRound(self.round, self.shoe_number, int(in_shoe[k]), self.bets_value, self.carried_value,
                     hands_of[k].tobytes(), burned[k, :counts[k]].tobytes())
