@@ -29,6 +29,7 @@ cdef extern from "sg_vector.h" nogil:
 
 cdef enum:
     VR_CHUNK = 64  # tables a worker claims at a time
+    VR_BLOCK = 16  # tables dealt back to back before they are settled
 
 from numpy.random import PCG64 as _PCG64
 
@@ -99,6 +100,8 @@ cdef struct _vec_ctx:
     const int64_t* den
     const uint8_t* carry
     Py_ssize_t players, bets, hands, width, per
+    Py_ssize_t n_settled  # the hands a bet settles on (and the banker's, first): the only ones evaluated
+    uint8_t settled[SG_MAX_HANDS]
     int rounding
     bint by_rank
     # a step's arrays
@@ -148,68 +151,74 @@ cdef void _vec_rounds(void* context, int64_t lo, int64_t hi) noexcept nogil:
     cdef int16_t* un
     cdef int64_t* st
     cdef int64_t stake, code, total, seen, f, d
-    for k in range(lo, hi):
-        s = &shoes[k]
-        if k + 1 < hi:  # (the next table's cards, out of L1 at a thousand tables: fetched while this one deals)
-            for i in range(0, s.n_cards, 64):
-                SG_PREFETCH(&shoes[k + 1].deck[i])
-        hc = cards + k * H * 3
-        oc = outcome + k * B
-        _vec_shoe_round(s, &rngs[k], hc, burned, head + k)
-        for h in range(H):
-            value = _value(t, hc[3 * h], hc[3 * h + 1], hc[3 * h + 2])
-            rank[h] = _rank_of(t, value)
-            cls[h] = _class_of(t, value)
-            pp[h] = value & 7
-        for j in range(B):
-            h = v.hand[j]
-            oc[j] = sg_outcome(v, j, cls[h], pp[h], rank[h], cls[0], rank[0])
-        for p in range(P):
-            total = 0
-            i = (k * P + p) * B
+    cdef Py_ssize_t b0 = lo, b1
+    while b0 < hi:  # blocks of tables: dealt back to back (one deal's chain of multiplies overlaps the
+        b1 = min(b0 + VR_BLOCK, hi)  # next's), then evaluated and settled
+        for k in range(b0, b1):
+            if k + 1 < hi:  # (the next table's cards, out of L1 at a thousand tables: fetched while this one deals)
+                for i in range(0, shoes[k].n_cards, 64):
+                    SG_PREFETCH(&shoes[k + 1].deck[i])
+            _vec_shoe_round(&shoes[k], &rngs[k], cards + k * H * 3, burned, head + k)
+        for k in range(b0, b1):
+            s = &shoes[k]
+            hc = cards + k * H * 3
+            oc = outcome + k * B
+            for i in range(c.n_settled):
+                h = c.settled[i]
+                value = _value(t, hc[3 * h], hc[3 * h + 1], hc[3 * h + 2])
+                rank[h] = _rank_of(t, value)
+                cls[h] = _class_of(t, value)
+                pp[h] = value & 7
             for j in range(B):
-                stake = stakes[i + j]
-                if stake == 0:
+                h = v.hand[j]
+                oc[j] = sg_outcome(v, j, cls[h], pp[h], rank[h], cls[0], rank[0])
+            for p in range(P):
+                total = 0
+                i = (k * P + p) * B
+                for j in range(B):
+                    stake = stakes[i + j]
+                    if stake == 0:
+                        carried[i + j] = 0
+                        continue
+                    code = j * 256 + oc[j]
+                    if carry[code]:
+                        carried[i + j] = stake  # kept on the table: no money moves
+                        continue
                     carried[i + j] = 0
-                    continue
-                code = j * 256 + oc[j]
-                if carry[code]:
-                    carried[i + j] = stake  # kept on the table: no money moves
-                    continue
-                carried[i + j] = 0
-                f, d = num[code], den[code]
-                if d == 1:  # (every return but a commission's: no division)
-                    total += stake * f - stake
-                else:
-                    total += _vector_paid(stake, f, d, mode) - stake
-            reward[k * P + p] = total
-        # what the next round is dealt from: the seen cards out of the shoe, or a full shoe
-        un = unseen + k * width
-        st = shoe_state + 4 * k
-        if s.last:
-            for i in range(width):
-                un[i] = <int16_t>per
-            st[0] = 0
-            st[1] = 0
-        else:
-            if s.round_in_shoe == 1:
+                    f, d = num[code], den[code]
+                    if d == 1:  # (every return but a commission's: no division)
+                        total += stake * f - stake
+                    else:
+                        total += _vector_paid(stake, f, d, mode) - stake
+                reward[k * P + p] = total
+            # what the next round is dealt from: the seen cards out of the shoe, or a full shoe
+            un = unseen + k * width
+            st = shoe_state + 4 * k
+            if s.last:
                 for i in range(width):
                     un[i] = <int16_t>per
                 st[0] = 0
-            seen = 3 * H
-            if by_rank:
-                for i in range(3 * H):
-                    un[hc[i] >> 2] -= 1
+                st[1] = 0
             else:
-                for i in range(3 * H):
-                    un[hc[i]] -= 1
-            if head[k] != SHOE_NO_CARD and s.head_burned:  # a burned head card is turned up too
-                un[head[k] >> 2 if by_rank else head[k]] -= 1
-                seen += 1
-            st[0] += seen
-            st[1] = s.round_in_shoe
-        st[2] = s.number
-        st[3] = s.last
+                if s.round_in_shoe == 1:
+                    for i in range(width):
+                        un[i] = <int16_t>per
+                    st[0] = 0
+                seen = 3 * H
+                if by_rank:
+                    for i in range(3 * H):
+                        un[hc[i] >> 2] -= 1
+                else:
+                    for i in range(3 * H):
+                        un[hc[i]] -= 1
+                if head[k] != SHOE_NO_CARD and s.head_burned:  # a burned head card is turned up too
+                    un[head[k] >> 2 if by_rank else head[k]] -= 1
+                    seen += 1
+                st[0] += seen
+                st[1] = s.round_in_shoe
+            st[2] = s.number
+            st[3] = s.last
+        b0 = b1
 
 
 cdef class VectorKernel:
@@ -283,6 +292,10 @@ cdef class VectorKernel:
         self.ctx.hands = self.hands
         self.ctx.width = 13 if by_rank else 52
         self.ctx.per = self.n_cards // self.ctx.width
+        settled = sorted({0, *(self.ctx.view.hand[j] for j in range(self.bets))})
+        for j, h in enumerate(settled):
+            self.ctx.settled[j] = h
+        self.ctx.n_settled = len(settled)
         self.ctx.rounding = rounding
         self.ctx.by_rank = by_rank
         self.reseed(bit_generators)
