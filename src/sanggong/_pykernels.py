@@ -1092,17 +1092,25 @@ class VectorKernel:
             raise ValueError(f"{self.n_tables} bit generators are needed, not {len(bit_generators)}")
         self.dealers = [Shoe(self.table, g) for g in bit_generators]
 
-    def bind(self, *arrays: npt.NDArray[Any]) -> None:
-        """The arrays every ``run`` writes (``step``'s after the stakes)."""
-        self.bound = arrays
+    def bind(self, carried: npt.NDArray[np.int64], reward: npt.NDArray[np.int64], cards: npt.NDArray[np.uint8],
+             head: npt.NDArray[np.uint8], outcome: npt.NDArray[np.uint8], unseen: npt.NDArray[np.int16],
+             shoe_state: npt.NDArray[np.int64], high: npt.NDArray[np.int64], requires: npt.NDArray[np.int64],
+             money: npt.NDArray[np.int64] | None) -> None:
+        """The arrays every ``run`` writes (``step``'s after the stakes) and checks by (``legal``'s)."""
+        self.bound = (carried, reward, cards, head, outcome, unseen, shoe_state)
+        self.checks = (high, requires, money)
 
-    def run(self, stakes: npt.NDArray[np.int64], workers: int) -> None:
-        """One round at every table into the bound arrays (``workers`` does not change it)."""
+    def run(self, stakes: npt.NDArray[np.int64], workers: int) -> bool:
+        """One round at every table into the bound arrays if every stake is legal: True; else
+        False, nothing dealt (``workers`` does not change it)."""
         if self.bound is None:
             raise ValueError("bind the step's arrays first")
         if workers < 1:
             raise ValueError(f"workers must be at least 1, not {workers}")
+        if not self.legal(stakes, self.bound[0], *self.checks):
+            return False
         self.step(0, self.n_tables, stakes, *self.bound)
+        return True
 
     def close(self) -> None:
         """Nothing to stop (the compiled kernel's pool of threads)."""

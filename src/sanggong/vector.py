@@ -42,7 +42,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
-from typing import Any
+from typing import Any, NoReturn
 
 import numpy as np
 import numpy.typing as npt
@@ -164,7 +164,7 @@ class VectorTable:
             tables_for(rules.ranking).kernel, self._params, self._plan, self._generators(), self.players, self._num,
             self._den, self._carry, ROUNDINGS.index(rules.rounding), self.by_rank)
         self._kernel.bind(self._carried, self._reward, self._cards, self._head, self._outcome, self._unseen,
-                          self._shoe)
+                          self._shoe, self.high, self.requires, None if self.bankroll is None else self._money)
         self._views = ({"unseen": self._unseen, "seen": self._shoe[:, 0], "rounds": self._shoe[:, 1],
                         "cards": self._cards, "head_card": self._head, "outcomes": self._outcome,
                         "carried": self._carried},
@@ -243,7 +243,8 @@ class VectorTable:
         return f"table {t}, player {p}, bet {self.bets[j]}"
 
     def _check(self, stakes: object) -> Int64s:
-        """The stakes, every one checked before anything is dealt."""
+        """The stakes' type, shape and dtype checked (the values are checked by the kernel's
+        ``run``, in one pass before it deals: ``_refuse`` names what it refused)."""
         shape = self._carried.shape
         if not isinstance(stakes, np.ndarray):
             raise ValueError(f"stakes must be a numpy int64 array of shape {shape}, not {type(stakes).__name__}")
@@ -256,15 +257,16 @@ class VectorTable:
                                  "number of minor units")
         if stakes.dtype != np.int64:
             raise ValueError(f"stakes must be int64 minor units (money is never a float), not {stakes.dtype}")
-        s = np.require(stakes, np.int64, ["C", "A"])  # (the kernel reads it in place: aligned)
-        if not self._kernel.legal(s, self._carried, self.high, self.requires,
-                                  None if self.bankroll is None else self._money):
-            self._refuse(s)
+        flags = stakes.flags
+        s = stakes if flags.c_contiguous and flags.aligned else np.require(stakes, np.int64, ["C", "A"])
         if self.max_rounds is not None and self._rounds >= self.max_rounds:
+            if not self._kernel.legal(s, self._carried, self.high, self.requires,
+                                      None if self.bankroll is None else self._money):
+                self._refuse(s)
             raise ValueError(f"the episode ended after {self.max_rounds} rounds: reset() first")
         return s
 
-    def _refuse(self, s: Int64s) -> None:
+    def _refuse(self, s: Int64s) -> NoReturn:
         """Name the first stake the kernel's check refused (numpy, on a refused step only)."""
         lowered = s < self._carried  # (0 <= carried: a stake below it is below a carried stake, or negative)
         if (lowered | (s > self.high)).any():
@@ -303,7 +305,8 @@ class VectorTable:
             player and bet): nothing is dealt, no money moves.
         """
         s = self._check(stakes)
-        self._kernel.run(s, self.workers)  # (one call: every table, over the kernel's threads)
+        if not self._kernel.run(s, self.workers):  # (one call: the stakes checked, then every table dealt)
+            self._refuse(s)
         self._rounds += 1
         if self.bankroll is not None:
             self._money += self._reward

@@ -104,6 +104,11 @@ cdef struct _vec_ctx:
     uint8_t settled[SG_MAX_HANDS]
     int rounding
     bint by_rank
+    # the stake check's (bound): each bet's highest stake and partner, each player's money or NULL
+    const int64_t* high
+    const int64_t* requires
+    const int64_t* money
+    int partners
     # a step's arrays
     const int64_t* stakes
     int64_t* carried
@@ -391,22 +396,47 @@ cdef class VectorKernel:
 
     def bind(self, int64_t[:, :, ::1] carried not None, int64_t[:, ::1] reward not None,
              uint8_t[:, :, ::1] cards not None, uint8_t[::1] head not None, uint8_t[:, ::1] outcome not None,
-             int16_t[:, ::1] unseen not None, int64_t[:, ::1] shoe_state not None):
-        """The arrays every ``run`` writes (``step``'s, kept by the kernel)."""
+             int16_t[:, ::1] unseen not None, int64_t[:, ::1] shoe_state not None,
+             const int64_t[::1] high not None, const int64_t[::1] requires not None, money):
+        """The arrays every ``run`` writes (``step``'s, kept by the kernel) and those it
+        checks the stakes by (``legal``'s: read at every run, so a change to them counts)."""
+        cdef const int64_t[:, ::1] cash
+        cdef Py_ssize_t j
+        if high.shape[0] != self.bets or requires.shape[0] != self.bets:
+            raise ValueError("high and requires must hold a value a bet")
         self._arrays(carried, reward, cards, head, outcome, unseen, shoe_state, &self.ctx)
-        self.bound = (carried, reward, cards, head, outcome, unseen, shoe_state)
+        self.ctx.high = &high[0]
+        self.ctx.requires = &requires[0]
+        self.ctx.partners = 0
+        for j in range(self.bets):
+            if requires[j] >= 0:
+                self.ctx.partners = 1
+        self.ctx.money = NULL
+        if money is not None:
+            cash = money
+            if cash.shape[0] != self.n_tables or cash.shape[1] != self.players:
+                raise ValueError("money must be (tables, players)")
+            self.ctx.money = &cash[0, 0]
+        self.bound = (carried, reward, cards, head, outcome, unseen, shoe_state, high, requires, money)
         return None
 
     def run(self, const int64_t[:, :, ::1] stakes not None, Py_ssize_t workers):
         """One round at every table into the bound arrays, over ``workers`` threads (the
         caller's and ``workers - 1`` of the kernel's pool, started at the first run that
-        asks for them, again when it asks for another number)."""
-        cdef int failed = 0
+        asks for them, again when it asks for another number), if every stake is legal
+        (``legal`` on the bound arrays): True; else False, and nothing is dealt."""
+        cdef int failed = 0, ok = 0
+        cdef _vec_ctx* c = &self.ctx
         if self.bound is None:
             raise ValueError("bind the step's arrays first")
         if workers < 1:
             raise ValueError(f"workers must be at least 1, not {workers}")
-        self.ctx.stakes = self._stakes(stakes)
+        c.stakes = self._stakes(stakes)
+        with nogil:
+            ok = sg_vector_legal(c.stakes, c.carried, c.high, c.requires, c.money, self.n_tables, c.players, c.bets,
+                                 c.partners)
+        if not ok:
+            return False
         self._enter()
         try:
             if workers > 1 and self.pool_workers != workers:
@@ -424,7 +454,7 @@ cdef class VectorKernel:
                 raise MemoryError()
         finally:
             self.running = False
-        return None
+        return True
 
     def close(self):
         """Stop the pool's threads (a later run with workers starts them again)."""
