@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sg_common.h"
+#include "sg_deal.h"
+#include "sg_plan.h"
 #include "sg_random.h"
 
 /* --- the tables' bit generators ------------------------------------------------------------
@@ -54,26 +56,35 @@ static inline uint64_t sg_pcg64_next(void *state) {
 #define SG_NOINLINE static __attribute__((noinline))
 #endif
 
-/* A shoe's next round (sg_shoe_round, sg_deal.h) drawn from a table's PCG64: a function of
- * its own, with the generator's state in locals (a store to the deck, a uint8_t *, may alias
- * anything read through a pointer, which would be reloaded after every card), so that the
- * draw's chain of multiplies stays in registers. Fresh-deck tables: sg_draw and sg_reset,
- * as _shoe_round deals them. */
-SG_NOINLINE int64_t sg_vector_shoe_round(sg_pcg64 *rng, uint8_t *deck, const uint8_t *ordered, int64_t n,
-                                         int64_t hands, int64_t burn_first, int64_t burn_later, int head_burned,
-                                         int64_t cut_low, int64_t cut_high, int64_t *pos, int64_t *cut,
-                                         int64_t *in_shoe, int64_t *number, int *last, uint8_t *cards) {
+/* A shoe's next round (sg_shoe_round, sg_deal.h: a fresh deck's is csrc/vector.pxi's) drawn
+ * from a table's PCG64 by simulate's draw plan (sg_plan.h): a round of a shoe starts at the
+ * same place in every shoe, so its groups of bounds, their sizes and products, are known
+ * before (plan, from sg_plan_make), and each group's cards are drawn by one unrolled chain of
+ * multiplies: the same words, the same cards as sg_shoe_round's. A function of its own, with
+ * the generator's state in locals (a store to the deck, a uint8_t *, may alias anything read
+ * through a pointer, which would be reloaded after every card), so that the chain stays in
+ * registers. */
+SG_NOINLINE int64_t sg_vector_plan_round(sg_pcg64 *rng, const sg_plan *plan, uint8_t *deck, const uint8_t *ordered,
+                                         int64_t n, int64_t hands, int64_t burn_first, int64_t burn_later,
+                                         int head_burned, int64_t cut_low, int64_t cut_high, int64_t *pos,
+                                         int64_t *cut, int64_t *in_shoe, int64_t *number, int *last, uint8_t *cards) {
     sg_pcg64 g = *rng;
-    int64_t p = *pos, c = *cut, r = *in_shoe, shoe = *number;
-    int l = *last;
-    const int64_t burn = sg_shoe_round(sg_pcg64_next, &g, deck, ordered, n, hands, burn_first, burn_later,
-                                       head_burned, cut_low, cut_high, &p, &c, &r, &shoe, &l, cards);
+    int64_t r = *in_shoe, c = *cut;
+    if (*last) {
+        memcpy(deck, ordered, (size_t)n);
+        r = 0;
+        *number += 1;
+        c = sg_cut_card(sg_pcg64_next, &g, n, cut_low, cut_high);
+    }
+    const int64_t begin = plan->begin[r], burn = sg_burn(r, burn_first, burn_later);
+    const int64_t count = sg_round_cards(burn, head_burned, hands), g0 = plan->group[r];
+    sg_plan_draw(sg_pcg64_next, &g, deck, n, begin, g0, plan->group[r + 1] - g0, plan->product, plan->size, NULL);
+    memcpy(cards, deck + begin, (size_t)count);
     *rng = g;
-    *pos = p;
+    *pos = begin + count;
     *cut = c;
-    *in_shoe = r;
-    *number = shoe;
-    *last = l;
+    *in_shoe = r + 1;
+    *last = sg_takes_cut(begin, count, c);
     return burn;
 }
 
