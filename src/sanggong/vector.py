@@ -232,10 +232,9 @@ class VectorTable:
         stake (ruined). Beyond the box: a bet of ``requires`` only with its partner, and
         (with a bankroll) a player's stakes summed no more than their money."""
         low = self._carried.copy()
-        high = np.broadcast_to(self.high, low.shape).copy()
-        if self.bankroll is not None:
-            high[self._money <= 0] = 0
-            high = np.minimum(high, np.maximum(self._money, 0)[:, :, None])
+        if self.bankroll is None:  # (the limits: no stake over them was taken, so none is carried)
+            return low, np.broadcast_to(self.high, low.shape).copy()
+        high = np.minimum(self.high, np.maximum(self._money, 0)[:, :, None])
         return low, np.maximum(high, low)
 
     def _where(self, bad: npt.NDArray[np.bool_]) -> str:
