@@ -233,9 +233,26 @@ def rl_figures(repeats: int) -> tuple[dict[str, tuple[float, str]], dict[str, st
     slow = "Gymnasium Blackjack-v1, SyncVectorEnv"
     if slow in made:
         made[slow], steps[slow] = rl.gymnasium_blackjack(rl.STEPS // 5), rl.STEPS // 5
-    times = interleaved_times({name: (fn, 0) for name, fn in made.items()}, max(3, repeats))
+    times: dict[str, list[float]] = {name: [] for name in made}
+    cpu: dict[str, list[float]] = {name: [] for name in made}  # (this process's CPU time: every thread's)
+    for fn in made.values():
+        fn()  # warm up
+    for _ in range(max(3, repeats)):  # interleaved, as interleaved_times, with the CPU time too
+        for name, fn in made.items():
+            wall, used = time.perf_counter(), time.process_time()
+            fn()
+            times[name].append(time.perf_counter() - wall)
+            cpu[name].append(time.process_time() - used)
     per_step = {name: [t / steps[name] for t in times[name]] for name in made}
     out = {name: (rl.ENVS / statistics.median(per_step[name]), "steps/s") for name in made}
+    # A loaded machine's wall times hold the waits for a core; one thread's CPU time does not.
+    single = [name for name in made if name.startswith("sanggong") and "workers" not in name]
+    for name in single:
+        out[f"{name} (CPU time)"] = (rl.ENVS * steps[name] / statistics.median(cpu[name]), "steps/s")
+    loop = "sanggong simulate's round loop, as many Macau rounds"
+    for name in single:
+        if name != loop and loop in cpu:
+            out[f"{name} CPU time / simulate's loop CPU time"] = (paired_ratio(cpu[name], cpu[loop]), "x")
     raw, adapter = "sanggong VectorTable, Macau, one bet", "sanggong SanggongVectorEnv (Gymnasium adapter), Macau, one bet"
     views = "sanggong VectorTable, Macau, one bet, copy=False"
     for other, label in (("EnvPool Blackjack-v1, 1 thread", "VectorTable / EnvPool Blackjack"),
