@@ -135,6 +135,12 @@ CONTENDERS: dict[str, Callable[[int], Contender]] = {
 }
 """Name: maker of a contender (``steps`` a call)."""
 
+ENVIRONMENTS = list(CONTENDERS)[:4]
+"""The environments side by side (test_bench_rl.py): EnvPool's, Gymnasium's, VectorTable and its adapter."""
+
+VARIANTS = [name for name in CONTENDERS if name.startswith("sanggong") and "Gymnasium" not in name]
+"""VectorTable and its own variants for the same rounds (test_bench_vector.py)."""
+
 
 def available(steps: int = STEPS) -> tuple[dict[str, Contender], dict[str, str]]:
     """The contenders this machine can run, and why each other one is left out."""

@@ -9,12 +9,10 @@ machine is noisy)."""
 from __future__ import annotations
 
 import pytest
-from rl_workloads import CONTENDERS, ENVS, STEPS
-
-OURS = [name for name in CONTENDERS if name.startswith("sanggong") and "Gymnasium" not in name]
+from rl_workloads import CONTENDERS, ENVS, STEPS, VARIANTS
 
 
-@pytest.mark.parametrize("name", OURS)
+@pytest.mark.parametrize("name", VARIANTS)
 def test_vector(benchmark, name: str) -> None:  # type: ignore[no-untyped-def]
     """STEPS steps at 1,024 tables: ENVS * STEPS table-rounds a call."""
     run = CONTENDERS[name](STEPS)
