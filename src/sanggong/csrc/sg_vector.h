@@ -5,12 +5,11 @@
  * task (a function of a range of tables) and a count of chunks, wakes them, and takes chunks
  * itself too. Each thread starts at its own share of the chunks (the same tables every step,
  * so a table's state stays in that core's cache) and goes on round them, claiming each
- * chunk by an atomic exchange on its flag, until none is left: a helper that the machine
- * runs late leaves its share to the others (the result does not
- * depend on who dealt which table: each table has its own shoe and bit generator). The
- * caller closes the run when it has no chunk left to claim and waits only for the helpers
- * that joined it before then (a helper woken later finds it closed and waits again). A helper never touches Python objects:
- * no GIL. POSIX threads, or Windows' own. */
+ * chunk by a compare-and-swap on its flag, until none is left: a helper that the machine
+ * runs late leaves its share to the others (the result does not depend on who dealt which
+ * table: each table has its own shoe and bit generator). The caller returns when every
+ * chunk is finished, without waiting for a helper that claimed none. A helper never
+ * touches Python objects: no GIL. POSIX threads, or Windows' own. */
 #ifndef SANGGONG_SG_VECTOR_H
 #define SANGGONG_SG_VECTOR_H
 #include <stdint.h>
@@ -136,7 +135,11 @@ static void sg_cond_destroy(sg_cond_t *c) { (void)c; }
 static void sg_wait(sg_cond_t *c, sg_mutex_t *m) { SleepConditionVariableSRW(c, m, INFINITE, 0); }
 static void sg_wake_all(sg_cond_t *c) { WakeAllConditionVariable(c); }
 static void sg_wake_one(sg_cond_t *c) { WakeConditionVariable(c); }
-static int sg_take(volatile int64_t *flag) { return *flag == 0 && InterlockedExchange64((volatile LONG64 *)flag, 1) == 0; }
+static int64_t sg_load(volatile int64_t *x) { return InterlockedOr64((volatile LONG64 *)x, 0); }
+static int64_t sg_add(volatile int64_t *x, int64_t v) { return InterlockedExchangeAdd64((volatile LONG64 *)x, v) + v; }
+static int sg_swap_if(volatile int64_t *x, int64_t old, int64_t v) {
+    return InterlockedCompareExchange64((volatile LONG64 *)x, v, old) == old;
+}
 #else
 #include <pthread.h>
 typedef pthread_t sg_thread_t;
@@ -152,8 +155,10 @@ static void sg_cond_destroy(sg_cond_t *c) { pthread_cond_destroy(c); }
 static void sg_wait(sg_cond_t *c, sg_mutex_t *m) { pthread_cond_wait(c, m); }
 static void sg_wake_all(sg_cond_t *c) { pthread_cond_broadcast(c); }
 static void sg_wake_one(sg_cond_t *c) { pthread_cond_signal(c); }
-static int sg_take(volatile int64_t *flag) {
-    return __atomic_load_n(flag, __ATOMIC_RELAXED) == 0 && __atomic_exchange_n(flag, 1, __ATOMIC_RELAXED) == 0;
+static int64_t sg_load(volatile int64_t *x) { return __atomic_load_n(x, __ATOMIC_ACQUIRE); }
+static int64_t sg_add(volatile int64_t *x, int64_t v) { return __atomic_add_fetch(x, v, __ATOMIC_ACQ_REL); }
+static int sg_swap_if(volatile int64_t *x, int64_t old, int64_t v) {
+    return __atomic_compare_exchange_n(x, &old, v, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
 }
 #endif
 
@@ -165,34 +170,44 @@ typedef struct {
     int64_t index;
 } sg_helper;
 
+/* A run's chunks are claimed by writing the run's number (its generation) into their flags:
+ * a flag below it is free. A helper that wakes after its run has ended (the machine ran it
+ * late) holds an older number and can claim nothing, so the caller waits only for the
+ * chunks to be finished, never for a helper to come back. */
 typedef struct sg_pool {
     sg_mutex_t lock;
     sg_cond_t go, done;
-    int64_t threads, started; /* helpers wanted, and started */
-    int64_t generation;      /* runs published, under lock */
-    int64_t busy;            /* helpers working on this run, under lock */
-    int open, stop;          /* whether a helper may still join this run; whether to end */
-    int live;                /* started and not yet stopped */
-    sg_task task;             /* this run's, set under lock before it is published */
+    int64_t threads, started;   /* helpers wanted, and started */
+    int64_t generation;         /* runs published (under lock) */
+    int stop, live, waiting;    /* end the helpers; started and not stopped; the caller sleeps on done */
+    sg_task task;               /* this run's (set under lock before it is published) */
     void *ctx;
     int64_t n, chunk, chunks;
-    volatile int64_t *taken; /* a flag a chunk: claimed */
-    int64_t taken_size;
+    volatile int64_t *taken;    /* a flag a chunk: the generation that claimed it */
+    int64_t most;               /* chunks a run may have (taken's length) */
+    volatile int64_t finished;  /* chunks of this run done */
     sg_thread_t *handles;
     sg_helper *helpers;
 } sg_pool;
 
-/* Claims chunks of the published run, from thread `index`'s share on round them, until none
- * is left. */
-static void sg_pool_work(sg_pool *p, int64_t index, sg_task task, void *ctx, int64_t n, int64_t chunk,
-                         int64_t chunks) {
+/* Claims chunks of run `generation`, from thread `index`'s share on round them, until none is
+ * left; the one that finishes the last chunk wakes the caller if it sleeps. */
+static void sg_pool_work(sg_pool *p, int64_t index, int64_t generation, sg_task task, void *ctx, int64_t n,
+                         int64_t chunk, int64_t chunks) {
     const int64_t first = index * chunks / (p->started + 1);
     for (int64_t i = 0; i < chunks; i++) {
         const int64_t c = first + i < chunks ? first + i : first + i - chunks;
-        if (!sg_take(&p->taken[c]))
+        const int64_t seen = sg_load(&p->taken[c]);
+        if (seen >= generation || !sg_swap_if(&p->taken[c], seen, generation))
             continue;
         const int64_t lo = c * chunk, hi = lo + chunk < n ? lo + chunk : n;
         task(ctx, lo, hi);
+        if (sg_add(&p->finished, 1) == chunks) {
+            sg_lock(&p->lock);
+            if (p->waiting)
+                sg_wake_one(&p->done);
+            sg_unlock(&p->lock);
+        }
     }
 }
 
@@ -207,27 +222,23 @@ static SG_THREAD_RESULT sg_pool_helper(void *arg) {
         if (p->stop)
             break;
         seen = p->generation;
-        if (!p->open)
-            continue; /* (closed before this helper woke: nothing left for it) */
-        p->busy++;
         sg_task task = p->task;
         void *ctx = p->ctx;
         const int64_t n = p->n, chunk = p->chunk, chunks = p->chunks;
         sg_unlock(&p->lock);
-        sg_pool_work(p, index, task, ctx, n, chunk, chunks);
+        sg_pool_work(p, index, seen, task, ctx, n, chunk, chunks);
         sg_lock(&p->lock);
-        if (--p->busy == 0)
-            sg_wake_one(&p->done);
     }
     sg_unlock(&p->lock);
     return 0;
 }
 
-/* A pool of `threads` helpers (0: none, every run on the caller's thread alone). Returns 0,
- * or -1 when a thread or memory could not be had (the pool is then stopped and freed). */
 static void sg_pool_stop(sg_pool *p);
 
-static int sg_pool_start(sg_pool *p, int64_t threads) {
+/* A pool of `threads` helpers (0: none, every run on the caller's thread alone) for runs of at
+ * most `most` chunks. Returns 0, or -1 when a thread or memory could not be had (the pool is
+ * then stopped and freed). */
+static int sg_pool_start(sg_pool *p, int64_t threads, int64_t most) {
     memset(p, 0, sizeof(*p));
     sg_mutex_init(&p->lock);
     sg_cond_init(&p->go);
@@ -238,7 +249,9 @@ static int sg_pool_start(sg_pool *p, int64_t threads) {
         return 0;
     p->handles = (sg_thread_t *)calloc((size_t)threads, sizeof(sg_thread_t));
     p->helpers = (sg_helper *)calloc((size_t)threads, sizeof(sg_helper));
-    if (!p->handles || !p->helpers) {
+    p->taken = (volatile int64_t *)calloc((size_t)(most > 0 ? most : 1), sizeof(int64_t));
+    p->most = most;
+    if (!p->handles || !p->helpers || !p->taken) {
         sg_pool_stop(p);
         return -1;
     }
@@ -260,8 +273,8 @@ static int sg_pool_start(sg_pool *p, int64_t threads) {
 }
 
 /* task(ctx, lo, hi) over 0 .. n - 1 in chunks of `chunk`, on the caller's thread and every
- * helper; returns when all of it is done (0), or -1 when out of memory (nothing done). One
- * run at a time (the caller's lock). */
+ * helper; returns when all of it is done (0), or -1 when there are more chunks than the pool
+ * was started for (nothing done). One run at a time (the caller's lock). */
 static int sg_pool_run(sg_pool *p, sg_task task, void *ctx, int64_t n, int64_t chunk) {
     const int64_t chunks = (n + chunk - 1) / chunk;
     if (p->started == 0 || chunks < 2) {
@@ -269,32 +282,30 @@ static int sg_pool_run(sg_pool *p, sg_task task, void *ctx, int64_t n, int64_t c
             task(ctx, 0, n);
         return 0;
     }
-    if (chunks > p->taken_size) { /* (no helper is running: all checked in after the last run) */
-        volatile int64_t *taken = (volatile int64_t *)realloc((void *)p->taken, (size_t)chunks * sizeof(int64_t));
-        if (!taken)
-            return -1;
-        p->taken = taken;
-        p->taken_size = chunks;
-    }
-    for (int64_t c = 0; c < chunks; c++)
-        p->taken[c] = 0;
+    if (chunks > p->most)
+        return -1;
     sg_lock(&p->lock);
+    const int64_t generation = ++p->generation;
     p->task = task;
     p->ctx = ctx;
     p->n = n;
     p->chunk = chunk;
     p->chunks = chunks;
-    p->busy = 0;
-    p->open = 1;
-    p->generation++;
+    p->finished = 0;
     sg_wake_all(&p->go);
     sg_unlock(&p->lock);
-    sg_pool_work(p, 0, task, ctx, n, chunk, chunks);
-    sg_lock(&p->lock);
-    p->open = 0;
-    while (p->busy > 0)
-        sg_wait(&p->done, &p->lock);
-    sg_unlock(&p->lock);
+    sg_pool_work(p, 0, generation, task, ctx, n, chunk, chunks);
+    for (int spin = 0; spin < 4096 && sg_load(&p->finished) < chunks; spin++) {
+        /* (a helper's last chunk is a few microseconds: wait for it awake, then asleep) */
+    }
+    if (sg_load(&p->finished) < chunks) {
+        sg_lock(&p->lock);
+        p->waiting = 1;
+        while (sg_load(&p->finished) < chunks)
+            sg_wait(&p->done, &p->lock);
+        p->waiting = 0;
+        sg_unlock(&p->lock);
+    }
     return 0;
 }
 
@@ -324,7 +335,7 @@ static void sg_pool_stop(sg_pool *p) {
     p->handles = NULL;
     p->helpers = NULL;
     p->taken = NULL;
-    p->taken_size = 0;
+    p->most = 0;
     p->threads = 0;
     sg_cond_destroy(&p->go);
     sg_cond_destroy(&p->done);

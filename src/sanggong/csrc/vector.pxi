@@ -25,7 +25,7 @@ cdef extern from "sg_vector.h" nogil:
                                  int64_t hands, int64_t burn_first, int64_t burn_later, bint head_burned,
                                  int64_t cut_low, int64_t cut_high, int64_t* pos, int64_t* cut, int64_t* in_shoe,
                                  int64_t* number, bint* last, uint8_t* cards)
-    int sg_pool_start(sg_pool* p, int64_t threads)
+    int sg_pool_start(sg_pool* p, int64_t threads, int64_t most)
     int sg_pool_run(sg_pool* p, sg_task task, void* ctx, int64_t n, int64_t chunk)
     void sg_pool_stop(sg_pool* p)
     int sg_vector_legal(const int64_t* stakes, const int64_t* carried, const int64_t* high, const int64_t* requires,
@@ -457,7 +457,7 @@ cdef class VectorKernel:
             if workers > 1 and self.pool_workers != workers:
                 with nogil:
                     sg_pool_stop(&self.pool)
-                if sg_pool_start(&self.pool, workers - 1) != 0:
+                if sg_pool_start(&self.pool, workers - 1, (self.n_tables + VR_CHUNK - 1) // VR_CHUNK) != 0:
                     raise MemoryError("could not start the kernel's worker threads")
                 self.pool_workers = workers
             with nogil:
