@@ -159,6 +159,7 @@ class VectorTable:
         self._truncated = np.zeros(shape[:2], dtype=np.bool_)
         self._shoe_end = np.zeros(self.n_tables, dtype=np.bool_)
         self._high[:] = self.high
+        self._limits_full = self._high.copy()  # (never handed out: mask copies it)
         self._rounds = 0
         self._kernel: Any = _impl.kernels.VectorKernel(
             tables_for(rules.ranking).kernel, self._params, self._plan, self._generators(), self.players, self._num,
@@ -233,7 +234,7 @@ class VectorTable:
         (with a bankroll) a player's stakes summed no more than their money."""
         low = self._carried.copy()
         if self.bankroll is None:  # (the limits: no stake over them was taken, so none is carried)
-            return low, np.broadcast_to(self.high, low.shape).copy()
+            return low, self._limits_full.copy()
         high = np.minimum(self.high, np.maximum(self._money, 0)[:, :, None])
         return low, np.maximum(high, low)
 
