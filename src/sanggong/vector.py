@@ -166,11 +166,12 @@ class VectorTable:
             self._den, self._carry, ROUNDINGS.index(rules.rounding), self.by_rank)
         self._kernel.bind(self._carried, self._reward, self._cards, self._head, self._outcome, self._unseen,
                           self._shoe, self.high, self.requires, None if self.bankroll is None else self._money)
-        self._views = ({"unseen": self._unseen, "seen": self._shoe[:, 0], "rounds": self._shoe[:, 1],
-                        "cards": self._cards, "head_card": self._head, "outcomes": self._outcome,
-                        "carried": self._carried},
-                       {"shoe": self._shoe[:, 2], "shoe_end": self._shoe_end, "low": self._carried,
-                        "high": self._high})
+        observation: dict[str, Any] = {
+            "unseen": self._unseen, "seen": self._shoe[:, 0], "rounds": self._shoe[:, 1], "cards": self._cards,
+            "head_card": self._head, "outcomes": self._outcome, "carried": self._carried}
+        info: dict[str, Any] = {"shoe": self._shoe[:, 2], "shoe_end": self._shoe_end, "low": self._carried,
+                                "high": self._high}
+        self._views = (observation, info)  # (copy=False: what every step returns, overwritten)
         self.reset()
 
     def _limits(self, limits: int | Mapping[str, int] | None) -> Int64s:

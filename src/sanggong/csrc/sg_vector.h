@@ -121,6 +121,12 @@ static int sg_vector_legal(const int64_t *stakes, const int64_t *carried, const 
 
 /* --- threads ------------------------------------------------------------------------------ */
 #if defined(_WIN32)
+#ifndef WIN32_LEAN_AND_MEAN
+#define WIN32_LEAN_AND_MEAN
+#endif
+#ifndef NOMINMAX
+#define NOMINMAX /* (no min and max macros over the generated code) */
+#endif
 #include <windows.h>
 typedef HANDLE sg_thread_t;
 typedef SRWLOCK sg_mutex_t;
