@@ -284,3 +284,25 @@ def test_the_pool_is_started_once_and_stopped() -> None:
     one = VectorTable(MACAU, 300, seed=1, bets=["win:1"])
     one.step(stakes)
     assert one._kernel.threads == 0
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="no fork here")
+def test_a_forked_child_steps_without_the_parents_threads() -> None:
+    """A child forked with a table whose pool runs deals the same rounds on its own thread
+    and lets the table go (no join of threads it does not have)."""
+    import os
+
+    table = VectorTable(MACAU, 300, seed=6, workers=2, bets=["win:1"])
+    twin = VectorTable(MACAU, 300, seed=6, bets=["win:1"])
+    stakes = np.full((300, 1, 1), 5, dtype=np.int64)
+    table.step(np.maximum(stakes, table.carried))
+    twin.step(np.maximum(stakes, twin.carried))
+    expected = twin.step(np.maximum(stakes, twin.carried))[1]
+    pid = os.fork()
+    if pid == 0:  # the child: exit 0 when its round is the twin's
+        same = np.array_equal(table.step(np.maximum(stakes, table.carried))[1], expected)
+        table.close()
+        del table
+        os._exit(0 if same else 1)
+    assert os.waitpid(pid, 0)[1] == 0
+    assert np.array_equal(table.step(np.maximum(stakes, table.carried))[1], expected)

@@ -146,8 +146,10 @@ static int64_t sg_add(volatile int64_t *x, int64_t v) { return InterlockedExchan
 static int sg_swap_if(volatile int64_t *x, int64_t old, int64_t v) {
     return InterlockedCompareExchange64((volatile LONG64 *)x, v, old) == old;
 }
+static int64_t sg_process(void) { return (int64_t)GetCurrentProcessId(); }
 #else
 #include <pthread.h>
+#include <unistd.h>
 typedef pthread_t sg_thread_t;
 typedef pthread_mutex_t sg_mutex_t;
 typedef pthread_cond_t sg_cond_t;
@@ -166,6 +168,7 @@ static int64_t sg_add(volatile int64_t *x, int64_t v) { return __atomic_add_fetc
 static int sg_swap_if(volatile int64_t *x, int64_t old, int64_t v) {
     return __atomic_compare_exchange_n(x, &old, v, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
 }
+static int64_t sg_process(void) { return (int64_t)getpid(); }
 #endif
 
 typedef void (*sg_task)(void *ctx, int64_t lo, int64_t hi);
@@ -192,6 +195,7 @@ typedef struct sg_pool {
     volatile int64_t *taken;    /* a flag a chunk: the generation that claimed it */
     int64_t most;               /* chunks a run may have (taken's length) */
     volatile int64_t finished;  /* chunks of this run done */
+    int64_t process;            /* the process that started the helpers (a forked child has none) */
     sg_thread_t *handles;
     sg_helper *helpers;
 } sg_pool;
@@ -251,6 +255,7 @@ static int sg_pool_start(sg_pool *p, int64_t threads, int64_t most) {
     sg_cond_init(&p->done);
     p->live = 1;
     p->threads = threads;
+    p->process = sg_process();
     if (threads == 0)
         return 0;
     p->handles = (sg_thread_t *)calloc((size_t)threads, sizeof(sg_thread_t));
@@ -283,7 +288,7 @@ static int sg_pool_start(sg_pool *p, int64_t threads, int64_t most) {
  * was started for (nothing done). One run at a time (the caller's lock). */
 static int sg_pool_run(sg_pool *p, sg_task task, void *ctx, int64_t n, int64_t chunk) {
     const int64_t chunks = (n + chunk - 1) / chunk;
-    if (p->started == 0 || chunks < 2) {
+    if (p->started == 0 || chunks < 2 || p->process != sg_process()) { /* (a forked child: no helpers) */
         if (n > 0)
             task(ctx, 0, n);
         return 0;
@@ -320,6 +325,15 @@ static int sg_pool_run(sg_pool *p, sg_task task, void *ctx, int64_t n, int64_t c
 static void sg_pool_stop(sg_pool *p) {
     if (!p->live)
         return;
+    if (p->started && p->process != sg_process()) { /* a forked child: the helpers are the parent's */
+        p->started = 0;
+        p->live = 0;
+        free(p->handles);
+        free(p->helpers);
+        free((void *)p->taken);
+        memset(p, 0, sizeof(*p));
+        return;
+    }
     if (p->started) {
         sg_lock(&p->lock);
         p->stop = 1;
