@@ -2,6 +2,7 @@
 
     python benchmarks/report.py              # 10 million hands, as in the README
     python benchmarks/report.py --hands 1e6  # quicker
+    python benchmarks/report.py --vector-only  # the vectorised environments alone (issue 33, item 5)
 
 The machines are shared and noisy: every figure is the median of several repeats, and
 the ratios compare contenders timed in the same run. The pure-Python reference is timed
@@ -76,9 +77,18 @@ def main() -> None:
                         help="rounds of the Macau log sanggong deal writes and sanggong verify checks (100,000)")
     parser.add_argument("--chunks", type=int, default=32,
                         help="simulation chunks of 2**18 rounds per contender (default 32; the docs build uses fewer)")
+    parser.add_argument("--vector-only", action="store_true",
+                        help="time only the vectorised environments (VectorTable, EnvPool, Gymnasium)")
     args = parser.parse_args()
     if sanggong.IMPLEMENTATION != "cython":
         raise SystemExit("the compiled core is not loaded: build it first (pip install .)")
+    if args.vector_only:
+        rl, rl_missing = rl_figures(args.repeats)
+        if args.json:
+            print(json.dumps({"rl": rl, "rl_missing": rl_missing, "load": os.getloadavg()}, indent=2))
+        else:
+            print_rl(rl, rl_missing, args.repeats)
+        return
 
     n = int(args.hands)
     hands = random_one_deck_hands(n)
@@ -213,8 +223,10 @@ def main() -> None:
 def rl_figures(repeats: int) -> tuple[dict[str, tuple[float, str]], dict[str, str]]:
     """Issue 33, item 5: vectorised card-game environments at 1,024 environments, one core,
     interleaved (benchmarks/rl_workloads.py): steps a second of each, and the ratios of
-    sanggong's VectorTable to the others and to its own Gymnasium adapter. Gymnasium's
-    SyncVectorEnv runs a fifth of the steps (it is over a hundred times slower)."""
+    sanggong's VectorTable to the others, to its own Gymnasium adapter and to its own
+    variants (copy=False, two workers, the kernel alone, simulate's loop for the same
+    rounds). Gymnasium's SyncVectorEnv runs a fifth of the steps (it is over a hundred
+    times slower)."""
     import rl_workloads as rl
 
     made, missing = rl.available(rl.STEPS)
@@ -222,23 +234,53 @@ def rl_figures(repeats: int) -> tuple[dict[str, tuple[float, str]], dict[str, st
     slow = "Gymnasium Blackjack-v1, SyncVectorEnv"
     if slow in made:
         made[slow], steps[slow] = rl.gymnasium_blackjack(rl.STEPS // 5), rl.STEPS // 5
-    times = interleaved_times({name: (fn, 0) for name, fn in made.items()}, max(3, repeats))
+    times: dict[str, list[float]] = {name: [] for name in made}
+    cpu: dict[str, list[float]] = {name: [] for name in made}  # (this process's CPU time: every thread's)
+    for fn in made.values():
+        fn()  # warm up
+    for _ in range(max(3, repeats)):  # interleaved, as interleaved_times, with the CPU time too
+        for name, fn in made.items():
+            wall, used = time.perf_counter(), time.process_time()
+            fn()
+            times[name].append(time.perf_counter() - wall)
+            cpu[name].append(time.process_time() - used)
     per_step = {name: [t / steps[name] for t in times[name]] for name in made}
     out = {name: (rl.ENVS / statistics.median(per_step[name]), "steps/s") for name in made}
+    # A loaded machine's wall times hold the waits for a core; one thread's CPU time does not.
+    single = [name for name in made if name.startswith("sanggong") and "workers" not in name]
+    for name in single:
+        out[f"{name} (CPU time)"] = (rl.ENVS * steps[name] / statistics.median(cpu[name]), "steps/s")
+    loop = "sanggong simulate's round loop, as many Macau rounds"
+    for name in single:
+        if name != loop and loop in cpu:
+            out[f"{name} CPU time / simulate's loop CPU time"] = (paired_ratio(cpu[name], cpu[loop]), "x")
     raw, adapter = "sanggong VectorTable, Macau, one bet", "sanggong SanggongVectorEnv (Gymnasium adapter), Macau, one bet"
+    views = "sanggong VectorTable, Macau, one bet, copy=False"
     for other, label in (("EnvPool Blackjack-v1, 1 thread", "VectorTable / EnvPool Blackjack"),
                          (slow, "VectorTable / Gymnasium Blackjack"),
                          (adapter, "Gymnasium adapter's cost: adapter time / VectorTable time")):
         if raw in per_step and other in per_step:
             out[label] = (paired_ratio(per_step[other], per_step[raw]), "x")
+    for slower, faster, label in (
+            (raw, "sanggong simulate's round loop, as many Macau rounds",
+             "VectorTable time / simulate's loop time, the same rounds (goal: at most 2)"),
+            (views, "sanggong simulate's round loop, as many Macau rounds",
+             "VectorTable copy=False time / simulate's loop time, the same rounds"),
+            (raw, views, "copy=False speed-up: copy=True time / copy=False time"),
+            (views, f"{views}, 2 workers", "2 workers' speed-up (copy=False): 1 worker's time / 2 workers' time"),
+            (raw, "sanggong VectorKernel.run alone, Macau, one bet", "step time / kernel time (the Python side's cost)"),
+            ("sanggong VectorTable, Macau, every bet (one staked)", raw, "every bet's time / one bet's time")):
+        if slower in per_step and faster in per_step:
+            out[label] = (paired_ratio(per_step[slower], per_step[faster]), "x")
     return out, missing
 
 
 def print_rl(figures: dict[str, tuple[float, str]], missing: dict[str, str], repeats: int) -> None:
     """The section of ``rl_figures`` (kept apart from the other sections)."""
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else "unknown"
     print(f"\nVectorised card-game environments, 1,024 environments, one core, {max(3, repeats)} interleaved runs: "
-          f"median steps a second (a step: one round at every table, one action in every Blackjack hand), "
-          f"ratios: medians of paired ratios")
+          f"median steps a second (a step: one round at every table, one action in every Blackjack hand; "
+          f"sanggong's: table-rounds a second), ratios: medians of paired ratios; load average {load}")
     width = max(map(len, [*figures, *missing]), default=0)
     for name, (value, unit) in figures.items():
         print(f"  {name:<{width}}  {value:14,.2f} {unit}")

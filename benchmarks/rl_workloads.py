@@ -2,10 +2,14 @@
 steps at ``ENVS`` environments each, one core: EnvPool's Blackjack-v1 (one thread),
 Gymnasium's Blackjack-v1 in a ``SyncVectorEnv``, sanggong's ``VectorTable`` at 1,024 Macau
 tables (numpy stakes, one bet) and the Gymnasium adapter over it (``SanggongVectorEnv``,
-the same bet). A contender whose library is not installed is left out with the reason
-(``missing``). One step is one round at every table / one action in every Blackjack
-hand (a stand, or a hit, drawn beforehand; the Blackjack vectors reset a finished hand on
-the next step, as their libraries count steps).
+the same bet); and beside them sanggong's own variants for the same rounds: every bet of
+the table (one staked), ``copy=False`` (views, no allocation a step), two workers, the
+kernel alone (``VectorKernel.run``, no check, no observation) and ``simulate``'s round
+loop for as many Macau rounds (one shoe running on; the goal is a step within 2x of it).
+A contender whose library is not installed is left out with the reason (``missing``).
+One step is one round at every table / one action in every Blackjack hand (a stand, or a
+hit, drawn beforehand; the Blackjack vectors reset a finished hand on the next step, as
+their libraries count steps).
 """
 
 from __future__ import annotations
@@ -56,9 +60,12 @@ def gymnasium_blackjack(steps: int = STEPS) -> Contender:
     return run
 
 
-def vector_table(steps: int = STEPS) -> Contender:
-    table = VectorTable(sanggong.MACAU, ENVS, seed=1, bets=["win:1"])
-    stakes = np.full((ENVS, 1, 1), 100, dtype=np.int64)
+def vector_table(steps: int = STEPS, bets: tuple[str, ...] | None = ("win:1",), copy: bool = True,
+                 workers: int = 1) -> Contender:
+    """``steps`` steps of ``VectorTable`` (``bets`` None: every bet of the table), Win 1 staked."""
+    table = VectorTable(sanggong.MACAU, ENVS, seed=1, bets=bets, copy=copy, workers=workers)
+    stakes = np.zeros((ENVS, 1, len(table.bets)), dtype=np.int64)
+    stakes[:, 0, 0] = 100
     state = {"low": table.mask()[0]}
 
     def run() -> None:
@@ -68,6 +75,35 @@ def vector_table(steps: int = STEPS) -> Contender:
         state["low"] = low
 
     return run
+
+
+def vector_kernel(steps: int = STEPS) -> Contender:
+    """The kernel alone at the same stakes: one ``run`` a step (the carried stakes cleared,
+    as a step that never raises them would leave them)."""
+    table = VectorTable(sanggong.MACAU, ENVS, seed=1, bets=["win:1"])
+    stakes = np.full((ENVS, 1, 1), 100, dtype=np.int64)
+    kernel, carried = table._kernel, table._carried
+
+    def run() -> None:
+        for _ in range(steps):
+            carried.fill(0)
+            kernel.run(stakes, 1)
+
+    return run
+
+
+def simulate_loop(steps: int = STEPS) -> Contender:
+    """``simulate``'s round loop (``_core.simulate_chunk``) for ``ENVS * steps`` Macau rounds."""
+    from sanggong import _core, _kernels
+    from sanggong.ranking import tables_for
+    from sanggong.simulation import _histograms
+
+    rules = sanggong.MACAU
+    kernel, params = _kernels.tables(tables_for(rules.ranking)), rules.table_params.array()
+    pairs, single = _histograms(rules)
+    flag = np.zeros(1, np.uint8)
+    return lambda: _core.simulate_chunk(np.random.PCG64(1), kernel, params, ENVS * steps, pairs, single, None, None,
+                                        None, flag)
 
 
 def gymnasium_adapter(steps: int = STEPS) -> Contender:
@@ -89,8 +125,20 @@ CONTENDERS: dict[str, Callable[[int], Contender]] = {
     "Gymnasium Blackjack-v1, SyncVectorEnv": gymnasium_blackjack,
     "sanggong VectorTable, Macau, one bet": vector_table,
     "sanggong SanggongVectorEnv (Gymnasium adapter), Macau, one bet": gymnasium_adapter,
+    "sanggong VectorTable, Macau, every bet (one staked)": lambda steps: vector_table(steps, bets=None),
+    "sanggong VectorTable, Macau, one bet, copy=False": lambda steps: vector_table(steps, copy=False),
+    "sanggong VectorTable, Macau, one bet, copy=False, 2 workers": lambda steps: vector_table(steps, copy=False,
+                                                                                            workers=2),
+    "sanggong VectorKernel.run alone, Macau, one bet": vector_kernel,
+    "sanggong simulate's round loop, as many Macau rounds": simulate_loop,
 }
 """Name: maker of a contender (``steps`` a call)."""
+
+ENVIRONMENTS = list(CONTENDERS)[:4]
+"""The environments side by side (test_bench_rl.py): EnvPool's, Gymnasium's, VectorTable and its adapter."""
+
+VARIANTS = [name for name in CONTENDERS if name.startswith("sanggong") and "Gymnasium" not in name]
+"""VectorTable and its own variants for the same rounds (test_bench_vector.py)."""
 
 
 def available(steps: int = STEPS) -> tuple[dict[str, Contender], dict[str, str]]:

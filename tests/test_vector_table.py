@@ -198,3 +198,111 @@ def test_the_kernels_number_every_rounding_a_rule_set_takes() -> None:
     from sanggong import RuleSet
 
     assert sorted(ROUNDINGS) == sorted(typing.get_args(typing.get_type_hints(RuleSet)["rounding"]))
+
+
+def _legal_by_numpy(stakes: np.ndarray, carried: np.ndarray, high: np.ndarray, requires: np.ndarray,
+                    money: np.ndarray | None) -> bool:
+    """The stake rules of ``VectorTable.mask`` in whole-array numpy (an independent statement)."""
+    ok = ((stakes >= carried) & (stakes <= high)).all()
+    bets = stakes.shape[2]
+    for j, partner in enumerate(requires.tolist()):
+        if partner >= 0:
+            with_partner = stakes[:, :, partner] > 0 if partner < bets else np.zeros(stakes.shape[:2], bool)
+            ok &= not ((stakes[:, :, j] > 0) & ~with_partner).any()
+    if money is not None:
+        ok &= bool((stakes.sum(axis=2) <= money).all())
+    return bool(ok)
+
+
+@pytest.mark.parametrize("bankroll", [None, 400])
+def test_the_one_pass_stake_check_is_the_masks(bankroll: int | None) -> None:
+    """VectorKernel.legal (the core's and the twin's alike) says yes exactly where the mask's
+    rules, checked apart in numpy, do: random stakes near every edge."""
+    from sanggong._kernels import twin as _pykernels
+
+    rng = np.random.default_rng(3)
+    for bets in (None, ["tie:1", "win:2"]):  # (tie:1's Win bet not staked: requires == bets)
+        table = VectorTable(MACAU, 6, players=2, seed=2, bets=bets, bankroll=bankroll, limits=300)
+        twin = _pykernels.VectorKernel.legal
+        shape = table.carried.shape
+        alone = table.requires < 0  # (a carried stake is a bet's that needs no partner)
+        carried = np.where((rng.random(shape) < 0.2) & alone, 50, 0).astype(np.int64)
+        money = None if bankroll is None else carried.sum(axis=2) + rng.integers(0, 400, shape[:2])
+        seen = Counter[bool]()
+        for _ in range(300):
+            s = carried.copy()
+            for _ in range(rng.integers(0, 3)):  # (a few stakes moved, near the edges or anywhere)
+                at = tuple(int(rng.integers(0, n)) for n in shape)
+                s[at] = rng.choice([-1, 0, 1, 49, 50, 51, 299, 300, 301, int(rng.integers(0, 400))])
+            expected = _legal_by_numpy(s, carried, table.high, table.requires, money)
+            assert table._kernel.legal(s, carried, table.high, table.requires, money) is expected
+            assert twin(table._kernel, s, carried, table.high, table.requires, money) is expected
+            seen[expected] += 1
+        assert seen[True] and seen[False]
+
+
+def test_views_are_the_copies() -> None:
+    """copy=False returns the table's own arrays, equal to what copy=True returns."""
+    a = VectorTable(MACAU, 9, players=2, seed=4, bankroll=2_000, bets=["win:1", "tie:1", "odd"])
+    b = VectorTable(MACAU, 9, players=2, seed=4, bankroll=2_000, bets=["win:1", "tie:1", "odd"], copy=False)
+    rng = np.random.default_rng(8)
+    first = a.reset(), b.reset()
+    assert all(np.array_equal(x[k], y[k]) for x, y in zip(*first, strict=True) for k in x)
+    ia = first[0][1]
+    for _ in range(25):
+        s = _stakes(a, rng, ia["low"])
+        s = np.minimum(s, ia["high"])
+        s[:, :, 1] = np.where(s[:, :, 0] > 0, s[:, :, 1], 0)
+        s = np.where(s.sum(axis=2, keepdims=True) > a.money[:, :, None], ia["low"], s)
+        ra, rb = a.step(s), b.step(s)
+        for x, y in zip(ra, rb, strict=True):
+            if isinstance(x, dict):
+                assert x.keys() == y.keys() and all(np.array_equal(x[k], y[k]) for k in x)
+            else:
+                assert np.array_equal(x, y)
+        ia = ra[4]
+    assert rb[1] is b.step(ia["low"])[1]  # (the same array, overwritten)
+
+
+def test_the_pool_is_started_once_and_stopped() -> None:
+    """Two workers: the pool's thread starts at the first step, stays through reset, stops at
+    close and starts again; one worker starts none. (The twin has no threads.)"""
+    import sanggong
+
+    table = VectorTable(MACAU, 300, seed=1, workers=2, bets=["win:1"])
+    stakes = np.zeros((300, 1, 1), dtype=np.int64)
+    table.step(stakes)
+    started = 1 if sanggong.IMPLEMENTATION == "cython" else 0
+    assert table._kernel.threads == started
+    table.reset()
+    table.step(stakes)
+    assert table._kernel.threads == started
+    table.close()
+    assert table._kernel.threads == 0
+    table.step(stakes)
+    assert table._kernel.threads == started
+    one = VectorTable(MACAU, 300, seed=1, bets=["win:1"])
+    one.step(stakes)
+    assert one._kernel.threads == 0
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="no fork here")
+def test_a_forked_child_steps_without_the_parents_threads() -> None:
+    """A child forked with a table whose pool runs deals the same rounds on its own thread
+    and lets the table go (no join of threads it does not have)."""
+    import os
+
+    table = VectorTable(MACAU, 300, seed=6, workers=2, bets=["win:1"])
+    twin = VectorTable(MACAU, 300, seed=6, bets=["win:1"])
+    stakes = np.full((300, 1, 1), 5, dtype=np.int64)
+    table.step(np.maximum(stakes, table.carried))
+    twin.step(np.maximum(stakes, twin.carried))
+    expected = twin.step(np.maximum(stakes, twin.carried))[1]
+    pid = os.fork()
+    if pid == 0:  # the child: exit 0 when its round is the twin's
+        same = np.array_equal(table.step(np.maximum(stakes, table.carried))[1], expected)
+        table.close()
+        del table
+        os._exit(0 if same else 1)
+    assert os.waitpid(pid, 0)[1] == 0
+    assert np.array_equal(table.step(np.maximum(stakes, table.carried))[1], expected)

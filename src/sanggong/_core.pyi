@@ -331,4 +331,30 @@ class VectorKernel:
         unseen: npt.NDArray[np.int16],
         shoe_state: npt.NDArray[np.int64],
     ) -> None: ...
+    def reseed(self, bit_generators: list[Any]) -> None: ...
+    def bind(
+        self,
+        carried: npt.NDArray[np.int64],
+        reward: npt.NDArray[np.int64],
+        cards: npt.NDArray[np.uint8],
+        head: npt.NDArray[np.uint8],
+        outcome: npt.NDArray[np.uint8],
+        unseen: npt.NDArray[np.int16],
+        shoe_state: npt.NDArray[np.int64],
+        high: npt.NDArray[np.int64],
+        requires: npt.NDArray[np.int64],
+        money: npt.NDArray[np.int64] | None,
+    ) -> None: ...
+    def run(self, stakes: npt.NDArray[np.int64], workers: int) -> bool: ...
+    def close(self) -> None: ...
+    @property
+    def threads(self) -> int: ...
+    def legal(
+        self,
+        stakes: npt.NDArray[np.int64],
+        carried: npt.NDArray[np.int64],
+        high: npt.NDArray[np.int64],
+        requires: npt.NDArray[np.int64],
+        money: npt.NDArray[np.int64] | None,
+    ) -> bool: ...
     def state(self) -> list[tuple[Any, ...]]: ...

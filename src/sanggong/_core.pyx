@@ -25,7 +25,7 @@ from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, u
 cimport cython
 from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_IsValid
 from libc.stdlib cimport calloc, free, malloc
-from libc.string cimport memcpy
+from libc.string cimport memcpy, memset
 from numpy.random cimport bitgen_t
 
 from sanggong._limits cimport SG_MAX_DECKS, SG_MAX_ROUND_CARDS

@@ -7,7 +7,10 @@ deals the rounds of ``Game(rules, seed=<the k-th chunk seed>)`` (``table.table_s
 ``seeds.child(SeedSequence(seed), k)``), one round a step, its shoe continuing through
 cut card and reshuffle. ``step(stakes)`` deals and settles a round at every table in the
 compiled core, without the GIL, split over ``workers`` threads (the result does not
-depend on them), into arrays allocated once.
+depend on them: a pool the table starts once, stopped by ``close``), into arrays allocated
+once. Its stakes are checked in one pass in the core first; only a refused step looks
+further, to name the table, player and bet. With ``copy=False`` a step returns views of
+the table's own arrays (overwritten by the next step) and allocates nothing.
 
 Money is int minor units throughout (``int64``). A bet's return is its stake times an
 exact rational (the odds, less commission), rounded to the minor unit by
@@ -38,9 +41,8 @@ tutorial, Dask.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from fractions import Fraction
-from typing import Any
+from typing import Any, NoReturn
 
 import numpy as np
 import numpy.typing as npt
@@ -107,12 +109,15 @@ class VectorTable:
     :param max_rounds: the episode's rounds (truncated after them), or None.
     :param by_rank: observe the unseen cards by rank (13 counts) instead of by card (52).
     :param end_at_shoe: truncate a table's episode at its shoe's end too.
+    :param copy: return copies from ``step`` and ``reset`` (the default); False returns
+        views of arrays the table owns and overwrites at the next step (no allocation a
+        step: for a loop that reads a step's results before it takes the next).
     """
 
     def __init__(
         self, rules: RuleSet | str, tables: int, *, players: int = 1, seed: SeedLike = None, workers: int = 1,
         bets: Sequence[str] | None = None, limits: int | Mapping[str, int] | None = None, bankroll: int | None = None,
-        max_rounds: int | None = None, by_rank: bool = False, end_at_shoe: bool = False,
+        max_rounds: int | None = None, by_rank: bool = False, end_at_shoe: bool = False, copy: bool = True,
     ) -> None:
         self.rules = rules = as_rules(rules)
         self.n_tables = count("tables", tables, MAX_TABLES)
@@ -121,6 +126,7 @@ class VectorTable:
         self.bets = offered_bets(rules, bets, "stake")
         self.by_rank = flag("by_rank", by_rank)
         self.end_at_shoe = flag("end_at_shoe", end_at_shoe)
+        self.copy = flag("copy", copy)
         self.max_rounds = None if max_rounds is None else count("max_rounds", max_rounds, 1 << 62)
         self.bankroll = None if bankroll is None else count("bankroll", bankroll, MAX_STAKE * 1024)
         self._sequence, self.seed = check_seed(seed)
@@ -148,9 +154,24 @@ class VectorTable:
         self._unseen = np.zeros((self.n_tables, 13 if self.by_rank else 52), dtype=np.int16)
         self._shoe = np.zeros((self.n_tables, 4), dtype=np.int64)
         self._money = np.zeros(shape[:2], dtype=np.int64)
+        self._high = np.zeros(shape, dtype=np.int64)
+        self._terminated = np.zeros(shape[:2], dtype=np.bool_)
+        self._truncated = np.zeros(shape[:2], dtype=np.bool_)
+        self._shoe_end = np.zeros(self.n_tables, dtype=np.bool_)
+        self._high[:] = self.high
+        self._limits_full = self._high.copy()  # (never handed out: mask copies it)
         self._rounds = 0
-        self._kernel: Any = None
-        self._pool: ThreadPoolExecutor | None = None
+        self._kernel: Any = _kernels.kernels.VectorKernel(
+            _kernels.tables(tables_for(rules.ranking)), self._params, self._plan, self._generators(), self.players, self._num,
+            self._den, self._carry, ROUNDINGS.index(rules.rounding), self.by_rank)
+        self._kernel.bind(self._carried, self._reward, self._cards, self._head, self._outcome, self._unseen,
+                          self._shoe, self.high, self.requires, None if self.bankroll is None else self._money)
+        observation: dict[str, Any] = {
+            "unseen": self._unseen, "seen": self._shoe[:, 0], "rounds": self._shoe[:, 1], "cards": self._cards,
+            "head_card": self._head, "outcomes": self._outcome, "carried": self._carried}
+        info: dict[str, Any] = {"shoe": self._shoe[:, 2], "shoe_end": self._shoe_end, "low": self._carried,
+                                "high": self._high}
+        self._views = (observation, info)  # (copy=False: what every step returns, overwritten)
         self.reset()
 
     def _limits(self, limits: int | Mapping[str, int] | None) -> Int64s:
@@ -177,10 +198,9 @@ class VectorTable:
         no stakes carried, every bankroll full: the first observation and info."""
         if seed is not None:
             self._sequence, self.seed = check_seed(seed)
-        generators = [np.random.PCG64(child(self._sequence, k)) for k in range(self.n_tables)]
-        self._kernel = _kernels.kernels.VectorKernel(
-            _kernels.tables(tables_for(self.rules.ranking)), self._params, self._plan, generators, self.players, self._num,
-            self._den, self._carry, ROUNDINGS.index(self.rules.rounding), self.by_rank)
+            self._kernel.reseed(self._generators())
+        elif self._rounds:
+            self._kernel.reseed(self._generators())
         self._carried[:] = 0
         self._reward[:] = 0
         self._cards[:] = 255
@@ -190,7 +210,12 @@ class VectorTable:
         self._shoe[:] = 0
         self._money[:] = 0 if self.bankroll is None else self.bankroll
         self._rounds = 0
+        self._terminated[:] = False
+        self._truncated[:] = False
         return self._observation(), self._info()
+
+    def _generators(self) -> list[np.random.PCG64]:
+        return [np.random.PCG64(child(self._sequence, k)) for k in range(self.n_tables)]
 
     @property
     def carried(self) -> Int64s:
@@ -209,10 +234,9 @@ class VectorTable:
         stake (ruined). Beyond the box: a bet of ``requires`` only with its partner, and
         (with a bankroll) a player's stakes summed no more than their money."""
         low = self._carried.copy()
-        high = np.broadcast_to(self.high, low.shape).copy()
-        if self.bankroll is not None:
-            high[self._money <= 0] = 0
-            high = np.minimum(high, np.maximum(self._money, 0)[:, :, None])
+        if self.bankroll is None:  # (the limits: no stake over them was taken, so none is carried)
+            return low, self._limits_full.copy()
+        high = np.minimum(self.high, np.maximum(self._money, 0)[:, :, None])
         return low, np.maximum(high, low)
 
     def _where(self, bad: npt.NDArray[np.bool_]) -> str:
@@ -220,7 +244,8 @@ class VectorTable:
         return f"table {t}, player {p}, bet {self.bets[j]}"
 
     def _check(self, stakes: object) -> Int64s:
-        """The stakes, every one checked before anything is dealt."""
+        """The stakes' type, shape and dtype checked (the values are checked by the kernel's
+        ``run``, in one pass before it deals: ``_refuse`` names what it refused)."""
         shape = self._carried.shape
         if not isinstance(stakes, np.ndarray):
             raise ValueError(f"stakes must be a numpy int64 array of shape {shape}, not {type(stakes).__name__}")
@@ -233,7 +258,17 @@ class VectorTable:
                                  "number of minor units")
         if stakes.dtype != np.int64:
             raise ValueError(f"stakes must be int64 minor units (money is never a float), not {stakes.dtype}")
-        s = np.require(stakes, np.int64, ["C", "A"])  # (the kernel reads it in place: aligned)
+        flags = stakes.flags
+        s = stakes if flags.c_contiguous and flags.aligned else np.require(stakes, np.int64, ["C", "A"])
+        if self.max_rounds is not None and self._rounds >= self.max_rounds:
+            if not self._kernel.legal(s, self._carried, self.high, self.requires,
+                                      None if self.bankroll is None else self._money):
+                self._refuse(s)
+            raise ValueError(f"the episode ended after {self.max_rounds} rounds: reset() first")
+        return s
+
+    def _refuse(self, s: Int64s) -> NoReturn:
+        """Name the first stake the kernel's check refused (numpy, on a refused step only)."""
         lowered = s < self._carried  # (0 <= carried: a stake below it is below a carried stake, or negative)
         if (lowered | (s > self.high)).any():
             for bad, why in ((s < 0, "is negative"), (s > self.high, "is over the bet's limit"),
@@ -257,9 +292,7 @@ class VectorTable:
                 t, p = (int(x) for x in np.argwhere(over)[0])
                 raise ValueError(f"stakes: table {t}, player {p}: stakes of {int(s[t, p].sum())} are over the "
                                  f"bankroll of {int(self._money[t, p])}")
-        if self.max_rounds is not None and self._rounds >= self.max_rounds:
-            raise ValueError(f"the episode ended after {self.max_rounds} rounds: reset() first")
-        return s
+        raise AssertionError("the kernel refused stakes that no check names")  # (the two checks disagree)
 
     def step(self, stakes: Int64s) -> tuple[dict[str, Any], Int64s, npt.NDArray[np.bool_], npt.NDArray[np.bool_],
                                             dict[str, Any]]:
@@ -273,33 +306,26 @@ class VectorTable:
             player and bet): nothing is dealt, no money moves.
         """
         s = self._check(stakes)
-        n = self.n_tables
-        args: tuple[Any, ...] = (s, self._carried, self._reward, self._cards, self._head, self._outcome, self._unseen, self._shoe)
-        parts = min(self.workers, n)
-        if parts == 1:
-            self._kernel.step(0, n, *args)
-        else:
-            if self._pool is None:
-                self._pool = ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="sanggong-vector")
-            edges = [n * i // parts for i in range(parts + 1)]
-            step = self._kernel.step
-            for f in [self._pool.submit(step, edges[i], edges[i + 1], *args) for i in range(parts)]:
-                f.result()
+        if not self._kernel.run(s, self.workers):  # (one call: the stakes checked, then every table dealt)
+            self._refuse(s)
         self._rounds += 1
-        reward = self._reward.copy()
-        terminated = np.zeros(reward.shape, dtype=np.bool_)
         if self.bankroll is not None:
-            self._money += reward
-            terminated = self._money <= 0
-        truncated = np.zeros(reward.shape, dtype=np.bool_)
+            self._money += self._reward
+            np.less_equal(self._money, 0, out=self._terminated)
         if self.max_rounds is not None and self._rounds >= self.max_rounds:
-            truncated[:] = True
-        if self.end_at_shoe:
-            truncated |= self._shoe[:, 3:4].astype(np.bool_)
-        return self._observation(), reward, terminated, truncated, self._info()
+            self._truncated[:] = True
+        elif self.end_at_shoe:
+            self._truncated[:] = self._shoe[:, 3:4] != 0
+        if not self.copy:
+            return self._views[0], self._reward, self._terminated, self._truncated, self._info()
+        return (self._observation(), self._reward.copy(), self._terminated.copy(), self._truncated.copy(),
+                self._info())
 
     def _observation(self) -> dict[str, Any]:
-        """What a player at each table knows: copies, never the kernel's arrays."""
+        """What a player at each table knows: copies, never the kernel's arrays (views of
+        them with ``copy=False``)."""
+        if not self.copy:
+            return self._views[0]
         return {
             "unseen": self._unseen.copy(), "seen": self._shoe[:, 0].copy(), "rounds": self._shoe[:, 1].copy(),
             "cards": self._cards.copy(), "head_card": self._head.copy(), "outcomes": self._outcome.copy(),
@@ -307,15 +333,22 @@ class VectorTable:
         }
 
     def _info(self) -> dict[str, Any]:
+        if not self.copy:
+            info = self._views[1]
+            np.not_equal(self._shoe[:, 3], 0, out=self._shoe_end)
+            if self.bankroll is not None:  # (else high is the limits, set once: no carried stake is over them)
+                np.minimum(self.high, np.maximum(self._money, 0)[:, :, None], out=self._high)
+                np.maximum(self._high, self._carried, out=self._high)
+            info["round"] = self._rounds
+            return info
         low, high = self.mask()
         return {"shoe": self._shoe[:, 2].copy(), "shoe_end": self._shoe[:, 3].astype(np.bool_),
                 "round": self._rounds, "low": low, "high": high}
 
     def close(self) -> None:
-        """Stop the worker threads (a later step starts them again)."""
-        if self._pool is not None:
-            self._pool.shutdown()
-            self._pool = None
+        """Stop the worker threads (a later step starts them again; they stop too when the
+        table is collected)."""
+        self._kernel.close()
 
     def __repr__(self) -> str:
         return (f"VectorTable({self.rules.name!r}, {self.n_tables}, players={self.players}, seed={self.seed!r}, "

@@ -47,6 +47,58 @@ class VectorKernel:
         self.num, self.den, self.carry = num, den, carry
         self.rounding, self.by_rank = ROUNDINGS[rounding], by_rank
         self.dealers = [Shoe(self.table, g) for g in bit_generators]
+        self.bound: tuple[npt.NDArray[Any], ...] | None = None
+        self.threads = 0  # (the twin steps on the caller's thread: no pool)
+
+    def reseed(self, bit_generators: list[Any]) -> None:
+        """Fresh shoes at every table, dealt from these bit generators."""
+        if len(bit_generators) != self.n_tables:
+            raise ValueError(f"{self.n_tables} bit generators are needed, not {len(bit_generators)}")
+        self.dealers = [Shoe(self.table, g) for g in bit_generators]
+
+    def bind(self, carried: npt.NDArray[np.int64], reward: npt.NDArray[np.int64], cards: npt.NDArray[np.uint8],
+             head: npt.NDArray[np.uint8], outcome: npt.NDArray[np.uint8], unseen: npt.NDArray[np.int16],
+             shoe_state: npt.NDArray[np.int64], high: npt.NDArray[np.int64], requires: npt.NDArray[np.int64],
+             money: npt.NDArray[np.int64] | None) -> None:
+        """The arrays every ``run`` writes (``step``'s after the stakes) and checks by (``legal``'s)."""
+        self.bound = (carried, reward, cards, head, outcome, unseen, shoe_state)
+        self.checks = (high, requires, money)
+
+    def run(self, stakes: npt.NDArray[np.int64], workers: int) -> bool:
+        """One round at every table into the bound arrays if every stake is legal: True; else
+        False, nothing dealt (``workers`` does not change it)."""
+        if self.bound is None:
+            raise ValueError("bind the step's arrays first")
+        if workers < 1:
+            raise ValueError(f"workers must be at least 1, not {workers}")
+        if not self.legal(stakes, self.bound[0], *self.checks):
+            return False
+        self.step(0, self.n_tables, stakes, *self.bound)
+        return True
+
+    def close(self) -> None:
+        """Nothing to stop (the compiled kernel's pool of threads)."""
+
+    def legal(self, stakes: npt.NDArray[np.int64], carried: npt.NDArray[np.int64], high: npt.NDArray[np.int64],
+              requires: npt.NDArray[np.int64], money: npt.NDArray[np.int64] | None) -> bool:
+        """Whether every stake is legal, as the compiled core's ``VectorKernel.legal``: 0
+        where nothing is carried, else carried .. ``high[bet]``; a bet with a partner
+        (``requires[bet]`` >= 0, ``bets`` for one not staked here) beside a stake of it; a
+        player's stakes no more than ``money`` (or None)."""
+        if stakes.shape != (self.n_tables, self.players, self.bets) or carried.shape != stakes.shape:
+            raise ValueError("the stakes' arrays have the wrong shapes")
+        for t in range(self.n_tables):
+            for p in range(self.players):
+                row = [int(x) for x in stakes[t, p]]
+                for j, s in enumerate(row):
+                    if s < int(carried[t, p, j]) or s > int(high[j]):
+                        return False
+                    q = int(requires[j])
+                    if q >= 0 and s > 0 and (q >= self.bets or row[q] == 0):
+                        return False
+                if money is not None and sum(row) > int(money[t, p]):
+                    return False
+        return True
 
     def step(self, lo: int, hi: int, stakes: npt.NDArray[np.int64], carried: npt.NDArray[np.int64],
              reward: npt.NDArray[np.int64], cards: npt.NDArray[np.uint8], head: npt.NDArray[np.uint8],
