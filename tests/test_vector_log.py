@@ -20,6 +20,8 @@ from sanggong.rules import PRESETS, RuleSet
 from sanggong.seeds import child
 from sanggong.vector import TableLog, VectorTable
 
+pytestmark = pytest.mark.kernels
+
 KEY = b"operator key"
 
 
@@ -42,7 +44,6 @@ def _game_log(rules: RuleSet, seed: int, k: int, slips: list[dict[str, Any]]) ->
     return [r.to_json() for r in records] + [game.close().to_json()], records
 
 
-@pytest.mark.kernels
 @pytest.mark.parametrize("name", ["macau", "online", "san_gong"])
 def test_a_tables_log_is_its_games_byte_for_byte(name: str) -> None:
     rules = PRESETS[name]
