@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from sanggong import MACAU, VectorTable, detect
+from sanggong import MACAU, ShoeEvaluator, VectorTable, detect
 
 BET = "point:0"
 UNIT = 100
@@ -137,6 +137,25 @@ def evaluate(agent: Agent, *, tables: int = 1024, rounds: int = 2_000, seed: int
     return _gain(won[:, 0], rounds), _gain(won[:, 1], rounds)
 
 
+def agreement(agent: Agent, *, tables: int = 16, rounds: int = 200, seed: int = 4) -> tuple[float, float]:
+    """How often the agent's greedy choice is the right one: staked where the exact EV of
+    the unseen cards is positive, not where it is not (``ShoeEvaluator``: the game's maths,
+    which the agent never reads, only judges it), over the rounds of fresh tables; and how
+    often the EV is positive."""
+    table = VectorTable(MACAU, tables, seed=seed, bets=[BET])
+    obs, _ = table.reset()
+    nothing = np.zeros((tables, 1, 1), dtype=np.int64)
+    right = positive = 0
+    for _ in range(rounds):
+        stake = agent.greedy(features(obs["unseen"]))
+        for k in range(tables):
+            good = ShoeEvaluator(MACAU, obs["unseen"][k], bets=[BET]).ev(BET) > 0
+            right += int(good == stake[k])
+            positive += int(good)
+        obs = table.step(nothing)[0]
+    return right / (tables * rounds), positive / (tables * rounds)
+
+
 def record(agent: Agent, path: str | os.PathLike[str], *, rounds: int = 2_000, seed: int = 3) -> None:
     """The agent (``agent``) and a flat bettor (``flat``) at one table for ``rounds``
     rounds, recorded as ``Game``'s log at ``path`` (``VectorTable.record``)."""
@@ -152,16 +171,20 @@ def record(agent: Agent, path: str | os.PathLike[str], *, rounds: int = 2_000, s
 
 
 def learning_curve(steps: list[int], *, tables: int = 1024, seed: int = 1, eval_tables: int = 1024,
-                   eval_rounds: int = 4_000, eval_seed: int = 2) -> list[tuple[int, Gain]]:
+                   eval_rounds: int = 4_000, eval_seed: int = 2) -> tuple[list[tuple[int, Gain]], Gain]:
     """Train one agent for ``max(steps)`` steps; after each step listed, its greedy play's
-    ``Gain`` at the same fresh tables (``evaluate``): [(rounds trained, gain)]."""
+    ``Gain`` at the same fresh tables (``evaluate``): [(rounds trained, gain)], and the
+    flat bettor's ``Gain`` at those tables."""
     curve: list[tuple[int, Gain]] = []
+    flat: list[Gain] = []
 
     def checkpoint(agent: Agent) -> None:
-        curve.append((agent.rounds, evaluate(agent, tables=eval_tables, rounds=eval_rounds, seed=eval_seed)[0]))
+        mine, last = evaluate(agent, tables=eval_tables, rounds=eval_rounds, seed=eval_seed)
+        curve.append((agent.rounds, mine))
+        flat[:] = [last]  # (the same tables every time)
 
     train(Agent(), max(steps), tables=tables, seed=seed, checkpoints=steps, on_checkpoint=checkpoint)
-    return curve
+    return curve, flat[0]
 
 
 def plot_curve(curve: list[tuple[int, Gain]], perfect: float, flat: Gain) -> None:  # pragma: no cover (docs)

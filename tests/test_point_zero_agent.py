@@ -14,10 +14,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 
-import numpy as np
 import pytest
 
-from sanggong import MACAU, ShoeEvaluator, VectorTable, detect, verify_log
+from sanggong import detect, verify_log
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
@@ -40,23 +39,12 @@ def agent(example: ModuleType) -> object:
 
 def test_the_agent_stakes_where_the_exact_ev_is_positive(example: ModuleType, agent: object) -> None:
     """Its decisions against the sign of the exact EV of the unseen cards, over the shoes
-    of tables it never played; at the start (no model yet) it stakes everywhere."""
-    table = VectorTable(MACAU, 8, seed=5, bets=[example.BET])
-    obs, _ = table.reset()
-    nothing = np.zeros((8, 1, 1), dtype=np.int64)
-    agree = positive = 0
-    rounds = 120
-    for _ in range(rounds):
-        stake = example.Agent().greedy(example.features(obs["unseen"]))
-        assert stake.all()
-        stake = agent.greedy(example.features(obs["unseen"]))  # type: ignore[attr-defined]
-        for k in range(8):
-            good = ShoeEvaluator(MACAU, obs["unseen"][k], bets=[example.BET]).ev(example.BET) > 0
-            agree += int(good == stake[k])
-            positive += int(good)
-        obs = table.step(nothing)[0]
-    chance = max(positive, 8 * rounds - positive) / (8 * rounds)  # never (or always) staking
-    assert agree / (8 * rounds) > max(0.8, chance + 0.15)
+    of tables it never played; at the start (no model yet) it stakes everywhere, right
+    only where the EV is positive."""
+    right, positive = example.agreement(agent, tables=8, rounds=120, seed=5)
+    assert example.agreement(example.Agent(), tables=8, rounds=120, seed=5) == (positive, positive)
+    assert 0.2 < positive < 0.6
+    assert right > max(0.8, positive + 0.15, 1 - positive + 0.15)  # far better than always, or never
 
 
 def test_the_agent_beats_a_flat_bettor_on_fresh_seeds(example: ModuleType, agent: object) -> None:
