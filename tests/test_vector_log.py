@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 from sanggong import MACAU, ONLINE, Game, detect, verify_log
+from sanggong.limits import MAX_BETS
 from sanggong.records import RoundRecord
 from sanggong.rules import PRESETS, RuleSet
 from sanggong.seeds import child
@@ -159,6 +160,8 @@ def test_recording_is_checked() -> None:
         table.record(0, out=3)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="key"):
         table.record(0, key="text")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="more than a record holds"):
+        VectorTable(MACAU, 1, players=MAX_BETS // len(VectorTable(MACAU, 1).bets) + 1).record(0)  # every bet
     log = table.record(0)
     assert isinstance(log, TableLog)
     with pytest.raises(ValueError, match="recorded already"):

@@ -25,6 +25,7 @@ from typing import IO, TYPE_CHECKING, Any
 import numpy as np
 
 from .dealing import Game
+from .limits import MAX_BETS
 from .records import SealRecord, check_key
 from .settlement import check_player
 
@@ -47,6 +48,9 @@ class TableLog:
 
     def __init__(self, table: VectorTable, k: int, *, key: bytes | None = None,
                  names: Sequence[str] | None = None, out: str | os.PathLike[str] | IO[str] | None = None) -> None:
+        if table.players * len(table.bets) > MAX_BETS:
+            raise ValueError(f"table {k}: {table.players} players x {len(table.bets)} bets could stake more than a "
+                             f"record holds ({MAX_BETS} stakes): record a table of fewer players or bets")
         self.k = k
         self.bets = table.bets
         self.names = _names(names, table.players)
