@@ -20,24 +20,23 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, Any
 
 import numpy as np
 
 from .dealing import Game
 from .limits import MAX_BETS
 from .records import SealRecord, check_key
+from .rules import RuleSet
 from .settlement import check_player
-
-if TYPE_CHECKING:
-    from .vector import VectorTable
 
 __all__ = ["TableLog"]
 
 
 class TableLog:
-    """The log of one table of a ``VectorTable`` (``VectorTable.record``): a ``Game``'s
-    log of that table's rounds and stakes, a line a step.
+    """The log of one table of a ``VectorTable`` (``VectorTable.record``, which makes it):
+    the log of a ``Game`` of the table's rules and ``seed`` (its chunk seed), playing the
+    table's stakes of the ``bets`` of its ``players``, a line a step.
 
     :ivar k: the table recorded.
     :ivar names: the players' ids in the records (None: a slip of bets alone).
@@ -46,15 +45,16 @@ class TableLog:
     :ivar game: the ``Game`` the log is written by (its ``round``, ``carried``).
     """
 
-    def __init__(self, table: VectorTable, k: int, *, key: bytes | None = None,
-                 names: Sequence[str] | None = None, out: str | os.PathLike[str] | IO[str] | None = None) -> None:
-        if table.players * len(table.bets) > MAX_BETS:
-            raise ValueError(f"table {k}: {table.players} players x {len(table.bets)} bets could stake more than a "
-                             f"record holds ({MAX_BETS} stakes): record a table of fewer players or bets")
+    def __init__(self, rules: RuleSet, bets: tuple[str, ...], players: int, k: int, seed: np.random.SeedSequence, *,
+                 key: bytes | None = None, names: Sequence[str] | None = None,
+                 out: str | os.PathLike[str] | IO[str] | None = None) -> None:
+        if players * len(bets) > MAX_BETS:
+            raise ValueError(f"table {k}: {players} players x {len(bets)} bets could stake more than a record "
+                             f"holds ({MAX_BETS} stakes): record a table of fewer players or bets")
         self.k = k
-        self.bets = table.bets
-        self.names = _names(names, table.players)
-        self.game = Game(table.rules, seed=table.table_seed(k), recall=0, key=check_key(key))
+        self.bets = bets
+        self.names = _names(names, players)
+        self.game = Game(rules, seed=seed, recall=0, key=check_key(key))
         self.lines: list[str] | None = None
         self._own = False
         self._out: IO[str] | None = None

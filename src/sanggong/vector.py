@@ -202,7 +202,8 @@ class VectorTable:
                              f"{self._rounds}): record it after reset()")
         if k in self._logs:
             raise ValueError(f"table {k} is recorded already")
-        log = self._logs[k] = TableLog(self, k, key=key, names=names, out=out)
+        log = self._logs[k] = TableLog(self.rules, self.bets, self.players, k, self.table_seed(k), key=key,
+                                          names=names, out=out)
         return log
 
     def table_seed(self, k: int) -> np.random.SeedSequence:
