@@ -26,6 +26,7 @@ import sanggong
 DOCS = Path(__file__).resolve().parent
 sys.path.insert(0, str(DOCS / "_ext"))
 sys.path.insert(0, str(DOCS.parent / "benchmarks"))  # the figures drawn from the benchmarks' own code
+sys.path.insert(0, str(DOCS.parent / "examples"))  # the tutorials' examples (docs/tutorials/learning.md)
 
 project = "sanggong"
 author = "The sanggong developers"

@@ -43,6 +43,7 @@ PUBLIC_MODULES = [
 MODULE_ONLY = {
     "sanggong.vector_runs.Flat": "an example policy, documented with run_policy",
     "sanggong.vector_runs.PolicyRun": "run_policy's result, documented with it",
+    "sanggong.vector.TableLog": "VectorTable.record's log of a table, documented with it",
     "sanggong.shuffletest.Row": "a row of ShuffleTestResult.rows, documented with it",
     "sanggong.shuffletest.check_shuffles": "recorded shuffles' own check, read through shuffle_test",
     "sanggong.shuffletest.read_shuffles": "recorded shuffles' file reader, read through shuffle_test",

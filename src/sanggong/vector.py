@@ -31,18 +31,22 @@ stake is capped (``table.high``) so that no product can overflow; the cap is far
 >>> reward.shape, reward.dtype.name
 ((4, 1), 'int64')
 
+A table's rounds, with its players' stakes, are recorded as ``Game``'s signed log by
+``record`` (``TableLog``, ``sanggong._vector_log``).
+
 Design (draft; docs/vector.md): done here are items 1 and 2 of the issue (the table, its
-observations, masks, bankroll, round limit, the kernel and its twin); left for later: the
-logs, Gymnasium / PettingZoo adapters (the observation dict and ``low``/``high`` masks
+observations, masks, bankroll, round limit, the kernel and its twin); left for later:
+Gymnasium / PettingZoo adapters (the observation dict and ``low``/``high`` masks
 are shaped for their spaces), autoreset per table, benchmarks against EnvPool, an RL
 tutorial, Dask.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
-from typing import Any, NoReturn
+from typing import IO, Any, NoReturn
 
 import numpy as np
 import numpy.typing as npt
@@ -52,13 +56,14 @@ from ._checks import count, flag
 from ._parallel import workers as check_workers
 from ._settlement_plan import plan_for
 from ._table import ROUNDINGS
+from ._vector_log import TableLog
 from .limits import MAX_STAKE
 from .ranking import tables_for
 from .rules import RuleSet, as_rules, offered_bets
 from .seeds import SeedLike, check_seed, child
 from .settlement import payout, result_of
 
-__all__ = ["VectorTable"]
+__all__ = ["TableLog", "VectorTable"]
 
 MAX_TABLES = 1 << 20
 """The most tables one ``VectorTable`` holds."""
@@ -161,6 +166,7 @@ class VectorTable:
         self._high[:] = self.high
         self._limits_full = self._high.copy()  # (never handed out: mask copies it)
         self._rounds = 0
+        self._logs: dict[int, TableLog] = {}  # the tables recorded (record): empty, a step pays nothing for them
         self._kernel: Any = _kernels.kernels.VectorKernel(
             _kernels.tables(tables_for(rules.ranking)), self._params, self._plan, self._generators(), self.players, self._num,
             self._den, self._carry, ROUNDINGS.index(rules.rounding), self.by_rank)
@@ -188,6 +194,39 @@ class VectorTable:
         out[:] = count("limits", limits, MAX_STAKE)
         return out
 
+    def record(self, k: int, *, key: bytes | None = None, names: Sequence[str] | None = None,
+               out: str | os.PathLike[str] | IO[str] | None = None) -> TableLog:
+        """Record table k from now on: its rounds, with its players' stakes, written as the
+        signed log ``Game(rules, seed=table_seed(k), key=key)`` writes for the same stakes,
+        byte for byte (``TableLog``; ``sanggong.verify.verify_log`` checks it and
+        ``sanggong.detect`` reads it). A table is recorded from its first round: call it
+        after ``reset`` (or building the table), before the first step. ``reset`` ends
+        every log (its seal written, ``TableLog.close``).
+
+        :param key: the operator's HMAC key: every record carries an ``hmac``.
+        :param names: the players' ids in the records, one a player (default: a slip of
+            bets alone for one player, ``player_0``, ... for several).
+        :param out: a path (the file written and closed at the log's end), a text file
+            (a line a round), or None: the lines kept in ``TableLog.lines``.
+
+        >>> from sanggong import MACAU, verify_log
+        >>> table = VectorTable(MACAU, 4, seed=7, bets=["point:0"])
+        >>> log = table.record(2, key=b"operator")
+        >>> _ = table.step(np.full((4, 1, 1), 100, dtype=np.int64))
+        >>> seal = log.close()
+        >>> verify_log(log.lines, key=b"operator").ok
+        True
+        """
+        count("k", k, self.n_tables - 1, low=0)
+        if self._rounds:
+            raise ValueError(f"table {k}: a table is recorded from its first round (this episode has dealt "
+                             f"{self._rounds}): record it after reset()")
+        if k in self._logs:
+            raise ValueError(f"table {k} is recorded already")
+        log = self._logs[k] = TableLog(self.rules, self.bets, self.players, k, self.table_seed(k), key=key,
+                                          names=names, out=out)
+        return log
+
     def table_seed(self, k: int) -> np.random.SeedSequence:
         """Table k's seed since the last reset: ``Game(rules, seed=table_seed(k))`` deals its rounds."""
         count("k", k, self.n_tables - 1, low=0)
@@ -196,6 +235,9 @@ class VectorTable:
     def reset(self, seed: SeedLike = None) -> tuple[dict[str, Any], dict[str, Any]]:
         """Fresh shoes at every table (from ``seed``, or the table's seed again where None),
         no stakes carried, every bankroll full: the first observation and info."""
+        for log in self._logs.values():  # their games end with the episode
+            log.close()
+        self._logs = {}
         if seed is not None:
             self._sequence, self.seed = check_seed(seed)
             self._kernel.reseed(self._generators())
@@ -309,6 +351,9 @@ class VectorTable:
         if not self._kernel.run(s, self.workers):  # (one call: the stakes checked, then every table dealt)
             self._refuse(s)
         self._rounds += 1
+        if self._logs:
+            for k, log in self._logs.items():
+                log.write(s[k])
         if self.bankroll is not None:
             self._money += self._reward
             np.less_equal(self._money, 0, out=self._terminated)
