@@ -25,7 +25,8 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from concurrent.futures import Executor
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -36,9 +37,6 @@ from ._parallel import workers as check_workers
 from .rules import RuleSet, as_rules
 from .seeds import Seed, SeedLike, check_seed
 from .vector import MAX_PLAYERS, MAX_TABLES, VectorTable
-
-if TYPE_CHECKING:
-    from concurrent.futures import Executor
 
 __all__ = ["Flat", "PolicyRun", "run_policy"]
 

@@ -139,6 +139,10 @@ class SanggongVectorEnv(VectorEnv[dict[str, Any], npt.NDArray[np.int64], npt.NDA
 
     def step(self, actions: npt.NDArray[np.int64]) -> tuple[dict[str, Any], npt.NDArray[np.float64],
                                                             npt.NDArray[np.bool_], npt.NDArray[np.bool_], dict[str, Any]]:
+        """A round at every table: ``actions`` are each table's chips ``(num_envs, bets)``;
+        rewards in units (``info["reward_minor"]``: exact minor units); a table whose
+        episode ended is reset at once (autoreset ``SAME_STEP``: its last observation in
+        ``info["final_obs"]``)."""
         play = self._play
         chips = play.check_chips(actions, (self.num_envs, len(self.bets)))
         stakes, reward, terminated, truncated = play.step(chips[:, None, :])
@@ -194,6 +198,7 @@ class SanggongEnv(gymnasium.Env[dict[str, Any], npt.NDArray[np.int64]]):
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[dict[str, Any], dict[str, Any]]:
+        """A new episode: a fresh shoe from ``seed`` where given, else the shoe goes on."""
         super().reset(seed=seed)
         if seed is not None:
             self._play.reset(seed)
@@ -202,6 +207,8 @@ class SanggongEnv(gymnasium.Env[dict[str, Any], npt.NDArray[np.int64]]):
         return self._obs(), self._info()
 
     def step(self, action: npt.NDArray[np.int64]) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
+        """A round: ``action`` is the chips on each bet; the reward in units
+        (``info["reward_minor"]``: exact minor units)."""
         play = self._play
         chips = play.check_chips(action, (len(self.bets),))
         stakes, reward, terminated, truncated = play.step(chips[None, None, :])

@@ -72,6 +72,8 @@ class SanggongParallelEnv(ParallelEnv[str, dict[str, Any], Any]):  # type: ignor
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
+        """Every agent back at the table: a fresh shoe from ``seed`` where given, else the
+        shoe goes on; each agent's observation and info."""
         if seed is not None:
             self._action_space.seed(seed)
             self._play.reset(seed)
@@ -83,6 +85,8 @@ class SanggongParallelEnv(ParallelEnv[str, dict[str, Any], Any]):  # type: ignor
 
     def step(self, actions: dict[str, Any]) -> tuple[
             dict[str, dict[str, Any]], dict[str, float], dict[str, bool], dict[str, bool], dict[str, dict[str, Any]]]:
+        """A round at the table: each live agent's chips on each bet (an agent not named
+        stakes nothing); rewards in units, exact minor units in each agent's info."""
         play = self._play
         chips = np.zeros((1, len(self.possible_agents), len(self.bets)), dtype=np.int64)
         active = np.zeros((1, len(self.possible_agents)), dtype=np.bool_)

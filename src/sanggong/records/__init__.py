@@ -73,83 +73,68 @@ core's template, which a ``Game``, verify's fast pass and the vectorised table s
 
 from __future__ import annotations
 
-from ._reader import loads_record, read_stakes
+from ._reader import loads_record
+from ._reader import read_stakes as read_stakes
 from ._record import (
     Chained,
     RoundRecord,
     canonical_bytes,
     check_key,
     check_rules,
-    json_line,
     record_hash,
     record_hmac,
     result_entry,
     rules_digest,
     stakes_of,
-    stakes_text,
     write_log,
 )
+from ._record import json_line as json_line
+from ._record import stakes_text as stakes_text
 from ._seal import TOTALS, SealRecord, Totals, is_seal, record_amounts
 from ._states import REPLAYABLE, bit_generator_from_state, check_state, state_json
-from ._values import FORMAT, MONEY_KINDS, ZERO_HASH, check_hash
-from ._writer import (
-    CANONICAL_OWN,
-    CARD_JSON,
-    CARDS,
-    FIELDS,
-    LINE_OWN,
-    Deal,
-    RecordTemplate,
-    RoundWriter,
-    both,
-    make_record,
-    segments,
-    slip_key,
-    sorted_slip,
-    state_texts,
-)
+from ._values import FORMAT, ZERO_HASH, check_hash
+from ._values import MONEY_KINDS as MONEY_KINDS
+from ._writer import CANONICAL_OWN as CANONICAL_OWN
+from ._writer import CARD_JSON as CARD_JSON
+from ._writer import CARDS as CARDS
+from ._writer import FIELDS as FIELDS
+from ._writer import LINE_OWN as LINE_OWN
+from ._writer import Deal as Deal
+from ._writer import RecordTemplate as RecordTemplate
+from ._writer import RoundWriter as RoundWriter
+from ._writer import both as both
+from ._writer import make_record as make_record
+from ._writer import segments as segments
+from ._writer import slip_key as slip_key
+from ._writer import sorted_slip as sorted_slip
+from ._writer import state_texts as state_texts
 
+# The names above imported ``as`` themselves are the package's own, not its API: what writes
+# a record (``_writer``) and reads its parts, shared by ``dealing``, verify's fast pass and
+# the vectorised table's log; ``__all__`` is the public face.
 __all__ = [
-    "CANONICAL_OWN",
-    "CARDS",
-    "CARD_JSON",
-    "FIELDS",
     "FORMAT",
-    "LINE_OWN",
-    "MONEY_KINDS",
     "REPLAYABLE",
     "TOTALS",
     "ZERO_HASH",
     "Chained",
-    "Deal",
-    "RecordTemplate",
     "RoundRecord",
-    "RoundWriter",
     "SealRecord",
     "Totals",
     "bit_generator_from_state",
-    "both",
     "canonical_bytes",
     "check_hash",
     "check_key",
     "check_rules",
     "check_state",
     "is_seal",
-    "json_line",
     "loads_record",
-    "make_record",
-    "read_stakes",
     "record_amounts",
     "record_hash",
     "record_hmac",
     "result_entry",
     "rules_digest",
-    "segments",
-    "slip_key",
-    "sorted_slip",
     "stakes_of",
-    "stakes_text",
     "state_json",
-    "state_texts",
     "write_log",
 ]
