@@ -326,7 +326,8 @@ def _cleanup(app: Sphinx, exception: BaseException | None) -> None:
 # --- references ---------------------------------------------------------------------------
 
 _ALIASES = {"np": "numpy", "npt": "numpy.typing"}
-_EXTERNAL_ROOTS = set(sys.stdlib_module_names) | {"builtins", "numpy"}
+# (gymnasium and pettingzoo: the [rl] extra's, named by sanggong.envs' signatures; no inventory offline)
+_EXTERNAL_ROOTS = set(sys.stdlib_module_names) | {"builtins", "numpy", "gymnasium", "pettingzoo"}
 _CONSTANTS = {"None", "True", "False", "Ellipsis", "NotImplemented"}
 
 
