@@ -1,5 +1,5 @@
 """The kernels' boundary: which implementation runs them, the compiled core or its
-pure-Python twin, chosen here and nowhere else (a shoe plan too wide for the core's sums
+pure-Python twin, chosen here and nowhere else (shoe terms too wide for the core's sums
 included: ``shoe_kernel``).
 
 ``SANGGONG_NO_EXTENSIONS`` set to a true value (``1``, ``true``, ``yes``, ``on``) forces
@@ -22,9 +22,9 @@ so the test suite can run every public function against both implementations.
 The package's modules: ``protocol`` (**what a kernel is**: ``Kernels``, a protocol of every
 kernel's signature, the arrays' dtypes included, and the protocols of what the kernels
 read of a ranking's tables and a settlement plan), ``inputs`` (the plain types the kernels
-read: ``TableParams``, ``ShoePlan``), ``conformance`` (mypy checks the compiled core,
+read: ``TableParams``, ``ShoeTerms``), ``conformance`` (mypy checks the compiled core,
 through its stubs ``_core.pyi``, and the twin against ``Kernels``), ``twin`` (the twin, a
-module for each family of ``csrc/``) and ``vector_plan`` (the batch kernels' vector plan).
+module for each family of ``csrc/``) and ``vector_formula`` (the batch kernels' vector formula).
 The public modules see ``kernels`` as a ``Kernels``, so every kernel call they make is
 type-checked too.
 """
@@ -43,7 +43,7 @@ import numpy as np
 import numpy.typing as npt
 
 if TYPE_CHECKING:
-    from .inputs import ShoePlan
+    from .inputs import ShoeTerms
     from .protocol import Kernels, RankingSource, ShoeSums
 
 __all__ = ["CONFIG_ERROR", "FALLBACK_COST", "default_triples", "extensions_disabled", "kernels", "shoe_kernel", "tables"]
@@ -163,13 +163,13 @@ def tables(source: RankingSource) -> Any:
     return found
 
 
-def shoe_kernel(plan: ShoePlan, counts: Iterable[int]) -> ShoeSums:
+def shoe_kernel(terms: ShoeTerms, counts: Iterable[int]) -> ShoeSums:
     """The implementation in use's ``ShoeKernel``, or the pure-Python twin's where a value is
     beyond what the compiled one sums exactly (64 bits; 59 for the terms of a suit
-    tie-break: ``plan.wide``)."""
-    if plan.wide:
-        return _twin().ShoeKernel(plan, counts)  # type: ignore[no-any-return]
-    return _SELF.kernels.ShoeKernel(plan, counts)  # type: ignore[no-any-return]
+    tie-break: ``terms.wide``)."""
+    if terms.wide:
+        return _twin().ShoeKernel(terms, counts)  # type: ignore[no-any-return]
+    return _SELF.kernels.ShoeKernel(terms, counts)  # type: ignore[no-any-return]
 
 
 # --- the default ranking's tables as the compiled core holds them (for sanggong.ranking) ------

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     import numpy.typing as npt
 
     from .._spec import ClassKey, RankingFields, RuleFields
-    from .inputs import ShoePlan
+    from .inputs import ShoeTerms
 
 __all__ = ["BetSource", "CardBuffer", "Hands", "Kernels", "RankingSource", "SettlementSource", "ShoeSums"]
 
@@ -209,7 +209,7 @@ class Kernels(Protocol[TablesT, SumsT]):
     ) -> int: ...
 
     # a shoe as it is dealt
-    def ShoeKernel(self, plan: ShoePlan, counts: Iterable[int]) -> SumsT: ...  # noqa: N802 (a module's class)
+    def ShoeKernel(self, terms: ShoeTerms, counts: Iterable[int]) -> SumsT: ...  # noqa: N802 (a module's class)
     def play_chunk(
         self, bit_generator: Any, tables: TablesT, params: npt.NDArray[np.int64], shoes: int, plan: SettlementSource,
         columns: npt.NDArray[np.uint8], kernel: SumsT | None, bet_row: npt.NDArray[np.int32],

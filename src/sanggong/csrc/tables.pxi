@@ -83,7 +83,7 @@ cdef class Tables:
     cdef readonly Py_ssize_t n_ranks, n_classes, n_rids
     cdef readonly bint ordered_by_class, wide
     cdef object _arrays
-    cdef object _vector  # the batch kernels' vector plan, built on first use (_kernels.vector_plan)
+    cdef object _vector  # the batch kernels' vector formula, built on first use (_kernels.vector_formula)
 
     def __init__(self, source):
         import numpy as np

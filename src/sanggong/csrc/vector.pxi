@@ -17,11 +17,11 @@ cdef extern from "sg_vector.h" nogil:
         uint64_t hi, lo, inc_hi, inc_lo
     uint64_t sg_pcg64_next(void* state)
     void SG_PREFETCH(const void* p)
-    ctypedef struct sg_plan:
+    ctypedef struct sg_draws:
         int64_t rounds
-    int sg_plan_make(sg_plan* p, const sg_params* t)
-    void sg_plan_free(sg_plan* p)
-    int64_t sg_vector_plan_round(sg_pcg64* rng, const sg_plan* plan, uint8_t* deck, const uint8_t* ordered, int64_t n,
+    int sg_draws_make(sg_draws* p, const sg_params* t)
+    void sg_draws_free(sg_draws* p)
+    int64_t sg_vector_draws_round(sg_pcg64* rng, const sg_draws* plan, uint8_t* deck, const uint8_t* ordered, int64_t n,
                                  int64_t hands, int64_t burn_first, int64_t burn_later, bint head_burned,
                                  int64_t cut_low, int64_t cut_high, int64_t* pos, int64_t* cut, int64_t* in_shoe,
                                  int64_t* number, bint* last, uint8_t* cards)
@@ -71,7 +71,7 @@ cdef inline int64_t _vector_paid(int64_t stake, int64_t num, int64_t den, int mo
     return f
 
 
-cdef inline int64_t _vec_shoe_round(shoe_t* s, sg_pcg64* rng, const sg_plan* plan, uint8_t* hands,
+cdef inline int64_t _vec_shoe_round(shoe_t* s, sg_pcg64* rng, const sg_draws* plan, uint8_t* hands,
                                     uint8_t* burned, uint8_t* head_card) noexcept nogil:
     """_shoe_round (deal.pxi) drawing from a table's PCG64 inlined (sg_pcg64_next: the
     words numpy's PCG64 gives), a shoe's rounds by the draw plan: the same cards."""
@@ -87,7 +87,7 @@ cdef inline int64_t _vec_shoe_round(shoe_t* s, sg_pcg64* rng, const sg_plan* pla
         s.round_in_shoe = 1
         s.last = True
     else:
-        burn = sg_vector_plan_round(rng, plan, s.deck, _FRESH_SHOE, n, nh, s.burn_first, s.burn_later, s.head_burned,
+        burn = sg_vector_draws_round(rng, plan, s.deck, _FRESH_SHOE, n, nh, s.burn_first, s.burn_later, s.head_burned,
                                     s.cut_lo, s.cut_hi, &s.pos, &s.cut, &s.round_in_shoe, &s.number, &s.last,
                                     cards)
     return sg_assign(cards, burn, nh, s.head, s.head_burned, sg_one_by_one(s.head, s.one_at_a_time), SHOE_NO_CARD,
@@ -98,7 +98,7 @@ cdef struct _vec_ctx:
     # the kernel's (fixed at set-up)
     shoe_t* shoes
     sg_pcg64* rngs
-    const sg_plan* plan  # the draw plan of a shoe's rounds (unused for a fresh deck)
+    const sg_draws* plan  # the draw plan of a shoe's rounds (unused for a fresh deck)
     const tables_t* t
     sg_settlement view
     const int64_t* num
@@ -247,7 +247,7 @@ cdef class VectorKernel:
     cdef object generators, arrays, tables_obj, bound
     cdef _vec_ctx ctx
     cdef sg_pool pool
-    cdef sg_plan draws
+    cdef sg_draws draws
     cdef bint planned
     cdef Py_ssize_t pool_workers
     cdef bint running
@@ -295,7 +295,7 @@ cdef class VectorKernel:
         if self.shoes == NULL or self.rngs == NULL:
             raise MemoryError()
         if not self.table.fresh_deck:
-            if sg_plan_make(&self.draws, &self.table) != 0:
+            if sg_draws_make(&self.draws, &self.table) != 0:
                 raise MemoryError()
             self.planned = True
         self.ctx.plan = &self.draws
@@ -345,7 +345,7 @@ cdef class VectorKernel:
     def __dealloc__(self):
         sg_pool_stop(&self.pool)
         if self.planned:
-            sg_plan_free(&self.draws)
+            sg_draws_free(&self.draws)
         free(self.shoes)
         free(self.rngs)
 

@@ -47,7 +47,7 @@ def _true_counts(running: list[int], unseen: int, bin_width: float, bin_zero: in
 
 def _round_evs(kernel: ShoeKernel | None, fixed_ev: npt.NDArray[np.float64], row_scale: npt.NDArray[np.float64],
                row_part: npt.NDArray[np.uint8]) -> tuple[list[float], list[bool]]:
-    """Each shoe plan row's EV before the round (the kernel's exact sums, or a fresh
+    """Each shoe terms row's EV before the round (the kernel's exact sums, or a fresh
     deck's fixed EVs), and whether it is positive."""
     if kernel is None:
         evs = [float(x) for x in fixed_ev]
