@@ -80,7 +80,7 @@ def test_the_rankings_have_a_vector_formula(ranking: Ranking) -> None:
     formula (rank = A[K] + H - B[K] * (H >= G), or 256 * A[K] + H for 16-bit ranks), derived
     from and checked against the tables, fits them, with the ranking's high-card mode.
     (It fits all 585 rankings; a ranking it did not fit would take the scalar kernel.)"""
-    assert _core._formula_mode(_kernels.tables(tables_for(ranking))) == HIGH_CARDS.index(ranking.high_card)
+    assert _core._formula_mode(_kernels.lookups(tables_for(ranking))) == HIGH_CARDS.index(ranking.high_card)
 
 
 @pytest.mark.parametrize("ranking", [Ranking(), PRESETS["chinese"].ranking], ids=repr)
@@ -165,7 +165,7 @@ def test_tables_no_formula_fits_take_the_scalar_kernel(kernel: str) -> None:
             self.rank = np.random.default_rng(1).permutation(source.rank)
             self.ordered_by_class = False
 
-    tables = _core.Tables(Shuffled())
+    tables = _core.Lookups(Shuffled())
     assert _core._formula_mode(tables) is None
     rank = np.empty(len(ALL_TRIPLES), dtype=np.uint16)
     pp = np.empty(len(ALL_TRIPLES), dtype=np.uint8)
@@ -187,7 +187,7 @@ def test_dense_16_bit_ranks_take_the_scalar_kernel(kernel: str) -> None:
             self.rank = np.unique(source.rank, return_inverse=True)[1].reshape(-1).astype(np.uint16)
             self.n_ranks = int(self.rank.max()) + 1
 
-    tables = _core.Tables(Dense())
+    tables = _core.Lookups(Dense())
     assert tables.wide and _core._formula_mode(tables) is None
     rank = np.empty(len(ALL_TRIPLES), dtype=np.uint16)
     pp = np.empty(len(ALL_TRIPLES), dtype=np.uint8)

@@ -201,7 +201,7 @@ class RankingTables:
         self.state, self.value = _state_tables(ranking, packed)
         self.state16 = _relay(self.state)
         self.rank_dtype = np.dtype(np.uint8 if self.n_ranks <= 256 else np.uint16)
-        self.kernel_tables: dict[str, Any] = {}  # each implementation's Tables of these (sanggong._kernels.tables)
+        self.kernel_lookups: dict[str, Any] = {}  # each implementation's Lookups of these (sanggong._kernels.lookups)
 
     def __reduce__(self) -> tuple[Any, ...]:  # sent to workers by description, not bytes
         return (tables_for, (self.ranking,))

@@ -151,15 +151,15 @@ def _warn(what: str) -> None:
 _SELF = sys.modules[__name__]  # (read ``kernels`` as the public modules do: the test suite swaps and traces it)
 
 
-def tables(source: RankingSource) -> Any:
-    """The kernels' ``Tables`` of a ranking's tables (``sanggong.ranking.RankingTables``):
+def lookups(source: RankingSource) -> Any:
+    """The kernels' ``Lookups`` of a ranking's tables (``sanggong.ranking.RankingTables``):
     the implementation in use's, built on first use and kept with the tables
-    (``source.kernel_tables``, by implementation)."""
+    (``source.kernel_lookups``, by implementation)."""
     chosen = _SELF.kernels
     name = chosen.IMPLEMENTATION
-    found = source.kernel_tables.get(name)
+    found = source.kernel_lookups.get(name)
     if found is None:
-        found = source.kernel_tables[name] = chosen.Tables(source)
+        found = source.kernel_lookups[name] = chosen.Lookups(source)
     return found
 
 
@@ -174,7 +174,7 @@ def shoe_kernel(terms: ShoeTerms, counts: Iterable[int]) -> ShoeSums:
 
 # --- the default ranking's tables as the compiled core holds them (for sanggong.ranking) ------
 # The core carries the default ranking's lookup tables, generated from the specification
-# when it is built (``_tables.h``, by ``tools/gen_tables.py``; ``_core.default_tables``):
+# when it is built (``_lookups.h``, by ``tools/gen_lookups.py``; ``_core.default_lookups``):
 # every ordered triple's class number under the default ranking (``3 * points + faces``,
 # 30 for three faces) and its Pair Plus category. Under the default ranking a hand's keys
 # follow from its class number, so ``RankingTables`` needs the keys of one hand of each
@@ -198,9 +198,9 @@ def default_triples() -> tuple[npt.NDArray[np.intp], npt.NDArray[np.int64], Trip
     """
     if _SELF.kernels.IMPLEMENTATION != "cython":
         return None
-    from .._core import default_tables  # (the compiled core: loaded already, as the kernels in use)
+    from .._core import default_lookups  # (the compiled core: loaded already, as the kernels in use)
 
-    state_bytes, hand_bytes = default_tables()
+    state_bytes, hand_bytes = default_lookups()
     state = np.frombuffer(state_bytes, dtype=np.uint16).astype(np.intp)  # a pair's state x 52
     hand = np.frombuffer(hand_bytes, dtype=np.uint8)  # class | pair plus << 5, by state x 52 + the third card
     cards = np.arange(52, dtype=np.intp)

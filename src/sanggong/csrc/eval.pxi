@@ -82,11 +82,11 @@ def _use_eval_kernel(name=None):
     return before
 
 
-def _formula_mode(Tables tables not None):
-    """The high-card mode of the vector kernel's formula for these tables (0 none, 1 rank,
+def _formula_mode(Lookups lookups not None):
+    """The high-card mode of the vector kernel's formula for these lookups (0 none, 1 rank,
     2 rank and suit), or None where no formula fits them (then the scalar kernel serves
     them); makes the formula if need be. For the tests."""
-    cdef const sg_eval_formula* formula = _vector_formula(tables)
+    cdef const sg_eval_formula* formula = _vector_formula(lookups)
     return None if formula == NULL else formula.high
 
 
@@ -121,16 +121,16 @@ cdef void* _data(object arr) except NULL:
     return &r8[0]
 
 
-cdef const sg_eval_formula* _vector_formula(Tables tables) except? NULL:
-    """The vector formula of these tables (made on first use), or NULL where none fits."""
-    if tables._vector is None:
+cdef const sg_eval_formula* _vector_formula(Lookups lookups) except? NULL:
+    """The vector formula of these lookups (made on first use), or NULL where none fits."""
+    if lookups._vector is None:
         from sanggong._kernels.vector_formula import make_formula
-        tables._vector = False  # (the scalar kernel while the formula is made)
-        tables._vector = make_formula(tables.source, tables.wide, sizeof(sg_eval_formula),
+        lookups._vector = False  # (the scalar kernel while the formula is made)
+        lookups._vector = make_formula(lookups.source, lookups.wide, sizeof(sg_eval_formula),
                                    None if sg_best_kernel() == SG_KERNEL_SCALAR else _formula_run) or False
-    if tables._vector is False:
+    if lookups._vector is False:
         return NULL
-    return <const sg_eval_formula*><const char*>tables._vector
+    return <const sg_eval_formula*><const char*>lookups._vector
 
 
 ctypedef fused rank_t:
@@ -167,7 +167,7 @@ cdef inline Py_ssize_t _scan(
     return -1
 
 
-cdef inline void _values(const tables_t* t, const code_t* b, Py_ssize_t m, Py_ssize_t s0, Py_ssize_t s1,
+cdef inline void _values(const lookups_t* t, const code_t* b, Py_ssize_t m, Py_ssize_t s0, Py_ssize_t s1,
                          uint16_t* vals) noexcept nogil:
     """The values of m rows (codes checked) into vals."""
     cdef Py_ssize_t k
@@ -185,7 +185,7 @@ cdef inline void _values(const tables_t* t, const code_t* b, Py_ssize_t m, Py_ss
 
 
 cdef Py_ssize_t _eval_rows(
-    const tables_t* t, const code_t* h, Py_ssize_t n, Py_ssize_t s0, Py_ssize_t s1,
+    const lookups_t* t, const code_t* h, Py_ssize_t n, Py_ssize_t s0, Py_ssize_t s1,
     rank_t* ranks, uint8_t* pair_plus,
 ) noexcept nogil:
     """Write rank and Pair Plus category of n rows; either output may be NULL (then
@@ -219,7 +219,7 @@ cdef Py_ssize_t _eval_rows(
 
 
 cdef Py_ssize_t _compare_rows(
-    const tables_t* t,
+    const lookups_t* t,
     const code_t* a, Py_ssize_t as0, Py_ssize_t as1,
     const code_t* b, Py_ssize_t bs0, Py_ssize_t bs1,
     Py_ssize_t n, int8_t* out,
@@ -249,7 +249,7 @@ cdef Py_ssize_t _compare_rows(
     return -1
 
 
-cdef Py_ssize_t _block_ranks(int kernel, const sg_eval_formula* formula, bint wide, const tables_t* t, const uint8_t* x, Py_ssize_t m,
+cdef Py_ssize_t _block_ranks(int kernel, const sg_eval_formula* formula, bint wide, const lookups_t* t, const uint8_t* x, Py_ssize_t m,
                              Py_ssize_t s0, Py_ssize_t s1, uint16_t* vals, void* r) noexcept nogil:
     """The ranks of m rows of byte codes at x (int8 read as uint8: a negative code is
     above 51) into r (uint16 where wide, else uint8), by the vector kernel for C-contiguous
@@ -277,7 +277,7 @@ cdef Py_ssize_t _block_ranks(int kernel, const sg_eval_formula* formula, bint wi
 
 
 cdef Py_ssize_t _compare_rows_vec(
-    int kernel, const sg_eval_formula* formula, bint wide, const tables_t* t,
+    int kernel, const sg_eval_formula* formula, bint wide, const lookups_t* t,
     const uint8_t* a, Py_ssize_t as0, Py_ssize_t as1,
     const uint8_t* b, Py_ssize_t bs0, Py_ssize_t bs1,
     Py_ssize_t n, int8_t* out,
@@ -321,7 +321,7 @@ cdef int _check_shape(Py_ssize_t rows, Py_ssize_t cols, Py_ssize_t out_len, str 
 
 @cython.boundscheck(False)
 @cython.wraparound(False)
-cdef Py_ssize_t _eval_batch(Tables tables, const code_t[:, :] hands, rank_t* ranks, uint8_t* pair_plus) except? -2:
+cdef Py_ssize_t _eval_batch(Lookups lookups, const code_t[:, :] hands, rank_t* ranks, uint8_t* pair_plus) except? -2:
     """Strides and pointers for _eval_rows, or for the vector kernel where the codes are
     C-contiguous bytes, the CPU has it and the ranking has a formula (the caller has checked
     the shapes); an output that is NULL is not written."""
@@ -331,11 +331,11 @@ cdef Py_ssize_t _eval_batch(Tables tables, const code_t[:, :] hands, rank_t* ran
     cdef Py_ssize_t s0 = _element_stride(hands.strides[0], sizeof(code_t), "hands")
     cdef Py_ssize_t s1 = _element_stride(hands.strides[1], sizeof(code_t), "hands")
     cdef const code_t* h = &hands[0, 0]
-    cdef const tables_t* t = &tables.t
+    cdef const lookups_t* t = &lookups.t
     cdef const sg_eval_formula* formula = NULL
     cdef int kernel = _kernel()
     if (code_t is uint8_t or code_t is int8_t) and s0 == 3 and s1 == 1 and kernel != SG_KERNEL_SCALAR:
-        formula = _vector_formula(tables)  # (int8 codes read as bytes: a negative one is above 51)
+        formula = _vector_formula(lookups)  # (int8 codes read as bytes: a negative one is above 51)
     with nogil:
         if formula != NULL:
             bad = sg_eval_vector(kernel, formula, <const uint8_t*>h, n, ranks, pair_plus)
@@ -344,8 +344,8 @@ cdef Py_ssize_t _eval_batch(Tables tables, const code_t[:, :] hands, rank_t* ran
     return bad
 
 
-cdef Py_ssize_t _eval_any(Tables tables, const code_t[:, :] hands, object ranks, object pair_plus) except? -2:
-    """Check the outputs (a rank array of the tables' width, or None) and evaluate."""
+cdef Py_ssize_t _eval_any(Lookups lookups, const code_t[:, :] hands, object ranks, object pair_plus) except? -2:
+    """Check the outputs (a rank array of the lookups' width, or None) and evaluate."""
     cdef uint8_t[::1] r8
     cdef uint16_t[::1] r16
     cdef uint8_t[::1] pp
@@ -358,38 +358,38 @@ cdef Py_ssize_t _eval_any(Tables tables, const code_t[:, :] hands, object ranks,
     else:
         _check_shape(n, hands.shape[1], n, "hands")
     if ranks is None:
-        return _eval_batch(tables, hands, <uint8_t*>NULL, p)
-    if tables.wide:
+        return _eval_batch(lookups, hands, <uint8_t*>NULL, p)
+    if lookups.wide:
         r16 = ranks
         _check_shape(n, hands.shape[1], r16.shape[0], "hands")
-        return _eval_batch(tables, hands, &r16[0] if r16.shape[0] else <uint16_t*>NULL, p)
+        return _eval_batch(lookups, hands, &r16[0] if r16.shape[0] else <uint16_t*>NULL, p)
     r8 = ranks
     _check_shape(n, hands.shape[1], r8.shape[0], "hands")
-    return _eval_batch(tables, hands, &r8[0] if r8.shape[0] else <uint8_t*>NULL, p)
+    return _eval_batch(lookups, hands, &r8[0] if r8.shape[0] else <uint8_t*>NULL, p)
 
 
-def rank_batch(Tables tables not None, const code_t[:, :] hands, out not None):
-    """Write the rank of each row of ``hands`` under ``tables`` into ``out`` (uint16 where
+def rank_batch(Lookups lookups not None, const code_t[:, :] hands, out not None):
+    """Write the rank of each row of ``hands`` under ``lookups`` into ``out`` (uint16 where
     the ranking has more than 256 ranks, else uint8); return the first row holding a code
     outside 0..51, or -1."""
-    return _eval_any(tables, hands, out, None)
+    return _eval_any(lookups, hands, out, None)
 
 
-def pair_plus_batch(Tables tables not None, const code_t[:, :] hands, uint8_t[::1] out not None):
+def pair_plus_batch(Lookups lookups not None, const code_t[:, :] hands, uint8_t[::1] out not None):
     """Write the Pair Plus category of each row of ``hands`` into ``out``; return the
     first row holding a code outside 0..51, or -1."""
-    return _eval_any(tables, hands, None, out)
+    return _eval_any(lookups, hands, None, out)
 
 
-def evaluate_batch(Tables tables not None, const code_t[:, :] hands, ranks not None, pair_plus not None):
+def evaluate_batch(Lookups lookups not None, const code_t[:, :] hands, ranks not None, pair_plus not None):
     """Write the rank and the Pair Plus category of each row; return the first row
     holding a code outside 0..51, or -1."""
-    return _eval_any(tables, hands, ranks, pair_plus)
+    return _eval_any(lookups, hands, ranks, pair_plus)
 
 
 @cython.boundscheck(False)
 @cython.wraparound(False)
-def compare_batch(Tables tables not None, const code_t[:, :] a, const code_t[:, :] b, int8_t[::1] out not None):
+def compare_batch(Lookups lookups not None, const code_t[:, :] a, const code_t[:, :] b, int8_t[::1] out not None):
     """Write 1, 0 or -1 as row i of ``a`` beats, ties or loses to row i of ``b``;
     return the first row where either holds a code outside 0..51, or -1."""
     cdef Py_ssize_t n = a.shape[0], bad
@@ -406,13 +406,13 @@ def compare_batch(Tables tables not None, const code_t[:, :] a, const code_t[:, 
     cdef const code_t* pa = &a[0, 0]
     cdef const code_t* pb = &b[0, 0]
     cdef int8_t* o = &out[0]
-    cdef const tables_t* t = &tables.t
+    cdef const lookups_t* t = &lookups.t
     cdef const sg_eval_formula* formula = NULL
-    cdef bint wide = tables.wide
+    cdef bint wide = lookups.wide
     cdef int kernel = _kernel()
     if (code_t is uint8_t or code_t is int8_t) and ((as0 == 3 and as1 == 1) or (bs0 == 3 and bs1 == 1)) \
             and kernel != SG_KERNEL_SCALAR:
-        formula = _vector_formula(tables)
+        formula = _vector_formula(lookups)
     with nogil:
         if code_t is uint8_t or code_t is int8_t:  # (the other dtypes never have a formula here)
             if formula != NULL:

@@ -99,7 +99,7 @@ cdef struct _vec_ctx:
     shoe_t* shoes
     sg_pcg64* rngs
     const sg_draws* plan  # the draw plan of a shoe's rounds (unused for a fresh deck)
-    const tables_t* t
+    const lookups_t* t
     sg_settlement view
     const int64_t* num
     const int64_t* den
@@ -134,7 +134,7 @@ cdef void _vec_rounds(void* context, int64_t lo, int64_t hi) noexcept nogil:
     cdef const _vec_ctx* c = <const _vec_ctx*>context
     cdef Py_ssize_t P = c.players, B = c.bets, H = c.hands, width = c.width, per = c.per, k, p, j, h, i
     cdef sg_settlement v = c.view
-    cdef const tables_t* t = c.t
+    cdef const lookups_t* t = c.t
     cdef const int64_t* num = c.num
     cdef const int64_t* den = c.den
     cdef const uint8_t* carry = c.carry
@@ -244,7 +244,7 @@ cdef class VectorKernel:
 
     cdef shoe_t* shoes
     cdef sg_pcg64* rngs
-    cdef object generators, arrays, tables_obj, bound
+    cdef object generators, arrays, lookups_obj, bound
     cdef _vec_ctx ctx
     cdef sg_pool pool
     cdef sg_draws draws
@@ -262,17 +262,17 @@ cdef class VectorKernel:
         self.pool_workers = 1
         self.running = False
 
-    def __init__(self, Tables tables not None, const int64_t[::1] params, plan, list bit_generators, Py_ssize_t players,
+    def __init__(self, Lookups lookups not None, const int64_t[::1] params, plan, list bit_generators, Py_ssize_t players,
                  const int64_t[:, ::1] num not None, const int64_t[:, ::1] den not None,
                  const uint8_t[:, ::1] carry not None, int rounding, bint by_rank):
         cdef Py_ssize_t j, c
         if self.shoes != NULL:
             raise ValueError("a VectorKernel is set up once")
         _dealt_table(params, &self.table, True)
-        self.tables_obj = tables
+        self.lookups_obj = lookups
         self.hands = sg_hands(&self.table)
         self.n_cards = sg_n_cards(&self.table)
-        arrays = _settlement(plan, self.hands, tables.t.n_classes, &self.ctx.view)
+        arrays = _settlement(plan, self.hands, lookups.t.n_classes, &self.ctx.view)
         self.bets = self.ctx.view.bets
         self.n_tables = len(bit_generators)
         if self.n_tables < 1 or players < 1 or self.bets < 1:
@@ -301,7 +301,7 @@ cdef class VectorKernel:
         self.ctx.plan = &self.draws
         self.ctx.shoes = self.shoes
         self.ctx.rngs = self.rngs
-        self.ctx.t = &tables.t
+        self.ctx.t = &lookups.t
         self.ctx.num = &num[0, 0]
         self.ctx.den = &den[0, 0]
         self.ctx.carry = &carry[0, 0]

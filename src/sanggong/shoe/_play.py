@@ -132,7 +132,7 @@ def _run_play_chunk(setup: _Setup, index: int, seed: np.random.SeedSequence, sho
     tags = np.require(setup.tags, np.int32, ["C", "A"])
     bet_tag = np.require(setup.bet_tag, np.int32, ["C", "A"])
     rounds, done = _kernels.kernels.play_chunk(
-        np.random.PCG64(seed), _kernels.tables(tables), rules.table_params.array(), shoes, plan, columns, kernel, bet_row,
+        np.random.PCG64(seed), _kernels.lookups(tables), rules.table_params.array(), shoes, plan, columns, kernel, bet_row,
         row_scale, row_part, fixed, tags, bet_tag, setup.bin_width, setup.bin_zero, setup.burned_seen,
         count_hist, perfect_hist, ev_bins, moments, flag,
     )

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .._counting import cards_of, class_tables, counting_kinds, pack
+from .._counting import cards_of, class_lookups, counting_kinds, pack
 from .._kernels.inputs import CARDS as CARDS
 from .._kernels.inputs import PAIRS as PAIRS
 from .._kernels.inputs import SINGLE as SINGLE
@@ -69,7 +69,7 @@ def _tie_entry(kinds: int, top: Any, a: Any, b: Any) -> Any:
 @functools.lru_cache(maxsize=16)
 def _pairs(ranking: Ranking) -> _Pairs:
     kinds = counting_kinds(ranking)
-    sets, classes, ranks = class_tables(ranking)
+    sets, classes, ranks = class_lookups(ranking)
     n_classes = tables_for(ranking).n_classes
     counts3 = np.zeros((len(sets), kinds), dtype=np.int64)
     for t in range(3):
@@ -202,7 +202,7 @@ def shoe_terms(rules: RuleSet, bets: tuple[str, ...]) -> ShoeTerms:
     plan = plan_for(rules, bets)
     ranking = rules.ranking
     kinds = counting_kinds(ranking)
-    class_sets, classes, _ = class_tables(ranking)
+    class_sets, classes, _ = class_lookups(ranking)
     card_terms = _card_terms()
     by_part: dict[int, list[tuple[int, npt.NDArray[Any], int, str]]] = {PAIRS: [], SINGLE: [], CARDS: []}
     plan_rows: dict[int, tuple[int, int]] = {}  # plan row -> (part, index in part)
