@@ -128,10 +128,10 @@ cdef class Lookups:
         self.wide = n_ranks > 256
 
     def __reduce__(self):
-        return (_rebuild_tables, (self.source.ranking,))
+        return (_rebuild_lookups, (self.source.ranking,))
 
 
-def _rebuild_tables(ranking):
+def _rebuild_lookups(ranking):
     from sanggong.ranking import tables_for
     return Lookups(tables_for(ranking))
 

@@ -21,7 +21,7 @@ cdef extern from "sg_vector.h" nogil:
         int64_t rounds
     int sg_draws_make(sg_draws* p, const sg_params* t)
     void sg_draws_free(sg_draws* p)
-    int64_t sg_vector_draws_round(sg_pcg64* rng, const sg_draws* plan, uint8_t* deck, const uint8_t* ordered, int64_t n,
+    int64_t sg_vector_draws_round(sg_pcg64* rng, const sg_draws* draws, uint8_t* deck, const uint8_t* ordered, int64_t n,
                                  int64_t hands, int64_t burn_first, int64_t burn_later, bint head_burned,
                                  int64_t cut_low, int64_t cut_high, int64_t* pos, int64_t* cut, int64_t* in_shoe,
                                  int64_t* number, bint* last, uint8_t* cards)
@@ -71,10 +71,10 @@ cdef inline int64_t _vector_paid(int64_t stake, int64_t num, int64_t den, int mo
     return f
 
 
-cdef inline int64_t _vec_shoe_round(shoe_t* s, sg_pcg64* rng, const sg_draws* plan, uint8_t* hands,
+cdef inline int64_t _vec_shoe_round(shoe_t* s, sg_pcg64* rng, const sg_draws* draws, uint8_t* hands,
                                     uint8_t* burned, uint8_t* head_card) noexcept nogil:
     """_shoe_round (deal.pxi) drawing from a table's PCG64 inlined (sg_pcg64_next: the
-    words numpy's PCG64 gives), a shoe's rounds by the draw plan: the same cards."""
+    words numpy's PCG64 gives), a shoe's rounds by the draws: the same cards."""
     cdef uint8_t cards[SG_MAX_ROUND_CARDS]
     cdef int64_t picked[SG_MAX_ROUND_CARDS]
     cdef int64_t n = s.n_cards, nh = s.hands, burn, count
@@ -87,7 +87,7 @@ cdef inline int64_t _vec_shoe_round(shoe_t* s, sg_pcg64* rng, const sg_draws* pl
         s.round_in_shoe = 1
         s.last = True
     else:
-        burn = sg_vector_draws_round(rng, plan, s.deck, _FRESH_SHOE, n, nh, s.burn_first, s.burn_later, s.head_burned,
+        burn = sg_vector_draws_round(rng, draws, s.deck, _FRESH_SHOE, n, nh, s.burn_first, s.burn_later, s.head_burned,
                                     s.cut_lo, s.cut_hi, &s.pos, &s.cut, &s.round_in_shoe, &s.number, &s.last,
                                     cards)
     return sg_assign(cards, burn, nh, s.head, s.head_burned, sg_one_by_one(s.head, s.one_at_a_time), SHOE_NO_CARD,
@@ -98,7 +98,7 @@ cdef struct _vec_ctx:
     # the kernel's (fixed at set-up)
     shoe_t* shoes
     sg_pcg64* rngs
-    const sg_draws* plan  # the draw plan of a shoe's rounds (unused for a fresh deck)
+    const sg_draws* draws  # the draws of a shoe's rounds (unused for a fresh deck)
     const lookups_t* t
     sg_settlement view
     const int64_t* num
@@ -168,7 +168,7 @@ cdef void _vec_rounds(void* context, int64_t lo, int64_t hi) noexcept nogil:
             if k + 1 < hi:  # (the next table's cards, out of L1 at a thousand tables: fetched while this one deals)
                 for i in range(0, shoes[k].n_cards, 64):
                     SG_PREFETCH(&shoes[k + 1].deck[i])
-            _vec_shoe_round(&shoes[k], &rngs[k], c.plan, cards + k * H * 3, burned, head + k)
+            _vec_shoe_round(&shoes[k], &rngs[k], c.draws, cards + k * H * 3, burned, head + k)
         for k in range(b0, b1):
             s = &shoes[k]
             hc = cards + k * H * 3
@@ -248,7 +248,7 @@ cdef class VectorKernel:
     cdef _vec_ctx ctx
     cdef sg_pool pool
     cdef sg_draws draws
-    cdef bint planned
+    cdef bint has_draws
     cdef Py_ssize_t pool_workers
     cdef bint running
     cdef sg_params table
@@ -258,7 +258,7 @@ cdef class VectorKernel:
         self.shoes = NULL
         self.rngs = NULL
         memset(&self.pool, 0, sizeof(sg_pool))
-        self.planned = False
+        self.has_draws = False
         self.pool_workers = 1
         self.running = False
 
@@ -297,8 +297,8 @@ cdef class VectorKernel:
         if not self.table.fresh_deck:
             if sg_draws_make(&self.draws, &self.table) != 0:
                 raise MemoryError()
-            self.planned = True
-        self.ctx.plan = &self.draws
+            self.has_draws = True
+        self.ctx.draws = &self.draws
         self.ctx.shoes = self.shoes
         self.ctx.rngs = self.rngs
         self.ctx.t = &lookups.t
@@ -344,7 +344,7 @@ cdef class VectorKernel:
 
     def __dealloc__(self):
         sg_pool_stop(&self.pool)
-        if self.planned:
+        if self.has_draws:
             sg_draws_free(&self.draws)
         free(self.shoes)
         free(self.rngs)
