@@ -435,7 +435,7 @@ def yardstick_figures(repeats: int, chunks: int = 32) -> dict[str, tuple[float, 
     runs: dict[str, Callable[[], object]] = {}
     for label, rules, run in zip(ROUND_WORKLOADS, (yardstick.ONLINE, yardstick.MACAU),
                                  (yardstick.online, yardstick.macau), strict=True):
-        kernel, params = _kernels.tables(tables_for(rules.ranking)), table_params(rules).array()
+        kernel, params = _kernels.lookups(tables_for(rules.ranking)), table_params(rules).array()
         pairs, single = _histograms(rules)
         y_pairs, y_single = yardstick.histograms(rules.hands)
         check = min(rounds, 1 << 17)

@@ -99,7 +99,7 @@ def simulate_loop(steps: int = STEPS) -> Contender:
     from sanggong.simulation import _histograms
 
     rules = sanggong.MACAU
-    kernel, params = _kernels.tables(tables_for(rules.ranking)), rules.table_params.array()
+    kernel, params = _kernels.lookups(tables_for(rules.ranking)), rules.table_params.array()
     pairs, single = _histograms(rules)
     flag = np.zeros(1, np.uint8)
     return lambda: _core.simulate_chunk(np.random.PCG64(1), kernel, params, ENVS * steps, pairs, single, None, None,

@@ -46,14 +46,14 @@ def test_a_shoes_rounds(benchmark, batch: bool) -> None:
     ``detect`` evaluates a log), round by round (numerators, remove) or in one
     ``numerators_batch`` call (its chunks of rounds in doubles)."""
     from sanggong._kernels import shoe_kernel
-    from sanggong.shoe._plan import shoe_plan
+    from sanggong.shoe._terms import shoe_terms
 
-    plan = shoe_plan(MACAU, ("odd", "tie:3", "win:1", "win:3"))
+    terms = shoe_terms(MACAU, ("odd", "tie:3", "win:1", "win:3"))
     fresh = sanggong.composition(8).tolist()
-    kernel = shoe_kernel(plan, fresh)
+    kernel = shoe_kernel(terms, fresh)
     cards = np.random.default_rng(1).permutation(np.repeat(np.arange(52), 8))[: 18 * 21].astype(np.uint8)
     ends = np.arange(21, 18 * 21 + 1, 21, dtype=np.int64)
-    out = np.empty((len(ends), len(plan.rows)), dtype=np.int64)
+    out = np.empty((len(ends), len(terms.rows)), dtype=np.int64)
 
     def rounds() -> None:
         kernel.set_counts(fresh)

@@ -47,7 +47,7 @@ def test_simulate(benchmark, rules: sanggong.RuleSet, workers: int) -> None:
 @TABLES
 def test_simulate_chunk(benchmark, rules: sanggong.RuleSet) -> None:
     """The round loop alone: one core, the default ranking, every bet's histograms."""
-    kernel, params = _kernels.tables(tables_for(rules.ranking)), table_params(rules).array()
+    kernel, params = _kernels.lookups(tables_for(rules.ranking)), table_params(rules).array()
     pairs, single = _histograms(rules)
     flag = np.zeros(1, np.uint8)
     benchmark.group = f"round loop, {rules.name}"

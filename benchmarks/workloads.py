@@ -68,7 +68,7 @@ def reference_evaluate(hands: npt.NDArray[np.uint8]) -> tuple[np.ndarray, np.nda
 
     ranks = np.empty(len(hands), dtype=np.uint8)
     pp = np.empty(len(hands), dtype=np.uint8)
-    _pykernels.evaluate_batch(_pykernels.Tables(tables_for(DEFAULT_RANKING)), hands, ranks, pp)
+    _pykernels.evaluate_batch(_pykernels.Lookups(tables_for(DEFAULT_RANKING)), hands, ranks, pp)
     return ranks, pp
 
 

@@ -65,7 +65,7 @@ def build(directory: str | None = None) -> ctypes.CDLL | None:
     return lib
 
 
-def _default_tables() -> tuple[np.ndarray, np.ndarray, int]:
+def _default_lookups() -> tuple[np.ndarray, np.ndarray, int]:
     source = tables_for(DEFAULT_RANKING)
     state = np.ascontiguousarray(source.state, dtype=np.uint16)
     value = np.ascontiguousarray(source.value, dtype=np.uint16)
@@ -84,7 +84,7 @@ def histograms(hands: int) -> tuple[np.ndarray, np.ndarray]:
 def _tables() -> tuple[np.ndarray, np.ndarray, int]:
     global _TABLES
     if _TABLES is None:
-        _TABLES = _default_tables()
+        _TABLES = _default_lookups()
     return _TABLES
 
 

@@ -310,10 +310,10 @@ def test_the_core_refuses_what_it_cannot_count() -> None:
     beyond 1,024 cards."""
     rules = PRESETS["san_gong"]
     from sanggong._counting import by_kind as _by_kind
-    from sanggong._counting import class_tables as _class_tables
+    from sanggong._counting import class_lookups as _class_lookups
     from sanggong._counting import suits_by_strength as _suits
 
-    sets, classes, ranks = _class_tables(rules.ranking)
+    sets, classes, ranks = _class_lookups(rules.ranking)
     n = tables_for(rules.ranking).n_classes
     counts = composition(64)
     folded = _by_kind(counts, 13)

@@ -1,7 +1,7 @@
 """The compiled core's limits and table parameters come from their Python sources.
 
 ``tools/gen_headers.py`` writes ``csrc/sg_limits.h`` and ``_limits.pxd`` from ``limits.py``,
-``csrc/sg_table.h`` from ``_table.TableParams`` and ``_tables.h`` from ``_spec``; the files
+``csrc/sg_table.h`` from ``_table.TableParams`` and ``_lookups.h`` from ``_spec``; the files
 are committed, and the core's C and Cython sources spell none of those numbers or fields
 again. These tests regenerate the files in memory and compare them with the committed ones
 (a source changed without running the tool fails here), read them against the modules as
@@ -51,7 +51,7 @@ def test_the_committed_headers_are_what_their_sources_give() -> None:
     byte for byte (run ``python tools/gen_headers.py`` after changing a source)."""
     _source_tree()
     texts = _gen_headers().outputs()
-    assert GENERATED | {PACKAGE / "_tables.h"} == set(texts)
+    assert GENERATED | {PACKAGE / "_lookups.h"} == set(texts)
     for path, text in texts.items():
         assert path.read_bytes() == text.encode("ascii"), f"{path.name} is stale: run python tools/gen_headers.py"
 

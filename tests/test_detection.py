@@ -239,24 +239,24 @@ def test_the_batched_tally_is_shoe_terms_and_the_sums_stake_by_stake(impl: Any) 
     """detect's tally of many shoes at once, in arrays, against the definitions stake by
     stake: each player's excess and squares from shoe_terms shoe by shoe, the stakes' counts,
     units and EV-weighted units, first and last rounds, and the points in the order read."""
-    from sanggong.detection._stakes import Points, Reader
+    from sanggong.detection._stakes import Points, Tallier
 
     rng = np.random.default_rng(3)
     names = ["a", "b", "c", "d"]
-    reader = Reader(SMALL, False)
+    tallier = Tallier(SMALL, False)
     bets = ["odd", "even", "point:0", "win:1"]
     fresh = {b: float(x) for b, x in zip(bets, rng.normal(0, 0.1, size=4), strict=True)}  # (each shoe's first round's)
-    sets = []  # random decision sets, registered as the reader registers a round's
+    sets = []  # random decision sets, registered as the tallier registers a round's
     for _ in range(12):
         chosen = rng.choice(len(names) * len(bets), size=int(rng.integers(1, 6)), replace=False)
         slip: dict[str, dict[str, int]] = defaultdict(dict)
         for j in chosen.tolist():
             slip[names[j // len(bets)]][bets[j % len(bets)]] = int(rng.integers(1, 50))
-        sets.append(reader._decisions(dict(slip), {}))
+        sets.append(tallier._decisions(dict(slip), {}))
     expected: dict[str, dict[str, Any]] = defaultdict(lambda: defaultdict(float))
     points: dict[str, list[tuple[float, float]]] = defaultdict(list)
     number = 0
-    staked = sorted({bet for s in sets for bet in reader.set_bets[s]})
+    staked = sorted({bet for s in sets for bet in tallier.set_bets[s]})
     all_evs, rows, numbers, chosen = [], [], [], []
     for rounds in (1, 2, 5, 30, 17, 3):
         evs = rng.normal(0, 0.1, size=(rounds, len(staked)))
@@ -271,10 +271,10 @@ def test_the_batched_tally_is_shoe_terms_and_the_sums_stake_by_stake(impl: Any) 
         number += rounds
         by_player: dict[str, list[tuple[int, str, float]]] = defaultdict(list)
         for k, n, s in zip(ks, shoe_numbers, shoe_sets, strict=True):
-            for t in range(reader.set_start[s], reader.set_start[s + 1]):
-                player = _player_name(reader, reader.stake_player[t])
-                amount, first = reader.stake_amount[t], reader.stake_first[t]
-                bet = next(b for b, c in reader.column_of.items() if c == reader.stake_bet[t])
+            for t in range(tallier.set_start[s], tallier.set_start[s + 1]):
+                player = _player_name(tallier, tallier.stake_player[t])
+                amount, first = tallier.stake_amount[t], tallier.stake_first[t]
+                bet = next(b for b, c in tallier.column_of.items() if c == tallier.stake_bet[t])
                 ev = float(evs[k, staked.index(bet)])
                 e = expected[player]
                 e["rounds"] += first
@@ -290,8 +290,8 @@ def test_the_batched_tally_is_shoe_terms_and_the_sums_stake_by_stake(impl: Any) 
             terms = shoe_terms([dict(zip(staked, row, strict=True)) for row in evs.tolist()], stakes)
             expected[player]["excess"] += sum(terms)
             expected[player]["square"] += sum(t * t for t in terms)
-    reader._add(np.cumsum([len(e) for e in all_evs]), rows, numbers, chosen, staked, np.concatenate(all_evs))
-    found = reader.finish()
+    tallier._add(np.cumsum([len(e) for e in all_evs]), rows, numbers, chosen, staked, np.concatenate(all_evs))
+    found = tallier.finish()
     assert set(found) == set(expected)
     for player, e in expected.items():
         t = found[player]
@@ -301,8 +301,8 @@ def test_the_batched_tally_is_shoe_terms_and_the_sums_stake_by_stake(impl: Any) 
         assert Points({player: t.points})[player] == tuple(points[player])
 
 
-def _player_name(reader: Any, number: int) -> str:
-    return next(name for name, p in reader.player_of.items() if p == number)
+def _player_name(tallier: Any, number: int) -> str:
+    return next(name for name, p in tallier.player_of.items() if p == number)
 
 
 def _slips_that_change() -> Any:

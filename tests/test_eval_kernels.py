@@ -75,12 +75,12 @@ def test_all_triples_every_ranking(kernel: str, ranking: Ranking) -> None:
 
 
 @pytest.mark.parametrize("ranking", RANKINGS, ids=repr)
-def test_the_rankings_have_a_vector_plan(ranking: Ranking) -> None:
+def test_the_rankings_have_a_vector_formula(ranking: Ranking) -> None:
     """The AVX2 kernel serves these rankings (no silent fallback to the scalar kernel): its
-    plan (rank = A[K] + H - B[K] * (H >= G), or 256 * A[K] + H for 16-bit ranks), derived
+    formula (rank = A[K] + H - B[K] * (H >= G), or 256 * A[K] + H for 16-bit ranks), derived
     from and checked against the tables, fits them, with the ranking's high-card mode.
     (It fits all 585 rankings; a ranking it did not fit would take the scalar kernel.)"""
-    assert _core._plan_mode(_kernels.tables(tables_for(ranking))) == HIGH_CARDS.index(ranking.high_card)
+    assert _core._formula_mode(_kernels.lookups(tables_for(ranking))) == HIGH_CARDS.index(ranking.high_card)
 
 
 @pytest.mark.parametrize("ranking", [Ranking(), PRESETS["chinese"].ranking], ids=repr)
@@ -152,8 +152,8 @@ def test_the_kernel_choice_does_not_leak() -> None:
     assert _core._use_eval_kernel(None) == _core._eval_kernels()[-1]
 
 
-def test_tables_no_plan_fits_take_the_scalar_kernel(kernel: str) -> None:
-    """Tables whose ranks follow no plan (a suit ranking's ranks shuffled among its rids: not
+def test_tables_no_formula_fits_take_the_scalar_kernel(kernel: str) -> None:
+    """Tables whose ranks follow no formula (a suit ranking's ranks shuffled among its rids: not
     a ranking's, but valid tables) get none, and both kernel choices give the tables'
     own ranks: the vector kernel is never used where it would be wrong."""
     source = tables_for(PRESETS["chinese"].ranking)
@@ -165,8 +165,8 @@ def test_tables_no_plan_fits_take_the_scalar_kernel(kernel: str) -> None:
             self.rank = np.random.default_rng(1).permutation(source.rank)
             self.ordered_by_class = False
 
-    tables = _core.Tables(Shuffled())
-    assert _core._plan_mode(tables) is None
+    tables = _core.Lookups(Shuffled())
+    assert _core._formula_mode(tables) is None
     rank = np.empty(len(ALL_TRIPLES), dtype=np.uint16)
     pp = np.empty(len(ALL_TRIPLES), dtype=np.uint8)
     assert _core.evaluate_batch(tables, ALL_TRIPLES, rank, pp) == -1
@@ -176,7 +176,7 @@ def test_tables_no_plan_fits_take_the_scalar_kernel(kernel: str) -> None:
 
 def test_dense_16_bit_ranks_take_the_scalar_kernel(kernel: str) -> None:
     """A suit ranking's tables with its ranks renumbered 0, 1, 2 .. (the same order, valid
-    tables, but not the 256 * p + s numbering the 16-bit vector loop writes) get no plan,
+    tables, but not the 256 * p + s numbering the 16-bit vector loop writes) get no formula,
     and both kernel choices give those ranks."""
     source = tables_for(PRESETS["san_gong"].ranking)
 
@@ -187,8 +187,8 @@ def test_dense_16_bit_ranks_take_the_scalar_kernel(kernel: str) -> None:
             self.rank = np.unique(source.rank, return_inverse=True)[1].reshape(-1).astype(np.uint16)
             self.n_ranks = int(self.rank.max()) + 1
 
-    tables = _core.Tables(Dense())
-    assert tables.wide and _core._plan_mode(tables) is None
+    tables = _core.Lookups(Dense())
+    assert tables.wide and _core._formula_mode(tables) is None
     rank = np.empty(len(ALL_TRIPLES), dtype=np.uint16)
     pp = np.empty(len(ALL_TRIPLES), dtype=np.uint8)
     assert _core.evaluate_batch(tables, ALL_TRIPLES, rank, pp) == -1

@@ -24,7 +24,7 @@ from _rankings import EVERY_RANKING
 
 from sanggong import _core, _kernels, batch, evaluate_batch
 from sanggong._kernels import twin as _pykernels
-from sanggong._kernels.vector_plan import triples
+from sanggong._kernels.vector_formula import triples
 from sanggong.ranking import HIGH_CARDS, Ranking, tables_for
 from sanggong.rules import PRESETS
 
@@ -41,7 +41,7 @@ def test_the_rankings_are_all_585() -> None:
 def _twin(ranking: Ranking) -> tuple[npt.NDArray[np.integer], npt.NDArray[np.uint8]]:
     """The twin's ranks and categories of every ordered triple under this ranking."""
     source = tables_for(ranking)
-    tables = _pykernels.Tables(source)
+    tables = _pykernels.Lookups(source)
     hands = triples()
     rank = np.empty(len(hands), dtype=source.rank_dtype)
     pp = np.empty(len(hands), dtype=np.uint8)
@@ -106,7 +106,7 @@ def test_every_vector_kernel_gives_the_scalar_kernels_values_under_every_ranking
         for ranking in EVERY_RANKING:
             _core._use_eval_kernel("scalar")
             want = evaluate_batch(hands, rules=ranking)
-            assert _core._plan_mode(_kernels.tables(tables_for(ranking))) == HIGH_CARDS.index(ranking.high_card)
+            assert _core._formula_mode(_kernels.lookups(tables_for(ranking))) == HIGH_CARDS.index(ranking.high_card)
             for name in vector:
                 _core._use_eval_kernel(name)
                 got = evaluate_batch(hands, rules=ranking)

@@ -104,7 +104,7 @@ def test_exhaustive_against_reference_scalar() -> None:
 @pytest.mark.kernels
 def test_scalar_kernel_matches_reference_on_sample(impl: object) -> None:
     rng = np.random.default_rng(2)
-    tables = _kernels.tables(tables_for(DEFAULT_RANKING))
+    tables = _kernels.lookups(tables_for(DEFAULT_RANKING))
     for c0, c1, c2 in rng.integers(0, 52, size=(3000, 3)).tolist():
         assert impl.rank3(tables, c0, c1, c2) == ref.default_rank3(c0, c1, c2)  # type: ignore[attr-defined]
         assert impl.pair_plus3(c0, c1, c2) == ref.pair_plus3(c0, c1, c2)  # type: ignore[attr-defined]
@@ -146,7 +146,7 @@ def test_every_ranking_against_the_plain_reference_on_all_triples(ranking: Ranki
     ranks = rank_batch(ALL_TRIPLES, rules=ranking)
     assert ranks.dtype == (np.uint16 if tables.n_ranks > 256 else np.uint8)
     np.testing.assert_array_equal(ranks, [rank_of[k] for k in plain_keys])
-    kernel = _kernels.tables(tables)
+    kernel = _kernels.lookups(tables)
     classes = [_kernels.kernels.class3(kernel, *t) for t in ALL_TRIPLES[::7].tolist()]
     assert classes == [class_of[k] for k in plain_classes[::7]]
 
@@ -302,7 +302,7 @@ def test_bad_hands(bad: object, error: type[Exception], match: str) -> None:
 @pytest.mark.parametrize("bad", [52, -1, 255, 2**40])
 @pytest.mark.kernels
 def test_scalar_kernels_check_codes(impl: object, bad: int) -> None:
-    tables = _kernels.tables(tables_for(DEFAULT_RANKING))
+    tables = _kernels.lookups(tables_for(DEFAULT_RANKING))
     for kernel in (functools.partial(impl.rank3, tables), functools.partial(impl.class3, tables),  # type: ignore[attr-defined]
                    impl.pair_plus3):  # type: ignore[attr-defined]
         with pytest.raises((ValueError, OverflowError), match=str(bad)):

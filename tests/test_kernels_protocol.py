@@ -25,7 +25,7 @@ STUB = Path(_core.__file__).parent / "_core.pyi"
 # What the core's stub declares beyond the kernels, and why it is no kernel: the build-time
 # tables of the default ranking (read by ``_kernels.default_triples`` where the core is in
 # use, and computed in Python otherwise) and a test's exhaustive count (``test_analysis``).
-CORE_ONLY = {"default_tables", "brute_force_one_deck"}
+CORE_ONLY = {"default_lookups", "brute_force_one_deck"}
 
 
 def _protocol_members() -> dict[str, ast.FunctionDef]:

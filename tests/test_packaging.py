@@ -106,7 +106,7 @@ def _source_copy(tmp_path: Path) -> Path:
         pytest.skip("no setup.py beside the tests")
     src = tmp_path / "src"
     for name in ("setup.py", "pyproject.toml", "README.md", "LICENSE", "MANIFEST.in", "PKG-INFO",
-                 "tools/gen_tables.py", "tools/gen_headers.py"):
+                 "tools/gen_lookups.py", "tools/gen_headers.py"):
         if (ROOT / name).exists():
             (src / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(ROOT / name, src / name)

@@ -71,19 +71,19 @@ def test_tables_are_cached_shared_by_threads_and_pickled_by_description() -> Non
     tables = tables_for(ranking)
     assert tables_for(Ranking(order="points", tiers=("face_trips", "trips", "three_faces"),
                               high_card="rank_suit")) is tables
-    assert len(pickle.dumps(tables)) < 1000 and len(pickle.dumps(_kernels.tables(tables))) < 1000
+    assert len(pickle.dumps(tables)) < 1000 and len(pickle.dumps(_kernels.lookups(tables))) < 1000
     assert pickle.loads(pickle.dumps(tables)) is tables
-    rebuilt = pickle.loads(pickle.dumps(_kernels.tables(tables)))
+    rebuilt = pickle.loads(pickle.dumps(_kernels.lookups(tables)))
     hands = np.random.default_rng(4).integers(0, 52, size=(50_000, 3))
     want = rank_batch(hands, rules=ranking)
     with ThreadPoolExecutor(4) as pool:
         got = list(pool.map(lambda _: rank_batch(hands, rules=ranking, workers=1), range(8)))
     assert all((g == want).all() for g in got)
-    assert type(rebuilt) is type(_kernels.tables(tables))
+    assert type(rebuilt) is type(_kernels.lookups(tables))
 
 
 def test_the_core_refuses_tables_that_index_outside_themselves() -> None:
-    """The kernels read the tables without a check of their own: Tables checks them whole."""
+    """The kernels read the tables without a check of their own: Lookups checks them whole."""
     good = tables_for(DEFAULT_RANKING)
 
     class Forged:
@@ -112,11 +112,11 @@ def test_the_core_refuses_tables_that_index_outside_themselves() -> None:
         (Forged(state=good.state[:-1]), "wrong shape"),
     ]:
         with pytest.raises(ValueError, match=match):
-            _core.Tables(forged)
+            _core.Lookups(forged)
     cls_merged = good.cls.copy()
     cls_merged[1] = 0  # classes 0 and 1 now hold two ranks: the order is not the classes'
     with pytest.raises(ValueError, match="a class has two ranks"):
-        _core.Tables(Forged(cls=cls_merged))
+        _core.Lookups(Forged(cls=cls_merged))
 
 
 @pytest.mark.kernels

@@ -86,7 +86,7 @@ def _chunk(module: object, ranking: object, shape: tuple[int, ...], seed: int, r
     pairs = np.zeros((hands, n_classes * n_classes * width), np.uint64)
     single = np.zeros((hands, 6 * n_classes), np.uint64)
     bit_generator = np.random.PCG64(seed)
-    done = module.simulate_chunk(bit_generator, module.Tables(source),  # type: ignore[attr-defined]
+    done = module.simulate_chunk(bit_generator, module.Lookups(source),  # type: ignore[attr-defined]
                                  np.array(shape, np.int64), rounds, pairs, single, None, None, None,
                                  np.array([stop], np.uint8))
     return done, pairs, single, bit_generator.state
@@ -173,7 +173,7 @@ def _session(module: object, rules: RuleSet, rounds: int) -> tuple[object, ...]:
     pairs, single = _histograms(rules)
     net = np.zeros(rounds, np.int64)
     bit_generator = np.random.PCG64(12)
-    done = module.simulate_chunk(bit_generator, module.Tables(tables_for(rules.ranking)),  # type: ignore[attr-defined]
+    done = module.simulate_chunk(bit_generator, module.Lookups(tables_for(rules.ranking)),  # type: ignore[attr-defined]
                                  table_params(rules).array(), rounds, pairs, single, plan, money, net, np.zeros(1, np.uint8))
     return done, pairs.tolist(), single.tolist(), net.tolist(), bit_generator.state
 
@@ -196,7 +196,7 @@ def test_counters_flushed_past_their_width_agree_with_session_counting(rules: Ru
     same draws (the reference, about 40 us a round, is compared on shorter runs above)."""
     rounds = 64 * 32_768 + 4_321
     name = next(iter(rules.bets))
-    kernel, params = _kernels.tables(tables_for(rules.ranking)), table_params(rules).array()
+    kernel, params = _kernels.lookups(tables_for(rules.ranking)), table_params(rules).array()
     pairs, single = _histograms(rules)
     counted = _histograms(rules)
     a, b = np.random.PCG64(5), np.random.PCG64(5)

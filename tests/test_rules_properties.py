@@ -223,8 +223,8 @@ def test_any_accepted_rule_set_can_be_dealt_analysed_and_simulated(rules: RuleSe
     pairs_ref, single_ref = _histograms(rules)
     stop = np.zeros(1, dtype=np.uint8)
     source = tables_for(rules.ranking)
-    assert _core.simulate_chunk(np.random.PCG64(9), _core.Tables(source), table_params(rules).array(), 50, pairs, single, None,
+    assert _core.simulate_chunk(np.random.PCG64(9), _core.Lookups(source), table_params(rules).array(), 50, pairs, single, None,
                                 None, None, stop) == 50
-    assert _pykernels.simulate_chunk(np.random.PCG64(9), _pykernels.Tables(source), table_params(rules).array(), 50, pairs_ref,
+    assert _pykernels.simulate_chunk(np.random.PCG64(9), _pykernels.Lookups(source), table_params(rules).array(), 50, pairs_ref,
                                      single_ref, None, None, None, stop) == 50
     assert (pairs == pairs_ref).all() and (single == single_ref).all()

@@ -18,7 +18,7 @@ import sanggong
 from sanggong import PRESETS, analyze, composition, settle
 from sanggong.ranking import Ranking
 from sanggong.rules import RuleSet
-from sanggong.shoe import ShoeEvaluator, shoe_plan
+from sanggong.shoe import ShoeEvaluator, shoe_terms
 
 
 def _depleted(rng: np.random.Generator, decks: int, left: int) -> np.ndarray:
@@ -84,11 +84,11 @@ def test_the_core_sums_in_64_or_128_bits_as_the_reference(name: str) -> None:
     from sanggong._kernels import twin as ref
 
     rules = PRESETS[name]
-    plan = shoe_plan(rules, tuple(rules.bets))
+    terms = shoe_terms(rules, tuple(rules.bets))
     rng = np.random.default_rng(17)
     for decks in (8, 64):
         for counts in (composition(decks), _depleted(rng, decks, 52 * decks - 100)):
-            assert core.ShoeKernel(plan, counts.tolist()).numerators() == ref.ShoeKernel(plan, counts.tolist()).numerators()
+            assert core.ShoeKernel(terms, counts.tolist()).numerators() == ref.ShoeKernel(terms, counts.tolist()).numerators()
     assert ShoeEvaluator(rules.replace(decks=64)).evs() == {b: t.ev_exact for b, t in analyze(rules.replace(decks=64)).bets.items()}
 
 
@@ -169,39 +169,39 @@ def test_bad_input_is_refused_whole(impl) -> None:
 
 
 @pytest.mark.kernels
-def test_the_kernel_refuses_a_forged_plan(impl) -> None:
-    plan = shoe_plan(PRESETS["macau"], ("win:1", "odd"))
-    bad = np.array(plan.single_idx)
+def test_the_kernel_refuses_a_forged_terms(impl) -> None:
+    terms = shoe_terms(PRESETS["macau"], ("win:1", "odd"))
+    bad = np.array(terms.single_idx)
     bad[0, 0] = 8 * 11 + 3  # past the padding entry
-    forged = type(plan)(**{**plan.__dict__, "single_idx": bad})
+    forged = type(terms)(**{**terms.__dict__, "single_idx": bad})
     with pytest.raises(ValueError):
         impl.ShoeKernel(forged, [1] * 52)
     with pytest.raises(ValueError):
-        impl.ShoeKernel(plan, [1] * 51)
-    kernel = impl.ShoeKernel(plan, [0] * 52)
+        impl.ShoeKernel(terms, [1] * 51)
+    kernel = impl.ShoeKernel(terms, [0] * 52)
     with pytest.raises(ValueError):
         kernel.remove(3)
     with pytest.raises(ValueError):
         kernel.add(52)
 
 
-def _forged(plan, **changes):  # type: ignore[no-untyped-def]
-    return type(plan)(**{**plan.__dict__, **changes})
+def _forged(terms, **changes):  # type: ignore[no-untyped-def]
+    return type(terms)(**{**terms.__dict__, **changes})
 
 
 @pytest.mark.kernels
 def test_the_kernel_refuses_forged_tie_terms(impl) -> None:
-    """A suit ranking's plan: its tie entries only with the suit order (and then the 13
+    """A suit ranking's terms: its tie entries only with the suit order (and then the 13
     ranks as kinds), a multiset given twice (its weights would pass the sums' bound), a
     suit order that is not the four suits."""
-    plan = shoe_plan(PRESETS["san_gong"], ("dragon", "tie"))
-    assert len(plan.suit_order) == 4 and len(plan.pairs_idx) > 18_564  # tie terms beside the six-card multisets
-    impl.ShoeKernel(plan, [1] * 52)  # as made: accepted
-    no_order = _forged(plan, suit_order=np.zeros(0, dtype=np.uint8))
-    twice = _forged(plan, pairs_idx=np.concatenate([plan.pairs_idx, plan.pairs_idx[-1:]]),
-                    pairs_values=np.concatenate([plan.pairs_values, plan.pairs_values[-1:]]))
-    bad_order = _forged(plan, suit_order=np.array([1, 0, 2, 2], dtype=np.uint8))
-    other_fold = _forged(plan, fold=np.array(plan.fold[::-1]))
+    terms = shoe_terms(PRESETS["san_gong"], ("dragon", "tie"))
+    assert len(terms.suit_order) == 4 and len(terms.pairs_idx) > 18_564  # tie terms beside the six-card multisets
+    impl.ShoeKernel(terms, [1] * 52)  # as made: accepted
+    no_order = _forged(terms, suit_order=np.zeros(0, dtype=np.uint8))
+    twice = _forged(terms, pairs_idx=np.concatenate([terms.pairs_idx, terms.pairs_idx[-1:]]),
+                    pairs_values=np.concatenate([terms.pairs_values, terms.pairs_values[-1:]]))
+    bad_order = _forged(terms, suit_order=np.array([1, 0, 2, 2], dtype=np.uint8))
+    other_fold = _forged(terms, fold=np.array(terms.fold[::-1]))
     for forged in (no_order, twice, bad_order, other_fold):
         with pytest.raises(ValueError):
             impl.ShoeKernel(forged, [1] * 52)
@@ -211,11 +211,11 @@ def test_the_kernel_refuses_forged_tie_terms(impl) -> None:
 def test_the_kernel_refuses_forged_pair_plus_terms(impl) -> None:
     """Pair Plus's rows are rank multisets (past the cards' binomials) or three cards of one
     suit: a row that mixes the two, or names a rank past the 13, is refused."""
-    plan = shoe_plan(PRESETS["online"], ("pair_plus:1",))
-    idx = np.array(plan.cards_idx)
+    terms = shoe_terms(PRESETS["online"], ("pair_plus:1",))
+    idx = np.array(terms.cards_idx)
     ranks_at = 52 * 8 + 1
     assert (idx >= ranks_at).all(axis=1).any() and (idx < ranks_at).all(axis=1).any()  # both kinds of row
-    impl.ShoeKernel(plan, [1] * 52)
+    impl.ShoeKernel(terms, [1] * 52)
     rank_row = int(np.flatnonzero((idx >= ranks_at).all(axis=1) & (idx % 8 != 0).all(axis=1))[0])
     mixed = idx.copy()
     mixed[rank_row, 0] = 8 * 51 + 1  # a king of spades beside two rank entries
@@ -223,28 +223,28 @@ def test_the_kernel_refuses_forged_pair_plus_terms(impl) -> None:
     past[rank_row, 0] = ranks_at + 8 * 13 + 1
     for forged in (mixed, past):
         with pytest.raises(ValueError):
-            impl.ShoeKernel(_forged(plan, cards_idx=forged), [1] * 52)
+            impl.ShoeKernel(_forged(terms, cards_idx=forged), [1] * 52)
 
 
 def test_the_core_refuses_tie_values_beyond_its_bound() -> None:
     """With tie terms the weights may sum to 2**6 times C(n, 6): values below 2**59 keep
-    the 128-bit sums exact, and shoe_plan sends a plan beyond it to the reference."""
+    the 128-bit sums exact, and shoe_terms sends terms beyond it to the reference."""
     import sanggong._core as core
     from sanggong._kernels import twin as ref
 
-    plan = shoe_plan(PRESETS["san_gong"], ("dragon",))
-    values = np.array(plan.pairs_values)
+    terms = shoe_terms(PRESETS["san_gong"], ("dragon",))
+    values = np.array(terms.pairs_values)
     values[0, 0] = 2**59
-    forged = _forged(plan, pairs_values=values)
+    forged = _forged(terms, pairs_values=values)
     with pytest.raises(ValueError, match="2\\*\\*59"):
         core.ShoeKernel(forged, [1] * 52)
-    assert ref.ShoeKernel(forged, [1] * 52).numerators()[0] == ref.ShoeKernel(plan, [1] * 52).numerators()[0] + (
-        2**59 - int(plan.pairs_values[0, 0])) * _ways_of(plan.pairs_idx[0], [1] * 52)
+    assert ref.ShoeKernel(forged, [1] * 52).numerators()[0] == ref.ShoeKernel(terms, [1] * 52).numerators()[0] + (
+        2**59 - int(terms.pairs_values[0, 0])) * _ways_of(terms.pairs_idx[0], [1] * 52)
 
 
 def _ways_of(row: np.ndarray, counts: list[int]) -> int:
-    """The ways of one plan row for a composition: C(c_k, m) for each kind's entry, or the
-    tie entry's E_t(a, b) from suit_split (a 13-kind plan)."""
+    """The ways of one row of the terms for a composition: C(c_k, m) for each kind's entry, or the
+    tie entry's E_t(a, b) from suit_split (13-kind terms)."""
     import math
 
     import sanggong._spec as ref
@@ -296,12 +296,12 @@ def test_the_kernel_batch_is_the_rounds_one_at_a_time(impl, name: str, decks: in
     """numerators_batch over a shoe's rounds equals numerators and remove round by round
     (the same implementation), and leaves the same unseen cards."""
     rules = PRESETS[name].replace(decks=decks)
-    plan = shoe_plan(rules, tuple(rules.bets))
+    terms = shoe_terms(rules, tuple(rules.bets))
     rng = np.random.default_rng([decks, len(name)])
     cards, ends = _rounds(rng, decks, 11 if impl.IMPLEMENTATION == "cython" else 2)  # (a chunk of 8 and 3 after it)
     fresh = composition(decks).tolist()
-    batch, alone = impl.ShoeKernel(plan, fresh), impl.ShoeKernel(plan, fresh)
-    out = np.full((len(ends), len(plan.rows)), -1, dtype=np.int64)
+    batch, alone = impl.ShoeKernel(terms, fresh), impl.ShoeKernel(terms, fresh)
+    out = np.full((len(ends), len(terms.rows)), -1, dtype=np.int64)
     assert batch.numerators_batch(cards, ends, out, with_pairs) == len(ends)
     assert out.tolist() == _one_at_a_time(alone, cards, ends, with_pairs)
     assert batch.counts == alone.counts and batch.n_cards == alone.n_cards
@@ -314,12 +314,12 @@ def test_the_core_batch_equals_the_twins(name: str) -> None:
     from sanggong._kernels import twin as ref
 
     rules = PRESETS[name]
-    plan = shoe_plan(rules, tuple(rules.bets))
+    terms = shoe_terms(rules, tuple(rules.bets))
     cards, ends = _rounds(np.random.default_rng(len(name)), rules.decks, 8)
     outs, kernels = [], []
     for module in (core, ref):
-        kernel = module.ShoeKernel(plan, composition(rules.decks).tolist())
-        out = np.zeros((len(ends), len(plan.rows)), dtype=np.int64)
+        kernel = module.ShoeKernel(terms, composition(rules.decks).tolist())
+        out = np.zeros((len(ends), len(terms.rows)), dtype=np.int64)
         assert kernel.numerators_batch(cards, ends, out) == len(ends)
         outs.append(out.tolist())
         kernels.append(kernel)
@@ -333,24 +333,24 @@ def test_the_kernel_batch_stops_at_sums_beyond_64_bits(impl) -> None:
     do not fit (found here one round at a time, in Python integers), with the kernel at
     that round's unseen cards."""
     rules = PRESETS["macau"]
-    plan = shoe_plan(rules, tuple(rules.bets))
+    terms = shoe_terms(rules, tuple(rules.bets))
     decks = 64
     rng = np.random.default_rng(5)
     order = rng.permutation(np.repeat(np.arange(52), decks)).astype(np.uint8)
     ends = np.array([400, 800, 1200, 2400, 3000], dtype=np.int64)  # big rounds: the sums come back within 64 bits
     cards = order[: int(ends[-1])]
-    sums = _one_at_a_time(impl.ShoeKernel(plan, composition(decks).tolist()), cards, ends, True)
+    sums = _one_at_a_time(impl.ShoeKernel(terms, composition(decks).tolist()), cards, ends, True)
     fits = [all(-(2**63) <= v < 2**63 for v in row) for row in sums]
     assert not fits[0]
     first = fits.index(False)
-    kernel = impl.ShoeKernel(plan, composition(decks).tolist())
-    out = np.zeros((len(ends), len(plan.rows)), dtype=np.int64)
+    kernel = impl.ShoeKernel(terms, composition(decks).tolist())
+    out = np.zeros((len(ends), len(terms.rows)), dtype=np.int64)
     assert kernel.numerators_batch(cards, ends, out) == first == 0
     assert kernel.numerators() == sums[0]
-    later = impl.ShoeKernel(plan, composition(decks).tolist())
+    later = impl.ShoeKernel(terms, composition(decks).tolist())
     for code in cards[: int(ends[2])].tolist():
         later.remove(code)
-    tail = np.zeros((2, len(plan.rows)), dtype=np.int64)
+    tail = np.zeros((2, len(terms.rows)), dtype=np.int64)
     assert later.numerators_batch(cards[int(ends[2]):], ends[3:] - ends[2], tail) == (2 if all(fits[3:]) else
                                                                                      fits[3:].index(False))
     assert tail.tolist()[: sum(fits[3:])] == sums[3 : 3 + sum(fits[3:])]
@@ -358,10 +358,10 @@ def test_the_kernel_batch_stops_at_sums_beyond_64_bits(impl) -> None:
 
 @pytest.mark.kernels
 def test_the_kernel_batch_refuses_what_it_cannot_do_and_changes_nothing(impl) -> None:
-    plan = shoe_plan(PRESETS["macau"], ("win:1", "odd"))
+    terms = shoe_terms(PRESETS["macau"], ("win:1", "odd"))
     counts = [1] * 52
-    kernel = impl.ShoeKernel(plan, counts)
-    rows = len(plan.rows)
+    kernel = impl.ShoeKernel(terms, counts)
+    rows = len(terms.rows)
     cases = [
         (np.array([3, 3], np.uint8), np.array([2], np.int64), (1, rows)),  # a card not left (its second copy)
         (np.array([60], np.uint8), np.array([1], np.int64), (1, rows)),  # no such card
@@ -392,19 +392,19 @@ def test_the_kernel_shoes_are_each_shoe_batched_from_the_same_cards(impl, name: 
     the composition the kernel held at the call (shoes of 1 to 13 rounds: chunks of 8 and
     the rounds after them, and shoes of a round or two)."""
     rules = PRESETS[name].replace(decks=decks)
-    plan = shoe_plan(rules, tuple(rules.bets))
+    terms = shoe_terms(rules, tuple(rules.bets))
     fresh = composition(decks).tolist()
     lengths = [5, 1, 13, 2, 9] if impl.IMPLEMENTATION == "cython" else [2, 1, 3]
     cards, ends, firsts = _shoes(np.random.default_rng([decks, 7]), decks, lengths)
     for with_pairs in (True, False):
-        kernel = impl.ShoeKernel(plan, fresh)
-        out = np.full((len(ends), len(plan.rows)), -1, dtype=np.int64)
+        kernel = impl.ShoeKernel(terms, fresh)
+        out = np.full((len(ends), len(terms.rows)), -1, dtype=np.int64)
         assert kernel.numerators_shoes(cards, ends, firsts, out, with_pairs) == len(ends)
-        alone, expected, at = impl.ShoeKernel(plan, fresh), [], 0
+        alone, expected, at = impl.ShoeKernel(terms, fresh), [], 0
         for j, first in enumerate(firsts.tolist()):
             last = int(firsts[j + 1]) if j + 1 < len(firsts) else len(ends)
             alone.set_counts(fresh)
-            part = np.full((last - first, len(plan.rows)), -1, dtype=np.int64)
+            part = np.full((last - first, len(terms.rows)), -1, dtype=np.int64)
             assert alone.numerators_batch(cards[at:at + int(ends[last - 1])], ends[first:last], part,
                                           with_pairs) == last - first
             expected += part.tolist()
@@ -417,12 +417,12 @@ def test_the_core_shoes_equal_the_twins() -> None:
     from sanggong._kernels import twin as ref
 
     rules = PRESETS["macau"]
-    plan = shoe_plan(rules, ("win:1", "tie:2", "odd", "point:0"))
+    terms = shoe_terms(rules, ("win:1", "tie:2", "odd", "point:0"))
     cards, ends, firsts = _shoes(np.random.default_rng(12), rules.decks, [3, 9, 1])
     outs = []
     for module in (core, ref):
-        out = np.zeros((len(ends), len(plan.rows)), dtype=np.int64)
-        kernel = module.ShoeKernel(plan, composition(rules.decks).tolist())
+        out = np.zeros((len(ends), len(terms.rows)), dtype=np.int64)
+        kernel = module.ShoeKernel(terms, composition(rules.decks).tolist())
         assert kernel.numerators_shoes(cards, ends, firsts, out) == len(ends)
         outs.append(out.tolist())
     assert outs[0] == outs[1]
@@ -433,26 +433,26 @@ def test_the_kernel_shoes_stop_at_sums_beyond_64_bits(impl) -> None:
     """A 64-deck shoe after a 1-deck one: the call stops at the second shoe's first round
     (its sums pass 64 bits), with the first shoe's rows written."""
     rules = PRESETS["macau"]
-    plan = shoe_plan(rules, ("win:1", "odd"))
+    terms = shoe_terms(rules, ("win:1", "odd"))
     rng = np.random.default_rng(4)
     small = rng.permutation(np.arange(52)).astype(np.uint8)[:24]
     big = rng.permutation(np.repeat(np.arange(52), 64)).astype(np.uint8)[:24]
     counts = composition(64).tolist()
     cards, ends = np.concatenate([small, big]), np.array([12, 24, 24], dtype=np.int64)
-    kernel = impl.ShoeKernel(plan, composition(1).tolist())
-    out = np.zeros((3, len(plan.rows)), dtype=np.int64)
+    kernel = impl.ShoeKernel(terms, composition(1).tolist())
+    out = np.zeros((3, len(terms.rows)), dtype=np.int64)
     assert kernel.numerators_shoes(cards[:24], ends[:2], np.array([0], np.int64), out[:2]) == 2
-    kernel = impl.ShoeKernel(plan, counts)
+    kernel = impl.ShoeKernel(terms, counts)
     assert kernel.numerators_shoes(big, ends[2:], np.array([0], np.int64), out[2:]) == 0
     assert kernel.counts == counts  # (the first round's unseen cards: none removed)
 
 
 @pytest.mark.kernels
 def test_the_kernel_shoes_refuse_what_they_cannot_do_and_change_nothing(impl) -> None:
-    plan = shoe_plan(PRESETS["macau"], ("win:1", "odd"))
+    terms = shoe_terms(PRESETS["macau"], ("win:1", "odd"))
     counts = [1] * 52
-    kernel = impl.ShoeKernel(plan, counts)
-    rows = len(plan.rows)
+    kernel = impl.ShoeKernel(terms, counts)
+    rows = len(terms.rows)
     one, two = np.array([0], np.int64), np.array([0, 1], np.int64)
     cases = [
         (np.array([3, 3], np.uint8), np.array([2], np.int64), one, (1, rows)),  # a card not left (its second copy)
@@ -477,7 +477,7 @@ def test_the_kernel_shoes_refuse_what_they_cannot_do_and_change_nothing(impl) ->
 @pytest.mark.parametrize("decks", [1, 8])
 def test_every_kernel_of_the_sums_in_doubles_gives_the_integer_sums(decks: int) -> None:
     """numerators_batch's chunks in doubles by each kernel this CPU runs (baseline, AVX2)
-    against the rounds one at a time in integers (sg_multiset_dot), on Macau's plan with
+    against the rounds one at a time in integers (sg_multiset_dot), on Macau's terms with
     every bet and on one of a row a part."""
     import sanggong._core as core
 
@@ -485,13 +485,13 @@ def test_every_kernel_of_the_sums_in_doubles_gives_the_integer_sums(decks: int) 
     before = core._use_dot_kernel(None)
     try:
         for bets in (tuple(rules.bets), ("win:1", "odd")):
-            plan = shoe_plan(rules, bets)
+            terms = shoe_terms(rules, bets)
             cards, ends = _rounds(np.random.default_rng([decks, len(bets)]), decks, 11)
-            expected = _one_at_a_time(core.ShoeKernel(plan, composition(decks).tolist()), cards, ends, True)
+            expected = _one_at_a_time(core.ShoeKernel(terms, composition(decks).tolist()), cards, ends, True)
             for name in core._dot_kernels():
                 core._use_dot_kernel(name)
-                out = np.zeros((len(ends), len(plan.rows)), dtype=np.int64)
-                kernel = core.ShoeKernel(plan, composition(decks).tolist())
+                out = np.zeros((len(ends), len(terms.rows)), dtype=np.int64)
+                kernel = core.ShoeKernel(terms, composition(decks).tolist())
                 assert kernel.numerators_batch(cards, ends, out) == len(ends)
                 assert out.tolist() == expected, name
     finally:
@@ -507,11 +507,11 @@ def test_the_core_batches_read_copies_of_their_inputs() -> None:
     import sanggong._core as core
 
     rules = PRESETS["macau"]
-    plan = shoe_plan(rules, tuple(rules.bets))
-    rows, fresh = len(plan.rows), composition(rules.decks).tolist()
+    terms = shoe_terms(rules, tuple(rules.bets))
+    rows, fresh = len(terms.rows), composition(rules.decks).tolist()
     cards, ends = _rounds(np.random.default_rng(17), rules.decks, 12)
     expected = np.zeros((len(ends), rows), np.int64)
-    assert core.ShoeKernel(plan, fresh).numerators_batch(cards, ends, expected) == len(ends)
+    assert core.ShoeKernel(terms, fresh).numerators_batch(cards, ends, expected) == len(ends)
     for what in ("ends", "cards"):
         for shoes in (False, True):
             out = np.zeros((len(ends), rows), np.int64)
@@ -523,11 +523,11 @@ def test_the_core_batches_read_copies_of_their_inputs() -> None:
                 laid = out.view(np.uint8).ravel()[: len(cards)]
                 laid[:] = cards
                 args = (laid, ends)
-            kernel = core.ShoeKernel(plan, fresh)
+            kernel = core.ShoeKernel(terms, fresh)
             done = kernel.numerators_shoes(*args, np.array([0], np.int64), out) if shoes else \
                 kernel.numerators_batch(*args, out)
             assert done == len(ends) and out.tolist() == expected.tolist(), (what, shoes)
-    kernel = core.ShoeKernel(plan, fresh)
+    kernel = core.ShoeKernel(terms, fresh)
     for args in ((None, ends, np.array([0], np.int64)), (cards, None, np.array([0], np.int64)),
                  (cards, ends, None)):
         with pytest.raises(TypeError):
@@ -578,27 +578,27 @@ def test_the_evs_from_the_sums_are_every_deals_mean(name: str, decks: int, bets:
     from sanggong.shoe import PAIRS, _ev, part_count
 
     rules = PRESETS[name].replace(decks=decks)
-    plan = shoe_plan(rules, bets)
+    terms = shoe_terms(rules, bets)
     codes = [c.code for c in sanggong.parse_cards(" ".join(cards))]
-    kernel = shoe_kernel(plan, np.bincount(codes, minlength=52).tolist())
+    kernel = shoe_kernel(terms, np.bincount(codes, minlength=52).tolist())
     n = len(cards)
     pairs, hands, want = _every_deal(rules, cards, bets)
     assert (part_count(PAIRS, n), part_count(PAIRS + 1, n)) == (pairs, hands)
-    assert _ev.counts(plan.rows, n) == [row.denominator * (pairs if row.part == PAIRS else hands)
-                                        for row in plan.rows]
+    assert _ev.counts(terms.rows, n) == [row.denominator * (pairs if row.part == PAIRS else hands)
+                                        for row in terms.rows]
     sums = kernel.numerators()
-    exact = _ev.exact(sums, plan.rows, n)
-    floats = _ev.floats(sums, plan.rows, n)
-    assert {b: exact[plan.bet_row[j]] for j, b in enumerate(bets)} == want
-    assert {b: floats[plan.bet_row[j]] for j, b in enumerate(bets)} == {b: float(v) for b, v in want.items()}
+    exact = _ev.exact(sums, terms.rows, n)
+    floats = _ev.floats(sums, terms.rows, n)
+    assert {b: exact[terms.bet_row[j]] for j, b in enumerate(bets)} == want
+    assert {b: floats[terms.bet_row[j]] for j, b in enumerate(bets)} == {b: float(v) for b, v in want.items()}
     ends = np.cumsum(rounds, dtype=np.int64)
-    out = np.empty((len(ends), len(plan.rows)), dtype=np.int64)
+    out = np.empty((len(ends), len(terms.rows)), dtype=np.int64)
     assert kernel.numerators_batch(np.array(codes, dtype=np.uint8), ends, out) == len(ends)
     unseen = [n, *(n - int(e) for e in ends[:-1])]
     expected = [[float(_every_deal(rules, cards[n - u:], bets)[2][b]) for b in bets] for u in unseen]
-    rows = [plan.bet_row[j] for j in range(len(bets))]
+    rows = [terms.bet_row[j] for j in range(len(bets))]
     for given in (out[:, rows], out[:, rows].tolist()):  # (in doubles, and in Python's integers)
-        got = _ev.round_floats(given, [plan.rows[r] for r in rows], unseen)
+        got = _ev.round_floats(given, [terms.rows[r] for r in rows], unseen)
         assert got.shape == (len(unseen), len(bets)) and got.tolist() == expected
 
 
@@ -609,7 +609,7 @@ def test_the_evs_divided_in_doubles_are_pythons_integer_quotients() -> None:
     import math
 
     from sanggong.shoe import _ev
-    from sanggong.shoe._plan import CARDS, PAIRS, SINGLE, Row
+    from sanggong.shoe._terms import CARDS, PAIRS, SINGLE, Row
 
     rows = [Row(part=PAIRS, denominator=20, kind="win"), Row(part=SINGLE, denominator=3, kind="odd"),
             Row(part=CARDS, denominator=1, kind="pair_plus")]

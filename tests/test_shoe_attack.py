@@ -23,7 +23,7 @@ from cli_run import fails, run
 
 from sanggong import MACAU, PRESETS, composition
 from sanggong._table import table_params
-from sanggong.shoe import CountPlay, ShoeEvaluator, design, play_shoes, shoe_plan
+from sanggong.shoe import CountPlay, ShoeEvaluator, design, play_shoes, shoe_terms
 
 ONLINE = PRESETS["online"]
 POINT = ["point:0"]
@@ -154,7 +154,7 @@ def test_play_shoes_names_a_tag_key_that_is_not_a_string(tags: dict[Any, Any]) -
 
 
 def test_play_shoes_with_large_pay_denominators() -> None:
-    """Valid pays whose scaled nets pass 32 bits make the plan ``wide``: ``_kernel`` then
+    """Valid pays whose scaled nets pass 32 bits make the terms ``wide``: ``_kernel`` then
     builds the reference's ShoeKernel, which ``_run_play_chunk`` hands to the compiled
     ``play_chunk``: TypeError "Argument 'kernel' has incorrect type (expected
     sanggong._core.ShoeKernel, got ShoeKernel)" for a perfectly valid table (shoe.py
@@ -164,10 +164,10 @@ def test_play_shoes_with_large_pay_denominators() -> None:
 
     odds = Fraction(limits.MAX_ODDS * limits.MAX_DENOMINATOR - 1, limits.MAX_DENOMINATOR)
     rules = MACAU.replace(pays={**MACAU.pays, "win": odds})
-    plan = shoe_plan(rules, ("win:1",))
-    assert int(np.abs(plan.pairs_values).max()) > 2**31  # beyond 32 bits: the kernel holds 64
+    terms = shoe_terms(rules, ("win:1",))
+    assert int(np.abs(terms.pairs_values).max()) > 2**31  # beyond 32 bits: the kernel holds 64
     counts = composition(8).tolist()
-    assert _core.ShoeKernel(plan, counts).numerators() == _pykernels.ShoeKernel(plan, counts).numerators()
+    assert _core.ShoeKernel(terms, counts).numerators() == _pykernels.ShoeKernel(terms, counts).numerators()
     result = play_shoes(rules, 1, "perfect", seed=1, bets=["win:1"])
     assert result.shoes == 1 and result["win:1"].perfect is not None
 
@@ -319,23 +319,23 @@ def test_design_refuses_bad_input(kw: dict[str, Any], error: type[Exception], ne
 # --- the compiled kernels, handed forged arguments --------------------------------------------------
 
 
-def _plan(bets: tuple[str, ...] = ("odd", "point:0")) -> Any:
-    return shoe_plan(MACAU, bets)
+def _terms(bets: tuple[str, ...] = ("odd", "point:0")) -> Any:
+    return shoe_terms(MACAU, bets)
 
 
 @pytest.mark.parametrize("forge", ["object beyond int64", "uint64 beyond int64", "float"])
 def test_shoe_kernel_refuses_values_it_cannot_hold(forge: str) -> None:
-    """A plan's values are summed exactly in 128 bits from 64-bit values: a value beyond
+    """A terms's values are summed exactly in 128 bits from 64-bit values: a value beyond
     64 bits, or a float (0.5 would truncate), is refused (_shoe.pxi ``ShoeKernel.__init__``);
     first found when they were cast to int32, which wrapped 2**31 + 5 silently."""
     from sanggong import _core
 
-    plan = _plan()
-    values = plan.single_values.astype({"object beyond int64": object, "uint64 beyond int64": np.uint64,
+    terms = _terms()
+    values = terms.single_values.astype({"object beyond int64": object, "uint64 beyond int64": np.uint64,
                                         "float": np.float64}[forge])
     values[0, 0] = {"object beyond int64": 2**70, "uint64 beyond int64": 2**63 + 5, "float": 0.5}[forge]
     with pytest.raises(ValueError):
-        _core.ShoeKernel(dataclasses.replace(plan, single_values=values), composition(8).tolist())
+        _core.ShoeKernel(dataclasses.replace(terms, single_values=values), composition(8).tolist())
 
 
 def test_shoe_kernel_sums_64_bit_values_exactly() -> None:
@@ -343,10 +343,10 @@ def test_shoe_kernel_sums_64_bit_values_exactly() -> None:
     from sanggong import _core
     from sanggong._kernels import twin as _pykernels
 
-    plan = _plan()
-    values = plan.single_values.astype(np.int64)
+    terms = _terms()
+    values = terms.single_values.astype(np.int64)
     values[:, 0] = np.where(values[:, 0] > 0, 2**62 - 1, -(2**62) + 3)
-    forged = dataclasses.replace(plan, single_values=values)
+    forged = dataclasses.replace(terms, single_values=values)
     counts = composition(64).tolist()
     assert _core.ShoeKernel(forged, counts).numerators() == _pykernels.ShoeKernel(forged, counts).numerators()
 
@@ -356,11 +356,11 @@ def test_shoe_kernel_refuses_an_entry_beyond_16_bits() -> None:
     (_shoe.pxi ``ShoeKernel.__init__``)."""
     from sanggong import _core
 
-    plan = _plan()
-    idx = plan.single_idx.astype(np.int64)
+    terms = _terms()
+    idx = terms.single_idx.astype(np.int64)
     idx[0, 0] = 65536 + 3
     with pytest.raises(ValueError):
-        _core.ShoeKernel(dataclasses.replace(plan, single_idx=idx), composition(8).tolist())
+        _core.ShoeKernel(dataclasses.replace(terms, single_idx=idx), composition(8).tolist())
 
 
 def test_shoe_kernel_refuses_a_multiset_that_overflows_its_weight() -> None:
@@ -371,23 +371,23 @@ def test_shoe_kernel_refuses_a_multiset_that_overflows_its_weight() -> None:
     ``ShoeKernel.__init__``)."""
     from sanggong import _core
 
-    plan = _plan()
-    idx = plan.single_idx.copy()
+    terms = _terms()
+    idx = terms.single_idx.copy()
     idx[0, :] = 8 * 10 + 3
     with pytest.raises(ValueError):
-        _core.ShoeKernel(dataclasses.replace(plan, single_idx=idx), [64] * 52)
+        _core.ShoeKernel(dataclasses.replace(terms, single_idx=idx), [64] * 52)
 
 
 @pytest.mark.parametrize("forge", ["fold -1", "fold 300", "fold short", "kinds 53", "idx 0-d", "values 1-d"])
 @pytest.mark.kernels
-def test_shoe_kernel_refuses_a_forged_plan(impl: Any, forge: str) -> None:
-    """Both kernels refuse a plan whose fold, kinds or arrays are malformed with a
+def test_shoe_kernel_refuses_a_forged_terms(impl: Any, forge: str) -> None:
+    """Both kernels refuse terms whose fold, kinds or arrays are malformed with a
     ValueError. (The compiled one does; the reference's ``ShoeKernel`` does not check
     ``fold`` or ``kinds`` at all: fold -1 is accepted and sums the wrong kind, fold 300
     and a short fold raise IndexError, kinds 53 is accepted, a 0-d idx raises TypeError,
     1-d values IndexError: _pykernels.py ``ShoeKernel.__init__``.)"""
-    plan = _plan()
-    fold = np.array(plan.fold, dtype=np.int64)
+    terms = _terms()
+    fold = np.array(terms.fold, dtype=np.int64)
     change: dict[str, Any] = {}
     if forge == "fold -1":
         fold[0] = -1
@@ -396,15 +396,15 @@ def test_shoe_kernel_refuses_a_forged_plan(impl: Any, forge: str) -> None:
         fold[0] = 300
         change["fold"] = fold
     elif forge == "fold short":
-        change["fold"] = plan.fold[:51]
+        change["fold"] = terms.fold[:51]
     elif forge == "kinds 53":
         change["kinds"] = 53
     elif forge == "idx 0-d":
         change["single_idx"] = np.uint16(3)
     else:
-        change["single_values"] = np.zeros(len(plan.single_idx), np.int32)
+        change["single_values"] = np.zeros(len(terms.single_idx), np.int32)
     with pytest.raises(ValueError):
-        impl.ShoeKernel(dataclasses.replace(plan, **change), composition(8).tolist())
+        impl.ShoeKernel(dataclasses.replace(terms, **change), composition(8).tolist())
 
 
 @pytest.mark.parametrize(("counts", "needle"), [([65] + [8] * 51, "0..64"), ([8] * 53, "52"),
@@ -414,7 +414,7 @@ def test_shoe_kernel_refuses_bad_counts(counts: list[int], needle: str) -> None:
     from sanggong import _core
 
     with pytest.raises(ValueError, match=needle):
-        _core.ShoeKernel(_plan(), counts)
+        _core.ShoeKernel(_terms(), counts)
 
 
 def _chunk_args(bets: tuple[str, ...] = ("point:0", "win:1")) -> dict[str, Any]:
@@ -527,7 +527,7 @@ def test_play_chunk_refuses_a_kernel_that_is_not_the_full_shoe(counts: list[int]
     from sanggong import _core
 
     args = _chunk_args()
-    args["kernel"] = _core.ShoeKernel(args["kernel"].plan, counts)
+    args["kernel"] = _core.ShoeKernel(args["kernel"].terms, counts)
     with pytest.raises(ValueError):
         _play_chunk(args)
 

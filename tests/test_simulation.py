@@ -38,7 +38,7 @@ IDS = ["online", "macau", "macau-one-deck-three-at-a-time", "online-head-card-de
 
 def _tables(module: object, rules: RuleSet) -> object:
     """The kernels' tables of ``module`` (compiled or reference) for the rules' ranking."""
-    return module.Tables(tables_for(rules.ranking))  # type: ignore[attr-defined]
+    return module.Lookups(tables_for(rules.ranking))  # type: ignore[attr-defined]
 
 
 def _count_round(rules: RuleSet, pairs: np.ndarray, single: np.ndarray, banker: HandValue,

@@ -80,7 +80,7 @@ def test_verify_starts_without_what_it_does_not_use(tmp_path: Path) -> None:
 
 
 def _attributes(tables: RankingTables) -> dict[str, Any]:
-    return {k: v for k, v in vars(tables).items() if k != "kernel_tables"}  # (the kernels' own, built later)
+    return {k: v for k, v in vars(tables).items() if k != "kernel_lookups"}  # (the kernels' own, built later)
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -112,7 +112,7 @@ def test_default_tables_from_the_core_are_the_computed_ones(impl: ModuleType, mo
     assert [k for k in mine if not _same(mine[k], theirs[k])] == []
     for source in (held, computed):  # and the kernels rank by them alike
         hands = np.array([[c0, c1, c2] for c0 in range(0, 52, 5) for c1 in range(52) for c2 in range(0, 52, 7)])
-        ranks = np.array([impl.rank3(_kernels.tables(source), *h) for h in hands.tolist()])
+        ranks = np.array([impl.rank3(_kernels.lookups(source), *h) for h in hands.tolist()])
         assert np.array_equal(ranks, computed.rank[computed.packed_of_triple[(hands[:, 0] * 52 + hands[:, 1]) * 52
                                                                             + hands[:, 2]] >> 3])
 

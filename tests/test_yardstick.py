@@ -43,7 +43,7 @@ def lib() -> object:
 def _core_chunk(module: object, rules: object, seed: int, rounds: int) -> tuple[np.ndarray, np.ndarray, dict]:
     pairs, single = _histograms(rules)  # type: ignore[arg-type]
     bit_generator = np.random.PCG64(seed)
-    tables = module.Tables(tables_for(rules.ranking))  # type: ignore[attr-defined]
+    tables = module.Lookups(tables_for(rules.ranking))  # type: ignore[attr-defined]
     done = module.simulate_chunk(bit_generator, tables, table_params(rules).array(), rounds,  # type: ignore[attr-defined]
                                  pairs, single, None, None, None, np.zeros(1, np.uint8))
     assert done == rounds

@@ -20,8 +20,8 @@ checks the same (``tests/test_core_limits.py``). No number of ``limits.py``, no 
   NamedTuple's, which the kernels read their ``params`` array through;
 * ``src/sanggong/csrc/sg_table.pxi``: that struct declared for Cython (included by
   ``_core.pyx`` only);
-* ``src/sanggong/_tables.h``: the default ranking's lookup tables, from ``_spec``
-  (``tools/gen_tables.py``, which lays them out).
+* ``src/sanggong/_lookups.h``: the default ranking's lookup tables, from ``_spec``
+  (``tools/gen_lookups.py``, which lays them out).
 
 The sources are read by path, not imported: the package need not be built.
 ``limits.py`` is executed on its own (it imports nothing of the package); ``_kernels/inputs.py`` is
@@ -171,13 +171,13 @@ def outputs() -> dict[Path, str]:
     """Every generated file and its text."""
     values = limits(load_limits())
     fields = table_fields()
-    gen_tables = _load_tool("gen_tables")
+    gen_lookups = _load_tool("gen_lookups")
     return {
         CSRC / "sg_limits.h": render_limits_h(values),
         PACKAGE / "_limits.pxd": render_limits_pxd(values),
         CSRC / "sg_table.h": render_table_h(fields),
         CSRC / "sg_table.pxi": render_table_pxi(fields),
-        gen_tables.HEADER: gen_tables.render(gen_tables.load_spec()),
+        gen_lookups.HEADER: gen_lookups.render(gen_lookups.load_spec()),
     }
 
 

@@ -18,11 +18,11 @@ from sanggong._kernels.protocol import SettlementSource
 
 IMPLEMENTATION: Final[str]
 
-# --- hand evaluation (csrc/tables.pxi, csrc/eval.pxi) ---------------------------------------
+# --- hand evaluation (csrc/lookups.pxi, csrc/eval.pxi) ---------------------------------------
 
 @disjoint_base
-class Tables:
-    """A ranking's lookup tables as the kernels read them (``sanggong._kernels.tables``)."""
+class Lookups:
+    """A ranking's lookup tables as the kernels read them (``sanggong._kernels.lookups``)."""
 
     def __init__(self, source: Any) -> None: ...
     @property
@@ -38,31 +38,31 @@ class Tables:
     @property
     def wide(self) -> bool: ...
 
-def rank3(tables: Tables, c0: int, c1: int, c2: int) -> int: ...
-def class3(tables: Tables, c0: int, c1: int, c2: int) -> int: ...
+def rank3(lookups: Lookups, c0: int, c1: int, c2: int) -> int: ...
+def class3(lookups: Lookups, c0: int, c1: int, c2: int) -> int: ...
 def pair_plus3(c0: int, c1: int, c2: int) -> int: ...
-def default_tables() -> tuple[bytes, bytes]: ...
-def rank_batch(tables: Tables, hands: npt.NDArray[np.integer], out: npt.NDArray[np.uint8 | np.uint16]) -> int: ...
-def pair_plus_batch(tables: Tables, hands: npt.NDArray[np.integer], out: npt.NDArray[np.uint8]) -> int: ...
+def default_lookups() -> tuple[bytes, bytes]: ...
+def rank_batch(lookups: Lookups, hands: npt.NDArray[np.integer], out: npt.NDArray[np.uint8 | np.uint16]) -> int: ...
+def pair_plus_batch(lookups: Lookups, hands: npt.NDArray[np.integer], out: npt.NDArray[np.uint8]) -> int: ...
 def evaluate_batch(
-    tables: Tables,
+    lookups: Lookups,
     hands: npt.NDArray[np.integer],
     ranks: npt.NDArray[np.uint8 | np.uint16],
     pair_plus: npt.NDArray[np.uint8],
 ) -> int: ...
 def compare_batch(
-    tables: Tables, a: npt.NDArray[np.integer], b: npt.NDArray[np.integer], out: npt.NDArray[np.int8]
+    lookups: Lookups, a: npt.NDArray[np.integer], b: npt.NDArray[np.integer], out: npt.NDArray[np.int8]
 ) -> int: ...
 
-# private: the batch evaluation kernels and the vector plan (tests, benchmarks, _kernels.vector_plan)
+# private: the batch evaluation kernels and the vector formula (tests, benchmarks, _kernels.vector_formula)
 def _eval_kernels() -> tuple[str, ...]: ...
 def _eval_kernel() -> str: ...
 def _use_eval_kernel(name: str | None = None) -> str: ...
 def _dot_kernels() -> tuple[str, ...]: ...
 def _use_dot_kernel(name: str | None = None) -> str: ...
-def _plan_mode(tables: Tables) -> int | None: ...
-def _plan_run(
-    plan: bytes, hands: npt.NDArray[np.uint8], ranks: npt.NDArray[np.uint8 | np.uint16], pp: npt.NDArray[np.uint8]
+def _formula_mode(lookups: Lookups) -> int | None: ...
+def _formula_run(
+    formula: bytes, hands: npt.NDArray[np.uint8], ranks: npt.NDArray[np.uint8 | np.uint16], pp: npt.NDArray[np.uint8]
 ) -> int: ...
 
 # --- settlement (csrc/settle.pxi) -------------------------------------------------------------
@@ -146,7 +146,7 @@ def brute_force_one_deck(
 
 def simulate_chunk(
     bit_generator: np.random.BitGenerator,
-    tables: Tables,
+    lookups: Lookups,
     params: npt.NDArray[np.int64],
     rounds: int,
     pairs: npt.NDArray[np.uint64],
@@ -164,9 +164,9 @@ class ShoeKernel:
     """The exact sums behind every bet's EV for an unseen composition (``sanggong.shoe``).
     Thread-safety: not to be shared without a lock (``numerators_batch`` changes it without the GIL)."""
 
-    def __init__(self, plan: Any, counts: Any) -> None: ...
+    def __init__(self, terms: Any, counts: Any) -> None: ...
     @property
-    def plan(self) -> Any: ...
+    def terms(self) -> Any: ...
     @property
     def n_cards(self) -> int: ...
     @property
@@ -193,7 +193,7 @@ class ShoeKernel:
 
 def play_chunk(
     bit_generator: np.random.BitGenerator,
-    tables: Tables,
+    lookups: Lookups,
     params: npt.NDArray[np.int64],
     shoes: int,
     plan: SettlementSource,
@@ -297,7 +297,7 @@ class VectorKernel:
 
     def __init__(
         self,
-        tables: Tables,
+        lookups: Lookups,
         params: npt.NDArray[np.int64],
         plan: SettlementSource,
         bit_generators: list[Any],

@@ -3,14 +3,14 @@
 simulation and shoe play, without the GIL.
 
 The kernels here have twins of the same names and results in ``_kernels/twin/``; the
-tables in ``_tables.h`` are generated from that reference at build time, the limits
+tables in ``_lookups.h`` are generated from that reference at build time, the limits
 (``csrc/sg_limits.h``, ``_limits.pxd``) from ``limits.py`` and the table's parameters
 (``csrc/sg_table.h``) from ``_table.TableParams`` (``tools/gen_headers.py``). The kernels
 take already checked arguments from the public modules and check again what they index
 with (card codes, shapes, alignment), so that no input can make them read out of bounds.
 
 One extension module, its kernels by family in ``csrc/`` (each ``.pxi`` included here,
-each C header beside them): ``tables.pxi`` and ``eval.pxi`` evaluate hands
+each C header beside them): ``lookups.pxi`` and ``eval.pxi`` evaluate hands
 (``sg_eval.h``, ``sg_simd.h``), ``settle.pxi`` settles bets (``sg_settle.h``),
 ``deal.pxi`` shuffles and deals by the shoe procedure (``sg_random.h``, ``sg_deal.h``),
 ``count.pxi`` counts deals exactly (``sg_sums.h``), ``simulate.pxi`` runs the round loops
@@ -36,7 +36,7 @@ IMPLEMENTATION = "cython"
 
 include "csrc/sg_table.pxi"
 include "csrc/common.pxi"
-include "csrc/tables.pxi"
+include "csrc/lookups.pxi"
 include "csrc/eval.pxi"
 include "csrc/settle.pxi"
 include "csrc/deal.pxi"

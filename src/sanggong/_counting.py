@@ -38,7 +38,7 @@ from .ranking import Ranking, tables_for
 from .rules import RuleSet
 
 __all__ = [
-    "Counts", "by_kind", "card_tables", "cards_of", "check_counts", "class_tables", "count_hands", "counting_kinds",
+    "Counts", "by_kind", "card_lookups", "cards_of", "check_counts", "class_lookups", "count_hands", "counting_kinds",
     "feasible", "pack", "suits_by_strength",
 ]
 
@@ -69,7 +69,7 @@ def counting_kinds(ranking: Ranking) -> int:
 
 
 @functools.lru_cache(maxsize=16)
-def class_tables(ranking: Ranking) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8], npt.NDArray[np.uint16]]:
+def class_lookups(ranking: Ranking) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8], npt.NDArray[np.uint16]]:
     """The hands counted over for a ranking (multisets of its counting kinds: 11 class
     ranks or 13 ranks) with each one's class and rank; where suits break ties, the rank
     with its strongest card's suit left out (a rank is ``256 p + 4 (r - 1) + suit``, so
@@ -89,7 +89,7 @@ def class_tables(ranking: Ranking) -> tuple[npt.NDArray[np.uint8], npt.NDArray[n
 
 
 @functools.cache
-def card_tables() -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8]]:
+def card_lookups() -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8]]:
     """The 24,804 hands of the 52 cards as multisets, with each one's Pair Plus category."""
     sets = pack(kind_multisets(N_CARDS))
     cards = cards_of(sets, N_CARDS)
@@ -164,7 +164,7 @@ def count_hands(
     dtype: Any = np.uint64 if pairs < 2**64 else object  # beyond uint64 sums: Python integers
     ranking = rules.ranking
     n_classes = tables_for(ranking).n_classes
-    class_sets, classes, ranks = class_tables(ranking)
+    class_sets, classes, ranks = class_lookups(ranking)
     folded = by_kind(counts52, counting_kinds(ranking))
     keep = feasible(class_sets, folded)
     class_sets, classes, ranks = np.ascontiguousarray(class_sets[keep]), classes[keep].copy(), ranks[keep].copy()
@@ -176,6 +176,6 @@ def count_hands(
     kernels.hand_counts(folded, class_sets, classes, marginal)
     pair_plus = np.zeros(N_PAIR_PLUS, dtype=np.uint64)
     if need_pair_plus:
-        card_sets, categories = card_tables()
+        card_sets, categories = card_lookups()
         kernels.hand_counts(counts52, card_sets, categories, pair_plus)
     return Counts(joint, marginal, pair_plus, pairs, hands)

@@ -244,7 +244,7 @@ def _kernel(name: str, rules: RulesLike) -> tuple[Callable[..., int], Any]:
     """The active kernel ``name`` bound to the tables of ``rules``'s ranking, and the
     ranks' dtype."""
     tables = tables_for(ranking_of(rules))
-    return functools.partial(getattr(_kernels.kernels, name), _kernels.tables(tables)), tables.rank_dtype
+    return functools.partial(getattr(_kernels.kernels, name), _kernels.lookups(tables)), tables.rank_dtype
 
 
 def _one_output(

@@ -306,7 +306,7 @@ def evaluate(cards: CardsLike | HandValue, rules: RulesLike = None) -> HandValue
         ranking = _ranking_of_rules(rules)
         c0, c1, c2 = hand_cards(cards)
     kernels = _kernels.kernels
-    tables = _kernels.tables(tables_for(ranking))
+    tables = _kernels.lookups(tables_for(ranking))
     a, b, c = c0.code, c1.code, c2.code
     return HandValue._trusted(
         (c0, c1, c2), kernels.rank3(tables, a, b, c), PairPlus(kernels.pair_plus3(a, b, c)),

@@ -198,10 +198,10 @@ class RankingTables:
         self.class_rank = np.array([min(r) for r in ranks_of_class], dtype=np.int64)
         packed = (rid_of.astype(np.int64) << 3) | pp
         self.packed_of_triple = packed  # (140,608,) rid << 3 | pair plus, for the tests
-        self.state, self.value = _state_tables(ranking, packed)
+        self.state, self.value = _state_lookups(ranking, packed)
         self.state16 = _relay(self.state)
         self.rank_dtype = np.dtype(np.uint8 if self.n_ranks <= 256 else np.uint16)
-        self.kernel_tables: dict[str, Any] = {}  # each implementation's Tables of these (sanggong._kernels.tables)
+        self.kernel_lookups: dict[str, Any] = {}  # each implementation's Lookups of these (sanggong._kernels.lookups)
 
     def __reduce__(self) -> tuple[Any, ...]:  # sent to workers by description, not bytes
         return (tables_for, (self.ranking,))
@@ -217,7 +217,7 @@ def _pair_plus_of_triples() -> npt.NDArray[np.int64]:
     return triple_pair_plus()
 
 
-def _state_tables(ranking: Ranking, packed: npt.NDArray[np.int64]) -> tuple[npt.NDArray[np.uint16], npt.NDArray[np.uint16]]:
+def _state_lookups(ranking: Ranking, packed: npt.NDArray[np.int64]) -> tuple[npt.NDArray[np.uint16], npt.NDArray[np.uint16]]:
     """Two-step lookup tables: the first two cards give a state that keeps everything the
     third card can change the value with (their ranks, a common suit, and where suits
     break ties the highest card's suit), then state and third card give the value.

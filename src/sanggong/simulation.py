@@ -122,7 +122,7 @@ def _run_chunk(
     flag = np.zeros(1, dtype=np.uint8) if stop is None else stop
     tables = tables_for(rules.ranking)
     done = _kernels.kernels.simulate_chunk(
-        np.random.PCG64(seed), _kernels.tables(tables), rules.table_params.array(), rounds, pairs, single, None, None, None, flag
+        np.random.PCG64(seed), _kernels.lookups(tables), rules.table_params.array(), rounds, pairs, single, None, None, None, flag
     )
     classes = single.reshape(rules.hands, tables.n_classes, N_PAIR_PLUS).sum(axis=(0, 2), dtype=np.uint64)
     return _Chunk(index, int(done), bet_counts(plan_for(rules, bets), pairs, single), classes)
@@ -537,7 +537,7 @@ def _run_sessions(
             break
         pairs, single = _histograms(rules)
         done = _kernels.kernels.simulate_chunk(
-            np.random.PCG64(seed), _kernels.tables(tables_for(rules.ranking)), rules.table_params.array(), rounds, pairs, single,
+            np.random.PCG64(seed), _kernels.lookups(tables_for(rules.ranking)), rules.table_params.array(), rounds, pairs, single,
             plan, money, net, flag,
         )
         if done < rounds:

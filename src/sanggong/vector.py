@@ -168,7 +168,7 @@ class VectorTable:
         self._rounds = 0
         self._logs: dict[int, TableLog] = {}  # the tables recorded (record): empty, a step pays nothing for them
         self._kernel: Any = _kernels.kernels.VectorKernel(
-            _kernels.tables(tables_for(rules.ranking)), self._params, self._plan, self._generators(), self.players, self._num,
+            _kernels.lookups(tables_for(rules.ranking)), self._params, self._plan, self._generators(), self.players, self._num,
             self._den, self._carry, ROUNDINGS.index(rules.rounding), self.by_rank)
         self._kernel.bind(self._carried, self._reward, self._cards, self._head, self._outcome, self._unseen,
                           self._shoe, self.high, self.requires, None if self.bankroll is None else self._money)

@@ -1,5 +1,5 @@
 """The kernels' boundary: which implementation runs them, the compiled core or its
-pure-Python twin, chosen here and nowhere else (a shoe plan too wide for the core's sums
+pure-Python twin, chosen here and nowhere else (shoe terms too wide for the core's sums
 included: ``shoe_kernel``).
 
 ``SANGGONG_NO_EXTENSIONS`` set to a true value (``1``, ``true``, ``yes``, ``on``) forces
@@ -22,9 +22,9 @@ so the test suite can run every public function against both implementations.
 The package's modules: ``protocol`` (**what a kernel is**: ``Kernels``, a protocol of every
 kernel's signature, the arrays' dtypes included, and the protocols of what the kernels
 read of a ranking's tables and a settlement plan), ``inputs`` (the plain types the kernels
-read: ``TableParams``, ``ShoePlan``), ``conformance`` (mypy checks the compiled core,
+read: ``TableParams``, ``ShoeTerms``), ``conformance`` (mypy checks the compiled core,
 through its stubs ``_core.pyi``, and the twin against ``Kernels``), ``twin`` (the twin, a
-module for each family of ``csrc/``) and ``vector_plan`` (the batch kernels' vector plan).
+module for each family of ``csrc/``) and ``vector_formula`` (the batch kernels' vector formula).
 The public modules see ``kernels`` as a ``Kernels``, so every kernel call they make is
 type-checked too.
 """
@@ -43,7 +43,7 @@ import numpy as np
 import numpy.typing as npt
 
 if TYPE_CHECKING:
-    from .inputs import ShoePlan
+    from .inputs import ShoeTerms
     from .protocol import Kernels, RankingSource, ShoeSums
 
 __all__ = ["CONFIG_ERROR", "FALLBACK_COST", "default_triples", "extensions_disabled", "kernels", "shoe_kernel", "tables"]
@@ -151,30 +151,30 @@ def _warn(what: str) -> None:
 _SELF = sys.modules[__name__]  # (read ``kernels`` as the public modules do: the test suite swaps and traces it)
 
 
-def tables(source: RankingSource) -> Any:
-    """The kernels' ``Tables`` of a ranking's tables (``sanggong.ranking.RankingTables``):
+def lookups(source: RankingSource) -> Any:
+    """The kernels' ``Lookups`` of a ranking's tables (``sanggong.ranking.RankingTables``):
     the implementation in use's, built on first use and kept with the tables
-    (``source.kernel_tables``, by implementation)."""
+    (``source.kernel_lookups``, by implementation)."""
     chosen = _SELF.kernels
     name = chosen.IMPLEMENTATION
-    found = source.kernel_tables.get(name)
+    found = source.kernel_lookups.get(name)
     if found is None:
-        found = source.kernel_tables[name] = chosen.Tables(source)
+        found = source.kernel_lookups[name] = chosen.Lookups(source)
     return found
 
 
-def shoe_kernel(plan: ShoePlan, counts: Iterable[int]) -> ShoeSums:
+def shoe_kernel(terms: ShoeTerms, counts: Iterable[int]) -> ShoeSums:
     """The implementation in use's ``ShoeKernel``, or the pure-Python twin's where a value is
     beyond what the compiled one sums exactly (64 bits; 59 for the terms of a suit
-    tie-break: ``plan.wide``)."""
-    if plan.wide:
-        return _twin().ShoeKernel(plan, counts)  # type: ignore[no-any-return]
-    return _SELF.kernels.ShoeKernel(plan, counts)  # type: ignore[no-any-return]
+    tie-break: ``terms.wide``)."""
+    if terms.wide:
+        return _twin().ShoeKernel(terms, counts)  # type: ignore[no-any-return]
+    return _SELF.kernels.ShoeKernel(terms, counts)  # type: ignore[no-any-return]
 
 
 # --- the default ranking's tables as the compiled core holds them (for sanggong.ranking) ------
 # The core carries the default ranking's lookup tables, generated from the specification
-# when it is built (``_tables.h``, by ``tools/gen_tables.py``; ``_core.default_tables``):
+# when it is built (``_lookups.h``, by ``tools/gen_lookups.py``; ``_core.default_lookups``):
 # every ordered triple's class number under the default ranking (``3 * points + faces``,
 # 30 for three faces) and its Pair Plus category. Under the default ranking a hand's keys
 # follow from its class number, so ``RankingTables`` needs the keys of one hand of each
@@ -198,9 +198,9 @@ def default_triples() -> tuple[npt.NDArray[np.intp], npt.NDArray[np.int64], Trip
     """
     if _SELF.kernels.IMPLEMENTATION != "cython":
         return None
-    from .._core import default_tables  # (the compiled core: loaded already, as the kernels in use)
+    from .._core import default_lookups  # (the compiled core: loaded already, as the kernels in use)
 
-    state_bytes, hand_bytes = default_tables()
+    state_bytes, hand_bytes = default_lookups()
     state = np.frombuffer(state_bytes, dtype=np.uint16).astype(np.intp)  # a pair's state x 52
     hand = np.frombuffer(hand_bytes, dtype=np.uint8)  # class | pair plus << 5, by state x 52 + the third card
     cards = np.arange(52, dtype=np.intp)

@@ -14,5 +14,5 @@ if TYPE_CHECKING:
     from . import twin
     from .protocol import Kernels
 
-    _compiled: Kernels[_core.Tables, _core.ShoeKernel] = _core
-    _python: Kernels[twin.Tables, twin.ShoeKernel] = twin
+    _compiled: Kernels[_core.Lookups, _core.ShoeKernel] = _core
+    _python: Kernels[twin.Lookups, twin.ShoeKernel] = twin

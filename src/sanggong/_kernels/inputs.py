@@ -1,12 +1,12 @@
 """The plain types the kernels read, named once for both implementations: a table's
-dealing parameters (``TableParams``), the rounding modes (``ROUNDINGS``) and a shoe plan
-(``ShoePlan``, its rows ``Row`` in the parts ``PAIRS``, ``SINGLE`` and ``CARDS``).
+dealing parameters (``TableParams``), the rounding modes (``ROUNDINGS``) and shoe terms
+(``ShoeTerms``, its rows ``Row`` in the parts ``PAIRS``, ``SINGLE`` and ``CARDS``).
 
 The compiled core reads ``TableParams``'s ten numbers as a struct whose fields are
 generated, at build time, from this type's fields (in this order: ``tools/gen_headers.py``
 reads this file), and the pure-Python twin reads them by name: neither spells the layout
 again. ``sanggong._table.table_params(rules)`` is the one place a rule set becomes them;
-``sanggong.shoe``'s ``shoe_plan`` the one place a shoe plan is built.
+``sanggong.shoe``'s ``shoe_terms`` the one place shoe terms are built.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["CARDS", "PAIRS", "ROUNDINGS", "SINGLE", "Row", "ShoePlan", "TableParams"]
+__all__ = ["CARDS", "PAIRS", "ROUNDINGS", "SINGLE", "Row", "ShoeTerms", "TableParams"]
 
 
 # --- a table ---------------------------------------------------------------------------------
@@ -56,7 +56,7 @@ class TableParams(NamedTuple):
         return np.array(self, dtype=np.int64)
 
 
-# --- a shoe plan ------------------------------------------------------------------------------
+# --- shoe terms ------------------------------------------------------------------------------
 
 PAIRS, SINGLE, CARDS = 0, 1, 2
 
@@ -69,7 +69,7 @@ class Row:
 
 
 @dataclass(frozen=True)
-class ShoePlan:
+class ShoeTerms:
     """Everything the shoe kernels read for a rule set and its bets (``ShoeKernel``)."""
 
     kinds: int

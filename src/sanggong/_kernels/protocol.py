@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     import numpy.typing as npt
 
     from .._spec import ClassKey, RankingFields, RuleFields
-    from .inputs import ShoePlan
+    from .inputs import ShoeTerms
 
 __all__ = ["BetSource", "CardBuffer", "Hands", "Kernels", "RankingSource", "SettlementSource", "ShoeSums"]
 
@@ -37,7 +37,7 @@ Hands: TypeAlias = "npt.NDArray[np.integer[Any]]"
 class RankingSource(Protocol):
     """What the kernels read of a ranking's tables (``sanggong.ranking.RankingTables``,
     which says what each holds): the compiled core its lookup tables, the twin its keys;
-    ``kernel_tables`` keeps each implementation's ``Tables`` of them (the selector's
+    ``kernel_lookups`` keeps each implementation's ``Lookups`` of them (the selector's
     ``tables``)."""
 
     @property
@@ -65,7 +65,7 @@ class RankingSource(Protocol):
     @property
     def class_keys(self) -> tuple[ClassKey, ...]: ...
     @property
-    def kernel_tables(self) -> dict[str, Any]: ...
+    def kernel_lookups(self) -> dict[str, Any]: ...
 
 
 class BetSource(Protocol):
@@ -113,7 +113,7 @@ class SettlementSource(Protocol):
 
 # --- what a kernel is ---------------------------------------------------------------------
 
-TablesT = TypeVar("TablesT")
+LookupsT = TypeVar("LookupsT")
 SumsT = TypeVar("SumsT", bound="ShoeSums")
 CardBuffer: TypeAlias = "bytearray | npt.NDArray[np.uint8]"
 """Cards the dealing kernels read and write in place (``_spec.Shoe`` keeps a ``bytearray``)."""
@@ -137,10 +137,10 @@ class ShoeSums(Protocol):
                          firsts: npt.NDArray[np.int64], out: npt.NDArray[np.int64], with_pairs: bool = True) -> int: ...
 
 
-class Kernels(Protocol[TablesT, SumsT]):
+class Kernels(Protocol[LookupsT, SumsT]):
     """The kernels: what the compiled core (``_core``, typed by ``_core.pyi``) and its
     pure-Python twin (``twin``) both provide, with the same signatures and results.
-    ``TablesT`` is an implementation's own ``Tables`` (a ranking's tables as its kernels
+    ``LookupsT`` is an implementation's own ``Lookups`` (a ranking's tables as its kernels
     read them) and ``SumsT`` its ``ShoeKernel``: a kernel takes only what its own
     implementation made. mypy checks both modules against this protocol (``conformance``); the
     public modules call ``kernels``, typed ``Kernels[Any, ShoeSums]``.
@@ -154,15 +154,15 @@ class Kernels(Protocol[TablesT, SumsT]):
     def IMPLEMENTATION(self) -> str: ...  # noqa: N802 (a module's constant)
 
     # hands
-    def Tables(self, source: RankingSource) -> TablesT: ...  # noqa: N802 (a module's class)
-    def rank3(self, tables: TablesT, c0: int, c1: int, c2: int) -> int: ...
-    def class3(self, tables: TablesT, c0: int, c1: int, c2: int) -> int: ...
+    def Lookups(self, source: RankingSource) -> LookupsT: ...  # noqa: N802 (a module's class)
+    def rank3(self, lookups: LookupsT, c0: int, c1: int, c2: int) -> int: ...
+    def class3(self, lookups: LookupsT, c0: int, c1: int, c2: int) -> int: ...
     def pair_plus3(self, c0: int, c1: int, c2: int) -> int: ...
-    def rank_batch(self, tables: TablesT, hands: Hands, out: npt.NDArray[np.uint8 | np.uint16]) -> int: ...
-    def pair_plus_batch(self, tables: TablesT, hands: Hands, out: npt.NDArray[np.uint8]) -> int: ...
-    def evaluate_batch(self, tables: TablesT, hands: Hands, ranks: npt.NDArray[np.uint8 | np.uint16],
+    def rank_batch(self, lookups: LookupsT, hands: Hands, out: npt.NDArray[np.uint8 | np.uint16]) -> int: ...
+    def pair_plus_batch(self, lookups: LookupsT, hands: Hands, out: npt.NDArray[np.uint8]) -> int: ...
+    def evaluate_batch(self, lookups: LookupsT, hands: Hands, ranks: npt.NDArray[np.uint8 | np.uint16],
                        pair_plus: npt.NDArray[np.uint8]) -> int: ...
-    def compare_batch(self, tables: TablesT, a: Hands, b: Hands, out: npt.NDArray[np.int8]) -> int: ...
+    def compare_batch(self, lookups: LookupsT, a: Hands, b: Hands, out: npt.NDArray[np.int8]) -> int: ...
 
     # settlement
     def settle_batch(self, plan: SettlementSource, classes: npt.NDArray[np.uint8], ranks: npt.NDArray[np.uint16],
@@ -203,15 +203,15 @@ class Kernels(Protocol[TablesT, SumsT]):
 
     # the round loops
     def simulate_chunk(
-        self, bit_generator: Any, tables: TablesT, params: npt.NDArray[np.int64], rounds: int,
+        self, bit_generator: Any, lookups: LookupsT, params: npt.NDArray[np.int64], rounds: int,
         pairs: npt.NDArray[np.uint64], single: npt.NDArray[np.uint64], plan: SettlementSource | None,
         money: npt.NDArray[np.int64] | None, net: npt.NDArray[np.int64] | None, stop: npt.NDArray[np.uint8],
     ) -> int: ...
 
     # a shoe as it is dealt
-    def ShoeKernel(self, plan: ShoePlan, counts: Iterable[int]) -> SumsT: ...  # noqa: N802 (a module's class)
+    def ShoeKernel(self, terms: ShoeTerms, counts: Iterable[int]) -> SumsT: ...  # noqa: N802 (a module's class)
     def play_chunk(
-        self, bit_generator: Any, tables: TablesT, params: npt.NDArray[np.int64], shoes: int, plan: SettlementSource,
+        self, bit_generator: Any, lookups: LookupsT, params: npt.NDArray[np.int64], shoes: int, plan: SettlementSource,
         columns: npt.NDArray[np.uint8], kernel: SumsT | None, bet_row: npt.NDArray[np.int32],
         row_scale: npt.NDArray[np.float64], row_part: npt.NDArray[np.uint8], fixed_ev: npt.NDArray[np.float64],
         tags: npt.NDArray[np.int32], bet_tag: npt.NDArray[np.int32], bin_width: float, bin_zero: int,
@@ -221,7 +221,7 @@ class Kernels(Protocol[TablesT, SumsT]):
 
     # a vector of tables (sanggong.vector)
     def VectorKernel(  # noqa: N802 (a module's class)
-        self, tables: TablesT, params: npt.NDArray[np.int64], plan: SettlementSource, bit_generators: list[Any],
+        self, lookups: LookupsT, params: npt.NDArray[np.int64], plan: SettlementSource, bit_generators: list[Any],
         players: int, num: npt.NDArray[np.int64], den: npt.NDArray[np.int64], carry: npt.NDArray[np.uint8],
         rounding: int, by_rank: bool,
     ) -> Any: ...

@@ -7,13 +7,13 @@ defined here, once, for Python (the C side mirrors them, and the test suite hold
 two to each other). The public modules read their vocabulary from here
 (``sanggong.cards``' symbols, ``sanggong.settlement``'s outcome codes, ...); the compiled
 core's lookup tables are generated from these functions, at build time by
-``tools/gen_tables.py`` and at run time by ``sanggong.ranking`` and
+``tools/gen_lookups.py`` and at run time by ``sanggong.ranking`` and
 ``sanggong.settlement``; the pure-Python twin of the core's kernels,
 ``sanggong._kernels.twin``, runs on them; and the test suite checks the core against them.
 
 This package depends on the standard library and NumPy only and imports nothing of
 sanggong's but its own modules, so that the build can load it by path
-(``tools/gen_tables.py``), before the package is built. What it reads of the package's
+(``tools/gen_lookups.py``), before the package is built. What it reads of the package's
 objects (a ranking, a rule set, a table's dealing parameters) it names by the attributes
 it reads: ``RankingFields``, ``RuleFields``, ``TableFields``. Its modules, each
 re-exported here:

@@ -103,7 +103,7 @@ def hand_faces(c0: int, c1: int, c2: int) -> int:
 
 def default_rank3(c0: int, c1: int, c2: int) -> int:
     """Class number (0..30) of a hand under the default ranking: ``3 * points + faces``,
-    30 for three faces (the numbers of the build-time tables, ``_tables.h``)."""
+    30 for three faces (the numbers of the build-time tables, ``_lookups.h``)."""
     c0, c1, c2 = card_code(c0), card_code(c1), card_code(c2)
     points = (card_points(c0) + card_points(c1) + card_points(c2)) % 10
     faces = card_is_face(c0) + card_is_face(c1) + card_is_face(c2)

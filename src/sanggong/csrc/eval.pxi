@@ -1,7 +1,7 @@
 # The batch evaluation kernels (included into _core.pyx): ranks, Pair Plus categories and
 # comparisons of many hands, by the table loops (sg_eval.h for C-contiguous bytes) or by a
 # vector kernel (sg_simd.h: AVX2, AVX-512, AVX-512 VBMI) where the CPU has one and the
-# ranking has a vector plan.
+# ranking has a vector formula.
 
 cdef extern from "sg_eval.h" nogil:
     void sg_values_u8(const uint16_t *state16, const uint16_t *value, const uint8_t *h, Py_ssize_t m, uint16_t *out)
@@ -34,17 +34,17 @@ cdef enum:
 # The vector kernel (sg_simd.h): 32 hands a step by arithmetic on the codes, the check of the
 # codes in the same pass, for C-contiguous byte codes on CPUs with AVX2 or AVX-512 (the best
 # the CPU runs, chosen at run time, so one build serves every x86-64 CPU); everything else takes the table loops below. A
-# ranking enters it as a plan (rank = A[K] + H - (H >= G) * B[K]), derived by
-# sanggong._kernels.vector_plan from the ranking's own tables and checked on all 140,608 ordered
-# triples, by the formula and by every vector kernel the CPU runs, before it is used; tables no plan fits keep
+# ranking enters it as a formula (rank = A[K] + H - (H >= G) * B[K]), derived by
+# sanggong._kernels.vector_formula from the ranking's own tables and checked on all 140,608 ordered
+# triples, by the formula and by every vector kernel the CPU runs, before it is used; tables no formula fits keep
 # the scalar kernel. Rankings are data: this is how the arithmetic kernel serves any.
 
 cdef extern from "sg_simd.h" nogil:
-    ctypedef struct sg_eval_plan:
+    ctypedef struct sg_eval_formula:
         int high
     int SG_KERNEL_SCALAR
     int sg_best_kernel()
-    Py_ssize_t sg_eval_vector(int kernel, const sg_eval_plan* plan, const uint8_t* h, Py_ssize_t n, void* ranks,
+    Py_ssize_t sg_eval_vector(int kernel, const sg_eval_formula* formula, const uint8_t* h, Py_ssize_t n, void* ranks,
                               uint8_t* pp)
 
 # The kernels by their numbers in sg_simd.h, each running where the ones before it do.
@@ -82,26 +82,26 @@ def _use_eval_kernel(name=None):
     return before
 
 
-def _plan_mode(Tables tables not None):
-    """The high-card mode of the vector kernel's plan for these tables (0 none, 1 rank,
-    2 rank and suit), or None where no plan fits them (then the scalar kernel serves
-    them); makes the plan if need be. For the tests."""
-    cdef const sg_eval_plan* plan = _vector_plan(tables)
-    return None if plan == NULL else plan.high
+def _formula_mode(Lookups lookups not None):
+    """The high-card mode of the vector kernel's formula for these lookups (0 none, 1 rank,
+    2 rank and suit), or None where no formula fits them (then the scalar kernel serves
+    them); makes the formula if need be. For the tests."""
+    cdef const sg_eval_formula* formula = _vector_formula(lookups)
+    return None if formula == NULL else formula.high
 
 
-def _plan_run(bytes plan not None, const uint8_t[:, ::1] hands not None, ranks, pp):
-    """Run every vector kernel this CPU has with a plan (the bytes of an sg_eval_plan) on
-    C-contiguous uint8 codes into ranks (uint8 or uint16, the plan's width) and pp (uint8):
+def _formula_run(bytes formula not None, const uint8_t[:, ::1] hands not None, ranks, pp):
+    """Run every vector kernel this CPU has with a formula (the bytes of an sg_eval_formula) on
+    C-contiguous uint8 codes into ranks (uint8 or uint16, the formula's width) and pp (uint8):
     the best kernel, then each other one into copies, compared; the first bad row, or -1,
-    or -3 where the kernels disagree. For sanggong._kernels.vector_plan's check: the caller holds
-    to the plan's layout and sizes."""
+    or -3 where the kernels disagree. For sanggong._kernels.vector_formula's check: the caller holds
+    to the formula's layout and sizes."""
     cdef int best = sg_best_kernel(), kernel
     cdef Py_ssize_t n = hands.shape[0], bad
-    if len(plan) != sizeof(sg_eval_plan) or best == SG_KERNEL_SCALAR or n > len(pp) \
+    if len(formula) != sizeof(sg_eval_formula) or best == SG_KERNEL_SCALAR or n > len(pp) \
             or n > len(ranks) or hands.shape[1] != 3 or n == 0:
         raise ValueError("no vector kernel here, or arrays that do not fit")
-    cdef const sg_eval_plan* p = <const sg_eval_plan*><const char*>plan
+    cdef const sg_eval_formula* p = <const sg_eval_formula*><const char*>formula
     bad = sg_eval_vector(best, p, &hands[0, 0], n, _data(ranks), <uint8_t*>_data(pp))
     for kernel in range(SG_KERNEL_SCALAR + 1, best):
         other_ranks, other_pp = ranks.copy(), pp.copy()
@@ -121,16 +121,16 @@ cdef void* _data(object arr) except NULL:
     return &r8[0]
 
 
-cdef const sg_eval_plan* _vector_plan(Tables tables) except? NULL:
-    """The vector plan of these tables (made on first use), or NULL where none fits."""
-    if tables._vector is None:
-        from sanggong._kernels.vector_plan import make_plan
-        tables._vector = False  # (the scalar kernel while the plan is made)
-        tables._vector = make_plan(tables.source, tables.wide, sizeof(sg_eval_plan),
-                                   None if sg_best_kernel() == SG_KERNEL_SCALAR else _plan_run) or False
-    if tables._vector is False:
+cdef const sg_eval_formula* _vector_formula(Lookups lookups) except? NULL:
+    """The vector formula of these lookups (made on first use), or NULL where none fits."""
+    if lookups._vector is None:
+        from sanggong._kernels.vector_formula import make_formula
+        lookups._vector = False  # (the scalar kernel while the formula is made)
+        lookups._vector = make_formula(lookups.source, lookups.wide, sizeof(sg_eval_formula),
+                                   None if sg_best_kernel() == SG_KERNEL_SCALAR else _formula_run) or False
+    if lookups._vector is False:
         return NULL
-    return <const sg_eval_plan*><const char*>tables._vector
+    return <const sg_eval_formula*><const char*>lookups._vector
 
 
 ctypedef fused rank_t:
@@ -167,7 +167,7 @@ cdef inline Py_ssize_t _scan(
     return -1
 
 
-cdef inline void _values(const tables_t* t, const code_t* b, Py_ssize_t m, Py_ssize_t s0, Py_ssize_t s1,
+cdef inline void _values(const lookups_t* t, const code_t* b, Py_ssize_t m, Py_ssize_t s0, Py_ssize_t s1,
                          uint16_t* vals) noexcept nogil:
     """The values of m rows (codes checked) into vals."""
     cdef Py_ssize_t k
@@ -185,7 +185,7 @@ cdef inline void _values(const tables_t* t, const code_t* b, Py_ssize_t m, Py_ss
 
 
 cdef Py_ssize_t _eval_rows(
-    const tables_t* t, const code_t* h, Py_ssize_t n, Py_ssize_t s0, Py_ssize_t s1,
+    const lookups_t* t, const code_t* h, Py_ssize_t n, Py_ssize_t s0, Py_ssize_t s1,
     rank_t* ranks, uint8_t* pair_plus,
 ) noexcept nogil:
     """Write rank and Pair Plus category of n rows; either output may be NULL (then
@@ -219,7 +219,7 @@ cdef Py_ssize_t _eval_rows(
 
 
 cdef Py_ssize_t _compare_rows(
-    const tables_t* t,
+    const lookups_t* t,
     const code_t* a, Py_ssize_t as0, Py_ssize_t as1,
     const code_t* b, Py_ssize_t bs0, Py_ssize_t bs1,
     Py_ssize_t n, int8_t* out,
@@ -249,7 +249,7 @@ cdef Py_ssize_t _compare_rows(
     return -1
 
 
-cdef Py_ssize_t _block_ranks(int kernel, const sg_eval_plan* plan, bint wide, const tables_t* t, const uint8_t* x, Py_ssize_t m,
+cdef Py_ssize_t _block_ranks(int kernel, const sg_eval_formula* formula, bint wide, const lookups_t* t, const uint8_t* x, Py_ssize_t m,
                              Py_ssize_t s0, Py_ssize_t s1, uint16_t* vals, void* r) noexcept nogil:
     """The ranks of m rows of byte codes at x (int8 read as uint8: a negative code is
     above 51) into r (uint16 where wide, else uint8), by the vector kernel for C-contiguous
@@ -257,7 +257,7 @@ cdef Py_ssize_t _block_ranks(int kernel, const sg_eval_plan* plan, bint wide, co
     -1. vals is scratch."""
     cdef Py_ssize_t k, bad
     if s0 == 3 and s1 == 1:
-        return sg_eval_vector(kernel, plan, x, m, r, NULL)
+        return sg_eval_vector(kernel, formula, x, m, r, NULL)
     bad = _scan(x, 1 if s0 == 0 else m, s0, s1)
     if bad >= 0:
         return bad
@@ -277,7 +277,7 @@ cdef Py_ssize_t _block_ranks(int kernel, const sg_eval_plan* plan, bint wide, co
 
 
 cdef Py_ssize_t _compare_rows_vec(
-    int kernel, const sg_eval_plan* plan, bint wide, const tables_t* t,
+    int kernel, const sg_eval_formula* formula, bint wide, const lookups_t* t,
     const uint8_t* a, Py_ssize_t as0, Py_ssize_t as1,
     const uint8_t* b, Py_ssize_t bs0, Py_ssize_t bs1,
     Py_ssize_t n, int8_t* out,
@@ -291,8 +291,8 @@ cdef Py_ssize_t _compare_rows_vec(
     cdef Py_ssize_t start = 0, m, k, bad_a, bad_b
     while start < n:
         m = min(<Py_ssize_t>BLOCK, n - start)
-        bad_a = _block_ranks(kernel, plan, wide, t, a + start * as0, m, as0, as1, vals, ra)
-        bad_b = _block_ranks(kernel, plan, wide, t, b + start * bs0, m, bs0, bs1, vals, rb)
+        bad_a = _block_ranks(kernel, formula, wide, t, a + start * as0, m, as0, as1, vals, ra)
+        bad_b = _block_ranks(kernel, formula, wide, t, b + start * bs0, m, bs0, bs1, vals, rb)
         if bad_a >= 0 or bad_b >= 0:
             return start + (bad_b if bad_a < 0 or 0 <= bad_b < bad_a else bad_a)
         if wide:
@@ -321,9 +321,9 @@ cdef int _check_shape(Py_ssize_t rows, Py_ssize_t cols, Py_ssize_t out_len, str 
 
 @cython.boundscheck(False)
 @cython.wraparound(False)
-cdef Py_ssize_t _eval_batch(Tables tables, const code_t[:, :] hands, rank_t* ranks, uint8_t* pair_plus) except? -2:
+cdef Py_ssize_t _eval_batch(Lookups lookups, const code_t[:, :] hands, rank_t* ranks, uint8_t* pair_plus) except? -2:
     """Strides and pointers for _eval_rows, or for the vector kernel where the codes are
-    C-contiguous bytes, the CPU has it and the ranking has a plan (the caller has checked
+    C-contiguous bytes, the CPU has it and the ranking has a formula (the caller has checked
     the shapes); an output that is NULL is not written."""
     cdef Py_ssize_t n = hands.shape[0], bad
     if n == 0:
@@ -331,21 +331,21 @@ cdef Py_ssize_t _eval_batch(Tables tables, const code_t[:, :] hands, rank_t* ran
     cdef Py_ssize_t s0 = _element_stride(hands.strides[0], sizeof(code_t), "hands")
     cdef Py_ssize_t s1 = _element_stride(hands.strides[1], sizeof(code_t), "hands")
     cdef const code_t* h = &hands[0, 0]
-    cdef const tables_t* t = &tables.t
-    cdef const sg_eval_plan* plan = NULL
+    cdef const lookups_t* t = &lookups.t
+    cdef const sg_eval_formula* formula = NULL
     cdef int kernel = _kernel()
     if (code_t is uint8_t or code_t is int8_t) and s0 == 3 and s1 == 1 and kernel != SG_KERNEL_SCALAR:
-        plan = _vector_plan(tables)  # (int8 codes read as bytes: a negative one is above 51)
+        formula = _vector_formula(lookups)  # (int8 codes read as bytes: a negative one is above 51)
     with nogil:
-        if plan != NULL:
-            bad = sg_eval_vector(kernel, plan, <const uint8_t*>h, n, ranks, pair_plus)
+        if formula != NULL:
+            bad = sg_eval_vector(kernel, formula, <const uint8_t*>h, n, ranks, pair_plus)
         else:
             bad = _eval_rows(t, h, n, s0, s1, ranks, pair_plus)
     return bad
 
 
-cdef Py_ssize_t _eval_any(Tables tables, const code_t[:, :] hands, object ranks, object pair_plus) except? -2:
-    """Check the outputs (a rank array of the tables' width, or None) and evaluate."""
+cdef Py_ssize_t _eval_any(Lookups lookups, const code_t[:, :] hands, object ranks, object pair_plus) except? -2:
+    """Check the outputs (a rank array of the lookups' width, or None) and evaluate."""
     cdef uint8_t[::1] r8
     cdef uint16_t[::1] r16
     cdef uint8_t[::1] pp
@@ -358,38 +358,38 @@ cdef Py_ssize_t _eval_any(Tables tables, const code_t[:, :] hands, object ranks,
     else:
         _check_shape(n, hands.shape[1], n, "hands")
     if ranks is None:
-        return _eval_batch(tables, hands, <uint8_t*>NULL, p)
-    if tables.wide:
+        return _eval_batch(lookups, hands, <uint8_t*>NULL, p)
+    if lookups.wide:
         r16 = ranks
         _check_shape(n, hands.shape[1], r16.shape[0], "hands")
-        return _eval_batch(tables, hands, &r16[0] if r16.shape[0] else <uint16_t*>NULL, p)
+        return _eval_batch(lookups, hands, &r16[0] if r16.shape[0] else <uint16_t*>NULL, p)
     r8 = ranks
     _check_shape(n, hands.shape[1], r8.shape[0], "hands")
-    return _eval_batch(tables, hands, &r8[0] if r8.shape[0] else <uint8_t*>NULL, p)
+    return _eval_batch(lookups, hands, &r8[0] if r8.shape[0] else <uint8_t*>NULL, p)
 
 
-def rank_batch(Tables tables not None, const code_t[:, :] hands, out not None):
-    """Write the rank of each row of ``hands`` under ``tables`` into ``out`` (uint16 where
+def rank_batch(Lookups lookups not None, const code_t[:, :] hands, out not None):
+    """Write the rank of each row of ``hands`` under ``lookups`` into ``out`` (uint16 where
     the ranking has more than 256 ranks, else uint8); return the first row holding a code
     outside 0..51, or -1."""
-    return _eval_any(tables, hands, out, None)
+    return _eval_any(lookups, hands, out, None)
 
 
-def pair_plus_batch(Tables tables not None, const code_t[:, :] hands, uint8_t[::1] out not None):
+def pair_plus_batch(Lookups lookups not None, const code_t[:, :] hands, uint8_t[::1] out not None):
     """Write the Pair Plus category of each row of ``hands`` into ``out``; return the
     first row holding a code outside 0..51, or -1."""
-    return _eval_any(tables, hands, None, out)
+    return _eval_any(lookups, hands, None, out)
 
 
-def evaluate_batch(Tables tables not None, const code_t[:, :] hands, ranks not None, pair_plus not None):
+def evaluate_batch(Lookups lookups not None, const code_t[:, :] hands, ranks not None, pair_plus not None):
     """Write the rank and the Pair Plus category of each row; return the first row
     holding a code outside 0..51, or -1."""
-    return _eval_any(tables, hands, ranks, pair_plus)
+    return _eval_any(lookups, hands, ranks, pair_plus)
 
 
 @cython.boundscheck(False)
 @cython.wraparound(False)
-def compare_batch(Tables tables not None, const code_t[:, :] a, const code_t[:, :] b, int8_t[::1] out not None):
+def compare_batch(Lookups lookups not None, const code_t[:, :] a, const code_t[:, :] b, int8_t[::1] out not None):
     """Write 1, 0 or -1 as row i of ``a`` beats, ties or loses to row i of ``b``;
     return the first row where either holds a code outside 0..51, or -1."""
     cdef Py_ssize_t n = a.shape[0], bad
@@ -406,17 +406,17 @@ def compare_batch(Tables tables not None, const code_t[:, :] a, const code_t[:, 
     cdef const code_t* pa = &a[0, 0]
     cdef const code_t* pb = &b[0, 0]
     cdef int8_t* o = &out[0]
-    cdef const tables_t* t = &tables.t
-    cdef const sg_eval_plan* plan = NULL
-    cdef bint wide = tables.wide
+    cdef const lookups_t* t = &lookups.t
+    cdef const sg_eval_formula* formula = NULL
+    cdef bint wide = lookups.wide
     cdef int kernel = _kernel()
     if (code_t is uint8_t or code_t is int8_t) and ((as0 == 3 and as1 == 1) or (bs0 == 3 and bs1 == 1)) \
             and kernel != SG_KERNEL_SCALAR:
-        plan = _vector_plan(tables)
+        formula = _vector_formula(lookups)
     with nogil:
-        if code_t is uint8_t or code_t is int8_t:  # (the other dtypes never have a plan here)
-            if plan != NULL:
-                bad = _compare_rows_vec(kernel, plan, wide, t, <const uint8_t*>pa, as0, as1, <const uint8_t*>pb,
+        if code_t is uint8_t or code_t is int8_t:  # (the other dtypes never have a formula here)
+            if formula != NULL:
+                bad = _compare_rows_vec(kernel, formula, wide, t, <const uint8_t*>pa, as0, as1, <const uint8_t*>pb,
                                         bs0, bs1, n, o)
             else:
                 bad = _compare_rows(t, pa, as0, as1, pb, bs0, bs1, n, o)

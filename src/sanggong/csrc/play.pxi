@@ -26,7 +26,7 @@ ctypedef struct play_t:
     # what play_chunk's loop reads, its arguments checked (the loop copies what it reads
     # every round into locals: a store through a pointer may alias any field)
     sg_params table
-    const tables_t* t
+    const lookups_t* t
     shoe_state_t* state  # the kernel's, or NULL (fixed EVs, or none)
     const uint8_t* columns
     const int32_t* bet_row
@@ -68,7 +68,7 @@ cdef inline double _i128_double(sg_i128 v) noexcept nogil:
 
 @cython.boundscheck(False)
 @cython.wraparound(False)
-def play_chunk(bit_generator, Tables tables not None, const int64_t[::1] params, Py_ssize_t shoes,
+def play_chunk(bit_generator, Lookups lookups not None, const int64_t[::1] params, Py_ssize_t shoes,
                plan, const uint8_t[:, ::1] columns not None, ShoeKernel kernel,
                const int32_t[::1] bet_row not None, const double[::1] row_scale not None,
                const uint8_t[::1] row_part not None, const double[::1] fixed_ev not None,
@@ -87,7 +87,7 @@ def play_chunk(bit_generator, Tables tables not None, const int64_t[::1] params,
     cdef play_t g
     cdef sg_settlement view
     _dealt_table(params, &g.table, True)
-    g.t = &tables.t
+    g.t = &lookups.t
     arrays = _settlement(plan, sg_hands(&g.table), g.t.n_classes, &view)
     _check_play_bets(&view, columns, count_hist, tags, bet_tag, bet_row, &g)
     if not (1e-6 <= bin_width <= 1e6 and 0 <= bin_zero < g.bins <= (1 << 20)):
@@ -286,7 +286,7 @@ cdef Py_ssize_t _play_shoes(const play_t* g, const play_bets_t b, bitgen_t* rng,
     cdef uint64_t* histp = g.count_hist
     cdef const uint8_t* stopp = g.stop
     cdef const int16_t* by_rank = g.by_rank
-    cdef const tables_t* t = g.t
+    cdef const lookups_t* t = g.t
     cdef const double* scalep = g.row_scale
     cdef const uint8_t* partp = g.row_part
     cdef const int32_t* browp = g.bet_row
@@ -394,7 +394,7 @@ cdef inline void _true_counts(const int32_t* running, Py_ssize_t n_tags, int64_t
                 tc_bin[i] = bins - 1
 
 
-cdef inline void _round_hands(const tables_t* t, const uint8_t* rest, bint head, bint head_burned, bint one,
+cdef inline void _round_hands(const lookups_t* t, const uint8_t* rest, bint head, bint head_burned, bint one,
                               int64_t hands, uint16_t* rank, uint8_t* cls, uint8_t* pp) noexcept nogil:
     """Every hand's rank, class and Pair Plus category from the round's cards after its
     burns (rest), dealt by the shoe procedure: from the hand a head card names (a burned
@@ -409,7 +409,7 @@ cdef inline void _round_hands(const tables_t* t, const uint8_t* rest, bint head,
         _hand_values(t, rest, hands, first, False, rank, cls, pp)
 
 
-cdef inline void _hand_values(const tables_t* t, const uint8_t* rest, int64_t hands, int64_t first, bint one,
+cdef inline void _hand_values(const lookups_t* t, const uint8_t* rest, int64_t hands, int64_t first, bint one,
                               uint16_t* rank, uint8_t* cls, uint8_t* pp) noexcept nogil:
     cdef const uint16_t* state_p = t.state
     cdef const uint16_t* value_p = t.value

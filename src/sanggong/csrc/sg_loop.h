@@ -1,6 +1,6 @@
 /* The general round loop of simulate_chunk (sg_simulate.h picks it, or the online table's
  * own, sg_online.h): rounds dealt by the shoe procedure (sg_deal.h) with the draws of the
- * chunk's plan (sg_plan.h), the hands evaluated by the ranking's tables and counted into
+ * chunk's draws (sg_draws.h), the hands evaluated by the ranking's tables and counted into
  * the histograms (sg_counts.h), and in session mode a bet slip settled every round
  * (sg_settle.h).
  *
@@ -17,7 +17,7 @@
 #include "sg_common.h"
 #include "sg_counts.h"
 #include "sg_deal.h"
-#include "sg_plan.h"
+#include "sg_draws.h"
 #include "sg_random.h"
 #include "sg_settle.h"
 
@@ -136,10 +136,10 @@ SG_ALWAYS_INLINE int64_t sg_slip_net(const sg_settlement plan, const int64_t *mo
     return total;
 }
 
-/* Up to `rounds` rounds of the chunk t dealt as d says and counted as k says, by the plan
+/* Up to `rounds` rounds of the chunk t dealt as d says and counted as k says, by the draws
  * p (the compact counters c where k.compact); deck holds d.n cards, ordered the box in code
  * order. Returns the rounds done (fewer when t->stop[0] was set). */
-SG_ALWAYS_INLINE int64_t sg_loop(uint64_t (*next)(void *), void *rng, const sg_chunk *t, const sg_plan *p,
+SG_ALWAYS_INLINE int64_t sg_loop(uint64_t (*next)(void *), void *rng, const sg_chunk *t, const sg_draws *p,
                                  sg_counts *c, int64_t rounds, uint8_t *deck, const uint8_t *ordered,
                                  const sg_dealing d, const sg_counting k) {
     const sg_tallies x = {
@@ -182,7 +182,7 @@ SG_ALWAYS_INLINE int64_t sg_loop(uint64_t (*next)(void *), void *rng, const sg_c
         const int64_t burn = sg_burn(d.fresh ? 0 : r, d.burn_first, d.burn_later);
         const int64_t count = sg_round_cards(burn, d.head && d.head_burned, d.hands);
         const int64_t g0 = d.fresh ? 0 : group_at[r], groups = (d.fresh ? group_at[1] : group_at[r + 1]) - g0;
-        sg_plan_draw(next, rng, deck, d.n, begin, g0, groups, product, size_of, d.fresh ? picked : NULL);
+        sg_draws_deal(next, rng, deck, d.n, begin, g0, groups, product, size_of, d.fresh ? picked : NULL);
         if (!d.fresh) {
             last = sg_takes_cut(begin, count, cut);
             r++;

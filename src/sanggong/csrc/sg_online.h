@@ -1,5 +1,5 @@
 /* The online table's round loop (a fresh deck every round, no burns, a head card, burned or
- * dealt, 4 hands, the order not counted): sg_loop's work with the plan's two groups (52 ..
+ * dealt, 4 hands, the order not counted): sg_loop's work with the draws' two groups (52 ..
  * 44 and the rest: sg_group[52] == 9) unrolled with their products as constants, the digits
  * of a group by chains of three multiplies started from x * (the product of the bounds
  * before the chain), all computed before the swaps; the swaps lazy (position t is never
@@ -13,7 +13,7 @@
 #include "sg_common.h"
 #include "sg_counts.h"
 #include "sg_deal.h"
-#include "sg_plan.h"
+#include "sg_draws.h"
 #include "sg_random.h"
 
 #define SG_ONLINE_HANDS 4
@@ -39,8 +39,8 @@ static const uint8_t sg_fresh_deck[64] = {
     22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43,
     44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63};
 
-/* Whether the chunk's plan is the online table's (the two groups this loop unrolls). */
-static inline int sg_online_plan(const sg_plan *p, const int burned) {
+/* Whether the chunk's draws are the online table's (the two groups this loop unrolls). */
+static inline int sg_online_draws(const sg_draws *p, const int burned) {
     const uint64_t p1 = burned ? SG_OQ12 * 40 : SG_OQ12; /* the second group: 43 .. 40, or 43 .. 41 */
     return p->group[1] == 2 && p->begin[1] == sg_round_cards(0, burned, SG_ONLINE_HANDS)
            && p->size[0] == SG_ONLINE_FIRST && p->product[0] == SG_OP0 && p->product[1] == p1;
@@ -134,7 +134,7 @@ SG_ALWAYS_INLINE void sg_online_tally(const sg_online_rows o, const int compact,
     }
 }
 
-/* The online table's loop: up to `rounds` rounds of t (whose plan sg_online_plan has
+/* The online table's loop: up to `rounds` rounds of t (whose draws sg_online_draws have
  * checked), counted compact or through the ranking's entries; the rounds done. */
 SG_ALWAYS_INLINE int64_t sg_online(uint64_t (*next)(void *), void *rng, const sg_chunk *t, sg_counts *c,
                                    int64_t rounds, const int burned, const int compact) {

@@ -7,7 +7,7 @@
  * core and the wheel stay baseline x86-64; else the scalar table kernel of sg_eval.h.
  * aarch64 stays on the scalar kernel, MSVC builds AVX2 and the scalar kernel.
  *
- * A ranking enters as a plan of three small byte tables (built and checked against the
+ * A ranking enters as a formula of three small byte tables (built and checked against the
  * ranking's tables by sanggong._core): every hand has a key K < 48 (4 * points + faces, or
  * for trips a key of their rank) and a high card H (0; the highest card's rank 0..12; or
  * its rank and suit, 0..51), and under every ranking (all 585 of them)
@@ -18,14 +18,14 @@
  *
  *     rank = 256 * A_hi[K] + H                               (one byte each: no carry)
  *
- * with A as the plan's A_lo, or A_hi. The B step keeps uint8 ranks consecutive: it skips
+ * with A as the formula's A_lo, or A_hi. The B step keeps uint8 ranks consecutive: it skips
  * the high cards no hand of key K has. Such gaps come only from hands of 4, 5 or 6 points
  * without a face (keys 16, 20, 24), whose highest card cannot be a 3 or 4, a 4 or 5, a 5:
  * below every gap the highest card is at most a 4 and above it at least a 5, so one G (a
  * five, 4 by rank) serves all, and B, 0 but for the keys 16..31, fits a 16-entry table.
  * The uint16 numbering leaves those ranks unused instead, which spares the kernel the step
  * and a 16-bit carry. The Pair Plus category is the same under every ranking.
- * the twin's (_kernels/twin/) rules are the source of truth: sanggong._core derives the plan from a
+ * the twin's (_kernels/twin/) rules are the source of truth: sanggong._core derives the formula from a
  * ranking's tables and checks it on all 140,608 ordered triples before it uses it, and the
  * tests compare both kernels with the reference. */
 #ifndef SANGGONG_SG_SIMD_H
@@ -41,7 +41,7 @@ typedef struct {
     uint8_t gap[16];     /* B of the keys 16..31 (uint8 ranks) */
     int high;            /* 0 none, 1 the highest card's rank, 2 its rank and suit */
     int wide;            /* ranks are uint16: where high is 2, and only there */
-} sg_eval_plan;
+} sg_eval_formula;
 
 /* x86-64 with gcc or clang (target attributes, __builtin_cpu_supports) or MSVC (intrinsics
  * in any function, __cpuid); not clang-cl, whose CPU detection needs a runtime library
@@ -158,7 +158,7 @@ static const uint8_t sg_const[][32] = {
     SG_R32(51), SG_R32(92), SG_R32(112),
     /* 4 * points of A..K (by rank) + 1 for a face: three cards sum to 4 * points + faces */
     SG_LANES(4, 8, 12, 16, 20, 24, 28, 32, 36, 0, 1, 1, 1, 0, 0, 0),
-    /* the key of trips of each rank (sanggong._kernels.vector_plan.TRIPS_KEY) */
+    /* the key of trips of each rank (sanggong._kernels.vector_formula.TRIPS_KEY) */
     SG_LANES(7, 11, 15, 19, 23, 27, 31, 35, 39, 40, 41, 42, 43, 0, 0, 0),
     /* Pair Plus by trips << 3 | straight << 2 | flush << 1 | pair */
     SG_LANES(0, 1, 2, 2, 3, 3, 5, 5, 4, 4, 4, 4, 4, 4, 4, 4),
@@ -239,18 +239,18 @@ static int sg_best_kernel(void) {
 
 /* The vector kernel `kernel` (at most sg_best_kernel(), not the scalar one): see sg_eval
  * in sg_simd_kernel.h. */
-static ptrdiff_t sg_eval_vector(int kernel, const sg_eval_plan *plan, const uint8_t *h, ptrdiff_t n, void *ranks,
+static ptrdiff_t sg_eval_vector(int kernel, const sg_eval_formula *formula, const uint8_t *h, ptrdiff_t n, void *ranks,
                                 uint8_t *pp) {
     switch (kernel) {
 #if SG_HAVE_AVX2_KERNEL
-    case SG_KERNEL_AVX2: return sg_eval_avx2(plan, h, n, ranks, pp);
+    case SG_KERNEL_AVX2: return sg_eval_avx2(formula, h, n, ranks, pp);
 #endif
 #if SG_HAVE_AVX512_KERNEL
-    case SG_KERNEL_AVX512: return sg_eval_avx512(plan, h, n, ranks, pp);
-    case SG_KERNEL_AVX512VBMI: return sg_eval_avx512vbmi(plan, h, n, ranks, pp);
+    case SG_KERNEL_AVX512: return sg_eval_avx512(formula, h, n, ranks, pp);
+    case SG_KERNEL_AVX512VBMI: return sg_eval_avx512vbmi(formula, h, n, ranks, pp);
 #endif
     default:
-        (void)plan; (void)h; (void)n; (void)ranks; (void)pp;
+        (void)formula; (void)h; (void)n; (void)ranks; (void)pp;
         return -2;  /* never called: no such kernel here */
     }
 }

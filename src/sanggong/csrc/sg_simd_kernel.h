@@ -86,7 +86,7 @@ SG_T SG_ALWAYS_INLINE void SG_FN(sg_eval32)(sg_const_t sgk, const __m256i *ta, c
  * pipelined: the next step's codes are loaded before this step's are evaluated, so that
  * the loads' latency overlaps the arithmetic. The last hands (fewer than 32) go through
  * buffers, the codes padded with aces. */
-SG_T SG_ALWAYS_INLINE ptrdiff_t SG_FN(sg_loop)(const sg_eval_plan *plan, const int high, const int wide,
+SG_T SG_ALWAYS_INLINE ptrdiff_t SG_FN(sg_loop)(const sg_eval_formula *formula, const int high, const int wide,
                                                const int want_rank, const int want_pp, const uint8_t *h, ptrdiff_t n,
                                                uint8_t *r, uint8_t *pp) {
     __m256i ta[3], th[3], tb[3], a, b, c, c0, c1, c2, over;
@@ -96,19 +96,19 @@ SG_T SG_ALWAYS_INLINE ptrdiff_t SG_FN(sg_loop)(const sg_eval_plan *plan, const i
     ptrdiff_t i, j;
 #if SG_VBMI
     uint8_t gap64[64] = {0};
-    memcpy(gap64 + 16, plan->gap, 16);
+    memcpy(gap64 + 16, formula->gap, 16);
     for (j = 0; j < 2; j++) {
-        ta[j] = _mm256_loadu_si256((const __m256i *)(plan->a_lo + 32 * j));
-        th[j] = _mm256_loadu_si256((const __m256i *)(plan->a_hi + 32 * j));
+        ta[j] = _mm256_loadu_si256((const __m256i *)(formula->a_lo + 32 * j));
+        th[j] = _mm256_loadu_si256((const __m256i *)(formula->a_hi + 32 * j));
         tb[j] = _mm256_loadu_si256((const __m256i *)(gap64 + 32 * j));
     }
     ta[2] = th[2] = tb[2] = _mm256_setzero_si256();
 #else
     for (j = 0; j < 3; j++) {
-        ta[j] = sg_bcast16(plan->a_lo + 16 * j);
-        th[j] = sg_bcast16(plan->a_hi + 16 * j);
+        ta[j] = sg_bcast16(formula->a_lo + 16 * j);
+        th[j] = sg_bcast16(formula->a_hi + 16 * j);
     }
-    tb[0] = sg_bcast16(plan->gap);
+    tb[0] = sg_bcast16(formula->gap);
     tb[1] = tb[2] = _mm256_setzero_si256();
 #endif
     if (full > 0) sg_load32(h, &a, &b, &c);
@@ -136,21 +136,21 @@ SG_T SG_ALWAYS_INLINE ptrdiff_t SG_FN(sg_loop)(const sg_eval_plan *plan, const i
     return -1;
 }
 
-/* The plans pair the modes with the ranks' widths as every ranking does (no high card and
+/* The formulas pair the modes with the ranks' widths as every ranking does (no high card and
  * the rank: uint8 ranks; rank and suit: uint16): three loops for each choice of outputs. */
 #define SG_LOOPS(want_rank, want_pp)                                                 \
-    (plan->high == 0   ? SG_FN(sg_loop)(plan, 0, 0, want_rank, want_pp, h, n, r, pp) \
-     : plan->high == 1 ? SG_FN(sg_loop)(plan, 1, 0, want_rank, want_pp, h, n, r, pp) \
-                       : SG_FN(sg_loop)(plan, 2, 1, want_rank, want_pp, h, n, r, pp))
+    (formula->high == 0   ? SG_FN(sg_loop)(formula, 0, 0, want_rank, want_pp, h, n, r, pp) \
+     : formula->high == 1 ? SG_FN(sg_loop)(formula, 1, 0, want_rank, want_pp, h, n, r, pp) \
+                       : SG_FN(sg_loop)(formula, 2, 1, want_rank, want_pp, h, n, r, pp))
 
-/* Rank (uint8, or uint16 where plan->high is 2) and Pair Plus category of the n hands at h
+/* Rank (uint8, or uint16 where formula->high is 2) and Pair Plus category of the n hands at h
  * into ranks and pp (either may be NULL); returns the first row holding a code outside
  * 0..51 (the rows before it are written), or -1. Call only where the CPU runs the kernel. */
-SG_T static ptrdiff_t SG_FN(sg_eval)(const sg_eval_plan *plan, const uint8_t *h, ptrdiff_t n, void *ranks, uint8_t *pp) {
+SG_T static ptrdiff_t SG_FN(sg_eval)(const sg_eval_formula *formula, const uint8_t *h, ptrdiff_t n, void *ranks, uint8_t *pp) {
     ptrdiff_t bad;
     uint8_t *r = (uint8_t *)ranks;
     if (r == NULL)
-        bad = SG_FN(sg_loop)(plan, 0, 0, 0, 1, h, n, r, pp);
+        bad = SG_FN(sg_loop)(formula, 0, 0, 0, 1, h, n, r, pp);
     else if (pp == NULL)
         bad = SG_LOOPS(1, 0);
     else

@@ -7,7 +7,7 @@
  *
  * What makes it fast (benchmarks/yardstick.c is the best plain-C loop for the two common
  * tables; benchmarks/report.py times this loop, and simulate(), against it):
- * - the draw plan is made once per chunk (sg_plan.h): every round of a shoe starts at the
+ * - the draws are made once per chunk (sg_draws.h): every round of a shoe starts at the
  *   same position from shoe to shoe, so the groups of bounds sg_draw would take, their
  *   sizes and products are known before the first round;
  * - a group's cards are drawn as sg_draw draws them, by one chain of multiplies from its
@@ -30,7 +30,7 @@
 #include "sg_deal.h"
 #include "sg_loop.h"
 #include "sg_online.h"
-#include "sg_plan.h"
+#include "sg_draws.h"
 
 /* The kinds of counting (sg_counting), by name. */
 static const sg_counting SG_COMPACT = {.counted = 0, .plain = 1, .session = 0, .compact = 1};
@@ -60,7 +60,7 @@ static inline int sg_is_online(const sg_dealing d) {
  * they were, the loops ran the same instructions as the old loops (callgrind, instruction
  * for instruction) 1.2-1.45 times slower (thread CPU time): a loop's speed hangs on where its
  * code lies, and there it moved with every other loop's size. A shoe's loops (SG_SHOE_LOOP:
- * the draws of up to 17 cards by a jump into a run of multiplies, sg_plan.h) have their
+ * the draws of up to 17 cards by a jump into a run of multiplies, sg_draws.h) have their
  * loops and jump targets aligned to 64 bytes with gcc: measured, Macau 0.94-0.98 of the old
  * build's time where unaligned it was 1.27; a fresh deck's (SG_FRESH_LOOP) are not: aligned,
  * the online table with the chinese ranking took 1.06 of the old time, unaligned 0.95.
@@ -86,7 +86,7 @@ static inline int sg_is_online(const sg_dealing d) {
 #endif
 #define SG_ONLINE_LOOP SG_FRESH_LOOP
 #define SG_LOOP_FN(kind, name, fix, counting)                                                                    \
-    kind int64_t name(uint64_t (*next)(void *), void *rng, const sg_chunk *t, const sg_plan *p, sg_counts *c,     \
+    kind int64_t name(uint64_t (*next)(void *), void *rng, const sg_chunk *t, const sg_draws *p, sg_counts *c,     \
                       int64_t rounds, uint8_t *deck, const uint8_t *ordered, sg_dealing d) {                     \
         fix;                                                                                                     \
         return sg_loop(next, rng, t, p, c, rounds, deck, ordered, d, counting);                                  \
@@ -153,14 +153,14 @@ SG_ONLINE_FN(sg_online_shown, 0, 0)
 
 /* The loop for t's table and counting, specialised where a table or a counting is common
  * (the functions above). */
-static int64_t sg_run(uint64_t (*next)(void *), void *rng, const sg_chunk *t, const sg_plan *p, sg_counts *c,
+static int64_t sg_run(uint64_t (*next)(void *), void *rng, const sg_chunk *t, const sg_draws *p, sg_counts *c,
                       int64_t rounds, uint8_t *deck, const uint8_t *ordered, const int compact) {
     const sg_dealing table = sg_dealing_of(t); /* every field as the table has it */
 #define SG_LOOP(name) name(next, rng, t, p, c, rounds, deck, ordered, table)
     if (t->session) /* a bet slip settled every round */
         return table.fresh ? (t->plain ? SG_LOOP(sg_loop_fresh_session_plain) : SG_LOOP(sg_loop_fresh_session_by_entry))
                            : (t->plain ? SG_LOOP(sg_loop_shoe_session_plain) : SG_LOOP(sg_loop_shoe_session_by_entry));
-    if (sg_is_online(table) && !t->counted && sg_online_plan(p, table.head_burned))
+    if (sg_is_online(table) && !t->counted && sg_online_draws(p, table.head_burned))
         return compact ? (table.head_burned ? sg_online_burned_compact(next, rng, t, c, rounds)
                                             : sg_online_compact(next, rng, t, c, rounds))
                        : (table.head_burned ? sg_online_burned(next, rng, t, c, rounds)
@@ -189,21 +189,21 @@ static int64_t sg_run(uint64_t (*next)(void *), void *rng, const sg_chunk *t, co
  * lock. */
 static int64_t sg_simulate(uint64_t (*next)(void *), void *rng, const sg_chunk *t, int64_t rounds) {
     const int64_t n = sg_n_cards(&t->table);
-    sg_plan p;
+    sg_draws p;
     sg_counts counts, *c = &counts;
     /* the compact counts: a plain ranking of at most 32 classes (its values then < 256) */
     const int compact = !t->session && t->plain && t->n_classes <= 32;
-    if (sg_plan_make(&p, &t->table) < 0)
+    if (sg_draws_make(&p, &t->table) < 0)
         return -1;
     if (compact && sg_counts_make(c, t) < 0) {
-        sg_plan_free(&p);
+        sg_draws_free(&p);
         return -1;
     }
     uint8_t *deck = (uint8_t *)malloc((size_t)(2 * n));
     if (!deck) {
         if (compact)
             sg_counts_free(c);
-        sg_plan_free(&p);
+        sg_draws_free(&p);
         return -1;
     }
     uint8_t *ordered = deck + n;
@@ -216,7 +216,7 @@ static int64_t sg_simulate(uint64_t (*next)(void *), void *rng, const sg_chunk *
         sg_counts_free(c);
     }
     free(deck);
-    sg_plan_free(&p);
+    sg_draws_free(&p);
     return done;
 }
 

@@ -282,12 +282,12 @@ def _int_array(value, name, ndim):
     arr = np.asarray(value)
     if arr.dtype == object:  # Python integers: only where each is an int that fits 64 bits
         if not all(isinstance(x, int) and not isinstance(x, bool) and -2**63 <= x < 2**63 for x in arr.ravel().tolist()):
-            raise ValueError(f"the shoe plan's {name} holds a value that is not a 64-bit integer")
+            raise ValueError(f"the shoe terms' {name} holds a value that is not a 64-bit integer")
         arr = arr.astype(np.int64)
     if arr.dtype.kind not in "iu" or arr.ndim != ndim:
-        raise ValueError(f"the shoe plan's {name} must be a {ndim}-dimensional integer array")
+        raise ValueError(f"the shoe terms' {name} must be a {ndim}-dimensional integer array")
     if arr.dtype == np.uint64 and arr.size and int(arr.max()) >= 2**63:
-        raise ValueError(f"the shoe plan's {name} holds a value beyond 64 bits")
+        raise ValueError(f"the shoe terms' {name} holds a value beyond 64 bits")
     return arr.astype(np.int64)
 
 
@@ -305,20 +305,20 @@ cdef class ShoeKernel:
 
     cdef shoe_state_t s
     cdef object _arrays
-    cdef readonly object plan
+    cdef readonly object terms
 
-    def __init__(self, plan, counts):
+    def __init__(self, terms, counts):
         import numpy as np
-        kinds = plan.kinds
+        kinds = terms.kinds
         if isinstance(kinds, bool) or not isinstance(kinds, int) or not 1 <= kinds <= 52:
-            raise ValueError(f"a shoe plan counts over 1..52 kinds, not {kinds!r}")
-        fold = _int_array(plan.fold, "fold", 1)
+            raise ValueError(f"shoe terms count over 1..52 kinds, not {kinds!r}")
+        fold = _int_array(terms.fold, "fold", 1)
         if fold.shape != (52,) or int(fold.min()) < 0 or int(fold.max()) >= kinds:
-            raise ValueError("the shoe plan's fold must give each of the 52 cards a kind of its own kinds")
+            raise ValueError("the shoe terms' fold must give each of the 52 cards a kind of its own kinds")
         fold = fold.astype(np.uint8)
         self.s.kinds = kinds
         cdef Py_ssize_t total = 0, q
-        suit_order = _int_array(plan.suit_order, "suit_order", 1)
+        suit_order = _int_array(terms.suit_order, "suit_order", 1)
         self.s.ties = suit_order.shape[0] > 0
         if self.s.ties:  # the ranks as kinds (so a rank's cards, at most 256, bound each term) and each suit once
             if (kinds != 13 or sorted(suit_order.tolist()) != [0, 1, 2, 3]
@@ -339,11 +339,11 @@ cdef class ShoeKernel:
             # value fits 64 bits (_int_array): the sums stay within 128 bits (with suit ties:
             # see sg_sums.h). Past the padding: the tie terms E_t(a, b) at 16 t + 4 a + b, or
             # Pair Plus's ranks' binomials (SG_RANKS_AT), a row of them or none
-            entry = _int_array(getattr(plan, name + "_idx"), name + "_idx", 2)
-            raw_values = _int_array(getattr(plan, name + "_values"), name + "_values", 2)
+            entry = _int_array(getattr(terms, name + "_idx"), name + "_idx", 2)
+            raw_values = _int_array(getattr(terms, name + "_values"), name + "_values", 2)
             n = entry.shape[0]
             if raw_values.shape[0] != n or (n and entry.shape[1] != width):
-                raise ValueError(f"the shoe plan's {name} arrays have the wrong shapes")
+                raise ValueError(f"the shoe terms' {name} arrays have the wrong shapes")
             rows = raw_values.shape[1]
             ties = q == PART_PAIRS and self.s.ties
             if n:
@@ -368,15 +368,15 @@ cdef class ShoeKernel:
                                                        | (entry % SG_BINOM_STRIDE < 1)
                                                        | (entry % SG_BINOM_STRIDE > top))).any()
                         or (extra & extra_bad).any() or not (mult.sum(axis=1) == width).all()):
-                    raise ValueError(f"the shoe plan's {name} multisets name an entry outside the binomials")
+                    raise ValueError(f"the shoe terms' {name} multisets name an entry outside the binomials")
                 ordered = np.sort(np.where(pad, -1 - np.arange(width), kind), axis=1)
                 if (ordered[:, 1:] == ordered[:, :-1]).any():
-                    raise ValueError(f"a multiset of the shoe plan's {name} names a kind twice")
+                    raise ValueError(f"a multiset of the shoe terms' {name} names a kind twice")
                 packed = (np.sort(entry, axis=1) << (10 * np.arange(width))).sum(axis=1)  # entries < 1024
                 if len(np.unique(packed)) != n:
-                    raise ValueError(f"a multiset of the shoe plan's {name} is given twice")
+                    raise ValueError(f"a multiset of the shoe terms' {name} is given twice")
                 if ties and ((raw_values <= -SG_MAX_TIE_VALUE) | (raw_values >= SG_MAX_TIE_VALUE)).any():
-                    raise ValueError(f"the shoe plan's {name} values pass the suit ties' bound, 2**59")
+                    raise ValueError(f"the shoe terms' {name} values pass the suit ties' bound, 2**59")
             idx_arr = np.ascontiguousarray(entry, dtype=np.uint16)
             val_arr = np.ascontiguousarray(raw_values, dtype=np.int64)
             # the layout in doubles (read only where exact, _doubles_exact, and never for suit ties or Pair Plus)
@@ -389,7 +389,7 @@ cdef class ShoeKernel:
             dval_arr = np.ascontiguousarray(raw_values[order], dtype=np.float64)
             total += rows
             if total > SG_MAX_EV_ROWS:
-                raise ValueError(f"a shoe plan holds at most {SG_MAX_EV_ROWS} rows")
+                raise ValueError(f"shoe terms hold at most {SG_MAX_EV_ROWS} rows")
             arrays += [idx_arr, val_arr, dval_arr, didx_arr]
             at = 0
             for w in range(8):
@@ -416,7 +416,7 @@ cdef class ShoeKernel:
         self.s.rows = total
         for q in range(52):
             self.s.fold[q] = fold[q]
-        self.plan = plan
+        self.terms = terms
         self.set_counts(counts)
 
     def set_counts(self, counts):

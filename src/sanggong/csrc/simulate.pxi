@@ -32,11 +32,11 @@ cdef extern from "sg_simulate.h" nogil:
 
 @cython.boundscheck(False)
 @cython.wraparound(False)
-def simulate_chunk(bit_generator, Tables tables not None, const int64_t[::1] params, Py_ssize_t rounds,
+def simulate_chunk(bit_generator, Lookups lookups not None, const int64_t[::1] params, Py_ssize_t rounds,
                    uint64_t[:, ::1] pairs not None, uint64_t[:, ::1] single not None,
                    plan, const int64_t[:, ::1] money, int64_t[::1] net, const uint8_t[::1] stop not None):
     """Deal and evaluate ``rounds`` rounds from a fresh shoe and count what settles
-    every bet, with the hands ranked by ``tables``: for each position h
+    every bet, with the hands ranked by ``lookups``: for each position h
     ``pairs[h, (class_h * C + class_banker) * W + w]`` (C classes; W = 1 and w = 0 where
     the order of two hands follows from their classes, else W = 3 and w = order + 1, the
     order 1, 0 or -1 as the hand beats, ties or loses to the banker's) and
@@ -48,7 +48,7 @@ def simulate_chunk(bit_generator, Tables tables not None, const int64_t[::1] par
     cdef sg_chunk chunk
     _dealt_table(params, &chunk.table, True)
     cdef int64_t hands = sg_hands(&chunk.table)
-    cdef const tables_t* t = &tables.t
+    cdef const lookups_t* t = &lookups.t
     cdef Py_ssize_t n_classes = t.n_classes
     cdef Py_ssize_t width = 1 if t.ordered_by_class else 3
     cdef Py_ssize_t pair_len = n_classes * n_classes * width, single_len = n_classes * 6
@@ -65,7 +65,7 @@ def simulate_chunk(bit_generator, Tables tables not None, const int64_t[::1] par
     chunk.pair_len = pair_len
     chunk.single_len = single_len
     chunk.stop = &stop[0]
-    return _simulate_rounds(bit_generator, tables, rounds, &chunk)
+    return _simulate_rounds(bit_generator, lookups, rounds, &chunk)
 
 
 cdef object _session(object plan, const int64_t[:, ::1] money, int64_t[::1] net, Py_ssize_t rounds,
@@ -87,12 +87,12 @@ cdef object _session(object plan, const int64_t[:, ::1] money, int64_t[::1] net,
     return arrays
 
 
-cdef Py_ssize_t _simulate_rounds(object bit_generator, Tables tables, Py_ssize_t rounds, sg_chunk* chunk) except -1:
+cdef Py_ssize_t _simulate_rounds(object bit_generator, Lookups lookups, Py_ssize_t rounds, sg_chunk* chunk) except -1:
     """simulate_chunk's rounds, its arguments checked into ``chunk`` (the table, the
     histograms, the session mode's): sg_simulate's loops, with a hand's counts from one
     entry per rid of the ranking (sg_entry)."""
-    cdef const tables_t* t = &tables.t
-    cdef Py_ssize_t n_rids = tables.n_rids, i
+    cdef const lookups_t* t = &lookups.t
+    cdef Py_ssize_t n_rids = lookups.n_rids, i
     cdef uint64_t width = 1 if t.ordered_by_class else 3
     cdef bitgen_t* rng = _bitgen(bit_generator)
     cdef uint64_t* entry = <uint64_t*>malloc(n_rids * sizeof(uint64_t))

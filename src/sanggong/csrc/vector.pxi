@@ -17,11 +17,11 @@ cdef extern from "sg_vector.h" nogil:
         uint64_t hi, lo, inc_hi, inc_lo
     uint64_t sg_pcg64_next(void* state)
     void SG_PREFETCH(const void* p)
-    ctypedef struct sg_plan:
+    ctypedef struct sg_draws:
         int64_t rounds
-    int sg_plan_make(sg_plan* p, const sg_params* t)
-    void sg_plan_free(sg_plan* p)
-    int64_t sg_vector_plan_round(sg_pcg64* rng, const sg_plan* plan, uint8_t* deck, const uint8_t* ordered, int64_t n,
+    int sg_draws_make(sg_draws* p, const sg_params* t)
+    void sg_draws_free(sg_draws* p)
+    int64_t sg_vector_draws_round(sg_pcg64* rng, const sg_draws* draws, uint8_t* deck, const uint8_t* ordered, int64_t n,
                                  int64_t hands, int64_t burn_first, int64_t burn_later, bint head_burned,
                                  int64_t cut_low, int64_t cut_high, int64_t* pos, int64_t* cut, int64_t* in_shoe,
                                  int64_t* number, bint* last, uint8_t* cards)
@@ -71,10 +71,10 @@ cdef inline int64_t _vector_paid(int64_t stake, int64_t num, int64_t den, int mo
     return f
 
 
-cdef inline int64_t _vec_shoe_round(shoe_t* s, sg_pcg64* rng, const sg_plan* plan, uint8_t* hands,
+cdef inline int64_t _vec_shoe_round(shoe_t* s, sg_pcg64* rng, const sg_draws* draws, uint8_t* hands,
                                     uint8_t* burned, uint8_t* head_card) noexcept nogil:
     """_shoe_round (deal.pxi) drawing from a table's PCG64 inlined (sg_pcg64_next: the
-    words numpy's PCG64 gives), a shoe's rounds by the draw plan: the same cards."""
+    words numpy's PCG64 gives), a shoe's rounds by the draws: the same cards."""
     cdef uint8_t cards[SG_MAX_ROUND_CARDS]
     cdef int64_t picked[SG_MAX_ROUND_CARDS]
     cdef int64_t n = s.n_cards, nh = s.hands, burn, count
@@ -87,7 +87,7 @@ cdef inline int64_t _vec_shoe_round(shoe_t* s, sg_pcg64* rng, const sg_plan* pla
         s.round_in_shoe = 1
         s.last = True
     else:
-        burn = sg_vector_plan_round(rng, plan, s.deck, _FRESH_SHOE, n, nh, s.burn_first, s.burn_later, s.head_burned,
+        burn = sg_vector_draws_round(rng, draws, s.deck, _FRESH_SHOE, n, nh, s.burn_first, s.burn_later, s.head_burned,
                                     s.cut_lo, s.cut_hi, &s.pos, &s.cut, &s.round_in_shoe, &s.number, &s.last,
                                     cards)
     return sg_assign(cards, burn, nh, s.head, s.head_burned, sg_one_by_one(s.head, s.one_at_a_time), SHOE_NO_CARD,
@@ -98,8 +98,8 @@ cdef struct _vec_ctx:
     # the kernel's (fixed at set-up)
     shoe_t* shoes
     sg_pcg64* rngs
-    const sg_plan* plan  # the draw plan of a shoe's rounds (unused for a fresh deck)
-    const tables_t* t
+    const sg_draws* draws  # the draws of a shoe's rounds (unused for a fresh deck)
+    const lookups_t* t
     sg_settlement view
     const int64_t* num
     const int64_t* den
@@ -134,7 +134,7 @@ cdef void _vec_rounds(void* context, int64_t lo, int64_t hi) noexcept nogil:
     cdef const _vec_ctx* c = <const _vec_ctx*>context
     cdef Py_ssize_t P = c.players, B = c.bets, H = c.hands, width = c.width, per = c.per, k, p, j, h, i
     cdef sg_settlement v = c.view
-    cdef const tables_t* t = c.t
+    cdef const lookups_t* t = c.t
     cdef const int64_t* num = c.num
     cdef const int64_t* den = c.den
     cdef const uint8_t* carry = c.carry
@@ -168,7 +168,7 @@ cdef void _vec_rounds(void* context, int64_t lo, int64_t hi) noexcept nogil:
             if k + 1 < hi:  # (the next table's cards, out of L1 at a thousand tables: fetched while this one deals)
                 for i in range(0, shoes[k].n_cards, 64):
                     SG_PREFETCH(&shoes[k + 1].deck[i])
-            _vec_shoe_round(&shoes[k], &rngs[k], c.plan, cards + k * H * 3, burned, head + k)
+            _vec_shoe_round(&shoes[k], &rngs[k], c.draws, cards + k * H * 3, burned, head + k)
         for k in range(b0, b1):
             s = &shoes[k]
             hc = cards + k * H * 3
@@ -244,11 +244,11 @@ cdef class VectorKernel:
 
     cdef shoe_t* shoes
     cdef sg_pcg64* rngs
-    cdef object generators, arrays, tables_obj, bound
+    cdef object generators, arrays, lookups_obj, bound
     cdef _vec_ctx ctx
     cdef sg_pool pool
-    cdef sg_plan draws
-    cdef bint planned
+    cdef sg_draws draws
+    cdef bint has_draws
     cdef Py_ssize_t pool_workers
     cdef bint running
     cdef sg_params table
@@ -258,21 +258,21 @@ cdef class VectorKernel:
         self.shoes = NULL
         self.rngs = NULL
         memset(&self.pool, 0, sizeof(sg_pool))
-        self.planned = False
+        self.has_draws = False
         self.pool_workers = 1
         self.running = False
 
-    def __init__(self, Tables tables not None, const int64_t[::1] params, plan, list bit_generators, Py_ssize_t players,
+    def __init__(self, Lookups lookups not None, const int64_t[::1] params, plan, list bit_generators, Py_ssize_t players,
                  const int64_t[:, ::1] num not None, const int64_t[:, ::1] den not None,
                  const uint8_t[:, ::1] carry not None, int rounding, bint by_rank):
         cdef Py_ssize_t j, c
         if self.shoes != NULL:
             raise ValueError("a VectorKernel is set up once")
         _dealt_table(params, &self.table, True)
-        self.tables_obj = tables
+        self.lookups_obj = lookups
         self.hands = sg_hands(&self.table)
         self.n_cards = sg_n_cards(&self.table)
-        arrays = _settlement(plan, self.hands, tables.t.n_classes, &self.ctx.view)
+        arrays = _settlement(plan, self.hands, lookups.t.n_classes, &self.ctx.view)
         self.bets = self.ctx.view.bets
         self.n_tables = len(bit_generators)
         if self.n_tables < 1 or players < 1 or self.bets < 1:
@@ -295,13 +295,13 @@ cdef class VectorKernel:
         if self.shoes == NULL or self.rngs == NULL:
             raise MemoryError()
         if not self.table.fresh_deck:
-            if sg_plan_make(&self.draws, &self.table) != 0:
+            if sg_draws_make(&self.draws, &self.table) != 0:
                 raise MemoryError()
-            self.planned = True
-        self.ctx.plan = &self.draws
+            self.has_draws = True
+        self.ctx.draws = &self.draws
         self.ctx.shoes = self.shoes
         self.ctx.rngs = self.rngs
-        self.ctx.t = &tables.t
+        self.ctx.t = &lookups.t
         self.ctx.num = &num[0, 0]
         self.ctx.den = &den[0, 0]
         self.ctx.carry = &carry[0, 0]
@@ -344,8 +344,8 @@ cdef class VectorKernel:
 
     def __dealloc__(self):
         sg_pool_stop(&self.pool)
-        if self.planned:
-            sg_plan_free(&self.draws)
+        if self.has_draws:
+            sg_draws_free(&self.draws)
         free(self.shoes)
         free(self.rngs)
 

@@ -1,6 +1,6 @@
 """``detect``, its report (``Detection``, ``PlayerStats``) and the statistic
 (``shoe_terms``): ``sanggong.detection`` explains the test. A log is read through
-``verify``'s typed stream (``LogReader.checked``) and tallied by ``_stakes.Reader``."""
+``verify``'s typed stream (``LogReader.checked``) and tallied by ``_stakes.Tallier``."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ from ..limits import MAX_RECORD_BYTES
 from ..records import ZERO_HASH, RoundRecord, SealRecord
 from ..rules import RuleSet, as_rules
 from ..verify import CheckedRound, LogFailed, LogFiles, LogReader, verify_log
-from ._stakes import PLAYER, Names, Points, Reader, Staker, Tally
+from ._stakes import PLAYER, Names, Points, Staker, Tallier, Tally
 
 if TYPE_CHECKING:  # pandas is optional (the "frame" extra), and typed only with pandas-stubs
     from pandas import DataFrame  # type: ignore[import-not-found, import-untyped, unused-ignore]
@@ -61,13 +61,13 @@ def _tally_log(log: Any, rules: RuleSet | None, burned_seen: bool, verify: bool,
     chain, read as one log: ``LogFiles``) read and tallied; picklable, for any executor."""
     files = LogFiles(log) if isinstance(log, tuple) else None
     reader = LogReader(files if files is not None else log, rules, key=key, replay=verify)
-    tally: Reader | None = None
+    tally: Tallier | None = None
     try:
         told = 0
         for checked in reader.checked():  # checked by verify's fast pass where it can
             if tally is None:
                 assert reader.rules is not None
-                tally = Reader(reader.rules, burned_seen, shared=True, helper=_second_core())
+                tally = Tallier(reader.rules, burned_seen, shared=True, helper=_second_core())
             tally.read(checked)
             if progress is not None and tally.records - told >= 1000:
                 progress(tally.records - told)
@@ -222,7 +222,7 @@ def _games(paths: Sequence[Any], ends: Sequence[_Ends]) -> list[tuple[Any, ...]]
 
 
 def _second_core() -> bool:
-    """Whether this process may run on more than one core (then a reader computes its
+    """Whether this process may run on more than one core (then a tallier computes its
     batches' sums on a helper thread, beside the reading)."""
     cores = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else range(os.cpu_count() or 1)
     return len(cores) > 1
@@ -487,28 +487,28 @@ def detect(
         name, tallies, count, skipped = _tally_log((_line(r) for r in given), rules, burned_seen, verify, key,
                                                    progress)
         return _results(name, float(alpha), tallies, count, skipped)
-    reader: Reader | None = None
+    tallier: Tallier | None = None
     last = ""
     for record in given:  # the caller's own records, in order: read as they are
         if not isinstance(record, RoundRecord):
             raise TypeError(f"records: a log holds RoundRecords, not {type(record).__name__}")
-        if reader is None:
-            reader = Reader(rules if rules is not None else _rules_of(record), burned_seen)
-        elif record.rules != reader.rules.name:
+        if tallier is None:
+            tallier = Tallier(rules if rules is not None else _rules_of(record), burned_seen)
+        elif record.rules != tallier.rules.name:
             raise ValueError(f"records: round {record.round} was played under {record.rules!r}, not "
-                             f"{reader.rules.name!r}")
+                             f"{tallier.rules.name!r}")
         elif record.prev != last:
             raise ValueError(f"records: round {record.round} does not go on from the record before it (its prev "
                              f"is not that record's hash): give one game's records in order, each once")
         last = record.hash
-        reader.feed(CheckedRound.of(record))
-        if progress is not None and reader.records % 1000 == 0:
+        tallier.feed(CheckedRound.of(record))
+        if progress is not None and tallier.records % 1000 == 0:
             progress(1000)
-    if reader is None:
+    if tallier is None:
         raise ValueError("records: no record to read")
     if progress is not None:
-        progress(reader.records % 1000)
-    return _results(reader.rules.name, float(alpha), reader.finish(), reader.records, reader.skipped)
+        progress(tallier.records % 1000)
+    return _results(tallier.rules.name, float(alpha), tallier.finish(), tallier.records, tallier.skipped)
 
 
 def _rules_of(record: RoundRecord) -> RuleSet:

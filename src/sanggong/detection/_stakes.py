@@ -24,10 +24,10 @@ from ..records import stakes_of
 from ..rules import RuleSet
 from ..verify import CheckedRound, CheckedRun
 
-if TYPE_CHECKING:  # (shoe imports analysis; detect sits above both: imported where a reader is made)
+if TYPE_CHECKING:  # (shoe imports analysis; detect sits above both: imported where a tallier is made)
     from ..shoe import RoundSums
 
-__all__ = ["BATCH_ROUNDS", "MAX_POINTS", "Names", "Points", "Reader", "Staker", "Tally"]
+__all__ = ["BATCH_ROUNDS", "MAX_POINTS", "Names", "Points", "Staker", "Tallier", "Tally"]
 
 MAX_POINTS = 100_000
 """The (EV, stake) points kept per player for the plot (the first ones)."""
@@ -142,7 +142,7 @@ BATCH_ROUNDS = 4096  # rounds of ended shoes evaluated and tallied at once (nump
 IN_FLIGHT = 2  # batches started before the oldest is tallied (the helper thread's head start)
 
 
-class Shoe(NamedTuple):
+class EndedShoe(NamedTuple):
     """An ended shoe with a stake, kept until its batch is tallied: where its cards and its
     rounds begin in the batch's, and the decision sets staked in it."""
 
@@ -156,7 +156,7 @@ class Batch(NamedTuple):
     round's end among its shoe's cards (``ends``), and their rounds with a stake: each
     one's row among the batch's rounds, its round and its set."""
 
-    shoes: list[Shoe]
+    shoes: list[EndedShoe]
     ends: npt.NDArray[np.int64]
     rows: list[int]
     rounds: list[int]
@@ -165,7 +165,7 @@ class Batch(NamedTuple):
     sums: Future[RoundSums]  # every round's sums (ShoeRounds.start)
 
 
-class Reader:
+class Tallier:
     """Read records in order and tally every stake, a batch of shoes at a time. A shoe's
     rounds are kept (the cards each shows, and its decision set) until it ends; ended shoes
     are kept until they hold some thousands of rounds, a batch. A batch's EVs are
@@ -177,12 +177,12 @@ class Reader:
     A round's stakes are a *decision set* (``_decisions``: each stake's player, bet, amount
     less what was carried into it, and whether it is the player's first in the round), kept
     once for each distinct content as an array. ``shared``: the records' ``bets`` and
-    ``carried`` mappings are the reader's own (a log read by ``LogReader``, whose fast pass
+    ``carried`` mappings are the tallier's own (a log read by ``LogReader``, whose fast pass
     hands the same mapping for every line of the same slip), so a round's set is found by
     the pair of them (the mappings are kept while they are, so that their ids stay theirs);
     records a caller gives are read afresh every round.
 
-    Thread-safety: none; one reader is fed by one thread (``detect`` makes one per log).
+    Thread-safety: none; one tallier is fed by one thread (``detect`` makes one per log).
     Its helper thread only ever runs the kernel's call of a batch, one batch at a time,
     and is stopped by ``finish`` or ``close``.
     """
@@ -225,7 +225,7 @@ class Reader:
         self.last: list[int | None] = []
         self.points: list[list[tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]]] = []  # (see Tally)
         self.room: list[int] = []  # the points each player has room for
-        self.pending: list[Shoe] = []  # ended shoes not yet in a batch
+        self.pending: list[EndedShoe] = []  # ended shoes not yet in a batch
         self.batches: deque[Batch] = deque()
         self.records = 0
         self.skipped = 0
@@ -378,7 +378,7 @@ class Reader:
             finally:
                 del self.codes[base:], self.ends[first:]
             return
-        self.pending.append(Shoe(base, first, sets))
+        self.pending.append(EndedShoe(base, first, sets))
         self.base, self.begins = len(self.codes), len(self.ends)
         if len(self.ends) >= BATCH_ROUNDS:
             self._submit()

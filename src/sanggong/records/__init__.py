@@ -64,7 +64,7 @@ Traceback (most recent call last):
 ValueError: hash does not match its contents
 
 The package's modules: ``_record`` (the record, its canonical form, chain, digest and
-HMAC; logs), ``_reader`` (reading a record strictly), ``_writer`` (writing a round's
+HMAC; logs), ``_parse`` (parsing a record strictly), ``_writer`` (writing a round's
 record, its line and its canonical bytes: ``make_record``, and ``RoundWriter`` through the
 core's template, which a ``Game``, verify's fast pass and the vectorised table share),
 ``_seal`` (a log's seal and its totals), ``_states`` (bit generator states) and
@@ -73,8 +73,8 @@ core's template, which a ``Game``, verify's fast pass and the vectorised table s
 
 from __future__ import annotations
 
-from ._reader import loads_record
-from ._reader import read_stakes as read_stakes
+from ._parse import loads_record
+from ._parse import read_stakes as read_stakes
 from ._record import (
     Chained,
     RoundRecord,

@@ -20,7 +20,7 @@ from ..money import money_kind, money_text
 from ..ranking import DEFAULT_RANKING, Ranking
 from ..rules import RuleSet, as_rules
 from ..settlement import BetResult, Money
-from ._reader import check_derived, loads_record, record_fields
+from ._parse import check_derived, loads_record, record_fields
 from ._values import AMOUNTS, FORMAT, KIND_NAMES, ZERO_HASH, copy_json, show
 
 __all__ = [

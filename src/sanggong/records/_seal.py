@@ -22,7 +22,7 @@ from fractions import Fraction
 from typing import Any, Final
 
 from ..limits import MAX_ROUND, MAX_SEED
-from ._reader import loads_record, read_head, read_hex
+from ._parse import loads_record, read_head, read_hex
 from ._record import Chained, RoundRecord, stakes_of
 from ._values import FORMAT, ZERO_HASH, check_int, check_keys, fail, int_text, show
 

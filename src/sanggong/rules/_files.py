@@ -110,9 +110,9 @@ def fields_of(parsed: RuleFile) -> dict[str, Any]:
 
 _AT = re.compile(r"(?P<message>.*?)(?: - at `(?P<key>key` in `)?(?P<path>[^`]*)`)?", re.DOTALL)
 _UNKNOWN = {"pays": "unknown bet", "pair_plus_pays": "unknown category"}
-_TABLES: dict[str, type[msgspec.Struct]] = {"": RuleFile, "pays": PaysFile, "pair_plus_pays": PairPlusFile,
+_SECTIONS: dict[str, type[msgspec.Struct]] = {"": RuleFile, "pays": PaysFile, "pair_plus_pays": PairPlusFile,
                                             "ranking": RankingFile}
-"""The names each table of a file knows, for the closest to an unknown one."""
+"""The names each section (a TOML table) of a file knows, for the closest to an unknown one."""
 _ARTICLES = {"int": "an int", "bool": "a bool", "str": "a str", "float": "a float", "object": "a table",
              "array": "an array", "date": "a date", "time": "a time", "datetime": "a datetime"}
 
@@ -131,8 +131,8 @@ def explain(message: str) -> str:
     if missing:
         return f"{f'{path}.' if path else ''}{missing[1]}: missing"
     if unknown:
-        table = _TABLES.get(path)
-        hint = did_you_mean(unknown[1], table.__struct_fields__) if table is not None else ""
+        section = _SECTIONS.get(path)
+        hint = did_you_mean(unknown[1], section.__struct_fields__) if section is not None else ""
         if path in _UNKNOWN:
             return f"{path}: {_UNKNOWN[path]} {show(unknown[1])}{hint}"
         # a name as the path it is (``deck``), unless it is long or unprintable: then shown

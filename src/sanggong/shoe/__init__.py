@@ -45,8 +45,8 @@ True
 >>> shoe.ev("three_faces") == analyze(MACAU, composition(8, "Kh Qs Jd Kd"))["three_faces"].ev_exact
 True
 
-The package's modules: ``_plan`` (what the shoe kernels read: the multisets and their
-scaled nets, ``ShoePlan``; ``sanggong._kernels.shoe_kernel`` picks the kernel that sums
+The package's modules: ``_terms`` (what the shoe kernels read: the multisets and their
+scaled nets, ``ShoeTerms``; ``sanggong._kernels.shoe_kernel`` picks the kernel that sums
 them), ``_ev`` (a bet's EV from the kernel's exact sums: the one
 place they are divided), ``_evaluator`` (``ShoeEvaluator``, and ``ShoeRounds``: the EVs
 of many shoes' rounds at once, ``detect``'s), ``_strategies`` (the
@@ -64,11 +64,6 @@ from ._evaluator import RoundSums as RoundSums
 from ._evaluator import ShoeEvaluator
 from ._evaluator import ShoeRounds as ShoeRounds
 from ._evaluator import check_rounds as check_rounds
-from ._plan import CARDS as CARDS
-from ._plan import PAIRS as PAIRS
-from ._plan import SINGLE as SINGLE
-from ._plan import ShoePlan as ShoePlan
-from ._plan import shoe_plan as shoe_plan
 from ._play import play_shoes
 from ._strategies import DEFAULT_BIN_WIDTH as DEFAULT_BIN_WIDTH
 from ._strategies import DEFAULT_MAX_COUNT as DEFAULT_MAX_COUNT
@@ -76,6 +71,26 @@ from ._strategies import MAX_COUNT_BINS as MAX_COUNT_BINS
 from ._strategies import RANK_SYMBOLS as RANK_SYMBOLS
 from ._strategies import BetPlay, CountBin, CountPlay, CountStats, PerfectPlay, PlayResult, StrategyStats
 from ._strategies import Strategy as Strategy
+from ._terms import CARDS as CARDS
+from ._terms import PAIRS as PAIRS
+from ._terms import SINGLE as SINGLE
+from ._terms import ShoeTerms as ShoeTerms
+from ._terms import shoe_terms as shoe_terms
 
 __all__ = ["BetPlay", "CountBin", "CountPlay", "CountStats", "PayOption", "PerfectPlay", "PlayResult", "ShoeEvaluator",
            "StrategyStats", "design", "edge_by_pay", "play_shoes"]
+
+_RENAMED = {"ShoePlan": "ShoeTerms", "shoe_plan": "shoe_terms"}
+"""Old names of the shoe kernels' terms ("plan" names the settlement plan alone), kept as
+deprecated aliases."""
+
+
+def __getattr__(name: str) -> object:
+    """The deprecated aliases of ``_RENAMED``, with a ``DeprecationWarning``."""
+    if name in _RENAMED:
+        import warnings
+
+        warnings.warn(f"sanggong.shoe.{name} is deprecated: use sanggong.shoe.{_RENAMED[name]}",
+                      DeprecationWarning, stacklevel=2)
+        return globals()[_RENAMED[name]]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

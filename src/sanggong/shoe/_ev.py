@@ -1,6 +1,6 @@
 """A bet's EV from the shoe kernel's exact sums: the one place a sum is divided.
 
-A shoe plan's row sums ``ways x scaled net`` over the draws of its part
+A row of the shoe terms sums ``ways x scaled net`` over the draws of its part
 (``sanggong.shoe`` tells the method), so its EV per unit staked is the exact sum over
 the row's *count*: its denominator (the nets' scale) times the draws of its part for
 ``n`` unseen cards (``part_count``). Here that count is made, and the quotient taken as
@@ -23,7 +23,7 @@ from fractions import Fraction
 import numpy as np
 import numpy.typing as npt
 
-from ._plan import PAIRS, Row
+from ._terms import PAIRS, Row
 
 __all__ = ["counts", "exact", "floats", "part_count", "round_floats", "scales"]
 

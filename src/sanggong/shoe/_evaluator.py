@@ -21,7 +21,7 @@ from ..analysis import composition
 from ..cards import Card, CardsLike, parse_cards
 from ..rules import RuleSet, as_rules, offered_bets
 from . import _ev
-from ._plan import PAIRS, ShoePlan, shoe_plan
+from ._terms import PAIRS, ShoeTerms, shoe_terms
 
 __all__ = ["RoundSums", "ShoeEvaluator", "ShoeRounds", "check_rounds"]
 
@@ -59,9 +59,9 @@ class ShoeEvaluator:
         names = offered_bets(rules, bets, "evaluate")
         self.rules = rules
         self.bets = names
-        self._plan = shoe_plan(rules, names)
+        self._terms = shoe_terms(rules, names)
         self._capacity: list[int] = np.maximum(counts, rules.decks).tolist()
-        self._kernel = shoe_kernel(self._plan, counts.tolist())
+        self._kernel = shoe_kernel(self._terms, counts.tolist())
         self._lock = new_lock()
 
     @property
@@ -123,9 +123,9 @@ class ShoeEvaluator:
     def evs(self) -> dict[str, Fraction]:
         """Every bet's exact EV per unit staked."""
         self._check_dealable()
-        plan = self._plan
-        values = _ev.exact(self._kernel.numerators(), plan.rows, self.cards)
-        return {name: values[plan.bet_row[j]] for j, name in enumerate(self.bets)}
+        terms = self._terms
+        values = _ev.exact(self._kernel.numerators(), terms.rows, self.cards)
+        return {name: values[terms.bet_row[j]] for j, name in enumerate(self.bets)}
 
     @locked
     def float_evs(self) -> dict[str, float]:
@@ -133,9 +133,9 @@ class ShoeEvaluator:
         exact sum divided by the exact count, correctly rounded): for statistics over many
         rounds, such as ``detect``'s, where making Fractions would cost more than the count."""
         self._check_dealable()
-        plan = self._plan
-        values = _ev.floats(self._kernel.numerators(), plan.rows, self.cards)
-        return {name: values[plan.bet_row[j]] for j, name in enumerate(self.bets)}
+        terms = self._terms
+        values = _ev.floats(self._kernel.numerators(), terms.rows, self.cards)
+        return {name: values[terms.bet_row[j]] for j, name in enumerate(self.bets)}
 
     @locked
     def ev(self, bet: str) -> Fraction:
@@ -186,14 +186,14 @@ class RoundSums(NamedTuple):
     """Shoes' rounds and the kernel's exact sums of them (``ShoeRounds.start``): the shoes'
     cards one after the other (``codes``), each round's end among its shoe's cards
     (``ends``), each shoe's first round (``firsts``), the bets and each one's row of the
-    plan, and every round's sums of the plan's rows (``sums``: its first ``done`` rounds;
+    terms, and every round's sums of the terms's rows (``sums``: its first ``done`` rounds;
     -1 where the kernel refused a card)."""
 
     codes: bytes
     ends: npt.NDArray[np.int64]
     firsts: npt.NDArray[np.int64]
     bets: tuple[str, ...]
-    plan: ShoePlan
+    terms: ShoeTerms
     rows: tuple[int, ...]
     sums: npt.NDArray[np.int64]
     done: int
@@ -207,8 +207,8 @@ class ShoeRounds:
     returns it, to be run on any thread), its EVs divided here (``float_evs``); a batch
     the kernel cannot sum whole (sums beyond 64 bits, a card refused) goes a shoe at a time.
 
-    The plan holds the bets of the first batch, then every bet of the table once a batch
-    stakes another (at most two plans: making one costs some shoes' worth of sums).
+    The terms hold the bets of the first batch, then every bet of the table once a batch
+    stakes another (at most two sets of terms: making one costs some shoes' worth of sums).
 
     Thread-safety: none, but for the calls ``start`` returns, which may run on one other
     thread, one at a time (they share a kernel that nothing else here uses).
@@ -220,47 +220,47 @@ class ShoeRounds:
         self.rules = rules
         self.counts: list[int] = composition(rules.decks).tolist()
         self._offered: set[str] = set()
-        self._planned: tuple[str, ...] = ()
-        self._plan: ShoePlan | None = None
+        self._covered: tuple[str, ...] = ()
+        self._terms: ShoeTerms | None = None
         self._row_of: dict[str, int] = {}
         self._kernel: ShoeSums | None = None  # the batches' kernel, and this thread's own (a shoe alone)
         self._own_kernel: ShoeSums | None = None
 
-    def _plan_for(self, bets: Iterable[str]) -> ShoePlan:
+    def _terms_for(self, bets: Iterable[str]) -> ShoeTerms:
         if not self._offered:
             self._offered = set(offered_bets(self.rules, None, "evaluate"))  # ShoeEvaluator(rules)'s bets
         wanted = sorted(bets)
         for bet in wanted:
             if bet not in self._offered:
                 raise KeyError(bet)  # (as the evaluator's EVs hold none of it)
-        if self._plan is None or not set(wanted) <= set(self._planned):
-            self._planned = tuple(sorted(wanted if not self._planned else self._offered))
-            self._plan = shoe_plan(self.rules, self._planned)
-            self._row_of = {bet: self._plan.bet_row[j] for j, bet in enumerate(self._planned)}
-            self._kernel = shoe_kernel(self._plan, self.counts)
+        if self._terms is None or not set(wanted) <= set(self._covered):
+            self._covered = tuple(sorted(wanted if not self._covered else self._offered))
+            self._terms = shoe_terms(self.rules, self._covered)
+            self._row_of = {bet: self._terms.bet_row[j] for j, bet in enumerate(self._covered)}
+            self._kernel = shoe_kernel(self._terms, self.counts)
             self._own_kernel = None
-        return self._plan
+        return self._terms
 
     def start(self, bets: Sequence[str], codes: bytes, ends: npt.NDArray[np.int64],
               firsts: npt.NDArray[np.int64]) -> Callable[[], RoundSums]:
         """The sums of shoes' rounds, made by calling what is returned: ``bets`` the bets
         to evaluate, ``codes`` the shoes' cards one after the other, ``ends`` each round's
         end among its shoe's cards, ``firsts`` each shoe's first round."""
-        plan = self._plan_for(bets)
+        terms = self._terms_for(bets)
         staked = tuple(bets)
         rows = tuple(self._row_of[bet] for bet in staked)
-        with_pairs = any(plan.rows[r].part == PAIRS for r in rows)
+        with_pairs = any(terms.rows[r].part == PAIRS for r in rows)
         kernel, counts = self._kernel, self.counts
         assert kernel is not None
 
         def sums() -> RoundSums:
             kernel.set_counts(counts)
-            out = np.empty((len(ends), len(plan.rows)), dtype=np.int64)
+            out = np.empty((len(ends), len(terms.rows)), dtype=np.int64)
             try:
                 done = kernel.numerators_shoes(np.frombuffer(codes, dtype=np.uint8), ends, firsts, out, with_pairs)
             except ValueError:  # (a card a shoe no longer holds: float_evs raises the evaluator's error)
                 done = -1
-            return RoundSums(codes, ends, firsts, staked, plan, rows, out, done)
+            return RoundSums(codes, ends, firsts, staked, terms, rows, out, done)
         return sums
 
     def float_evs(self, found: RoundSums) -> npt.NDArray[np.float64]:
@@ -273,7 +273,7 @@ class ShoeRounds:
         unseen = sum(self.counts) - seen
         if found.done == len(unseen) > 0 and unseen.min() >= 6:
             rows = list(found.rows)
-            return _ev.round_floats(found.sums[:, rows], [found.plan.rows[r] for r in rows], unseen)
+            return _ev.round_floats(found.sums[:, rows], [found.terms.rows[r] for r in rows], unseen)
         evs = np.zeros((len(unseen), len(found.bets)))
         bounds, base = [*firsts.tolist(), len(unseen)], 0
         for a, b in pairwise(bounds):  # one shoe at a time, as ShoeEvaluator reads it
@@ -287,13 +287,13 @@ class ShoeRounds:
         """One shoe's EVs before each of its rounds: the evaluator's error where it refuses
         them, else its sums in 64 bits where they fit, in Python's integers beyond."""
         check_rounds(self.counts, codes, ends)
-        plan = self._plan_for(bets)
+        terms = self._terms_for(bets)
         if self._own_kernel is None:
-            self._own_kernel = shoe_kernel(plan, self.counts)
+            self._own_kernel = shoe_kernel(terms, self.counts)
         kernel, rows = self._own_kernel, [self._row_of[bet] for bet in bets]
-        with_pairs = any(plan.rows[r].part == PAIRS for r in rows)
+        with_pairs = any(terms.rows[r].part == PAIRS for r in rows)
         kernel.set_counts(self.counts)
-        out = np.empty((len(ends), len(plan.rows)), dtype=np.int64)
+        out = np.empty((len(ends), len(terms.rows)), dtype=np.int64)
         done = kernel.numerators_batch(np.frombuffer(codes, dtype=np.uint8), np.array(ends, dtype=np.int64), out,
                                        with_pairs)
         sums = out[:done, rows].tolist()
@@ -302,4 +302,4 @@ class ShoeRounds:
             sums.append([found[r] for r in rows])
             for code in codes[ends[k - 1] if k else 0:ends[k]]:
                 kernel.remove(code)
-        return _ev.round_floats(sums, [plan.rows[r] for r in rows], unseen)
+        return _ev.round_floats(sums, [terms.rows[r] for r in rows], unseen)

@@ -27,7 +27,6 @@ from ..seeds import SeedLike, check_seed
 from ..settlement import payout
 from . import _ev
 from ._evaluator import ShoeEvaluator
-from ._plan import shoe_plan
 from ._strategies import (
     MAX_COUNT_BINS,
     RANK_SYMBOLS,
@@ -42,6 +41,7 @@ from ._strategies import (
     number,
     strategies,
 )
+from ._terms import shoe_terms
 
 __all__ = ["play_shoes"]
 
@@ -93,12 +93,12 @@ def _outcome_columns(rules: RuleSet, bets: tuple[str, ...]) -> tuple[npt.NDArray
 
 @functools.lru_cache(maxsize=64)
 def _fixed_evs(rules: RuleSet, bets: tuple[str, ...]) -> npt.NDArray[np.float64]:
-    """A fresh deck's EV of each row of the shoe plan (cached)."""
-    plan = shoe_plan(rules, bets)
+    """A fresh deck's EV of each row of the shoe terms (cached)."""
+    terms = shoe_terms(rules, bets)
     evs = ShoeEvaluator(rules, bets=bets).evs()
-    out = np.zeros(len(plan.rows), dtype=np.float64)
+    out = np.zeros(len(terms.rows), dtype=np.float64)
     for j, bet in enumerate(bets):
-        out[plan.bet_row[j]] = float(evs[bet])
+        out[terms.bet_row[j]] = float(evs[bet])
     out.flags.writeable = False
     return out
 
@@ -110,17 +110,17 @@ def _run_play_chunk(setup: _Setup, index: int, seed: np.random.SeedSequence, sho
     plan = plan_for(rules, bets)
     columns, codes = _outcome_columns(rules, bets)
     width = max(len(c) for c in codes)
-    shoe = shoe_plan(rules, bets)
+    terms = shoe_terms(rules, bets)
     kernel = None
     fixed = np.zeros(0, dtype=np.float64)
     if setup.perfect:
         if rules.fresh_deck_each_round:
             fixed = _fixed_evs(rules, bets)
         else:
-            kernel = shoe_kernel(shoe, composition(rules.decks).tolist())
-    row_scale = _ev.scales(shoe.rows)
-    row_part = np.array([r.part for r in shoe.rows], dtype=np.uint8)
-    bet_row = np.array(shoe.bet_row, dtype=np.int32)
+            kernel = shoe_kernel(terms, composition(rules.decks).tolist())
+    row_scale = _ev.scales(terms.rows)
+    row_part = np.array([r.part for r in terms.rows], dtype=np.uint8)
+    bet_row = np.array(terms.bet_row, dtype=np.int32)
     m = len(bets)
     count_hist = np.zeros((setup.bins, m, width), dtype=np.uint64)
     perfect_hist = np.zeros((m, width), dtype=np.uint64)
@@ -132,7 +132,7 @@ def _run_play_chunk(setup: _Setup, index: int, seed: np.random.SeedSequence, sho
     tags = np.require(setup.tags, np.int32, ["C", "A"])
     bet_tag = np.require(setup.bet_tag, np.int32, ["C", "A"])
     rounds, done = _kernels.kernels.play_chunk(
-        np.random.PCG64(seed), _kernels.tables(tables), rules.table_params.array(), shoes, plan, columns, kernel, bet_row,
+        np.random.PCG64(seed), _kernels.lookups(tables), rules.table_params.array(), shoes, plan, columns, kernel, bet_row,
         row_scale, row_part, fixed, tags, bet_tag, setup.bin_width, setup.bin_zero, setup.burned_seen,
         count_hist, perfect_hist, ev_bins, moments, flag,
     )
@@ -271,7 +271,7 @@ def play_shoes(
     _parallel.check_executor(executor)
     default_chunk = 65536 if rules.fresh_deck_each_round else 1024
     chunk = checks.count("chunk_size", default_chunk if chunk_size is None else chunk_size, MAX_SHOES)
-    if perfect is not None and shoe_plan(rules, names).wide and not rules.fresh_deck_each_round:
+    if perfect is not None and shoe_terms(rules, names).wide and not rules.fresh_deck_each_round:
         raise ValueError("perfect information on a shoe: these pays' exact nets, over a common denominator, "
                          "need more than 64 bits (59 where suits break ties: odds and rates with large, different "
                          "denominators), which only the pure-Python evaluator sums; play 'count', or round the odds")

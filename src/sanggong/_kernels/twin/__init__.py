@@ -15,7 +15,7 @@ Everything is computed from the rules themselves, never from the core's lookup t
 hand is ranked by ``_spec.hand_key``, a bet settled by ``_spec.bet_outcome``, a shoe's
 exact sums taken card by card in Python integers.
 
-A module for each family of the core's ``csrc/`` (``tables.py`` is ``tables.pxi``'s twin,
+A module for each family of the core's ``csrc/`` (``lookups.py`` is ``lookups.pxi``'s twin,
 ``eval.py`` ``eval.pxi``'s, and so on; ``common.py`` what they share), as
 ``_multidict_py.py`` mirrors ``_multidict.c``: a kernel and its twin are found by the
 same name. Each module's ``__all__`` names its kernels, and this package hands them all on:
@@ -30,12 +30,12 @@ from .deal import *  # noqa: F403
 from .detect import *  # noqa: F403
 from .eval import *  # noqa: F403
 from .logline import *  # noqa: F403
+from .lookups import *  # noqa: F403
 from .play import *  # noqa: F403
 from .settle import *  # noqa: F403
 from .shoe import *  # noqa: F403
 from .shuffletest import *  # noqa: F403
 from .simulate import *  # noqa: F403
-from .tables import *  # noqa: F403
 from .vector import *  # noqa: F403
 
 IMPLEMENTATION = "python"

@@ -9,7 +9,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..._spec import N_CARDS, pair_plus3
-from .tables import Tables
+from .lookups import Lookups
 
 __all__ = ["compare_batch", "evaluate_batch", "pair_plus_batch", "rank_batch"]
 
@@ -33,16 +33,16 @@ def _rows(hands: Hands) -> list[list[int]]:
     return rows
 
 
-def rank_batch(tables: Tables, hands: Hands, out: npt.NDArray[np.integer[Any]]) -> int:
+def rank_batch(lookups: Lookups, hands: Hands, out: npt.NDArray[np.integer[Any]]) -> int:
     """Write the rank of each row of ``hands`` into ``out``."""
     rows = _rows(hands)
     bad = _first_bad_row(rows)
     for i, (c0, c1, c2) in enumerate(rows[: bad if bad >= 0 else len(rows)]):
-        out[i] = tables.rank(c0, c1, c2)
+        out[i] = lookups.rank(c0, c1, c2)
     return bad
 
 
-def pair_plus_batch(tables: Tables, hands: Hands, out: npt.NDArray[np.uint8]) -> int:
+def pair_plus_batch(lookups: Lookups, hands: Hands, out: npt.NDArray[np.uint8]) -> int:
     """Write the Pair Plus category of each row of ``hands`` into ``out``."""
     rows = _rows(hands)
     bad = _first_bad_row(rows)
@@ -51,25 +51,25 @@ def pair_plus_batch(tables: Tables, hands: Hands, out: npt.NDArray[np.uint8]) ->
     return bad
 
 
-def evaluate_batch(tables: Tables, hands: Hands, ranks: npt.NDArray[np.integer[Any]],
+def evaluate_batch(lookups: Lookups, hands: Hands, ranks: npt.NDArray[np.integer[Any]],
                    pair_plus: npt.NDArray[np.uint8]) -> int:
     """Write both the rank and the Pair Plus category of each row."""
     rows = _rows(hands)
     bad = _first_bad_row(rows)
     for i, (c0, c1, c2) in enumerate(rows[: bad if bad >= 0 else len(rows)]):
-        ranks[i] = tables.rank(c0, c1, c2)
+        ranks[i] = lookups.rank(c0, c1, c2)
         pair_plus[i] = pair_plus3(c0, c1, c2)
     return bad
 
 
-def compare_batch(tables: Tables, a: Hands, b: Hands, out: npt.NDArray[np.int8]) -> int:
+def compare_batch(lookups: Lookups, a: Hands, b: Hands, out: npt.NDArray[np.int8]) -> int:
     """Write 1, 0 or -1 as row i of ``a`` beats, ties or loses to row i of ``b``."""
     rows_a, rows_b = _rows(a), _rows(b)
     bad_a, bad_b = _first_bad_row(rows_a), _first_bad_row(rows_b)
     bad = min((i for i in (bad_a, bad_b) if i >= 0), default=-1)
     stop = bad if bad >= 0 else len(rows_a)
     for i in range(stop):
-        ra = tables.rank(*rows_a[i])
-        rb = tables.rank(*rows_b[i])
+        ra = lookups.rank(*rows_a[i])
+        rb = lookups.rank(*rows_b[i])
         out[i] = (ra > rb) - (ra < rb)
     return bad

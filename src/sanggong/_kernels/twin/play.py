@@ -10,10 +10,10 @@ import numpy.typing as npt
 
 from ..._spec import N_CARDS, Shoe, card_rank
 from .common import table_of
+from .lookups import Lookups
 from .settle import outcome_of
 from .shoe import ShoeKernel
 from .simulate import Round
-from .tables import Tables
 
 if TYPE_CHECKING:
     from ..protocol import SettlementSource
@@ -47,7 +47,7 @@ def _true_counts(running: list[int], unseen: int, bin_width: float, bin_zero: in
 
 def _round_evs(kernel: ShoeKernel | None, fixed_ev: npt.NDArray[np.float64], row_scale: npt.NDArray[np.float64],
                row_part: npt.NDArray[np.uint8]) -> tuple[list[float], list[bool]]:
-    """Each shoe plan row's EV before the round (the kernel's exact sums, or a fresh
+    """Each shoe terms row's EV before the round (the kernel's exact sums, or a fresh
     deck's fixed EVs), and whether it is positive."""
     if kernel is None:
         evs = [float(x) for x in fixed_ev]
@@ -59,7 +59,7 @@ def _round_evs(kernel: ShoeKernel | None, fixed_ev: npt.NDArray[np.float64], row
 
 
 def play_chunk(
-    bit_generator: Any, tables: Tables, params: npt.NDArray[np.int64], shoes: int, plan: SettlementSource,
+    bit_generator: Any, lookups: Lookups, params: npt.NDArray[np.int64], shoes: int, plan: SettlementSource,
     columns: npt.NDArray[np.uint8], kernel: ShoeKernel | None, bet_row: npt.NDArray[np.int32],
     row_scale: npt.NDArray[np.float64], row_part: npt.NDArray[np.uint8], fixed_ev: npt.NDArray[np.float64],
     tags: npt.NDArray[np.int32], bet_tag: npt.NDArray[np.int32], bin_width: float, bin_zero: int, burned_seen: bool,
@@ -89,9 +89,9 @@ def play_chunk(
             evs, positive = _round_evs(kernel, fixed_ev, row_scale, row_part) if perfect else ([], [])
             tcs, tc_bins = _true_counts(running, unseen, bin_width, bin_zero, bins)
             cards, burn = dealer.deal()
-            hand = Round(tables, table, cards, burn)
+            hand = Round(lookups, table, cards, burn)
             for j in range(len(plan.specs)):
-                col = column_of[j][outcome_of(plan, j, tables.class_keys, hand.classes, hand.ranks, hand.pps)]
+                col = column_of[j][outcome_of(plan, j, lookups.class_keys, hand.classes, hand.ranks, hand.pps)]
                 t = int(bet_tag[j])
                 count_hist[tc_bins[t], j, col] += 1
                 if perfect:

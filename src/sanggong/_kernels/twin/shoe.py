@@ -12,7 +12,7 @@ import numpy.typing as npt
 from ..._spec import N_CARDS, N_RANKS, N_SUITS, kind_of, suit_split
 
 if TYPE_CHECKING:
-    from ..inputs import ShoePlan
+    from ..inputs import ShoeTerms
 
 __all__ = ["ShoeKernel"]
 
@@ -31,28 +31,28 @@ class ShoeKernel:
     """The exact sums behind every bet's EV for an unseen composition, card by card.
     Thread-safety: not to be shared without a lock (as the compiled one)."""
 
-    def __init__(self, plan: ShoePlan, counts: Iterable[int]) -> None:
-        self.plan = plan
-        kinds_of = plan.kinds
+    def __init__(self, terms: ShoeTerms, counts: Iterable[int]) -> None:
+        self.terms = terms
+        kinds_of = terms.kinds
         if isinstance(kinds_of, bool) or not isinstance(kinds_of, int) or not 1 <= kinds_of <= N_CARDS:
-            raise ValueError(f"a shoe plan counts over 1..52 kinds, not {kinds_of!r}")
-        fold = np.asarray(plan.fold)
+            raise ValueError(f"shoe terms count over 1..52 kinds, not {kinds_of!r}")
+        fold = np.asarray(terms.fold)
         if fold.shape != (N_CARDS,) or fold.dtype.kind not in "iu" or not all(0 <= int(k) < kinds_of for k in fold):
-            raise ValueError("the shoe plan's fold must give each of the 52 cards a kind of its own kinds")
+            raise ValueError("the shoe terms' fold must give each of the 52 cards a kind of its own kinds")
         self._fold = [int(k) for k in fold]
-        suit_order = np.asarray(plan.suit_order)
+        suit_order = np.asarray(terms.suit_order)
         self._suit_order = [int(s) for s in suit_order.tolist()] if suit_order.dtype.kind in "iu" else []
         if len(suit_order) and (sorted(self._suit_order) != list(range(N_SUITS)) or kinds_of != N_RANKS
                                 or self._fold != [kind_of(c, N_RANKS) for c in range(N_CARDS)]):
             raise ValueError("a suit tie-break needs the 13 ranks as kinds and its suit order, each suit once")
         self._parts: list[tuple[str, int, list[list[int]], list[list[int]], int]] = []
         for name, kinds, width in (("pairs", kinds_of, 6), ("single", kinds_of, 3), ("cards", N_CARDS, 3)):
-            idx, values = np.asarray(getattr(plan, name + "_idx")), np.asarray(getattr(plan, name + "_values"))
+            idx, values = np.asarray(getattr(terms, name + "_idx")), np.asarray(getattr(terms, name + "_values"))
             if idx.ndim != 2 or values.ndim != 2 or values.shape[0] != len(idx) or (len(idx) and idx.shape[1] != width):
-                raise ValueError(f"the shoe plan's {name} arrays have the wrong shapes")
+                raise ValueError(f"the shoe terms' {name} arrays have the wrong shapes")
             if idx.dtype.kind not in "iu" or not all(isinstance(v, int) and not isinstance(v, bool)
                                                     for v in values.ravel().tolist()):
-                raise ValueError(f"the shoe plan's {name} arrays must hold integers")
+                raise ValueError(f"the shoe terms' {name} arrays must hold integers")
             rows = values.shape[1]
             ties = name == "pairs" and len(self._suit_order) > 0
             entries = [[int(e) for e in row if int(e) != BINOM_STRIDE * kinds] for row in idx.tolist()]
@@ -71,11 +71,11 @@ class ShoeKernel:
                         held.append(N_CARDS + past // BINOM_STRIDE)
                         by_rank += 1
                     else:
-                        raise ValueError(f"the shoe plan's {name} multisets name an entry outside the binomials")
+                        raise ValueError(f"the shoe terms' {name} multisets name an entry outside the binomials")
                 if cards != width or len(set(held)) != len(held) or by_rank not in (0, len(row)):
-                    raise ValueError(f"the shoe plan's {name} multisets name an entry outside the binomials")
+                    raise ValueError(f"the shoe terms' {name} multisets name an entry outside the binomials")
             if len({tuple(sorted(row)) for row in entries}) != len(entries):
-                raise ValueError(f"a multiset of the shoe plan's {name} is given twice")
+                raise ValueError(f"a multiset of the shoe terms' {name} is given twice")
             self._parts.append((name, kinds, entries, values.tolist(), rows))
         self.set_counts(counts)
 
@@ -118,7 +118,7 @@ class ShoeKernel:
         return table
 
     def numerators(self, with_pairs: bool = True) -> list[int]:
-        by_kind = [0] * self.plan.kinds
+        by_kind = [0] * self.terms.kinds
         for code, n in enumerate(self._cards):
             by_kind[self._fold[code]] += n
         out: list[int] = []

@@ -10,8 +10,8 @@ import numpy.typing as npt
 from ..._spec import N_CARDS, NO_CARD, Shoe, assign, pair_plus3, round_to_unit
 from ..inputs import ROUNDINGS
 from .common import table_of
+from .lookups import Lookups
 from .settle import outcome_of
-from .tables import Tables
 
 if TYPE_CHECKING:
     from ..protocol import SettlementSource
@@ -29,12 +29,12 @@ class VectorKernel:
     ``players`` players a table; ``num / den`` and ``carry`` (bets, 256) each bet's return
     and carry on each outcome code, ``rounding`` ``vector.ROUNDINGS``'s index."""
 
-    def __init__(self, tables: Tables, params: npt.NDArray[np.int64], plan: SettlementSource,
+    def __init__(self, lookups: Lookups, params: npt.NDArray[np.int64], plan: SettlementSource,
                  bit_generators: list[Any], players: int, num: npt.NDArray[np.int64], den: npt.NDArray[np.int64],
                  carry: npt.NDArray[np.uint8], rounding: int, by_rank: bool) -> None:
 
         self.table = table_of(params, later_apart=True)
-        self.tables, self.plan = tables, plan
+        self.lookups, self.plan = lookups, plan
         self.hands = self.table.positions + 1
         self.n_tables, self.players, self.bets = len(bit_generators), players, len(plan.specs)
         self.n_cards = N_CARDS * self.table.decks
@@ -117,7 +117,7 @@ class VectorKernel:
                   (shoe_state, (self.n_tables, 4))]
         if any(a.shape != shape for a, shape in shapes):
             raise ValueError("the step's arrays have the wrong shapes")
-        keys = self.tables.class_keys
+        keys = self.lookups.class_keys
         per = self.n_cards // width
         for k in range(lo, hi):
             dealer = self.dealers[k]
@@ -127,8 +127,8 @@ class VectorKernel:
                 cards[k, h] = list(hand)
             head[k] = NO_CARD if head_card is None else head_card
             hands = range(self.hands)
-            ranks = [self.tables.rank(*by_hand[h]) for h in hands]
-            classes = [self.tables.cls(*by_hand[h]) for h in hands]
+            ranks = [self.lookups.rank(*by_hand[h]) for h in hands]
+            classes = [self.lookups.cls(*by_hand[h]) for h in hands]
             pps = [pair_plus3(*by_hand[h]) for h in hands]
             for j in range(self.bets):
                 outcome[k, j] = outcome_of(self.plan, j, keys, classes, ranks, pps)

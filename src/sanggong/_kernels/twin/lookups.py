@@ -1,4 +1,4 @@
-"""Hands' ranks and classes under a ranking (the twin of ``csrc/tables.pxi``)."""
+"""Hands' ranks and classes under a ranking (the twin of ``csrc/lookups.pxi``)."""
 
 from __future__ import annotations
 
@@ -9,12 +9,12 @@ from ..._spec import ClassKey, class_key, hand_key, pair_plus3
 if TYPE_CHECKING:
     from ..protocol import RankingSource
 
-__all__ = ["Tables", "class3", "pair_plus3", "rank3"]
+__all__ = ["Lookups", "class3", "pair_plus3", "rank3"]
 
 
-class Tables:
+class Lookups:
     """A ranking's hand ranks and classes, computed plainly: the twin of the compiled
-    core's ``Tables``. ``source`` is a ``sanggong.ranking.RankingSource``, whose
+    core's ``Lookups``. ``source`` is a ``sanggong.ranking.RankingSource``, whose
     ``rank_keys`` and ``rank_values`` number the ranks and sorted ``class_keys`` the
     classes; every hand is ranked here by ``hand_key`` and ``class_key`` themselves, not by
     its lookup tables."""
@@ -36,14 +36,14 @@ class Tables:
         return self.class_of_key[class_key(self.ranking, c0, c1, c2)]
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (Tables, (self.source,))
+        return (Lookups, (self.source,))
 
 
-def rank3(tables: Tables, c0: int, c1: int, c2: int) -> int:
+def rank3(lookups: Lookups, c0: int, c1: int, c2: int) -> int:
     """Rank (higher wins, equal ties) of the hand of these three card codes."""
-    return tables.rank(c0, c1, c2)
+    return lookups.rank(c0, c1, c2)
 
 
-def class3(tables: Tables, c0: int, c1: int, c2: int) -> int:
+def class3(lookups: Lookups, c0: int, c1: int, c2: int) -> int:
     """Class number of the hand of these three card codes."""
-    return tables.cls(c0, c1, c2)
+    return lookups.cls(c0, c1, c2)

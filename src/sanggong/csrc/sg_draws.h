@@ -1,10 +1,10 @@
-/* The draw plan of simulate_chunk's round loops (sg_loop.h): every round of a shoe starts at
+/* The draws of simulate_chunk's round loops (sg_loop.h): every round of a shoe starts at
  * the same position from shoe to shoe (and a fresh deck's round at 0), so the groups of
  * bounds sg_draw would take, their sizes and products, are known before the first round
- * (sg_plan_make); a group's word is drawn (sg_group_word) and its cards swapped into place
+ * (sg_draws_make); a group's word is drawn (sg_group_word) and its cards swapped into place
  * by one chain of multiplies (sg_group_cards), the same draws as sg_draw's. */
-#ifndef SANGGONG_SG_PLAN_H
-#define SANGGONG_SG_PLAN_H
+#ifndef SANGGONG_SG_DRAWS_H
+#define SANGGONG_SG_DRAWS_H
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,7 +23,7 @@ SG_ALWAYS_INLINE uint64_t sg_group_word(uint64_t (*next)(void *), void *state, u
     }
 }
 
-/* The draw plan of the rounds of a shoe (one round for a fresh deck): round r takes the
+/* The draws of the rounds of a shoe (one round for a fresh deck): round r takes the
  * cards at positions begin[r] .. begin[r + 1] - 1, in the groups group[r] ..
  * group[r + 1] - 1 of products product[] and sizes size[] (at most 17 cards: 17! <= 2**52
  * < 18!). */
@@ -33,19 +33,19 @@ typedef struct {
     int64_t *begin, *group;
     uint64_t *product;
     uint8_t *size;
-} sg_plan;
+} sg_draws;
 
-static void sg_plan_free(sg_plan *p) {
+static void sg_draws_free(sg_draws *p) {
     free(p->begin);
     free(p->group);
     free(p->product);
     free(p->size);
 }
 
-/* The plan of every round a shoe can deal: those starting at or before the last place the
+/* The draws of every round a shoe can deal: those starting at or before the last place the
  * cut card can be (a round starting after it would follow a round that took the cut card).
  * Returns 0, or -1 when out of memory. */
-static int sg_plan_make(sg_plan *p, const sg_params *t) {
+static int sg_draws_make(sg_draws *p, const sg_params *t) {
     const int64_t n = sg_n_cards(t), hands = sg_hands(t);
     const int head_burned = t->head_card && t->head_card_burned;
     const int64_t last_start = t->fresh_deck ? 0 : sg_cut_latest(n, t->cut_low);
@@ -55,7 +55,7 @@ static int sg_plan_make(sg_plan *p, const sg_params *t) {
     p->product = (uint64_t *)malloc((size_t)n * sizeof(uint64_t));
     p->size = (uint8_t *)malloc((size_t)n);
     if (!p->begin || !p->group || !p->product || !p->size) {
-        sg_plan_free(p);
+        sg_draws_free(p);
         return -1;
     }
     int64_t pos = 0, g = 0, r = 0;
@@ -112,11 +112,11 @@ SG_ALWAYS_INLINE void sg_group_cards(uint64_t low, uint8_t *e, uint64_t end, int
 }
 #undef SG_CARD
 
-/* A round's cards by the plan: groups g0 .. g0 + groups - 1, from deck[begin] on, each word
+/* A round's cards by the draws: groups g0 .. g0 + groups - 1, from deck[begin] on, each word
  * drawn just before its cards (drawn all first, the groups' chains ran side by side and a
  * load of the deck could run ahead of a store to the same card, which costs the processor a
  * flush: measured, a third slower). With picked, where each card was taken from. */
-SG_ALWAYS_INLINE void sg_plan_draw(uint64_t (*next)(void *), void *rng, uint8_t *deck, int64_t n, int64_t begin,
+SG_ALWAYS_INLINE void sg_draws_deal(uint64_t (*next)(void *), void *rng, uint8_t *deck, int64_t n, int64_t begin,
                                    int64_t g0, int64_t groups, const uint64_t *product, const uint8_t *size_of,
                                    int64_t *picked) {
     for (int64_t g = 0, i = begin; g < groups; g++) {

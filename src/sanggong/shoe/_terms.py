@@ -1,4 +1,4 @@
-"""Shoe plans: what the shoe kernels read for a rule set and its bets (``ShoePlan``, a type
+"""Shoe terms: what the shoe kernels read for a rule set and its bets (``ShoeTerms``, a type
 of the kernels' own, ``_kernels.inputs``), built once: the multisets of counting kinds each
 bet's EV sums over and each one's scaled net value (``sanggong.shoe`` tells the method).
 """
@@ -13,12 +13,12 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .._counting import cards_of, class_tables, counting_kinds, pack
+from .._counting import cards_of, class_lookups, counting_kinds, pack
 from .._kernels.inputs import CARDS as CARDS
 from .._kernels.inputs import PAIRS as PAIRS
 from .._kernels.inputs import SINGLE as SINGLE
 from .._kernels.inputs import Row as Row
-from .._kernels.inputs import ShoePlan as ShoePlan
+from .._kernels.inputs import ShoeTerms as ShoeTerms
 from .._settlement_plan import plan_for
 from .._spec import N_CARDS, N_RANKS, N_SUITS, SUIT_STRENGTH, kind_multisets, kind_of, triple_pair_plus
 from ..ranking import Ranking, tables_for
@@ -26,7 +26,7 @@ from ..rules import RuleSet
 from ..settlement import payout
 
 __all__ = [
-    "CARDS", "PAIRS", "SINGLE", "Row", "ShoePlan", "shoe_plan"
+    "CARDS", "PAIRS", "SINGLE", "Row", "ShoeTerms", "shoe_terms"
 ]
 
 _STRIDE = 8  # entries of the binomial table per kind (the core's SG_BINOM_STRIDE)
@@ -69,7 +69,7 @@ def _tie_entry(kinds: int, top: Any, a: Any, b: Any) -> Any:
 @functools.lru_cache(maxsize=16)
 def _pairs(ranking: Ranking) -> _Pairs:
     kinds = counting_kinds(ranking)
-    sets, classes, ranks = class_tables(ranking)
+    sets, classes, ranks = class_lookups(ranking)
     n_classes = tables_for(ranking).n_classes
     counts3 = np.zeros((len(sets), kinds), dtype=np.int64)
     for t in range(3):
@@ -197,13 +197,13 @@ def _pair_values(rules: RuleSet, kind: str, codes: npt.NDArray[np.uint8], pairs:
 
 
 @functools.lru_cache(maxsize=256)
-def shoe_plan(rules: RuleSet, bets: tuple[str, ...]) -> ShoePlan:
-    """The shoe kernels' plan for ``bets`` under ``rules`` (cached)."""
+def shoe_terms(rules: RuleSet, bets: tuple[str, ...]) -> ShoeTerms:
+    """The shoe kernels' terms for ``bets`` under ``rules`` (cached)."""
     plan = plan_for(rules, bets)
     ranking = rules.ranking
     kinds = counting_kinds(ranking)
-    class_sets, classes, _ = class_tables(ranking)
-    terms = _card_terms()
+    class_sets, classes, _ = class_lookups(ranking)
+    card_terms = _card_terms()
     by_part: dict[int, list[tuple[int, npt.NDArray[Any], int, str]]] = {PAIRS: [], SINGLE: [], CARDS: []}
     plan_rows: dict[int, tuple[int, int]] = {}  # plan row -> (part, index in part)
     for j, spec in enumerate(plan.specs):
@@ -216,9 +216,9 @@ def shoe_plan(rules: RuleSet, bets: tuple[str, ...]) -> ShoePlan:
             values, denominator = _pair_values(rules, spec.kind, codes, _pairs(ranking))
         elif plan.kb[j]:
             part = CARDS
-            nets, denominator = _nets(rules, spec.kind, codes[np.concatenate([terms.unsuited, terms.suited])])
-            apart = nets[codes[terms.unsuited]]
-            values = np.concatenate([apart, nets[codes[terms.suited]] - apart[terms.of_rank]])
+            nets, denominator = _nets(rules, spec.kind, codes[np.concatenate([card_terms.unsuited, card_terms.suited])])
+            apart = nets[codes[card_terms.unsuited]]
+            values = np.concatenate([apart, nets[codes[card_terms.suited]] - apart[card_terms.of_rank]])
         else:
             part = SINGLE
             nets, denominator = _nets(rules, spec.kind, codes[classes])
@@ -235,7 +235,7 @@ def shoe_plan(rules: RuleSet, bets: tuple[str, ...]) -> ShoePlan:
         rows += [Row(part, d, kind) for _, _, d, kind in entries]
         arrays[part] = np.stack([v for _, v, _, _ in entries], axis=1) if entries else None
     idx = {PAIRS: _pairs(ranking).idx if by_part[PAIRS] else np.zeros((0, 6), np.uint16),
-           SINGLE: _entries(class_sets, kinds), CARDS: terms.idx}
+           SINGLE: _entries(class_sets, kinds), CARDS: card_terms.idx}
     for part in (PAIRS, CARDS):  # the multisets and terms that add nothing to any row: left out
         matrix = arrays[part]
         if matrix is not None:
@@ -259,7 +259,7 @@ def shoe_plan(rules: RuleSet, bets: tuple[str, ...]) -> ShoePlan:
                     for j in range(len(plan.specs)))
     suit_order = np.argsort(SUIT_STRENGTH).astype(np.uint8) if ties else np.zeros(0, dtype=np.uint8)
     suit_order.flags.writeable = False
-    return ShoePlan(kinds, _fold(kinds), suit_order, pairs_idx, pairs_values, single_idx, single_values, cards_idx,
+    return ShoeTerms(kinds, _fold(kinds), suit_order, pairs_idx, pairs_values, single_idx, single_values, cards_idx,
                     cards_values, tuple(rows), bet_row, wide)
 
 

@@ -2,11 +2,11 @@
 # (included into _core.pyx): the single-hand kernels and the C-level API's hand_rank and
 # hand_pair_plus. The batch kernels (eval.pxi) read the same tables.
 
-cdef extern from "_tables.h" nogil:
+cdef extern from "_lookups.h" nogil:
     const uint16_t SG_STATE[2704]
     const uint8_t SG_HAND[23660]
 
-# Two lookups, both in L1 (see tools/gen_tables.py): the first two cards give a state,
+# Two lookups, both in L1 (see tools/gen_lookups.py): the first two cards give a state,
 # the state and the third card the packed value rank | pair_plus << 5. No branch.
 cdef inline uint8_t _packed(size_t c0, size_t c1, size_t c2) noexcept nogil:
     return SG_HAND[SG_STATE[c0 * 52 + c1] + c2]
@@ -43,8 +43,8 @@ def pair_plus3(c0, c1, c2):
     return _pair_plus(_code(c0), _code(c1), _code(c2))
 
 
-def default_tables():
-    """The build-time tables above (``_tables.h``: the default ranking's), as bytes:
+def default_lookups():
+    """The build-time tables above (``_lookups.h``: the default ranking's), as bytes:
     ``(SG_STATE, SG_HAND)``, the first ``uint16`` in the machine's byte order. The
     default ranking's ``RankingTables`` are made from them (``sanggong._kernels.default_triples``)
     rather than computed again in Python for every process that ranks a hand."""
@@ -53,11 +53,11 @@ def default_tables():
 
 # --- a ranking's run-time tables ---------------------------------------------------------
 # sanggong.ranking generates, for any ranking, a two-card state table and a value table
-# (rid << 3 | pair plus, uint16), and per rid its comparable rank and its class. A Tables
+# (rid << 3 | pair plus, uint16), and per rid its comparable rank and its class. A Lookups
 # object holds them as C arrays after checking that every index a kernel can form from
 # them (given card codes in 0..51) is in bounds, so the loops need no check of their own.
 
-ctypedef struct tables_t:
+ctypedef struct lookups_t:
     const uint16_t* state
     const uint16_t* state16
     const uint16_t* value
@@ -74,16 +74,16 @@ cdef enum:
     MAX_CLASSES = 64
 
 
-cdef class Tables:
+cdef class Lookups:
     """A ranking's lookup tables as the kernels read them (built by
-    ``sanggong._kernels.tables``; pickled by the ranking, not the bytes)."""
+    ``sanggong._kernels.lookups``; pickled by the ranking, not the bytes)."""
 
-    cdef tables_t t
+    cdef lookups_t t
     cdef readonly object source
     cdef readonly Py_ssize_t n_ranks, n_classes, n_rids
     cdef readonly bint ordered_by_class, wide
     cdef object _arrays
-    cdef object _vector  # the batch kernels' vector plan, built on first use (_kernels.vector_plan)
+    cdef object _vector  # the batch kernels' vector formula, built on first use (_kernels.vector_formula)
 
     def __init__(self, source):
         import numpy as np
@@ -128,31 +128,31 @@ cdef class Tables:
         self.wide = n_ranks > 256
 
     def __reduce__(self):
-        return (_rebuild_tables, (self.source.ranking,))
+        return (_rebuild_lookups, (self.source.ranking,))
 
 
-def _rebuild_tables(ranking):
+def _rebuild_lookups(ranking):
     from sanggong.ranking import tables_for
-    return Tables(tables_for(ranking))
+    return Lookups(tables_for(ranking))
 
 
-cdef inline uint16_t _value(const tables_t* t, size_t c0, size_t c1, size_t c2) noexcept nogil:
+cdef inline uint16_t _value(const lookups_t* t, size_t c0, size_t c1, size_t c2) noexcept nogil:
     return t.value[t.state[c0 * 52 + c1] + c2]
 
 
-cdef inline uint16_t _rank_of(const tables_t* t, uint16_t value) noexcept nogil:
+cdef inline uint16_t _rank_of(const lookups_t* t, uint16_t value) noexcept nogil:
     return t.rank[value >> 3]
 
 
-cdef inline uint8_t _class_of(const tables_t* t, uint16_t value) noexcept nogil:
+cdef inline uint8_t _class_of(const lookups_t* t, uint16_t value) noexcept nogil:
     return t.cls[value >> 3]
 
 
-def rank3(Tables tables not None, c0, c1, c2):
-    """Rank (below n_ranks, higher wins) of these three card codes under ``tables``."""
-    return _rank_of(&tables.t, _value(&tables.t, _code(c0), _code(c1), _code(c2)))
+def rank3(Lookups lookups not None, c0, c1, c2):
+    """Rank (below n_ranks, higher wins) of these three card codes under ``lookups``."""
+    return _rank_of(&lookups.t, _value(&lookups.t, _code(c0), _code(c1), _code(c2)))
 
 
-def class3(Tables tables not None, c0, c1, c2):
-    """Class (0 .. n_classes - 1) of these three card codes under ``tables``."""
-    return _class_of(&tables.t, _value(&tables.t, _code(c0), _code(c1), _code(c2)))
+def class3(Lookups lookups not None, c0, c1, c2):
+    """Class (0 .. n_classes - 1) of these three card codes under ``lookups``."""
+    return _class_of(&lookups.t, _value(&lookups.t, _code(c0), _code(c1), _code(c2)))

@@ -1,4 +1,4 @@
-"""Reading a record strictly: every field of its JSON object of its exact type and range,
+"""Parsing a record strictly: every field of its JSON object of its exact type and range,
 the derived fields recomputed and compared, and the JSON itself bounded before it is
 parsed (``sanggong.records``)."""
 
