@@ -69,6 +69,7 @@ from ._plan import PAIRS as PAIRS
 from ._plan import SINGLE as SINGLE
 from ._plan import ShoePlan as ShoePlan
 from ._plan import shoe_plan as shoe_plan
+from ._play import play_setup as play_setup
 from ._play import play_shoes
 from ._strategies import DEFAULT_BIN_WIDTH as DEFAULT_BIN_WIDTH
 from ._strategies import DEFAULT_MAX_COUNT as DEFAULT_MAX_COUNT
