@@ -1,6 +1,7 @@
 """The package's import structure, as ``tools/structure.py`` counts it: no import circle,
-at run time or with the ``TYPE_CHECKING`` imports counted, and the kernels' boundary
-(``sanggong._kernels``) importing nothing above it."""
+at run time or with the ``TYPE_CHECKING`` imports counted, no import back up, no module
+importing another's private name, and the kernels' boundary (``sanggong._kernels``)
+importing nothing above it."""
 
 from __future__ import annotations
 
@@ -10,13 +11,6 @@ from pathlib import Path
 from types import ModuleType
 
 ROOT = Path(__file__).resolve().parent.parent
-
-# One type-only circle is known and left to another change: RuleSet's modules, money and
-# _table name one another's types (money's Purse reads a RuleSet, the rules' presets pay
-# through money, _table reads the rules). It may stand, no larger than today's six
-# modules; any other circle fails.
-KNOWN_TYPE_ONLY = {"sanggong._table", "sanggong.money", "sanggong.rules"}
-KNOWN_TYPE_ONLY_MAX = 6
 
 # What the kernels' boundary may import: the specification, the limits, the log lines'
 # slots (which the core reads too) and the compiled core.
@@ -32,10 +26,6 @@ def _tool() -> ModuleType:
     return module
 
 
-def _known(module: str) -> bool:
-    return any(module == k or module.startswith(k + ".") for k in KNOWN_TYPE_ONLY)
-
-
 def test_no_import_circle_and_nothing_imports_the_package_back() -> None:
     figures = _tool().measure()
     assert figures["import circles"] == 0, figures["circles"]
@@ -43,11 +33,12 @@ def test_no_import_circle_and_nothing_imports_the_package_back() -> None:
     assert figures["type-only imports back up"] == 0, figures["type_back_up"]
 
 
-def test_type_only_circles_are_the_known_one_at_most() -> None:
-    circles = _tool().measure()["typed_circles"]
-    assert len(circles) <= 1, circles
-    for circle in circles:
-        assert all(_known(m) for m in circle) and len(circle) <= KNOWN_TYPE_ONLY_MAX, circle
+def test_no_type_only_circle_and_no_private_import_across_modules() -> None:
+    """None since issue #35: a module that reads another's type without importing it at run
+    time names what it reads (a ``Protocol``), and a private name is its module's own."""
+    figures = _tool().measure()
+    assert figures["import circles, type-only imports counted"] == 0, figures["typed_circles"]
+    assert figures["cross-module private imports"] == 0, figures["private"]
 
 
 def test_the_kernels_import_nothing_above_them() -> None:

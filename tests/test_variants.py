@@ -13,7 +13,8 @@ from cli_run import fails, run
 
 from sanggong import settle
 from sanggong.rules import MACAU, PRESETS, VARIANTS, BetKind, RuleSet, TableVariant, register_variant, variant_of
-from sanggong.rules._variants import forget_preset, forget_variant, preset
+from sanggong.rules._ruleset import forget_preset, preset
+from sanggong.rules._variants import forget_variant
 
 # A two-bet table of seats: Win (1:1) and Tie on each seat, the seat's hand against the
 # banker's, and a fixed table of four seats.

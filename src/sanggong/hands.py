@@ -187,19 +187,6 @@ class HandValue:
         object.__setattr__(self, "pair_plus", true.pair_plus)
         object.__setattr__(self, "hand_class", true.hand_class)
 
-    @classmethod
-    def _trusted(
-        cls, cards: tuple[Card, Card, Card], rank: int, pair_plus: PairPlus, ranking: Ranking = DEFAULT_RANKING,
-        hand_class: int | None = None,
-    ) -> HandValue:
-        value = object.__new__(cls)
-        object.__setattr__(value, "cards", cards)
-        object.__setattr__(value, "rank", rank)
-        object.__setattr__(value, "pair_plus", pair_plus)
-        object.__setattr__(value, "ranking", ranking)
-        object.__setattr__(value, "hand_class", rank if hand_class is None else hand_class)
-        return value
-
     @property
     def _tables(self) -> RankingTables:
         return tables_for(self.ranking)
@@ -276,6 +263,21 @@ class HandValue:
         return f"HandValue(cards={cards!r}, label={label!r}, rank={self.rank!r}, pair_plus={pair_plus!r}{ranking})"
 
 
+def trusted_hand(
+    cards: tuple[Card, Card, Card], rank: int, pair_plus: PairPlus, ranking: Ranking = DEFAULT_RANKING,
+    hand_class: int | None = None,
+) -> HandValue:
+    """A ``HandValue`` of values computed already (by a kernel, for ``cards``), made without
+    computing them again (``evaluate``; a log writer's hands)."""
+    value = object.__new__(HandValue)
+    object.__setattr__(value, "cards", cards)
+    object.__setattr__(value, "rank", rank)
+    object.__setattr__(value, "pair_plus", pair_plus)
+    object.__setattr__(value, "ranking", ranking)
+    object.__setattr__(value, "hand_class", rank if hand_class is None else hand_class)
+    return value
+
+
 def evaluate(cards: CardsLike | HandValue, rules: RulesLike = None) -> HandValue:
     """Evaluate a three-card hand.
 
@@ -308,7 +310,7 @@ def evaluate(cards: CardsLike | HandValue, rules: RulesLike = None) -> HandValue
     kernels = _kernels.kernels
     tables = _kernels.lookups(tables_for(ranking))
     a, b, c = c0.code, c1.code, c2.code
-    return HandValue._trusted(
+    return trusted_hand(
         (c0, c1, c2), kernels.rank3(tables, a, b, c), PairPlus(kernels.pair_plus3(a, b, c)),
         ranking, kernels.class3(tables, a, b, c),
     )

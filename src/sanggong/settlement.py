@@ -711,13 +711,6 @@ class TableSession:
         self._carried = {(r.player, r.bet): r.carried for r in result.results if r.carried}
         return result
 
-    def _carry(self, stakes: Mapping[tuple[str | None, str], Money]) -> None:
-        """Carry ``stakes`` to the next round: what ``settle_slip`` keeps of a slip settled
-        already (a ``Game``'s writer settles each slip once for each set of outcomes, under
-        the game's lock: its session is its own)."""
-        if stakes or self._carried:
-            self._carried = dict(stakes)
-
     @locked
     def void(self, bets: SlipLike | None = None) -> Settlement:
         """A void round (a misdeal that could not be put right: Macau's article 2.5):
@@ -794,3 +787,14 @@ def _shaped(stakes: Mapping[tuple[str | None, str], Any]) -> dict[str, Any]:
         else:
             out.setdefault(player, {})[bet] = stake
     return out
+
+
+def carried_stakes(session: TableSession) -> Mapping[tuple[str | None, str], Money]:
+    """The stakes ``session`` carries, by (player or None, bet) (read only)."""
+    return session._carried
+
+
+def carry(session: TableSession, stakes: Mapping[tuple[str | None, str], Money]) -> None:
+    """Carry ``stakes`` to ``session``'s next round, as ``settle_slip`` keeps a slip's."""
+    if stakes or session._carried:
+        session._carried = dict(stakes)

@@ -155,7 +155,8 @@ class Shoe:
     core's, or this package's own, which draw the same words); the deck is a
     ``bytearray``, which both read in place. After ``deal``: ``number`` is the shoe (from
     1), ``rounds`` the rounds dealt from it, ``last`` whether the round ended it, and
-    ``cut_card`` the cut card's place from the end (0 for a fresh deck).
+    ``cut_card`` the cut card's place from the end (0 for a fresh deck); ``fresh_deck``:
+    every round is dealt from a freshly shuffled deck (the table's).
     """
 
     def __init__(self, table: TableFields, bit_generator: Any, *, draw: Draw = _draw,
@@ -163,7 +164,7 @@ class Shoe:
         self.table = table
         self.bit_generator = bit_generator
         self._draw, self._bounded = draw, bounded
-        self._fresh = bool(table.fresh_deck)
+        self.fresh_deck = bool(table.fresh_deck)
         # (burn, cards) of the first round after a shuffle and of a later round of a shoe
         self._rounds = {first: (burn_of(table, first), round_length(table, burn_of(table, first)))
                         for first in (True, False)}
@@ -178,7 +179,7 @@ class Shoe:
     @property
     def cut_card(self) -> int:
         """The cut card's place from the end of the current shoe (0 for a fresh deck)."""
-        return 0 if self._fresh else len(self.deck) - self.cut
+        return 0 if self.fresh_deck else len(self.deck) - self.cut
 
     def shuffle(self) -> None:
         """A fresh shoe: the cards back in code order (the draws do the shuffling), the cut
@@ -188,7 +189,7 @@ class Shoe:
         self.pos = 0
         self.number += 1
         self.rounds = 0
-        if not self._fresh:
+        if not self.fresh_deck:
             self.cut = len(self.deck) - (table.cut_low + self._bounded(
                 self.bit_generator, table.cut_high - table.cut_low + 1))
         self.last = False
@@ -203,5 +204,5 @@ class Shoe:
         self._draw(self.bit_generator, self.deck, self.pos, count, cards)
         start, self.pos = self.pos, self.pos + count
         self.rounds += 1
-        self.last = self._fresh or start <= self.cut < self.pos  # the cut card came out: the shoe's last
+        self.last = self.fresh_deck or start <= self.cut < self.pos  # the cut card came out: the shoe's last
         return cards, burn

@@ -108,8 +108,7 @@ class Stakes:
         if not strategies:
             _checked("--player" if by_player else "--bet", check_slip, rules, bets)
             return
-        from ..shoe import CountPlay, PerfectPlay, ShoeEvaluator
-        from ..shoe._play import play_setup
+        from ..shoe import CountPlay, PerfectPlay, ShoeEvaluator, play_setup
 
         most: dict[str, dict[str, Money]] = {}
         for player, own in bets.items():

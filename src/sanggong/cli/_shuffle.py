@@ -42,8 +42,7 @@ def generator_of(name: str) -> Any:
 
 
 def _cmd_shuffle_test(args: argparse.Namespace) -> int:
-    from ..shuffletest import shuffle_test
-    from ..shuffletest._stream import write_stream
+    from ..shuffletest import shuffle_test, write_stream
 
     if args.plot:
         plot_target(args.plot)

@@ -30,13 +30,13 @@ from ..records import (
 )
 from ..rules import RuleSet, as_rules
 from ..seeds import SeedLike, check_seed
-from ..settlement import Money, TableSession, check_slip
+from ..settlement import Money, TableSession, carry, check_slip
 from ._procedure import Deal, GameShoe
 
 _FAST = True  # a game of its own generator deals a shoe ahead and writes through RoundWriter (tests turn it off)
 
 __all__ = [
-    "CANNOT_REPLAY", "COMPARED", "CannotCheck", "Game", "Replayer", "Sealable", "check_bets", "compare_records",
+    "CANNOT_REPLAY", "COMPARED", "CannotCheck", "Game", "GameLog", "Replayer", "Sealable", "check_bets", "compare_records",
     "positioned_game",
 ]
 
@@ -58,52 +58,60 @@ def _bit_generator(seed: object, rng: object) -> tuple[np.random.BitGenerator, i
     return np.random.PCG64(sequence), recorded if isinstance(recorded, int) else recorded.state_int
 
 
+class GameLog:
+    """A game's log as its records are made: their money (``records.Totals``), the round
+    and shoe of the last, and its seal once closed (``close``), after which it takes no
+    more rounds. A ``Sealable`` table holds one: ``check_open`` before a round,
+    ``recorded`` after one."""
+
+    def __init__(self) -> None:
+        self.totals = Totals()
+        self.last: tuple[int, int] | None = None  # the round and shoe of the last record
+        self.seal: SealRecord | None = None
+
+    def check_open(self) -> None:
+        """Refuse a round once the log is sealed."""
+        if self.seal is not None:
+            raise ValueError(f"the game was closed after round {self.seal.rounds} (its log sealed): it deals "
+                             f"no more rounds")
+
+    def recorded(self, record: RoundRecord) -> None:
+        """Keep ``record``'s money and place."""
+        self.totals.add(record_amounts(record))
+        self.last = record.round, record.shoe
+
+    def close(self, rules: RuleSet, seed: int | None, key: bytes | None, prev: str,
+              carried: Mapping[str, Money]) -> SealRecord:
+        """The seal of the records made (``Game.close``), which closes the log: chained to
+        ``prev``, signed with ``key``, its totals counting ``carried`` as on the table."""
+        self.check_open()
+        if self.last is None:
+            raise ValueError("the game has recorded no round: there is no log to seal")
+        totals = self.totals.values(carried)
+        if totals is None:
+            raise ValueError("the game's money totals are longer than a seal holds (its stakes are fractions of "
+                             "too many denominators)")
+        rounds, shoes = self.last
+        seal = SealRecord(rules=rules.name, rules_digest=rules_digest(rules), seed=seed, rounds=rounds,
+                          shoes=shoes, staked=totals["staked"], returned=totals["returned"],
+                          commission=totals["commission"], on_table=totals["on_table"],
+                          house_net=totals["house_net"], prev=prev)
+        self.seal = seal.with_hmac(key) if key is not None else seal
+        return self.seal
+
+
 class Sealable:
     """A table whose records are one game's log, closed by its seal (``Game`` and
-    ``ObservedTable``): the money of its records kept as they are made (``records.Totals``),
-    and ``close`` (the seal) after which it records no more rounds. A subclass calls
-    ``_begin_log`` as it starts, ``_open`` before a round and ``_recorded`` after one."""
+    ``ObservedTable``): its ``GameLog`` (``_log``), made as it starts, which keeps the
+    money of its records and refuses rounds after ``close`` (the seal)."""
 
     rules: RuleSet
-    _key: bytes | None
-    _prev: str
-    _session: TableSession
-
-    def _begin_log(self) -> None:
-        self._totals = Totals()
-        self._last: tuple[int, int] | None = None  # the round and shoe of the last record
-        self._seal: SealRecord | None = None
+    _log: GameLog
 
     @property
     def sealed(self) -> bool:
         """The table was closed (``close``): it records no more rounds."""
-        return self._seal is not None
-
-    def _open(self) -> None:
-        if self._seal is not None:
-            raise ValueError(f"the game was closed after round {self._seal.rounds} (its log sealed): it deals "
-                             f"no more rounds")
-
-    def _recorded(self, record: RoundRecord) -> None:
-        self._totals.add(record_amounts(record))
-        self._last = record.round, record.shoe
-
-    def _close(self, seed: int | None) -> SealRecord:
-        """The seal of the records made (``Game.close``), which closes the table."""
-        self._open()
-        if self._last is None:
-            raise ValueError("the game has recorded no round: there is no log to seal")
-        totals = self._totals.values(self._session.carried)
-        if totals is None:
-            raise ValueError("the game's money totals are longer than a seal holds (its stakes are fractions of "
-                             "too many denominators)")
-        rounds, shoes = self._last
-        seal = SealRecord(rules=self.rules.name, rules_digest=rules_digest(self.rules), seed=seed, rounds=rounds,
-                          shoes=shoes, staked=totals["staked"], returned=totals["returned"],
-                          commission=totals["commission"], on_table=totals["on_table"],
-                          house_net=totals["house_net"], prev=self._prev)
-        self._seal = seal.with_hmac(self._key) if self._key is not None else seal
-        return self._seal
+        return self._log.seal is not None
 
 
 RECORD_BYTES = 2048
@@ -173,7 +181,7 @@ class Game(Sealable):
         self._prev = ZERO_HASH
         self._lock = new_lock()
         self.round = 0
-        self._begin_log()
+        self._log = GameLog()
 
     @property
     @locked
@@ -189,7 +197,7 @@ class Game(Sealable):
     @locked
     def deal(self) -> Deal:
         """Deal a round without bets (kept in no record)."""
-        self._open()
+        self._log.check_open()
         deal, _ = self._shoe.deal_round()
         self.round += 1
         return deal
@@ -197,7 +205,7 @@ class Game(Sealable):
     @locked
     def play(self, bets: Mapping[str, Money] | None = None) -> RoundRecord:
         """Deal a round, settle ``bets`` (plus any carried stakes) and record it."""
-        self._open()
+        self._log.check_open()
         if self._shoe.ahead:
             _, record = self._write(bets, True)
             assert record is not None
@@ -206,7 +214,7 @@ class Game(Sealable):
         record = self._next(slip, self._session, prev=self._prev, key=self._key)
         self._prev = record.hash
         self._records.append(record)
-        self._recorded(record)
+        self._log.recorded(record)
         return record
 
     def lines(self, rounds: int, bets: Mapping[str, Money] | None = None) -> Iterator[str]:
@@ -241,7 +249,7 @@ class Game(Sealable):
         the lock), and the error that stopped them (None: none did)."""
         lines: list[str] = []
         try:
-            self._open()
+            self._log.check_open()
             if not self._shoe.ahead:
                 return [self.play(bets).to_json()], None
             keep = self._records.maxlen != 0
@@ -264,14 +272,15 @@ class Game(Sealable):
         self._shoe.next_round()
         self.round += 1
         line, record, settled, digest = writer.write(self._shoe, self.round, slip, self._prev, keep)
-        session._carry(settled.session)
+        carry(session, settled.session)  # (the writer settled the slip once for these outcomes; under the lock)
         writer.carried_key = settled.carried_key
         self._prev = digest
         if record is not None:
             self._records.append(record)
+        log = self._log
         if settled.amounts:
-            self._totals.add(settled.amounts)
-        self._last = self.round, self._shoe.number
+            log.totals.add(settled.amounts)
+        log.last = self.round, self._shoe.number
         return line, record
 
     @locked
@@ -296,7 +305,7 @@ class Game(Sealable):
             that are fractions of ever new denominators) its totals are longer than a seal
             holds (``records._seal.MAX_TOTAL_TEXT``).
         """
-        return self._close(self.seed)
+        return self._log.close(self.rules, self.seed, self._key, self._prev, self._session.carried)
 
     @locked
     def _next(self, slip: Mapping[str, Money], session: TableSession, *, prev: str, key: bytes | None) -> RoundRecord:

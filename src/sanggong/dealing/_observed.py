@@ -14,7 +14,7 @@ from ..limits import MAX_RESHUFFLES
 from ..records import ZERO_HASH, RoundRecord, SealRecord, check_key, check_rules, make_record
 from ..rules import RuleSet, as_rules
 from ..settlement import Money, TableSession
-from ._game import Sealable, check_bets, compare_records
+from ._game import GameLog, Sealable, check_bets, compare_records
 from ._procedure import Deal, assign, dealing_sequence, round_length
 
 __all__ = ["ObservedTable", "Resettler"]
@@ -76,7 +76,7 @@ class ObservedTable(Sealable):
         self._prev = ZERO_HASH
         self._lock = new_lock()
         self.round = 0
-        self._begin_log()
+        self._log = GameLog()
 
     @locked
     def shuffle(self) -> None:
@@ -129,7 +129,7 @@ class ObservedTable(Sealable):
               void: bool = False) -> RoundRecord:
         """``play`` (or ``void``) on parsed cards; ``cut_card`` (cards from the end) where it
         is known (a game's record whose bit generator a record cannot name)."""
-        self._open()
+        self._log.check_open()
         rules = self.rules
         fresh = rules.fresh_deck_each_round
         new = fresh or self._fresh
@@ -196,7 +196,7 @@ class ObservedTable(Sealable):
             carried=self._session.carried, prev=self._prev, key=self._key, reshuffled=reshuffled,
         )
         self._prev = record.hash
-        self._recorded(record)
+        self._log.recorded(record)
         return record
 
     @locked
@@ -206,7 +206,7 @@ class ObservedTable(Sealable):
 
         :raises ValueError: no round recorded, or closed already.
         """
-        return self._close(None)
+        return self._log.close(self.rules, None, self._key, self._prev, self._session.carried)
 
     def _parse(self, cards: str | Sequence[CardLike]) -> list[Card]:
         parsed: list[Card] = []

@@ -109,7 +109,7 @@ class GameShoe(Shoe):
         self._probe: Any = None
         self._params = rules.table_params.array()
         if ahead:
-            table, most = self.table, 1 if self._fresh else self.table.decks * 52 // (3 * (self.table.positions + 1)) + 2
+            table, most = self.table, 1 if self.fresh_deck else self.table.decks * 52 // (3 * (self.table.positions + 1)) + 2
             self._probe_arrays = _arrays(most, table.positions + 1, most_burned(table))  # (more rounds than a shoe
             # holds)
             self._buffers = _arrays(most, table.positions + 1, most_burned(table))
@@ -125,7 +125,7 @@ class GameShoe(Shoe):
         if not self.ahead:
             super().shuffle()
             return
-        if self._fresh:
+        if self.fresh_deck:
             rounds = 1
         else:  # the shoe's length: dealt from a copy of the generator first
             if type(self._probe) is not type(self.bit_generator):
@@ -133,7 +133,7 @@ class GameShoe(Shoe):
             self._probe.state = self.bit_generator.state
             _kernels.kernels.deal_chunk(self._probe, self._params, *self._probe_arrays)
             rounds = int(np.flatnonzero(self._probe_arrays[6])[0]) + 1
-        dealt = self._buffers if self._fresh else tuple(a[:rounds] for a in self._buffers)  # (rewritten by the next
+        dealt = self._buffers if self.fresh_deck else tuple(a[:rounds] for a in self._buffers)  # (rewritten by the next
         # shoe: its readers copy what they keep)
         _kernels.kernels.deal_chunk(self.bit_generator, self._params, *dealt)
         self.dealt = dealt

@@ -120,6 +120,14 @@ class Play:
             raise ValueError(f"actions: {at} (bet {self.bets[at[-1]]}): {int(a[at])} chips is not in 0..{self.chips}")
         return a
 
+    def observe(self, player: int = 0) -> dict[str, Any]:
+        """Every table's observation for ``player`` (tables first): the table's arrays."""
+        obs = dict(self.obs)
+        obs["carried"] = obs["carried"][:, player]
+        if self.bankroll is not None:
+            obs["money"] = self.money[:, player].copy()
+        return obs
+
     def step(self, chips: npt.NDArray[Any], active: Bools | None = None) -> tuple[Int64s, Int64s, Bools, Bools]:
         """A round at every table: (stakes, reward in minor units, terminated, truncated),
         each (tables, players) but the stakes; ``self.obs`` / ``self.info`` the table's."""

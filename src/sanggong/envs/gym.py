@@ -68,15 +68,6 @@ def observation_space(play: Play) -> spaces.Dict:
     return spaces.Dict(fields)
 
 
-def _observe(play: Play, player: int = 0) -> dict[str, Any]:
-    """Every table's observation for ``player`` (tables first): the table's arrays."""
-    obs = dict(play.obs)
-    obs["carried"] = obs["carried"][:, player]
-    if play.bankroll is not None:
-        obs["money"] = play.money[:, player].copy()
-    return obs
-
-
 class SanggongVectorEnv(VectorEnv[dict[str, Any], npt.NDArray[np.int64], npt.NDArray[Any]]):
     """``num_envs`` tables of ``rules``, one player each, a round at every table a step
     (see the module's notes).
@@ -131,7 +122,7 @@ class SanggongVectorEnv(VectorEnv[dict[str, Any], npt.NDArray[np.int64], npt.NDA
         else:
             self._play.new_episodes(None)
         self._started = True
-        return _observe(self._play), self._info()
+        return self._play.observe(), self._info()
 
     def _info(self) -> dict[str, Any]:
         info = self._play.info
@@ -149,7 +140,7 @@ class SanggongVectorEnv(VectorEnv[dict[str, Any], npt.NDArray[np.int64], npt.NDA
         info = self._info()
         info["reward_minor"] = reward[:, 0]
         info["stakes"] = stakes[:, 0]
-        obs = _observe(play)
+        obs = play.observe()
         done = terminated[:, 0] | truncated[:, 0]
         if done.any():
             info["final_obs"], info["_final_obs"] = obs, done
@@ -190,7 +181,7 @@ class SanggongEnv(gymnasium.Env[dict[str, Any], npt.NDArray[np.int64]]):
         return self._play.table
 
     def _obs(self) -> dict[str, Any]:
-        return {name: value[0, ...] for name, value in _observe(self._play).items()}
+        return {name: value[0, ...] for name, value in self._play.observe().items()}
 
     def _info(self) -> dict[str, Any]:
         info = self._play.info

@@ -23,7 +23,7 @@ from pettingzoo import ParallelEnv  # type: ignore[import-untyped,unused-ignore]
 from ..rules import RuleSet
 from ..seeds import SeedLike
 from ._play import Play
-from .gym import _observe, observation_space
+from .gym import observation_space
 
 __all__ = ["SanggongParallelEnv"]
 
@@ -67,7 +67,7 @@ class SanggongParallelEnv(ParallelEnv[str, dict[str, Any], Any]):  # type: ignor
         return self._play.table
 
     def _obs(self, agents: list[str]) -> dict[str, dict[str, Any]]:
-        return {agent: {name: value[0, ...] for name, value in _observe(self._play, self._seat[agent]).items()}
+        return {agent: {name: value[0, ...] for name, value in self._play.observe(self._seat[agent]).items()}
                 for agent in agents}
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None

@@ -28,10 +28,10 @@ from .. import _logline as slots
 from .._canonical import canonical_json
 from .._settlement_plan import plan_for
 from ..cards import Card
-from ..hands import HandValue, PairPlus, evaluate
+from ..hands import PairPlus, evaluate, trusted_hand
 from ..ranking import tables_for
 from ..rules import RuleSet
-from ..settlement import Money, Settlement, TableSession
+from ..settlement import Money, Settlement, TableSession, carried_stakes
 from ._record import RoundRecord, hand_json, json_line, result_entry, rules_digest, stakes_of, winner
 from ._seal import record_amounts
 from ._values import ZERO_HASH
@@ -415,8 +415,9 @@ class RoundWriter:
         record = make_record(self.rules, Deal((), None, banker, hands), result, slip, round_=1, shoe=1,
                              round_in_shoe=1, last=False, cut=None, seed=None, state=None, carried=session.carried)
         data = record.to_dict()
-        carried_key = slip_key(_copy(session.carried)) if session._carried else ()
-        return _Settled(record.results, _copy(record.carried), dict(session._carried), record_amounts(record),
+        stakes = carried_stakes(session)
+        carried_key = slip_key(_copy(session.carried)) if stakes else ()
+        return _Settled(record.results, _copy(record.carried), dict(stakes), record_amounts(record),
                         carried_key if carried_key is not None else (object(),),  # (never: stakes are money)
                         both(data["money"]), both(data["bets"]), both(data["results"]), both(data["carried"]))
 
@@ -465,7 +466,7 @@ class RoundWriter:
                                                                         strict=True)],
                 heads.tolist(), in_shoes.tolist(), lasts.tolist(), cuts.tolist(), strict=True))
         classes, ranks, pps, burned, head, in_shoe, last, cut_card = self.rows[k]
-        ranking, trusted, pair_plus = self.ranking, HandValue._trusted, _PAIR_PLUS
+        ranking, trusted, pair_plus = self.ranking, trusted_hand, _PAIR_PLUS
         values = [trusted((CARDS[a], CARDS[b], CARDS[c]), ranks[p], pair_plus[pps[p]], ranking, classes[p])
                   for p, (a, b, c) in enumerate(self.hands[k])]
         return RoundRecord(

@@ -36,9 +36,9 @@ characters, no exponent); a float is read through its shortest decimal text. The
 unit is a ``Decimal`` (a string or an int in files, never a float: money is never a
 float here).
 
-The package's modules: ``_ruleset`` (``RuleSet`` and its checks), ``_values`` (checking
-one field's value), ``_variants`` (each variant and its bet kinds as one record, and
-the presets' registry), ``_bets`` (``BetSpec``, ``parse_bet``),
+The package's modules: ``_ruleset`` (``RuleSet`` and its checks, and the
+presets' registry), ``_values`` (checking one field's value), ``_variants`` (each
+variant and its bet kinds as one record), ``_bets`` (``BetSpec``, ``parse_bet``),
 ``_files`` (TOML and JSON files, read through strict structs) and ``_presets``.
 """
 
@@ -64,10 +64,10 @@ from ._presets import (
     as_rules,
 )
 from ._ruleset import RuleSet
+from ._ruleset import preset_description as preset_description
 from ._variants import VARIANTS as VARIANTS
 from ._variants import BetKind as BetKind
 from ._variants import TableVariant as TableVariant
-from ._variants import preset_description as preset_description
 from ._variants import register_variant as register_variant
 from ._variants import variant_of as variant_of
 

@@ -5,14 +5,11 @@ are its record's, ``_variants``)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, TypeAlias
+from typing import Protocol, TypeAlias
 
 from .._spec import total_number
-
-if TYPE_CHECKING:
-    from ._ruleset import RuleSet
 
 __all__ = ["MULTIPLIER_POINTS", "PAIR_PLUS_CATEGORIES", "TOTAL_RE", "BetSpec", "Variant", "offered_bets", "parse_bet"]
 
@@ -69,7 +66,16 @@ def parse_bet(name: str) -> BetSpec:
     return BetSpec(name, kind, int(arg))
 
 
-def offered_bets(rules: RuleSet, bets: Iterable[str] | None, what: str) -> tuple[str, ...]:
+class _Offering(Protocol):
+    """What ``offered_bets`` reads of a rule set: its bets and the lookup naming one."""
+
+    @property
+    def bets(self) -> Mapping[str, str]: ...
+
+    def bet(self, name: str) -> BetSpec: ...
+
+
+def offered_bets(rules: _Offering, bets: Iterable[str] | None, what: str) -> tuple[str, ...]:
     """``bets`` checked against ``rules`` (None: every bet of the table): a list of offered
     bet names, none twice (``what``: the verb an empty list is refused with)."""
     if isinstance(bets, str):

@@ -9,8 +9,7 @@ from typing import Literal, overload
 
 from .._text import did_you_mean
 from ..ranking import Ranking
-from ._ruleset import RuleSet
-from ._variants import PRESETS, preset
+from ._ruleset import PRESETS, RuleSet, preset
 
 __all__ = [
     "CHINESE", "GENTING", "GENTING_NO_COMMISSION", "MACAU", "NAGAWORLD", "ONLINE", "PRESETS", "PROSPERITY",

@@ -32,7 +32,7 @@ from ._values import (
 )
 from ._variants import VARIANTS, TableVariant, field_owner, variant_of
 
-__all__ = ["FIELDS", "RuleSet"]
+__all__ = ["FIELDS", "PRESETS", "RuleSet", "forget_preset", "preset", "preset_description"]
 
 _CHOICES: dict[str, tuple[str, ...]] = {
     "tie_by": ("class", "points"),
@@ -600,3 +600,31 @@ _VARIANT_DEFAULTS = {
     f.name: f.default_factory() if f.default is dataclasses.MISSING else f.default  # type: ignore[operator]
     for f in dataclasses.fields(RuleSet) if field_owner(f.name) is not None
 }
+
+
+# --- the presets -------------------------------------------------------------------------
+
+PRESETS: dict[str, RuleSet] = {}
+"""Every preset rule set, by name, in the order made (``preset``)."""
+_PRESET_TEXT: dict[str, str] = {}
+
+
+def preset(rules: RuleSet, description: str) -> RuleSet:
+    """Make ``rules`` a preset, under its name, with a one-line description (what
+    ``sanggong rules list`` shows); return it."""
+    if rules.name in PRESETS:
+        raise ValueError(f"preset {rules.name!r} is made already")
+    PRESETS[rules.name] = rules
+    _PRESET_TEXT[rules.name] = description
+    return rules
+
+
+def forget_preset(name: str) -> None:
+    """Remove a preset (a test's own, once it is done)."""
+    del PRESETS[name]
+    del _PRESET_TEXT[name]
+
+
+def preset_description(name: str) -> str:
+    """The one-line description of a preset."""
+    return _PRESET_TEXT[name]

@@ -1,5 +1,5 @@
-"""Table variants and their bet kinds, each one record, and the presets, each a rule set
-with its description (``sanggong.rules``).
+"""Table variants and their bet kinds, each one record (``sanggong.rules``; the presets,
+each a rule set with its description, are ``_ruleset``'s registry).
 
 A variant is a ``TableVariant``: its bet kinds (``BetKind``: what each is placed on, the
 odds it reads, what it wins on), how many positions it deals, the fields only it reads,
@@ -15,18 +15,22 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from .._spec import total_key
 from .._text import did_you_mean
 
-if TYPE_CHECKING:
-    from ._ruleset import RuleSet
-
 __all__ = [
-    "PRESETS", "VARIANTS", "BetKind", "TableVariant", "forget_preset", "forget_variant", "preset", "preset_description",
-    "register_variant", "variant_of",
+    "VARIANTS", "BetKind", "TableVariant", "forget_variant", "register_variant", "variant_of",
 ]
+
+
+class _Odds(Protocol):
+    """What a bet kind reads of a rule set: its odds (``pays`` and the fields a kind's
+    ``odds`` names, read by name)."""
+
+    @property
+    def pays(self) -> Mapping[str, Fraction]: ...
 
 
 @dataclass(frozen=True)
@@ -73,11 +77,11 @@ class BetKind:
         designed as a whole, with no one pay of its own."""
         return self.odds == "pair_plus_pays"
 
-    def offered(self, rules: RuleSet) -> bool:
+    def offered(self, rules: _Odds) -> bool:
         """A table offers the kind where it has its odds."""
         return self.name in rules.pays if self.odds == "pays" else bool(getattr(rules, self.odds))
 
-    def odds_of(self, rules: RuleSet, number: int, key: str | None = None) -> dict[str, Fraction]:
+    def odds_of(self, rules: _Odds, number: int, key: str | None = None) -> dict[str, Fraction]:
         """The odds a bet of the kind reads, keyed as its field keys them: its kind's, its
         range's (``number``), every category's, or one multiplier (``key``)."""
         table: Mapping[str, Fraction] = getattr(rules, self.odds)
@@ -236,30 +240,3 @@ register_variant(TableVariant(
     table_text="{n} player{s} against the banker",
 ))
 
-
-# --- the presets -------------------------------------------------------------------------
-
-PRESETS: dict[str, RuleSet] = {}
-"""Every preset rule set, by name, in the order made (``preset``)."""
-_PRESET_TEXT: dict[str, str] = {}
-
-
-def preset(rules: RuleSet, description: str) -> RuleSet:
-    """Make ``rules`` a preset, under its name, with a one-line description (what
-    ``sanggong rules list`` shows); return it."""
-    if rules.name in PRESETS:
-        raise ValueError(f"preset {rules.name!r} is made already")
-    PRESETS[rules.name] = rules
-    _PRESET_TEXT[rules.name] = description
-    return rules
-
-
-def forget_preset(name: str) -> None:
-    """Remove a preset (a test's own, once it is done)."""
-    del PRESETS[name]
-    del _PRESET_TEXT[name]
-
-
-def preset_description(name: str) -> str:
-    """The one-line description of a preset."""
-    return _PRESET_TEXT[name]

@@ -64,6 +64,7 @@ from ._evaluator import RoundSums as RoundSums
 from ._evaluator import ShoeEvaluator
 from ._evaluator import ShoeRounds as ShoeRounds
 from ._evaluator import check_rounds as check_rounds
+from ._play import play_setup as play_setup
 from ._play import play_shoes
 from ._strategies import DEFAULT_BIN_WIDTH as DEFAULT_BIN_WIDTH
 from ._strategies import DEFAULT_MAX_COUNT as DEFAULT_MAX_COUNT

@@ -33,11 +33,14 @@ from .._checks import count
 from .._parallel import execute
 from .._parallel import workers as workers_of
 from .._presentation import pandas
-from .._spec import burn_of, round_length
 from ..rules import RuleSet, as_rules
 from ..seeds import Seed, SeedLike, check_seed, child
 from ._recorded import check_shuffles, read_shuffles
 from ._stats import Layout, Row, Tallies, rows
+from ._stream import CHUNK_CARDS as CHUNK_CARDS
+from ._stream import MAX_TEST_SHOES as MAX_TEST_SHOES
+from ._stream import layout as layout
+from ._stream import write_stream as write_stream
 
 Row.__module__ = __name__  # documented here (docs/api/shuffletest.md)
 
@@ -48,30 +51,8 @@ __all__ = ["Row", "ShuffleTestResult", "check_shuffles", "read_shuffles", "shuff
 
 DEFAULT_SHOES = 100_000
 """The shoes dealt when ``shoes`` is not given."""
-MAX_TEST_SHOES = 10**11
-"""The most shoes one ``shuffle_test`` deals."""
-CHUNK_CARDS = 2**20
-"""About this many cards a chunk: chunk k deals ``max(1, CHUNK_CARDS // K)`` shoes from
-``seeds.child(sequence, k)``, whatever the workers."""
 ONLINE_ROUND = 13
 """Recorded shuffles with no rules are cut into rounds of this many cards (an online round)."""
-
-
-def layout(rules: RuleSet) -> Layout:
-    """Where a table's rounds lie in a shoe, over the cards every shoe deals: a fresh deck's
-    one round; a shoe's first round and the later ones that come before the cut card at its
-    earliest place. The burned places: each round's burns, and a burned head card."""
-    table = rules.table_params
-    n = 52 * table.decks
-    head = 1 if table.head_card and table.head_card_burned else 0
-    first, later = round_length(table, burn_of(table, True)), round_length(table, burn_of(table, False))
-    bounds, burned = [0, first], list(range(burn_of(table, True) + head))
-    if not table.fresh_deck:
-        while bounds[-1] <= n - table.cut_high:  # the cut card is not yet out: another round follows
-            burned += range(bounds[-1], bounds[-1] + burn_of(table, False) + head)
-            bounds.append(bounds[-1] + later)
-    cut = None if table.fresh_deck else (table.cut_low, table.cut_high)
-    return Layout(n, tuple(bounds), tuple(burned), cut)
 
 
 def _rounds_of(n: int) -> tuple[int, ...]:

@@ -25,10 +25,38 @@ import numpy.typing as npt
 
 from .. import _kernels
 from .._checks import count
+from .._spec import burn_of, round_length
 from ..rules import RuleSet, as_rules
 from ..seeds import SeedLike, check_seed, child
+from ._stats import Layout
 
-__all__ = ["FORMATS", "KINDS", "card_stream", "word_stream", "write_stream"]
+__all__ = [
+    "CHUNK_CARDS", "FORMATS", "KINDS", "MAX_TEST_SHOES", "card_stream", "layout", "word_stream", "write_stream",
+]
+
+MAX_TEST_SHOES = 10**11
+"""The most shoes one ``shuffle_test`` deals."""
+CHUNK_CARDS = 2**20
+"""About this many cards a chunk: chunk k deals ``max(1, CHUNK_CARDS // K)`` shoes from
+``seeds.child(sequence, k)``, whatever the workers."""
+
+
+def layout(rules: RuleSet) -> Layout:
+    """Where a table's rounds lie in a shoe, over the cards every shoe deals: a fresh deck's
+    one round; a shoe's first round and the later ones that come before the cut card at its
+    earliest place. The burned places: each round's burns, and a burned head card."""
+    table = rules.table_params
+    n = 52 * table.decks
+    head = 1 if table.head_card and table.head_card_burned else 0
+    first, later = round_length(table, burn_of(table, True)), round_length(table, burn_of(table, False))
+    bounds, burned = [0, first], list(range(burn_of(table, True) + head))
+    if not table.fresh_deck:
+        while bounds[-1] <= n - table.cut_high:  # the cut card is not yet out: another round follows
+            burned += range(bounds[-1], bounds[-1] + burn_of(table, False) + head)
+            bounds.append(bounds[-1] + later)
+    cut = None if table.fresh_deck else (table.cut_low, table.cut_high)
+    return Layout(n, tuple(bounds), tuple(burned), cut)
+
 
 KINDS = ("words", "cards")
 FORMATS = ("raw", "dieharder")
@@ -40,7 +68,6 @@ def _draw_words(bit_generator: Any, m: int) -> npt.NDArray[np.uint64]:
 
 
 def _chunks(rules: RuleSet, shoes: int, seed: SeedLike) -> tuple[Iterator[tuple[np.random.SeedSequence, int]], int]:
-    from . import CHUNK_CARDS, MAX_TEST_SHOES, layout
     total = count("shoes", shoes, MAX_TEST_SHOES)
     sequence, _ = check_seed(seed)
     k = layout(rules).k
