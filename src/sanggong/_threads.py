@@ -1,7 +1,7 @@
 """Thread-safety of sanggong's stateful objects: one lock per object, held by each call.
 
-``Game``, ``TableSession``, ``ObservedTable``, ``Replayer``, ``Resettler`` and
-``ShoeEvaluator`` are safe to share between threads: every public method that reads or
+``Game``, ``TableSession``, ``ObservedTable``, ``Replayer``, ``Resettler``,
+``ShoeEvaluator`` and ``VectorTable`` are safe to share between threads: every public method that reads or
 changes the object's state runs under the object's own re-entrant lock (``locked``), so
 concurrent calls take effect one at a time, in the order they take the lock, each seeing
 the state the one before left. Nothing is ever half-updated, no round number is handed

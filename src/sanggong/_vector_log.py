@@ -18,6 +18,7 @@ by player (``{name: {bet: stake}}``, a player who stakes nothing left out of it)
 
 from __future__ import annotations
 
+import io
 import os
 from collections.abc import Sequence
 from typing import IO, Any
@@ -61,12 +62,17 @@ class TableLog:
         if out is None:
             self.lines = []
         elif isinstance(out, str | os.PathLike):
-            self._out = open(out, "w", encoding="utf-8")  # noqa: SIM115 (closed by close())
+            try:
+                self._out = open(out, "w", encoding="utf-8")  # noqa: SIM115 (closed by close())
+            except OSError as exc:
+                raise ValueError(f"out: cannot write {os.fspath(out)!r}: {exc.strerror or exc}") from None
             self._own = True
-        elif callable(getattr(out, "write", None)):
+        elif isinstance(out, io.TextIOBase) or (callable(getattr(out, "write", None))
+                                                and not isinstance(out, io.BufferedIOBase | io.RawIOBase)):
             self._out = out
         else:
             raise TypeError(f"out must be a path, a text file or None, not {type(out).__name__}")
+        self.check_open()
         self.seal: SealRecord | None = None
         """The log's seal, once closed (``close``)."""
 
@@ -81,6 +87,15 @@ class TableLog:
         if self.names is None:
             return rows[0]
         return {name: row for name, row in zip(self.names, rows, strict=True) if row}
+
+    def check_open(self) -> None:
+        """Raise ValueError if a round could not be written: the log closed, or the file
+        it writes closed (``VectorTable.step`` asks before it deals)."""
+        if self.closed:
+            raise ValueError(f"table {self.k}: its log is closed (after round {self.game.round}): "
+                             f"reset() the table to record again")
+        if self._out is not None and getattr(self._out, "closed", False):
+            raise ValueError(f"table {self.k}: the file its log writes is closed")
 
     def write(self, stakes: np.ndarray[Any, np.dtype[np.int64]]) -> None:
         """Record the round just dealt at the table, at these stakes (players, bets)."""

@@ -52,10 +52,11 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _kernels
-from ._checks import count, flag
+from ._checks import count, flag, memory
 from ._parallel import workers as check_workers
 from ._settlement_plan import plan_for
 from ._table import ROUNDINGS
+from ._threads import locked, new_lock
 from ._vector_log import TableLog
 from .limits import MAX_STAKE
 from .ranking import tables_for
@@ -72,6 +73,9 @@ MAX_PLAYERS = 64
 """The most players a table."""
 
 _KERNEL_BOUND = 1 << 62
+MAX_MONEY = 1 << 62
+"""The most a player's bankroll may hold (minor units): a step whose best outcome could
+take it further is refused before it deals (the int64 sums stay exact)."""
 """What 2 * stake * numerator + 2 * denominator must stay below in the kernel (64 bits)."""
 
 Int64s = npt.NDArray[np.int64]
@@ -110,13 +114,19 @@ class VectorTable:
         ``{bet: limit}`` (the rest unlimited); ``MAX_STAKE`` where none is given.
     :param bankroll: each player's starting money in minor units (an int), or None for
         none; a player whose bankroll is spent is terminated and may stake nothing more.
-        A step's stakes, carried ones included, may not exceed a player's bankroll.
+        A step's stakes, carried ones included, may not exceed a player's bankroll, nor
+        could a win take it past ``MAX_MONEY``.
     :param max_rounds: the episode's rounds (truncated after them), or None.
     :param by_rank: observe the unseen cards by rank (13 counts) instead of by card (52).
     :param end_at_shoe: truncate a table's episode at its shoe's end too.
     :param copy: return copies from ``step`` and ``reset`` (the default); False returns
         views of arrays the table owns and overwrites at the next step (no allocation a
         step: for a loop that reads a step's results before it takes the next).
+
+    Thread-safety: a table may be shared between threads; ``step``, ``reset``, ``record``,
+    ``mask`` and ``close`` run under the table's own lock, one call at a time (a step's
+    ``workers`` are the kernel's own threads, not the callers'). With ``copy=False`` the
+    arrays a step returns are overwritten by the next step, whichever thread takes it.
     """
 
     def __init__(
@@ -135,7 +145,11 @@ class VectorTable:
         self.max_rounds = None if max_rounds is None else count("max_rounds", max_rounds, 1 << 62)
         self.bankroll = None if bankroll is None else count("bankroll", bankroll, MAX_STAKE * 1024)
         self._sequence, self.seed = check_seed(seed)
+        cells = self.n_tables * self.players * len(self.bets)
+        memory("VectorTable's arrays", 8 * (6 * cells + 64 * self.n_tables), "fewer tables, players or bets")
         self._num, self._den, self._carry = pay_factors(rules, self.bets)
+        self._best = np.maximum((self._num / self._den).max(axis=1), 0.0) + 1.0  # (a bound on a unit's return)
+        self._lock = new_lock()
         cap = _KERNEL_BOUND // (2 * np.abs(self._num).max(axis=1) + 2 * self._den.max(axis=1) + 2)
         self.high = np.minimum(self._limits(limits), cap).astype(np.int64)
         """Each bet's largest stake: its limit, capped where 64 bits need it."""
@@ -194,6 +208,7 @@ class VectorTable:
         out[:] = count("limits", limits, MAX_STAKE)
         return out
 
+    @locked
     def record(self, k: int, *, key: bytes | None = None, names: Sequence[str] | None = None,
                out: str | os.PathLike[str] | IO[str] | None = None) -> TableLog:
         """Record table k from now on: its rounds, with its players' stakes, written as the
@@ -232,6 +247,7 @@ class VectorTable:
         count("k", k, self.n_tables - 1, low=0)
         return child(self._sequence, k)
 
+    @locked
     def reset(self, seed: SeedLike = None) -> tuple[dict[str, Any], dict[str, Any]]:
         """Fresh shoes at every table (from ``seed``, or the table's seed again where None),
         no stakes carried, every bankroll full: the first observation and info."""
@@ -269,6 +285,7 @@ class VectorTable:
         """Each player's bankroll now (tables, players), stakes on the table included, or None."""
         return None if self.bankroll is None else self._money.copy()
 
+    @locked
     def mask(self) -> tuple[Int64s, Int64s]:
         """The legal stakes of the next step, (tables, players, bets) each: a bet's stake is
         0 or in ``low .. high``, and 0 is allowed only where ``low`` is 0 (a carried stake
@@ -336,6 +353,7 @@ class VectorTable:
                                  f"bankroll of {int(self._money[t, p])}")
         raise AssertionError("the kernel refused stakes that no check names")  # (the two checks disagree)
 
+    @locked
     def step(self, stakes: Int64s) -> tuple[dict[str, Any], Int64s, npt.NDArray[np.bool_], npt.NDArray[np.bool_],
                                             dict[str, Any]]:
         """One round at every table at ``stakes`` (tables, players, bets; int64 minor units,
@@ -348,12 +366,13 @@ class VectorTable:
             player and bet): nothing is dealt, no money moves.
         """
         s = self._check(stakes)
+        for log in self._logs.values():  # (a log that could not take the round: refused before any card moves)
+            log.check_open()
+        if self.bankroll is not None:
+            self._check_money(s)
         if not self._kernel.run(s, self.workers):  # (one call: the stakes checked, then every table dealt)
             self._refuse(s)
         self._rounds += 1
-        if self._logs:
-            for k, log in self._logs.items():
-                log.write(s[k])
         if self.bankroll is not None:
             self._money += self._reward
             np.less_equal(self._money, 0, out=self._terminated)
@@ -361,10 +380,21 @@ class VectorTable:
             self._truncated[:] = True
         elif self.end_at_shoe:
             self._truncated[:] = self._shoe[:, 3:4] != 0
+        for k, log in self._logs.items():  # (the table's own state is whole before a write can fail)
+            log.write(s[k])
         if not self.copy:
             return self._views[0], self._reward, self._terminated, self._truncated, self._info()
         return (self._observation(), self._reward.copy(), self._terminated.copy(), self._truncated.copy(),
                 self._info())
+
+    def _check_money(self, s: Int64s) -> None:
+        """Refuse stakes whose best outcome would take a player's money past ``MAX_MONEY``
+        (the bankroll's int64 arithmetic stays exact however long a player wins)."""
+        best = self._money + s.astype(np.float64) @ self._best  # (float: a bound, far from the limit's rounding)
+        if (best > MAX_MONEY).any():
+            t, p = (int(i) for i in np.argwhere(best > MAX_MONEY)[0])
+            raise ValueError(f"table {t}, player {p}: at these stakes a win could take the player's money "
+                             f"({int(self._money[t, p])}) past {MAX_MONEY} minor units; stake less")
 
     def _observation(self) -> dict[str, Any]:
         """What a player at each table knows: copies, never the kernel's arrays (views of
@@ -390,6 +420,7 @@ class VectorTable:
         return {"shoe": self._shoe[:, 2].copy(), "shoe_end": self._shoe[:, 3].astype(np.bool_),
                 "round": self._rounds, "low": low, "high": high}
 
+    @locked
     def close(self) -> None:
         """Stop the worker threads (a later step starts them again; they stop too when the
         table is collected)."""

@@ -24,6 +24,7 @@ True
 from __future__ import annotations
 
 import dataclasses
+import pickle
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor
 from typing import Any
@@ -31,7 +32,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ._checks import count
+from ._checks import count, memory
 from ._parallel import check_executor, execute
 from ._parallel import workers as check_workers
 from .rules import RuleSet, as_rules
@@ -159,6 +160,15 @@ def run_policy(
     options: dict[str, Any] = {"bets": bets, "limits": limits, "bankroll": bankroll, "by_rank": by_rank}
     probe = VectorTable(rules, 1, players=players, seed=0, **options)  # the arguments checked before any task runs
     names = probe.bets
+    memory("run_policy's totals", 3 * 8 * tables * players, "fewer tables or players")
+    in_pool = executor is None and not (window == 1 or tables <= per_task)
+    if in_pool or executor is not None:  # (a task's policy crosses to another process: pickled)
+        try:
+            pickle.dumps(policy)
+        except Exception as exc:  # noqa: BLE001 - whatever pickling raises, the policy cannot go
+            raise TypeError(f"policy: a run over several processes pickles the policy, and this one cannot be "
+                            f"pickled ({type(exc).__name__}: {exc}); use a module's function or class, or "
+                            f"workers=1") from None
     totals = np.zeros((tables, players), dtype=np.int64)
     staked = np.zeros((tables, players), dtype=np.int64)
     rounds = np.zeros(tables, dtype=np.int64)
@@ -171,7 +181,7 @@ def run_policy(
 
     tasks = ((rules, policy, sequence, first, min(per_task, tables - first), steps, players, options)
              for first in range(0, tables, per_task))
-    if executor is None and (window == 1 or tables <= per_task):  # (one task: no pool to start)
+    if not in_pool and executor is None:  # (one task: no pool to start)
         for task in tasks:
             absorb(_run_tables(*task))
     elif executor is None:

@@ -151,7 +151,22 @@ VARIANTS: dict[str, TableVariant] = {}
 
 
 def register_variant(variant: TableVariant) -> TableVariant:
-    """Add a variant (its name not yet taken) and return it."""
+    """Add a variant (its name not yet taken) and return it: a ``TableVariant`` whose name is
+    an identifier and whose kinds are ``BetKind``\\ s of different names (TypeError,
+    ValueError otherwise: the registry holds only what the rule set can read)."""
+    if not isinstance(variant, TableVariant):
+        raise TypeError(f"register_variant takes a TableVariant, not {type(variant).__name__}")
+    if not isinstance(variant.name, str) or not variant.name.isidentifier():
+        raise ValueError(f"a variant's name is an identifier (letters, digits, _), not {variant.name!r}"[:200])
+    kinds = variant.kinds
+    if not isinstance(kinds, tuple) or not kinds or not all(isinstance(k, BetKind) for k in kinds):
+        raise TypeError(f"variant {variant.name!r}: kinds must be a non-empty tuple of BetKind")
+    if len({k.name for k in kinds}) != len(kinds):
+        raise ValueError(f"variant {variant.name!r}: two of its kinds have the same name")
+    if variant.positions is not None and (isinstance(variant.positions, bool) or not isinstance(variant.positions, int)
+                                          or variant.positions < 1):
+        raise ValueError(f"variant {variant.name!r}: positions must be a positive int or None, not "
+                         f"{variant.positions!r}"[:200])
     if variant.name in VARIANTS:
         raise ValueError(f"variant {variant.name!r} is registered already")
     VARIANTS[variant.name] = variant

@@ -685,6 +685,7 @@ class LogReader:
         if not isinstance(log, str | os.PathLike | Iterable | LogFiles):
             raise TypeError(f"give a log as a path or an iterable of lines, not {type(log).__name__}")
         self._log = log
+        self._read_error: Exception | None = None  # (what stopped the lines, if a read failed)
         self._verifier = _Verifier(checked_rules, checked_key, replay, start_prev, require_seal=require_seal,
                                    expect_last=expect_last)
 
@@ -697,6 +698,18 @@ class LogReader:
         yield from self._records(self._lines())
 
     def _lines(self) -> Iterator[tuple[int, Any]]:
+        """The log's numbered lines. An error reading them (a file of ``LogFiles`` missing,
+        a read failing) is kept as well as raised: the fast pass's loop leaves a line it
+        cannot take to the full checks, and must not take a failed read for the log's end
+        (``_passes`` raises it again)."""
+        self._read_error = None
+        try:
+            yield from self._each_line()
+        except Exception as exc:
+            self._read_error = exc
+            raise
+
+    def _each_line(self) -> Iterator[tuple[int, Any]]:
         if isinstance(self._log, str | os.PathLike):
             with open(self._log, "rb") as handle:
                 yield from enumerate(_file_lines(handle), start=1)
@@ -756,6 +769,8 @@ class LogReader:
                 while verifier.fast is not None:  # the fast pass's own loop, while it accepts the lines
                     seen: list[CheckedRun] | None = [] if keep else None
                     accepted, last, rest = verifier.fast.run(lines, _keeps, tick, seen, most)
+                    if self._read_error is not None:  # (the loop ended on a failed read, not the log's end)
+                        raise self._read_error
                     if accepted:
                         verifier.count += accepted
                         verifier.last_line = last
