@@ -138,3 +138,13 @@ def test_register_variant_takes_only_a_whole_record(bad: str) -> None:
     with pytest.raises((TypeError, ValueError)):
         register_variant(record)  # type: ignore[arg-type]
     assert "x" not in VARIANTS and "" not in VARIANTS
+
+
+def test_stakes_in_a_masked_array_are_refused_and_the_other_byte_order_taken() -> None:
+    table = VectorTable(sg.MACAU, 2, seed=1, bets=["point:0"])
+    fresh = VectorTable(sg.MACAU, 2, seed=1, bets=["point:0"])
+    masked = np.ma.masked_array(_stakes(2, 100), mask=[[[True]], [[False]]])
+    with pytest.raises(ValueError, match="masked array"):
+        table.step(masked)
+    swapped = _stakes(2, 100).astype(">i8")
+    assert np.array_equal(table.step(swapped)[1], fresh.step(_stakes(2, 100))[1])

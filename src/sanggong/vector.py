@@ -308,6 +308,8 @@ class VectorTable:
         shape = self._carried.shape
         if not isinstance(stakes, np.ndarray):
             raise ValueError(f"stakes must be a numpy int64 array of shape {shape}, not {type(stakes).__name__}")
+        if isinstance(stakes, np.ma.MaskedArray):  # (its masked stakes would be staked at their hidden values)
+            raise ValueError("stakes: a masked array; give a plain int64 array (masked stakes filled: .filled(0))")
         if stakes.shape != shape:
             raise ValueError(f"stakes must have shape {shape} (tables, players, bets), got {stakes.shape}")
         if stakes.dtype.kind == "f":
@@ -315,8 +317,11 @@ class VectorTable:
             if bad.any():
                 raise ValueError(f"stakes: {self._where(bad)}: {stakes[tuple(np.argwhere(bad)[0])]} is not a whole "
                                  "number of minor units")
+        if stakes.dtype.kind == "i" and stakes.dtype.itemsize == 8 and not stakes.dtype.isnative:
+            stakes = stakes.astype(np.int64)  # (int64 in the other byte order: the same whole numbers)
         if stakes.dtype != np.int64:
-            raise ValueError(f"stakes must be int64 minor units (money is never a float), not {stakes.dtype}")
+            money = "money is never a float" if stakes.dtype.kind in "fc" else "minor units as int64"
+            raise ValueError(f"stakes must be int64 minor units ({money}), not {stakes.dtype}")
         flags = stakes.flags
         s = stakes if flags.c_contiguous and flags.aligned else np.require(stakes, np.int64, ["C", "A"])
         if self.max_rounds is not None and self._rounds >= self.max_rounds:
