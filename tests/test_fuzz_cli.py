@@ -50,7 +50,7 @@ from sanggong.cli import DEFAULT_PRESET, build_parser, main
 
 pytestmark = _harness.LARGE_REPR_IS_FINE
 
-TIMEOUT = 10.0  # seconds: the slowest valid argv (200 rounds simulated by the reference) takes about 2
+TIMEOUT = 10.0  # seconds: the slowest valid argv (`report`, the exact figures of every deck count) takes about 3.5
 
 
 def _run_main(argv: list[str], cwd: str) -> tuple[Any, str, str]:
