@@ -84,7 +84,7 @@ MODULE_ONLY = {
     "sanggong.mathreport.CONFIDENCE": "the report's confidence levels, documented with sanggong.report",
     "sanggong.mathreport.ReportBet": "the figures of one bet in a MathReport, read from it",
     "sanggong.mathreport.ReportLine": "one outcome of a bet in a MathReport, read from it",
-    "sanggong.mathreport.ReportTable": "one deck count's figures in a MathReport, read from it",
+    "sanggong.mathreport.ReportSheet": "one deck count's figures in a MathReport, read from it",
     "sanggong.mathreport.percent_text": "an exact fraction as the report prints a percentage",
     "sanggong.verify.LogReader": "reads a log in one pass for another reader (detect does); verify_log is the usual way",
     "sanggong.verify.LogFiles": "a game's log kept in several files, read as one log by LogReader (detect reads so)",

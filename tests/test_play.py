@@ -181,13 +181,13 @@ def test_thresholds_spreads_and_given_tags(impl: object) -> None:
     assert base["point:0"].count.frequency == 1.0
     assert base["point:0"].count.gain_per_100 == base["point:0"].always.gain_per_100
     high = play_shoes(SMALL, 40, CountPlay(tags=tags, threshold=1.5), seed=8, bets=["point:0"])
-    table = high["point:0"].count.table
-    bet_rounds = sum(row.rounds for row in table if row.low is not None and row.low >= 1.5)
+    bins = high["point:0"].count.bins
+    bet_rounds = sum(row.rounds for row in bins if row.low is not None and row.low >= 1.5)
     assert high["point:0"].count.rounds_bet == bet_rounds
     spread = play_shoes(SMALL, 40, CountPlay(tags=tags, spread={0: 1, 2: 4}), seed=8, bets=["point:0"])
     c = spread["point:0"].count
     expected_units = sum(row.rounds * (4 if row.low is not None and row.low >= 2 else 1)
-                         for row in c.table if row.low is not None and row.low >= 0)
+                         for row in c.bins if row.low is not None and row.low >= 0)
     assert c.units_bet == expected_units and c.threshold == 0
 
 

@@ -77,8 +77,8 @@ def _line(bet: ReportBet, event: str) -> Any:
 
 
 def _bet(rules: Any, name: str) -> ReportBet:
-    (table,) = report(rules).tables
-    (found,) = [b for b in table.bets if name in b.bets]
+    (sheet,) = report(rules).sheets
+    (found,) = [b for b in sheet.bets if name in b.bets]
     return found
 
 
@@ -148,11 +148,11 @@ def test_figures_follow_from_the_exact_analysis(preset: str) -> None:
     rules = sanggong.PRESETS[preset]
     book = report(rules, pace=75, stake=Decimal("25.00"))
     analysis = analyze(rules)
-    (table,) = book.tables
-    assert table.decks == rules.decks and table.digest == rules.digest()
-    named = [name for b in table.bets for name in b.bets]
+    (sheet,) = book.sheets
+    assert sheet.decks == rules.decks and sheet.digest == rules.digest()
+    named = [name for b in sheet.bets for name in b.bets]
     assert sorted(named) == sorted(analysis)  # every bet, once
-    for b in table.bets:
+    for b in sheet.bets:
         for name in b.bets:
             exact = analysis[name]
             assert [line.combinations for line in b.lines] == [o.combinations for o in exact.outcomes]
@@ -171,15 +171,15 @@ def test_figures_follow_from_the_exact_analysis(preset: str) -> None:
                 line.net == 0 and line.event.startswith(("win", "lose")) for line in b.lines)
     data = book.to_dict()
     first = data["tables"][0]["bets"][0]
-    assert first["win_per_hour"] == fixed_text(75 * Fraction(25) * table.bets[0].house_edge, 2)
+    assert first["win_per_hour"] == fixed_text(75 * Fraction(25) * sheet.bets[0].house_edge, 2)
 
 
 def test_bets_with_equal_figures_at_every_deck_count_are_shown_once() -> None:
     book = report(MACAU, decks=(1, 8))
-    names = [b.bets for b in book.tables[0].bets]
+    names = [b.bets for b in book.sheets[0].bets]
     assert names[0] == tuple(f"win:{i}" for i in range(1, 8))
-    assert [b.bets for b in book.tables[1].bets] == names
-    assert book.tables[0].bets[0].house_edge != book.tables[1].bets[0].house_edge
+    assert [b.bets for b in book.sheets[1].bets] == names
+    assert book.sheets[0].bets[0].house_edge != book.sheets[1].bets[0].house_edge
 
 
 # --- formats and bytes ---------------------------------------------------------------------------
@@ -219,7 +219,7 @@ def test_the_html_page_is_self_contained() -> None:
     assert page.startswith("<!DOCTYPE html>") and page.endswith("</html>\n")
     assert "<script" not in page and 'src="http' not in page and "href=" not in page
     images = page.count('<img alt="')
-    assert images == page.count('src="data:image/svg+xml;base64,') == 1 + len(report(SAN_GONG).tables[0].bets)
+    assert images == page.count('src="data:image/svg+xml;base64,') == 1 + len(report(SAN_GONG).sheets[0].bets)
 
 
 def test_the_html_page_without_matplotlib(monkeypatch: pytest.MonkeyPatch) -> None:

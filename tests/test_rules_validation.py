@@ -23,8 +23,8 @@ from sanggong import limits
 from sanggong.ranking import Ranking
 from sanggong.rules import MACAU, ONLINE, PAIR_PLUS_CATEGORIES, SAN_GONG, VARIANTS, RuleSet
 from sanggong.rules._files import PairPlusFile as _PairPlusFile
-from sanggong.rules._files import PaysFile as _PaysFile
 from sanggong.rules._files import RuleFile as _RuleFile
+from sanggong.rules._files import pays_file as _pays_file
 from sanggong.rules._files import to_toml as _toml
 
 FIELDS = [f.name for f in dataclasses.fields(RuleSet)]
@@ -48,7 +48,7 @@ def _jsonable(value: object) -> object:
 
 def test_file_structs_cover_every_field() -> None:
     assert list(_RuleFile.__struct_fields__) == FIELDS
-    assert set(_PaysFile.__struct_fields__) == set().union(*_PAY_KEYS.values())
+    assert set(_pays_file().__struct_fields__) == set().union(*_PAY_KEYS.values())
     assert set(_PairPlusFile.__struct_fields__) == set(PAIR_PLUS_CATEGORIES)
 
 

@@ -276,9 +276,9 @@ FAULT_SIZES = [(modulo_bias, 10_000), (naive_swap, 1_000), (reused_shoe, 1_000),
 @pytest.mark.parametrize(("fault", "shoes"), FAULT_SIZES, ids=[f.__name__ for f, _ in FAULT_SIZES])
 def test_planted_faults_are_caught(fault: object, shoes: int) -> None:
     result = shuffle_test(fault(np.random.default_rng(21), shoes))  # type: ignore[operator]
-    assert not result.passed, result.table()
+    assert not result.passed, result.sheet()
     control = shuffle_test(uniform(np.random.default_rng(21), shoes))
-    assert control.passed, control.table()
+    assert control.passed, control.sheet()
 
 
 @pytest.mark.usefixtures("compiled")
@@ -287,7 +287,7 @@ def test_planted_faults_are_caught(fault: object, shoes: int) -> None:
 def test_good_generators_pass_on_the_dealing_path(generator: str, rules: str) -> None:
     from sanggong.cli._shuffle import generator_of
     result = shuffle_test(rules, shoes=20_000, seed=8, generator=generator_of(generator.lower()))
-    assert result.passed, result.table()
+    assert result.passed, result.sheet()
     assert result.generator == generator
 
 
@@ -357,7 +357,7 @@ def test_result_frame_table_and_plot() -> None:
     assert list(frame.index) == [r.name for r in result.rows]
     assert frame["verdict"].tolist() == [r.verdict for r in result.rows]
     assert "burned cards" in frame.index and result.passed
-    assert result.table().splitlines()[0].endswith("PASSED")
+    assert result.sheet().splitlines()[0].endswith("PASSED")
     figure = result.plot()
     assert len(figure.axes) == 3  # heat map, its colour bar, the histogram
     import matplotlib.pyplot as plt
@@ -458,7 +458,7 @@ def test_calibration_table_in_the_docs_is_fresh() -> None:
     assert spec is not None and spec.loader is not None
     script = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(script)
-    fresh = script.table()
+    fresh = script.sheet()
     page = script.DOCS.read_text(encoding="utf-8")
     assert f"{script.BEGIN}\n{fresh}\n{script.END}" in page
     bound = int(scipy.stats.binom.ppf(0.995, script.GOOD_RUNS, script.ALPHA))

@@ -7,12 +7,15 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 from cli_run import fails, run
 
 from sanggong import settle
+from sanggong._spec import OUT_LOSE, OUT_WIN, OUTCOMES, ClassKey, RuleFields, outcome
 from sanggong.rules import MACAU, PRESETS, VARIANTS, BetKind, RuleSet, TableVariant, register_variant, variant_of
+from sanggong.rules._files import pays_file
 from sanggong.rules._ruleset import forget_preset, preset
 from sanggong.rules._variants import forget_variant
 
@@ -95,3 +98,74 @@ def test_the_command_line_asks_the_records(seats: RuleSet, capsys: pytest.Captur
     fails(["settle", "--rules", "seats_table", "--banker", "Kh Qs Jd", "--hand", "1=As 2d 3c", "--bet", "odd=5"],
           "the seats table offers win, tie", capsys)
     assert run(["rules", "show", "seats_table"], capsys) == seats.to_toml()
+
+
+# A throwaway bet kind paid from ``pays``: High wins where the banker's hand has 8 or 9
+# points. It is its record (a ``BetKind``) and its outcome function (``_spec``'s
+# ``outcome``): the rule files read its pay key with no change to ``rules._files``.
+HIGHS = TableVariant(
+    "highs",
+    (
+        BetKind("win", "position", "seat {t} beats the banker"),
+        BetKind("high", "banker", "the banker's hand has 8 or 9 points"),
+    ),
+    position_hand="seat {}",
+)
+
+
+def _high(rules: RuleFields, kind: str, number: int, hand: ClassKey, hand_pp: int, banker: ClassKey,
+          order: int) -> int:
+    return OUT_WIN if hand[0] == 0 and hand[1] >= 8 else OUT_LOSE
+
+
+@pytest.fixture
+def highs() -> Iterator[None]:
+    outcome("high", reads="banker")(_high)
+    register_variant(HIGHS)
+    try:
+        yield
+    finally:
+        forget_variant("highs")
+        del OUTCOMES["high"]
+    assert "high" not in pays_file().__struct_fields__
+
+
+HIGHS_TOML = """name = "high_table"
+variant = "highs"
+decks = 6
+positions = 2
+
+[pays]
+win = 1
+high = "3/2"
+"""
+
+
+def test_a_new_bet_kind_is_read_from_a_rule_file(highs: None, tmp_path: Path) -> None:
+    """A rule file giving the new kind's pay key is read (TOML, JSON, a mapping), its
+    bets offered and settled by the kind's outcome; the key joins the struct a file is
+    read into after every key there was, and a mistyped one is hinted at it."""
+    assert pays_file().__struct_fields__[-1] == "high"
+    path = tmp_path / "highs.toml"
+    path.write_text(HIGHS_TOML, encoding="utf-8")
+    rules = RuleSet.load(path)
+    assert (rules.variant, dict(rules.pays)) == ("highs", {"win": Fraction(1), "high": Fraction(3, 2)})
+    assert RuleSet.loads(rules.to_json(), format="json") == rules == RuleSet.from_dict(rules.to_dict())
+    assert list(rules.bets) == ["win:1", "win:2", "high"]
+    hands = {1: "As 2c 2h", 2: "Ah 2s 2d"}
+    assert [(r.outcome, r.returned) for r in settle(rules, "4c 4d Kh", hands, {"high": 100}).results] == [("win", 250)]
+    assert [(r.outcome, r.returned) for r in settle(rules, "9c Qd Kh", hands, {"high": 100}).results] == [("win", 250)]
+    assert [(r.outcome, r.returned) for r in settle(rules, "7c Qd Kh", hands, {"high": 100}).results] == [("lose", 0)]
+    path.write_text(HIGHS_TOML.replace("high =", "hihg ="), encoding="utf-8")
+    with pytest.raises(ValueError, match=r"pays: unknown bet 'hihg' \(did you mean 'high'\?\)"):
+        RuleSet.load(path)
+
+
+def test_a_forgotten_bet_kind_is_refused_by_the_rule_files(tmp_path: Path) -> None:
+    """Without the kind registered its pay key is an unknown field of a rule file (the
+    struct is made from the kinds registered when the file is read)."""
+    assert "high" not in pays_file().__struct_fields__
+    path = tmp_path / "highs.toml"
+    path.write_text(HIGHS_TOML.replace('"highs"', '"macau"'), encoding="utf-8")
+    with pytest.raises(ValueError, match="pays: unknown bet 'high'"):
+        RuleSet.load(path)

@@ -17,15 +17,30 @@ import pytest
 PACKAGE = Path(__file__).resolve().parent.parent / "src" / "sanggong"
 
 # Each word's names in Python: the one sense (or a public name kept as the API), nothing else.
+_TABLES = {
+    "RankingTables", "tables_for",  # the public face of a ranking's lookup tables (API)
+    "_tables",  # hands.HandValue's RankingTables (that public face)
+    "MAX_TABLES", "n_tables", "_run_tables",  # gaming tables
+    "MAX_DESIGN_TABLES", "pair_plus_tables",  # pay tables
+    "tables",  # MathReport.tables: the deprecated alias of MathReport.sheets
+}
 ALLOWED = {
     "plan": {"SettlementPlan", "plan_for"},  # the settlement plan: what a set of bets pays
     "reader": {"LogReader"},  # reads a log
-    "tables": {
-        "RankingTables", "tables_for",  # the public face of a ranking's lookup tables (API)
-        "_tables",  # hands.HandValue's RankingTables (that public face)
-        "MAX_TABLES", "n_tables", "_run_tables",  # gaming tables
-        "MAX_DESIGN_TABLES", "pair_plus_tables",  # pay tables
-        "tables",  # mathreport.MathReport.tables: a report's tables (public; "not yet one meaning")
+    "tables": _TABLES,
+    "table": _TABLES | {
+        # the gaming table
+        "TableParams", "TableFields", "TableLog", "TableSession", "TableVariant", "VectorTable", "ObservedTable",
+        "table_params", "table_fits", "table_of", "table_rounds", "table_seed", "table_staked", "table_totals",
+        "table_variant", "table_text", "assign_by_table", "on_table",
+        "table",  # a gaming table (the envs' VectorTable, the command line's rule-set options); as a
+        # method or property of SettlementPlan, ShuffleTestResult or CountStats, a deprecated alias
+        # (test_the_retired_senses_of_table_are_deprecated_aliases)
+        # a pay table (two words, the casino's term): a bet's odds, several of them
+        "check_table", "whole_table",
+    },
+    "sheet": {  # rows and columns of text (and a math report's sheet for one deck count)
+        "ReportSheet", "sheets", "sheet", "print_sheet", "html_sheet", "_md_sheet", "_html_sheet",
     },
 }
 # Each word's identifiers in C and Cython (comments read as prose: the word itself passes).
@@ -33,6 +48,10 @@ C_ALLOWED = {
     "plan": {"plan", "plans", "SettlementPlan"},  # a settlement plan (sg_settlement) and its name
     "reader": {"reader", "LogReader"},
     "tables": {"tables", "n_tables", "tables_for", "RankingTables"},
+    "table": {"tables", "n_tables", "tables_for", "RankingTables",  # as "tables" above
+              # the gaming table: its parameters (sg_table.h), a kernel's, a vector of them
+              "table", "sg_table", "_table", "_table_params", "_dealt_table", "TableParams", "VectorTable",
+              "SANGGONG_SG_TABLE_H", "SG_NOT_A_TABLE", "SG_MACAU_TABLE"},
 }
 C_SOURCES = ("*.h", "*.pxi", "*.pyx", "*.pxd")
 
@@ -71,7 +90,8 @@ def test_the_scans_read_the_package() -> None:
     names are found where they are defined."""
     defined = {name for path in _python_files() for name in _defined(ast.parse(path.read_text(encoding="utf-8")))}
     assert {"SettlementPlan", "plan_for", "LogReader", "RankingTables", "tables_for", "ShoeTerms", "Lookups",
-            "Tallier", "EndedShoe", "Shoe"} <= defined
+            "Tallier", "EndedShoe", "Shoe", "VectorTable", "TableParams", "ReportSheet", "print_sheet",
+            "html_sheet"} <= defined
     assert list(PACKAGE.glob("csrc/*.h")) and list(PACKAGE.glob("csrc/*.pxi"))
 
 
@@ -111,6 +131,83 @@ def test_module_names_keep_one_sense() -> None:
              if p.suffix in (".py", ".pyi", ".pxi", ".pyx", ".pxd", ".h")}
     assert [s for s in stems if "plan" in s.rsplit("/", 1)[-1]] == ["_settlement_plan"]
     assert [s for s in stems if re.search("reader|tables", s.rsplit("/", 1)[-1])] == []
+
+
+RETIRED_TABLES = {"ReportTable", "print_table", "html_table", "_md_table", "_html_table", "_bet_table"}
+"""Names that gave "table" a sense other than the gaming table's: a report's sheet of text,
+the analyses of the bets (``_bet_analyses``)."""
+
+
+def test_the_retired_names_of_table_are_gone() -> None:
+    """No module defines a retired name (``mathreport.ReportTable`` is only the module's
+    deprecated alias, answered by its ``__getattr__``)."""
+    found = {name: str(path.relative_to(PACKAGE)) for path in _python_files()
+             for name in _defined(ast.parse(path.read_text(encoding="utf-8"))) if name in RETIRED_TABLES}
+    assert not found
+
+
+def _report() -> object:
+    from sanggong.mathreport import report
+
+    return report("macau", decks=(1,))
+
+
+def _plan() -> object:
+    from sanggong.rules import MACAU
+    from sanggong.settlement import plan_for
+
+    return plan_for(MACAU, ("win:1", "tie:2"))
+
+
+def _shuffle_result() -> object:
+    from sanggong.shuffletest import shuffle_test
+
+    return shuffle_test("online", shoes=50, seed=1)
+
+
+def _count_stats() -> object:
+    from sanggong.shoe import CountPlay, play_shoes
+
+    played = play_shoes("online", 4, CountPlay(tags={"A": 1}), seed=2, bets=["tie:1"])
+    return played["tie:1"].count
+
+
+@pytest.mark.parametrize(("make", "old", "new", "what"), [
+    (_report, "tables", "sheets", "sanggong.mathreport.MathReport"),
+    (_plan, "table", "outcome_codes", "sanggong.settlement.SettlementPlan"),
+    (_count_stats, "table", "bins", "sanggong.shoe.CountStats"),
+])
+def test_the_retired_senses_of_table_are_deprecated_aliases(make: object, old: str, new: str, what: str) -> None:
+    """A report's ``tables`` (now its sheets), a settlement plan's ``table`` (its outcome
+    codes) and a count's ``table`` (its bins of the true count): each old name warns and
+    gives what the new one gives."""
+    assert callable(make)
+    made = make()
+    with pytest.warns(DeprecationWarning, match=f"{what}.{old} is deprecated: use {what}.{new}"):
+        alias = getattr(made, old)
+    assert alias is getattr(made, new)
+
+
+def test_the_shuffle_tests_table_is_its_sheet() -> None:
+    result = _shuffle_result()
+    with pytest.warns(DeprecationWarning, match="ShuffleTestResult.table is deprecated: use "
+                                                "sanggong.shuffletest.ShuffleTestResult.sheet"):
+        old = result.table()  # type: ignore[attr-defined]
+    assert old == result.sheet() == str(result)  # type: ignore[attr-defined]
+
+
+def test_the_report_sheet_old_name_warns_and_gives_the_new() -> None:
+    import sanggong.mathreport as mathreport
+
+    with pytest.warns(DeprecationWarning, match="sanggong.mathreport.ReportTable is deprecated: use "
+                                                "sanggong.mathreport.ReportSheet"):
+        alias = mathreport.ReportTable  # type: ignore[attr-defined]
+    assert alias is mathreport.ReportSheet
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert mathreport.ReportSheet is not None and _report().sheets  # type: ignore[attr-defined]
+    with pytest.raises(AttributeError, match="no attribute 'ReportTables'"):
+        _ = mathreport.ReportTables  # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize(("old", "new"), [("ShoePlan", "ShoeTerms"), ("shoe_plan", "shoe_terms")])

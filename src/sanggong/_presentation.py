@@ -1,12 +1,12 @@
-"""Presentation: results shown to people, as HTML tables for notebooks, and handed to
+"""Presentation: results shown to people, as HTML sheets for notebooks, and handed to
 pandas, as ``DataFrame`` rows.
 
 Odds are written one way everywhere, ``pay_text`` (``7.5:1``, never ``15/2:1``): the
-commands' tables (``analyze``, ``bets``, ``design``), the figures and the documentation.
+commands' sheets (``analyze``, ``bets``, ``design``), the figures and the documentation.
 
 Every result type of the package (``Analysis``, ``SimulationResult``, ``PlayResult``,
-``Detection``, ...) presents itself through here: ``_repr_html_`` builds its table with
-``html_table`` and formats its figures with ``percent`` and ``fixed``, and ``to_frame``
+``Detection``, ...) presents itself through here: ``_repr_html_`` builds its sheet with
+``html_sheet`` and formats its figures with ``percent`` and ``fixed``, and ``to_frame``
 imports pandas with ``pandas()``, which names the extra to install where pandas is
 missing; a result indexed by name (a ``Mapping``) refuses a name it does not hold with
 ``missing``. Nothing here needs pandas.
@@ -23,7 +23,7 @@ from typing import Any
 
 from ._text import did_you_mean, show
 
-__all__ = ["FRAME_EXTRA", "fixed", "html_table", "missing", "money_column", "odds_text", "pandas", "pay_text",
+__all__ = ["FRAME_EXTRA", "fixed", "html_sheet", "missing", "money_column", "odds_text", "pandas", "pay_text",
            "percent"]
 
 FRAME_EXTRA = "pip install 'sanggong[frame]'"
@@ -87,9 +87,9 @@ def pay_text(odds: Fraction) -> str:
     return f"{odds_text(odds)}:1"
 
 
-def html_table(kind: str, caption: str, header: Iterable[str], rows: Iterable[Iterable[str]]) -> str:
-    """An HTML table of text, every piece escaped here: the first cell of each row heads
-    the row, the others (numbers) are aligned right (``class="sanggong-<kind>"``)."""
+def html_sheet(kind: str, caption: str, header: Iterable[str], rows: Iterable[Iterable[str]]) -> str:
+    """A sheet of text as an HTML ``<table>``, every piece escaped here: the first cell of
+    each row heads the row, the others (numbers) are aligned right (``class="sanggong-<kind>"``)."""
     from html import escape  # (here: a command starts without it)
 
     out = [f'<table class="sanggong-{escape(kind)}">', f"<caption>{escape(caption)}</caption>", "<thead><tr>"]

@@ -1,5 +1,5 @@
-"""The settlement plan: the lookup tables with which the kernels settle a bet slip, each
-entry generated from the specification's ``bet_outcome`` (``sanggong.settlement`` settles
+"""The settlement plan: the outcome codes with which the kernels settle a bet slip, each
+generated from the specification's ``bet_outcome`` (``sanggong.settlement`` settles
 through it and re-exports it)."""
 
 from __future__ import annotations
@@ -17,18 +17,20 @@ from .rules import BetSpec, RuleSet
 
 __all__ = ["SettlementPlan", "key_coefficients", "key_space", "plan_for"]
 
-# --- the settlement plan: tables generated from the specification -----------------------
+# --- the settlement plan: outcome codes generated from the specification ----------------
 
 
 class SettlementPlan:
-    """The lookup tables and per-bet coefficients with which the compiled core settles
+    """The outcome codes and per-bet coefficients with which the compiled core settles
     ``specs`` under ``rules`` (see ``_core.settle_batch``); built by ``plan_for``.
 
-    Row ``r`` of ``table`` holds the outcome of one bet kind for every key
+    Row ``r`` of ``outcome_codes`` (``key_space`` codes a row, one after the other) holds
+    the outcome of one bet kind for every key
     ``ka * hand_class + kb * hand_pair_plus + kc * banker_class + kd * (order + 1)``
     (``key_space`` keys a row; classes of ``rules.ranking``, order 1, 0 or -1 as the hand
-    beats, ties or loses to the banker's), each entry computed by
-    ``_spec.bet_outcome``. Bets on the same kind share a row.
+    beats, ties or loses to the banker's), each code computed by
+    ``_spec.bet_outcome``. Bets on the same kind share a row. (``table`` is a deprecated
+    name of ``outcome_codes``.)
     """
 
     def __init__(self, rules: RuleSet, specs: Sequence[BetSpec]) -> None:
@@ -39,32 +41,41 @@ class SettlementPlan:
         self.class_keys = tables.class_keys
         self.key_space = key_space(rules)
         rows: dict[tuple[str, int], int] = {}
-        table: list[tuple[int, ...]] = []
+        codes: list[tuple[int, ...]] = []
         coefficients = []
         for spec in self.specs:
             number = spec.number
             if (spec.kind, number) not in rows:
-                rows[(spec.kind, number)] = len(table)
-                table.append(_outcome_row(self.rules, spec.kind, number))
+                rows[(spec.kind, number)] = len(codes)
+                codes.append(_outcome_row(self.rules, spec.kind, number))
             coefficients.append(
                 (rows[(spec.kind, number)], spec.position if spec.kind in ON_HAND else 0,
                  *key_coefficients(rules, spec.kind))
             )
-        self.table = np.array(table, dtype=np.uint8).reshape(-1)
+        self.outcome_codes = np.array(codes, dtype=np.uint8).reshape(-1)
         columns = np.array(coefficients, dtype=np.int32).reshape(-1, 6).T.copy()
         self.row, self.hand, self.ka, self.kb, self.kc, self.kd = columns
 
     def row_of(self, j: int) -> npt.NDArray[np.uint8]:
-        """Bet j's row of the table: its outcome code for every key."""
+        """Bet j's row of ``outcome_codes``: its outcome code for every key."""
         start = int(self.row[j]) * self.key_space
-        return self.table[start : start + self.key_space]
+        return self.outcome_codes[start : start + self.key_space]
 
-    def __reduce__(self) -> tuple[Any, ...]:  # small to send: the tables are rebuilt
+    @property
+    def table(self) -> npt.NDArray[np.uint8]:
+        """Deprecated: ``outcome_codes``."""
+        import warnings
+
+        warnings.warn("sanggong.settlement.SettlementPlan.table is deprecated: use "
+                      "sanggong.settlement.SettlementPlan.outcome_codes", DeprecationWarning, stacklevel=2)
+        return self.outcome_codes
+
+    def __reduce__(self) -> tuple[Any, ...]:  # small to send: the codes are rebuilt
         return (plan_for, (self.rules, tuple(s.name for s in self.specs)))
 
 
 def key_space(rules: RuleSet) -> int:
-    """Keys of a settlement table row: every (hand class, banker class, order)."""
+    """Keys of a settlement plan's row: every (hand class, banker class, order)."""
     n = tables_for(rules.ranking).n_classes
     return max(n * n * 3, N_PAIR_PLUS)
 

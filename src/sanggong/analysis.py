@@ -44,7 +44,7 @@ import numpy.typing as npt
 
 from ._counting import Counts, check_counts, count_hands
 from ._parallel import check_progress
-from ._presentation import fixed, html_table, missing, pandas, percent
+from ._presentation import fixed, html_sheet, missing, pandas, percent
 from ._settlement_plan import plan_for
 from ._spec import CATEGORY_BETS, COMPARISONS, N_CARDS, N_PAIR_PLUS, N_RANKS, N_SUITS, RANK_SYMBOLS
 from .cards import CardsLike, parse_cards
@@ -282,7 +282,7 @@ class Analysis(Mapping[str, BetAnalysis]):
             for b in self.bets.values()
         ]
         header = ("bet", "house edge", "edge per resolved bet", "hit frequency", "carried", "sd", "combinations")
-        return html_table("analysis", f"Exact analysis: {self.rules.name}, {shoe}", header, rows)
+        return html_sheet("analysis", f"Exact analysis: {self.rules.name}, {shoe}", header, rows)
 
 
 _ORDER = {"win": 0, "push": 1, "carried": 2, "lose": 3}
@@ -299,7 +299,7 @@ def _lines(rules: RuleSet, bet: str, kind: str, tally: Mapping[int, int], total:
     return BetAnalysis(bet, total, tuple(lines))
 
 
-def _bet_table(rules: RuleSet, counts: Counts, bets: Iterable[str]) -> dict[str, BetAnalysis]:
+def _bet_analyses(rules: RuleSet, counts: Counts, bets: Iterable[str]) -> dict[str, BetAnalysis]:
     names = tuple(bets)
     plan = plan_for(rules, names)
     done: dict[int, BetAnalysis] = {}
@@ -341,8 +341,8 @@ def analyze(rules: RuleSet | str, shoe: npt.ArrayLike | None = None) -> Analysis
     kinds = {rules.bet(name).kind for name in bets}
     counts = count_hands(rules, counts52, need_pairs=bool(kinds & set(COMPARISONS)),
                      need_pair_plus=bool(kinds & set(CATEGORY_BETS)))
-    table = _bet_table(rules, counts, bets)
-    return Analysis(rules, tuple(int(c) for c in counts52), table)
+    analyses = _bet_analyses(rules, counts, bets)
+    return Analysis(rules, tuple(int(c) for c in counts52), analyses)
 
 
 # --- effect of removal ------------------------------------------------------------------------
@@ -396,7 +396,7 @@ def effect_of_removal(rules: RuleSet | str, bets: Iterable[str] | None = None, *
     check_progress(progress)
     names = offered_bets(rules, bets, "analyse")
     full = composition(rules.decks)
-    base = _bet_table(rules, count_hands(rules, full), names)  # (counts everything: once)
+    base = _bet_analyses(rules, count_hands(rules, full), names)  # (counts everything: once)
     kinds = {rules.bet(n).kind for n in names}
     needs_pairs, needs_pair_plus = bool(kinds & set(COMPARISONS)), bool(kinds & set(CATEGORY_BETS))
     shifted: dict[str, list[float]] = {n: [] for n in names}
@@ -406,7 +406,7 @@ def effect_of_removal(rules: RuleSet | str, bets: Iterable[str] | None = None, *
             counts = full.copy()
             counts[4 * rank + suit] -= 1
             counted = count_hands(rules, counts, need_pairs=needs_pairs, need_pair_plus=needs_pair_plus)
-            per_suit.append(_bet_table(rules, counted, names))
+            per_suit.append(_bet_analyses(rules, counted, names))
             if not needs_pair_plus and not rules.ranking.uses_suits:
                 break  # suits change nothing else: one suit stands for all four
         for n in names:

@@ -13,9 +13,9 @@ even.
 
 >>> from sanggong import MACAU
 >>> book = report(MACAU, decks=(1, 8))
->>> [table.decks for table in book.tables]
+>>> [sheet.decks for sheet in book.sheets]
 [1, 8]
->>> win = book.tables[0].bets[0]
+>>> win = book.sheets[0].bets[0]
 >>> win.bets[:2], win.house_edge, percent_text(win.house_edge)
 (('win:1', 'win:2'), Fraction(306091, 12724075), '2.4056%')
 >>> book.json() == report(MACAU, decks=(1, 8)).json()
@@ -40,7 +40,7 @@ from .limits import MAX_DECKS
 from .money import check_stake
 from .rules import RuleSet, as_rules
 
-__all__ = ["CONFIDENCE", "MathReport", "ReportBet", "ReportLine", "ReportTable", "percent_text", "report"]
+__all__ = ["CONFIDENCE", "MathReport", "ReportBet", "ReportLine", "ReportSheet", "percent_text", "report"]
 
 SCHEMA = "sanggong.report/1"
 """The JSON document's ``schema``: changed whenever a field is renamed or removed."""
@@ -176,8 +176,10 @@ class ReportBet:
 
 
 @dataclass(frozen=True)
-class ReportTable:
-    """Every bet of the rule set for one deck count."""
+class ReportSheet:
+    """Every bet of the rule set for one deck count: the report's sheet of that count (a
+    laboratory's par sheet; the JSON document's ``tables`` hold one each). Its name was
+    ``ReportTable`` (a deprecated alias)."""
 
     decks: int
     cards: int
@@ -212,15 +214,21 @@ def _figures(bet: BetAnalysis) -> tuple[Any, ...]:
 
 @dataclass(frozen=True)
 class MathReport:
-    """The math report of one rule set: ``tables``, one per deck count, each bet's figures;
+    """The math report of one rule set: ``sheets``, one per deck count, each bet's figures;
     ``pace`` (rounds an hour) and ``stake`` (the average stake) for the win per hour.
     ``json()``, ``markdown()`` and ``html()`` write it; each is the same bytes on every run."""
 
     rules: RuleSet
-    tables: tuple[ReportTable, ...]
+    sheets: tuple[ReportSheet, ...]
     pace: int
     stake: Fraction
     version: str
+
+    @property
+    def tables(self) -> tuple[ReportSheet, ...]:
+        """Deprecated: ``sheets`` (the JSON document's key keeps the name ``tables``)."""
+        _deprecated("MathReport.tables", "MathReport.sheets")
+        return self.sheets
 
     # --- the rules in words ------------------------------------------------------------------
 
@@ -231,7 +239,7 @@ class MathReport:
         out = [
             f"Rule set {r.name!r} (variant {r.variant}): {r.positions} position{'s' if r.positions != 1 else ''}, "
             f"{r.decks} deck{'s' if r.decks != 1 else ''} as the rule set has it (this report: "
-            f"{', '.join(str(t.decks) for t in self.tables)}).",
+            f"{', '.join(str(t.decks) for t in self.sheets)}).",
             f"Ranking: order {ranking.order}, tiers above the points {', '.join(ranking.tiers) or 'none'}, "
             f"high-card tie-break {ranking.high_card}.",
         ]
@@ -245,7 +253,7 @@ class MathReport:
         if r.multipliers:
             out.append("Multipliers (the loser pays the stake times the winner's): " + ", ".join(
                 f"{k} x{v}" for k, v in r.multipliers.items()) + ".")
-        for bet in self.tables[0].bets:
+        for bet in self.sheets[0].bets:
             odds = r.bet_odds(bet.bets[0])
             pays = f"; pays {pay_text(odds)}" if odds is not None else "; pays by the hand (the outcome table)"
             out.append(f"{_names(bet.bets)}: wins when {r.bets[bet.bets[0]]}{pays}.")
@@ -270,7 +278,7 @@ class MathReport:
             "tables": [{
                 "decks": t.decks, "cards": t.cards, "digest": t.digest,
                 "bets": [self._bet_dict(b) for b in t.bets],
-            } for t in self.tables],
+            } for t in self.sheets],  # "tables": the published key (docs/report.md), kept
         }
 
     def _bet_dict(self, b: ReportBet) -> dict[str, Any]:
@@ -300,9 +308,9 @@ class MathReport:
     # --- Markdown ----------------------------------------------------------------------------
 
     def _sections(self) -> list[tuple[str, list[tuple[str, list[str], list[list[str]]]]]]:
-        """Each deck count's tables: (heading, [(caption, header, rows)])."""
+        """Each deck count's sheets of text: (heading, [(caption, header, rows)])."""
         out = []
-        for t in self.tables:
+        for t in self.sheets:
             parts = []
             for b in t.bets:
                 rows = [[ln.event, ln.pays, f"{ln.combinations:,}", fraction_text(ln.probability),
@@ -332,9 +340,9 @@ class MathReport:
         return out
 
     def _summary(self) -> tuple[list[str], list[list[str]]]:
-        header = ["bet", *(f"edge, {t.decks} deck{'s' if t.decks != 1 else ''}" for t in self.tables)]
-        rows = [[_names(b.bets), *(percent_text(t.bets[i].house_edge) for t in self.tables)]
-                for i, b in enumerate(self.tables[0].bets)]
+        header = ["bet", *(f"edge, {t.decks} deck{'s' if t.decks != 1 else ''}" for t in self.sheets)]
+        rows = [[_names(b.bets), *(percent_text(t.bets[i].house_edge) for t in self.sheets)]
+                for i, b in enumerate(self.sheets[0].bets)]
         return header, rows
 
     def _head(self) -> list[str]:
@@ -343,17 +351,17 @@ class MathReport:
                 f"{self.pace} rounds an hour and an average stake of {odds_text(self.stake)}."]
 
     def markdown(self) -> str:
-        """The report as Markdown (no figures: its tables say everything the figures show)."""
+        """The report as Markdown (no figures: its sheets say everything the figures show)."""
         out = [f"# Math report: {self.rules.name}", "", *(f"{line}  " for line in self._head()), "", "## The rules", ""]
         out += [f"- {line}" for line in self.rules_text()]
         out += ["", "## Method", "", METHOD, "", "## Definitions", ""]
         out += [f"- **{k.replace('_', ' ')}**: {v}" for k, v in DEFINITIONS.items()]
         header, rows = self._summary()
-        out += ["", "## House edge by decks", "", *_md_table(header, rows)]
+        out += ["", "## House edge by decks", "", *_md_sheet(header, rows)]
         for heading, parts in self._sections():
             out += ["", f"## {heading}"]
             for caption, head, body in parts:
-                out += ["", f"### {caption}", "", *_md_table(head, body)]
+                out += ["", f"### {caption}", "", *_md_sheet(head, body)]
         return "\n".join(out) + "\n"
 
     # --- HTML --------------------------------------------------------------------------------
@@ -372,7 +380,7 @@ class MathReport:
         out += [f"<dt>{escape(k.replace('_', ' '))}</dt><dd>{escape(v)}</dd>" for k, v in DEFINITIONS.items()]
         out.append("</dl><h2>House edge by decks</h2>")
         header, rows = self._summary()
-        out.append(_html_table(header, rows))
+        out.append(_html_sheet(header, rows))
         if drawn is None and figures:
             out.append("<p>(The figures need matplotlib: pip install 'sanggong[plot]'.)</p>")
         elif drawn is not None and drawn.get("edge"):
@@ -382,7 +390,7 @@ class MathReport:
             for j, (caption, columns, body) in enumerate(parts):
                 if j % 3 == 0:
                     out.append(f"<h3>{escape(caption.rpartition(':')[0])}</h3>")
-                out.append(_html_table(columns, body, caption))
+                out.append(_html_sheet(columns, body, caption))
                 if j % 3 == 2 and drawn is not None and k == 0:
                     out.append(_img(drawn["bets"][j // 3], "the return's distribution and the hold's funnel"))
         out.append("</body></html>")
@@ -403,6 +411,26 @@ class MathReport:
         return path
 
 
+_RENAMED = {"ReportTable": "ReportSheet"}
+"""Public names given a one-sense word (docs/architecture.md, "One word, one meaning"):
+deprecated aliases."""
+
+
+def _deprecated(old: str, new: str) -> None:
+    import warnings
+
+    warnings.warn(f"sanggong.mathreport.{old} is deprecated: use sanggong.mathreport.{new}", DeprecationWarning,
+                  stacklevel=3)
+
+
+def __getattr__(name: str) -> object:
+    """The deprecated aliases of ``_RENAMED``, with a ``DeprecationWarning``."""
+    if name in _RENAMED:
+        _deprecated(name, _RENAMED[name])
+        return globals()[_RENAMED[name]]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 def _names(bets: Sequence[str]) -> str:
     return bets[0] if len(bets) == 1 else f"{bets[0]} (and {', '.join(bets[1:])}: the same figures)"
 
@@ -411,7 +439,7 @@ def _md_cell(text: str) -> str:
     return text.replace("|", "\\|")
 
 
-def _md_table(header: Sequence[str], rows: Iterable[Sequence[str]]) -> list[str]:
+def _md_sheet(header: Sequence[str], rows: Iterable[Sequence[str]]) -> list[str]:
     out = ["| " + " | ".join(_md_cell(h) for h in header) + " |",
            "|" + "|".join(["---"] + ["---:"] * (len(header) - 1)) + "|"]
     out += ["| " + " | ".join(_md_cell(c) for c in row) + " |" for row in rows]
@@ -424,7 +452,7 @@ _CSS = ("body{font-family:sans-serif;max-width:70em;margin:auto;padding:1em}"
         "img{max-width:100%}")
 
 
-def _html_table(header: Sequence[str], rows: Iterable[Sequence[str]], caption: str = "") -> str:
+def _html_sheet(header: Sequence[str], rows: Iterable[Sequence[str]], caption: str = "") -> str:
     out = ["<table>", f"<caption>{escape(caption)}</caption>" if caption else "", "<thead><tr>"]
     out += [f"<th>{escape(h)}</th>" for h in header]
     out.append("</tr></thead><tbody>")
@@ -465,22 +493,22 @@ def _figures_of(book: MathReport) -> dict[str, Any] | None:
     except ImportError:
         return None
     out: dict[str, Any] = {"edge": None, "bets": []}
-    if len(book.tables) > 1:
+    if len(book.sheets) > 1:
         fig = Figure(figsize=(8, 4.5))
         ax = fig.add_subplot()
-        decks = [t.decks for t in book.tables]
-        for i, b in enumerate(book.tables[0].bets):
-            ax.plot(decks, [float(100 * t.bets[i].house_edge) for t in book.tables], marker="o", label=b.bets[0])
+        decks = [t.decks for t in book.sheets]
+        for i, b in enumerate(book.sheets[0].bets):
+            ax.plot(decks, [float(100 * t.bets[i].house_edge) for t in book.sheets], marker="o", label=b.bets[0])
         ax.set_xlabel("decks")
         ax.set_ylabel("house edge (%)")
         ax.set_xticks(decks)
         ax.grid(alpha=0.3)
-        if len(book.tables[0].bets) <= 12:
+        if len(book.sheets[0].bets) <= 12:
             ax.legend(fontsize="small")
         else:
             ax.legend(fontsize="x-small", loc="upper left", bbox_to_anchor=(1.01, 1), ncol=2)
         out["edge"] = _svg(fig)
-    for b in book.tables[0].bets:
+    for b in book.sheets[0].bets:
         fig = Figure(figsize=(9, 3.2))
         left, right = fig.subplots(1, 2)
         left.bar([ln.event for ln in b.lines], [float(ln.probability) for ln in b.lines], color="C0")
@@ -523,28 +551,28 @@ def report(rules: RuleSet | str, decks: Iterable[int] | None = None, *, pace: in
     if not 1 <= pace <= 100_000:
         raise ValueError(f"pace must be 1 to 100,000 rounds an hour, got {pace:,}")
     value, _ = check_stake("report(stake=...)", stake, rules)
-    tables = []
+    sheets = []
     for d in asked:
         try:
             shoe = rules if d == rules.decks else rules.replace(decks=d)
         except ValueError as exc:
             raise ValueError(f"decks {d}: {exc}") from None
         analysis = analyze(shoe)
-        tables.append((d, analysis.cards, shoe.digest(), dict(analysis.bets)))
+        sheets.append((d, analysis.cards, shoe.digest(), dict(analysis.bets)))
     from ._about import package_version
 
-    return MathReport(rules, _grouped(tables), pace, value, package_version())
+    return MathReport(rules, _grouped(sheets), pace, value, package_version())
 
 
-def _grouped(tables: list[tuple[int, int, str, dict[str, BetAnalysis]]]) -> tuple[ReportTable, ...]:
-    """Each deck count's table, the bets whose figures are equal at every deck count shown
+def _grouped(sheets: list[tuple[int, int, str, dict[str, BetAnalysis]]]) -> tuple[ReportSheet, ...]:
+    """Each deck count's sheet, the bets whose figures are equal at every deck count shown
     once, named together."""
     groups: dict[tuple[Any, ...], list[str]] = {}
-    for name in tables[0][3]:
-        groups.setdefault(tuple(_figures(t[3][name]) for t in tables), []).append(name)
-    return tuple(ReportTable(decks, cards, digest, tuple(_bet_figures(tuple(names), by_name[names[0]])
+    for name in sheets[0][3]:
+        groups.setdefault(tuple(_figures(t[3][name]) for t in sheets), []).append(name)
+    return tuple(ReportSheet(decks, cards, digest, tuple(_bet_figures(tuple(names), by_name[names[0]])
                                                          for names in groups.values()))
-                 for decks, cards, digest, by_name in tables)
+                 for decks, cards, digest, by_name in sheets)
 
 
 def _deck_counts(decks: Iterable[int]) -> tuple[int, ...]:

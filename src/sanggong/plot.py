@@ -127,7 +127,7 @@ def ev_by_count(result: Any, ax: Any = None, bets: Iterable[str] | Mapping[str, 
         if b.count is None:
             continue
         xs, ys = [], []
-        for row in b.count.table:
+        for row in b.count.bins:
             value = row.ev if row.ev is not None else row.result
             if value is None or row.rounds < least:
                 continue

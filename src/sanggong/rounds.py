@@ -46,7 +46,7 @@ from . import _kernels
 from ._checks import count, memory
 from ._parallel import execute
 from ._parallel import workers as workers_of
-from ._presentation import html_table, pandas
+from ._presentation import html_sheet, pandas
 from ._spec import NO_CARD as NO_CARD
 from ._spec import most_burned
 from .cards import Card
@@ -201,7 +201,7 @@ class DealtRounds:
         rows = [(str(i), str(self.shoe[i]), str(self.round_in_shoe[i]), burned[i], *(h[i] for h in hands))
                 for i in range(n)]
         header = ("round", "shoe", "in shoe", "burned", "banker", *(f"hand {p}" for p in range(1, len(hands))))
-        return html_table("dealt", caption, header, rows)
+        return html_sheet("dealt", caption, header, rows)
 
 
 @functools.cache

@@ -35,7 +35,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _kernels
-from ._presentation import html_table, missing, money_column, pandas
+from ._presentation import html_sheet, missing, money_column, pandas
 from ._settlement_plan import SettlementPlan, plan_for
 from ._spec import (
     N_PAIR_PLUS,
@@ -316,7 +316,7 @@ class Settlement(Mapping["str | tuple[str, str]", BetResult]):
         rows.append(("total", money_text(self.staked), "", "", money_text(self.returned), money_text(self.commission),
                      money_text(self.carried), money_text(net)))
         header = ("bet", "stake", "outcome", "detail", "returned", "commission", "carried", "net")
-        return html_table("settlement", caption, header, rows)
+        return html_sheet("settlement", caption, header, rows)
 
     def to_dict(self) -> dict[str, Any]:
         def hand(h: HandValue) -> dict[str, Any]:

@@ -42,7 +42,7 @@ from . import _kernels
 from ._checks import count, memory
 from ._parallel import check_executor, check_progress, chunks, execute
 from ._parallel import workers as workers_of
-from ._presentation import fixed, html_table, money_column, pandas, percent
+from ._presentation import fixed, html_sheet, money_column, pandas, percent
 from ._settlement_plan import plan_for
 from ._spec import N_OUTCOMES, N_PAIR_PLUS
 from .limits import MAX_SESSION_ROUNDS, MAX_SESSIONS, MAX_SIM_ROUNDS, MAX_STAKE
@@ -236,7 +236,7 @@ class SimulationResult:
             for b in self.bets.values()
         ]
         header = ("bet", "stake", "return", "95% interval", "exact return", "z", "sd")
-        return html_table("simulation", caption, header, rows)
+        return html_sheet("simulation", caption, header, rows)
 
 
 def _versions() -> dict[str, str]:
@@ -246,8 +246,8 @@ def _versions() -> dict[str, str]:
 
 
 def _possible(rules: RuleSet, name: str) -> list[int]:
-    """The outcome codes a bet can have (those in its settlement table row)."""
-    return sorted(set(plan_for(rules, (name,)).table.tolist()) - {0xFF})
+    """The outcome codes a bet can have (those in its settlement plan row)."""
+    return sorted(set(plan_for(rules, (name,)).outcome_codes.tolist()) - {0xFF})
 
 
 @lru_cache(maxsize=4096, typed=True)  # typed: a stake of 1, Fraction(1) or Decimal(1) pays in its own kind
@@ -493,7 +493,7 @@ class SessionResult:
         rows = [("risk of ruin", percent(self.risk_of_ruin)), ("ruined", f"{self.ruined:,}"),
                 ("mean final", mean)]  # to the hundredth of a minor unit, exactly (no float)
         rows += [(f"final, {q} quantile", "\u2014" if v is None else money_text(v)) for q, v in data["quantiles"].items()]
-        return html_table("sessions", caption, ("", "value"), rows)
+        return html_sheet("sessions", caption, ("", "value"), rows)
 
 
 SESSION_ROUND_BYTES = (25, 160)

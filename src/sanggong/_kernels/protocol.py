@@ -81,12 +81,12 @@ class BetSource(Protocol):
 
 class SettlementSource(Protocol):
     """What the kernels read of a settlement plan (``sanggong.settlement.SettlementPlan``):
-    each bet's outcome is ``table[row[j] * key_space + ka[j] * class + kb[j] * pair_plus +
+    each bet's outcome is ``outcome_codes[row[j] * key_space + ka[j] * class + kb[j] * pair_plus +
     kc[j] * banker_class + kd[j] * (order + 1)]`` for its hand ``hand[j]`` (the compiled
     core); the twin settles each bet of ``specs`` under ``rules`` by the specification."""
 
     @property
-    def table(self) -> npt.NDArray[np.uint8]: ...
+    def outcome_codes(self) -> npt.NDArray[np.uint8]: ...
     @property
     def row(self) -> npt.NDArray[np.int32]: ...
     @property

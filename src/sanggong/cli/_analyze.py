@@ -6,7 +6,7 @@ import argparse
 
 from .._presentation import pay_text
 from ._options import json_flag, own_options, rules_of, table, text_or_stdin
-from ._output import Bar, json_text, plural, print_table, print_text, same_figures, same_figures_note
+from ._output import Bar, json_text, plural, print_sheet, print_text, same_figures, same_figures_note
 from ._parser import Commands
 
 
@@ -30,7 +30,7 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
         eor_rows = [[name, *(f"{100 * removals[g[0]].eor[k]:.4f}" for k in ranks),
                  " ".join(f"{removals[g[0]].tags[k]:+d}" for k in ranks), f"{removals[g[0]].correlation:.2f}"]
                 for name, g in shown]
-        print_table(["bet", *ranks, "tags", "corr"], eor_rows, right=range(1, len(ranks) + 1))
+        print_sheet(["bet", *ranks, "tags", "corr"], eor_rows, right=range(1, len(ranks) + 1))
         print_text("tags: a balanced count's, from the effects; corr: their correlation with the effects.")
         same_figures_note(list(removal), shown)
         return 0
@@ -59,7 +59,7 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
                          f"{line.probability:.8f}", pays, f"{float(line.net):+.4f}"))
         edge = 100 * bet.house_edge + 0.0  # + 0.0: an even game's edge is 0, never -0
         rows.append(("", f"house edge {edge:.4f}%", "", "", "sd", f"{bet.sd:.4f}"))
-    print_table(header, rows, right=(2, 3, 4, 5), wrap=(1,))
+    print_sheet(header, rows, right=(2, 3, 4, 5), wrap=(1,))
     same_figures_note([b.bet for b in bets], shown)
     return 0
 

@@ -34,7 +34,7 @@ from ._options import (
     table,
     workers,
 )
-from ._output import json_text, nothing_to_plot, one_line, plot_target, plural, print_table, table_text
+from ._output import json_text, nothing_to_plot, one_line, plot_target, plural, print_sheet, table_text
 from ._parser import Commands
 from ._status import VERIFY_STATUS
 
@@ -336,7 +336,7 @@ def _cmd_detect(args: argparse.Namespace) -> int:
         if found.note is not None:  # (no player: the log says why, never an empty table)
             print(f"{found.note}: no player to test (deal with --bet or --player to stake)")
         else:
-            print_table(header, rows, right=range(2, len(header) - 1))
+            print_sheet(header, rows, right=range(2, len(header) - 1))
             print("mean EV: the exact EV per unit of the player's stakes when they were placed; baseline: the "
                   "same bets' fresh-shoe EV. z, p-value: a one-sided test that the stakes follow the shoe "
                   "(Holm-corrected over the players: flagged).")

@@ -1,4 +1,4 @@
-"""What the commands print: strict JSON, text tables, one-line messages, progress bars and
+"""What the commands print: strict JSON, sheets of text, one-line messages, progress bars and
 plots (matplotlib only when a plot is asked for)."""
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ def plural(n: int, what: str) -> str:
 
 
 def terminal_width() -> int | None:
-    """The width tables and notes are fitted to where standard output is a terminal: its
+    """The width sheets and notes are fitted to where standard output is a terminal: its
     width (or ``COLUMNS``), at least 40; else None (what goes to a file or a pipe is never
     wrapped, so that it reads the same everywhere)."""
     isatty = getattr(sys.stdout, "isatty", None)
@@ -68,10 +68,10 @@ def _fit(widths: list[int], cells: Sequence[Sequence[str]], wrap: Sequence[int],
     return fitted
 
 
-def print_table(header: Sequence[str], rows: Sequence[Sequence[str]], right: Sequence[int] = (),
+def print_sheet(header: Sequence[str], rows: Sequence[Sequence[str]], right: Sequence[int] = (),
                 wrap: Sequence[int] = ()) -> None:
     """Columns two spaces apart, left-aligned but for the columns ``right``; no trailing
-    blanks. On a terminal the table fits its width: the text columns ``wrap`` are wrapped
+    blanks. On a terminal the sheet fits its width: the text columns ``wrap`` are wrapped
     (a cell over several lines), never a figure."""
     cells = [header, *rows]
     widths = [max(len(row[i]) for row in cells) for i in range(len(header))]

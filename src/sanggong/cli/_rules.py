@@ -10,7 +10,7 @@ from fractions import Fraction
 from .._presentation import odds_text, pay_text
 from ..rules import PRESETS, RuleSet, preset_description
 from ._options import DEFAULT_PRESET, json_flag, rules_of, table
-from ._output import json_text, plural, print_table, print_text, table_text
+from ._output import json_text, plural, print_sheet, print_text, table_text
 from ._parser import Commands, Parser
 
 _TIER_TEXT = {
@@ -28,7 +28,7 @@ def _cmd_rules_list(args: argparse.Namespace) -> int:
         print(json_text({"default": DEFAULT_PRESET, "presets": presets}, ensure_ascii=False))
         return 0
     rows = [[str(p[k]) for k in ("name", "variant", "decks", "positions", "description")] for p in presets]
-    print_table(("preset", "variant", "decks", "positions", "description"), rows, right=(2, 3), wrap=(4,))
+    print_sheet(("preset", "variant", "decks", "positions", "description"), rows, right=(2, 3), wrap=(4,))
     return 0
 
 
@@ -106,7 +106,7 @@ def _cmd_bets(args: argparse.Namespace) -> int:
     print_text(f"rules: {rules.name} (variant {rules.variant}), {plural(rules.decks, 'deck')}, {table_text(rules)}: "
                f"{len(bets)} bet{'s' if len(bets) > 1 else ''}")
     rows = [(str(b["bet"]), str(b["description"]), _bet_pays(rules, str(b["bet"]))) for b in bets]
-    print_table(("bet", "wins when", "pays"), rows, wrap=(1, 2))
+    print_sheet(("bet", "wins when", "pays"), rows, wrap=(1, 2))
     if any(b["pair_plus_pays"] for b in bets):
         print_text("Pair Plus pays by the hand's category: " + ", ".join(
             f"{k.replace('_', ' ')} {pay_text(v)}" for k, v in rules.pair_plus_pays.items()))

@@ -37,7 +37,7 @@ from ._output import (
     nothing_to_plot,
     plot_target,
     plural,
-    print_table,
+    print_sheet,
     print_text,
     same_figures,
     same_figures_note,
@@ -181,7 +181,7 @@ def _print_protection(result: Any, rules: RuleSet, where: str, min_gain: Fractio
         print_text(f"Material: {counted} of {plural(len(names), 'bet')}, on which a strategy gains at least {least} "
                    f"(--min-gain), the most first:")
         header, cells = _drop_empty(header, [[name, *rows[g[0]][1]] for name, g in material])
-        print_table(header, cells, right=range(1, len(header)))
+        print_sheet(header, cells, right=range(1, len(header)))
     if rest:
         print_text(f"Not material (a strategy gains less than {least}; --min-gain 0 lists "
                    f"{'them' if len(rest) > 1 else 'it'}): {', '.join(name for name, _ in rest)}.")
@@ -283,7 +283,7 @@ def _cmd_design(args: argparse.Namespace) -> int:
     rows = [[", ".join(f"{k.replace('_', ' ')} {pay_text(v)}" for k, v in o.pays.items()), f"{100 * float(o.house_edge):.3f}%",
              "" if o.perfect_frequency is None else f"{100 * o.perfect_frequency:.2f}%",
              _signed(o.perfect_gain_per_100)] for o in options]
-    print_table(header, rows, right=(1, 2, 3), wrap=(0,))
+    print_sheet(header, rows, right=(1, 2, 3), wrap=(0,))
     print_text(f"perfect: how often, and how much per 100 rounds, a player who knows the exact EV of the unseen "
           f"cards gains on that pay ({args.shoes:,} shoes, seed {args.seed})")
     return 0

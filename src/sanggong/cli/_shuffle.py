@@ -88,7 +88,7 @@ def _cmd_shuffle_test(args: argparse.Namespace) -> int:
             "tests": [{"name": r.name, "statistic": r.statistic, "df": r.df, "p_value": r.p_value,
                        "adjusted": r.adjusted, "verdict": r.verdict} for r in result.rows]}, indent=2))
     else:
-        print(result.table())
+        print(result.sheet())
         if result.seed is not None:
             print(f"seed {result.seed}, generator {result.generator}")
     if args.plot:

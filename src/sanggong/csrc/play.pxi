@@ -79,7 +79,7 @@ def play_chunk(bit_generator, Lookups lookups not None, const int64_t[::1] param
                const uint8_t[::1] stop not None):
     """Deal ``shoes`` shoes (a fresh deck: a round each) and count, for every bet j of
     ``plan``, its outcomes (the column ``columns[row, key]`` its settlement row and key
-    give, in place of the outcome code of ``plan.table``) by the true count of its tag vector
+    give, in place of the outcome code of ``plan.outcome_codes``) by the true count of its tag vector
     (``count_hist[bin, j]``: a round's counts lie close together) and, when ``kernel`` (the unseen composition's EVs, a full
     shoe when called) or ``fixed_ev`` (a fresh deck's) is given, over the rounds its EV
     is positive (``perfect_hist[j]``), with the EV's sums (``ev_bins``, ``moments``).
@@ -132,7 +132,7 @@ cdef int _check_play_bets(const sg_settlement* view, const uint8_t[:, ::1] colum
     _check_aligned(&bet_tag[0], sizeof(int32_t), "bet_tag")
     _check_aligned(&bet_row[0], sizeof(int32_t), "bet_row")
     if (count_hist.shape[1] != m or bins < 1 or codes < 1 or columns.shape[1] != key_space
-            or columns.shape[0] * key_space != view.table_len):
+            or columns.shape[0] * key_space != view.outcome_codes_len):
         raise ValueError("count_hist must be (bins, bets, codes) and columns (plan rows, key space)")
     for j in range(columns.shape[0]):
         for i in range(key_space):

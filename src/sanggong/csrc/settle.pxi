@@ -1,20 +1,20 @@
 # Settlement (included into _core.pyx): one view of a settlement plan, which every kernel
 # that settles bets reads (settle_batch here, simulate_chunk's session mode, play_chunk),
 # and settle_batch. Every bet's outcome is one lookup (sg_settle.h says how): no bet is
-# special in a loop. The plan (tables and coefficients) is built in sanggong.settlement from
-# the reference's bet_outcome; the view checks it once, and the kernels check every round's
-# classes and categories before they read its table.
+# special in a loop. The plan (outcome codes and coefficients) is built in sanggong.settlement
+# from the reference's bet_outcome; the view checks it once, and the kernels check every
+# round's classes and categories before they read its codes.
 
 cdef extern from "sg_settle.h" nogil:
     ctypedef struct sg_settlement:
-        const uint8_t* table
+        const uint8_t* outcome_codes
         const int32_t* row
         const int32_t* hand
         const int32_t* ka
         const int32_t* kb
         const int32_t* kc
         const int32_t* kd
-        int64_t table_len, bets, key_space, n_classes
+        int64_t outcome_codes_len, bets, key_space, n_classes
     int sg_key(int32_t ka, int32_t kb, int32_t kc, int32_t kd, int cls, int pair_plus, int banker_cls, int order)
     int sg_order(int a, int b)
     uint8_t sg_outcome(const sg_settlement s, int64_t j, int cls, int pair_plus, int rank, int banker_cls,
@@ -29,8 +29,8 @@ cdef object _settlement(object plan, Py_ssize_t hands, Py_ssize_t n_classes, sg_
     (classes below n_classes, categories up to 5, order + 1 up to 2) stays inside its bet's
     row and names a hand that is dealt: then the loops need no check of their own. Returns
     the arrays, which the caller holds while it reads the view."""
-    arrays = (plan.table, plan.row, plan.hand, plan.ka, plan.kb, plan.kc, plan.kd)
-    cdef const uint8_t[::1] table = arrays[0]
+    arrays = (plan.outcome_codes, plan.row, plan.hand, plan.ka, plan.kb, plan.kc, plan.kd)
+    cdef const uint8_t[::1] codes = arrays[0]
     cdef const int32_t[::1] row = arrays[1], hand = arrays[2], ka = arrays[3], kb = arrays[4]
     cdef const int32_t[::1] kc = arrays[5], kd = arrays[6]
     cdef Py_ssize_t key_space = plan.key_space, m = row.shape[0], j
@@ -50,19 +50,19 @@ cdef object _settlement(object plan, Py_ssize_t hands, Py_ssize_t n_classes, sg_
         _check_aligned(&kc[0], sizeof(int32_t), "plan.kc")
         _check_aligned(&kd[0], sizeof(int32_t), "plan.kd")
     for j in range(m):
-        if not (0 <= hand[j] < hands and 0 <= row[j] and (row[j] + 1) * key_space <= table.shape[0]
+        if not (0 <= hand[j] < hands and 0 <= row[j] and (row[j] + 1) * key_space <= codes.shape[0]
                 and 0 <= ka[j] <= key_space and 0 <= kb[j] <= key_space and 0 <= kc[j] <= key_space
                 and 0 <= kd[j] <= key_space
                 and (n_classes - 1) * (ka[j] + kc[j]) + 5 * kb[j] + 2 * kd[j] < key_space):
             raise ValueError(f"the settlement plan's bet {j} indexes outside its table")
-    view.table = &table[0] if table.shape[0] else NULL
+    view.outcome_codes = &codes[0] if codes.shape[0] else NULL
     view.row = &row[0] if m else NULL
     view.hand = &hand[0] if m else NULL
     view.ka = &ka[0] if m else NULL
     view.kb = &kb[0] if m else NULL
     view.kc = &kc[0] if m else NULL
     view.kd = &kd[0] if m else NULL
-    view.table_len = table.shape[0]
+    view.outcome_codes_len = codes.shape[0]
     view.bets = m
     view.key_space = key_space
     view.n_classes = n_classes

@@ -1,8 +1,8 @@
 /* A settlement plan as the kernels read it (sanggong.settlement.SettlementPlan, checked and
  * viewed by _core's settlement view): every bet's outcome is one lookup,
  *
- *     table[row[j] * key_space + key],  key = ka * class_h + kb * pair_plus_h
- *                                             + kc * class_banker + kd * (order + 1)
+ *     outcome_codes[row[j] * key_space + key],  key = ka * class_h + kb * pair_plus_h
+ *                                                     + kc * class_banker + kd * (order + 1)
  *
  * where h = hand[j] is the bet's hand (0 the banker) and order is 1, 0 or -1 as that hand
  * beats, ties or loses to the banker's (the other hand of a two-hand table): no bet is
@@ -14,9 +14,9 @@
 #include "sg_common.h"
 
 typedef struct {
-    const uint8_t *table;                          /* outcome codes, key_space a row */
+    const uint8_t *outcome_codes;                  /* key_space a row */
     const int32_t *row, *hand, *ka, *kb, *kc, *kd; /* per bet */
-    int64_t table_len, bets, key_space, n_classes;
+    int64_t outcome_codes_len, bets, key_space, n_classes;
 } sg_settlement;
 
 /* A bet's key (its coefficients ka .. kd) for a round's hand and banker. In int: every key
@@ -38,8 +38,8 @@ SG_ALWAYS_INLINE int sg_order(int a, int b) {
 /* Bet j's outcome code: its hand's class, category and rank against the banker's. */
 SG_ALWAYS_INLINE uint8_t sg_outcome(const sg_settlement s, int64_t j, int cls, int pair_plus, int rank,
                                     int banker_cls, int banker_rank) {
-    return s.table[s.row[j] * s.key_space
-                   + sg_key(s.ka[j], s.kb[j], s.kc[j], s.kd[j], cls, pair_plus, banker_cls, sg_order(rank, banker_rank))];
+    return s.outcome_codes[s.row[j] * s.key_space
+                           + sg_key(s.ka[j], s.kb[j], s.kc[j], s.kd[j], cls, pair_plus, banker_cls, sg_order(rank, banker_rank))];
 }
 
 #endif

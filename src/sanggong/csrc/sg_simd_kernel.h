@@ -15,9 +15,9 @@
 
 #if SG_VBMI
 /* The byte at k < 64 of the 64-byte table t[0], t[1]: one permute of two registers. */
-#define SG_TABLE(t, k, s4, s5) _mm256_permutex2var_epi8((t)[0], (k), (t)[1])
+#define SG_LUT(t, k, s4, s5) _mm256_permutex2var_epi8((t)[0], (k), (t)[1])
 #else
-#define SG_TABLE(t, k, s4, s5) sg_lut48((t), (k), (s4), (s5))
+#define SG_LUT(t, k, s4, s5) sg_lut48((t), (k), (s4), (s5))
 #endif
 
 /* The ranks (uint8, or uint16 where high is 2: 64 bytes) and Pair Plus categories of the
@@ -59,13 +59,13 @@ SG_T SG_ALWAYS_INLINE void SG_FN(sg_eval32)(sg_const_t sgk, const __m256i *ta, c
         __m256i k0 = _mm256_xor_si256(c0, _mm256_shuffle_epi8(SG_K(SG_SUIT_FLIP), c0));
         __m256i k1 = _mm256_xor_si256(c1, _mm256_shuffle_epi8(SG_K(SG_SUIT_FLIP), c1));
         __m256i k2 = _mm256_xor_si256(c2, _mm256_shuffle_epi8(SG_K(SG_SUIT_FLIP), c2));
-        __m256i h = _mm256_max_epu8(_mm256_max_epu8(k0, k1), k2), hi = SG_TABLE(th, k, s4, s5);
+        __m256i h = _mm256_max_epu8(_mm256_max_epu8(k0, k1), k2), hi = SG_LUT(th, k, s4, s5);
         __m256i w0 = _mm256_unpacklo_epi8(h, hi), w1 = _mm256_unpackhi_epi8(h, hi);
         _mm256_storeu_si256((__m256i *)r, _mm256_permute2x128_si256(w0, w1, 0x20));
         _mm256_storeu_si256((__m256i *)r + 1, _mm256_permute2x128_si256(w0, w1, 0x31));
         return;
     }
-    __m256i lo = SG_TABLE(ta, k, s4, s5);
+    __m256i lo = SG_LUT(ta, k, s4, s5);
     if (high == 1) {
         __m256i h = _mm256_max_epu8(_mm256_max_epu8(r0, r1), r2);
 #if SG_VBMI
@@ -159,4 +159,4 @@ SG_T static ptrdiff_t SG_FN(sg_eval)(const sg_eval_formula *formula, const uint8
     return bad;
 }
 #undef SG_LOOPS
-#undef SG_TABLE
+#undef SG_LUT

@@ -31,11 +31,11 @@ typedef char sg_sums_fit_the_shoe[SG_MAX_CARDS <= 3443 ? 1 : -1];
 #define SG_BINOM_STRIDE 8
 #define SG_MAX_EV_ROWS 64
 #define SG_MAX_TIE_VALUE (INT64_C(1) << 59)
-/* Pair Plus's table: the 52 cards' binomials, the padding 1, then the 13 ranks' (a rank's
+/* Pair Plus's weights: the 52 cards' binomials, the padding 1, then the 13 ranks' (a rank's
  * cards are codes 4 r .. 4 r + 3) from here: a rank multiset's entries, for its hands of
  * any suits, and three cards of one suit's, for the suited ones. */
 #define SG_RANKS_AT (52 * SG_BINOM_STRIDE + 1)
-#define SG_CARDS_TABLE (SG_RANKS_AT + 13 * SG_BINOM_STRIDE + 1)
+#define SG_CARDS_WEIGHTS (SG_RANKS_AT + 13 * SG_BINOM_STRIDE + 1)
 
 /* B[8 k + j] = C(counts[k], j) for j = 0..top; B[8 kinds] = 1 */
 static inline void sg_binoms(const int64_t *counts, int64_t kinds, int64_t top, int64_t *B) {
@@ -87,7 +87,7 @@ static inline void sg_suit_wins(const int64_t *n, int64_t *W) {
 
 /* The E_t(a, b) of every rank t at E[16 t + 4 a + b]: cards[52] by card code, the four
  * suit codes of a rank in suit_order, weakest first. */
-static inline void sg_suit_table(const int64_t *cards, const uint8_t *suit_order, int64_t *E) {
+static inline void sg_suit_weights(const int64_t *cards, const uint8_t *suit_order, int64_t *E) {
     for (int64_t t = 0; t < 13; t++) {
         int64_t n[4];
         for (int s = 0; s < 4; s++)
@@ -96,7 +96,7 @@ static inline void sg_suit_table(const int64_t *cards, const uint8_t *suit_order
     }
 }
 
-/* Pair Plus's table (SG_CARDS_TABLE entries) for cards[52], each C(c, j) for j <= 3. */
+/* Pair Plus's weights (SG_CARDS_WEIGHTS entries) for cards[52], each C(c, j) for j <= 3. */
 static inline void sg_card_binoms(const int64_t *cards, int64_t *B) {
     int64_t by_rank[13];
     for (int64_t r = 0; r < 13; r++)

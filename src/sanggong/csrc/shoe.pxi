@@ -7,7 +7,7 @@ cdef extern from "sg_sums.h" nogil:
         uint64_t lo
         int64_t hi
     void sg_binoms(const int64_t *counts, int64_t kinds, int64_t top, int64_t *B)
-    void sg_suit_table(const int64_t *cards, const uint8_t *suit_order, int64_t *E)
+    void sg_suit_weights(const int64_t *cards, const uint8_t *suit_order, int64_t *E)
     void sg_card_binoms(const int64_t *cards, int64_t *B)
     void sg_multiset_dot(const int64_t *B, const uint16_t *idx, int64_t width, int64_t n,
                          const int64_t *values, int64_t rows, int narrow, sg_i128 *out)
@@ -25,7 +25,7 @@ cdef extern from "sg_sums.h" nogil:
     const int64_t SG_MAX_TIE_VALUE
     enum:
         SG_RANKS_AT
-        SG_CARDS_TABLE
+        SG_CARDS_WEIGHTS
 
 # numerators_batch's arithmetic in doubles by its numbers in sg_sums.h, each running where the
 # ones before it do (one source, compiled for each: the same sums).
@@ -112,13 +112,13 @@ cdef inline void _shoe_numerators(const shoe_state_t* s, bint with_pairs, sg_i12
     """Each row's sum of weight x scaled net, parts in order (pairs, single, cards); the
     pairs' rows are left alone when ``with_pairs`` is false."""
     cdef int64_t bk[SG_BINOM_STRIDE * 53]  # (13 kinds with ties: 8 * 13 + 1 + 16 * 13 entries)
-    cdef int64_t bc[SG_CARDS_TABLE]
+    cdef int64_t bc[SG_CARDS_WEIGHTS]
     cdef int64_t at = 0
     cdef const shoe_part_t* p
     if s.part[PART_PAIRS].n or s.part[PART_SINGLE].n:
         sg_binoms(s.by_kind, s.kinds, 6 if (with_pairs and s.part[PART_PAIRS].n) else 3, bk)
         if s.ties and with_pairs and s.part[PART_PAIRS].n:
-            sg_suit_table(s.cards, s.suit_order, bk + SG_BINOM_STRIDE * s.kinds + 1)
+            sg_suit_weights(s.cards, s.suit_order, bk + SG_BINOM_STRIDE * s.kinds + 1)
     if s.part[PART_CARDS].n:
         sg_card_binoms(s.cards, bc)
     p = &s.part[PART_PAIRS]  # (a part of rows but no multisets sums to 0: dot zeroes them)

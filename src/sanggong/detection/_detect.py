@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from .._checks import flag
 from .._parallel import check_executor, check_progress, execute
 from .._parallel import workers as workers_of
-from .._presentation import html_table, pandas, percent
+from .._presentation import html_sheet, pandas, percent
 from ..limits import MAX_RECORD_BYTES
 from ..records import ZERO_HASH, RoundRecord, SealRecord
 from ..rules import RuleSet, as_rules
@@ -360,7 +360,7 @@ class Detection(Mapping[str | Staker, PlayerStats]):
         rows = [(p.id, p.kind, f"{p.rounds:,}", f"{p.bets:,}", f"{p.units:,.0f}", percent(p.mean_ev), percent(p.baseline_ev),
                  "" if p.z is None else f"{p.z:.2f}", f"{p.p_value:.3g}", f"{p.expected_gain_per_100:+.2f}",
                  "yes" if p.flagged else "") for p in self.players]
-        return html_table("detection", f"Detection: {self.rules}, {self.records:,} records, alpha {self.alpha}",
+        return html_sheet("detection", f"Detection: {self.rules}, {self.records:,} records, alpha {self.alpha}",
                            header, rows)
 
     def plot(self, path: str | os.PathLike[str], players: Iterable[str | Staker] | None = None) -> None:

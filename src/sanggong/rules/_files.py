@@ -5,6 +5,7 @@ dict written back as TOML or JSON."""
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import stat
@@ -18,10 +19,11 @@ from msgspec import UNSET, UnsetType
 from .._canonical import DuplicateKey, loads_strict
 from .._text import did_you_mean, show
 from ..limits import MAX_RULE_FILE_BYTES
+from ._variants import pay_keys
 
 __all__ = [
-    "PairPlusFile", "PaysFile", "RankingFile", "RuleFile", "fields_from_mapping", "fields_from_text", "fields_of",
-    "read_fields", "rule_file_text", "to_toml", "write_rule_file"
+    "PairPlusFile", "RankingFile", "RuleFile", "fields_from_mapping", "fields_from_text", "fields_of", "pays_file",
+    "read_fields", "rule_file", "rule_file_text", "to_toml", "write_rule_file"
 ]
 
 _HUGE_BITS = 1024  # ints this large are refused before msgspec sees them (see scan_ints)
@@ -30,23 +32,6 @@ _HUGE_BITS = 1024  # ints this large are refused before msgspec sees them (see s
 # fields go to RuleSet(...), where every semantic check lives. UNSET: take RuleSet's default.
 
 _Number = int | float | str
-
-
-class PaysFile(msgspec.Struct, forbid_unknown_fields=True):
-    win: _Number | UnsetType = UNSET
-    win_on_six: _Number | UnsetType = UNSET
-    lose: _Number | UnsetType = UNSET
-    lose_on_six: _Number | UnsetType = UNSET
-    tie: _Number | UnsetType = UNSET
-    odd: _Number | UnsetType = UNSET
-    even: _Number | UnsetType = UNSET
-    three_faces: _Number | UnsetType = UNSET
-    point: _Number | UnsetType = UNSET
-    dragon: _Number | UnsetType = UNSET
-    dragon_on_six: _Number | UnsetType = UNSET
-    phoenix: _Number | UnsetType = UNSET
-    phoenix_on_six: _Number | UnsetType = UNSET
-    pair: _Number | UnsetType = UNSET
 
 
 class PairPlusFile(msgspec.Struct, forbid_unknown_fields=True):
@@ -64,11 +49,14 @@ class RankingFile(msgspec.Struct, forbid_unknown_fields=True):
 
 
 class RuleFile(msgspec.Struct, forbid_unknown_fields=True):
+    """A rule file's fields, in ``RuleSet``'s order; a file is read as ``rule_file()``,
+    this with ``pays`` typed by the bet kinds registered."""
+
     name: str
     variant: str
     decks: int
     positions: int
-    pays: PaysFile
+    pays: Any  # the pay keys' struct of the variants registered (``rule_file``: ``pays_file``)
     pair_plus_pays: PairPlusFile | UnsetType = UNSET
     commission: _Number | UnsetType = UNSET
     commission_bets: list[str] | UnsetType = UNSET
@@ -93,14 +81,33 @@ class RuleFile(msgspec.Struct, forbid_unknown_fields=True):
     total_zero: str | UnsetType = UNSET
 
 
-def fields_of(parsed: RuleFile) -> dict[str, Any]:
+@functools.cache
+def _structs(keys: tuple[str, ...]) -> tuple[type[msgspec.Struct], type[msgspec.Struct]]:
+    pays = msgspec.defstruct("PaysFile", [(key, _Number | UnsetType, UNSET) for key in keys],
+                             forbid_unknown_fields=True, module=__name__)
+    return pays, msgspec.defstruct("RuleFile", [("pays", pays)], bases=(RuleFile,), forbid_unknown_fields=True,
+                                   module=__name__)
+
+
+def pays_file() -> type[msgspec.Struct]:
+    """A rule file's ``pays`` as a struct, made from the bet kinds registered (one
+    optional odds field for each of ``pay_keys()``): a new bet kind is read with no change here."""
+    return _structs(pay_keys())[0]
+
+
+def rule_file() -> type[msgspec.Struct]:
+    """The struct a rule file is read into: ``RuleFile`` with its ``pays`` as ``pays_file()``."""
+    return _structs(pay_keys())[1]
+
+
+def fields_of(parsed: msgspec.Struct) -> dict[str, Any]:
     """RuleSet's keyword arguments from a parsed file: fields left out take the defaults."""
     out: dict[str, Any] = {}
     for name in parsed.__struct_fields__:
         value = getattr(parsed, name)
         if value is UNSET:
             continue
-        if isinstance(value, PaysFile | PairPlusFile | RankingFile):
+        if isinstance(value, msgspec.Struct):
             value = {k: getattr(value, k) for k in value.__struct_fields__ if getattr(value, k) is not UNSET}
         out[name] = value
     if out.get("banker_three_faces_point") == "none":
@@ -110,9 +117,9 @@ def fields_of(parsed: RuleFile) -> dict[str, Any]:
 
 _AT = re.compile(r"(?P<message>.*?)(?: - at `(?P<key>key` in `)?(?P<path>[^`]*)`)?", re.DOTALL)
 _UNKNOWN = {"pays": "unknown bet", "pair_plus_pays": "unknown category"}
-_SECTIONS: dict[str, type[msgspec.Struct]] = {"": RuleFile, "pays": PaysFile, "pair_plus_pays": PairPlusFile,
-                                            "ranking": RankingFile}
-"""The names each section (a TOML table) of a file knows, for the closest to an unknown one."""
+_SECTIONS: dict[str, type[msgspec.Struct]] = {"": RuleFile, "pair_plus_pays": PairPlusFile, "ranking": RankingFile}
+"""The names each section (a TOML table) of a file knows, for the closest to an unknown one
+(``pays``: ``pays_file()``'s)."""
 _ARTICLES = {"int": "an int", "bool": "a bool", "str": "a str", "float": "a float", "object": "a table",
              "array": "an array", "date": "a date", "time": "a time", "datetime": "a datetime"}
 
@@ -131,7 +138,7 @@ def explain(message: str) -> str:
     if missing:
         return f"{f'{path}.' if path else ''}{missing[1]}: missing"
     if unknown:
-        section = _SECTIONS.get(path)
+        section = pays_file() if path == "pays" else _SECTIONS.get(path)
         hint = did_you_mean(unknown[1], section.__struct_fields__) if section is not None else ""
         if path in _UNKNOWN:
             return f"{path}: {_UNKNOWN[path]} {show(unknown[1])}{hint}"
@@ -253,7 +260,7 @@ def fields_from_mapping(data: Mapping[str, Any]) -> dict[str, Any]:
     data = dict(data)
     scan_ints(data)
     try:
-        parsed = msgspec.convert(data, RuleFile, strict=True)
+        parsed = msgspec.convert(data, rule_file(), strict=True)
     except msgspec.ValidationError as exc:
         # a value of the wrong type is a TypeError, as when given to RuleSet(...)
         raise (TypeError if str(exc).startswith("Expected") else ValueError)(explain(str(exc))) from None
@@ -281,9 +288,9 @@ def fields_from_text(text: str, format: str, where: str) -> dict[str, Any]:
         refuse_repeated_keys(where, text)
     try:
         if toml:
-            parsed = msgspec.toml.decode(text, type=RuleFile, strict=True)
+            parsed = msgspec.toml.decode(text, type=rule_file(), strict=True)
         else:
-            parsed = msgspec.json.decode(text, type=RuleFile, strict=True)
+            parsed = msgspec.json.decode(text, type=rule_file(), strict=True)
     except msgspec.ValidationError as exc:
         raise ValueError(f"{at}{explain(str(exc))}") from None
     except msgspec.DecodeError as exc:

@@ -21,7 +21,7 @@ from .._spec import total_key
 from .._text import did_you_mean
 
 __all__ = [
-    "VARIANTS", "BetKind", "TableVariant", "forget_variant", "register_variant", "variant_of",
+    "VARIANTS", "BetKind", "TableVariant", "forget_variant", "pay_keys", "register_variant", "variant_of",
 ]
 
 
@@ -188,6 +188,21 @@ def variant_of(name: str) -> TableVariant:
 def field_owner(name: str) -> TableVariant | None:
     """The variant whose own field this is, if any."""
     return next((v for v in VARIANTS.values() if name in v.fields), None)
+
+
+_FILE_ORDER = ("win", "win_on_six", "lose", "lose_on_six", "tie", "odd", "even", "three_faces", "point", "dragon",
+               "dragon_on_six", "phoenix", "phoenix_on_six", "pair")
+"""The order the pay keys of the first four variants have always had in a rule file
+(``rules._files.pays_file``): a rule set read from a file has its ``pays`` in this order
+(the bytes of its dict and files), and a mistyped key's hint reads them in it. A bet kind
+registered since comes after them, in the order registered: a new kind is not added here."""
+
+
+def pay_keys() -> tuple[str, ...]:
+    """Every key of ``pays`` a registered bet kind reads (``BetKind.pay_keys``): those of
+    ``_FILE_ORDER`` in its order, then the others in the order registered."""
+    keys = dict.fromkeys(key for variant in VARIANTS.values() for kind in variant.kinds for key in kind.pay_keys)
+    return tuple(sorted(keys, key=lambda k: _FILE_ORDER.index(k) if k in _FILE_ORDER else len(_FILE_ORDER)))
 
 
 # --- the variants ------------------------------------------------------------------------

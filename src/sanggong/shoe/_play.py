@@ -77,15 +77,15 @@ def _outcome_columns(rules: RuleSet, bets: tuple[str, ...]) -> tuple[npt.NDArray
     rows, key space) row and key -> column (keys no hand reaches: 0), and each bet's
     codes by column."""
     plan = plan_for(rules, bets)
-    table = plan.table.reshape(-1, plan.key_space)
-    columns = np.zeros(table.shape, dtype=np.uint8)
+    by_row = plan.outcome_codes.reshape(-1, plan.key_space)
+    columns = np.zeros(by_row.shape, dtype=np.uint8)
     codes = []
     for j in range(len(bets)):
         row = int(plan.row[j])
-        reached = [int(c) for c in np.unique(table[row]) if c != 0xFF]
+        reached = [int(c) for c in np.unique(by_row[row]) if c != 0xFF]
         lookup = np.zeros(256, dtype=np.uint8)
         lookup[reached] = np.arange(len(reached))
-        columns[row] = lookup[table[row]]
+        columns[row] = lookup[by_row[row]]
         codes.append(tuple(reached))
     columns.flags.writeable = False
     return columns, tuple(codes)
@@ -400,14 +400,14 @@ def _strategy_stats(setup: _Setup, totals: _Totals, j: int, perfect: bool, count
         units, threshold = _count_units(setup, count, name, hist, nets, evs)
         ev_sum = float(sum(float(u) * float(e) for u, e in zip(units, evs, strict=True))) if evs is not None else None
         base = _stats("count", rounds, hist, nets, units, ev_sum, bankroll)
-        table = []
+        bins = []
         for b, (lo, hi) in enumerate(_bin_edges(setup)):
             n_b = int(sum(int(c) for c in hist[b]))
             result = (float(sum((int(c) * n for c, n in zip(hist[b], nets, strict=True)), Fraction(0))) / n_b) if n_b else None
-            table.append(CountBin(lo, hi, n_b, float(evs[b]) / n_b if evs is not None and n_b else None, result))
+            bins.append(CountBin(lo, hi, n_b, float(evs[b]) / n_b if evs is not None and n_b else None, result))
         count_stats = CountStats(
             **base.__dict__, tags=dict(zip(RANK_SYMBOLS, tags, strict=True)),
             threshold=threshold, correlation=_correlation(moments[j], rounds) if perfect else None,
-            table=tuple(table),
+            bins=tuple(bins),
         )
     return always, perfect_stats, count_stats

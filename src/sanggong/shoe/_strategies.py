@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from .._presentation import html_table, missing, pandas, percent
+from .._presentation import html_sheet, missing, pandas, percent
 from .._spec import RANK_SYMBOLS as _RANKS
 from ..analysis import effect_of_removal
 from ..limits import MAX_TAG
@@ -196,17 +196,27 @@ class StrategyStats:
 @dataclass(frozen=True)
 class CountStats(StrategyStats):
     """A count's results, with its tags, the threshold it bet from, the correlation of
-    the true count with the exact EV, and the results by true count."""
+    the true count with the exact EV, and the results by true count: ``bins``, one for
+    each bin of the true count (its dict's key for them keeps the name ``"table"``)."""
 
     tags: Mapping[str, int]
     threshold: float | None
     correlation: float | None
-    table: tuple[CountBin, ...]
+    bins: tuple[CountBin, ...]
+
+    @property
+    def table(self) -> tuple[CountBin, ...]:
+        """Deprecated: ``bins``."""
+        import warnings
+
+        warnings.warn("sanggong.shoe.CountStats.table is deprecated: use sanggong.shoe.CountStats.bins",
+                      DeprecationWarning, stacklevel=2)
+        return self.bins
 
     def to_dict(self) -> dict[str, Any]:
-        out = super().to_dict()
+        out = {k: v for k, v in super().to_dict().items() if k != "bins"}
         out["tags"] = dict(self.tags)
-        out["table"] = [b.__dict__ for b in self.table if b.rounds]
+        out["table"] = [b.__dict__ for b in self.bins if b.rounds]  # the published key (--json), kept
         return out
 
 
@@ -292,7 +302,8 @@ class PlayResult(Mapping[str, BetPlay]):
         for b in self.bets.values():
             for s in (b.always, b.perfect, b.count):
                 if s is not None:
-                    rows.append({"bet": b.bet, "house_edge": b.house_edge, **s.__dict__,
+                    rows.append({"bet": b.bet, "house_edge": b.house_edge,
+                                 **{k: v for k, v in s.__dict__.items() if k != "bins"},
                                  **({"tags": None, "table": None} if isinstance(s, CountStats) else {})})
         return pandas().DataFrame(rows).set_index(["bet", "strategy"])
 
@@ -308,6 +319,6 @@ class PlayResult(Mapping[str, BetPlay]):
                 for b in self.bets.values()]
         header = ("bet", "house edge", "perfect: frequency", "perfect: gain/100", "count: frequency",
                   "count: gain/100", "beatable")
-        return html_table("play", f"{self.rules}: {self.shoes:,} shoes, {self.rounds:,} rounds", header, rows)
+        return html_sheet("play", f"{self.rules}: {self.shoes:,} shoes, {self.rounds:,} rounds", header, rows)
 
 

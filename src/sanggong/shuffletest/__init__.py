@@ -112,7 +112,7 @@ class ShuffleTestResult:
         return all(row.verdict == "pass" for row in self.rows)
 
     def to_frame(self) -> DataFrame:
-        """The verdict table as a pandas ``DataFrame`` (index ``test``; columns
+        """The verdicts as a pandas ``DataFrame`` (index ``test``; columns
         ``statistic``, ``df``, ``p_value``, ``adjusted``, ``verdict``). Needs pandas."""
         pd = pandas()
         frame = pd.DataFrame(
@@ -123,8 +123,9 @@ class ShuffleTestResult:
         frame.attrs.update(source=self.source, shoes=self.shoes, cards=self.cards, alpha=self.alpha)
         return frame
 
-    def table(self) -> str:
-        """The verdict table as text."""
+    def sheet(self) -> str:
+        """The verdicts as a sheet of text: a heading line, then one line a test (what
+        ``str(result)`` is)."""
         lines = [f"shuffle test of {self.source}: {self.shoes:,} shoes, {self.cards:,} cards, alpha {self.alpha} "
                  f"(Holm over {len(self.rows)} tests): {'PASSED' if self.passed else 'FAILED'}",
                  f"{'test':<40} {'statistic':>14} {'df':>7} {'p-value':>10} {'adjusted':>10}  verdict"]
@@ -158,7 +159,15 @@ class ShuffleTestResult:
         return figure
 
     def __str__(self) -> str:
-        return self.table()
+        return self.sheet()
+
+    def table(self) -> str:
+        """Deprecated: ``sheet()``."""
+        import warnings
+
+        warnings.warn("sanggong.shuffletest.ShuffleTestResult.table is deprecated: use "
+                      "sanggong.shuffletest.ShuffleTestResult.sheet", DeprecationWarning, stacklevel=2)
+        return self.sheet()
 
 
 Generator = Callable[[np.random.SeedSequence], np.random.BitGenerator]
@@ -194,7 +203,7 @@ def shuffle_test(
     workers: int | None = None,
     rules: RuleSet | str | None = None,
 ) -> ShuffleTestResult:
-    """Run the battery (docs/shuffle-test.md) and return its verdict table.
+    """Run the battery (docs/shuffle-test.md) and return its verdicts.
 
     :param source: a ``RuleSet`` or a preset's name (shoes dealt by the production dealing
         path), or recorded shuffles: an integer array ``[shoes, cards]`` of card codes, or a

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 
 from .._checks import flag
 from .._parallel import check_progress
-from .._presentation import html_table, pandas
+from .._presentation import html_sheet, pandas
 from ..dealing import CannotCheck, Replayer, Resettler
 from ..limits import MAX_RECORD_BYTES, MAX_ROUND
 from ..records import (
@@ -145,7 +145,7 @@ class VerifyReport:
                 f"{value:,}" if isinstance(value, int) else str(value)
 
         rows = [(name.replace("_", " "), text(value)) for name, value in self.to_dict().items()]
-        return html_table("verify", f"Verification: {self.status}, {self.records:,} records", ("check", "result"),
+        return html_sheet("verify", f"Verification: {self.status}, {self.records:,} records", ("check", "result"),
                           rows)
 
 

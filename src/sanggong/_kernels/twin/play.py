@@ -26,7 +26,7 @@ def _columns_of(plan: SettlementSource, columns: npt.NDArray[np.uint8]) -> list[
     column_of = []
     for j in range(len(plan.specs)):
         start = int(plan.row[j]) * plan.key_space
-        codes = plan.table[start : start + plan.key_space].tolist()
+        codes = plan.outcome_codes[start : start + plan.key_space].tolist()
         column_of.append(dict(zip(codes, columns[int(plan.row[j])].tolist(), strict=True)))
     return column_of
 

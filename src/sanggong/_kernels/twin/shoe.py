@@ -19,10 +19,10 @@ __all__ = ["ShoeKernel"]
 
 # The twin of _core.ShoeKernel (sanggong.shoe explains the method): each row's sum over
 # multisets of (ways to draw the multiset) x (its scaled net value), in Python integers.
-# A multiset is a row of indices into a table: C(c_k, j) at 8 k + j for the c_k unseen
+# A multiset is a row of indices into the weights: C(c_k, j) at 8 k + j for the c_k unseen
 # cards of kind k, 1 at 8 K (K kinds: the padding), and past it where suits break ties
 # E_t(a, b), the third of ``suit_split`` (the first hand's strongest suit above), at 8 K +
-# 1 + 16 t + 4 a + b; in Pair Plus's table (the 52 cards as kinds) the 13 ranks'
+# 1 + 16 t + 4 a + b; in Pair Plus's weights (the 52 cards as kinds) the 13 ranks'
 # binomials, at ``RANKS_AT`` + 8 r + j. Its ways are the product of its entries.
 
 BINOM_STRIDE = 8
@@ -103,19 +103,19 @@ class ShoeKernel:
     def counts(self) -> list[int]:
         return list(self._cards)
 
-    def _table(self, name: str, by_kind: list[int]) -> list[int]:
-        """The entries a part's rows index: binomials of its kinds, the padding 1, then the
-        E_t(a, b) (pairs, where suits break ties) or the ranks' binomials (Pair Plus)."""
+    def _weights(self, name: str, by_kind: list[int]) -> list[int]:
+        """The weights of the entries a part's rows index: binomials of its kinds, the padding
+        1, then the E_t(a, b) (pairs, where suits break ties) or the ranks' binomials (Pair Plus)."""
         held = self._cards if name == "cards" else by_kind
-        table = [math.comb(c, j) if j <= c else 0 for c in held for j in range(BINOM_STRIDE)] + [1]
+        weights = [math.comb(c, j) if j <= c else 0 for c in held for j in range(BINOM_STRIDE)] + [1]
         if name == "pairs" and self._suit_order:
             for t in range(N_RANKS):
                 suits = [self._cards[4 * t + s] for s in self._suit_order]
-                table += [suit_split(suits, a, b)[2] if a and b else 0 for a in range(4) for b in range(4)]
+                weights += [suit_split(suits, a, b)[2] if a and b else 0 for a in range(4) for b in range(4)]
         if name == "cards":
             ranks = [sum(self._cards[4 * r : 4 * r + 4]) for r in range(N_RANKS)]
-            table += [math.comb(c, j) if j <= c else 0 for c in ranks for j in range(BINOM_STRIDE)]
-        return table
+            weights += [math.comb(c, j) if j <= c else 0 for c in ranks for j in range(BINOM_STRIDE)]
+        return weights
 
     def numerators(self, with_pairs: bool = True) -> list[int]:
         by_kind = [0] * self.terms.kinds
@@ -125,11 +125,11 @@ class ShoeKernel:
         for name, _kinds, entries, values, rows in self._parts:
             sums = [0] * rows
             if name != "pairs" or with_pairs:
-                table = self._table(name, by_kind)
+                weights = self._weights(name, by_kind)
                 for multiset, row in zip(entries, values, strict=True):
                     w = 1
                     for e in multiset:
-                        w *= table[e]
+                        w *= weights[e]
                     if w:
                         for r in range(rows):
                             sums[r] += w * row[r]
