@@ -79,6 +79,7 @@ take it further is refused before it deals (the int64 sums stay exact)."""
 """What 2 * stake * numerator + 2 * denominator must stay below in the kernel (64 bits)."""
 
 Int64s = npt.NDArray[np.int64]
+_INT64 = np.dtype(np.int64)
 
 
 def pay_factors(rules: RuleSet, bets: tuple[str, ...]) -> tuple[Int64s, Int64s, npt.NDArray[np.uint8]]:
@@ -171,7 +172,7 @@ class VectorTable:
         self._head = np.full(self.n_tables, 255, dtype=np.uint8)
         self._outcome = np.zeros((self.n_tables, len(self.bets)), dtype=np.uint8)
         self._unseen = np.zeros((self.n_tables, 13 if self.by_rank else 52), dtype=np.int16)
-        self._shoe = np.zeros((self.n_tables, 4), dtype=np.int64)
+        self._shoe = np.zeros((4, self.n_tables), dtype=np.int64)  # (rows seen, rounds, shoe, ended: each contiguous)
         self._money = np.zeros(shape[:2], dtype=np.int64)
         self._high = np.zeros(shape, dtype=np.int64)
         self._terminated = np.zeros(shape[:2], dtype=np.bool_)
@@ -187,9 +188,9 @@ class VectorTable:
         self._kernel.bind(self._carried, self._reward, self._cards, self._head, self._outcome, self._unseen,
                           self._shoe, self.high, self.requires, None if self.bankroll is None else self._money)
         observation: dict[str, Any] = {
-            "unseen": self._unseen, "seen": self._shoe[:, 0], "rounds": self._shoe[:, 1], "cards": self._cards,
+            "unseen": self._unseen, "seen": self._shoe[0], "rounds": self._shoe[1], "cards": self._cards,
             "head_card": self._head, "outcomes": self._outcome, "carried": self._carried}
-        info: dict[str, Any] = {"shoe": self._shoe[:, 2], "shoe_end": self._shoe_end, "low": self._carried,
+        info: dict[str, Any] = {"shoe": self._shoe[2], "shoe_end": self._shoe_end, "low": self._carried,
                                 "high": self._high}
         self._views = (observation, info)  # (copy=False: what every step returns, overwritten)
         self.reset()
@@ -292,6 +293,9 @@ class VectorTable:
         may be raised, not lowered or withdrawn). ``high`` is 0 where a player may not
         stake (ruined). Beyond the box: a bet of ``requires`` only with its partner, and
         (with a bankroll) a player's stakes summed no more than their money."""
+        return self._mask()
+
+    def _mask(self) -> tuple[Int64s, Int64s]:
         low = self._carried.copy()
         if self.bankroll is None:  # (the limits: no stake over them was taken, so none is carried)
             return low, self._limits_full.copy()
@@ -306,6 +310,11 @@ class VectorTable:
         """The stakes' type, shape and dtype checked (the values are checked by the kernel's
         ``run``, in one pass before it deals: ``_refuse`` names what it refused)."""
         shape = self._carried.shape
+        if (type(stakes) is np.ndarray and stakes.dtype == _INT64 and stakes.shape == shape
+                and (self.max_rounds is None or self._rounds < self.max_rounds)):
+            flags = stakes.flags  # (the common case in few tests: a plain, native, C-ordered int64 array)
+            if flags.c_contiguous and flags.aligned:
+                return stakes
         if not isinstance(stakes, np.ndarray):
             raise ValueError(f"stakes must be a numpy int64 array of shape {shape}, not {type(stakes).__name__}")
         if isinstance(stakes, np.ma.MaskedArray):  # (its masked stakes would be staked at their hidden values)
@@ -384,7 +393,7 @@ class VectorTable:
         if self.max_rounds is not None and self._rounds >= self.max_rounds:
             self._truncated[:] = True
         elif self.end_at_shoe:
-            self._truncated[:] = self._shoe[:, 3:4] != 0
+            self._truncated[:] = self._shoe[3, :, None] != 0
         for k, log in self._logs.items():  # (the table's own state is whole before a write can fail)
             log.write(s[k])
         if not self.copy:
@@ -407,7 +416,7 @@ class VectorTable:
         if not self.copy:
             return self._views[0]
         return {
-            "unseen": self._unseen.copy(), "seen": self._shoe[:, 0].copy(), "rounds": self._shoe[:, 1].copy(),
+            "unseen": self._unseen.copy(), "seen": self._shoe[0].copy(), "rounds": self._shoe[1].copy(),
             "cards": self._cards.copy(), "head_card": self._head.copy(), "outcomes": self._outcome.copy(),
             "carried": self._carried.copy(),
         }
@@ -415,14 +424,14 @@ class VectorTable:
     def _info(self) -> dict[str, Any]:
         if not self.copy:
             info = self._views[1]
-            np.not_equal(self._shoe[:, 3], 0, out=self._shoe_end)
+            np.not_equal(self._shoe[3], 0, out=self._shoe_end)
             if self.bankroll is not None:  # (else high is the limits, set once: no carried stake is over them)
                 np.minimum(self.high, np.maximum(self._money, 0)[:, :, None], out=self._high)
                 np.maximum(self._high, self._carried, out=self._high)
             info["round"] = self._rounds
             return info
-        low, high = self.mask()
-        return {"shoe": self._shoe[:, 2].copy(), "shoe_end": self._shoe[:, 3].astype(np.bool_),
+        low, high = self._mask()
+        return {"shoe": self._shoe[2].copy(), "shoe_end": self._shoe[3].astype(np.bool_),
                 "round": self._rounds, "low": low, "high": high}
 
     @locked

@@ -104,7 +104,7 @@ cdef struct _vec_ctx:
     const int64_t* num
     const int64_t* den
     const uint8_t* carry
-    Py_ssize_t players, bets, hands, width, per
+    Py_ssize_t tables, players, bets, hands, width, per
     Py_ssize_t n_settled  # the hands a bet settles on (and the banker's, first): the only ones evaluated
     uint8_t settled[SG_MAX_HANDS]
     int rounding
@@ -132,7 +132,7 @@ cdef void _vec_rounds(void* context, int64_t lo, int64_t hi) noexcept nogil:
     """One round at tables lo..hi - 1 (VectorKernel.step's): everything it reads in locals,
     a table's shoe state in its shoe_t."""
     cdef const _vec_ctx* c = <const _vec_ctx*>context
-    cdef Py_ssize_t P = c.players, B = c.bets, H = c.hands, width = c.width, per = c.per, k, p, j, h, i
+    cdef Py_ssize_t T = c.tables, P = c.players, B = c.bets, H = c.hands, width = c.width, per = c.per, k, p, j, h, i
     cdef sg_settlement v = c.view
     cdef const lookups_t* t = c.t
     cdef const int64_t* num = c.num
@@ -203,12 +203,12 @@ cdef void _vec_rounds(void* context, int64_t lo, int64_t hi) noexcept nogil:
                 reward[k * P + p] = total
             # what the next round is dealt from: the seen cards out of the shoe, or a full shoe
             un = unseen + k * width
-            st = shoe_state + 4 * k
+            st = shoe_state + k  # (its column: the four rows T apart)
             if s.last:
                 for i in range(width):
                     un[i] = <int16_t>per
                 st[0] = 0
-                st[1] = 0
+                st[T] = 0
             else:
                 if s.round_in_shoe == 1:
                     for i in range(width):
@@ -225,9 +225,9 @@ cdef void _vec_rounds(void* context, int64_t lo, int64_t hi) noexcept nogil:
                     un[head[k] >> 2 if by_rank else head[k]] -= 1
                     seen += 1
                 st[0] += seen
-                st[1] = s.round_in_shoe
-            st[2] = s.number
-            st[3] = s.last
+                st[T] = s.round_in_shoe
+            st[2 * T] = s.number
+            st[3 * T] = s.last
         b0 = b1
 
 
@@ -305,6 +305,7 @@ cdef class VectorKernel:
         self.ctx.num = &num[0, 0]
         self.ctx.den = &den[0, 0]
         self.ctx.carry = &carry[0, 0]
+        self.ctx.tables = self.n_tables
         self.ctx.players = players
         self.ctx.bets = self.bets
         self.ctx.hands = self.hands
@@ -358,7 +359,7 @@ cdef class VectorKernel:
         if (carried.shape[0] != T or carried.shape[1] != P or carried.shape[2] != B or reward.shape[0] != T
                 or reward.shape[1] != P or cards.shape[0] != T or cards.shape[1] != H or cards.shape[2] != 3
                 or head.shape[0] != T or outcome.shape[0] != T or outcome.shape[1] != B or unseen.shape[0] != T
-                or unseen.shape[1] != width or shoe_state.shape[0] != T or shoe_state.shape[1] != 4):
+                or unseen.shape[1] != width or shoe_state.shape[0] != 4 or shoe_state.shape[1] != T):
             raise ValueError("the step's arrays have the wrong shapes")
         _check_aligned(&carried[0, 0, 0], sizeof(int64_t), "carried")
         _check_aligned(&reward[0, 0], sizeof(int64_t), "reward")
@@ -387,7 +388,7 @@ cdef class VectorKernel:
         caller: 0 no bet, else at least the stake carried), writing each player's net
         (``reward``), the stakes carried on, the round's hands (``cards``, banker first),
         head card (255: none), each bet's outcome code, the unseen composition and
-        ``shoe_state[k]`` = (cards seen in the shoe, rounds dealt from it, shoe number, shoe
+        ``shoe_state[:, k]`` = (cards seen in the shoe, rounds dealt from it, shoe number, shoe
         ended), seen and unseen being what the next round is dealt from (a shoe that ended
         is full again)."""
         cdef _vec_ctx ctx = self.ctx

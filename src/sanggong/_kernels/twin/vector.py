@@ -114,7 +114,7 @@ class VectorKernel:
         shapes: list[tuple[npt.NDArray[Any], tuple[int, ...]]] = [(stakes, bets_shape), (carried, bets_shape),
                   (reward, (self.n_tables, self.players)), (cards, (self.n_tables, self.hands, 3)),
                   (head, (self.n_tables,)), (outcome, (self.n_tables, self.bets)), (unseen, (self.n_tables, width)),
-                  (shoe_state, (self.n_tables, 4))]
+                  (shoe_state, (4, self.n_tables))]
         if any(a.shape != shape for a, shape in shapes):
             raise ValueError("the step's arrays have the wrong shapes")
         keys = self.lookups.class_keys
@@ -144,20 +144,20 @@ class VectorKernel:
                 reward[k, p] = total
             if dealer.last:
                 unseen[k] = per
-                shoe_state[k, 0:2] = 0
+                shoe_state[0:2, k] = 0
             else:
                 if dealer.rounds == 1:
                     unseen[k] = per
-                    shoe_state[k, 0] = 0
+                    shoe_state[0, k] = 0
                 seen = [c for h in hands for c in by_hand[h]]
                 if head_card is not None and self.table.head_card_burned:
                     seen.append(head_card)
                 for c in seen:
                     unseen[k, c >> 2 if self.by_rank else c] -= 1
-                shoe_state[k, 0] += len(seen)
-                shoe_state[k, 1] = dealer.rounds
-            shoe_state[k, 2] = dealer.number
-            shoe_state[k, 3] = dealer.last
+                shoe_state[0, k] += len(seen)
+                shoe_state[1, k] = dealer.rounds
+            shoe_state[2, k] = dealer.number
+            shoe_state[3, k] = dealer.last
 
     def state(self) -> list[tuple[Any, ...]]:
         """Each table's shoe and bit generator state (what a refused step leaves alone)."""
