@@ -50,7 +50,7 @@ __all__ = [
 ]
 
 MAX_DECKS = 64
-"""Decks in a box or shoe: the core's draw tables cover 52 x 64 cards."""
+"""Decks in a box or shoe: the core's draws cover 52 x 64 cards."""
 
 MAX_POSITIONS = 16
 """Player positions at a table: the round loop keeps 17 hands (with the banker's)."""

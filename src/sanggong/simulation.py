@@ -96,7 +96,7 @@ def _pair_keys(rules: RuleSet) -> npt.NDArray[np.int64]:
 def bet_counts(plan: Any, pairs: npt.NDArray[np.uint64], single: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint64]:
     """Each bet's outcome counts from the round loop's histograms: a position's bets
     read ``pairs`` (its class against the banker's, and the order), the others ``single``
-    (one hand's class and Pair Plus category), through the same settlement tables as
+    (one hand's class and Pair Plus category), through the same settlement plan as
     ``settle``."""
     n = plan.n_classes
     out = np.zeros((len(plan.specs), N_OUTCOMES), dtype=np.uint64)
