@@ -4,8 +4,9 @@
     python benchmarks/command_start.py --log big.jsonl -n 51  # a log of your own; steadier
 
 Fixed start: ``python -m sanggong verify`` of a one-record log against ``python -c pass``
-(and ``python -c "import numpy, sanggong._core"``, the part no command can skip: the core
-needs NumPy), run alternately in new interpreters so that a change in the machine's load
+(and ``python -c "import numpy, sanggong._core"``, the part ``verify`` cannot skip: it
+replays each round's shuffle from NumPy's bit generators; and ``sanggong bets``, a command
+that imports no NumPy, nor does the core), run alternately in new interpreters so that a change in the machine's load
 touches them alike; the median of each, wall and CPU (the children's user + system), and
 the differences. Throughput: ``python -m sanggong verify`` of the big log (by default
 ``sanggong deal --rules macau --rounds 100000 --seed 7 --json``, written once to a
@@ -79,7 +80,8 @@ def main(argv: list[str] | None = None) -> int:
 
         commands = {"python -c pass": ["-c", "pass"],
                     "import numpy, sanggong._core": ["-c", "import numpy, sanggong._core"],
-                    "sanggong verify (1 record)": [*verify, small]}
+                    "sanggong verify (1 record)": [*verify, small],
+                    "sanggong bets (no numpy)": ["-m", "sanggong", "bets", "--rules", "macau"]}
         for argv_ in commands.values():
             _run(argv_, prefix, env)  # untimed: writes the bytecode, warms the file cache
         times: dict[str, list[tuple[float, float]]] = {name: [] for name in commands}
@@ -100,6 +102,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"fixed start (over python -c pass): wall {start_wall * 1000:8.1f} ms   cpu {start_cpu * 1000:8.1f} ms"
           f"   (budget {args.budget * 1000:g} ms)")
     print(f"  of which past numpy and the core: wall {own_wall * 1000:8.1f} ms   cpu {own_cpu * 1000:8.1f} ms")
+    bets_wall, bets_cpu = (a - b for a, b in zip(medians["sanggong bets (no numpy)"], medians["python -c pass"],
+                                                  strict=True))
+    print(f"sanggong bets's start (over python -c pass): wall {bets_wall * 1000:8.1f} ms   cpu {bets_cpu * 1000:8.1f} ms")
     wall, cpu = _medians(big_times)
     print(f"sanggong verify ({records:,} records), {len(big_times)} runs: wall {wall:.3f} s, cpu {cpu:.3f} s: "
           f"{records / wall:,.0f} records/s wall (required {args.rate:,.0f}), {records / cpu:,.0f} per cpu second")

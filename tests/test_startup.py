@@ -74,9 +74,39 @@ def test_verify_starts_without_what_it_does_not_use(tmp_path: Path) -> None:
     log.write_text("".join(game.play().to_json() + "\n" for _ in range(2)), encoding="utf-8")
     found = _probe(log)
     assert found["implementation"] == "cython" and found["status"] == 0
-    assert _imported(found["imported"], NEVER_AT_START) == []
+    assert _imported(found["imported"], (*NEVER_AT_START, "numpy")) == []  # (NumPy: where a command uses it)
     assert _imported(found["ran"], NEVER_IN_VERIFY) == []
     assert "sanggong.ranking" in found["ran"] and found["triples"] == 0
+
+
+_NUMPY_PROBE = """
+import json, sys
+import sanggong._core
+core = sorted(sys.modules)
+import sanggong.cli
+status = sanggong.cli.main(sys.argv[1:])
+print(json.dumps({"core": core, "ran": sorted(sys.modules), "status": status}))
+"""
+
+
+@pytest.mark.parametrize("argv", [["rules", "list"], ["rules", "--json", "show", "macau"], ["bets", "--rules", "macau"],
+                                  ["bets", "--rules", "genting", "--json"]])
+def test_informational_commands_start_without_numpy(argv: list[str]) -> None:
+    """Importing the compiled core imports no NumPy (its ``bitgen_t`` comes from numpy's C
+    header, not numpy's pxd, whose types the module's init would import), and the commands
+    that only print what a table is (``rules``, ``bets``) import none at all: what they
+    print is the same as through ``main`` here, NumPy loaded."""
+    env = {k: v for k, v in os.environ.items() if k != "SANGGONG_NO_EXTENSIONS"}
+    done = subprocess.run([sys.executable, "-c", _NUMPY_PROBE, *argv], capture_output=True, text=True, env=env,
+                          check=True, stdin=subprocess.DEVNULL, timeout=120)
+    *said, found = done.stdout.splitlines()
+    result = json.loads(found)
+    assert result["status"] == 0 and done.stderr == ""
+    assert _imported(result["core"], ("numpy",)) == [] and _imported(result["ran"], ("numpy",)) == []
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert _main.main(argv) == 0
+    assert "numpy" in sys.modules and out.getvalue().splitlines() == said
 
 
 def _attributes(tables: RankingTables) -> dict[str, Any]:

@@ -26,7 +26,17 @@ cimport cython
 from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_IsValid
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcpy, memset
-from numpy.random cimport bitgen_t
+cdef extern from "numpy/random/bitgen.h":
+    # numpy's bit generator struct, from its header alone: ``from numpy.random cimport
+    # bitgen_t`` would make the module's init import numpy (the types of numpy's pxd),
+    # which a command that needs no NumPy (``sanggong verify``) would pay for at start
+    struct bitgen:
+        void* state
+        uint64_t (*next_uint64)(void* st) noexcept nogil
+        uint32_t (*next_uint32)(void* st) noexcept nogil
+        double (*next_double)(void* st) noexcept nogil
+        uint64_t (*next_raw)(void* st) noexcept nogil
+    ctypedef bitgen bitgen_t
 
 from sanggong._limits cimport SG_MAX_DECKS, SG_MAX_ROUND_CARDS
 

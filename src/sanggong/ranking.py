@@ -41,10 +41,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, Any
 
 from ._kernels import default_triples
 from ._spec import (
@@ -59,6 +56,10 @@ from ._spec import (
     unpack_hand_key,
 )
 from ._text import check_choice, show
+
+if TYPE_CHECKING:  # (NumPy is imported where tables are built: a command that ranks nothing starts without it)
+    import numpy as np
+    import numpy.typing as npt
 
 __all__ = ["DEFAULT_RANKING", "HIGH_CARDS", "ORDERS", "TIERS", "Ranking", "RankingTables", "tables_for"]
 
@@ -150,6 +151,8 @@ class RankingTables:
     """
 
     def __init__(self, ranking: Ranking) -> None:
+        import numpy as np
+
         self.ranking = ranking
         # the default ranking's triples from the compiled core (their keys follow from their
         # class: the keys of one hand of each), any other's computed (_kernels.default_triples)
@@ -222,6 +225,8 @@ def _state_lookups(ranking: Ranking, packed: npt.NDArray[np.int64]) -> tuple[npt
     third card can change the value with (their ranks, a common suit, and where suits
     break ties the highest card's suit), then state and third card give the value.
     Checked against every ordered triple before it is returned."""
+    import numpy as np
+
     codes = np.arange(52)
     a, b = (x.reshape(-1) for x in np.meshgrid(codes, codes, indexing="ij"))
     ra, rb, sa, sb = a // 4, b // 4, a % 4, b % 4
@@ -246,6 +251,8 @@ def _state_lookups(ranking: Ranking, packed: npt.NDArray[np.int64]) -> tuple[npt
 
 def _relay(state: npt.NDArray[np.uint16]) -> npt.NDArray[np.uint16]:
     """``state`` indexed by the 16-bit word two uint8 codes make in memory."""
+    import numpy as np
+
     out = np.zeros(52 * 256, dtype=np.uint16)  # the largest word, 51 | 51 << 8, is below it
     a, b = np.divmod(np.arange(52 * 52), 52)  # the codes of state[52 * a + b]
     out[a | b << 8 if np.little_endian else a << 8 | b] = state  # the bytes (a, b) read as one word

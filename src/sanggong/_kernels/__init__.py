@@ -39,10 +39,10 @@ from collections.abc import Iterable
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-import numpy.typing as npt
+if TYPE_CHECKING:  # (NumPy is imported where it is used: ``sanggong rules`` and ``bets`` start without it)
+    import numpy as np
+    import numpy.typing as npt
 
-if TYPE_CHECKING:
     from .inputs import ShoeTerms
     from .protocol import Kernels, RankingSource, ShoeSums
 
@@ -185,8 +185,9 @@ def shoe_kernel(terms: ShoeTerms, counts: Iterable[int]) -> ShoeSums:
 # (``tests/test_startup.py``); without the core (``SANGGONG_NO_EXTENSIONS=1``, or a core
 # not built) they are computed, as for every other ranking.
 
-Triples = tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]
-"""Three arrays of card codes: the first, second and third card of each triple."""
+if TYPE_CHECKING:
+    Triples = tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]
+    """Three arrays of card codes: the first, second and third card of each triple."""
 
 
 def default_triples() -> tuple[npt.NDArray[np.intp], npt.NDArray[np.int64], Triples] | None:
@@ -198,6 +199,8 @@ def default_triples() -> tuple[npt.NDArray[np.intp], npt.NDArray[np.int64], Trip
     """
     if _SELF.kernels.IMPLEMENTATION != "cython":
         return None
+    import numpy as np
+
     from .._core import default_lookups  # (the compiled core: loaded already, as the kernels in use)
 
     state_bytes, hand_bytes = default_lookups()

@@ -12,10 +12,11 @@ again. ``sanggong._table.table_params(rules)`` is the one place a rule set becom
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-import numpy as np
-import numpy.typing as npt
+if TYPE_CHECKING:  # (NumPy is imported where an array is made: a command that makes none starts without it)
+    import numpy as np
+    import numpy.typing as npt
 
 __all__ = ["CARDS", "PAIRS", "ROUNDINGS", "SINGLE", "Row", "ShoeTerms", "TableParams"]
 
@@ -53,6 +54,8 @@ class TableParams(NamedTuple):
 
     def array(self) -> npt.NDArray[np.int64]:
         """The parameters as the kernels take them: int64, in field order."""
+        import numpy as np
+
         return np.array(self, dtype=np.int64)
 
 

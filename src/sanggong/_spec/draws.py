@@ -21,16 +21,17 @@ same digits by a chain of multiplications instead, and the tests compare the two
 from __future__ import annotations
 
 from collections.abc import MutableSequence
-from typing import Any, TypeAlias
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from .cards import N_CARDS
 
+if TYPE_CHECKING:  # (NumPy is imported where it is used: a command that draws nothing starts without it)
+    import numpy as np
+    import numpy.typing as npt
+
 __all__ = ["BATCH_LIMIT", "MAX_DRAW_DECK", "CardBuffer", "bounded", "draw", "fisher_yates_offsets", "next_uint64"]
 
-CardBuffer: TypeAlias = MutableSequence[int] | npt.NDArray[np.uint8]
+CardBuffer: TypeAlias = "MutableSequence[int] | npt.NDArray[np.uint8]"
 """Cards a draw reads and writes in place: a ``bytearray`` (what ``Shoe`` keeps), a list, or
 a ``uint8`` array (the compiled core reads a writable ``uint8`` buffer: a ``bytearray`` or
 an array)."""
@@ -42,12 +43,24 @@ BATCH_LIMIT = 1 << 52
 """A group of Fisher-Yates bounds whose product stays at most this is drawn from one word."""
 
 _MASK64 = (1 << 64) - 1
-_RAW_IS_64 = (np.random.PCG64, np.random.PCG64DXSM, np.random.Philox, np.random.SFC64)
+_raw_is_64: tuple[type, ...] = ()
+"""The bit generators whose ``random_raw()`` is the 64-bit word (PCG64, PCG64DXSM, Philox,
+SFC64), set at the first draw from any other (so importing this module imports no NumPy)."""
 
 
 def next_uint64(bit_generator: Any) -> int:
     """The bit generator's next 64-bit word, as the core's ``next_uint64`` draws it."""
-    if type(bit_generator) in _RAW_IS_64:
+    if type(bit_generator) in _raw_is_64:
+        return int(bit_generator.random_raw())
+    return _next_uint64_other(bit_generator)
+
+
+def _next_uint64_other(bit_generator: Any) -> int:
+    global _raw_is_64
+    import numpy as np
+
+    _raw_is_64 = (np.random.PCG64, np.random.PCG64DXSM, np.random.Philox, np.random.SFC64)
+    if type(bit_generator) in _raw_is_64:
         return int(bit_generator.random_raw())
     if not isinstance(bit_generator, np.random.BitGenerator):
         raise TypeError(f"{bit_generator!r} is not a numpy BitGenerator")

@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, Protocol
 
 from .cards import (
     N_CARDS,
@@ -22,6 +19,10 @@ from .cards import (
     hand_faces,
     hand_points,
 )
+
+if TYPE_CHECKING:  # (NumPy is imported by the functions that use it: a command that ranks nothing starts without it)
+    import numpy as np
+    import numpy.typing as npt
 
 __all__ = [
     "HIGH_CARDS",
@@ -151,6 +152,8 @@ def class_label(ranking: RankingFields, key: tuple[int, int, int]) -> str:
 
 def _triples() -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     """The three card codes of all 140,608 ordered triples (index ``52 * (52 * c0 + c1) + c2``)."""
+    import numpy as np
+
     codes = np.arange(N_CARDS, dtype=np.int64)
     c0, c1, c2 = (a.reshape(-1) for a in np.meshgrid(codes, codes, codes, indexing="ij"))
     return c0, c1, c2
@@ -165,6 +168,8 @@ def triple_keys(
     or of the triples ``cards`` (three arrays of codes) only. The same rules as the
     functions above, written with NumPy so that a ranking's tables take milliseconds; the
     test suite checks the two agree on every triple."""
+    import numpy as np
+
     c0, c1, c2 = _triples() if cards is None else cards
     r0, r1, r2 = c0 // 4 + 1, c1 // 4 + 1, c2 // 4 + 1
     pts = np.where(r0 <= 9, r0, 0) + np.where(r1 <= 9, r1, 0) + np.where(r2 <= 9, r2, 0)
@@ -198,6 +203,8 @@ def triple_keys(
 def triple_pair_plus() -> npt.NDArray[np.int64]:
     """``pair_plus3`` of all 140,608 ordered triples at once (same index as
     ``triple_keys``), with NumPy; checked against ``pair_plus3`` by the test suite."""
+    import numpy as np
+
     c = _triples()
     ranks = np.sort(np.stack([x // 4 + 1 for x in c]), axis=0)
     lo, mid, hi = ranks

@@ -16,9 +16,8 @@ from typing import TYPE_CHECKING, Any, BinaryIO, cast
 
 from .._text import check_choice
 from ..limits import MAX_DECKS, MAX_POSITIONS, MAX_RULE_FILE_BYTES, MAX_THREADS
+from ..money import Money
 from ..rules import PRESETS, RuleSet
-from ..seeds import check_seed
-from ..settlement import Money
 from ._parser import Parser
 
 if TYPE_CHECKING:  # (the shoe's package is imported where a strategy is named, not by every command)
@@ -71,6 +70,8 @@ def seed_number(text: str) -> int:
     value = _count_text(text.strip(), longest=110)  # 2**256 has 78 digits, more with separators
     if value is None:
         raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a seed (a whole number, at most 2**256 - 1)")
+    from ..seeds import check_seed  # (here: seeds imports NumPy, which a command without a seed does without)
+
     try:
         check_seed(value)
     except ValueError as exc:

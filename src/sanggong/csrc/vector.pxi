@@ -35,8 +35,6 @@ cdef enum:
     VR_CHUNK = 64  # tables a worker claims at a time
     VR_BLOCK = 16  # tables dealt back to back before they are settled
 
-from numpy.random import PCG64 as _PCG64
-
 cdef enum:
     VR_DOWN = 0  # the rounding modes, in sanggong._table.ROUNDINGS's order
     VR_UP = 1
@@ -327,9 +325,10 @@ cdef class VectorKernel:
             raise RuntimeError("the kernel is stepping in another thread")
         if len(bit_generators) != self.n_tables:
             raise ValueError(f"{self.n_tables} bit generators are needed, not {len(bit_generators)}")
+        from numpy.random import PCG64  # (here, not at the module's import: see bitgen_t in _core.pyx)
         states = []
         for g in bit_generators:  # (each checked before any is taken)
-            if type(g) is not _PCG64:
+            if type(g) is not PCG64:
                 raise TypeError(f"the vector's bit generators are numpy PCG64s, not {type(g).__name__}")
             states.append(g.state["state"])
         self.generators = list(bit_generators)
