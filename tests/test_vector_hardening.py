@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 import sanggong as sg
+from sanggong import _kernels
 from sanggong.vector import MAX_MONEY, VectorTable
 
 pytestmark = pytest.mark.kernels
@@ -25,7 +26,9 @@ def test_a_refused_step_in_another_thread_never_settles_a_round() -> None:
     """One thread steps at legal stakes while another is refused again and again: every
     round the first is paid is the round a table alone pays for those stakes (the refused
     stakes never reach the kernel's workers)."""
-    n, steps = 4096, 30
+    # (the twin steps a table in Python: 512 tables keep its steps long enough to be
+    # interleaved with the refusals many times, at an eighth of 4096's minute)
+    n, steps = (512 if _kernels.kernels.IMPLEMENTATION == "python" else 4096), 30
     shared = VectorTable(sg.MACAU, n, seed=5, bets=["point:0"], workers=2)
     alone = VectorTable(sg.MACAU, n, seed=5, bets=["point:0"], workers=2)
     stop = threading.Event()
