@@ -25,6 +25,7 @@ unset, under both.
 
 from __future__ import annotations
 
+import gc
 import importlib
 import os
 import sys
@@ -72,6 +73,26 @@ def _implementations() -> list[str]:
     if unknown or not names:
         raise pytest.UsageError(f"SANGGONG_TEST_IMPLS={wanted!r}: expected a comma-separated choice of {list(MODULES)}")
     return names
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Move what collection built (every test module, NumPy, hypothesis, the package) out of
+    the cyclic garbage collector's sight. A full collection otherwise walks all of it, and
+    did so often enough to make an allocating test three to six times slower inside the
+    suite than alone (``test_effects_of_removal_balance``: 3.5 s alone, 12-15 s in the
+    suite; 1.9 s frozen). Each xdist worker collects, so each freezes its own."""
+    gc.collect()
+    gc.freeze()
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Before each test, freeze what earlier tests left alive (the package's caches, module
+    and session fixtures), for the same reason: the suite 4 min 28 s against 4 min 56 s
+    with the freeze after collection alone and 5 min 33 s without (README command, two
+    cores, quiet). Frozen objects are still freed by reference counting; only a reference
+    cycle alive at a test's start outlives the run (a worker's peak about 1.2 GB). A
+    test's own objects are collected as usual while it runs."""
+    gc.freeze()
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
