@@ -310,11 +310,19 @@ class VectorTable:
         """The stakes' type, shape and dtype checked (the values are checked by the kernel's
         ``run``, in one pass before it deals: ``_refuse`` names what it refused)."""
         shape = self._carried.shape
-        if (type(stakes) is np.ndarray and stakes.dtype == _INT64 and stakes.shape == shape
-                and (self.max_rounds is None or self._rounds < self.max_rounds)):
-            flags = stakes.flags  # (the common case in few tests: a plain, native, C-ordered int64 array)
-            if flags.c_contiguous and flags.aligned:
-                return stakes
+        s = stakes  # (a plain, native, aligned C-ordered int64 array of the shape, the usual case, as it is)
+        if not (type(s) is np.ndarray and s.dtype == _INT64 and s.shape == shape and (flags := s.flags).c_contiguous
+                and flags.aligned):
+            s = self._coerced(stakes, shape)
+        if self.max_rounds is not None and self._rounds >= self.max_rounds:
+            if not self._kernel.legal(s, self._carried, self.high, self.requires,
+                                      None if self.bankroll is None else self._money):
+                self._refuse(s)
+            raise ValueError(f"the episode ended after {self.max_rounds} rounds: reset() first")
+        return s
+
+    def _coerced(self, stakes: object, shape: tuple[int, ...]) -> Int64s:
+        """Stakes that are not a plain int64 array of the shape: refused, or taken as one."""
         if not isinstance(stakes, np.ndarray):
             raise ValueError(f"stakes must be a numpy int64 array of shape {shape}, not {type(stakes).__name__}")
         if isinstance(stakes, np.ma.MaskedArray):  # (its masked stakes would be staked at their hidden values)
@@ -332,13 +340,7 @@ class VectorTable:
             money = "money is never a float" if stakes.dtype.kind in "fc" else "minor units as int64"
             raise ValueError(f"stakes must be int64 minor units ({money}), not {stakes.dtype}")
         flags = stakes.flags
-        s = stakes if flags.c_contiguous and flags.aligned else np.require(stakes, np.int64, ["C", "A"])
-        if self.max_rounds is not None and self._rounds >= self.max_rounds:
-            if not self._kernel.legal(s, self._carried, self.high, self.requires,
-                                      None if self.bankroll is None else self._money):
-                self._refuse(s)
-            raise ValueError(f"the episode ended after {self.max_rounds} rounds: reset() first")
-        return s
+        return stakes if flags.c_contiguous and flags.aligned else np.require(stakes, np.int64, ["C", "A"])
 
     def _refuse(self, s: Int64s) -> NoReturn:
         """Name the first stake the kernel's check refused (numpy, on a refused step only)."""
