@@ -12,6 +12,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ._spec import CATEGORY_BETS, COMPARISONS, N_PAIR_PLUS, ON_HAND, bet_outcome
+from ._text import renamed
 from .ranking import tables_for
 from .rules import BetSpec, RuleSet
 
@@ -64,10 +65,7 @@ class SettlementPlan:
     @property
     def table(self) -> npt.NDArray[np.uint8]:
         """Deprecated: ``outcome_codes``."""
-        import warnings
-
-        warnings.warn("sanggong.settlement.SettlementPlan.table is deprecated: use "
-                      "sanggong.settlement.SettlementPlan.outcome_codes", DeprecationWarning, stacklevel=2)
+        renamed("sanggong.settlement.SettlementPlan.table", "sanggong.settlement.SettlementPlan.outcome_codes")
         return self.outcome_codes
 
     def __reduce__(self) -> tuple[Any, ...]:  # small to send: the codes are rebuilt

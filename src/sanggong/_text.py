@@ -1,6 +1,7 @@
 """The texts of a bad value in a message: a short, safe rendering of any value
 (``show``), the closest known name to a mistyped one (``did_you_mean``), and the check of
-a value against a list of names that uses both (``check_choice``). The one place each is
+a value against a list of names that uses both (``check_choice``), and the warning of a
+deprecated name (``renamed``). The one place each is
 written: every module that names a bad value or suggests a name takes them from here (it
 imports nothing of sanggong, so the lowest module may use it)."""
 
@@ -10,7 +11,7 @@ from collections.abc import Iterable
 from decimal import Decimal
 from fractions import Fraction
 
-__all__ = ["check_choice", "did_you_mean", "show"]
+__all__ = ["check_choice", "did_you_mean", "renamed", "show"]
 
 
 def did_you_mean(name: object, known: Iterable[str]) -> str:
@@ -50,3 +51,12 @@ def check_choice(value: object, name: str, allowed: tuple[str, ...]) -> str:
     if value not in allowed:
         raise ValueError(f"{name}: expected one of {allowed}, got {show(value)}{did_you_mean(value, allowed)}")
     return value
+
+
+def renamed(old: str, new: str) -> None:
+    """Warn that the public name ``old`` (dotted, from ``sanggong``) is a deprecated alias
+    of ``new``, pointing at the caller of the alias: called from a property, a method or a
+    module's ``__getattr__`` that stands for the old name."""
+    import warnings
+
+    warnings.warn(f"{old} is deprecated: use {new}", DeprecationWarning, stacklevel=3)

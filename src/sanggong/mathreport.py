@@ -35,6 +35,7 @@ from html import escape
 from typing import Any
 
 from ._presentation import odds_text, pay_text
+from ._text import renamed
 from .analysis import BetAnalysis, analyze
 from .limits import MAX_DECKS
 from .money import check_stake
@@ -227,7 +228,7 @@ class MathReport:
     @property
     def tables(self) -> tuple[ReportSheet, ...]:
         """Deprecated: ``sheets`` (the JSON document's key keeps the name ``tables``)."""
-        _deprecated("MathReport.tables", "MathReport.sheets")
+        renamed("sanggong.mathreport.MathReport.tables", "sanggong.mathreport.MathReport.sheets")
         return self.sheets
 
     # --- the rules in words ------------------------------------------------------------------
@@ -416,17 +417,10 @@ _RENAMED = {"ReportTable": "ReportSheet"}
 deprecated aliases."""
 
 
-def _deprecated(old: str, new: str) -> None:
-    import warnings
-
-    warnings.warn(f"sanggong.mathreport.{old} is deprecated: use sanggong.mathreport.{new}", DeprecationWarning,
-                  stacklevel=3)
-
-
 def __getattr__(name: str) -> object:
     """The deprecated aliases of ``_RENAMED``, with a ``DeprecationWarning``."""
     if name in _RENAMED:
-        _deprecated(name, _RENAMED[name])
+        renamed(f"sanggong.mathreport.{name}", f"sanggong.mathreport.{_RENAMED[name]}")
         return globals()[_RENAMED[name]]
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 

@@ -56,6 +56,7 @@ strategies and the results of ``play_shoes``), ``_play`` (``play_shoes``) and ``
 
 from __future__ import annotations
 
+from .._text import renamed
 from ._design import DESIGN_LIMIT as DESIGN_LIMIT
 from ._design import MAX_DESIGN_TABLES as MAX_DESIGN_TABLES
 from ._design import PayOption, design, edge_by_pay
@@ -89,9 +90,6 @@ deprecated aliases."""
 def __getattr__(name: str) -> object:
     """The deprecated aliases of ``_RENAMED``, with a ``DeprecationWarning``."""
     if name in _RENAMED:
-        import warnings
-
-        warnings.warn(f"sanggong.shoe.{name} is deprecated: use sanggong.shoe.{_RENAMED[name]}",
-                      DeprecationWarning, stacklevel=2)
+        renamed(f"sanggong.shoe.{name}", f"sanggong.shoe.{_RENAMED[name]}")
         return globals()[_RENAMED[name]]
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

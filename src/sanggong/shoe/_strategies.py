@@ -11,6 +11,7 @@ from typing import Any
 
 from .._presentation import html_sheet, missing, pandas, percent
 from .._spec import RANK_SYMBOLS as _RANKS
+from .._text import renamed
 from ..analysis import effect_of_removal
 from ..limits import MAX_TAG
 from ..rules import RuleSet
@@ -207,10 +208,7 @@ class CountStats(StrategyStats):
     @property
     def table(self) -> tuple[CountBin, ...]:
         """Deprecated: ``bins``."""
-        import warnings
-
-        warnings.warn("sanggong.shoe.CountStats.table is deprecated: use sanggong.shoe.CountStats.bins",
-                      DeprecationWarning, stacklevel=2)
+        renamed("sanggong.shoe.CountStats.table", "sanggong.shoe.CountStats.bins")
         return self.bins
 
     def to_dict(self) -> dict[str, Any]:

@@ -33,6 +33,7 @@ from .._checks import count
 from .._parallel import execute
 from .._parallel import workers as workers_of
 from .._presentation import pandas
+from .._text import renamed
 from ..rules import RuleSet, as_rules
 from ..seeds import Seed, SeedLike, check_seed, child
 from ._recorded import check_shuffles, read_shuffles
@@ -163,10 +164,7 @@ class ShuffleTestResult:
 
     def table(self) -> str:
         """Deprecated: ``sheet()``."""
-        import warnings
-
-        warnings.warn("sanggong.shuffletest.ShuffleTestResult.table is deprecated: use "
-                      "sanggong.shuffletest.ShuffleTestResult.sheet", DeprecationWarning, stacklevel=2)
+        renamed("sanggong.shuffletest.ShuffleTestResult.table", "sanggong.shuffletest.ShuffleTestResult.sheet")
         return self.sheet()
 
 
