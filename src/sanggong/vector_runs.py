@@ -10,8 +10,10 @@ k deals from the k-th chunk seed of ``seed`` (``seeds.child(SeedSequence(seed), 
 ``simulate``), whichever task holds it, so the results do not depend on the workers, the
 executor or ``tables_per_task``, as long as the policy stakes at each table from that
 table's row of the observation alone (as ``Flat`` does). Money is summed exactly: int64 a
-table (``|net|`` stays below ``steps * players * bets * MAX_STAKE``: at most 2**63 for
-the limits of ``limits.MAX_STAKE``), Python ints over tables.
+table while its sums provably fit (NumPy's int64 addition wraps silently, and a long run at
+``limits.MAX_STAKE`` stakes leaves int64 within ten thousand rounds), folded into Python
+ints before they could leave it (``table_totals`` and ``table_staked`` are then arrays of
+Python ints), and Python ints over tables.
 
 >>> from sanggong import MACAU
 >>> run = run_policy(MACAU, Flat({"win:1": 100}), tables=8, steps=50, seed=1, workers=1)
@@ -82,10 +84,12 @@ class PolicyRun:
     steps: int
     bets: tuple[str, ...]
     table_totals: Int64s
-    """Each player's net at each table (tables, players), int64 minor units."""
+    """Each player's net at each table (tables, players), int64 minor units (Python ints,
+    dtype object, if one of them leaves int64)."""
     table_staked: Int64s
     """Each player's stakes at each table, summed (tables, players), int64 minor units
-    (a carried stake counted in every round it stands)."""
+    (a carried stake counted in every round it stands; Python ints, dtype object, if one
+    of them leaves int64)."""
     table_rounds: Int64s
     """Rounds dealt at each table (tables,)."""
 
@@ -115,16 +119,58 @@ def _run_tables(
     table = VectorTable(rules, n, players=players, seed=_offset(sequence, first), **options)
     obs, info = table.reset()
     info["bets"] = table.bets
-    totals = np.zeros((n, players), dtype=np.int64)
-    staked = np.zeros((n, players), dtype=np.int64)
+    sums = _Sums((n, players))
     for _ in range(steps):
         stakes = policy(obs, info)
         obs, reward, _, _, info = table.step(stakes)
         info["bets"] = table.bets
-        totals += reward
-        staked += stakes.sum(axis=2)
+        sums.add(reward, stakes.sum(axis=2))
     table.close()
+    totals, staked = sums.value()
     return first, totals, staked, np.full(n, steps, dtype=np.int64)
+
+
+class _Sums:
+    """Two running sums of int64 arrays (a step's nets and stakes), exact: added in int64
+    while the room left below 2**63 - 1 covers the step's largest magnitude (so no element
+    can wrap, as NumPy's int64 addition would silently), otherwise first folded into Python
+    ints (object arrays). Not thread-safe: one task's loop owns it."""
+
+    _ROOM = (1 << 63) - 1
+
+    def __init__(self, shape: tuple[int, int]) -> None:
+        self.parts = [np.zeros(shape, dtype=np.int64), np.zeros(shape, dtype=np.int64)]
+        self.folded: list[npt.NDArray[Any]] = []
+        self.room = self._ROOM
+
+    def add(self, *steps: Int64s) -> None:
+        reach = max(max(int(step.max()), -int(step.min())) for step in steps)
+        if reach > self.room:
+            self._fold()
+        self.room -= reach
+        for part, step in zip(self.parts, steps, strict=True):
+            part += step
+
+    def _fold(self) -> None:
+        if not self.folded:
+            self.folded = [np.zeros(part.shape, dtype=object) for part in self.parts]
+        for exact, part in zip(self.folded, self.parts, strict=True):
+            exact += part.astype(object)
+            part[:] = 0
+        self.room = self._ROOM
+
+    def value(self) -> tuple[npt.NDArray[Any], npt.NDArray[Any]]:
+        """The sums: int64 arrays, or arrays of Python ints where a sum left int64."""
+        if not self.folded:
+            return self.parts[0], self.parts[1]
+        self._fold()
+        return _narrowed(self.folded[0]), _narrowed(self.folded[1])
+
+
+def _narrowed(exact: npt.NDArray[Any]) -> npt.NDArray[Any]:
+    """Python ints as int64 when every one fits, else as they are."""
+    fits = all(-(1 << 63) <= int(x) < (1 << 63) for x in exact.flat)
+    return exact.astype(np.int64) if fits else exact
 
 
 def run_policy(
@@ -174,7 +220,12 @@ def run_policy(
     rounds = np.zeros(tables, dtype=np.int64)
 
     def absorb(result: tuple[int, Int64s, Int64s, Int64s]) -> None:
+        nonlocal totals, staked
         first, net, stakes, dealt = result
+        if net.dtype == object and totals.dtype != object:  # (a table's sum left int64: Python ints)
+            totals = totals.astype(object)
+        if stakes.dtype == object and staked.dtype != object:
+            staked = staked.astype(object)
         totals[first:first + len(dealt)] = net
         staked[first:first + len(dealt)] = stakes
         rounds[first:first + len(dealt)] = dealt
