@@ -154,8 +154,10 @@ def test_recording_is_checked() -> None:
         table.record(0, names=["ann"])
     with pytest.raises(ValueError, match="names"):
         table.record(0, names=["ann", "ann"])
-    with pytest.raises(ValueError, match="player's id"):
+    with pytest.raises(ValueError, match="^names: '' is not a player's id"):
         table.record(0, names=["ann", ""])
+    with pytest.raises(TypeError, match="^names: a player is named by a string"):
+        table.record(0, names=["ann", 7])  # type: ignore[list-item]
     with pytest.raises(TypeError, match="out"):
         table.record(0, out=3)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="key"):

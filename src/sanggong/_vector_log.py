@@ -129,7 +129,7 @@ def _names(names: Sequence[str] | None, players: int) -> tuple[str, ...] | None:
         return None if players == 1 else tuple(f"player_{p}" for p in range(players))
     if isinstance(names, str) or not isinstance(names, Sequence):
         raise TypeError(f"names must be a sequence of the players' ids, not {type(names).__name__}")
-    ids = tuple(check_player(name) for name in names)
+    ids = tuple(check_player(name, "names") for name in names)
     if len(ids) != players or len(set(ids)) != players:
         raise ValueError(f"names: give {players} different ids, one a player, got {list(names)!r}"[:200])
     return ids

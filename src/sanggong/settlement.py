@@ -384,15 +384,16 @@ def plain_text(value: object) -> object:
     return str.__str__(value) if isinstance(value, str) else value
 
 
-def check_player(player: object) -> str:
+def check_player(player: object, what: str = "bets") -> str:
     """A player's id: a non-empty printable string of at most ``MAX_PLAYER_ID``
-    characters, not only spaces (a ``str`` subclass becomes the ``str`` of its characters)."""
+    characters, not only spaces (a ``str`` subclass becomes the ``str`` of its characters).
+    ``what`` names the argument it came in, at the head of an error's message."""
     if not isinstance(player, str):
-        raise TypeError(f"bets: a player is named by a string, not {type(player).__name__} {player!r}"[:120])
+        raise TypeError(f"{what}: a player is named by a string, not {type(player).__name__} {player!r}"[:120])
     player = str.__str__(player)
     if not 1 <= len(player) <= MAX_PLAYER_ID or not player.isprintable() or not player.strip():
         shown = repr(player) if len(player) <= 80 else repr(player[:80]) + "..."
-        raise ValueError(f"bets: {shown} is not a player's id (1 to {MAX_PLAYER_ID} printable characters)")
+        raise ValueError(f"{what}: {shown} is not a player's id (1 to {MAX_PLAYER_ID} printable characters)")
     return player
 
 
