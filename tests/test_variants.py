@@ -108,6 +108,7 @@ HIGHS = TableVariant(
     (
         BetKind("win", "position", "seat {t} beats the banker"),
         BetKind("high", "banker", "the banker's hand has 8 or 9 points"),
+        BetKind("rich", "position", "seat {t}'s hand has 8 or 9 points"),
     ),
     position_hand="seat {}",
 )
@@ -121,12 +122,13 @@ def _high(rules: RuleFields, kind: str, number: int, hand: ClassKey, hand_pp: in
 @pytest.fixture
 def highs() -> Iterator[None]:
     outcome("high", reads="banker")(_high)
+    outcome("rich", reads="hand")(_high)  # the same test, of the hand at the bet's seat
     register_variant(HIGHS)
     try:
         yield
     finally:
         forget_variant("highs")
-        del OUTCOMES["high"]
+        del OUTCOMES["high"], OUTCOMES["rich"]
     assert "high" not in pays_file().__struct_fields__
 
 
@@ -145,7 +147,7 @@ def test_a_new_bet_kind_is_read_from_a_rule_file(highs: None, tmp_path: Path) ->
     """A rule file giving the new kind's pay key is read (TOML, JSON, a mapping), its
     bets offered and settled by the kind's outcome; the key joins the struct a file is
     read into after every key there was, and a mistyped one is hinted at it."""
-    assert pays_file().__struct_fields__[-1] == "high"
+    assert pays_file().__struct_fields__[-2:] == ("high", "rich")
     path = tmp_path / "highs.toml"
     path.write_text(HIGHS_TOML, encoding="utf-8")
     rules = RuleSet.load(path)
@@ -159,6 +161,17 @@ def test_a_new_bet_kind_is_read_from_a_rule_file(highs: None, tmp_path: Path) ->
     path.write_text(HIGHS_TOML.replace("high =", "hihg ="), encoding="utf-8")
     with pytest.raises(ValueError, match=r"pays: unknown bet 'hihg' \(did you mean 'high'\?\)"):
         RuleSet.load(path)
+
+
+def test_a_kind_registered_late_reads_the_hand_at_its_seat(highs: None) -> None:
+    """A kind registered after import that reads a seat's hand is settled on that hand,
+    not the banker's: what a kind reads is asked of the registry when it is settled."""
+    rules = RuleSet.loads(HIGHS_TOML + 'rich = "2"\n')
+    assert list(rules.bets) == ["win:1", "win:2", "high", "rich:1", "rich:2"]
+    hands = {1: "As 2c 2h", 2: "9s Kc Qd"}  # seat 1 five points, seat 2 nine; the banker eight
+    results = settle(rules, "4c 4d Kh", hands, {"rich:1": 100, "rich:2": 100, "high": 10}).results
+    assert [(r.bet, r.outcome, r.returned) for r in results] == \
+        [("rich:1", "lose", 0), ("rich:2", "win", 300), ("high", "win", 25)]
 
 
 def test_a_forgotten_bet_kind_is_refused_by_the_rule_files(tmp_path: Path) -> None:

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ._spec import CATEGORY_BETS, COMPARISONS, N_PAIR_PLUS, ON_HAND, bet_outcome
+from ._spec import N_PAIR_PLUS, bet_outcome, on_hand, reads
 from ._text import renamed
 from .ranking import tables_for
 from .rules import BetSpec, RuleSet
@@ -50,7 +50,7 @@ class SettlementPlan:
                 rows[(spec.kind, number)] = len(codes)
                 codes.append(_outcome_row(self.rules, spec.kind, number))
             coefficients.append(
-                (rows[(spec.kind, number)], spec.position if spec.kind in ON_HAND else 0,
+                (rows[(spec.kind, number)], spec.position if on_hand(spec.kind) else 0,
                  *key_coefficients(rules, spec.kind))
             )
         self.outcome_codes = np.array(codes, dtype=np.uint8).reshape(-1)
@@ -83,9 +83,9 @@ def key_coefficients(rules: RuleSet, kind: str) -> tuple[int, int, int, int]:
     classes and the order (key ``(hand_class * n + banker_class) * 3 + order + 1``, as the
     round loop counts pairs), Pair Plus and a pair bet the category, the other bets the
     class of their hand."""
-    if kind in COMPARISONS:
+    if reads(kind) == "two hands":
         return (tables_for(rules.ranking).n_classes * 3, 0, 3, 1)
-    if kind in CATEGORY_BETS:
+    if reads(kind) == "category":
         return (0, 1, 0, 0)
     return (1, 0, 0, 0)  # odd, even, three_faces, point: the hand's class alone
 
@@ -98,14 +98,14 @@ def _outcome_row(rules: RuleSet, kind: str, number: int) -> tuple[int, ...]:
     tables = tables_for(rules.ranking)
     keys, n = tables.class_keys, tables.n_classes
     row = [0xFF] * key_space(rules)  # keys no input reaches
-    if kind in COMPARISONS:
+    if reads(kind) == "two hands":
         for hand in range(n):
             for banker in range(n):
                 for order in (-1, 0, 1):
                     row[(hand * n + banker) * 3 + order + 1] = bet_outcome(
                         rules, kind, number, keys[hand], 0, keys[banker], order
                     )
-    elif kind in CATEGORY_BETS:
+    elif reads(kind) == "category":
         for pp in range(N_PAIR_PLUS):
             row[pp] = bet_outcome(rules, kind, number, keys[0], pp, keys[0], 0)
     else:

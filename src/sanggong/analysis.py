@@ -46,7 +46,7 @@ from ._counting import Counts, check_counts, count_hands
 from ._parallel import check_progress
 from ._presentation import fixed, html_sheet, missing, pandas, percent
 from ._settlement_plan import plan_for
-from ._spec import CATEGORY_BETS, COMPARISONS, N_CARDS, N_PAIR_PLUS, N_RANKS, N_SUITS, RANK_SYMBOLS
+from ._spec import N_CARDS, N_PAIR_PLUS, N_RANKS, N_SUITS, RANK_SYMBOLS, reads
 from .cards import CardsLike, parse_cards
 from .limits import MAX_DECKS
 from .rules import RuleSet, as_rules, offered_bets
@@ -339,8 +339,8 @@ def analyze(rules: RuleSet | str, shoe: npt.ArrayLike | None = None) -> Analysis
     counts52 = composition(rules.decks) if shoe is None else check_counts(shoe)
     bets = rules.bets
     kinds = {rules.bet(name).kind for name in bets}
-    counts = count_hands(rules, counts52, need_pairs=bool(kinds & set(COMPARISONS)),
-                     need_pair_plus=bool(kinds & set(CATEGORY_BETS)))
+    read = {reads(kind) for kind in kinds}
+    counts = count_hands(rules, counts52, need_pairs="two hands" in read, need_pair_plus="category" in read)
     analyses = _bet_analyses(rules, counts, bets)
     return Analysis(rules, tuple(int(c) for c in counts52), analyses)
 
@@ -398,7 +398,8 @@ def effect_of_removal(rules: RuleSet | str, bets: Iterable[str] | None = None, *
     full = composition(rules.decks)
     base = _bet_analyses(rules, count_hands(rules, full), names)  # (counts everything: once)
     kinds = {rules.bet(n).kind for n in names}
-    needs_pairs, needs_pair_plus = bool(kinds & set(COMPARISONS)), bool(kinds & set(CATEGORY_BETS))
+    read = {reads(kind) for kind in kinds}
+    needs_pairs, needs_pair_plus = "two hands" in read, "category" in read
     shifted: dict[str, list[float]] = {n: [] for n in names}
     for rank in range(N_RANKS):
         per_suit = []

@@ -39,7 +39,6 @@ from ._presentation import html_sheet, missing, money_column, pandas
 from ._settlement_plan import SettlementPlan, plan_for
 from ._spec import (
     N_PAIR_PLUS,
-    ON_HAND,
     OUT_CARRIED,
     OUT_LOSE,
     OUT_MULTIPLIED,
@@ -49,6 +48,7 @@ from ._spec import (
     OUT_WIN,
     OUT_WIN_ON_SIX,
     PAIR_PLUS_NAMES,
+    on_hand,
 )
 from ._threads import locked, new_lock
 from .cards import Card, CardsLike
@@ -385,9 +385,8 @@ def plain_text(value: object) -> object:
 
 
 def check_player(player: object, what: str = "bets") -> str:
-    """A player's id: a non-empty printable string of at most ``MAX_PLAYER_ID``
-    characters, not only spaces (a ``str`` subclass becomes the ``str`` of its characters).
-    ``what`` names the argument it came in, at the head of an error's message."""
+    """A player's id: a non-empty printable string of at most ``MAX_PLAYER_ID`` characters, not only
+    spaces (a ``str`` subclass becomes the ``str`` of its characters); an error names ``what``."""
     if not isinstance(player, str):
         raise TypeError(f"{what}: a player is named by a string, not {type(player).__name__} {player!r}"[:120])
     player = str.__str__(player)
@@ -522,7 +521,7 @@ def settle(
     check_cards(rules, [banker_value, *hand_values.values()])
     specs = {e.spec.name: e.spec for e in checked.entries}  # each bet once: every stake on it shares its outcome
     for spec in specs.values():
-        if spec.kind in ON_HAND and spec.position and spec.position not in hand_values:
+        if on_hand(spec.kind) and spec.position and spec.position not in hand_values:
             raise ValueError(f"bet {spec.name}: no hand given for position {spec.position}")
 
     classes = np.zeros((1, rules.hands), dtype=np.uint8)

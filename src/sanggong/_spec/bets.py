@@ -11,12 +11,9 @@ from .cards import PP_NONE, PP_PAIR, PP_THREE_OF_A_KIND
 from .rankings import RankingFields
 
 __all__ = [
-    "CATEGORY_BETS",
-    "COMPARISONS",
     "MAX_MULTIPLIERS",
     "MAX_TOTALS",
     "N_OUTCOMES",
-    "ON_HAND",
     "OUTCOMES",
     "OUT_CARRIED",
     "OUT_LOSE",
@@ -32,8 +29,10 @@ __all__ = [
     "RuleFields",
     "bet_outcome",
     "multiplier_key",
+    "on_hand",
     "outcome",
     "points_tie",
+    "reads",
     "round_to_unit",
     "total_key",
     "total_number",
@@ -166,8 +165,18 @@ def outcome(*kinds: str, reads: str) -> Callable[[Outcome], Outcome]:
     return register
 
 
-def _kinds_reading(*reads: str) -> tuple[str, ...]:
-    return tuple(kind for kind, (_, what) in OUTCOMES.items() if what in reads)
+def reads(kind: str) -> str:
+    """What a bet kind's outcome function reads (one of ``READS``), asked of ``OUTCOMES``
+    at each call, so that a kind registered after import is read as it was registered."""
+    if kind not in OUTCOMES:
+        raise ValueError(f"unknown bet kind {kind!r}")
+    return OUTCOMES[kind][1]
+
+
+def on_hand(kind: str) -> bool:
+    """The kind reads the hand at its position (0: the banker's, or Phoenix's): every kind
+    but those reading the banker's hand alone."""
+    return reads(kind) != "banker"
 
 
 def bet_outcome(rules: RuleFields, kind: str, number: int, hand: ClassKey, hand_pp: int, banker: ClassKey,
@@ -266,14 +275,6 @@ def _point(rules: RuleFields, kind: str, number: int, hand: ClassKey, hand_pp: i
     points = rules.banker_three_faces_point if hand[2] == 3 else hand[1]
     return OUT_WIN if points == number else OUT_LOSE
 
-
-# bets that read two hands (the hand at their position, or a two-hand table's first hand,
-# Dragon, against the banker's, or the second hand, Phoenix) and the order of the two
-COMPARISONS = _kinds_reading("two hands")
-# bets that read a hand's Pair Plus category
-CATEGORY_BETS = _kinds_reading("category")
-# bets that read the hand at their position (0: the banker's, or Phoenix's)
-ON_HAND = _kinds_reading("two hands", "category", "hand")
 
 
 def round_to_unit(value: Fraction, how: str) -> int:

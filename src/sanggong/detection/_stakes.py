@@ -19,7 +19,7 @@ import numpy.typing as npt
 
 from .. import _kernels
 from .._presentation import missing
-from .._spec import ON_HAND
+from .._spec import on_hand
 from ..records import stakes_of
 from ..rules import RuleSet
 from ..verify import CheckedRound, CheckedRun
@@ -75,7 +75,7 @@ PLAYER = "player"
 def anonymous(rules: RuleSet, bet: str) -> Staker:
     """The anonymous staker of a bet of a record of bets alone: its position's, or the table's."""
     spec = rules.bet(bet)
-    return ("position", f"position {spec.position}") if spec.kind in ON_HAND and spec.position > 0 else \
+    return ("position", f"position {spec.position}") if on_hand(spec.kind) and spec.position > 0 else \
         ("table", "table")
 
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
-from ..._spec import N_PAIR_PLUS, ON_HAND, ClassKey, bet_outcome
+from ..._spec import N_PAIR_PLUS, ClassKey, bet_outcome, on_hand
 
 if TYPE_CHECKING:
     from ..protocol import SettlementSource
@@ -25,7 +25,7 @@ def outcome_of(plan: SettlementSource, j: int, keys: Sequence[ClassKey], classes
                pps: Sequence[int]) -> int:
     """The outcome code of bet j of ``plan`` in a round of these hands (0 the banker's)."""
     spec = plan.specs[j]
-    h = spec.position if spec.kind in ON_HAND else 0
+    h = spec.position if on_hand(spec.kind) else 0
     return bet_outcome(plan.rules, spec.kind, spec.number, keys[classes[h]], pps[h], keys[classes[0]],
                        order_of(ranks, h))
 
