@@ -59,14 +59,16 @@ static inline uint64_t sg_pcg64_next(void *state) {
  * from a table's PCG64 by simulate's draws (sg_draws.h): a round of a shoe starts at the
  * same place in every shoe, so its groups of bounds, their sizes and products, are known
  * before (draws, from sg_draws_make), and each group's cards are drawn by one unrolled chain of
- * multiplies: the same words, the same cards as sg_shoe_round's. A function of its own, with
+ * multiplies: the same words, the same cards as sg_shoe_round's, left where the draws put
+ * them (deck[*pos - count .. *pos - 1], until the next round's shuffle: the caller reads
+ * them there, no copy). A function of its own, with
  * the generator's state in locals (a store to the deck, a uint8_t *, may alias anything read
  * through a pointer, which would be reloaded after every card), so that the chain stays in
  * registers. */
 SG_NOINLINE int64_t sg_vector_draws_round(sg_pcg64 *rng, const sg_draws *draws, uint8_t *deck, const uint8_t *ordered,
                                          int64_t n, int64_t hands, int64_t burn_first, int64_t burn_later,
                                          int head_burned, int64_t cut_low, int64_t cut_high, int64_t *pos,
-                                         int64_t *cut, int64_t *in_shoe, int64_t *number, int *last, uint8_t *cards) {
+                                         int64_t *cut, int64_t *in_shoe, int64_t *number, int *last) {
     sg_pcg64 g = *rng;
     int64_t r = *in_shoe, c = *cut;
     if (*last) {
@@ -78,7 +80,6 @@ SG_NOINLINE int64_t sg_vector_draws_round(sg_pcg64 *rng, const sg_draws *draws, 
     const int64_t begin = draws->begin[r], burn = sg_burn(r, burn_first, burn_later);
     const int64_t count = sg_round_cards(burn, head_burned, hands), g0 = draws->group[r];
     sg_draws_deal(sg_pcg64_next, &g, deck, n, begin, g0, draws->group[r + 1] - g0, draws->product, draws->size, NULL);
-    memcpy(cards, deck + begin, (size_t)count);
     *rng = g;
     *pos = begin + count;
     *cut = c;

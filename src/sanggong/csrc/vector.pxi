@@ -24,7 +24,7 @@ cdef extern from "sg_vector.h" nogil:
     int64_t sg_vector_draws_round(sg_pcg64* rng, const sg_draws* draws, uint8_t* deck, const uint8_t* ordered, int64_t n,
                                  int64_t hands, int64_t burn_first, int64_t burn_later, bint head_burned,
                                  int64_t cut_low, int64_t cut_high, int64_t* pos, int64_t* cut, int64_t* in_shoe,
-                                 int64_t* number, bint* last, uint8_t* cards)
+                                 int64_t* number, bint* last)
     int sg_pool_start(sg_pool* p, int64_t threads, int64_t most)
     int sg_pool_run(sg_pool* p, sg_task task, void* ctx, int64_t n, int64_t chunk)
     void sg_pool_stop(sg_pool* p)
@@ -72,10 +72,13 @@ cdef inline int64_t _vector_paid(int64_t stake, int64_t num, int64_t den, int mo
 cdef inline int64_t _vec_shoe_round(shoe_t* s, sg_pcg64* rng, const sg_draws* draws, uint8_t* hands,
                                     uint8_t* burned, uint8_t* head_card) noexcept nogil:
     """_shoe_round (deal.pxi) drawing from a table's PCG64 inlined (sg_pcg64_next: the
-    words numpy's PCG64 gives), a shoe's rounds by the draws: the same cards."""
+    words numpy's PCG64 gives), a shoe's rounds by the draws: the same cards, given to the
+    hands from where the draws left them in the deck (a fresh deck's from a copy: its deck
+    is put back in order at once)."""
     cdef uint8_t cards[SG_MAX_ROUND_CARDS]
     cdef int64_t picked[SG_MAX_ROUND_CARDS]
     cdef int64_t n = s.n_cards, nh = s.hands, burn, count
+    cdef const uint8_t* dealt = cards
     if s.fresh:
         burn = sg_burn(0, s.burn_first, s.burn_later)
         count = sg_round_cards(burn, s.head_burned, nh)
@@ -86,9 +89,9 @@ cdef inline int64_t _vec_shoe_round(shoe_t* s, sg_pcg64* rng, const sg_draws* dr
         s.last = True
     else:
         burn = sg_vector_draws_round(rng, draws, s.deck, _FRESH_SHOE, n, nh, s.burn_first, s.burn_later, s.head_burned,
-                                    s.cut_lo, s.cut_hi, &s.pos, &s.cut, &s.round_in_shoe, &s.number, &s.last,
-                                    cards)
-    return sg_assign(cards, burn, nh, s.head, s.head_burned, sg_one_by_one(s.head, s.one_at_a_time), SHOE_NO_CARD,
+                                    s.cut_lo, s.cut_hi, &s.pos, &s.cut, &s.round_in_shoe, &s.number, &s.last)
+        dealt = s.deck + s.pos - sg_round_cards(burn, s.head_burned, nh)
+    return sg_assign(dealt, burn, nh, s.head, s.head_burned, sg_one_by_one(s.head, s.one_at_a_time), SHOE_NO_CARD,
                      hands, burned, head_card)
 
 
