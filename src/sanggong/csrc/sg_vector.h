@@ -88,6 +88,44 @@ SG_NOINLINE int64_t sg_vector_draws_round(sg_pcg64 *rng, const sg_draws *draws, 
     return burn;
 }
 
+/* --- a round's cards ------------------------------------------------------------------------
+ * The hands' cards of a table without a head card, hand_cards[i] = rest[give[i]] (rest: the
+ * round's cards after its burns): give is sg_assign's answer for cards 0, 1, 2, ... (the
+ * kernel's, made once), so the order is sg_give's, not written again here; three a hand. */
+SG_ALWAYS_INLINE void sg_vector_give(const uint8_t *rest, const uint8_t *give, int64_t n, uint8_t *hand_cards) {
+    for (int64_t i = 0; i < n; i += 3) {
+        hand_cards[i] = rest[give[i]];
+        hand_cards[i + 1] = rest[give[i + 1]];
+        hand_cards[i + 2] = rest[give[i + 2]];
+    }
+}
+
+/* The n bytes from p on fetched into the cache, a line (64 bytes) at a time. */
+SG_ALWAYS_INLINE void sg_vector_prefetch(const uint8_t *p, int64_t n) {
+    for (const uint8_t *end = p + n; p < end; p += 64)
+        SG_PREFETCH(p);
+}
+
+/* --- the unseen counts ----------------------------------------------------------------------
+ * count cards (codes, at cards[0 .. count - 1], three a hand) taken out of a table's unseen
+ * counts, un[code >> shift]: shift 0 counts by card, 2 by rank (code = 4 (rank - 1) + suit).
+ * A loop for each, chosen once a table (shift a constant in each: a load and a decrement a
+ * card), three cards a turn. */
+SG_ALWAYS_INLINE void sg_vector_unseen_by(int16_t *un, const uint8_t *cards, int64_t count, const unsigned shift) {
+    for (int64_t i = 0; i < count; i += 3) {
+        un[cards[i] >> shift] -= 1;
+        un[cards[i + 1] >> shift] -= 1;
+        un[cards[i + 2] >> shift] -= 1;
+    }
+}
+
+SG_ALWAYS_INLINE void sg_vector_unseen(int16_t *un, const uint8_t *cards, int64_t count, unsigned shift) {
+    if (shift)
+        sg_vector_unseen_by(un, cards, count, 2);
+    else
+        sg_vector_unseen_by(un, cards, count, 0);
+}
+
 /* --- the stake check ------------------------------------------------------------------------
  * stakes, carried (tables, players, bets); high, requires (bets); money (tables, players) or
  * NULL. Legal when every stake s of bet j is 0 where nothing is carried, or else within
