@@ -59,14 +59,16 @@ static inline uint64_t sg_pcg64_next(void *state) {
  * from a table's PCG64 by simulate's draws (sg_draws.h): a round of a shoe starts at the
  * same place in every shoe, so its groups of bounds, their sizes and products, are known
  * before (draws, from sg_draws_make), and each group's cards are drawn by one unrolled chain of
- * multiplies: the same words, the same cards as sg_shoe_round's. A function of its own, with
+ * multiplies: the same words, the same cards as sg_shoe_round's, left where the draws put
+ * them (deck[*pos - count .. *pos - 1], until the next round's shuffle: the caller reads
+ * them there, no copy). A function of its own, with
  * the generator's state in locals (a store to the deck, a uint8_t *, may alias anything read
  * through a pointer, which would be reloaded after every card), so that the chain stays in
  * registers. */
 SG_NOINLINE int64_t sg_vector_draws_round(sg_pcg64 *rng, const sg_draws *draws, uint8_t *deck, const uint8_t *ordered,
                                          int64_t n, int64_t hands, int64_t burn_first, int64_t burn_later,
                                          int head_burned, int64_t cut_low, int64_t cut_high, int64_t *pos,
-                                         int64_t *cut, int64_t *in_shoe, int64_t *number, int *last, uint8_t *cards) {
+                                         int64_t *cut, int64_t *in_shoe, int64_t *number, int *last) {
     sg_pcg64 g = *rng;
     int64_t r = *in_shoe, c = *cut;
     if (*last) {
@@ -78,13 +80,50 @@ SG_NOINLINE int64_t sg_vector_draws_round(sg_pcg64 *rng, const sg_draws *draws, 
     const int64_t begin = draws->begin[r], burn = sg_burn(r, burn_first, burn_later);
     const int64_t count = sg_round_cards(burn, head_burned, hands), g0 = draws->group[r];
     sg_draws_deal(sg_pcg64_next, &g, deck, n, begin, g0, draws->group[r + 1] - g0, draws->product, draws->size, NULL);
-    memcpy(cards, deck + begin, (size_t)count);
     *rng = g;
     *pos = begin + count;
     *cut = c;
     *in_shoe = r + 1;
     *last = sg_takes_cut(begin, count, c);
     return burn;
+}
+
+/* --- a round's cards ------------------------------------------------------------------------
+ * The hands' cards of a table without a head card, hand_cards[i] = rest[give[i]] (rest: the
+ * round's cards after its burns): give is sg_assign's answer for cards 0, 1, 2, ... (the
+ * kernel's, made once), so the order is sg_give's, not written again here; three a hand. */
+SG_ALWAYS_INLINE void sg_vector_give(const uint8_t *rest, const uint8_t *give, int64_t n, uint8_t *hand_cards) {
+    for (int64_t i = 0; i < n; i += 3) {
+        hand_cards[i] = rest[give[i]];
+        hand_cards[i + 1] = rest[give[i + 1]];
+        hand_cards[i + 2] = rest[give[i + 2]];
+    }
+}
+
+/* The n bytes from p on fetched into the cache, a line (64 bytes) at a time. */
+SG_ALWAYS_INLINE void sg_vector_prefetch(const uint8_t *p, int64_t n) {
+    for (const uint8_t *end = p + n; p < end; p += 64)
+        SG_PREFETCH(p);
+}
+
+/* --- the unseen counts ----------------------------------------------------------------------
+ * count cards (codes, at cards[0 .. count - 1], three a hand) taken out of a table's unseen
+ * counts, un[code >> shift]: shift 0 counts by card, 2 by rank (code = 4 (rank - 1) + suit).
+ * A loop for each, chosen once a table (shift a constant in each: a load and a decrement a
+ * card), three cards a turn. */
+SG_ALWAYS_INLINE void sg_vector_unseen_by(int16_t *un, const uint8_t *cards, int64_t count, const unsigned shift) {
+    for (int64_t i = 0; i < count; i += 3) {
+        un[cards[i] >> shift] -= 1;
+        un[cards[i + 1] >> shift] -= 1;
+        un[cards[i + 2] >> shift] -= 1;
+    }
+}
+
+SG_ALWAYS_INLINE void sg_vector_unseen(int16_t *un, const uint8_t *cards, int64_t count, unsigned shift) {
+    if (shift)
+        sg_vector_unseen_by(un, cards, count, 2);
+    else
+        sg_vector_unseen_by(un, cards, count, 0);
 }
 
 /* --- the stake check ------------------------------------------------------------------------

@@ -16,7 +16,6 @@ cdef extern from "sg_vector.h" nogil:
     ctypedef struct sg_pcg64:
         uint64_t hi, lo, inc_hi, inc_lo
     uint64_t sg_pcg64_next(void* state)
-    void SG_PREFETCH(const void* p)
     ctypedef struct sg_draws:
         int64_t rounds
     int sg_draws_make(sg_draws* p, const sg_params* t)
@@ -24,10 +23,13 @@ cdef extern from "sg_vector.h" nogil:
     int64_t sg_vector_draws_round(sg_pcg64* rng, const sg_draws* draws, uint8_t* deck, const uint8_t* ordered, int64_t n,
                                  int64_t hands, int64_t burn_first, int64_t burn_later, bint head_burned,
                                  int64_t cut_low, int64_t cut_high, int64_t* pos, int64_t* cut, int64_t* in_shoe,
-                                 int64_t* number, bint* last, uint8_t* cards)
+                                 int64_t* number, bint* last)
     int sg_pool_start(sg_pool* p, int64_t threads, int64_t most)
     int sg_pool_run(sg_pool* p, sg_task task, void* ctx, int64_t n, int64_t chunk)
     void sg_pool_stop(sg_pool* p)
+    void sg_vector_give(const uint8_t* rest, const uint8_t* give, int64_t n, uint8_t* hand_cards)
+    void sg_vector_prefetch(const uint8_t* p, int64_t n)
+    void sg_vector_unseen(int16_t* un, const uint8_t* cards, int64_t count, unsigned shift)
     int sg_vector_legal(const int64_t* stakes, const int64_t* carried, const int64_t* high, const int64_t* requires,
                         const int64_t* money, int64_t tables, int64_t players, int64_t bets, int partners)
 
@@ -69,13 +71,17 @@ cdef inline int64_t _vector_paid(int64_t stake, int64_t num, int64_t den, int mo
     return f
 
 
-cdef inline int64_t _vec_shoe_round(shoe_t* s, sg_pcg64* rng, const sg_draws* draws, uint8_t* hands,
-                                    uint8_t* burned, uint8_t* head_card) noexcept nogil:
+cdef inline void _vec_shoe_round(shoe_t* s, sg_pcg64* rng, const sg_draws* draws, const uint8_t* give,
+                                 uint8_t* hands, uint8_t* burned, uint8_t* head_card) noexcept nogil:
     """_shoe_round (deal.pxi) drawing from a table's PCG64 inlined (sg_pcg64_next: the
-    words numpy's PCG64 gives), a shoe's rounds by the draws: the same cards."""
+    words numpy's PCG64 gives), a shoe's rounds by the draws: the same cards, given to the
+    hands from where the draws left them in the deck (a fresh deck's from a copy: its deck
+    is put back in order at once), by ``give`` (sg_vector_give) at a table without a head
+    card (NULL: by sg_assign)."""
     cdef uint8_t cards[SG_MAX_ROUND_CARDS]
     cdef int64_t picked[SG_MAX_ROUND_CARDS]
     cdef int64_t n = s.n_cards, nh = s.hands, burn, count
+    cdef const uint8_t* dealt = cards
     if s.fresh:
         burn = sg_burn(0, s.burn_first, s.burn_later)
         count = sg_round_cards(burn, s.head_burned, nh)
@@ -86,10 +92,14 @@ cdef inline int64_t _vec_shoe_round(shoe_t* s, sg_pcg64* rng, const sg_draws* dr
         s.last = True
     else:
         burn = sg_vector_draws_round(rng, draws, s.deck, _FRESH_SHOE, n, nh, s.burn_first, s.burn_later, s.head_burned,
-                                    s.cut_lo, s.cut_hi, &s.pos, &s.cut, &s.round_in_shoe, &s.number, &s.last,
-                                    cards)
-    return sg_assign(cards, burn, nh, s.head, s.head_burned, sg_one_by_one(s.head, s.one_at_a_time), SHOE_NO_CARD,
-                     hands, burned, head_card)
+                                    s.cut_lo, s.cut_hi, &s.pos, &s.cut, &s.round_in_shoe, &s.number, &s.last)
+        dealt = s.deck + s.pos - sg_round_cards(burn, s.head_burned, nh)
+    if give != NULL:
+        sg_vector_give(dealt + burn, give, 3 * nh, hands)
+        head_card[0] = SHOE_NO_CARD
+    else:
+        sg_assign(dealt, burn, nh, s.head, s.head_burned, sg_one_by_one(s.head, s.one_at_a_time), SHOE_NO_CARD, hands,
+                  burned, head_card)
 
 
 cdef struct _vec_ctx:
@@ -97,6 +107,8 @@ cdef struct _vec_ctx:
     shoe_t* shoes
     sg_pcg64* rngs
     const sg_draws* draws  # the draws of a shoe's rounds (unused for a fresh deck)
+    uint8_t give[3 * SG_MAX_HANDS]  # hand card i is the round's card give[i] after the burns
+    bint by_give  # (a table without a head card; else sg_assign, the head card naming the first hand)
     const lookups_t* t
     sg_settlement view
     const int64_t* num
@@ -147,33 +159,65 @@ cdef void _vec_rounds(void* context, int64_t lo, int64_t hi) noexcept nogil:
     cdef shoe_t* shoes = c.shoes
     cdef sg_pcg64* rngs = c.rngs
     cdef int mode = c.rounding
-    cdef bint by_rank = c.by_rank
+    cdef const sg_draws* draws = c.draws
+    cdef const uint8_t* give = NULL
+    cdef const uint8_t* settled = &c.settled[0]
+    cdef Py_ssize_t n_settled = c.n_settled
+    cdef unsigned shift = 2 if c.by_rank else 0  # (a card's unseen count: un[code >> shift])
     cdef uint8_t burned[SG_MAX_ROUND_CARDS]
     cdef uint16_t rank[SG_MAX_HANDS]
     cdef uint8_t cls[SG_MAX_HANDS]
     cdef uint8_t pp[SG_MAX_HANDS]
     cdef uint16_t value
+    cdef uint16_t vals[VR_BLOCK * SG_MAX_HANDS]  # a block's settled hands' values
     cdef uint8_t* hc
     cdef uint8_t* oc
     cdef shoe_t* s
     cdef int16_t* un
     cdef int64_t* st
-    cdef int64_t stake, code, total, seen, f, d
+    cdef int64_t stake, code, total, seen
     cdef Py_ssize_t b0 = lo, b1
+    if c.by_give:
+        give = &c.give[0]
     while b0 < hi:  # blocks of tables: dealt back to back (one deal's chain of multiplies overlaps the
         b1 = min(b0 + VR_BLOCK, hi)  # next's), then evaluated and settled
         for k in range(b0, b1):
             if k + 1 < hi:  # (the next table's cards, out of L1 at a thousand tables: fetched while this one deals)
-                for i in range(0, shoes[k].n_cards, 64):
-                    SG_PREFETCH(&shoes[k + 1].deck[i])
-            _vec_shoe_round(&shoes[k], &rngs[k], c.draws, cards + k * H * 3, burned, head + k)
-        for k in range(b0, b1):
-            s = &shoes[k]
+                sg_vector_prefetch(shoes[k + 1].deck, shoes[k + 1].n_cards)
+            _vec_shoe_round(&shoes[k], &rngs[k], draws, give, cards + k * H * 3, burned, head + k)
+        for k in range(b0, b1):  # the settled hands' values, the unseen counts and the shoe state: a
+            s = &shoes[k]  # block's tables' lookups side by side, not each waiting on the last's settling
             hc = cards + k * H * 3
+            for i in range(n_settled):
+                h = settled[i]
+                vals[(k - b0) * SG_MAX_HANDS + i] = _value(t, hc[3 * h], hc[3 * h + 1], hc[3 * h + 2])
+            # what the next round is dealt from: the seen cards out of the shoe, or a full shoe
+            un = unseen + k * width
+            st = shoe_state + k  # (its column: the four rows T apart)
+            if s.last:
+                for i in range(width):
+                    un[i] = <int16_t>per
+                st[0] = 0
+                st[T] = 0
+            else:
+                if s.round_in_shoe == 1:
+                    for i in range(width):
+                        un[i] = <int16_t>per
+                    st[0] = 0
+                seen = 3 * H
+                sg_vector_unseen(un, hc, 3 * H, shift)
+                if head[k] != SHOE_NO_CARD and s.head_burned:  # a burned head card is turned up too
+                    un[head[k] >> shift] -= 1
+                    seen += 1
+                st[0] += seen
+                st[T] = s.round_in_shoe
+            st[2 * T] = s.number
+            st[3 * T] = s.last
+        for k in range(b0, b1):  # then each bet's outcome, and the stakes settled
             oc = outcome + k * B
-            for i in range(c.n_settled):
-                h = c.settled[i]
-                value = _value(t, hc[3 * h], hc[3 * h + 1], hc[3 * h + 2])
+            for i in range(n_settled):
+                h = settled[i]
+                value = vals[(k - b0) * SG_MAX_HANDS + i]
                 rank[h] = _rank_of(t, value)
                 cls[h] = _class_of(t, value)
                 pp[h] = value & 7
@@ -193,39 +237,10 @@ cdef void _vec_rounds(void* context, int64_t lo, int64_t hi) noexcept nogil:
                         carried[i + j] = stake  # kept on the table: no money moves
                         continue
                     carried[i + j] = 0
-                    f, d = num[code], den[code]
-                    if d == 1:  # (every return but a commission's: no division)
-                        total += stake * f - stake
-                    else:
-                        total += _vector_paid(stake, f, d, mode) - stake
+                    # (every return divides, by 1 where it can: a branch on the divisor follows which way
+                    # the round went, is mispredicted as often, and cost a tenth of the kernel's time)
+                    total += _vector_paid(stake, num[code], den[code], mode) - stake
                 reward[k * P + p] = total
-            # what the next round is dealt from: the seen cards out of the shoe, or a full shoe
-            un = unseen + k * width
-            st = shoe_state + k  # (its column: the four rows T apart)
-            if s.last:
-                for i in range(width):
-                    un[i] = <int16_t>per
-                st[0] = 0
-                st[T] = 0
-            else:
-                if s.round_in_shoe == 1:
-                    for i in range(width):
-                        un[i] = <int16_t>per
-                    st[0] = 0
-                seen = 3 * H
-                if by_rank:
-                    for i in range(3 * H):
-                        un[hc[i] >> 2] -= 1
-                else:
-                    for i in range(3 * H):
-                        un[hc[i]] -= 1
-                if head[k] != SHOE_NO_CARD and s.head_burned:  # a burned head card is turned up too
-                    un[head[k] >> 2 if by_rank else head[k]] -= 1
-                    seen += 1
-                st[0] += seen
-                st[T] = s.round_in_shoe
-            st[2 * T] = s.number
-            st[3 * T] = s.last
         b0 = b1
 
 
@@ -264,6 +279,7 @@ cdef class VectorKernel:
                  const int64_t[:, ::1] num not None, const int64_t[:, ::1] den not None,
                  const uint8_t[:, ::1] carry not None, int rounding, bint by_rank):
         cdef Py_ssize_t j, c
+        cdef uint8_t order[4 * SG_MAX_HANDS]
         if self.shoes != NULL:
             raise ValueError("a VectorKernel is set up once")
         _dealt_table(params, &self.table, True)
@@ -313,6 +329,12 @@ cdef class VectorKernel:
         for j, h in enumerate(settled):
             self.ctx.settled[j] = h
         self.ctx.n_settled = len(settled)
+        self.ctx.by_give = not self.table.head_card
+        if self.ctx.by_give:  # (sg_assign's order, read off by dealing it the cards 0, 1, 2, ...)
+            for j in range(3 * self.hands):
+                order[j] = <uint8_t>j
+            sg_assign(order, 0, self.hands, False, False, sg_one_by_one(False, self.table.one_at_a_time != 0),
+                      SHOE_NO_CARD, self.ctx.give, order + 3 * self.hands, order + 3 * self.hands)
         self.ctx.rounding = rounding
         self.ctx.by_rank = by_rank
         self.reseed(bit_generators)
