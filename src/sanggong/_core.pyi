@@ -7,7 +7,7 @@ the dtypes below are the ones each kernel accepts (``np.integer`` where any inte
 is read, as the batch kernels do).
 """
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 import numpy as np
@@ -74,6 +74,25 @@ def settle_batch(
     pps: npt.NDArray[np.uint8],
     out: npt.NDArray[np.uint8],
 ) -> int: ...
+
+# --- the core's own bit generator (csrc/pcg64.pxi) --------------------------------------------
+
+@disjoint_base
+class PCG64:
+    """numpy's PCG64, the core's own: numpy's states and words, drawn through numpy's ``bitgen_t``."""
+
+    def __init__(self, state: Mapping[str, Any] | None = None) -> None: ...
+    @property
+    def state(self) -> dict[str, Any]: ...
+    @state.setter
+    def state(self, value: Mapping[str, Any]) -> None: ...
+    @property
+    def capsule(self) -> Any: ...
+    @property
+    def lock(self) -> Any: ...
+    def random_raw(self) -> int: ...
+    def next_uint32(self) -> int: ...
+    def next_double(self) -> float: ...
 
 # --- shuffling and dealing (csrc/deal.pxi) ----------------------------------------------------
 

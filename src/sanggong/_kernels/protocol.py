@@ -15,7 +15,7 @@ these protocols without the kernels knowing them.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, TypeAlias, TypeVar
 
 if TYPE_CHECKING:
@@ -25,7 +25,8 @@ if TYPE_CHECKING:
     from .._spec import ClassKey, RankingFields, RuleFields
     from .inputs import ShoeTerms
 
-__all__ = ["BetSource", "CardBuffer", "Hands", "Kernels", "RankingSource", "SettlementSource", "ShoeSums"]
+__all__ = ["BetSource", "CardBuffer", "Hands", "Kernels", "OwnBitGenerator", "RankingSource", "SettlementSource",
+           "ShoeSums"]
 
 Hands: TypeAlias = "npt.NDArray[np.integer[Any]]"
 """An (n, 3) array of card codes, of any integer dtype (``sanggong.batch`` checks it)."""
@@ -113,6 +114,22 @@ class SettlementSource(Protocol):
 
 # --- what a kernel is ---------------------------------------------------------------------
 
+class OwnBitGenerator(Protocol):
+    """The kernels' own bit generator (``Kernels.PCG64``): numpy's PCG64, whose ``state``
+    is numpy's ``PCG64.state`` and whose words are numpy's, drawn under its ``lock`` by the
+    kernels (as from numpy's) or one at a time here."""
+
+    @property
+    def state(self) -> dict[str, Any]: ...
+    @state.setter
+    def state(self, value: Mapping[str, Any]) -> None: ...
+    @property
+    def lock(self) -> Any: ...
+    def random_raw(self) -> int: ...
+    def next_uint32(self) -> int: ...
+    def next_double(self) -> float: ...
+
+
 LookupsT = TypeVar("LookupsT")
 SumsT = TypeVar("SumsT", bound="ShoeSums")
 CardBuffer: TypeAlias = "bytearray | npt.NDArray[np.uint8]"
@@ -169,6 +186,7 @@ class Kernels(Protocol[LookupsT, SumsT]):
                      pps: npt.NDArray[np.uint8], out: npt.NDArray[np.uint8]) -> int: ...
 
     # dealing
+    def PCG64(self, state: Mapping[str, Any] | None = None) -> OwnBitGenerator: ...  # noqa: N802 (a module's class)
     def bounded(self, bit_generator: Any, n: int) -> int: ...
     def draw(self, bit_generator: Any, deck: CardBuffer, start: int, count: int, out: CardBuffer) -> None: ...
     def deal_fresh_batch(self, bit_generator: Any, decks: int, out: npt.NDArray[np.uint8]) -> None: ...
