@@ -17,9 +17,10 @@ from typing import Any
 import numpy as np
 import pytest
 
-from sanggong import MACAU, ONLINE
+from sanggong import MACAU, ONLINE, Game
 from sanggong._spec import pcg64
 from sanggong._table import table_params
+from sanggong.seeds import Seed
 
 pytestmark = pytest.mark.kernels
 
@@ -198,3 +199,18 @@ def test_the_core_generator_needs_no_numpy() -> None:
     deck, out = bytearray(range(52)), bytearray(5)
     _core.draw(generator, deck, 0, 5, out)
     assert json.loads(done.stdout) == [list(out), int(generator.random_raw()), False]
+
+
+@pytest.mark.parametrize("seed", [0, 7, 2**256 - 1, Seed(5, spawn_key=(2, 3)), Seed((1, 2**80), pool_size=6)])
+def test_a_games_seed_deals_numpys_rounds(impl: ModuleType, seed: int | Seed) -> None:
+    """A ``Game`` of a seed deals from the kernels' own PCG64 (seeded without NumPy) the
+    rounds, and records the shoe states, that numpy's PCG64 of the seed's ``SeedSequence``
+    gives (the seed itself is recorded where an int re-creates it)."""
+    sequence = seed.sequence() if isinstance(seed, Seed) else np.random.SeedSequence(seed)
+    mine, theirs = Game(MACAU, seed=seed, recall=0), Game(MACAU, rng=np.random.PCG64(sequence), recall=0)
+    assert type(mine._shoe.bit_generator) is impl.PCG64
+    for _ in range(60):  # (past a shoe's end: the next shoe's state too)
+        a, b = mine.play({"win:1": 100}), theirs.play({"win:1": 100})
+        assert (a.shoe_state, a.banker, a.hands, a.burned, a.cut_card) == \
+            (b.shoe_state, b.banker, b.hands, b.burned, b.cut_card)
+        assert a.seed == (seed if isinstance(seed, int) else None) and b.seed is None
