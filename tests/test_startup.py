@@ -109,6 +109,53 @@ def test_informational_commands_start_without_numpy(argv: list[str]) -> None:
     assert "numpy" in sys.modules and out.getvalue().splitlines() == said
 
 
+_REPLAY_PROBE = """
+import json, sys
+import sanggong.cli
+status = sanggong.cli.main(sys.argv[1:])
+print(json.dumps({"status": status, "random": sorted(m for m in sys.modules if m.startswith("numpy.random"))}))
+"""
+
+_KEY = b"an operator's key"
+
+
+def _game_log(path: Path, seeded: bool, keyed: bool) -> None:
+    """A game's log of 60 rounds (several shoes: each shoe after the first shuffled from the
+    generator's state at its end) with stakes, sealed: a Game's of a seed (its records carry
+    the seed and each shoe's state) or of numpy's PCG64 given (the shoe's state alone)."""
+    key = _KEY if keyed else None
+    game = Game(MACAU, seed=2026, key=key) if seeded else Game(MACAU, rng=np.random.PCG64(2026), key=key)
+    lines = [game.play({"win:1": 100, "point:0": 25}).to_json() for _ in range(60)]
+    assert len({json.loads(line)["shoe"] for line in lines}) > 2
+    path.write_text("\n".join([*lines, game.close().to_json()]) + "\n", encoding="utf-8")
+
+
+@pytest.mark.parametrize("seeded", [True, False], ids=["seeded", "state-only"])
+@pytest.mark.parametrize("keyed", [True, False], ids=["keyed", "unkeyed"])
+def test_verify_replays_a_games_log_without_numpys_bit_generators(tmp_path: Path, seeded: bool, keyed: bool) -> None:
+    """``verify`` of a ``Game``'s log (PCG64, with or without its seed, signed or not)
+    replays it from the kernels' own PCG64, seeded and restored without ``numpy.random``
+    (not imported, in a fresh interpreter), and prints what it prints here, where numpy's
+    generators are loaded."""
+    log = tmp_path / "log.jsonl"
+    _game_log(log, seeded, keyed)
+    argv = ["verify", str(log)]
+    if keyed:
+        (tmp_path / "key").write_bytes(_KEY)
+        argv += ["--key-file", str(tmp_path / "key")]
+    env = {k: v for k, v in os.environ.items() if k != "SANGGONG_NO_EXTENSIONS"}
+    done = subprocess.run([sys.executable, "-c", _REPLAY_PROBE, *argv], capture_output=True, text=True, env=env,
+                          check=True, stdin=subprocess.DEVNULL, timeout=120)
+    *said, found = done.stdout.splitlines()
+    assert json.loads(found) == {"status": 0, "random": []} and done.stderr == ""
+    assert np.random.PCG64 is not None and "numpy.random" in sys.modules  # (here, numpy's generators loaded)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert _main.main(argv) == 0
+    assert out.getvalue().splitlines() == said
+    assert said[0].startswith("ok: 61 records") and ("HMAC verified" in said[0]) is keyed
+
+
 def _attributes(tables: RankingTables) -> dict[str, Any]:
     return {k: v for k, v in vars(tables).items() if k != "kernel_lookups"}  # (the kernels' own, built later)
 
