@@ -4,8 +4,8 @@
     python benchmarks/command_start.py --log big.jsonl -n 51  # a log of your own; steadier
 
 Fixed start: ``python -m sanggong verify`` of a one-record log against ``python -c pass``
-(and ``python -c "import numpy, sanggong._core"``, the part ``verify`` cannot skip: it
-replays each round's shuffle from NumPy's bit generators; and ``sanggong bets``, a command
+(and ``python -c "import numpy, sanggong._core"``, the part ``verify`` does not skip yet:
+it replays from the core's own PCG64, but its ranking tables and dealt arrays are NumPy's; and ``sanggong bets``, a command
 that imports no NumPy, nor does the core), run alternately in new interpreters so that a change in the machine's load
 touches them alike; the median of each, wall and CPU (the children's user + system), and
 the differences. Throughput: ``python -m sanggong verify`` of the big log (by default
