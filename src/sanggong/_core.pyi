@@ -96,14 +96,14 @@ class PCG64:
 
 # --- shuffling and dealing (csrc/deal.pxi) ----------------------------------------------------
 
-def bounded(bit_generator: np.random.BitGenerator, n: int) -> int: ...
+def bounded(bit_generator: np.random.BitGenerator | PCG64, n: int) -> int: ...
 def draw(
-    bit_generator: np.random.BitGenerator, deck: bytearray | npt.NDArray[np.uint8], start: int, count: int,
+    bit_generator: np.random.BitGenerator | PCG64, deck: bytearray | npt.NDArray[np.uint8], start: int, count: int,
     out: bytearray | npt.NDArray[np.uint8],
 ) -> None: ...
-def deal_fresh_batch(bit_generator: np.random.BitGenerator, decks: int, out: npt.NDArray[np.uint8]) -> None: ...
+def deal_fresh_batch(bit_generator: np.random.BitGenerator | PCG64, decks: int, out: npt.NDArray[np.uint8]) -> None: ...
 def deal_chunk(
-    bit_generator: np.random.BitGenerator,
+    bit_generator: np.random.BitGenerator | PCG64,
     params: npt.NDArray[np.int64],
     hands: npt.NDArray[np.uint8],
     burned: npt.NDArray[np.uint8],
@@ -118,11 +118,11 @@ def deal_chunk(
 # --- shuffle tests (csrc/shuffletest.pxi) -----------------------------------------------------
 
 def shuffle_cards(
-    bit_generator: np.random.BitGenerator, params: npt.NDArray[np.int64], cards: npt.NDArray[np.uint8],
+    bit_generator: np.random.BitGenerator | PCG64, params: npt.NDArray[np.int64], cards: npt.NDArray[np.uint8],
     cut_places: npt.NDArray[np.uint16],
 ) -> int: ...
 def shuffle_tally(
-    bit_generator: np.random.BitGenerator,
+    bit_generator: np.random.BitGenerator | PCG64,
     params: npt.NDArray[np.int64],
     shoes: int,
     bounds: npt.NDArray[np.int64],
@@ -164,7 +164,7 @@ def brute_force_one_deck(
 # --- simulation (csrc/simulate.pxi) -----------------------------------------------------------
 
 def simulate_chunk(
-    bit_generator: np.random.BitGenerator,
+    bit_generator: np.random.BitGenerator | PCG64,
     lookups: Lookups,
     params: npt.NDArray[np.int64],
     rounds: int,
@@ -211,7 +211,7 @@ class ShoeKernel:
     ) -> int: ...
 
 def play_chunk(
-    bit_generator: np.random.BitGenerator,
+    bit_generator: np.random.BitGenerator | PCG64,
     lookups: Lookups,
     params: npt.NDArray[np.int64],
     shoes: int,
