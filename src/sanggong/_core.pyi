@@ -7,6 +7,7 @@ the dtypes below are the ones each kernel accepts (``np.integer`` where any inte
 is read, as the batch kernels do).
 """
 
+import array
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
@@ -248,9 +249,9 @@ class LineTemplate:
         consts: int,
         words: Sequence[bytes],
         cards: Sequence[bytes],
-        hand_class: npt.NDArray[np.uint8],
-        hand_rank: npt.NDArray[np.uint16],
-        hand_pp: npt.NDArray[np.uint8],
+        hand_class: npt.NDArray[np.uint8] | bytes,
+        hand_rank: npt.NDArray[np.uint16] | array.array[int],
+        hand_pp: npt.NDArray[np.uint8] | bytes,
     ) -> None: ...
     @property
     def ops_line(self) -> tuple[tuple[bytes, int], ...]: ...
