@@ -247,6 +247,7 @@ class RecordTemplate:
         tables = tables_for(rules.ranking)
         self.tails: list[bytes | None] = [None] * (tables.n_classes * 8)  # by class * 8 + category
         self.words = words = [b'"%s"' % winner(d, 0).encode() for d in (-1, 0, 1)]  # a hand that loses, ties, wins
+        self.outputs: tuple[Any, ...] = ((), (), ())  # render's arrays, made for the longest shoe rendered
         self.template = _kernels.kernels.LineTemplate(
             _template(line or [], LINE_OWN + ("hmac",), self.hands_n, canonical=False),
             _template(canonical or [], CANONICAL_OWN, self.hands_n, canonical=True), self.hands_n, 3, words,
@@ -266,12 +267,15 @@ class RecordTemplate:
     def render(self, consts: tuple[bytes, ...], dealt: tuple[Any, ...], first_round: int,
                out: list[bytes]) -> tuple[Any, Any, Any]:
         """Render a shoe's rounds (``deal_chunk``'s arrays, ``_kernels.deal_arrays``) onto
-        ``out``; its hands' classes, ranks and categories (``_kernels.empty``'s arrays)."""
+        ``out``; its hands' classes, ranks and categories (``_kernels.empty``'s arrays, the
+        template's own: the next shoe's render writes them again)."""
         hands, burned, counts, heads, _, in_shoe, last, cut = dealt
         rounds = len(hands)
-        classes = _kernels.empty((rounds, self.hands_n), "B")
-        ranks = _kernels.empty((rounds, self.hands_n), "H")
-        pps = _kernels.empty((rounds, self.hands_n), "B")
+        if len(self.outputs[0]) < rounds:
+            size = max(rounds, 2 * len(self.outputs[0]))
+            self.outputs = (_kernels.empty((size, self.hands_n), "B"), _kernels.empty((size, self.hands_n), "H"),
+                            _kernels.empty((size, self.hands_n), "B"))
+        classes, ranks, pps = (a[:rounds] for a in self.outputs)
         while True:
             missing = _kernels.kernels.render_rounds(self.template, consts, hands, burned, counts, heads, in_shoe, last,
                                                   cut, first_round, self.tails, classes, ranks, pps, out)

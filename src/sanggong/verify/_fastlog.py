@@ -103,6 +103,7 @@ class FastReplay:
         self.template, self.tails, self.words, self._tail = made.template, made.tails, made.words, made.tail
         self.probe: Any = None
         self.probe_arrays: tuple[Any, ...] | None = None
+        self.shoe_arrays: tuple[Any, ...] = ((),)  # the shoe's dealt arrays (_deal), made for the longest shoe
         self.state_formats: dict[str, Any] = {}
         self.raw_formats: dict[Any, tuple[bytes, bytes, list[int], list[int]]] = {}
         self.slips: dict[bytes, _Slip | None] = {}
@@ -120,7 +121,13 @@ class FastReplay:
     # --- the shoes, dealt ahead ------------------------------------------------------------
 
     def _deal(self, bit_generator: Any, rounds: int, arrays: tuple[Any, ...] | None = None) -> tuple[Any, ...]:
-        arrays = arrays or _kernels.deal_arrays(rounds, self.hands_n, self.width)
+        """Deal ``rounds`` rounds into the front of ``self.shoe_arrays`` (each shoe's in
+        turn: what a reader keeps, it copies), or all of ``arrays``."""
+        if arrays is None:
+            if len(self.shoe_arrays[0]) < rounds:
+                self.shoe_arrays = _kernels.deal_arrays(max(rounds, 2 * len(self.shoe_arrays[0])), self.hands_n,
+                                                        self.width)
+            arrays = tuple(a[:rounds] for a in self.shoe_arrays)
         self.kernels.deal_chunk(bit_generator, self.params, *arrays)
         return arrays
 
@@ -405,9 +412,9 @@ class FastReplay:
 
     def _dealt_arrays(self) -> tuple[Any, ...]:
         """The shoe's dealt arrays as a ``CheckedRun`` holds them (NumPy's: its readers
-        index them so), made once a shoe (views of the kernels' arrays)."""
+        index them so), copied once a shoe (the next shoe is dealt into the same buffers)."""
         if self.dealt_arrays is None:
             import numpy as np
 
-            self.dealt_arrays = tuple(np.asarray(a) for a in self.dealt)
+            self.dealt_arrays = tuple(np.array(a) for a in self.dealt)
         return self.dealt_arrays
