@@ -78,6 +78,8 @@ MODULE_ONLY = {
     "sanggong.seeds.SeedLike": "the type of a seed argument, documented with sanggong.seeds",
     "sanggong.seeds.check_seed": "checks a seed argument; every function that takes a seed calls it",
     "sanggong.seeds.child": "a chunk's seed, for simulators that continue a run's chunks",
+    "sanggong.seeds.pcg64_state": "the PCG64 state a recorded seed seeds, as numpy's (a Game's generator, no NumPy)",
+    "sanggong.seeds.recorded_seed": "check_seed's recorded seed alone (no NumPy for an int or a Seed)",
     "sanggong.seeds.seed_json": "a recorded seed as JSON, for results' to_dict",
     "sanggong.plot": "the package's figures, used as sanggong.plot.<name> (matplotlib: the plot extra)",
     "sanggong.shoe.edge_by_pay": "design's edge line over every pay tried, for its figure (sanggong.plot.pay_options)",

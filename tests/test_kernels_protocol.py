@@ -23,7 +23,7 @@ from sanggong._kernels import twin as _pykernels
 STUB = Path(_core.__file__).parent / "_core.pyi"
 
 # What the core's stub declares beyond the kernels, and why it is no kernel: the build-time
-# tables of the default ranking (read by ``_kernels.default_triples`` where the core is in
+# tables of the default ranking (read by ``_kernels.default_lookups`` where the core is in
 # use, and computed in Python otherwise) and a test's exhaustive count (``test_analysis``).
 CORE_ONLY = {"default_lookups", "brute_force_one_deck"}
 

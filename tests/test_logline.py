@@ -44,9 +44,9 @@ def _template(kernels: Any, fast: FastReplay) -> Any:
 
 def _render(kernels: Any, template: Any, fast: FastReplay, consts: tuple[bytes, ...],
             first_round: int = 7) -> tuple[int, list[bytes], tuple[np.ndarray, ...]]:
-    hands, burned, counts, in_shoe = fast.dealt
+    hands, burned, counts, in_shoe = (np.asarray(a) for a in fast.dealt)  # (the core's buffers, as NumPy's)
     rounds = len(hands)
-    heads = fast.heads
+    heads = np.asarray(fast.heads)
     last, cut = np.zeros(rounds, np.uint8), np.arange(rounds, dtype=np.uint16)
     last[-1] = 1
     outputs = (np.zeros(fast.classes.shape, np.uint8), np.zeros(fast.ranks.shape, np.uint16),
@@ -73,7 +73,8 @@ def test_the_core_renders_every_preset_as_its_twin(name: str) -> None:
         line_pieces, canonical_pieces = _logline.unpack(rendered)
         assert _logline.pack(line_pieces, canonical_pieces) == rendered
     tails = list(fast.tails)
-    used = sorted({int(c) * 8 + int(p) for c, p in zip(fast.classes.ravel(), fast.pps.ravel(), strict=True)})
+    used = sorted({int(c) * 8 + int(p) for c, p in zip(np.asarray(fast.classes).ravel(), np.asarray(fast.pps).ravel(),
+                                                       strict=True)})
     fast.tails[used[-1]] = None  # a hand's text not known: both name the first hand that needs it
     try:
         assert _render(_core, core, fast, consts)[0] == _render(_pykernels, twin, fast, consts)[0] >= 0
@@ -124,9 +125,9 @@ def test_the_core_refuses_what_it_cannot_read() -> None:
     """Arguments made to break the core are refused by a ValueError or TypeError."""
     fast, lines = _replay("macau")
     template = _template(_core, fast)
-    hands, burned, counts, in_shoe = fast.dealt
+    hands, burned, counts, in_shoe = (np.asarray(a) for a in fast.dealt)  # (the core's buffers, as NumPy's)
     rounds = len(hands)
-    heads, last, cut = fast.heads, np.zeros(rounds, np.uint8), np.zeros(rounds, np.uint16)
+    heads, last, cut = np.asarray(fast.heads), np.zeros(rounds, np.uint8), np.zeros(rounds, np.uint16)
     outputs = (np.zeros(fast.classes.shape, np.uint8), np.zeros(fast.ranks.shape, np.uint16),
                np.zeros(fast.pps.shape, np.uint8))
     consts = (b"1", b"{}", b"{}")

@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 import sanggong._spec.rankings as spec_rankings
-from sanggong import MACAU, Game, _kernels, ranking
+from sanggong import MACAU, Game, _kernels
 from sanggong.cli import _main, _progress
 from sanggong.ranking import DEFAULT_RANKING, RankingTables
 
@@ -75,7 +75,7 @@ def test_verify_starts_without_what_it_does_not_use(tmp_path: Path) -> None:
     found = _probe(log)
     assert found["implementation"] == "cython" and found["status"] == 0
     assert _imported(found["imported"], (*NEVER_AT_START, "numpy")) == []  # (NumPy: where a command uses it)
-    assert _imported(found["ran"], NEVER_IN_VERIFY) == []
+    assert _imported(found["ran"], (*NEVER_IN_VERIFY, "numpy")) == []  # (nor NumPy: the core does the work)
     assert "sanggong.ranking" in found["ran"] and found["triples"] == 0
 
 
@@ -109,8 +109,67 @@ def test_informational_commands_start_without_numpy(argv: list[str]) -> None:
     assert "numpy" in sys.modules and out.getvalue().splitlines() == said
 
 
+_REPLAY_PROBE = """
+import json, sys
+import sanggong.cli
+status = sanggong.cli.main(sys.argv[1:])
+print(json.dumps({"status": status, "numpy": sorted(m for m in sys.modules if m == "numpy" or m.startswith("numpy."))}))
+"""
+
+_KEY = b"an operator's key"
+
+
+def _game_log(path: Path, seeded: bool, keyed: bool) -> None:
+    """A game's log of 60 rounds (several shoes: each shoe after the first shuffled from the
+    generator's state at its end) with stakes, sealed: a Game's of a seed (its records carry
+    the seed and each shoe's state) or of numpy's PCG64 given (the shoe's state alone)."""
+    key = _KEY if keyed else None
+    game = Game(MACAU, seed=2026, key=key) if seeded else Game(MACAU, rng=np.random.PCG64(2026), key=key)
+    lines = [game.play({"win:1": 100, "point:0": 25}).to_json() for _ in range(60)]
+    assert len({json.loads(line)["shoe"] for line in lines}) > 2
+    path.write_text("\n".join([*lines, game.close().to_json()]) + "\n", encoding="utf-8")
+
+
+@pytest.mark.parametrize("seeded", [True, False], ids=["seeded", "state-only"])
+@pytest.mark.parametrize("keyed", [True, False], ids=["keyed", "unkeyed"])
+def test_verify_of_a_games_log_imports_no_numpy(tmp_path: Path, seeded: bool, keyed: bool) -> None:
+    """``verify`` of a ``Game``'s log (PCG64, with or without its seed, signed or not, with
+    stakes) imports no NumPy at all under the compiled core (in a fresh interpreter): it
+    replays from the kernels' own PCG64, seeded and restored in plain Python, ranks by the
+    default ranking's tables made from the core's, deals, renders and settles into the
+    standard library's buffers; and it prints what it prints here, where NumPy is loaded.
+    (The twin, ``SANGGONG_NO_EXTENSIONS=1``, writes its arrays by NumPy's indexing and
+    still imports it: the start is the compiled core's.)"""
+    log = tmp_path / "log.jsonl"
+    _game_log(log, seeded, keyed)
+    argv = ["verify", str(log)]
+    if keyed:
+        (tmp_path / "key").write_bytes(_KEY)
+        argv += ["--key-file", str(tmp_path / "key")]
+    env = {k: v for k, v in os.environ.items() if k != "SANGGONG_NO_EXTENSIONS"}
+    done = subprocess.run([sys.executable, "-c", _REPLAY_PROBE, *argv], capture_output=True, text=True, env=env,
+                          check=True, stdin=subprocess.DEVNULL, timeout=120)
+    *said, found = done.stdout.splitlines()
+    assert json.loads(found) == {"status": 0, "numpy": []} and done.stderr == ""
+    assert np.random.PCG64 is not None and "numpy.random" in sys.modules  # (here, NumPy and its generators loaded)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert _main.main(argv) == 0
+    assert out.getvalue().splitlines() == said
+    assert said[0].startswith("ok: 61 records") and ("HMAC verified" in said[0]) is keyed
+
+
+_TABLE_ATTRIBUTES = ("ranking", "n_rids", "n_classes", "n_ranks", "class_keys", "labels", "rank_keys", "rank_values",
+                     "ordered_by_class", "buffers", "state", "state16", "value", "rank", "cls", "class_rank",
+                     "packed_of_triple", "rank_dtype")
+
+
 def _attributes(tables: RankingTables) -> dict[str, Any]:
-    return {k: v for k, v in vars(tables).items() if k != "kernel_lookups"}  # (the kernels' own, built later)
+    """What a ranking's tables hold (their NumPy arrays made on first use), but for the
+    kernels' own ``kernel_lookups`` (built later); every public attribute is named."""
+    public = {k for k in dir(tables) if not k.startswith("_")} - {"kernel_lookups", "by_hand"}
+    assert public == set(_TABLE_ATTRIBUTES)
+    return {k: getattr(tables, k) for k in _TABLE_ATTRIBUTES}
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -134,12 +193,13 @@ def test_default_tables_from_the_core_are_the_computed_ones(impl: ModuleType, mo
     monkeypatch.setattr(spec_rankings, "_triples", counted)
     held = RankingTables(DEFAULT_RANKING)
     assert (calls == []) is (impl.IMPLEMENTATION == "cython")
-    monkeypatch.setattr(ranking, "default_triples", lambda: None)  # the computation, as for any ranking
+    monkeypatch.setattr(_kernels, "default_lookups", lambda: None)  # the computation, as for any ranking
     computed = RankingTables(DEFAULT_RANKING)
     assert len(calls) >= 1
     mine, theirs = _attributes(held), _attributes(computed)
     assert mine.keys() == theirs.keys()
     assert [k for k in mine if not _same(mine[k], theirs[k])] == []
+    assert held.by_hand() == computed.by_hand()
     for source in (held, computed):  # and the kernels rank by them alike
         hands = np.array([[c0, c1, c2] for c0 in range(0, 52, 5) for c1 in range(52) for c2 in range(0, 52, 7)])
         ranks = np.array([impl.rank3(_kernels.lookups(source), *h) for h in hands.tolist()])

@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import os
 import sys
-from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # (pathlib is imported where a system figure is read: a command that weighs no size starts without it)
+    from pathlib import Path
 
 __all__ = ["NotEnoughMemory", "available_memory", "count", "flag", "memory"]
 
@@ -81,6 +84,8 @@ def _read(path: Path) -> str | None:
 
 
 def _system_available() -> int | None:
+    from pathlib import Path
+
     meminfo = _read(Path("/proc/meminfo"))
     if meminfo is not None:
         for line in meminfo.splitlines():
@@ -117,6 +122,8 @@ if sys.platform == "win32":
 def _cgroup_available() -> int | None:
     """The least any of the process's cgroups (and their ancestors) still allows: its limit
     less what it uses, reclaimable page cache (``inactive_file``) not counted as used."""
+    from pathlib import Path
+
     table = _read(Path("/proc/self/cgroup"))
     if table is None:
         return None

@@ -7,7 +7,8 @@ the dtypes below are the ones each kernel accepts (``np.integer`` where any inte
 is read, as the batch kernels do).
 """
 
-from collections.abc import Sequence
+import array
+from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 import numpy as np
@@ -75,16 +76,35 @@ def settle_batch(
     out: npt.NDArray[np.uint8],
 ) -> int: ...
 
+# --- the core's own bit generator (csrc/pcg64.pxi) --------------------------------------------
+
+@disjoint_base
+class PCG64:
+    """numpy's PCG64, the core's own: numpy's states and words, drawn through numpy's ``bitgen_t``."""
+
+    def __init__(self, state: Mapping[str, Any] | None = None) -> None: ...
+    @property
+    def state(self) -> dict[str, Any]: ...
+    @state.setter
+    def state(self, value: Mapping[str, Any]) -> None: ...
+    @property
+    def capsule(self) -> Any: ...
+    @property
+    def lock(self) -> Any: ...
+    def random_raw(self) -> int: ...
+    def next_uint32(self) -> int: ...
+    def next_double(self) -> float: ...
+
 # --- shuffling and dealing (csrc/deal.pxi) ----------------------------------------------------
 
-def bounded(bit_generator: np.random.BitGenerator, n: int) -> int: ...
+def bounded(bit_generator: np.random.BitGenerator | PCG64, n: int) -> int: ...
 def draw(
-    bit_generator: np.random.BitGenerator, deck: bytearray | npt.NDArray[np.uint8], start: int, count: int,
+    bit_generator: np.random.BitGenerator | PCG64, deck: bytearray | npt.NDArray[np.uint8], start: int, count: int,
     out: bytearray | npt.NDArray[np.uint8],
 ) -> None: ...
-def deal_fresh_batch(bit_generator: np.random.BitGenerator, decks: int, out: npt.NDArray[np.uint8]) -> None: ...
+def deal_fresh_batch(bit_generator: np.random.BitGenerator | PCG64, decks: int, out: npt.NDArray[np.uint8]) -> None: ...
 def deal_chunk(
-    bit_generator: np.random.BitGenerator,
+    bit_generator: np.random.BitGenerator | PCG64,
     params: npt.NDArray[np.int64],
     hands: npt.NDArray[np.uint8],
     burned: npt.NDArray[np.uint8],
@@ -99,11 +119,11 @@ def deal_chunk(
 # --- shuffle tests (csrc/shuffletest.pxi) -----------------------------------------------------
 
 def shuffle_cards(
-    bit_generator: np.random.BitGenerator, params: npt.NDArray[np.int64], cards: npt.NDArray[np.uint8],
+    bit_generator: np.random.BitGenerator | PCG64, params: npt.NDArray[np.int64], cards: npt.NDArray[np.uint8],
     cut_places: npt.NDArray[np.uint16],
 ) -> int: ...
 def shuffle_tally(
-    bit_generator: np.random.BitGenerator,
+    bit_generator: np.random.BitGenerator | PCG64,
     params: npt.NDArray[np.int64],
     shoes: int,
     bounds: npt.NDArray[np.int64],
@@ -145,7 +165,7 @@ def brute_force_one_deck(
 # --- simulation (csrc/simulate.pxi) -----------------------------------------------------------
 
 def simulate_chunk(
-    bit_generator: np.random.BitGenerator,
+    bit_generator: np.random.BitGenerator | PCG64,
     lookups: Lookups,
     params: npt.NDArray[np.int64],
     rounds: int,
@@ -192,7 +212,7 @@ class ShoeKernel:
     ) -> int: ...
 
 def play_chunk(
-    bit_generator: np.random.BitGenerator,
+    bit_generator: np.random.BitGenerator | PCG64,
     lookups: Lookups,
     params: npt.NDArray[np.int64],
     shoes: int,
@@ -229,9 +249,9 @@ class LineTemplate:
         consts: int,
         words: Sequence[bytes],
         cards: Sequence[bytes],
-        hand_class: npt.NDArray[np.uint8],
-        hand_rank: npt.NDArray[np.uint16],
-        hand_pp: npt.NDArray[np.uint8],
+        hand_class: npt.NDArray[np.uint8] | bytes,
+        hand_rank: npt.NDArray[np.uint16] | array.array[int],
+        hand_pp: npt.NDArray[np.uint8] | bytes,
     ) -> None: ...
     @property
     def ops_line(self) -> tuple[tuple[bytes, int], ...]: ...

@@ -13,6 +13,7 @@ One extension module, its kernels by family in ``csrc/`` (each ``.pxi`` included
 each C header beside them): ``lookups.pxi`` and ``eval.pxi`` evaluate hands
 (``sg_eval.h``, ``sg_simd.h``), ``settle.pxi`` settles bets (``sg_settle.h``),
 ``deal.pxi`` shuffles and deals by the shoe procedure (``sg_random.h``, ``sg_deal.h``),
+``pcg64.pxi`` is the core's own bit generator, numpy's PCG64 (``sg_pcg64.h``),
 ``count.pxi`` counts deals exactly (``sg_sums.h``), ``simulate.pxi`` runs the round loops
 (``sg_simulate.h`` and the headers it includes), ``shoe.pxi`` and ``play.pxi`` evaluate
 and play shoes (``sg_sums.h``), ``logline.pxi`` writes and checks log lines (``verify``'s
@@ -50,6 +51,7 @@ include "csrc/lookups.pxi"
 include "csrc/eval.pxi"
 include "csrc/settle.pxi"
 include "csrc/deal.pxi"
+include "csrc/pcg64.pxi"
 include "csrc/count.pxi"
 include "csrc/simulate.pxi"
 include "csrc/shoe.pxi"

@@ -17,14 +17,14 @@ import os
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-import numpy.typing as npt
-
 from .limits import MAX_THREADS
 from .seeds import child
 
 if TYPE_CHECKING:  # (imported where an executor is used: verify and the commands start without it)
     from concurrent.futures import Executor, Future
+
+    import numpy as np  # (and NumPy where arrays are: verify starts without it)
+    import numpy.typing as npt
 
 __all__ = ["check_executor", "check_progress", "chunks", "execute", "workers"]
 

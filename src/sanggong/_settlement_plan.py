@@ -4,17 +4,19 @@ through it and re-exports it)."""
 
 from __future__ import annotations
 
+import array
 import functools
 from collections.abc import Sequence
-from typing import Any
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, Any
 
 from ._spec import N_PAIR_PLUS, bet_outcome, on_hand, reads
 from ._text import renamed
 from .ranking import tables_for
 from .rules import BetSpec, RuleSet
+
+if TYPE_CHECKING:  # (a plan's arrays are the standard library's: settling a slip imports no NumPy)
+    import numpy as np
+    import numpy.typing as npt
 
 __all__ = ["SettlementPlan", "key_coefficients", "key_space", "plan_for"]
 
@@ -31,7 +33,9 @@ class SettlementPlan:
     (``key_space`` keys a row; classes of ``rules.ranking``, order 1, 0 or -1 as the hand
     beats, ties or loses to the banker's), each code computed by
     ``_spec.bet_outcome``. Bets on the same kind share a row. (``table`` is a deprecated
-    name of ``outcome_codes``.)
+    name of ``outcome_codes``.) Each array is an ``array.array`` (``outcome_codes`` of
+    uint8, the coefficients of int32: buffers the kernels read as NumPy's arrays, made
+    without NumPy, so that settling a slip imports none; ``row_of`` is a NumPy view).
     """
 
     def __init__(self, rules: RuleSet, specs: Sequence[BetSpec]) -> None:
@@ -53,17 +57,19 @@ class SettlementPlan:
                 (rows[(spec.kind, number)], spec.position if on_hand(spec.kind) else 0,
                  *key_coefficients(rules, spec.kind))
             )
-        self.outcome_codes = np.array(codes, dtype=np.uint8).reshape(-1)
-        columns = np.array(coefficients, dtype=np.int32).reshape(-1, 6).T.copy()
-        self.row, self.hand, self.ka, self.kb, self.kc, self.kd = columns
+        self.outcome_codes = array.array("B", [code for row in codes for code in row])
+        self.row, self.hand, self.ka, self.kb, self.kc, self.kd = (
+            array.array("i", [c[k] for c in coefficients]) for k in range(6))
 
     def row_of(self, j: int) -> npt.NDArray[np.uint8]:
-        """Bet j's row of ``outcome_codes``: its outcome code for every key."""
-        start = int(self.row[j]) * self.key_space
-        return self.outcome_codes[start : start + self.key_space]
+        """Bet j's row of ``outcome_codes``: its outcome code for every key (a NumPy view)."""
+        import numpy as np
+
+        start = self.row[j] * self.key_space
+        return np.frombuffer(self.outcome_codes, dtype=np.uint8)[start : start + self.key_space]
 
     @property
-    def table(self) -> npt.NDArray[np.uint8]:
+    def table(self) -> array.array[int]:
         """Deprecated: ``outcome_codes``."""
         renamed("sanggong.settlement.SettlementPlan.table", "sanggong.settlement.SettlementPlan.outcome_codes")
         return self.outcome_codes

@@ -38,18 +38,22 @@ comparison read (Odd/Even, Point, Three Faces, a multiplier).
 
 from __future__ import annotations
 
+import array
 import functools
+import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ._kernels import default_triples
+from . import _kernels
 from ._spec import (
     HIGH_CARDS,
     ORDERS,
     SUIT_STRENGTH,
     TIERS,
+    class_key,
     class_label,
+    hand_key,
     triple_keys,
     triple_pair_plus,
     unpack_class_key,
@@ -132,6 +136,18 @@ DEFAULT_RANKING = Ranking()
 """Points, then faces; three faces (3P) on top; equal classes tie (Macau, online)."""
 
 
+class LookupBuffers(NamedTuple):
+    """A ranking's lookup tables as the compiled core reads them (``RankingTables``'s
+    ``state``, ``state16``, ``value``, ``rank`` and ``cls``, the same numbers): the standard
+    library's arrays, made without NumPy where the core holds the ranking's tables."""
+
+    state: array.array[int]
+    state16: array.array[int]
+    value: array.array[int]
+    rank: array.array[int]
+    cls: array.array[int]
+
+
 class RankingTables:
     """Everything the kernels need to rank hands under one ranking, generated from the
     specification's ``triple_keys`` (checked against its plain ``hand_key``/``class_key`` by
@@ -148,70 +164,232 @@ class RankingTables:
     - ``class_keys``: (tier level, points, faces) of each class; ``labels`` its display.
     - ``ordered_by_class``: a comparison depends on the two classes alone (no high card,
       and each class one rank); ``class_rank`` is then each class's rank.
+
+    The arrays are NumPy's, made on first use from ``buffers`` (``LookupBuffers``: the
+    same tables as the standard library's arrays, which the compiled core reads): the
+    default ranking's tables are made from the core's own (``_kernels.default_lookups``)
+    without NumPy, so that a command that ranks hands in the core alone (``sanggong
+    verify``) starts without it; any other ranking's are computed with NumPy.
     """
 
     def __init__(self, ranking: Ranking) -> None:
+        self.ranking = ranking
+        held = _kernels.default_lookups() if ranking == DEFAULT_RANKING else None
+        made = None if held is None else _from_core(ranking, *held)
+        if made is None:
+            made = _computed(ranking)
+        (self.n_rids, self.n_classes, self.n_ranks, self.class_keys, self.rank_keys, self.rank_values,
+         self.ordered_by_class, self._class_rank, self.buffers) = made
+        self.labels: tuple[str, ...] = tuple(class_label(ranking, k) for k in self.class_keys)
+        self._by_hand: tuple[bytes, array.array[int], bytes] | None = None
+        self.kernel_lookups: dict[str, Any] = {}  # each implementation's Lookups of these (sanggong._kernels.lookups)
+
+    # the tables as NumPy's arrays (views of ``buffers``), made when first read
+
+    @functools.cached_property
+    def state(self) -> npt.NDArray[np.uint16]:
+        return _view(self.buffers.state, "uint16")
+
+    @functools.cached_property
+    def state16(self) -> npt.NDArray[np.uint16]:
+        return _view(self.buffers.state16, "uint16")
+
+    @functools.cached_property
+    def value(self) -> npt.NDArray[np.uint16]:
+        return _view(self.buffers.value, "uint16")
+
+    @functools.cached_property
+    def rank(self) -> npt.NDArray[np.uint16]:
+        return _view(self.buffers.rank, "uint16")
+
+    @functools.cached_property
+    def cls(self) -> npt.NDArray[np.uint8]:
+        return _view(self.buffers.cls, "uint8")
+
+    @functools.cached_property
+    def class_rank(self) -> npt.NDArray[np.int64]:
         import numpy as np
 
-        self.ranking = ranking
-        # the default ranking's triples from the compiled core (their keys follow from their
-        # class: the keys of one hand of each), any other's computed (_kernels.default_triples)
-        held = default_triples() if ranking == DEFAULT_RANKING else None
-        keys, classes = triple_keys(ranking, None if held is None else held[2])
-        pair_key = keys * 4096 + classes  # class keys < 4096
-        rid_keys, rid_of = np.unique(pair_key, return_inverse=True)
-        if held is None:
-            pp = _pair_plus_of_triples()
-        else:
-            rid_of, pp = rid_of[held[0]], held[1]
-        rank_keys, rank_of_rid = np.unique(rid_keys // 4096, return_inverse=True)
-        # classes numbered in the order of their first rid, so that under a ranking whose
-        # classes are its ranks (the default) class, rid and rank are one number
-        class_of_rid_key = rid_keys % 4096
-        class_keys_found, first = np.unique(class_of_rid_key, return_index=True)  # (an index: no numpy.ma)
-        order = np.argsort(first, kind="stable")
-        class_key_sorted = class_keys_found[order]
-        class_index = {int(k): i for i, k in enumerate(class_key_sorted.tolist())}
-        cls_of_rid = np.array([class_index[int(k)] for k in class_of_rid_key.tolist()], dtype=np.uint8)
-        self.n_rids = len(rid_keys)
-        self.n_classes = len(class_key_sorted)
-        # the rank of each distinct key: its place among them, or where suits break ties
-        # 256 x the place of its tier and points among theirs + its highest card's strength
-        # (0..51), which the vector kernel writes without a table (_simd.h)
-        if ranking.uses_suits:
-            _, part = np.unique(rank_keys // 64, return_inverse=True)
-            rank_values = part.reshape(-1) * 256 + rank_keys % 64
-        else:
-            rank_values = np.arange(len(rank_keys))
-        self.n_ranks = int(rank_values[-1]) + 1
-        self.rank = rank_values[rank_of_rid].astype(np.uint16)
-        self.cls = cls_of_rid
-        self.class_keys: tuple[tuple[int, int, int], ...] = tuple(
-            unpack_class_key(int(k)) for k in class_key_sorted.tolist()
-        )
-        self.labels: tuple[str, ...] = tuple(class_label(ranking, k) for k in self.class_keys)
-        self.rank_keys: tuple[tuple[int, int, int], ...] = tuple(
-            unpack_hand_key(int(k)) for k in rank_keys.tolist()
-        )
-        self.rank_values: tuple[int, ...] = tuple(rank_values.tolist())
-        ranks_of_class: list[set[int]] = [set() for _ in range(self.n_classes)]
-        for rid in range(self.n_rids):
-            ranks_of_class[int(self.cls[rid])].add(int(self.rank[rid]))
-        self.ordered_by_class = ranking.high_card == "none" and all(len(r) == 1 for r in ranks_of_class)
-        self.class_rank = np.array([min(r) for r in ranks_of_class], dtype=np.int64)
-        packed = (rid_of.astype(np.int64) << 3) | pp
-        self.packed_of_triple = packed  # (140,608,) rid << 3 | pair plus, for the tests
-        self.state, self.value = _state_lookups(ranking, packed)
-        self.state16 = _relay(self.state)
-        self.rank_dtype = np.dtype(np.uint8 if self.n_ranks <= 256 else np.uint16)
-        self.kernel_lookups: dict[str, Any] = {}  # each implementation's Lookups of these (sanggong._kernels.lookups)
+        return np.array(self._class_rank, dtype=np.int64)
+
+    @functools.cached_property
+    def packed_of_triple(self) -> npt.NDArray[np.int64]:
+        """(140,608,) ``rid << 3 | pair plus`` of every ordered triple (index ``52 * (52 *
+        c0 + c1) + c2``), from the lookups (for the tests and the counting tables)."""
+        import numpy as np
+
+        cards = np.arange(52, dtype=np.int64)
+        return self.value.astype(np.int64)[(self.state.astype(np.int64)[:, None] + cards[None, :]).reshape(-1)]
+
+    @functools.cached_property
+    def rank_dtype(self) -> np.dtype[Any]:
+        import numpy as np
+
+        return np.dtype(np.uint8 if self.n_ranks <= 256 else np.uint16)
+
+    def by_hand(self) -> tuple[bytes, array.array[int], bytes]:
+        """Every ordered triple's class (uint8), rank (uint16) and Pair Plus category
+        (uint8), at ``52 * (52 * c0 + c1) + c2`` (what ``LineTemplate`` takes), from the
+        lookups without NumPy: a row of 52 for each state, laid out by ``state``. Made once."""
+        if self._by_hand is None:
+            state, value, rank, cls = self.buffers.state, self.buffers.value, self.buffers.rank, self.buffers.cls
+            values = range(max(value) + 1)  # (each of a value's fields by the value: a list read by map, at C speed)
+            classes = bytes(map([cls[v >> 3] for v in values].__getitem__, value))
+            ranks = array.array("H", map([rank[v >> 3] for v in values].__getitem__, value)).tobytes()
+            pps = bytes(map([v & 7 for v in values].__getitem__, value))
+            by_rank = array.array("H")
+            by_rank.frombytes(b"".join([ranks[2 * s:2 * s + 104] for s in state]))
+            self._by_hand = (b"".join([classes[s:s + 52] for s in state]), by_rank,
+                             b"".join([pps[s:s + 52] for s in state]))
+        return self._by_hand
 
     def __reduce__(self) -> tuple[Any, ...]:  # sent to workers by description, not bytes
         return (tables_for, (self.ranking,))
 
     def __repr__(self) -> str:
         return (f"RankingTables({self.ranking!r}: {self.n_ranks} ranks, {self.n_classes} classes, "
-                f"{len(self.value) // 52} states)")
+                f"{len(self.buffers.value) // 52} states)")
+
+
+_Made = tuple[int, int, int, tuple[tuple[int, int, int], ...], tuple[tuple[int, int, int], ...], tuple[int, ...], bool,
+              list[int], LookupBuffers]
+"""What both ways of making a ranking's tables give: ``n_rids``, ``n_classes``,
+``n_ranks``, ``class_keys``, ``rank_keys``, ``rank_values``, ``ordered_by_class``, each
+class's rank and the ``LookupBuffers``."""
+
+
+def _view(buffer: array.array[int], dtype: str) -> Any:
+    import numpy as np
+
+    return np.frombuffer(buffer, dtype=dtype)
+
+
+def _keys_of_rids(ranking: Ranking, rid_keys: Sequence[tuple[tuple[int, int, int], tuple[int, int, int]]]) \
+        -> tuple[list[int], list[int], tuple[tuple[int, int, int], ...], tuple[tuple[int, int, int], ...]]:
+    """Of the distinct (hand key, class key) pairs, ascending (the rids): each one's rank
+    and class, the class keys (classes numbered in the order of their first rid, so that
+    under a ranking whose classes are its ranks, the default, class, rid and rank are one
+    number) and the distinct hand keys (ranked without a suit tie-break: their places)."""
+    assert not ranking.uses_suits  # (the ranks of a suit ranking: _computed)
+    rank_keys = sorted({h for h, _ in rid_keys})
+    place = {k: i for i, k in enumerate(rank_keys)}
+    class_index: dict[tuple[int, int, int], int] = {}
+    for _, c in rid_keys:
+        class_index.setdefault(c, len(class_index))
+    return [place[h] for h, _ in rid_keys], [class_index[c] for _, c in rid_keys], tuple(class_index), \
+        tuple(rank_keys)
+
+
+def _from_core(ranking: Ranking, state_bytes: bytes, hand_bytes: bytes) -> _Made | None:
+    """The default ranking's tables from the compiled core's (``_core.default_lookups``:
+    ``SG_STATE``, each pair's state x 52 in the core's numbering, and ``SG_HAND``, by state x
+    52 + the third card, ``class | pair plus << 5``), in plain Python: the keys of one hand
+    of each class number (the default ranking's keys of a hand follow from its class
+    number), and the states renumbered as ``_state_lookups`` numbers them. None where the
+    core's tables are not laid out as this reads them (then they are computed)."""
+    core_state = array.array("H")
+    core_state.frombytes(state_bytes)
+    class_bytes = hand_bytes.translate(bytes([h & 31 for h in range(256)]))  # each one's class number
+    numbers = sorted(set(class_bytes))
+    if numbers != list(range(len(numbers))) or len(core_state) != 2704 or len(hand_bytes) % 52:
+        return None
+    pair_of = {s: p for p, s in enumerate(core_state)}  # a pair of cards in each of the core's states
+    keys = []
+    for number in numbers:
+        at = class_bytes.index(number)  # (where the class number is first met)
+        cards = (*divmod(pair_of[at - at % 52], 52), at % 52)
+        keys.append((hand_key(ranking, *cards), class_key(ranking, *cards)))
+    rid_keys = sorted(set(keys))
+    rid_of = [rid_keys.index(k) for k in keys]  # by the core's class number
+    rank_of, cls_of, class_keys, rank_keys = _keys_of_rids(ranking, rid_keys)
+    ranks_of_class: list[set[int]] = [set() for _ in class_keys]
+    for rid, c in enumerate(cls_of):
+        ranks_of_class[c].add(rank_of[rid])
+    of_byte = [rid_of[h & 31] << 3 | h >> 5 if h & 31 < len(rid_of) else 0 for h in range(256)]
+    packed = array.array("H", map(of_byte.__getitem__, hand_bytes))  # by the core's state x 52 + the third card
+    # the states as _state_lookups numbers them: by their key, ascending; each one's row that
+    # of its first pair (a state of the core's, which every pair of it must share)
+    key_of = _state_keys(ranking)
+    distinct = sorted(set(key_of))
+    number_of = {k: i for i, k in enumerate(distinct)}
+    first: dict[int, int] = {}
+    for p, k in enumerate(key_of):
+        first.setdefault(number_of[k], p)
+    if any(core_state[p] != core_state[first[number_of[k]]] for p, k in enumerate(key_of)):
+        return None
+    value = array.array("H")
+    for n in range(len(distinct)):
+        at = core_state[first[n]]
+        value.extend(packed[at:at + 52])
+    state = array.array("H", [52 * number_of[k] for k in key_of])
+    buffers = LookupBuffers(state, _relay_state(state), value, array.array("H", rank_of), array.array("B", cls_of))
+    ordered = ranking.high_card == "none" and all(len(r) == 1 for r in ranks_of_class)
+    return (len(rid_keys), len(class_keys), len(rank_keys), class_keys, rank_keys, tuple(range(len(rank_keys))),
+            ordered, [min(r) for r in ranks_of_class], buffers)
+
+
+def _state_keys(ranking: Ranking) -> list[int]:
+    """What of two cards a state keeps (``_state_lookups``'s key), of each pair ``52 * a + b``."""
+    assert not ranking.uses_suits  # (no high card's suit: _state_lookups)
+    return [((min(ra, rb) * 13 + max(ra, rb)) * 5 + (sa if sa == sb else 4)) * 4
+            for ra, sa in [divmod(a, 4) for a in range(52)] for rb, sb in [divmod(b, 4) for b in range(52)]]
+
+
+def _relay_state(state: array.array[int]) -> array.array[int]:
+    """``state`` indexed by the 16-bit word two uint8 codes make in memory (``_relay``)."""
+    out = array.array("H", bytes(2 * 52 * 256))  # the largest word, 51 | 51 << 8, is below it
+    little = sys.byteorder == "little"
+    for a in range(52):
+        for b in range(52):
+            out[a | b << 8 if little else a << 8 | b] = state[52 * a + b]
+    return out
+
+
+def _computed(ranking: Ranking) -> _Made:
+    """A ranking's tables computed from every triple's keys, with NumPy."""
+    import numpy as np
+
+    keys, classes = triple_keys(ranking)
+    pair_key = keys * 4096 + classes  # class keys < 4096
+    rid_keys, rid_of = np.unique(pair_key, return_inverse=True)
+    pp = _pair_plus_of_triples()
+    rank_keys, rank_of_rid = np.unique(rid_keys // 4096, return_inverse=True)
+    # classes numbered in the order of their first rid, so that under a ranking whose
+    # classes are its ranks (the default) class, rid and rank are one number
+    class_of_rid_key = rid_keys % 4096
+    class_keys_found, first = np.unique(class_of_rid_key, return_index=True)  # (an index: no numpy.ma)
+    order = np.argsort(first, kind="stable")
+    class_key_sorted = class_keys_found[order]
+    class_index = {int(k): i for i, k in enumerate(class_key_sorted.tolist())}
+    cls_of_rid = np.array([class_index[int(k)] for k in class_of_rid_key.tolist()], dtype=np.uint8)
+    n_rids, n_classes = len(rid_keys), len(class_key_sorted)
+    # the rank of each distinct key: its place among them, or where suits break ties
+    # 256 x the place of its tier and points among theirs + its highest card's strength
+    # (0..51), which the vector kernel writes without a table (_simd.h)
+    if ranking.uses_suits:
+        _, part = np.unique(rank_keys // 64, return_inverse=True)
+        rank_values = part.reshape(-1) * 256 + rank_keys % 64
+    else:
+        rank_values = np.arange(len(rank_keys))
+    rank = rank_values[rank_of_rid].astype(np.uint16)
+    ranks_of_class: list[set[int]] = [set() for _ in range(n_classes)]
+    for rid in range(n_rids):
+        ranks_of_class[int(cls_of_rid[rid])].add(int(rank[rid]))
+    packed = (rid_of.astype(np.int64) << 3) | pp
+    state, value = _state_lookups(ranking, packed)
+
+    def buffer(code: str, values: Any) -> array.array[int]:
+        out = array.array(code)
+        out.frombytes(values.tobytes())
+        return out
+
+    buffers = LookupBuffers(buffer("H", state), buffer("H", _relay(state)), buffer("H", value), buffer("H", rank),
+                            buffer("B", cls_of_rid))
+    return (n_rids, n_classes, int(rank_values[-1]) + 1,
+            tuple(unpack_class_key(int(k)) for k in class_key_sorted.tolist()),
+            tuple(unpack_hand_key(int(k)) for k in rank_keys.tolist()), tuple(rank_values.tolist()),
+            ranking.high_card == "none" and all(len(r) == 1 for r in ranks_of_class),
+            [min(r) for r in ranks_of_class], buffers)
 
 
 @functools.cache

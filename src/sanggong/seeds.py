@@ -27,6 +27,7 @@ generator's state is no ``SeedSequence`` (nor can it be turned into one), so a r
 state would not re-create the chunks. (``Game(rng=...)``, which deals round after round
 from one bit generator, draws from the one it is given and records its state.)
 
+>>> import numpy as np
 >>> rng = np.random.default_rng(7)
 >>> sequence, drawn = check_seed(rng)
 >>> words = np.random.default_rng(7).integers(0, 2**64, 4, dtype=np.uint64)
@@ -35,7 +36,6 @@ from one bit generator, draws from the one it is given and records its state.)
 >>> check_seed(rng)[1] != drawn          # the generator moved on
 True
 
->>> import numpy as np
 >>> check_seed(42)[1]
 42
 >>> sequence = np.random.SeedSequence(42)
@@ -50,15 +50,19 @@ ValueError: seed must be an int in 0..2**256 - 1, got a 301-bit number
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, TypeAlias
+from secrets import randbits
+from typing import TYPE_CHECKING, Any, TypeAlias
 
-import numpy as np
-
+from ._spec import seeded_pcg64_state
 from .limits import MAX_SEED
 
-__all__ = ["Seed", "SeedLike", "check_seed", "child", "seed_json"]
+if TYPE_CHECKING:  # (NumPy is imported where a seed needs it: an int seeds a PCG64 without it)
+    import numpy as np
+
+__all__ = ["Seed", "SeedLike", "check_seed", "child", "pcg64_state", "recorded_seed", "seed_json"]
 
 MAX_ENTROPY_WORDS = 8
 """The most ints a ``SeedSequence``'s list entropy may hold."""
@@ -98,6 +102,8 @@ class Seed:
     @classmethod
     def from_sequence(cls, sequence: np.random.SeedSequence) -> Seed:
         """The seed of a ``SeedSequence`` (its state now), checked."""
+        import numpy as np
+
         entropy = sequence.entropy
         if isinstance(entropy, int | np.integer):
             value: int | tuple[int, ...] = int(entropy)
@@ -143,7 +149,7 @@ class Seed:
                    _int(data["pool_size"], "seed's pool size"), _text_int(data["n_children_spawned"]))
 
 
-SeedLike: TypeAlias = int | np.random.SeedSequence | Seed | np.random.Generator | np.random.BitGenerator | None
+SeedLike: TypeAlias = "int | np.random.SeedSequence | Seed | np.random.Generator | np.random.BitGenerator | None"
 """What an entry point takes as ``seed``."""
 
 SEED_WORDS = 4
@@ -151,7 +157,7 @@ SEED_WORDS = 4
 
 
 def _int(value: object, name: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int | np.integer):
+    if isinstance(value, bool) or not (isinstance(value, int) or _is_numpy_int(value)):
         raise TypeError(f"{name} must be an int, not {value!r}")
     return int(value)
 
@@ -204,28 +210,50 @@ def check_seed(seed: object, name: str = "seed") -> tuple[np.random.SeedSequence
     :raises ValueError: an int outside 0..2**256 - 1 (its size is read before numpy
         hashes it), or a sequence beyond the bounds of this module's limits.
     """
+    recorded = recorded_seed(seed, name)
+    return (_sequence(recorded) if isinstance(recorded, int) else recorded.sequence()), recorded
+
+
+def recorded_seed(seed: object, name: str = "seed") -> int | Seed:
+    """``check_seed``'s seed to record, alone: an int or a ``Seed`` needs no NumPy (fresh
+    OS entropy is drawn as numpy's ``SeedSequence()`` draws it, 128 bits)."""
     if seed is None:
-        sequence = _sequence(None)  # fresh OS entropy: 128 bits, recorded
-        return sequence, int(sequence.entropy)  # type: ignore[arg-type]
+        return randbits(128)  # fresh OS entropy, recorded (numpy's SeedSequence() draws as much, so)
+    if isinstance(seed, int) and not isinstance(seed, bool):
+        return _checked_int(seed, name)
+    if isinstance(seed, Seed):  # checked again: a Seed may have skipped __post_init__ (object.__new__)
+        _check_parts(seed.entropy, seed.spawn_key, seed.pool_size, seed.n_children_spawned)
+        return seed if seed.plain is None else seed.plain
+    import numpy as np
+
     if isinstance(seed, np.random.Generator | np.random.BitGenerator):
         generator = seed if isinstance(seed, np.random.Generator) else np.random.Generator(seed)
         # full-range uint64 draws are the bit generator's next_uint64 words, locked
         words = generator.integers(0, 2**64, SEED_WORDS, dtype=np.uint64)
-        value = sum(int(word) << (64 * i) for i, word in enumerate(words.tolist()))
-        return _sequence(value), value
-    if isinstance(seed, bool) or not isinstance(seed, int | np.integer | np.random.SeedSequence | Seed):
+        return sum(int(word) << (64 * i) for i, word in enumerate(words.tolist()))
+    if isinstance(seed, bool) or not isinstance(seed, np.integer | np.random.SeedSequence):
         raise TypeError(f"{name} must be an int, a SeedSequence or None (or a numpy Generator), not {_short(seed)}")
-    if isinstance(seed, int | np.integer):
-        value = int(seed)
-        if value < 0 or value.bit_length() > MAX_SEED.bit_length():  # before anything hashes it
-            shown = f"{value:,}" if value.bit_length() <= 64 else f"a {value.bit_length()}-bit number"
-            raise ValueError(f"{name} must be an int in 0..2**256 - 1, got {shown}")
-        return _sequence(value), value
-    if isinstance(seed, Seed):  # checked again: a Seed may have skipped __post_init__ (object.__new__)
-        _check_parts(seed.entropy, seed.spawn_key, seed.pool_size, seed.n_children_spawned)
-    recorded = seed if isinstance(seed, Seed) else Seed.from_sequence(seed)
-    plain = recorded.plain
-    return recorded.sequence(), recorded if plain is None else plain
+    if isinstance(seed, np.integer):
+        return _checked_int(int(seed), name)
+    recorded = Seed.from_sequence(seed)
+    return recorded if recorded.plain is None else recorded.plain
+
+
+def _checked_int(value: int, name: str) -> int:
+    if value < 0 or value.bit_length() > MAX_SEED.bit_length():  # before anything hashes it
+        shown = f"{value:,}" if value.bit_length() <= 64 else f"a {value.bit_length()}-bit number"
+        raise ValueError(f"{name} must be an int in 0..2**256 - 1, got {shown}")
+    return value
+
+
+def pcg64_state(recorded: int | Seed) -> dict[str, Any]:
+    """The state of numpy's ``PCG64`` seeded with a recorded seed's ``SeedSequence``
+    (``_spec.seeded_pcg64_state``: no NumPy; the children a sequence spawned change its
+    spawns, not its state)."""
+    if isinstance(recorded, int):
+        return seeded_pcg64_state(recorded)
+    entropy = list(recorded.entropy) if isinstance(recorded.entropy, tuple) else recorded.entropy
+    return seeded_pcg64_state(entropy, recorded.spawn_key, recorded.pool_size)
 
 
 def seed_json(seed: int | Seed) -> int | dict[str, Any]:
@@ -236,6 +264,8 @@ def seed_json(seed: int | Seed) -> int | dict[str, Any]:
 def _sequence(entropy: Any, **kwargs: Any) -> np.random.SeedSequence:
     """The one place a ``SeedSequence`` is made from what a caller gave (numpy hashes the
     entropy here: everything is bounded before)."""
+    import numpy as np
+
     return np.random.SeedSequence(entropy, **kwargs)
 
 
@@ -243,10 +273,14 @@ def child(sequence: np.random.SeedSequence, k: int) -> np.random.SeedSequence:
     """``sequence.spawn(n)[k]`` for any n > k, made on demand (a billion chunks need no
     list of a billion sequences: ``spawn`` keys its k-th child by appending the count of
     children already spawned plus k to the spawn key)."""
-    return np.random.SeedSequence(
-        sequence.entropy, spawn_key=(*sequence.spawn_key, sequence.n_children_spawned + k),
-        pool_size=sequence.pool_size,
-    )
+    return _sequence(sequence.entropy, spawn_key=(*sequence.spawn_key, sequence.n_children_spawned + k),
+                     pool_size=sequence.pool_size)
+
+
+def _is_numpy_int(value: object) -> bool:
+    """A numpy integer (NumPy is imported already wherever one exists)."""
+    numpy = sys.modules.get("numpy")
+    return numpy is not None and isinstance(value, numpy.integer)
 
 
 def _short(value: object) -> str:

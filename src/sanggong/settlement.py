@@ -31,9 +31,6 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias
 
-import numpy as np
-import numpy.typing as npt
-
 from . import _kernels
 from ._presentation import html_sheet, missing, money_column, pandas
 from ._settlement_plan import SettlementPlan, plan_for
@@ -59,6 +56,8 @@ from .ranking import tables_for
 from .rules import BetSpec, RuleSet, as_rules
 
 if TYPE_CHECKING:  # pandas is optional (the "frame" extra), and typed only with pandas-stubs
+    import numpy as np  # (imported where arrays are made: settling a slip makes the kernels' own, no NumPy's)
+    import numpy.typing as npt
     from pandas import DataFrame  # type: ignore[import-not-found, import-untyped, unused-ignore]
 
 __all__ = ["BetResult", "Money", "Settlement", "SettlementPlan", "TableSession", "settle"]
@@ -524,16 +523,20 @@ def settle(
         if on_hand(spec.kind) and spec.position and spec.position not in hand_values:
             raise ValueError(f"bet {spec.name}: no hand given for position {spec.position}")
 
-    classes = np.zeros((1, rules.hands), dtype=np.uint8)
-    ranks = np.zeros((1, rules.hands), dtype=np.uint16)
-    pps = np.zeros((1, rules.hands), dtype=np.uint8)
+    classes = _kernels.empty((1, rules.hands), "B")  # (the kernels' arrays: no NumPy under the core)
+    ranks = _kernels.empty((1, rules.hands), "H")
+    pps = _kernels.empty((1, rules.hands), "B")
+    for position in range(rules.hands):
+        classes[0, position] = ranks[0, position] = pps[0, position] = 0
     for position, value in [(0, banker_value), *hand_values.items()]:
         classes[0, position], ranks[0, position], pps[0, position] = value.hand_class, value.rank, value.pair_plus
-    outcomes = np.empty((1, len(specs)), dtype=np.uint8)
-    plan = plan_for(rules, tuple(specs))
-    if _kernels.kernels.settle_batch(plan, classes, ranks, pps, outcomes) >= 0:  # cannot happen: values re-derived
-        raise ValueError(f"hand values out of range: classes {classes[0].tolist()}, pair plus {pps[0].tolist()}")
-    code_of = dict(zip(specs, outcomes[0].tolist(), strict=True))
+    code_of: dict[str, int] = {}
+    if specs:
+        outcomes = _kernels.empty((1, len(specs)), "B")
+        plan = plan_for(rules, tuple(specs))
+        if _kernels.kernels.settle_batch(plan, classes, ranks, pps, outcomes) >= 0:  # cannot happen: values re-derived
+            raise ValueError(f"hand values out of range: classes {classes.tolist()[0]}, pair plus {pps.tolist()[0]}")
+        code_of = dict(zip(specs, outcomes.tolist()[0], strict=True))
 
     purse = Purse(checked.kinds.copy().pop(), rules) if checked.kinds else None
     results = []
@@ -621,6 +624,8 @@ def outcome_codes(
         banker-game win (loss) at ``rules.multiplier_values[i]``, 42 + i a total bet's win
         at the odds of the i-th range of ``rules.total_pays``.
     """
+    import numpy as np
+
     rules = as_rules(rules)
     if isinstance(bets, str) or not isinstance(bets, Sequence):
         raise TypeError(f"bets: expected a sequence of bet names, not {type(bets).__name__}")

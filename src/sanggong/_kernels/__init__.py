@@ -39,14 +39,12 @@ from collections.abc import Iterable
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-if TYPE_CHECKING:  # (NumPy is imported where it is used: ``sanggong rules`` and ``bets`` start without it)
-    import numpy as np
-    import numpy.typing as npt
-
+if TYPE_CHECKING:
     from .inputs import ShoeTerms
     from .protocol import Kernels, RankingSource, ShoeSums
 
-__all__ = ["CONFIG_ERROR", "FALLBACK_COST", "default_triples", "extensions_disabled", "kernels", "shoe_kernel", "tables"]
+__all__ = ["CONFIG_ERROR", "FALLBACK_COST", "deal_arrays", "default_lookups", "empty", "extensions_disabled", "kernels",
+           "shoe_kernel", "tables"]
 
 _TRUE = frozenset({"1", "true", "yes", "on"})
 _FALSE = frozenset({"", "0", "false", "no", "off"})
@@ -172,51 +170,68 @@ def shoe_kernel(terms: ShoeTerms, counts: Iterable[int]) -> ShoeSums:
     return _SELF.kernels.ShoeKernel(terms, counts)  # type: ignore[no-any-return]
 
 
+# --- arrays for the kernels to write, without NumPy under the compiled core ------------------
+# The compiled core's kernels take any buffer of the right item type and shape (typed
+# memoryviews): a ``bytearray`` cast to the shape serves, so that a command whose work is
+# done by the kernels (``sanggong verify``) starts without NumPy's import. The twin writes
+# its arrays by NumPy's indexing and gets NumPy's arrays. Read them by what both have:
+# ``tolist()``, ``tobytes()``, ``len()``, slices of the first dimension, and an item of a
+# one-dimensional one through ``int()``.
+
+_ITEM_TYPES = {"B": ("uint8", 1), "H": ("uint16", 2), "i": ("int32", 4), "q": ("int64", 8)}
+
+
+def empty(shape: tuple[int, ...], code: str) -> Any:
+    """An array of ``shape`` (no dimension 0) and item type ``code`` (``B`` uint8, ``H``
+    uint16, ``i`` int32, ``q`` int64) as the kernels in use write it: under the compiled
+    core a ``bytearray`` cast to it (zeroed), under the twin a NumPy array (not set)."""
+    name, size = _ITEM_TYPES[code]
+    if _SELF.kernels.IMPLEMENTATION != "cython":
+        import numpy as np
+
+        return np.empty(shape, dtype=name)
+    count = 1
+    for n in shape:
+        if n < 1:
+            raise ValueError(f"an array of shape {shape}: every dimension at least 1")
+        count *= n
+    return memoryview(bytearray(count * size)).cast(code, shape)
+
+
+def deal_arrays(rounds: int, hands: int, width: int) -> tuple[Any, ...]:
+    """``deal_chunk``'s arrays for ``rounds`` rounds of ``hands`` hands (``empty``'s): the
+    hands, the burned cards (a row of ``width`` cards, at least one), their counts, the head
+    cards, the shoes, each round's round in its shoe, whether it was its shoe's last and
+    the cut card's place."""
+    return (empty((rounds, hands, 3), "B"), empty((rounds, max(width, 1)), "B"), empty((rounds,), "B"),
+            empty((rounds,), "B"), empty((rounds,), "q"), empty((rounds,), "H"), empty((rounds,), "B"),
+            empty((rounds,), "H"))
+
+
 # --- the default ranking's tables as the compiled core holds them (for sanggong.ranking) ------
 # The core carries the default ranking's lookup tables, generated from the specification
 # when it is built (``_lookups.h``, by ``tools/gen_lookups.py``; ``_core.default_lookups``):
 # every ordered triple's class number under the default ranking (``3 * points + faces``,
-# 30 for three faces) and its Pair Plus category. Under the default ranking a hand's keys
-# follow from its class number, so ``RankingTables`` needs the keys of one hand of each
-# class only (31 hands) instead of all 140,608 triples': the default ranking's tables are
-# then made in a millisecond or two, where computing them from every triple takes some
-# 40 ms at the start of every process that ranks a hand (``sanggong verify``'s first record
-# is checked in full). The tables made either way are equal, every attribute of them
-# (``tests/test_startup.py``); without the core (``SANGGONG_NO_EXTENSIONS=1``, or a core
-# not built) they are computed, as for every other ranking.
-
-if TYPE_CHECKING:
-    Triples = tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]
-    """Three arrays of card codes: the first, second and third card of each triple."""
+# 30 for three faces) and its Pair Plus category, by a pair's state and the third card.
+# Under the default ranking a hand's keys follow from its class number, so
+# ``RankingTables`` needs the keys of one hand of each class only (31 hands) instead of all
+# 140,608 triples', and makes the default ranking's tables from the core's in plain Python
+# (a few milliseconds, no NumPy: ``sanggong verify`` starts without it), where computing
+# them from every triple takes some 40 ms and NumPy. The tables made either way are equal,
+# every attribute of them (``tests/test_startup.py``); without the core
+# (``SANGGONG_NO_EXTENSIONS=1``, or a core not built) they are computed, as for every other
+# ranking.
 
 
-def default_triples() -> tuple[npt.NDArray[np.intp], npt.NDArray[np.int64], Triples] | None:
-    """``(classes, pair_plus, hands)`` where the compiled core is the implementation in use,
-    else None. ``classes`` and ``pair_plus`` hold every ordered triple's class number under
-    the default ranking and its Pair Plus category (index ``52 * (52 * c0 + c1) + c2``, as
-    ``_spec.triple_keys``), and ``hands`` is one triple of each class number, in their
-    order (0, 1, ...): the default ranking's keys of a triple are those of its class's hand.
-    """
+def default_lookups() -> tuple[bytes, bytes] | None:
+    """The compiled core's tables of the default ranking (``_core.default_lookups``: each
+    pair's state x 52, uint16 in the machine's order, and by state x 52 + the third card
+    ``class | pair plus << 5``) where it is the implementation in use, else None."""
     if _SELF.kernels.IMPLEMENTATION != "cython":
         return None
-    import numpy as np
+    from .._core import default_lookups as held  # (the compiled core: loaded already, as the kernels in use)
 
-    from .._core import default_lookups  # (the compiled core: loaded already, as the kernels in use)
-
-    state_bytes, hand_bytes = default_lookups()
-    state = np.frombuffer(state_bytes, dtype=np.uint16).astype(np.intp)  # a pair's state x 52
-    hand = np.frombuffer(hand_bytes, dtype=np.uint8)  # class | pair plus << 5, by state x 52 + the third card
-    cards = np.arange(52, dtype=np.intp)
-    values = hand[(state[:, None] + cards[None, :]).reshape(-1)]
-    classes = (values & 31).astype(np.intp)
-    numbers, first = np.unique(hand & 31, return_index=True)  # every state and third card: every class
-    if not np.array_equal(numbers, np.arange(len(numbers))):
-        return None  # (not the numbering this module reads: leave it to the computation)
-    pair_of_state = np.zeros(len(hand) // 52, dtype=np.int64)
-    pair_of_state[state // 52] = np.arange(len(state))  # a pair of cards in each state (any one)
-    pairs = pair_of_state[first // 52]
-    hands: Triples = (pairs // 52, pairs % 52, (first % 52).astype(np.int64))
-    return classes, (values >> 5).astype(np.int64), hands
+    return held()
 
 
 if TYPE_CHECKING:

@@ -15,17 +15,20 @@ these protocols without the kernels knowing them.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, TypeAlias, TypeVar
 
 if TYPE_CHECKING:
+    import array
+
     import numpy as np
     import numpy.typing as npt
 
     from .._spec import ClassKey, RankingFields, RuleFields
     from .inputs import ShoeTerms
 
-__all__ = ["BetSource", "CardBuffer", "Hands", "Kernels", "RankingSource", "SettlementSource", "ShoeSums"]
+__all__ = ["BetSource", "CardBuffer", "Hands", "Kernels", "OwnBitGenerator", "RankingSource", "SettlementSource",
+           "ShoeSums"]
 
 Hands: TypeAlias = "npt.NDArray[np.integer[Any]]"
 """An (n, 3) array of card codes, of any integer dtype (``sanggong.batch`` checks it)."""
@@ -86,19 +89,19 @@ class SettlementSource(Protocol):
     core); the twin settles each bet of ``specs`` under ``rules`` by the specification."""
 
     @property
-    def outcome_codes(self) -> npt.NDArray[np.uint8]: ...
+    def outcome_codes(self) -> array.array[int]: ...  # (uint8; the others int32: any buffer of them serves the core)
     @property
-    def row(self) -> npt.NDArray[np.int32]: ...
+    def row(self) -> array.array[int]: ...
     @property
-    def hand(self) -> npt.NDArray[np.int32]: ...
+    def hand(self) -> array.array[int]: ...
     @property
-    def ka(self) -> npt.NDArray[np.int32]: ...
+    def ka(self) -> array.array[int]: ...
     @property
-    def kb(self) -> npt.NDArray[np.int32]: ...
+    def kb(self) -> array.array[int]: ...
     @property
-    def kc(self) -> npt.NDArray[np.int32]: ...
+    def kc(self) -> array.array[int]: ...
     @property
-    def kd(self) -> npt.NDArray[np.int32]: ...
+    def kd(self) -> array.array[int]: ...
     @property
     def key_space(self) -> int: ...
     @property
@@ -112,6 +115,22 @@ class SettlementSource(Protocol):
 
 
 # --- what a kernel is ---------------------------------------------------------------------
+
+class OwnBitGenerator(Protocol):
+    """The kernels' own bit generator (``Kernels.PCG64``): numpy's PCG64, whose ``state``
+    is numpy's ``PCG64.state`` and whose words are numpy's, drawn under its ``lock`` by the
+    kernels (as from numpy's) or one at a time here."""
+
+    @property
+    def state(self) -> dict[str, Any]: ...
+    @state.setter
+    def state(self, value: Mapping[str, Any]) -> None: ...
+    @property
+    def lock(self) -> Any: ...
+    def random_raw(self) -> int: ...
+    def next_uint32(self) -> int: ...
+    def next_double(self) -> float: ...
+
 
 LookupsT = TypeVar("LookupsT")
 SumsT = TypeVar("SumsT", bound="ShoeSums")
@@ -169,6 +188,7 @@ class Kernels(Protocol[LookupsT, SumsT]):
                      pps: npt.NDArray[np.uint8], out: npt.NDArray[np.uint8]) -> int: ...
 
     # dealing
+    def PCG64(self, state: Mapping[str, Any] | None = None) -> OwnBitGenerator: ...  # noqa: N802 (a module's class)
     def bounded(self, bit_generator: Any, n: int) -> int: ...
     def draw(self, bit_generator: Any, deck: CardBuffer, start: int, count: int, out: CardBuffer) -> None: ...
     def deal_fresh_batch(self, bit_generator: Any, decks: int, out: npt.NDArray[np.uint8]) -> None: ...
@@ -229,8 +249,8 @@ class Kernels(Protocol[LookupsT, SumsT]):
     # log lines (verify's fast pass: sanggong.verify._fastlog; the slots and the packing are sanggong._logline's)
     def LineTemplate(  # noqa: N802 (a module's class)
         self, ops_line: Sequence[tuple[bytes, int]], ops_canonical: Sequence[tuple[bytes, int]], hands: int,
-        consts: int, words: Sequence[bytes], cards: Sequence[bytes], hand_class: npt.NDArray[np.uint8],
-        hand_rank: npt.NDArray[np.uint16], hand_pp: npt.NDArray[np.uint8],
+        consts: int, words: Sequence[bytes], cards: Sequence[bytes], hand_class: npt.NDArray[np.uint8] | bytes,
+        hand_rank: npt.NDArray[np.uint16] | array.array[int], hand_pp: npt.NDArray[np.uint8] | bytes,
     ) -> Any: ...
     def render_rounds(
         self, template: Any, consts: tuple[bytes, ...], hands: npt.NDArray[np.uint8], burned: npt.NDArray[np.uint8],

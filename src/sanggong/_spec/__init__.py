@@ -23,6 +23,7 @@ re-exported here:
 - ``bets``: outcome codes and every bet's outcome (``bet_outcome``);
 - ``counting``: the counting kinds and multisets of exact analysis (``suit_split``);
 - ``draws``: uniform integers and lazy Fisher-Yates draws from a bit generator;
+- ``pcg64``: numpy's PCG64 and its seeding (``SeedSequence``), the words a record's replay draws;
 - ``procedure``: the dealing procedure, and ``Shoe``, a table dealt round after round.
 
 Card codes
@@ -48,5 +49,6 @@ from .bets import *  # noqa: F403
 from .cards import *  # noqa: F403
 from .counting import *  # noqa: F403
 from .draws import *  # noqa: F403
+from .pcg64 import *  # noqa: F403
 from .procedure import *  # noqa: F403
 from .rankings import *  # noqa: F403

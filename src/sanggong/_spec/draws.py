@@ -3,8 +3,8 @@ compiled core draws them (see ``sanggong._spec``).
 
 The same algorithms as the compiled core, drawing the same 64-bit words: the core calls
 the bit generator's ``next_uint64``, and so does this module, through ``next_uint64``
-below, for every bit generator: ``random_raw()`` where it is that word (PCG64,
-PCG64DXSM, Philox, SFC64), and otherwise (MT19937, whose raw output is 32-bit, or a bit
+below, for every bit generator: ``random_raw()`` where it is that word (numpy's PCG64,
+PCG64DXSM, Philox, SFC64, and this package's ``pcg64.PCG64``), and otherwise (MT19937, whose raw output is 32-bit, or a bit
 generator of the caller's) numpy's own full-range draw, which is one ``next_uint64``.
 Both implementations therefore deal the same cards, bit for bit, from any bit
 generator. (Each draw takes the bit generator's lock itself, so nothing here holds it
@@ -24,6 +24,7 @@ from collections.abc import MutableSequence
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from .cards import N_CARDS
+from .pcg64 import PCG64
 
 if TYPE_CHECKING:  # (NumPy is imported where it is used: a command that draws nothing starts without it)
     import numpy as np
@@ -43,9 +44,10 @@ BATCH_LIMIT = 1 << 52
 """A group of Fisher-Yates bounds whose product stays at most this is drawn from one word."""
 
 _MASK64 = (1 << 64) - 1
-_raw_is_64: tuple[type, ...] = ()
-"""The bit generators whose ``random_raw()`` is the 64-bit word (PCG64, PCG64DXSM, Philox,
-SFC64), set at the first draw from any other (so importing this module imports no NumPy)."""
+_raw_is_64: tuple[type, ...] = (PCG64,)
+"""The bit generators whose ``random_raw()`` is the 64-bit word: this package's PCG64, and
+numpy's PCG64, PCG64DXSM, Philox and SFC64, added at the first draw from any other (so
+importing this module imports no NumPy)."""
 
 
 def next_uint64(bit_generator: Any) -> int:
@@ -59,7 +61,7 @@ def _next_uint64_other(bit_generator: Any) -> int:
     global _raw_is_64
     import numpy as np
 
-    _raw_is_64 = (np.random.PCG64, np.random.PCG64DXSM, np.random.Philox, np.random.SFC64)
+    _raw_is_64 = (PCG64, np.random.PCG64, np.random.PCG64DXSM, np.random.Philox, np.random.SFC64)
     if type(bit_generator) in _raw_is_64:
         return int(bit_generator.random_raw())
     if not isinstance(bit_generator, np.random.BitGenerator):

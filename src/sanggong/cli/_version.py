@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import platform
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -43,6 +42,8 @@ def _version_text() -> str:
         numpy_version = ""
     features = _cpu_features()
     shown = "unknown" if features is None else " ".join(features) or "none of " + " ".join(_CPU_FEATURES)
+    import platform  # (here: a command that prints no version starts without it)
+
     machine = platform.machine() or "unknown machine"
     from .._about import package_version  # read here: the package metadata costs ~10 ms a start
 

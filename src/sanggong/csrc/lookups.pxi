@@ -46,8 +46,9 @@ def pair_plus3(c0, c1, c2):
 def default_lookups():
     """The build-time tables above (``_lookups.h``: the default ranking's), as bytes:
     ``(SG_STATE, SG_HAND)``, the first ``uint16`` in the machine's byte order. The
-    default ranking's ``RankingTables`` are made from them (``sanggong._kernels.default_triples``)
-    rather than computed again in Python for every process that ranks a hand."""
+    default ranking's ``RankingTables`` are made from them in plain Python
+    (``sanggong.ranking``, through ``sanggong._kernels.default_lookups``) rather than computed
+    again from every triple, with NumPy, in every process that ranks a hand."""
     return ((<const char*>SG_STATE)[:sizeof(SG_STATE)], (<const char*>SG_HAND)[:sizeof(SG_HAND)])
 
 
@@ -86,32 +87,50 @@ cdef class Lookups:
     cdef object _vector  # the batch kernels' vector formula, built on first use (_kernels.vector_formula)
 
     def __init__(self, source):
-        import numpy as np
-        state = np.ascontiguousarray(source.state, dtype=np.uint16)
-        state16 = np.ascontiguousarray(source.state16, dtype=np.uint16)
-        value = np.ascontiguousarray(source.value, dtype=np.uint16)
-        rank = np.ascontiguousarray(source.rank, dtype=np.uint16)
-        cls = np.ascontiguousarray(source.cls, dtype=np.uint8)
-        n_ranks, n_classes = int(source.n_ranks), int(source.n_classes)
-        n_values, n_rids = len(value), len(rank)
-        if state.shape != (2704,) or state16.shape != (52 * 256,) or n_values < 52 or n_rids < 1:
-            raise ValueError("ranking tables of the wrong shape")
-        if int(state.max()) + 52 > n_values or int(state16.max()) + 52 > n_values:
-            raise ValueError("a state of the ranking tables points outside the value table")
-        if int((value >> 3).max()) >= n_rids or int((value & 7).max()) > 5 or cls.shape != (n_rids,):
-            raise ValueError("a value of the ranking tables names no rid or category")
-        if not (1 <= n_ranks <= 65536 and 1 <= n_classes <= MAX_CLASSES) or int(rank.max()) >= n_ranks \
-                or int(cls.max()) >= n_classes:
-            raise ValueError("a rid of the ranking tables has a rank or class out of range")
-        by_class = bool(source.ordered_by_class)
-        if by_class:  # then the kernels drop the comparison: check that it is redundant
-            class_rank = np.full(n_classes, -1, dtype=np.int64)
-            class_rank[cls] = rank
-            if not np.array_equal(class_rank[cls], rank.astype(np.int64)):
-                raise ValueError("ranking tables say ordered by class, but a class has two ranks")
-        self._arrays = (state, state16, value, rank, cls)
+        # the tables as buffers: a RankingTables' own (``buffers``, made without NumPy), else
+        # the source's arrays, made contiguous of their types by NumPy where they are not
+        held = getattr(source, "buffers", source)
+        state = _table(held.state, "uint16")
+        state16 = _table(held.state16, "uint16")
+        value = _table(held.value, "uint16")
+        rank = _table(held.rank, "uint16")
+        cls = _table(held.cls, "uint8")
         cdef const uint16_t[::1] s = state, s16 = state16, v = value, r = rank
         cdef const uint8_t[::1] c = cls
+        cdef Py_ssize_t n_ranks = int(source.n_ranks), n_classes = int(source.n_classes)
+        cdef Py_ssize_t n_values = v.shape[0], n_rids = r.shape[0], k
+        cdef bint by_class, identity = True, class_identity = True
+        cdef int64_t class_rank[MAX_CLASSES]
+        if s.shape[0] != 2704 or s16.shape[0] != 52 * 256 or n_values < 52 or n_rids < 1:
+            raise ValueError("ranking tables of the wrong shape")
+        for k in range(2704):
+            if s[k] + 52 > n_values:
+                raise ValueError("a state of the ranking tables points outside the value table")
+        for k in range(52 * 256):
+            if s16[k] + 52 > n_values:
+                raise ValueError("a state of the ranking tables points outside the value table")
+        for k in range(n_values):
+            if (v[k] >> 3) >= n_rids or (v[k] & 7) > 5:
+                raise ValueError("a value of the ranking tables names no rid or category")
+        if c.shape[0] != n_rids:
+            raise ValueError("a value of the ranking tables names no rid or category")
+        if not (1 <= n_ranks <= 65536 and 1 <= n_classes <= MAX_CLASSES):
+            raise ValueError("a rid of the ranking tables has a rank or class out of range")
+        for k in range(n_rids):
+            if r[k] >= n_ranks or c[k] >= n_classes:
+                raise ValueError("a rid of the ranking tables has a rank or class out of range")
+            identity = identity and r[k] == k
+            class_identity = class_identity and c[k] == k
+        by_class = bool(source.ordered_by_class)
+        if by_class:  # then the kernels drop the comparison: check that it is redundant
+            for k in range(n_classes):
+                class_rank[k] = -1
+            for k in range(n_rids):  # (the last rid of a class gives its rank, as NumPy's assignment)
+                class_rank[c[k]] = r[k]
+            for k in range(n_rids):
+                if class_rank[c[k]] != r[k]:
+                    raise ValueError("ranking tables say ordered by class, but a class has two ranks")
+        self._arrays = (state, state16, value, rank, cls)
         self.t.state = &s[0]
         self.t.state16 = &s16[0]
         self.t.value = &v[0]
@@ -119,8 +138,8 @@ cdef class Lookups:
         self.t.cls = &c[0]
         self.t.n_ranks = n_ranks
         self.t.n_classes = n_classes
-        self.t.identity = bool(np.array_equal(rank, np.arange(n_rids)))
-        self.t.class_identity = bool(np.array_equal(cls, np.arange(n_rids)))
+        self.t.identity = identity
+        self.t.class_identity = class_identity
         self.t.ordered_by_class = by_class
         self.source = source
         self.n_ranks, self.n_classes, self.n_rids = n_ranks, n_classes, n_rids
@@ -129,6 +148,22 @@ cdef class Lookups:
 
     def __reduce__(self):
         return (_rebuild_lookups, (self.source.ranking,))
+
+
+cdef object _table(object table, str dtype):
+    """``table`` where it is a one-dimensional contiguous buffer of ``dtype``'s items (an
+    ``array.array``, or a NumPy array of that dtype), else it as one, made by NumPy."""
+    cdef const uint16_t[::1] wide
+    cdef const uint8_t[::1] narrow
+    try:
+        if dtype == "uint16":
+            wide = table
+        else:
+            narrow = table
+        return table
+    except (ValueError, TypeError, BufferError):
+        import numpy as np
+        return np.ascontiguousarray(table, dtype=dtype)
 
 
 def _rebuild_lookups(ranking):

@@ -19,29 +19,11 @@
 #include "sg_deal.h"
 #include "sg_draws.h"
 #include "sg_random.h"
+#include "sg_pcg64.h"
 
 /* --- the tables' bit generators ------------------------------------------------------------
- * numpy's PCG64 (XSL-RR 128/64: the state advanced by the 128-bit LCG, then the output from
- * the new state), in 64-bit halves so that it needs no 128-bit type: the kernel copies each
- * table's generator state in and draws the same words numpy's next_uint64 would, inlined. */
-typedef struct {
-    uint64_t hi, lo, inc_hi, inc_lo;
-} sg_pcg64;
-#define SG_PCG64_MULT_HI 2549297995355413924ULL
-#define SG_PCG64_MULT_LO 4865540595714422341ULL
-
-static inline uint64_t sg_pcg64_next(void *state) {
-    sg_pcg64 *g = (sg_pcg64 *)state;
-    uint64_t lo, hi = sg_mul128(g->lo, SG_PCG64_MULT_LO, &lo);
-    hi += g->lo * SG_PCG64_MULT_HI + g->hi * SG_PCG64_MULT_LO;
-    const uint64_t sum = lo + g->inc_lo;
-    hi += g->inc_hi + (sum < lo);
-    g->lo = sum;
-    g->hi = hi;
-    const uint64_t x = hi ^ sum;
-    const unsigned rot = (unsigned)(hi >> 58);
-    return (x >> rot) | (x << ((0u - rot) & 63u));
-}
+ * numpy's PCG64 (sg_pcg64, sg_pcg64_next: sg_pcg64.h): the kernel copies each table's
+ * generator state in and draws the same words numpy's next_uint64 would, inlined. */
 
 #if defined(__GNUC__) || defined(__clang__)
 #define SG_PREFETCH(p) __builtin_prefetch(p)

@@ -1,9 +1,11 @@
 """Shuffling and dealing as the rules prescribe, games with records and replays, and
 settlement of the cards a physical shoe actually dealt.
 
-Randomness comes from a numpy ``BitGenerator``: pass ``seed`` (an int or a
-``SeedSequence``; None draws fresh OS entropy, which is recorded so that the game can be
-replayed) or ``rng`` (a ``Generator`` or ``BitGenerator`` of your own). Cards are drawn by
+Randomness comes from numpy's PCG64: pass ``seed`` (an int or a ``SeedSequence``; None
+draws fresh OS entropy, which is recorded so that the game can be replayed), which seeds
+it as numpy's ``PCG64(SeedSequence(seed))`` (the kernels' own PCG64, ``_spec.pcg64``:
+numpy's states and words, without NumPy; a replay restores a record's PCG64 state into it
+too), or ``rng`` (a numpy ``Generator`` or ``BitGenerator`` of your own). Cards are drawn by
 a lazy Fisher-Yates shuffle, so every order stays equally likely and a round costs only
 the cards it takes; its unbiased bounded integers come several from each 64-bit word
 (Lemire's method, batched: see ``sanggong._spec.draw``). The dealing procedure itself

@@ -6,12 +6,11 @@ from __future__ import annotations
 import dataclasses
 from collections import deque
 from collections.abc import Iterator, Mapping
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from .. import _kernels
 from .._checks import count, memory
+from .._spec import pcg64 as _pcg64
 from .._threads import locked, new_lock
 from ..hands import HandValue
 from ..limits import MAX_RECALL, MAX_REPLAY_ROUNDS, MAX_ROUND
@@ -29,9 +28,12 @@ from ..records import (
     rules_digest,
 )
 from ..rules import RuleSet, as_rules
-from ..seeds import SeedLike, check_seed
+from ..seeds import SeedLike, pcg64_state, recorded_seed
 from ..settlement import Money, TableSession, carry, check_slip
 from ._procedure import Deal, GameShoe
+
+if TYPE_CHECKING:
+    import numpy as np
 
 _FAST = True  # a game of its own generator deals a shoe ahead and writes through RoundWriter (tests turn it off)
 
@@ -43,19 +45,26 @@ __all__ = [
 # --- a game -------------------------------------------------------------------------------
 
 
-def _bit_generator(seed: object, rng: object) -> tuple[np.random.BitGenerator, int | None]:
+def _bit_generator(seed: object, rng: object) -> tuple[Any, int | None]:
     """The game's bit generator, and the int seed its records carry (None where no int
-    re-creates it: records then carry the shoe's state)."""
+    re-creates it: records then carry the shoe's state). A seed's is the kernels' own
+    PCG64 (``_kernels.kernels.PCG64``), in the state numpy's ``PCG64`` seeded with it holds
+    (``seeds.pcg64_state``): numpy's words, and no NumPy for an int's."""
     if rng is not None:
         if seed is not None:
             raise TypeError("give a seed or an rng, not both")
+        if isinstance(rng, _kernels.kernels.PCG64 | _pcg64.PCG64):  # (the kernels' own: a replay's, from a state)
+            return rng, None
+        import numpy as np
+
         if isinstance(rng, np.random.Generator):
             return rng.bit_generator, None
         if isinstance(rng, np.random.BitGenerator):
             return rng, None
         raise TypeError(f"rng must be a numpy Generator or BitGenerator, not {type(rng).__name__}")
-    sequence, recorded = check_seed(seed)  # its size checked before numpy hashes it
-    return np.random.PCG64(sequence), recorded if isinstance(recorded, int) else recorded.state_int
+    recorded = recorded_seed(seed)  # its size checked before anything hashes it
+    return _kernels.kernels.PCG64(pcg64_state(recorded)), recorded if isinstance(recorded, int) else \
+        recorded.state_int
 
 
 class GameLog:

@@ -4,9 +4,7 @@ a game's box or shoe (``sanggong.dealing``; the procedure itself is ``_spec.proc
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from .. import _kernels
 from .._logline import NO_CARD
@@ -16,6 +14,9 @@ from .._spec import round_length as cards_of_round
 from ..cards import Card
 from ..records import Deal, state_json
 from ..rules import RuleSet
+
+if TYPE_CHECKING:  # (the dealt arrays are the kernels' own: _kernels.deal_arrays, no NumPy under the core)
+    import numpy as np
 
 __all__ = [
     "Deal", "GameShoe", "assign", "assign_by_table", "dealing_sequence", "first_hand", "round_length"
@@ -103,16 +104,16 @@ class GameShoe(Shoe):
         self.rules = rules
         self.state: dict[str, Any] | None = None  # as JSON; None: not a replayable generator
         self.ahead = ahead
-        self.dealt: tuple[np.ndarray, ...] = ()
+        self.dealt: tuple[Any, ...] = ()  # (_kernels.deal_arrays)
         self.dealt_id = 0
         self._cut_ahead = 0
         self._probe: Any = None
-        self._params = rules.table_params.array()
+        self._params: Any = rules.table_params.buffer()
         if ahead:
             table, most = self.table, 1 if self.fresh_deck else self.table.decks * 52 // (3 * (self.table.positions + 1)) + 2
-            self._probe_arrays = _arrays(most, table.positions + 1, most_burned(table))  # (more rounds than a shoe
-            # holds)
-            self._buffers = _arrays(most, table.positions + 1, most_burned(table))
+            self._probe_arrays = _kernels.deal_arrays(most, table.positions + 1, most_burned(table))  # (more rounds
+            # than a shoe holds)
+            self._buffers = _kernels.deal_arrays(most, table.positions + 1, most_burned(table))
         self._ends: list[tuple[int, int]] = []  # each round of the shoe dealt ahead: (last, cut card)
 
     @property
@@ -132,12 +133,16 @@ class GameShoe(Shoe):
                 self._probe = type(self.bit_generator)()
             self._probe.state = self.bit_generator.state
             _kernels.kernels.deal_chunk(self._probe, self._params, *self._probe_arrays)
-            rounds = int(np.flatnonzero(self._probe_arrays[6])[0]) + 1
+            rounds = self._probe_arrays[6].tolist().index(1) + 1
         dealt = self._buffers if self.fresh_deck else tuple(a[:rounds] for a in self._buffers)  # (rewritten by the next
         # shoe: its readers copy what they keep)
         _kernels.kernels.deal_chunk(self.bit_generator, self._params, *dealt)
         self.dealt = dealt
         self._ends = list(zip(dealt[6].tolist(), dealt[7].tolist(), strict=True))
+        self._hands: list[list[list[int]]] = dealt[0].tolist()
+        self._burned: list[list[int]] = dealt[1].tolist()
+        self._counts: list[int] = dealt[2].tolist()
+        self._heads: list[int] = dealt[3].tolist()
         self.dealt_id += 1
         self.number += 1
         self.rounds = 0
@@ -168,19 +173,11 @@ class GameShoe(Shoe):
             cards, burn = self.deal()
             return assign_by_table(self.table, [Card(c) for c in cards], burn), self.cut_card
         k = self.next_round()
-        hands, burned, counts, heads = self.dealt[:4]
         of = _CARD_OF
-        hand_cards = [(of[a], of[b], of[c]) for a, b, c in hands[k].tolist()]
-        head = int(heads[k])
-        return Deal(tuple([of[c] for c in burned[k, :counts[k]].tolist()]), None if head == NO_CARD else of[head],
+        hand_cards = [(of[a], of[b], of[c]) for a, b, c in self._hands[k]]
+        head = self._heads[k]
+        return Deal(tuple([of[c] for c in self._burned[k][:self._counts[k]]]), None if head == NO_CARD else of[head],
                     hand_cards[0], dict(enumerate(hand_cards[1:], start=1))), self._cut_ahead
 
 
 _CARD_OF = [Card(c) for c in range(52)]  # each card by its code
-
-
-def _arrays(rounds: int, hands: int, width: int) -> tuple[np.ndarray, ...]:
-    """``deal_chunk``'s arrays for ``rounds`` rounds."""
-    return (np.empty((rounds, hands, 3), np.uint8), np.empty((rounds, width), np.uint8),
-            np.empty(rounds, np.uint8), np.empty(rounds, np.uint8), np.empty(rounds, np.int64),
-            np.empty(rounds, np.uint16), np.empty(rounds, np.uint8), np.empty(rounds, np.uint16))

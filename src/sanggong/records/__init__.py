@@ -105,6 +105,7 @@ from ._writer import RoundWriter as RoundWriter
 from ._writer import both as both
 from ._writer import make_record as make_record
 from ._writer import segments as segments
+from ._writer import shoe_codes as shoe_codes
 from ._writer import slip_key as slip_key
 from ._writer import sorted_slip as sorted_slip
 from ._writer import state_texts as state_texts

@@ -1,14 +1,17 @@
 """Bit generator states: a record's ``shoe_state``, the generator's state at the shuffle,
 as plain JSON, checked against its generator's schema before numpy sees it
-(``sanggong.records``)."""
+(``sanggong.records``). A PCG64 state (numpy's default, every ``Game`` of a seed deals
+from one) is restored into the kernels' own PCG64 (``_spec.pcg64``, the core's
+``csrc/pcg64.pxi``), numpy's in every word and state, so that a replay of a ``Game``'s log
+imports no NumPy; the other generators are numpy's own."""
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping
 from typing import Any, Final
 
-import numpy as np
-
+from .. import _kernels
 from ._values import U32, U64, U128, check_keys, int_text, show
 
 __all__ = ["REPLAYABLE", "bit_generator_from_state", "check_state", "state_json"]
@@ -38,6 +41,7 @@ def state_json(state: Mapping[str, Any]) -> dict[str, Any] | None:
     arrays as lists of them; None for a bit generator a record cannot name (one not in
     ``REPLAYABLE``).
 
+    >>> import numpy as np
     >>> state = state_json(np.random.PCG64(1).state)
     >>> state["bit_generator"], check_state(state) == state
     ('PCG64', True)
@@ -46,12 +50,16 @@ def state_json(state: Mapping[str, Any]) -> dict[str, Any] | None:
     if name not in _STATE_SCHEMAS:
         return None
 
+    np = sys.modules.get("numpy")  # (a state holds numpy's types only where NumPy is imported)
+
     def plain(value: Any) -> Any:  # every integer as its decimal text (I-JSON: they pass 2**53)
         if isinstance(value, Mapping):
             return {str(k): plain(v) for k, v in value.items()}
-        if isinstance(value, np.ndarray):
+        if isinstance(value, int) and not isinstance(value, bool):
+            return str(value)
+        if np is not None and isinstance(value, np.ndarray):
             return [str(int(x)) for x in value.tolist()]
-        if isinstance(value, np.integer | int) and not isinstance(value, bool):
+        if np is not None and isinstance(value, np.integer):
             return str(int(value))
         return value
 
@@ -101,12 +109,15 @@ def check_state(value: object) -> dict[str, Any]:
     return state
 
 
-def bit_generator_from_state(state: object) -> np.random.BitGenerator:
-    """A new bit generator of a record's (allow-listed, fully checked) ``shoe_state``.
+def bit_generator_from_state(state: object) -> Any:
+    """A new bit generator of a record's (allow-listed, fully checked) ``shoe_state``:
+    for PCG64 the kernels' own (``_kernels.kernels.PCG64``: numpy's words, without
+    NumPy), for the others numpy's.
 
     Only the classes of ``REPLAYABLE`` are ever made; the state is checked before numpy
     sees it, and a state numpy does not take exactly as given raises ValueError.
 
+    >>> import numpy as np
     >>> original = np.random.Philox(5)
     >>> copy = bit_generator_from_state(state_json(original.state))
     >>> type(copy).__name__, copy.random_raw() == original.random_raw()
@@ -114,14 +125,20 @@ def bit_generator_from_state(state: object) -> np.random.BitGenerator:
     """
     checked = check_state(state)
     name = checked["bit_generator"]
-    cls: type[np.random.BitGenerator] = {
-        "PCG64": np.random.PCG64, "PCG64DXSM": np.random.PCG64DXSM, "Philox": np.random.Philox,
-        "SFC64": np.random.SFC64, "MT19937": np.random.MT19937,
-    }[name]
-    bit_generator = cls(0)
-    dtype = np.uint32 if name == "MT19937" else np.uint64
+    bit_generator: Any
+    if name == "PCG64":  # the kernels' own: a replay of a Game's log needs no NumPy
+        bit_generator = _kernels.kernels.PCG64()
+    else:
+        import numpy as np
 
-    def native(value: Any, key: str = "") -> Any:
+        cls: type[np.random.BitGenerator] = {
+            "PCG64DXSM": np.random.PCG64DXSM, "Philox": np.random.Philox, "SFC64": np.random.SFC64,
+            "MT19937": np.random.MT19937,
+        }[name]
+        bit_generator = cls(0)
+        dtype = np.uint32 if name == "MT19937" else np.uint64
+
+    def native(value: Any, key: str = "") -> Any:  # (lists: the states of numpy's generators alone)
         if isinstance(value, dict):
             return {k: native(v, k) for k, v in value.items()}
         if isinstance(value, list):

@@ -21,8 +21,6 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any, NamedTuple
 
-import numpy as np
-
 from .. import _kernels
 from .. import _logline as slots
 from .._canonical import canonical_json
@@ -48,6 +46,7 @@ __all__ = [
     "both",
     "make_record",
     "segments",
+    "shoe_codes",
     "slip_key",
     "sorted_slip",
     "state_texts",
@@ -246,14 +245,13 @@ class RecordTemplate:
             [n for _, n in line if n in LINE_OWN + ("hmac",)] == list(LINE_OWN + line_fields[len(FIELDS) + 1:]) \
             and [n for _, n in canonical if n in CANONICAL_OWN] == list(CANONICAL_OWN)
         tables = tables_for(rules.ranking)
-        packed = tables.packed_of_triple  # every hand's class, rank and category, by c0 * 2704 + c1 * 52 + c2
         self.tails: list[bytes | None] = [None] * (tables.n_classes * 8)  # by class * 8 + category
         self.words = words = [b'"%s"' % winner(d, 0).encode() for d in (-1, 0, 1)]  # a hand that loses, ties, wins
+        self.outputs: tuple[Any, ...] = ((), (), ())  # render's arrays, made for the longest shoe rendered
         self.template = _kernels.kernels.LineTemplate(
             _template(line or [], LINE_OWN + ("hmac",), self.hands_n, canonical=False),
             _template(canonical or [], CANONICAL_OWN, self.hands_n, canonical=True), self.hands_n, 3, words,
-            CARD_JSON, tables.cls[packed >> 3].astype(np.uint8), tables.rank[packed >> 3].astype(np.uint16),
-            (packed & 7).astype(np.uint8))
+            CARD_JSON, *tables.by_hand())
 
     def tail(self, cards: list[int]) -> None:
         """Keep the text after the cards of a hand of these cards' class and category (its
@@ -266,21 +264,41 @@ class RecordTemplate:
             raise ValueError("a hand written otherwise than the fast pass writes it")
         self.tails[hand.hand_class * 8 + int(hand.pair_plus)] = line[len(head):]
 
-    def render(self, consts: tuple[bytes, ...], dealt: tuple[np.ndarray, ...], first_round: int,
-               out: list[bytes]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Render a shoe's rounds (``deal_chunk``'s arrays) onto ``out``; its hands' classes,
-        ranks and categories."""
+    def render(self, consts: tuple[bytes, ...], dealt: tuple[Any, ...], first_round: int,
+               out: list[bytes]) -> tuple[Any, Any, Any]:
+        """Render a shoe's rounds (``deal_chunk``'s arrays, ``_kernels.deal_arrays``) onto
+        ``out``; its hands' classes, ranks and categories (``_kernels.empty``'s arrays, the
+        template's own: the next shoe's render writes them again)."""
         hands, burned, counts, heads, _, in_shoe, last, cut = dealt
         rounds = len(hands)
-        classes = np.empty((rounds, self.hands_n), np.uint8)
-        ranks = np.empty((rounds, self.hands_n), np.uint16)
-        pps = np.empty((rounds, self.hands_n), np.uint8)
+        if len(self.outputs[0]) < rounds:
+            size = max(rounds, 2 * len(self.outputs[0]))
+            self.outputs = (_kernels.empty((size, self.hands_n), "B"), _kernels.empty((size, self.hands_n), "H"),
+                            _kernels.empty((size, self.hands_n), "B"))
+        classes, ranks, pps = (a[:rounds] for a in self.outputs)
         while True:
             missing = _kernels.kernels.render_rounds(self.template, consts, hands, burned, counts, heads, in_shoe, last,
                                                   cut, first_round, self.tails, classes, ranks, pps, out)
             if missing < 0:
                 return classes, ranks, pps
-            self.tail(hands[missing // self.hands_n, missing % self.hands_n].tolist())
+            k = missing // self.hands_n
+            self.tail(hands[k:k + 1].tolist()[0][missing % self.hands_n])
+
+
+def shoe_codes(rules: RuleSet, plans: dict[tuple[str, ...], Any], bets: tuple[str, ...], classes: Any, ranks: Any,
+               pps: Any, rounds: int) -> list[bytes]:
+    """The outcome codes of ``bets`` (their names, sorted) in each of a shoe's ``rounds``
+    rounds, from its hands' classes, ranks and categories (``RecordTemplate.render``'s): a
+    round's as bytes, a bet's code a byte. ``plans`` keeps the settlement plans made."""
+    if not bets:
+        return [b""] * rounds
+    plan = plans.get(bets)
+    if plan is None:
+        plan = plans[bets] = plan_for(rules, bets)
+    out = _kernels.empty((rounds, len(bets)), "B")
+    _kernels.kernels.settle_batch(plan, classes, ranks, pps, out)
+    blob, width = out.tobytes(), len(bets)
+    return [blob[i:i + width] for i in range(0, len(blob), width)]
 
 
 def slip_key(bets: object) -> tuple[Any, ...] | None:
@@ -380,16 +398,8 @@ class RoundWriter:
     def _shoe_codes(self, bets: tuple[str, ...]) -> list[bytes]:
         found = self.codes.get(bets)
         if found is None:
-            rounds = len(self.rendered)
-            out = np.empty((rounds, len(bets)), np.uint8)
-            if bets:
-                plan = self.plans.get(bets)
-                if plan is None:
-                    plan = self.plans[bets] = plan_for(self.rules, bets)
-                _kernels.kernels.settle_batch(plan, self.classes, self.ranks, self.pps, out)
-            blob, width = out.tobytes(), len(bets)
-            found = self.codes[bets] = [blob[i:i + width] for i in range(0, len(blob), width)] if width else \
-                [b""] * rounds
+            found = self.codes[bets] = shoe_codes(self.rules, self.plans, bets, self.classes, self.ranks, self.pps,
+                                                  len(self.rendered))
         return found
 
     def slip(self, session: TableSession, bets: Any) -> tuple[tuple[Any, ...] | None, dict[str, Any],

@@ -77,7 +77,7 @@ def _outcome_columns(rules: RuleSet, bets: tuple[str, ...]) -> tuple[npt.NDArray
     rows, key space) row and key -> column (keys no hand reaches: 0), and each bet's
     codes by column."""
     plan = plan_for(rules, bets)
-    by_row = plan.outcome_codes.reshape(-1, plan.key_space)
+    by_row = np.frombuffer(plan.outcome_codes, dtype=np.uint8).reshape(-1, plan.key_space)
     columns = np.zeros(by_row.shape, dtype=np.uint8)
     codes = []
     for j in range(len(bets)):

@@ -33,11 +33,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-import numpy as np
-
 from .. import _kernels
 from .._canonical import canonical_json
-from .._settlement_plan import plan_for
 from .._spec import most_burned
 from ..dealing import Game, check_bets, positioned_game
 from ..records import (
@@ -54,6 +51,7 @@ from ..records import (
     make_record,
     read_stakes,
     record_amounts,
+    shoe_codes,
     sorted_slip,
     stakes_of,
     stakes_text,
@@ -96,15 +94,16 @@ class FastReplay:
         self.key = key
         self.signed = record.hmac is not None
         self.seed = record.seed
-        self.params = rules.table_params.array()
+        self.params: Any = rules.table_params.buffer()
         self.hands_n = rules.hands
         self.width = most_burned(rules.table_params)
         self.kernels = _kernels.kernels
-        made = RecordTemplate(rules, record.to_dict(), self.signed)  # (the template a game writes with)
+        self.made = made = RecordTemplate(rules, record.to_dict(), self.signed)  # (the template a game writes with)
         self.ok = made.ok
         self.template, self.tails, self.words, self._tail = made.template, made.tails, made.words, made.tail
         self.probe: Any = None
-        self.probe_arrays: tuple[np.ndarray, ...] | None = None
+        self.probe_arrays: tuple[Any, ...] | None = None
+        self.shoe_arrays: tuple[Any, ...] = ((),)  # the shoe's dealt arrays (_deal), made for the longest shoe
         self.state_formats: dict[str, Any] = {}
         self.raw_formats: dict[Any, tuple[bytes, bytes, list[int], list[int]]] = {}
         self.slips: dict[bytes, _Slip | None] = {}
@@ -121,14 +120,14 @@ class FastReplay:
 
     # --- the shoes, dealt ahead ------------------------------------------------------------
 
-    def _arrays(self, rounds: int) -> tuple[np.ndarray, ...]:
-        return (np.empty((rounds, self.hands_n, 3), np.uint8), np.empty((rounds, self.width), np.uint8),
-                np.empty(rounds, np.uint8), np.empty(rounds, np.uint8), np.empty(rounds, np.int64),
-                np.empty(rounds, np.uint16), np.empty(rounds, np.uint8), np.empty(rounds, np.uint16))
-
-    def _deal(self, bit_generator: Any, rounds: int, arrays: tuple[np.ndarray, ...] | None = None) \
-            -> tuple[np.ndarray, ...]:
-        arrays = arrays or self._arrays(rounds)
+    def _deal(self, bit_generator: Any, rounds: int, arrays: tuple[Any, ...] | None = None) -> tuple[Any, ...]:
+        """Deal ``rounds`` rounds into the front of ``self.shoe_arrays`` (each shoe's in
+        turn: what a reader keeps, it copies), or all of ``arrays``."""
+        if arrays is None:
+            if len(self.shoe_arrays[0]) < rounds:
+                self.shoe_arrays = _kernels.deal_arrays(max(rounds, 2 * len(self.shoe_arrays[0])), self.hands_n,
+                                                        self.width)
+            arrays = tuple(a[:rounds] for a in self.shoe_arrays)
         self.kernels.deal_chunk(bit_generator, self.params, *arrays)
         return arrays
 
@@ -144,26 +143,20 @@ class FastReplay:
         probe = self.probe
         probe.state = bit_generator.state
         if self.probe_arrays is None:
-            self.probe_arrays = self._arrays(self.rules.decks * 52 // (3 * self.hands_n) + 2)  # (more rounds than a
-            # shoe holds)
-        ends = np.flatnonzero(self._deal(probe, 0, self.probe_arrays)[6])
-        if not len(ends):  # pragma: no cover - every shoe ends within `most` rounds
+            self.probe_arrays = _kernels.deal_arrays(self.rules.decks * 52 // (3 * self.hands_n) + 2, self.hands_n,
+                                                     self.width)  # (more rounds than a shoe holds)
+        ends = self._deal(probe, 0, self.probe_arrays)[6].tolist()
+        if 1 not in ends:  # pragma: no cover - every shoe ends within `most` rounds
             raise RuntimeError("a shoe dealt without end")
-        rounds = int(ends[0]) + 1
-        hands, burned, counts, heads, _, in_shoe, last, cut = self._deal(bit_generator, rounds)
+        rounds = ends.index(1) + 1
+        dealt = self._deal(bit_generator, rounds)
+        hands, burned, counts, heads, _, in_shoe, _, _ = dealt
         consts = (b"%d" % number, *texts)
-        self.classes = np.empty((rounds, self.hands_n), np.uint8)
-        self.ranks = np.empty((rounds, self.hands_n), np.uint16)
-        self.pps = np.empty((rounds, self.hands_n), np.uint8)
         self.shoe_rounds = []
-        while True:
-            missing = self.kernels.render_rounds(self.template, consts, hands, burned, counts, heads, in_shoe, last,
-                                                 cut, first_round, self.tails, self.classes, self.ranks, self.pps,
-                                                 self.shoe_rounds)
-            if missing < 0:
-                break
-            self._tail(hands[missing // self.hands_n, missing % self.hands_n].tolist())
+        self.classes, self.ranks, self.pps = self.made.render(consts, dealt, first_round, self.shoe_rounds)
         self.dealt = (hands, burned, counts, in_shoe)
+        self.dealt_arrays: tuple[Any, ...] | None = None  # (NumPy's views of them, for the runs seen: _dealt_arrays)
+        self.hand_codes: list[list[list[int]]] = hands.tolist()  # (read as the slips are settled: _settled)
         self.heads = heads  # (the shoe's head cards: the template's tests render the shoe again from these)
         self.first_round = first_round
         self.shoe_number = number
@@ -178,15 +171,8 @@ class FastReplay:
     def _shoe_codes(self, bets: tuple[str, ...]) -> list[bytes]:
         found = self.codes.get(bets)
         if found is None:
-            out = np.empty((len(self.shoe_rounds), len(bets)), np.uint8)
-            if bets:
-                plan = self.plans.get(bets)
-                if plan is None:
-                    plan = self.plans[bets] = plan_for(self.rules, bets)
-                self.kernels.settle_batch(plan, self.classes, self.ranks, self.pps, out)
-            blob, width = out.tobytes(), len(bets)
-            found = self.codes[bets] = [blob[i:i + width] for i in range(0, len(blob), width)] if width else \
-                [b""] * len(self.shoe_rounds)
+            found = self.codes[bets] = shoe_codes(self.rules, self.plans, bets, self.classes, self.ranks, self.pps,
+                                                  len(self.shoe_rounds))
         return found
 
     def _advance(self) -> None:
@@ -289,7 +275,7 @@ class FastReplay:
     def _settled(self, slip: _Slip, key: tuple[bytes, bytes], k: int) -> _Settled:
         found = self.results.get(key)
         if found is None:
-            cards = [tuple(CARDS[c] for c in hand) for hand in self.dealt[0][k].tolist()]
+            cards = [tuple(CARDS[c] for c in hand) for hand in self.hand_codes[k]]
             banker, hands = cards[0], dict(enumerate(cards[1:], start=1))
             session = TableSession(self.rules)  # as the replay settles a record's slip
             result = session.settle_slip(banker, hands, slip[0]) if slip[0] else None
@@ -390,8 +376,8 @@ class FastReplay:
                 if seen is not None:
                     if run_bets is None:
                         run_bets, run_carried = [], []
-                        seen.append(CheckedRun(self.round + accepted + 1, self.shoe_number, *self.dealt, k, run_bets,
-                                               run_carried))
+                        seen.append(CheckedRun(self.round + accepted + 1, self.shoe_number, *self._dealt_arrays(), k,
+                                               run_bets, run_carried))
                     run_bets.append(slip[0])
                     run_carried.append(settled[6])
                 k += 1
@@ -422,4 +408,13 @@ class FastReplay:
         k = self.next - 1
         hands_of, burned, counts, in_shoe = self.dealt
         return CheckedRound(self.round, self.shoe_number, int(in_shoe[k]), self.bets_value, self.carried_value,
-                    hands_of[k].tobytes(), burned[k, :counts[k]].tobytes())
+                            hands_of[k:k + 1].tobytes(), burned[k:k + 1].tobytes()[:int(counts[k])])
+
+    def _dealt_arrays(self) -> tuple[Any, ...]:
+        """The shoe's dealt arrays as a ``CheckedRun`` holds them (NumPy's: its readers
+        index them so), copied once a shoe (the next shoe is dealt into the same buffers)."""
+        if self.dealt_arrays is None:
+            import numpy as np
+
+            self.dealt_arrays = tuple(np.array(a) for a in self.dealt)
+        return self.dealt_arrays

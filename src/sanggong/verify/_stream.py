@@ -12,12 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, NamedTuple
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..records import RoundRecord
+
+if TYPE_CHECKING:  # (a run's arrays are made where a reader asks for runs: verify alone makes none)
+    import numpy as np
+    import numpy.typing as npt
 
 __all__ = ["CheckedRound", "CheckedRun"]
 

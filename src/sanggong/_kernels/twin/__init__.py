@@ -31,6 +31,7 @@ from .detect import *  # noqa: F403
 from .eval import *  # noqa: F403
 from .logline import *  # noqa: F403
 from .lookups import *  # noqa: F403
+from .pcg64 import *  # noqa: F403
 from .play import *  # noqa: F403
 from .settle import *  # noqa: F403
 from .shoe import *  # noqa: F403

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import array
 import hashlib
 import hmac
 import re
@@ -26,13 +27,13 @@ class LineTemplate:
     (safe to share between threads)."""
 
     def __init__(self, ops_line: Sequence[tuple[bytes, int]], ops_canonical: Sequence[tuple[bytes, int]], hands: int,
-                 consts: int, words: Sequence[bytes], cards: Sequence[bytes], hand_class: npt.NDArray[np.uint8],
-                 hand_rank: npt.NDArray[np.uint16], hand_pp: npt.NDArray[np.uint8]) -> None:
+                 consts: int, words: Sequence[bytes], cards: Sequence[bytes], hand_class: npt.NDArray[np.uint8] | bytes,
+                 hand_rank: npt.NDArray[np.uint16] | array.array[int], hand_pp: npt.NDArray[np.uint8] | bytes) -> None:
         self.ops_line = tuple((literal, int(slot)) for literal, slot in ops_line)
         self.ops_canonical = tuple((literal, int(slot)) for literal, slot in ops_canonical)
         self.hands, self.consts = hands, consts
         self.words, self.cards = tuple(words), tuple(cards)
-        self.hand_class, self.hand_rank, self.hand_pp = hand_class.copy(), hand_rank.copy(), hand_pp.copy()
+        self.hand_class, self.hand_rank, self.hand_pp = (np.array(memoryview(a)) for a in (hand_class, hand_rank, hand_pp))
 
 
 def render_rounds(template: LineTemplate, consts: tuple[bytes, ...], hands: npt.NDArray[np.uint8],
