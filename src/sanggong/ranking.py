@@ -219,7 +219,9 @@ class RankingTables:
         import numpy as np
 
         cards = np.arange(52, dtype=np.int64)
-        return self.value.astype(np.int64)[(self.state.astype(np.int64)[:, None] + cards[None, :]).reshape(-1)]
+        packed: npt.NDArray[np.int64] = self.value.astype(np.int64)[
+            (self.state.astype(np.int64)[:, None] + cards[None, :]).reshape(-1)]
+        return packed
 
     @functools.cached_property
     def rank_dtype(self) -> np.dtype[Any]:
@@ -258,7 +260,7 @@ _Made = tuple[int, int, int, tuple[tuple[int, int, int], ...], tuple[tuple[int, 
 class's rank and the ``LookupBuffers``."""
 
 
-def _view(buffer: array.array[int], dtype: str) -> Any:
+def _view(buffer: array.array[int], dtype: str) -> npt.NDArray[Any]:
     import numpy as np
 
     return np.frombuffer(buffer, dtype=dtype)

@@ -54,7 +54,7 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from secrets import randbits
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import TYPE_CHECKING, Any, SupportsIndex, TypeAlias, TypeGuard
 
 from ._spec import seeded_pcg64_state
 from .limits import MAX_SEED
@@ -277,7 +277,7 @@ def child(sequence: np.random.SeedSequence, k: int) -> np.random.SeedSequence:
                      pool_size=sequence.pool_size)
 
 
-def _is_numpy_int(value: object) -> bool:
+def _is_numpy_int(value: object) -> TypeGuard[SupportsIndex]:
     """A numpy integer (NumPy is imported already wherever one exists)."""
     numpy = sys.modules.get("numpy")
     return numpy is not None and isinstance(value, numpy.integer)

@@ -37,7 +37,7 @@ import sys
 import warnings
 from collections.abc import Iterable
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
     from .inputs import ShoeTerms
@@ -179,9 +179,10 @@ def shoe_kernel(terms: ShoeTerms, counts: Iterable[int]) -> ShoeSums:
 # one-dimensional one through ``int()``.
 
 _ITEM_TYPES = {"B": ("uint8", 1), "H": ("uint16", 2), "i": ("int32", 4), "q": ("int64", 8)}
+ItemCode = Literal["B", "H", "i", "q"]
 
 
-def empty(shape: tuple[int, ...], code: str) -> Any:
+def empty(shape: tuple[int, ...], code: ItemCode) -> Any:
     """An array of ``shape`` (no dimension 0) and item type ``code`` (``B`` uint8, ``H``
     uint16, ``i`` int32, ``q`` int64) as the kernels in use write it: under the compiled
     core a ``bytearray`` cast to it (zeroed), under the twin a NumPy array (not set)."""

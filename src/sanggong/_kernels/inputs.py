@@ -11,7 +11,7 @@ again. ``sanggong._table.table_params(rules)`` is the one place a rule set becom
 
 from __future__ import annotations
 
-import array
+import array as pyarray
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -59,11 +59,11 @@ class TableParams(NamedTuple):
 
         return np.array(self, dtype=np.int64)
 
-    def buffer(self) -> array.array[int]:
+    def buffer(self) -> pyarray.array[int]:
         """The same numbers as ``array()`` in an ``array.array`` (int64), which the kernels
         take as well: for a caller that makes no other array (``sanggong verify`` starts
         without NumPy)."""
-        return array.array("q", self)
+        return pyarray.array("q", self)
 
 
 # --- shoe terms ------------------------------------------------------------------------------

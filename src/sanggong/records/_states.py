@@ -131,10 +131,11 @@ def bit_generator_from_state(state: object) -> Any:
     else:
         import numpy as np
 
-        cls: type[np.random.BitGenerator] = {
+        others: dict[str, type[np.random.BitGenerator]] = {
             "PCG64DXSM": np.random.PCG64DXSM, "Philox": np.random.Philox, "SFC64": np.random.SFC64,
             "MT19937": np.random.MT19937,
-        }[name]
+        }
+        cls = others[name]
         bit_generator = cls(0)
         dtype = np.uint32 if name == "MT19937" else np.uint64
 

@@ -155,7 +155,7 @@ class FastReplay:
         self.shoe_rounds = []
         self.classes, self.ranks, self.pps = self.made.render(consts, dealt, first_round, self.shoe_rounds)
         self.dealt = (hands, burned, counts, in_shoe)
-        self.dealt_arrays: tuple[Any, ...] | None = None  # (NumPy's views of them, for the runs seen: _dealt_arrays)
+        self.dealt_arrays: tuple[Any, Any, Any, Any] | None = None  # (NumPy's views of them, for the runs seen: _dealt_arrays)
         self.hand_codes: list[list[list[int]]] = hands.tolist()  # (read as the slips are settled: _settled)
         self.heads = heads  # (the shoe's head cards: the template's tests render the shoe again from these)
         self.first_round = first_round
@@ -275,7 +275,7 @@ class FastReplay:
     def _settled(self, slip: _Slip, key: tuple[bytes, bytes], k: int) -> _Settled:
         found = self.results.get(key)
         if found is None:
-            cards = [tuple(CARDS[c] for c in hand) for hand in self.hand_codes[k]]
+            cards = [(CARDS[a], CARDS[b], CARDS[c]) for a, b, c in self.hand_codes[k]]
             banker, hands = cards[0], dict(enumerate(cards[1:], start=1))
             session = TableSession(self.rules)  # as the replay settles a record's slip
             result = session.settle_slip(banker, hands, slip[0]) if slip[0] else None
@@ -410,11 +410,12 @@ class FastReplay:
         return CheckedRound(self.round, self.shoe_number, int(in_shoe[k]), self.bets_value, self.carried_value,
                             hands_of[k:k + 1].tobytes(), burned[k:k + 1].tobytes()[:int(counts[k])])
 
-    def _dealt_arrays(self) -> tuple[Any, ...]:
+    def _dealt_arrays(self) -> tuple[Any, Any, Any, Any]:
         """The shoe's dealt arrays as a ``CheckedRun`` holds them (NumPy's: its readers
         index them so), copied once a shoe (the next shoe is dealt into the same buffers)."""
         if self.dealt_arrays is None:
             import numpy as np
 
-            self.dealt_arrays = tuple(np.array(a) for a in self.dealt)
+            hands, burned, counts, in_shoe = (np.array(a) for a in self.dealt)
+            self.dealt_arrays = (hands, burned, counts, in_shoe)
         return self.dealt_arrays

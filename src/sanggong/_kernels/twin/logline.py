@@ -33,7 +33,10 @@ class LineTemplate:
         self.ops_canonical = tuple((literal, int(slot)) for literal, slot in ops_canonical)
         self.hands, self.consts = hands, consts
         self.words, self.cards = tuple(words), tuple(cards)
-        self.hand_class, self.hand_rank, self.hand_pp = (np.array(memoryview(a)) for a in (hand_class, hand_rank, hand_pp))
+        # (memoryview: bytes, array.array and NumPy's arrays alike; NumPy's stubs give ndarray no
+        # __buffer__ before Python 3.12, hence the ignore)
+        self.hand_class, self.hand_rank, self.hand_pp = (
+            np.array(memoryview(a)) for a in (hand_class, hand_rank, hand_pp))  # type: ignore[arg-type]
 
 
 def render_rounds(template: LineTemplate, consts: tuple[bytes, ...], hands: npt.NDArray[np.uint8],
