@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
@@ -27,6 +28,15 @@ __all__ = ["ShoeKernel"]
 
 BINOM_STRIDE = 8
 RANKS_AT = N_CARDS * BINOM_STRIDE + 1
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _suit_ties(suits: tuple[int, ...], a: int, b: int) -> int:
+    """E_t(a, b), the third of ``suit_split``: kept, since a rank's suit counts repeat from
+    shoe to shoe and round to round (the split is a sum over every way the suits can fall)."""
+    return suit_split(suits, a, b)[2]
+
+
 class ShoeKernel:
     """The exact sums behind every bet's EV for an unseen composition, card by card.
     Thread-safety: not to be shared without a lock (as the compiled one)."""
@@ -50,12 +60,12 @@ class ShoeKernel:
             idx, values = np.asarray(getattr(terms, name + "_idx")), np.asarray(getattr(terms, name + "_values"))
             if idx.ndim != 2 or values.ndim != 2 or values.shape[0] != len(idx) or (len(idx) and idx.shape[1] != width):
                 raise ValueError(f"the shoe terms' {name} arrays have the wrong shapes")
-            if idx.dtype.kind not in "iu" or not all(isinstance(v, int) and not isinstance(v, bool)
-                                                    for v in values.ravel().tolist()):
+            if idx.dtype.kind not in "iu" or not (values.dtype.kind in "iu" or all(
+                    isinstance(v, int) and not isinstance(v, bool) for v in values.ravel().tolist())):
                 raise ValueError(f"the shoe terms' {name} arrays must hold integers")
             rows = values.shape[1]
             ties = name == "pairs" and len(self._suit_order) > 0
-            entries = [[int(e) for e in row if int(e) != BINOM_STRIDE * kinds] for row in idx.tolist()]
+            entries = [[e for e in row if e != BINOM_STRIDE * kinds] for row in idx.tolist()]  # (ints: idx's kind)
             for row in entries:
                 cards, held, by_rank = 0, [], 0
                 for e in row:
@@ -111,7 +121,7 @@ class ShoeKernel:
         if name == "pairs" and self._suit_order:
             for t in range(N_RANKS):
                 suits = [self._cards[4 * t + s] for s in self._suit_order]
-                weights += [suit_split(suits, a, b)[2] if a and b else 0 for a in range(4) for b in range(4)]
+                weights += [_suit_ties(tuple(suits), a, b) if a and b else 0 for a in range(4) for b in range(4)]
         if name == "cards":
             ranks = [sum(self._cards[4 * r : 4 * r + 4]) for r in range(N_RANKS)]
             weights += [math.comb(c, j) if j <= c else 0 for c in ranks for j in range(BINOM_STRIDE)]
