@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections.abc import Sequence
@@ -87,9 +88,11 @@ def comb_any(n: int, k: int) -> int:
     return math.comb(n, k) if 0 <= k <= n else 0
 
 
-def _suit_shares(cards: int) -> list[tuple[int, ...]]:
-    """Every way ``cards`` cards of one rank can fall in the 4 suits: how many in each."""
-    return [x for x in itertools.product(range(cards + 1), repeat=N_SUITS) if sum(x) == cards]
+@functools.cache
+def _suit_shares(cards: int) -> tuple[tuple[int, ...], ...]:
+    """Every way ``cards`` cards of one rank can fall in the 4 suits: how many in each
+    (kept: ``suit_split`` asks again for every share of the first hand)."""
+    return tuple(x for x in itertools.product(range(cards + 1), repeat=N_SUITS) if sum(x) == cards)
 
 
 def suit_split(suits: Sequence[int], a: int, b: int) -> tuple[int, int, int]:
