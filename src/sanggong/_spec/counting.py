@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import itertools
 import math
+import operator
 from collections.abc import Sequence
 
 from .cards import N_CARDS, N_RANKS, N_SUITS, card_rank
@@ -101,7 +102,13 @@ def suit_split(suits: Sequence[int], a: int, b: int) -> tuple[int, int, int]:
     weakest first), by how the strongest suit among the first cards compares with the
     strongest among the second: (lower, equal, higher). Equal: each holds a card of that
     suit, two copies of one card (several decks). The three add up to C(c, a) C(c - a, b)
-    for the c cards of the rank."""
+    for the c cards of the rank. (Kept by the suits' counts: a shoe's ranks ask for the
+    same splits again and again.)"""
+    return _suit_split(tuple(map(operator.index, suits)), a, b)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _suit_split(suits: tuple[int, ...], a: int, b: int) -> tuple[int, int, int]:
     out = [0, 0, 0]
     for x in _suit_shares(a):
         for y in _suit_shares(b):

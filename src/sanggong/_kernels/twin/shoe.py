@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import math
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
@@ -28,13 +27,6 @@ __all__ = ["ShoeKernel"]
 
 BINOM_STRIDE = 8
 RANKS_AT = N_CARDS * BINOM_STRIDE + 1
-
-
-@functools.lru_cache(maxsize=1 << 14)
-def _suit_ties(suits: tuple[int, ...], a: int, b: int) -> int:
-    """E_t(a, b), the third of ``suit_split``: kept, since a rank's suit counts repeat from
-    shoe to shoe and round to round (the split is a sum over every way the suits can fall)."""
-    return suit_split(suits, a, b)[2]
 
 
 class ShoeKernel:
@@ -121,7 +113,7 @@ class ShoeKernel:
         if name == "pairs" and self._suit_order:
             for t in range(N_RANKS):
                 suits = [self._cards[4 * t + s] for s in self._suit_order]
-                weights += [_suit_ties(tuple(suits), a, b) if a and b else 0 for a in range(4) for b in range(4)]
+                weights += [suit_split(suits, a, b)[2] if a and b else 0 for a in range(4) for b in range(4)]
         if name == "cards":
             ranks = [sum(self._cards[4 * r : 4 * r + 4]) for r in range(N_RANKS)]
             weights += [math.comb(c, j) if j <= c else 0 for c in ranks for j in range(BINOM_STRIDE)]
