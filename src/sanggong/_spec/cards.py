@@ -56,6 +56,8 @@ def card_is_face(code: int) -> bool:
 
 def card_code(value: SupportsIndex) -> int:
     """A card code as an int, checked: a bool is refused, anything else outside 0..51 too."""
+    if type(value) is int and 0 <= value < N_CARDS:  # (a plain int in range, at once: the hands' loops)
+        return value
     if isinstance(value, bool):
         raise TypeError(f"card code {value!r} is a bool, not an int")
     code = operator.index(value)

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
+import operator
 from collections.abc import Sequence
 
 from .cards import N_CARDS, N_RANKS, N_SUITS, card_rank
@@ -87,9 +89,11 @@ def comb_any(n: int, k: int) -> int:
     return math.comb(n, k) if 0 <= k <= n else 0
 
 
-def _suit_shares(cards: int) -> list[tuple[int, ...]]:
-    """Every way ``cards`` cards of one rank can fall in the 4 suits: how many in each."""
-    return [x for x in itertools.product(range(cards + 1), repeat=N_SUITS) if sum(x) == cards]
+@functools.cache
+def _suit_shares(cards: int) -> tuple[tuple[int, ...], ...]:
+    """Every way ``cards`` cards of one rank can fall in the 4 suits: how many in each
+    (kept: ``suit_split`` asks again for every share of the first hand)."""
+    return tuple(x for x in itertools.product(range(cards + 1), repeat=N_SUITS) if sum(x) == cards)
 
 
 def suit_split(suits: Sequence[int], a: int, b: int) -> tuple[int, int, int]:
@@ -98,7 +102,13 @@ def suit_split(suits: Sequence[int], a: int, b: int) -> tuple[int, int, int]:
     weakest first), by how the strongest suit among the first cards compares with the
     strongest among the second: (lower, equal, higher). Equal: each holds a card of that
     suit, two copies of one card (several decks). The three add up to C(c, a) C(c - a, b)
-    for the c cards of the rank."""
+    for the c cards of the rank. (Kept by the suits' counts: a shoe's ranks ask for the
+    same splits again and again.)"""
+    return _suit_split(tuple(map(operator.index, suits)), a, b)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _suit_split(suits: tuple[int, ...], a: int, b: int) -> tuple[int, int, int]:
     out = [0, 0, 0]
     for x in _suit_shares(a):
         for y in _suit_shares(b):

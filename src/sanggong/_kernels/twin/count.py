@@ -15,18 +15,6 @@ __all__ = ["hand_counts", "joint_class_counts", "suit_split"]
 # The counting kinds and their multisets are the specification's (``_spec.counting``).
 
 
-def _comb(n: int, k: int) -> int:
-    if n < k:
-        return 0
-    if k == 1:
-        return n
-    if k == 2:
-        return n * (n - 1) // 2
-    if k == 3:
-        return n * (n - 1) * (n - 2) // 6
-    return 1
-
-
 def _ways(left: npt.NDArray[Any], kinds: npt.NDArray[np.intp], mult: npt.NDArray[Any]) -> npt.NDArray[Any]:
     """The ways to draw each multiset from a shoe holding ``left[k]`` of kind k:
     prod C(left[kind], multiplicity), for every multiset at once."""
@@ -99,11 +87,9 @@ def _count_suit_ties(out: npt.NDArray[Any], first: dict[int, int], second: dict[
 def hand_counts(counts: npt.NDArray[np.int64], multisets: npt.NDArray[np.uint8], values: npt.NDArray[np.uint8],
                 out: npt.NDArray[np.uint64]) -> None:
     """``out[values[i]]`` += the ways to draw multiset i (of card kinds or class ranks)
-    from a shoe holding ``counts[k]`` of kind k."""
-    c = [int(x) for x in counts]
-    for ms, value in zip(multisets.tolist(), values.tolist(), strict=True):
-        w = 1
-        for k, m in ms:
-            if m:
-                w *= _comb(c[k], m)
-        out[value] += w
+    from a shoe holding ``counts[k]`` of kind k: ``_ways``, all multisets at once, in
+    64-bit integers (three cards of at most 52 x 64 are at most C(3328, 3) < 2**33 ways)."""
+    ms = np.asarray(multisets)
+    left = np.array([int(x) for x in counts], dtype=np.int64)
+    ways = _ways(left, ms[:, :, 0].astype(np.intp), ms[:, :, 1].astype(np.int64))
+    np.add.at(out, np.asarray(values, dtype=np.intp), ways.astype(out.dtype))

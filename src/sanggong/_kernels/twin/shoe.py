@@ -27,6 +27,8 @@ __all__ = ["ShoeKernel"]
 
 BINOM_STRIDE = 8
 RANKS_AT = N_CARDS * BINOM_STRIDE + 1
+
+
 class ShoeKernel:
     """The exact sums behind every bet's EV for an unseen composition, card by card.
     Thread-safety: not to be shared without a lock (as the compiled one)."""
@@ -50,12 +52,12 @@ class ShoeKernel:
             idx, values = np.asarray(getattr(terms, name + "_idx")), np.asarray(getattr(terms, name + "_values"))
             if idx.ndim != 2 or values.ndim != 2 or values.shape[0] != len(idx) or (len(idx) and idx.shape[1] != width):
                 raise ValueError(f"the shoe terms' {name} arrays have the wrong shapes")
-            if idx.dtype.kind not in "iu" or not all(isinstance(v, int) and not isinstance(v, bool)
-                                                    for v in values.ravel().tolist()):
+            if idx.dtype.kind not in "iu" or not (values.dtype.kind in "iu" or all(
+                    isinstance(v, int) and not isinstance(v, bool) for v in values.ravel().tolist())):
                 raise ValueError(f"the shoe terms' {name} arrays must hold integers")
             rows = values.shape[1]
             ties = name == "pairs" and len(self._suit_order) > 0
-            entries = [[int(e) for e in row if int(e) != BINOM_STRIDE * kinds] for row in idx.tolist()]
+            entries = [[e for e in row if e != BINOM_STRIDE * kinds] for row in idx.tolist()]  # (ints: idx's kind)
             for row in entries:
                 cards, held, by_rank = 0, [], 0
                 for e in row:
