@@ -325,7 +325,10 @@ def _cleanup(app: Sphinx, exception: BaseException | None) -> None:
 
 # --- references ---------------------------------------------------------------------------
 
-_ALIASES = {"np": "numpy", "npt": "numpy.typing"}
+_ALIASES = {"np": "numpy", "npt": "numpy.typing",
+            # a signature autodoc could not evaluate (an annotation naming sanggong.seeds.SeedLike,
+            # whose union names NumPy's types only for the type checker) keeps its names bare
+            "Executor": "concurrent.futures.Executor"}
 # (gymnasium and pettingzoo: the [rl] extra's, named by sanggong.envs' signatures; no inventory offline)
 _EXTERNAL_ROOTS = set(sys.stdlib_module_names) | {"builtins", "numpy", "gymnasium", "pettingzoo"}
 _CONSTANTS = {"None", "True", "False", "Ellipsis", "NotImplemented"}
@@ -395,7 +398,7 @@ def resolve_missing(app: Sphinx, env: BuildEnvironment, node: addnodes.pending_x
         if name is not None:
             return _ref(app, env, node, contnode, name)
     if "." not in target:
-        matches = [n for n, e in objects.items() if n.rsplit(".", 1)[-1] == target and e.objtype == "class"]
+        matches = [n for n, e in objects.items() if n.rsplit(".", 1)[-1] == target and e.objtype in ("class", "type")]
         if len(matches) > 1:  # the same class under two names: the shortest, if it is the public one
             matches = [n for n in matches if n == f"sanggong.{target}"]
         if len(matches) == 1:
