@@ -304,9 +304,6 @@ def _from_core(ranking: Ranking, state_bytes: bytes, hand_bytes: bytes) -> _Made
     rid_keys = sorted(set(keys))
     rid_of = [rid_keys.index(k) for k in keys]  # by the core's class number
     rank_of, cls_of, class_keys, rank_keys = _keys_of_rids(ranking, rid_keys)
-    ranks_of_class: list[set[int]] = [set() for _ in class_keys]
-    for rid, c in enumerate(cls_of):
-        ranks_of_class[c].add(rank_of[rid])
     of_byte = [rid_of[h & 31] << 3 | h >> 5 if h & 31 < len(rid_of) else 0 for h in range(256)]
     packed = array.array("H", map(of_byte.__getitem__, hand_bytes))  # by the core's state x 52 + the third card
     # the states as _state_lookups numbers them: by their key, ascending; each one's row that
@@ -324,26 +321,42 @@ def _from_core(ranking: Ranking, state_bytes: bytes, hand_bytes: bytes) -> _Made
         at = core_state[first[n]]
         value.extend(packed[at:at + 52])
     state = array.array("H", [52 * number_of[k] for k in key_of])
-    buffers = LookupBuffers(state, _relay_state(state), value, array.array("H", rank_of), array.array("B", cls_of))
-    ordered = ranking.high_card == "none" and all(len(r) == 1 for r in ranks_of_class)
+    buffers = LookupBuffers(state, _relay(state), value, array.array("H", rank_of), array.array("B", cls_of))
     return (len(rid_keys), len(class_keys), len(rank_keys), class_keys, rank_keys, tuple(range(len(rank_keys))),
-            ordered, [min(r) for r in ranks_of_class], buffers)
+            *_class_ranks(ranking, len(class_keys), cls_of, rank_of), buffers)
 
 
 def _state_keys(ranking: Ranking) -> list[int]:
-    """What of two cards a state keeps (``_state_lookups``'s key), of each pair ``52 * a + b``."""
-    assert not ranking.uses_suits  # (no high card's suit: _state_lookups)
-    return [((min(ra, rb) * 13 + max(ra, rb)) * 5 + (sa if sa == sb else 4)) * 4
-            for ra, sa in [divmod(a, 4) for a in range(52)] for rb, sb in [divmod(b, 4) for b in range(52)]]
+    """What of two cards a state keeps, of each pair ``52 * a + b``: everything the third
+    card can change the value with (their ranks, a common suit, and where suits break
+    ties the highest card's suit)."""
+    keys = []
+    for a in range(52):
+        ra, sa = divmod(a, 4)
+        for b in range(52):
+            rb, sb = divmod(b, 4)
+            high = max(4 * ra + SUIT_STRENGTH[sa], 4 * rb + SUIT_STRENGTH[sb]) % 4 if ranking.uses_suits else 0
+            keys.append(((min(ra, rb) * 13 + max(ra, rb)) * 5 + (sa if sa == sb else 4)) * 4 + high)
+    return keys
 
 
-def _relay_state(state: array.array[int]) -> array.array[int]:
-    """``state`` indexed by the 16-bit word two uint8 codes make in memory (``_relay``)."""
+def _class_ranks(ranking: Ranking, n_classes: int, cls_of: Sequence[int], rank_of: Sequence[int]) \
+        -> tuple[bool, list[int]]:
+    """``ordered_by_class`` (no high card, and each class one rank) and each class's
+    (least) rank, of each rid's class and rank."""
+    ranks_of_class: list[set[int]] = [set() for _ in range(n_classes)]
+    for c, r in zip(cls_of, rank_of, strict=True):
+        ranks_of_class[c].add(r)
+    return ranking.high_card == "none" and all(len(r) == 1 for r in ranks_of_class), [min(r) for r in ranks_of_class]
+
+
+def _relay(state: array.array[int]) -> array.array[int]:
+    """``state`` indexed by the 16-bit word two uint8 codes make in memory."""
     out = array.array("H", bytes(2 * 52 * 256))  # the largest word, 51 | 51 << 8, is below it
     little = sys.byteorder == "little"
     for a in range(52):
         for b in range(52):
-            out[a | b << 8 if little else a << 8 | b] = state[52 * a + b]
+            out[a | b << 8 if little else a << 8 | b] = state[52 * a + b]  # the bytes (a, b) read as one word
     return out
 
 
@@ -374,9 +387,6 @@ def _computed(ranking: Ranking) -> _Made:
     else:
         rank_values = np.arange(len(rank_keys))
     rank = rank_values[rank_of_rid].astype(np.uint16)
-    ranks_of_class: list[set[int]] = [set() for _ in range(n_classes)]
-    for rid in range(n_rids):
-        ranks_of_class[int(cls_of_rid[rid])].add(int(rank[rid]))
     packed = (rid_of.astype(np.int64) << 3) | pp
     state, value = _state_lookups(ranking, packed)
 
@@ -385,13 +395,13 @@ def _computed(ranking: Ranking) -> _Made:
         out.frombytes(values.tobytes())
         return out
 
-    buffers = LookupBuffers(buffer("H", state), buffer("H", _relay(state)), buffer("H", value), buffer("H", rank),
+    state_buffer = buffer("H", state)
+    buffers = LookupBuffers(state_buffer, _relay(state_buffer), buffer("H", value), buffer("H", rank),
                             buffer("B", cls_of_rid))
     return (n_rids, n_classes, int(rank_values[-1]) + 1,
             tuple(unpack_class_key(int(k)) for k in class_key_sorted.tolist()),
             tuple(unpack_hand_key(int(k)) for k in rank_keys.tolist()), tuple(rank_values.tolist()),
-            ranking.high_card == "none" and all(len(r) == 1 for r in ranks_of_class),
-            [min(r) for r in ranks_of_class], buffers)
+            *_class_ranks(ranking, n_classes, cls_of_rid.tolist(), rank.tolist()), buffers)
 
 
 @functools.cache
@@ -408,16 +418,7 @@ def _state_lookups(ranking: Ranking, packed: npt.NDArray[np.int64]) -> tuple[npt
     import numpy as np
 
     codes = np.arange(52)
-    a, b = (x.reshape(-1) for x in np.meshgrid(codes, codes, indexing="ij"))
-    ra, rb, sa, sb = a // 4, b // 4, a % 4, b % 4
-    flush = np.where(sa == sb, sa, 4)
-    if ranking.uses_suits:
-        strength = np.array(SUIT_STRENGTH)
-        ka, kb = 4 * ra + strength[sa], 4 * rb + strength[sb]
-        high = np.maximum(ka, kb) % 4
-    else:
-        high = np.zeros_like(a)
-    key = ((np.minimum(ra, rb) * 13 + np.maximum(ra, rb)) * 5 + flush) * 4 + high
+    key = np.array(_state_keys(ranking), dtype=np.int64)
     _, first, state = np.unique(key, return_index=True, return_inverse=True)
     value = packed.reshape(2704, 52)[first].reshape(-1)
     state_of = (state * 52).astype(np.int64)
@@ -427,16 +428,6 @@ def _state_lookups(ranking: Ranking, packed: npt.NDArray[np.int64]) -> tuple[npt
     if value.max() >= 1 << 16 or state_of.max() + 52 > len(value) or len(value) >= 1 << 16:
         raise AssertionError(f"the tables of {ranking!r} do not fit 16 bits")
     return state_of.astype(np.uint16), value.astype(np.uint16)
-
-
-def _relay(state: npt.NDArray[np.uint16]) -> npt.NDArray[np.uint16]:
-    """``state`` indexed by the 16-bit word two uint8 codes make in memory."""
-    import numpy as np
-
-    out = np.zeros(52 * 256, dtype=np.uint16)  # the largest word, 51 | 51 << 8, is below it
-    a, b = np.divmod(np.arange(52 * 52), 52)  # the codes of state[52 * a + b]
-    out[a | b << 8 if np.little_endian else a << 8 | b] = state  # the bytes (a, b) read as one word
-    return out
 
 
 @functools.lru_cache(maxsize=64)
