@@ -523,16 +523,14 @@ def settle(
         if on_hand(spec.kind) and spec.position and spec.position not in hand_values:
             raise ValueError(f"bet {spec.name}: no hand given for position {spec.position}")
 
-    classes = _kernels.empty((1, rules.hands), "B")  # (the kernels' arrays: no NumPy under the core)
-    ranks = _kernels.empty((1, rules.hands), "H")
-    pps = _kernels.empty((1, rules.hands), "B")
-    for position in range(rules.hands):
-        classes[0, position] = ranks[0, position] = pps[0, position] = 0
+    classes = _kernels.zeros((1, rules.hands), "B")  # (the kernels' arrays: no NumPy under the core)
+    ranks = _kernels.zeros((1, rules.hands), "H")
+    pps = _kernels.zeros((1, rules.hands), "B")
     for position, value in [(0, banker_value), *hand_values.items()]:
         classes[0, position], ranks[0, position], pps[0, position] = value.hand_class, value.rank, value.pair_plus
     code_of: dict[str, int] = {}
     if specs:
-        outcomes = _kernels.empty((1, len(specs)), "B")
+        outcomes = _kernels.zeros((1, len(specs)), "B")
         plan = plan_for(rules, tuple(specs))
         if _kernels.kernels.settle_batch(plan, classes, ranks, pps, outcomes) >= 0:  # cannot happen: values re-derived
             raise ValueError(f"hand values out of range: classes {classes.tolist()[0]}, pair plus {pps.tolist()[0]}")

@@ -43,8 +43,8 @@ if TYPE_CHECKING:
     from .inputs import ShoeTerms
     from .protocol import Kernels, RankingSource, ShoeSums
 
-__all__ = ["CONFIG_ERROR", "FALLBACK_COST", "deal_arrays", "default_lookups", "empty", "extensions_disabled", "kernels",
-           "shoe_kernel", "tables"]
+__all__ = ["CONFIG_ERROR", "FALLBACK_COST", "deal_arrays", "default_lookups", "extensions_disabled", "kernels",
+           "shoe_kernel", "tables", "zeros"]
 
 _TRUE = frozenset({"1", "true", "yes", "on"})
 _FALSE = frozenset({"", "0", "false", "no", "off"})
@@ -182,15 +182,15 @@ _ITEM_TYPES = {"B": ("uint8", 1), "H": ("uint16", 2), "i": ("int32", 4), "q": ("
 ItemCode = Literal["B", "H", "i", "q"]
 
 
-def empty(shape: tuple[int, ...], code: ItemCode) -> Any:
-    """An array of ``shape`` (no dimension 0) and item type ``code`` (``B`` uint8, ``H``
+def zeros(shape: tuple[int, ...], code: ItemCode) -> Any:
+    """A zeroed array of ``shape`` (no dimension 0) and item type ``code`` (``B`` uint8, ``H``
     uint16, ``i`` int32, ``q`` int64) as the kernels in use write it: under the compiled
-    core a ``bytearray`` cast to it (zeroed), under the twin a NumPy array (not set)."""
+    core a ``bytearray`` cast to it, under the twin a NumPy array."""
     name, size = _ITEM_TYPES[code]
     if _SELF.kernels.IMPLEMENTATION != "cython":
         import numpy as np
 
-        return np.empty(shape, dtype=name)
+        return np.zeros(shape, dtype=name)
     count = 1
     for n in shape:
         if n < 1:
@@ -200,13 +200,13 @@ def empty(shape: tuple[int, ...], code: ItemCode) -> Any:
 
 
 def deal_arrays(rounds: int, hands: int, width: int) -> tuple[Any, ...]:
-    """``deal_chunk``'s arrays for ``rounds`` rounds of ``hands`` hands (``empty``'s): the
+    """``deal_chunk``'s arrays for ``rounds`` rounds of ``hands`` hands (``zeros``'s): the
     hands, the burned cards (a row of ``width`` cards, at least one), their counts, the head
     cards, the shoes, each round's round in its shoe, whether it was its shoe's last and
     the cut card's place."""
-    return (empty((rounds, hands, 3), "B"), empty((rounds, max(width, 1)), "B"), empty((rounds,), "B"),
-            empty((rounds,), "B"), empty((rounds,), "q"), empty((rounds,), "H"), empty((rounds,), "B"),
-            empty((rounds,), "H"))
+    return (zeros((rounds, hands, 3), "B"), zeros((rounds, max(width, 1)), "B"), zeros((rounds,), "B"),
+            zeros((rounds,), "B"), zeros((rounds,), "q"), zeros((rounds,), "H"), zeros((rounds,), "B"),
+            zeros((rounds,), "H"))
 
 
 # --- the default ranking's tables as the compiled core holds them (for sanggong.ranking) ------

@@ -172,7 +172,7 @@ class PCG64:
     def state(self) -> dict[str, Any]:
         """The generator's state, as numpy's ``PCG64.state`` gives it (a fresh dict)."""
         with self.lock:
-                return {"bit_generator": _NAME, "state": {"state": self._state, "inc": self._inc},
+            return {"bit_generator": _NAME, "state": {"state": self._state, "inc": self._inc},
                     "has_uint32": self._has_uint32, "uinteger": self._uinteger}
 
     @state.setter

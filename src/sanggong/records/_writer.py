@@ -267,14 +267,14 @@ class RecordTemplate:
     def render(self, consts: tuple[bytes, ...], dealt: tuple[Any, ...], first_round: int,
                out: list[bytes]) -> tuple[Any, Any, Any]:
         """Render a shoe's rounds (``deal_chunk``'s arrays, ``_kernels.deal_arrays``) onto
-        ``out``; its hands' classes, ranks and categories (``_kernels.empty``'s arrays, the
+        ``out``; its hands' classes, ranks and categories (``_kernels.zeros``'s arrays, the
         template's own: the next shoe's render writes them again)."""
         hands, burned, counts, heads, _, in_shoe, last, cut = dealt
         rounds = len(hands)
         if len(self.outputs[0]) < rounds:
             size = max(rounds, 2 * len(self.outputs[0]))
-            self.outputs = (_kernels.empty((size, self.hands_n), "B"), _kernels.empty((size, self.hands_n), "H"),
-                            _kernels.empty((size, self.hands_n), "B"))
+            self.outputs = (_kernels.zeros((size, self.hands_n), "B"), _kernels.zeros((size, self.hands_n), "H"),
+                            _kernels.zeros((size, self.hands_n), "B"))
         classes, ranks, pps = (a[:rounds] for a in self.outputs)
         while True:
             missing = _kernels.kernels.render_rounds(self.template, consts, hands, burned, counts, heads, in_shoe, last,
@@ -295,7 +295,7 @@ def shoe_codes(rules: RuleSet, plans: dict[tuple[str, ...], Any], bets: tuple[st
     plan = plans.get(bets)
     if plan is None:
         plan = plans[bets] = plan_for(rules, bets)
-    out = _kernels.empty((rounds, len(bets)), "B")
+    out = _kernels.zeros((rounds, len(bets)), "B")
     _kernels.kernels.settle_batch(plan, classes, ranks, pps, out)
     blob, width = out.tobytes(), len(bets)
     return [blob[i:i + width] for i in range(0, len(blob), width)]

@@ -100,7 +100,7 @@ class FastReplay:
         self.kernels = _kernels.kernels
         self.made = made = RecordTemplate(rules, record.to_dict(), self.signed)  # (the template a game writes with)
         self.ok = made.ok
-        self.template, self.tails, self.words, self._tail = made.template, made.tails, made.words, made.tail
+        self.template, self.tails, self.words = made.template, made.tails, made.words
         self.probe: Any = None
         self.probe_arrays: tuple[Any, ...] | None = None
         self.shoe_arrays: tuple[Any, ...] = ((),)  # the shoe's dealt arrays (_deal), made for the longest shoe
