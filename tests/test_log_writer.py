@@ -207,3 +207,32 @@ def test_write_line_refuses_what_does_not_fit(kernels: Any) -> None:
         kernels.write_line(rendered, (*canonical_owns[:4], "x"), line_owns, key)
     with pytest.raises(ValueError, match="rendered"):
         kernels.write_line(rendered[:-1], canonical_owns, line_owns, key)
+
+
+def test_look_alike_slips_are_kept_apart(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Slips equal as numbers but not as stakes written (``Decimal("2.5")``, ``"2.50"``,
+    ``Fraction(5, 2)``; an int and a Decimal; a bet staked alone or by a player) each
+    write their own record: the kept slips (``slip_key``) never hand one the other's text."""
+    rules = as_rules("macau")
+    slips: list[dict[str, Any]] = [
+        {"win:1": Decimal("2.5")}, {"win:1": Decimal("2.50")}, {"win:1": Fraction(5, 2)},
+        {"win:1": 3}, {"win:1": Decimal("3")}, {"ann": {"win:1": Decimal("2.5")}}, {"ann": {"win:1": Fraction(5, 2)}},
+        {"win:1": True},  # (not a stake: refused alike, nothing kept)
+    ]
+
+    def play_all(game: Game) -> list[str]:
+        out = []
+        for i in range(3 * len(slips)):
+            try:
+                out.append(game.play(slips[i % len(slips)]).to_json())
+            except (TypeError, ValueError) as exc:
+                out.append(f"{type(exc).__name__}: {exc}")
+        return out
+
+    with monkeypatch.context() as patch:
+        patch.setattr(_game, "_FAST", False)
+        old = play_all(Game(rules, seed=5, key=b"k", recall=0))
+    new = play_all(Game(rules, seed=5, key=b"k", recall=0))
+    assert new == old
+    records = [line for line in new if line.startswith("{")]
+    assert len(records) == 3 * (len(slips) - 1) == len(set(records))  # (each round its own record; True refused)

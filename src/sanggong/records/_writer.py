@@ -314,25 +314,27 @@ def slip_key(bets: object) -> tuple[Any, ...] | None:
         if type(value) is dict:
             inner: list[Any] = []
             for bet, stake in value.items():
-                if type(bet) is not str:
+                if type(bet) is not str or (key := _stake_key(bet, stake)) is None:
                     return None
-                kind = type(stake)
-                if kind is int:
-                    inner.append((bet, stake))
-                elif kind is Decimal or kind is Fraction:
-                    inner.append((bet, kind, str(stake)))
-                else:
-                    return None
+                inner.append(key)
             out.append((name, tuple(inner)))
+        elif (key := _stake_key(name, value)) is not None:
+            out.append(key)
         else:
-            kind = type(value)
-            if kind is int:
-                out.append((name, value))
-            elif kind is Decimal or kind is Fraction:
-                out.append((name, kind, str(value)))
-            else:
-                return None
+            return None
     return tuple(out)
+
+
+def _stake_key(name: str, stake: object) -> tuple[Any, ...] | None:
+    """One stake of a slip as ``slip_key`` keys it: an int as itself, a Decimal or Fraction
+    by its kind and exact text (``Decimal("1.0")`` and ``Decimal("1")`` stay apart), None
+    for any other type."""
+    kind = type(stake)
+    if kind is int:
+        return (name, stake)
+    if kind is Decimal or kind is Fraction:
+        return (name, kind, str(stake))
+    return None
 
 
 class _Settled(NamedTuple):
