@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import importlib.machinery
 import io
 import json
 import os
@@ -18,6 +19,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+import sanggong
 import sanggong._spec.rankings as spec_rankings
 from sanggong import MACAU, Game, _kernels
 from sanggong.cli import _main, _progress
@@ -280,3 +282,71 @@ def test_rule_files_module_is_there_when_asked() -> None:
     assert sanggong.rules.to_toml is _files.to_toml
     with pytest.raises(AttributeError, match="no attribute 'nothing'"):
         sanggong.rules.nothing  # noqa: B018
+
+
+def _stub_by_ast(text: str) -> tuple[list[str], dict[str, str]]:
+    """A stub's names and each one's module as Python's parser reads them."""
+    names: list[str] = []
+    lazy: dict[str, str] = {}
+    for node in ast.parse(text).body:
+        if isinstance(node, ast.AnnAssign):
+            assert isinstance(node.target, ast.Name)
+            names.append(node.target.id)
+        elif isinstance(node, ast.ImportFrom):
+            assert node.level == 1 and node.module is not None
+            for alias in node.names:
+                assert alias.asname == alias.name
+                names.append(alias.name)
+                lazy[alias.name] = node.module
+        else:
+            assert isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
+    return names, lazy
+
+
+def _stub_by_the_package(folder: Path, text: str) -> tuple[list[str], dict[str, str]]:
+    """``__all__`` and ``_LAZY`` as ``sanggong/__init__.py`` makes them from a stub of ``text``
+    (its code run as a package in ``folder``, beside that stub)."""
+    (folder / "__init__.pyi").write_text(text, encoding="utf-8")
+    init = str(folder / "__init__.py")
+    namespace: dict[str, Any] = {"__name__": "stubbed", "__file__": init,
+                                 "__loader__": importlib.machinery.SourceFileLoader("stubbed", init)}
+    code = compile(Path(sanggong.__file__).read_text(encoding="utf-8"), init, "exec")
+    exec(code, namespace)  # noqa: S102 (the package's own module)
+    return namespace["__all__"], namespace["_LAZY"]
+
+
+_EVERY_FORM = '''# a comment
+__version__: str
+"""A one-line docstring: its colon and its (parentheses) are no name."""
+
+IMPLEMENTATION: str\x20\t
+""""""
+from .cards import Card as Card, Rank as Rank
+from .shoe.play import design as design
+from .verify import VerifyReport as VerifyReport,verify_log as verify_log
+'''
+
+
+def test_the_stub_is_read_as_pythons_parser_reads_it(tmp_path: Path) -> None:
+    """``import sanggong`` reads its stub line by line (no ``ast`` at the start): the names
+    and modules Python's parser reads there, of the stub itself and of every form it takes."""
+    stub = Path(sanggong.__file__).with_suffix(".pyi").read_text(encoding="utf-8")
+    assert (sanggong.__all__, sanggong._LAZY) == _stub_by_ast(stub)
+    assert len(sanggong.__all__) > 80 and "ast" not in vars(sanggong) and "_ast" not in vars(sanggong)
+    assert _stub_by_the_package(tmp_path, _EVERY_FORM) == _stub_by_ast(_EVERY_FORM)
+    assert _stub_by_ast(_EVERY_FORM)[0] == ["__version__", "IMPLEMENTATION", "Card", "Rank", "design", "VerifyReport",
+                                            "verify_log"]
+
+
+@pytest.mark.parametrize("line", [
+    "from .cards import Card", "from .cards import Card as Rank", "from .cards import (Card as Card)",
+    "from .cards import Card as Card,", "from .cards import Card as Card  # a comment", "from cards import Card as Card",
+    "from ..cards import Card as Card", "from . import cards as cards", "from .cards import *", "import sanggong.cards",
+    "x = 1", "x: int = 1", "x : int", "x:", "def f() -> None: ...", '"""a docstring on two lines', "  x: int",
+    "from .cards import Card as Card; x: int", "class X: ...", "from .cards import \\", "if True: x: int",
+])
+def test_a_stub_line_not_read_is_refused(tmp_path: Path, line: str) -> None:
+    """A line of any other form (some Python reads otherwise, some not at all) is an
+    ImportError naming the stub and the line, never a name misread or left out."""
+    with pytest.raises(ImportError, match=r"__init__\.pyi:2: "):
+        _stub_by_the_package(tmp_path, f"# the names\n{line}\n")
