@@ -4,6 +4,7 @@ skips changes nothing. Checked by what is imported (``sys.modules``) and what is
 
 from __future__ import annotations
 
+import argparse
 import ast
 import contextlib
 import importlib.machinery
@@ -22,15 +23,17 @@ import pytest
 import sanggong
 import sanggong._spec.rankings as spec_rankings
 from sanggong import MACAU, Game, _kernels
-from sanggong.cli import _main, _progress
+from sanggong.cli import _main, _parser, _progress
 from sanggong.ranking import DEFAULT_RANKING, RankingTables
 
 NEVER_AT_START = ("sanggong._kernels.twin", "sanggong.analysis", "matplotlib", "pandas", "dask", "tqdm", "msgspec")
 """Modules no command's start imports under the compiled core: the twin, the other
 commands' libraries, the progress bar's library where no bar is shown, the rule files'."""
 
-NEVER_IN_VERIFY = (*NEVER_AT_START, "numpy.ma", "sanggong.rules._files")
-"""Nor ``verify`` of a preset's log (numpy.ma came with the default ranking's tables)."""
+NEVER_IN_VERIFY = (*NEVER_AT_START, "numpy.ma", "sanggong.rules._files", "shutil", "textwrap")
+"""Nor ``verify`` of a preset's log (numpy.ma came with the default ranking's tables; shutil
+with argparse's help formatter, which reads the terminal's width, and textwrap with what is
+wrapped to it: no help and no terminal here)."""
 
 _PROBE = """
 import json, sys
@@ -350,3 +353,39 @@ def test_a_stub_line_not_read_is_refused(tmp_path: Path, line: str) -> None:
     ImportError naming the stub and the line, never a name misread or left out."""
     with pytest.raises(ImportError, match=r"__init__\.pyi:2: "):
         _stub_by_the_package(tmp_path, f"# the names\n{line}\n")
+
+
+def _parsers(kind: type[argparse.ArgumentParser]) -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
+    """A parser of commands, of ``kind``, and its one command's, with options of every
+    form the command line's take (the help long enough to wrap)."""
+    words = "the help of an option, long enough to be wrapped at any terminal's width " * 2
+    top = kind(prog="sanggong", description=words)
+    top.add_argument("--version", action="store_true", help=words)
+    commands = top.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=kind)
+    command = commands.add_parser("verify", help=words, description=words, epilog=words)
+    which = command.add_mutually_exclusive_group()
+    which.add_argument("--rules", choices=["chinese", "genting", "macau", "nagaworld"], help=words)
+    which.add_argument("--rules-file", metavar="FILE", help=words)
+    command.add_argument("--bet", action="append", default=[], metavar="BET=STAKE", help=words)
+    command.add_argument("--pair", nargs=2, metavar=("A", "B"), help=words)
+    command.add_argument("log", metavar="LOG", help=words)
+    return top, command
+
+
+def test_help_is_argparses_at_the_terminals_width(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The command line's parser adds options without reading the terminal's width (no
+    ``shutil``: tests/test_startup's probe of ``verify``) and names its commands' prefix
+    itself, and its help and usage are argparse's, fitted to the width (``COLUMNS``) as
+    argparse fits them; a metavar that does not match its option is refused as argparse
+    refuses it."""
+    helps = set()
+    for columns in ("30", "80", "200"):
+        monkeypatch.setenv("COLUMNS", columns)
+        (top, command), (plain_top, plain_command) = _parsers(_parser.Parser), _parsers(argparse.ArgumentParser)
+        assert command.prog == plain_command.prog == "sanggong verify"
+        for mine, plain in ((top, plain_top), (command, plain_command)):
+            assert (mine.format_help(), mine.format_usage()) == (plain.format_help(), plain.format_usage())
+        helps.add(command.format_help())
+        with pytest.raises(ValueError, match="length of metavar tuple does not match nargs"):
+            top.add_argument("--three", nargs=3, metavar=("A", "B"))
+    assert len(helps) == 3  # (fitted to each width)
