@@ -22,7 +22,7 @@ import pytest
 
 import sanggong
 import sanggong._spec.rankings as spec_rankings
-from sanggong import MACAU, Game, _kernels
+from sanggong import MACAU, PRESETS, Game, _kernels
 from sanggong.cli import _main, _parser, _progress
 from sanggong.ranking import DEFAULT_RANKING, RankingTables
 
@@ -389,3 +389,20 @@ def test_help_is_argparses_at_the_terminals_width(monkeypatch: pytest.MonkeyPatc
         with pytest.raises(ValueError, match="length of metavar tuple does not match nargs"):
             top.add_argument("--three", nargs=3, metavar=("A", "B"))
     assert len(helps) == 3  # (fitted to each width)
+
+
+@pytest.mark.parametrize("preset", ["macau", "prosperity", "chinese"])  # (the core's tables; computed; 460 rids)
+def test_a_rankings_tables_by_hand_and_relay(preset: str) -> None:
+    """``by_hand`` (each triple's class, rank and Pair Plus category, looked up at C speed
+    where every value is below 256, by NumPy for a ranking of more rids) and the 16-bit
+    relay of ``state`` agree with NumPy's reading of every triple's packed value and with
+    the two bytes of each pair read as one word."""
+    tables = RankingTables(PRESETS[preset].ranking)
+    classes, ranks, pps = tables.by_hand()
+    packed = tables.packed_of_triple
+    assert classes == tables.cls[packed >> 3].astype(np.uint8).tobytes()
+    assert ranks.tobytes() == tables.rank[packed >> 3].astype(np.uint16).tobytes()
+    assert pps == (packed & 7).astype(np.uint8).tobytes()
+    assert (max(tables.buffers.value) < 256) is (tables.n_rids <= 32)  # (each way of looking up, by the ranking)
+    words = [int.from_bytes(bytes([a, b]), sys.byteorder) for a in range(52) for b in range(52)]
+    assert [tables.buffers.state16[w] for w in words] == tables.buffers.state.tolist()
