@@ -5,6 +5,7 @@ and no option silently given twice."""
 from __future__ import annotations
 
 import argparse
+import functools
 from collections.abc import Sequence
 from typing import Any, NoReturn, TypeAlias
 
@@ -12,6 +13,7 @@ from .._text import did_you_mean
 from ._output import one_line
 
 
+@functools.cache  # (one class of each action for every parser: a command's start makes six)
 def _once(action: type[argparse.Action]) -> type[argparse.Action]:
     """``action`` that refuses to be given twice: ``--rounds 10 --rounds 20`` (or an
     option and its alias) is an error naming the option, never the last one silently."""
