@@ -114,6 +114,19 @@ def test_informational_commands_start_without_numpy(argv: list[str]) -> None:
     assert "numpy" in sys.modules and out.getvalue().splitlines() == said
 
 
+@pytest.mark.parametrize("argv", [["--help"], ["report", "--help"], ["shuffle-test", "--help"]])
+def test_help_starts_without_numpy(argv: list[str]) -> None:
+    """``sanggong --help`` builds every command's parser, and no command's module imports
+    NumPy (nor the math report's) to be added: only to run."""
+    env = {k: v for k, v in os.environ.items() if k != "SANGGONG_NO_EXTENSIONS"}
+    done = subprocess.run([sys.executable, "-c", _NUMPY_PROBE, *argv], capture_output=True, text=True, env=env,
+                          check=True, stdin=subprocess.DEVNULL, timeout=120)
+    *said, found = done.stdout.splitlines()
+    result = json.loads(found)
+    assert result["status"] == 0 and done.stderr == "" and said[0].startswith("usage: sanggong")
+    assert _imported(result["ran"], ("numpy", "sanggong.mathreport")) == []
+
+
 _REPLAY_PROBE = """
 import json, sys
 import sanggong.cli
