@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import ast
 import contextlib
+import gc
 import importlib.machinery
 import io
 import json
@@ -419,3 +420,35 @@ def test_a_rankings_tables_by_hand_and_relay(preset: str) -> None:
     assert (max(tables.buffers.value) < 256) is (tables.n_rids <= 32)  # (each way of looking up, by the ranking)
     words = [int.from_bytes(bytes([a, b]), sys.byteorder) for a in range(52) for b in range(52)]
     assert [tables.buffers.state16[w] for w in words] == tables.buffers.state.tolist()
+
+
+_RUN_PROBE = """
+import atexit, gc, sys
+import sanggong.cli
+atexit.register(lambda: print("frozen", gc.get_freeze_count() > 0, gc.isenabled()))
+sys.argv[0] = "sanggong"
+sanggong.cli.run()
+"""
+
+
+@pytest.mark.parametrize("argv", [["verify", "LOG"], ["verify", "LOG", "--json"], ["verify", "no-such-log"],
+                                  ["verify"], ["--help"]])
+def test_the_command_freezes_what_it_imported(tmp_path: Path, argv: list[str]) -> None:
+    """``run`` (the console script, ``python -m sanggong``) is ``main`` with what the command
+    line imported frozen out of the collector's reach (which stays on): the same output and
+    exit status; ``main`` alone leaves the collector as it was."""
+    log = tmp_path / "log.jsonl"
+    game = Game(MACAU, seed=7)
+    log.write_text("".join(game.play().to_json() + "\n" for _ in range(2)), encoding="utf-8")
+    argv = [str(log) if a == "LOG" else a for a in argv]
+    env = {k: v for k, v in os.environ.items() if k != "SANGGONG_NO_EXTENSIONS"}
+    done = subprocess.run([sys.executable, "-c", _RUN_PROBE, *argv], capture_output=True, text=True, env=env,
+                          stdin=subprocess.DEVNULL, timeout=120)
+    *said, frozen = done.stdout.splitlines()
+    assert frozen == "frozen True True"
+    frozen_before = gc.get_freeze_count()
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        status = _main.main(argv)
+    assert (status, out.getvalue().splitlines(), err.getvalue()) == (done.returncode, said, done.stderr)
+    assert gc.get_freeze_count() == frozen_before and (said != [] or done.stderr != "")
