@@ -4,8 +4,11 @@ skips changes nothing. Checked by what is imported (``sys.modules``) and what is
 
 from __future__ import annotations
 
+import argparse
 import ast
 import contextlib
+import gc
+import importlib.machinery
 import io
 import json
 import os
@@ -18,17 +21,20 @@ from typing import Any
 import numpy as np
 import pytest
 
+import sanggong
 import sanggong._spec.rankings as spec_rankings
-from sanggong import MACAU, Game, _kernels
-from sanggong.cli import _main, _progress
+from sanggong import MACAU, PRESETS, Game, _kernels
+from sanggong.cli import _main, _parser, _progress
 from sanggong.ranking import DEFAULT_RANKING, RankingTables
 
 NEVER_AT_START = ("sanggong._kernels.twin", "sanggong.analysis", "matplotlib", "pandas", "dask", "tqdm", "msgspec")
 """Modules no command's start imports under the compiled core: the twin, the other
 commands' libraries, the progress bar's library where no bar is shown, the rule files'."""
 
-NEVER_IN_VERIFY = (*NEVER_AT_START, "numpy.ma", "sanggong.rules._files")
-"""Nor ``verify`` of a preset's log (numpy.ma came with the default ranking's tables)."""
+NEVER_IN_VERIFY = (*NEVER_AT_START, "numpy.ma", "sanggong.rules._files", "shutil", "textwrap")
+"""Nor ``verify`` of a preset's log (numpy.ma came with the default ranking's tables; shutil
+with argparse's help formatter, which reads the terminal's width, and textwrap with what is
+wrapped to it: no help and no terminal here)."""
 
 _PROBE = """
 import json, sys
@@ -107,6 +113,19 @@ def test_informational_commands_start_without_numpy(argv: list[str]) -> None:
     with contextlib.redirect_stdout(out):
         assert _main.main(argv) == 0
     assert "numpy" in sys.modules and out.getvalue().splitlines() == said
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["report", "--help"], ["shuffle-test", "--help"]])
+def test_help_starts_without_numpy(argv: list[str]) -> None:
+    """``sanggong --help`` builds every command's parser, and no command's module imports
+    NumPy (nor the math report's) to be added: only to run."""
+    env = {k: v for k, v in os.environ.items() if k != "SANGGONG_NO_EXTENSIONS"}
+    done = subprocess.run([sys.executable, "-c", _NUMPY_PROBE, *argv], capture_output=True, text=True, env=env,
+                          check=True, stdin=subprocess.DEVNULL, timeout=120)
+    *said, found = done.stdout.splitlines()
+    result = json.loads(found)
+    assert result["status"] == 0 and done.stderr == "" and said[0].startswith("usage: sanggong")
+    assert _imported(result["ran"], ("numpy", "sanggong.mathreport")) == []
 
 
 _REPLAY_PROBE = """
@@ -280,3 +299,156 @@ def test_rule_files_module_is_there_when_asked() -> None:
     assert sanggong.rules.to_toml is _files.to_toml
     with pytest.raises(AttributeError, match="no attribute 'nothing'"):
         sanggong.rules.nothing  # noqa: B018
+
+
+def _stub_by_ast(text: str) -> tuple[list[str], dict[str, str]]:
+    """A stub's names and each one's module as Python's parser reads them."""
+    names: list[str] = []
+    lazy: dict[str, str] = {}
+    for node in ast.parse(text).body:
+        if isinstance(node, ast.AnnAssign):
+            assert isinstance(node.target, ast.Name)
+            names.append(node.target.id)
+        elif isinstance(node, ast.ImportFrom):
+            assert node.level == 1 and node.module is not None
+            for alias in node.names:
+                assert alias.asname == alias.name
+                names.append(alias.name)
+                lazy[alias.name] = node.module
+        else:
+            assert isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
+    return names, lazy
+
+
+def _stub_by_the_package(folder: Path, text: str) -> tuple[list[str], dict[str, str]]:
+    """``__all__`` and ``_LAZY`` as ``sanggong/__init__.py`` makes them from a stub of ``text``
+    (its code run as a package in ``folder``, beside that stub)."""
+    (folder / "__init__.pyi").write_text(text, encoding="utf-8")
+    init = str(folder / "__init__.py")
+    namespace: dict[str, Any] = {"__name__": "stubbed", "__file__": init,
+                                 "__loader__": importlib.machinery.SourceFileLoader("stubbed", init)}
+    code = compile(Path(sanggong.__file__).read_text(encoding="utf-8"), init, "exec")
+    exec(code, namespace)  # noqa: S102 (the package's own module)
+    return namespace["__all__"], namespace["_LAZY"]
+
+
+_EVERY_FORM = '''# a comment
+__version__: str
+"""A one-line docstring: its colon and its (parentheses) are no name."""
+
+IMPLEMENTATION: str\x20\t
+""""""
+from .cards import Card as Card, Rank as Rank
+from .shoe.play import design as design
+from .verify import VerifyReport as VerifyReport,verify_log as verify_log
+'''
+
+
+def test_the_stub_is_read_as_pythons_parser_reads_it(tmp_path: Path) -> None:
+    """``import sanggong`` reads its stub line by line (no ``ast`` at the start): the names
+    and modules Python's parser reads there, of the stub itself and of every form it takes."""
+    stub = Path(sanggong.__file__).with_suffix(".pyi").read_text(encoding="utf-8")
+    assert (sanggong.__all__, sanggong._LAZY) == _stub_by_ast(stub)
+    assert len(sanggong.__all__) > 80 and "ast" not in vars(sanggong) and "_ast" not in vars(sanggong)
+    assert _stub_by_the_package(tmp_path, _EVERY_FORM) == _stub_by_ast(_EVERY_FORM)
+    assert _stub_by_ast(_EVERY_FORM)[0] == ["__version__", "IMPLEMENTATION", "Card", "Rank", "design", "VerifyReport",
+                                            "verify_log"]
+
+
+@pytest.mark.parametrize("line", [
+    "from .cards import Card", "from .cards import Card as Rank", "from .cards import (Card as Card)",
+    "from .cards import Card as Card,", "from .cards import Card as Card  # a comment", "from cards import Card as Card",
+    "from ..cards import Card as Card", "from . import cards as cards", "from .cards import *", "import sanggong.cards",
+    "x = 1", "x: int = 1", "x : int", "x:", "def f() -> None: ...", '"""a docstring on two lines', "  x: int",
+    "from .cards import Card as Card; x: int", "class X: ...", "from .cards import \\", "if True: x: int",
+])
+def test_a_stub_line_not_read_is_refused(tmp_path: Path, line: str) -> None:
+    """A line of any other form (some Python reads otherwise, some not at all) is an
+    ImportError naming the stub and the line, never a name misread or left out."""
+    with pytest.raises(ImportError, match=r"__init__\.pyi:2: "):
+        _stub_by_the_package(tmp_path, f"# the names\n{line}\n")
+
+
+def _parsers(kind: type[argparse.ArgumentParser]) -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
+    """A parser of commands, of ``kind``, and its one command's, with options of every
+    form the command line's take (the help long enough to wrap)."""
+    words = "the help of an option, long enough to be wrapped at any terminal's width " * 2
+    top = kind(prog="sanggong", description=words)
+    top.add_argument("--version", action="store_true", help=words)
+    commands = top.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=kind)
+    command = commands.add_parser("verify", help=words, description=words, epilog=words)
+    which = command.add_mutually_exclusive_group()
+    which.add_argument("--rules", choices=["chinese", "genting", "macau", "nagaworld"], help=words)
+    which.add_argument("--rules-file", metavar="FILE", help=words)
+    command.add_argument("--bet", action="append", default=[], metavar="BET=STAKE", help=words)
+    command.add_argument("--pair", nargs=2, metavar=("A", "B"), help=words)
+    command.add_argument("log", metavar="LOG", help=words)
+    return top, command
+
+
+def test_help_is_argparses_at_the_terminals_width(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The command line's parser adds options without reading the terminal's width (no
+    ``shutil``: tests/test_startup's probe of ``verify``) and names its commands' prefix
+    itself, and its help and usage are argparse's, fitted to the width (``COLUMNS``) as
+    argparse fits them; a metavar that does not match its option is refused as argparse
+    refuses it."""
+    helps = set()
+    for columns in ("30", "80", "200"):
+        monkeypatch.setenv("COLUMNS", columns)
+        (top, command), (plain_top, plain_command) = _parsers(_parser.Parser), _parsers(argparse.ArgumentParser)
+        assert command.prog == plain_command.prog == "sanggong verify"
+        for mine, plain in ((top, plain_top), (command, plain_command)):
+            assert (mine.format_help(), mine.format_usage()) == (plain.format_help(), plain.format_usage())
+        helps.add(command.format_help())
+        with pytest.raises(ValueError, match="length of metavar tuple does not match nargs"):
+            top.add_argument("--three", nargs=3, metavar=("A", "B"))
+    assert len(helps) == 3  # (fitted to each width)
+
+
+@pytest.mark.parametrize("preset", ["macau", "prosperity", "chinese"])  # (the core's tables; computed; 460 rids)
+def test_a_rankings_tables_by_hand_and_relay(preset: str) -> None:
+    """``by_hand`` (each triple's class, rank and Pair Plus category, looked up at C speed
+    where every value is below 256, by NumPy for a ranking of more rids) and the 16-bit
+    relay of ``state`` agree with NumPy's reading of every triple's packed value and with
+    the two bytes of each pair read as one word."""
+    tables = RankingTables(PRESETS[preset].ranking)
+    classes, ranks, pps = tables.by_hand()
+    packed = tables.packed_of_triple
+    assert classes == tables.cls[packed >> 3].astype(np.uint8).tobytes()
+    assert ranks.tobytes() == tables.rank[packed >> 3].astype(np.uint16).tobytes()
+    assert pps == (packed & 7).astype(np.uint8).tobytes()
+    assert (max(tables.buffers.value) < 256) is (tables.n_rids <= 32)  # (each way of looking up, by the ranking)
+    words = [int.from_bytes(bytes([a, b]), sys.byteorder) for a in range(52) for b in range(52)]
+    assert [tables.buffers.state16[w] for w in words] == tables.buffers.state.tolist()
+
+
+_RUN_PROBE = """
+import atexit, gc, sys
+import sanggong.cli
+atexit.register(lambda: print("frozen", gc.get_freeze_count() > 0, gc.isenabled()))
+sys.argv[0] = "sanggong"
+sanggong.cli.run()
+"""
+
+
+@pytest.mark.parametrize("argv", [["verify", "LOG"], ["verify", "LOG", "--json"], ["verify", "no-such-log"],
+                                  ["verify"], ["--help"]])
+def test_the_command_freezes_what_it_imported(tmp_path: Path, argv: list[str]) -> None:
+    """``run`` (the console script, ``python -m sanggong``) is ``main`` with what the command
+    line imported frozen out of the collector's reach (which stays on): the same output and
+    exit status; ``main`` alone leaves the collector as it was."""
+    log = tmp_path / "log.jsonl"
+    game = Game(MACAU, seed=7)
+    log.write_text("".join(game.play().to_json() + "\n" for _ in range(2)), encoding="utf-8")
+    argv = [str(log) if a == "LOG" else a for a in argv]
+    env = {k: v for k, v in os.environ.items() if k != "SANGGONG_NO_EXTENSIONS"}
+    done = subprocess.run([sys.executable, "-c", _RUN_PROBE, *argv], capture_output=True, text=True, env=env,
+                          stdin=subprocess.DEVNULL, timeout=120)
+    *said, frozen = done.stdout.splitlines()
+    assert frozen == "frozen True True"
+    frozen_before = gc.get_freeze_count()
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        status = _main.main(argv)
+    assert (status, out.getvalue().splitlines(), err.getvalue()) == (done.returncode, said, done.stderr)
+    assert gc.get_freeze_count() == frozen_before and (said != [] or done.stderr != "")

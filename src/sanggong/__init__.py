@@ -19,7 +19,6 @@ make ``__all__`` (in the stub's order) and the mapping of each name to its modul
 than a dependency).
 """
 
-import ast as _ast
 import os as _os
 
 
@@ -27,24 +26,41 @@ def _read_stub() -> tuple[list[str], dict[str, str]]:
     """``__all__`` and ``{name: module}`` from the stub: its annotated names (``__version__``,
     ``IMPLEMENTATION``) and its ``from .module import Name as Name`` lines, in order.
 
-    :raises ImportError: the stub holds anything else at its top level, or an import that
-        does not re-export a name under its own name.
+    Read line by line (``ast`` would cost a few ms at every start): the stub is written in
+    the one form below, each statement on one line, and any other line is refused here
+    rather than misread (tests/test_startup.py reads the stub with ``ast`` too, and
+    compares).
+
+    :raises ImportError: a line that is not a blank line, a comment, a one-line docstring,
+        ``name: annotation`` or ``from .module import Name as Name, ...`` (each name
+        re-exported under its own name), named with its number.
     """
     path = _os.path.splitext(__file__)[0] + ".pyi"
-    tree = _ast.parse(__loader__.get_data(path), path)  # type: ignore[attr-defined]  # (a zip import too)
+    text = __loader__.get_data(path).decode("utf-8")  # type: ignore[attr-defined]  # (a zip import too)
     names: list[str] = []
     lazy: dict[str, str] = {}
-    for node in tree.body:
-        if isinstance(node, _ast.AnnAssign) and isinstance(node.target, _ast.Name):
-            names.append(node.target.id)
-        elif isinstance(node, _ast.ImportFrom) and node.level == 1 and node.module:
-            for alias in node.names:
-                if alias.asname != alias.name:
-                    raise ImportError(f"{path}:{node.lineno}: re-export {alias.name} as {alias.name}")
-                names.append(alias.name)
-                lazy[alias.name] = node.module
-        elif not (isinstance(node, _ast.Expr) and isinstance(node.value, _ast.Constant)):  # a docstring
-            raise ImportError(f"{path}:{node.lineno}: the stub holds only names and relative imports")
+    for number, line in enumerate(text.splitlines(), 1):
+        line = line.rstrip()
+        if not line or line.startswith("#") or (len(line) >= 6 and line.startswith('"""') and line.endswith('"""')
+                                                and '"""' not in line[3:-3]):
+            continue
+        head, imports, imported = line.partition(" import ")
+        if imports and head.startswith("from ."):
+            module = head.removeprefix("from .")
+            items = [item.strip().split(" ") for item in imported.split(",")]
+            if not all(part.isidentifier() for part in module.split(".")) or any(
+                    len(item) != 3 or item[1] != "as" or item[0] != item[2] or not item[0].isidentifier()
+                    for item in items):
+                raise ImportError(f"{path}:{number}: from .module import Name as Name, ...: each name "
+                                  f"re-exported under its own name")
+            names.extend(name for name, _, _ in items)
+            lazy.update((name, module) for name, _, _ in items)
+            continue
+        name, colon, annotation = line.partition(":")
+        if not (colon and name.isidentifier() and annotation.strip() and "=" not in annotation):
+            raise ImportError(f"{path}:{number}: the stub holds only names (name: type), one-line docstrings "
+                              f"and relative imports (from .module import Name as Name), each on one line")
+        names.append(name)
     return names, lazy
 
 

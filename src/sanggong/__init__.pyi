@@ -2,7 +2,8 @@
 # Type checkers and IDEs read this stub; at run time sanggong/__init__.py reads it too and
 # derives __all__ (in this order), its lazy __getattr__ and __dir__ from it. A name is
 # exported by adding it here (``from .module import Name as Name``: the redundant alias is
-# what makes a stub re-export a name). tests/test_api.py checks every name resolves.
+# what makes a stub re-export a name), each statement on one line: __init__.py reads it line
+# by line and refuses any other form. tests/test_api.py checks every name resolves.
 
 __version__: str
 """The installed version of sanggong (``"0+unknown"`` in a source tree that was never installed)."""

@@ -232,13 +232,26 @@ class RankingTables:
     def by_hand(self) -> tuple[bytes, array.array[int], bytes]:
         """Every ordered triple's class (uint8), rank (uint16) and Pair Plus category
         (uint8), at ``52 * (52 * c0 + c1) + c2`` (what ``LineTemplate`` takes), from the
-        lookups without NumPy: a row of 52 for each state, laid out by ``state``. Made once."""
+        lookups without NumPy: a row of 52 for each state, laid out by ``state``. Made once.
+
+        Each value's fields are looked up at C speed (``bytes.translate``) where every value
+        is below 256, as the default ranking's are (its 31 rids); a ranking of more rids was
+        computed with NumPy, which then looks them up."""
         if self._by_hand is None:
             state, value, rank, cls = self.buffers.state, self.buffers.value, self.buffers.rank, self.buffers.cls
-            values = range(max(value) + 1)  # (each of a value's fields by the value: a list read by map, at C speed)
-            classes = bytes(map([cls[v >> 3] for v in values].__getitem__, value))
-            ranks = array.array("H", map([rank[v >> 3] for v in values].__getitem__, value)).tobytes()
-            pps = bytes(map([v & 7 for v in values].__getitem__, value))
+            low, high = _bytes_of(value)
+            if high.count(0) == len(high):
+                codes = range(256)  # (a value's rid, v >> 3, where it is one; any other byte is never looked up)
+                ranks_of = [rank[v >> 3] if v >> 3 < len(rank) else 0 for v in codes]
+                classes = low.translate(bytes(cls[v >> 3] if v >> 3 < len(cls) else 0 for v in codes))
+                ranks = _words(low.translate(bytes(r & 255 for r in ranks_of)),
+                               low.translate(bytes(r >> 8 for r in ranks_of))).tobytes()
+                pps = low.translate(bytes(v & 7 for v in codes))
+            else:
+                values = self.value
+                classes = self.cls[values >> 3].tobytes()
+                ranks = self.rank[values >> 3].tobytes()
+                pps = (values & 7).astype("uint8").tobytes()
             by_rank = array.array("H")
             by_rank.frombytes(b"".join([ranks[2 * s:2 * s + 104] for s in state]))
             self._by_hand = (b"".join([classes[s:s + 52] for s in state]), by_rank,
@@ -264,6 +277,21 @@ def _view(buffer: array.array[int], dtype: str) -> npt.NDArray[Any]:
     import numpy as np
 
     return np.frombuffer(buffer, dtype=dtype)
+
+
+def _bytes_of(words: array.array[int]) -> tuple[bytes, bytes]:
+    """The low bytes and the high bytes of a uint16 array's words."""
+    raw = words.tobytes()
+    return (raw[0::2], raw[1::2]) if sys.byteorder == "little" else (raw[1::2], raw[0::2])
+
+
+def _words(low: bytes, high: bytes) -> array.array[int]:
+    """The uint16 array of words of these low and high bytes (``_bytes_of``'s inverse)."""
+    raw = bytearray(2 * len(low))
+    raw[0::2], raw[1::2] = (low, high) if sys.byteorder == "little" else (high, low)
+    words = array.array("H")
+    words.frombytes(raw)
+    return words
 
 
 def _keys_of_rids(ranking: Ranking, rid_keys: Sequence[tuple[tuple[int, int, int], tuple[int, int, int]]]) \
@@ -305,22 +333,21 @@ def _from_core(ranking: Ranking, state_bytes: bytes, hand_bytes: bytes) -> _Made
     rid_of = [rid_keys.index(k) for k in keys]  # by the core's class number
     rank_of, cls_of, class_keys, rank_keys = _keys_of_rids(ranking, rid_keys)
     of_byte = [rid_of[h & 31] << 3 | h >> 5 if h & 31 < len(rid_of) else 0 for h in range(256)]
-    packed = array.array("H", map(of_byte.__getitem__, hand_bytes))  # by the core's state x 52 + the third card
+    packed = _words(hand_bytes.translate(bytes(v & 255 for v in of_byte)),  # by the core's state x 52 + the
+                    hand_bytes.translate(bytes(v >> 8 for v in of_byte)))  # third card (a lookup at C speed)
     # the states as _state_lookups numbers them: by their key, ascending; each one's row that
-    # of its first pair (a state of the core's, which every pair of it must share)
+    # of a state of the core's, which every pair of it must share
     key_of = _state_keys(ranking)
     distinct = sorted(set(key_of))
     number_of = {k: i for i, k in enumerate(distinct)}
-    first: dict[int, int] = {}
-    for p, k in enumerate(key_of):
-        first.setdefault(number_of[k], p)
-    if any(core_state[p] != core_state[first[number_of[k]]] for p, k in enumerate(key_of)):
+    numbers = list(map(number_of.__getitem__, key_of))  # of each pair
+    row_of = dict(zip(numbers, core_state, strict=True))  # (the last pair's core state of each number)
+    if len(set(zip(numbers, core_state, strict=True))) != len(row_of):  # a number of two core states
         return None
     value = array.array("H")
     for n in range(len(distinct)):
-        at = core_state[first[n]]
-        value.extend(packed[at:at + 52])
-    state = array.array("H", [52 * number_of[k] for k in key_of])
+        value.extend(packed[row_of[n]:row_of[n] + 52])
+    state = array.array("H", [52 * n for n in numbers])
     buffers = LookupBuffers(state, _relay(state), value, array.array("H", rank_of), array.array("B", cls_of))
     return (len(rid_keys), len(class_keys), len(rank_keys), class_keys, rank_keys, tuple(range(len(rank_keys))),
             *_class_ranks(ranking, len(class_keys), cls_of, rank_of), buffers)
@@ -330,14 +357,11 @@ def _state_keys(ranking: Ranking) -> list[int]:
     """What of two cards a state keeps, of each pair ``52 * a + b``: everything the third
     card can change the value with (their ranks, a common suit, and where suits break
     ties the highest card's suit)."""
-    keys = []
-    for a in range(52):
-        ra, sa = divmod(a, 4)
-        for b in range(52):
-            rb, sb = divmod(b, 4)
-            high = max(4 * ra + SUIT_STRENGTH[sa], 4 * rb + SUIT_STRENGTH[sb]) % 4 if ranking.uses_suits else 0
-            keys.append(((min(ra, rb) * 13 + max(ra, rb)) * 5 + (sa if sa == sb else 4)) * 4 + high)
-    return keys
+    cards = [divmod(c, 4) for c in range(52)]  # (rank, suit) of each card
+    suits = ranking.uses_suits
+    return [((min(ra, rb) * 13 + max(ra, rb)) * 5 + (sa if sa == sb else 4)) * 4
+            + (max(4 * ra + SUIT_STRENGTH[sa], 4 * rb + SUIT_STRENGTH[sb]) % 4 if suits else 0)
+            for ra, sa in cards for rb, sb in cards]
 
 
 def _class_ranks(ranking: Ranking, n_classes: int, cls_of: Sequence[int], rank_of: Sequence[int]) \
@@ -354,9 +378,8 @@ def _relay(state: array.array[int]) -> array.array[int]:
     """``state`` indexed by the 16-bit word two uint8 codes make in memory."""
     out = array.array("H", bytes(2 * 52 * 256))  # the largest word, 51 | 51 << 8, is below it
     little = sys.byteorder == "little"
-    for a in range(52):
-        for b in range(52):
-            out[a | b << 8 if little else a << 8 | b] = state[52 * a + b]  # the bytes (a, b) read as one word
+    for x in range(52):  # the bytes (a, b) read as one word: a | b << 8 (little-endian), else a << 8 | b
+        out[256 * x:256 * x + 52] = state[x::52] if little else state[52 * x:52 * x + 52]  # (b = x, or a = x)
     return out
 
 

@@ -53,7 +53,6 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
-from secrets import randbits
 from typing import TYPE_CHECKING, Any, SupportsIndex, TypeAlias, TypeGuard
 
 from ._spec import seeded_pcg64_state
@@ -218,6 +217,8 @@ def recorded_seed(seed: object, name: str = "seed") -> int | Seed:
     """``check_seed``'s seed to record, alone: an int or a ``Seed`` needs no NumPy (fresh
     OS entropy is drawn as numpy's ``SeedSequence()`` draws it, 128 bits)."""
     if seed is None:
+        from secrets import randbits  # (here: what reads a seed given starts without it)
+
         return randbits(128)  # fresh OS entropy, recorded (numpy's SeedSequence() draws as much, so)
     if isinstance(seed, int) and not isinstance(seed, bool):
         return _checked_int(seed, name)

@@ -5,7 +5,7 @@ the data, 2 bad usage or input with one line on standard error naming the bad va
 never a traceback, 3 a log record this implementation cannot check, 130 after Ctrl-C).
 Every ``--json`` output is strict JSON (no NaN or Infinity).
 
-Its modules: ``_main`` (the parser and ``main``), ``_parser`` (one-line errors, no option
+Its modules: ``_main`` (the parser, ``main`` and ``run``, the command itself), ``_parser`` (one-line errors, no option
 given twice), ``_options`` (the options several commands share, each declared once as an
 argparse parent parser, and what they yield), ``_output`` (JSON, tables, progress bars,
 plots), ``_progress`` (progress bars only where shown), ``_status`` (the exit statuses),
@@ -16,8 +16,8 @@ plots), ``_progress`` (progress bars only where shown), ``_status`` (the exit st
 
 from __future__ import annotations
 
-from ._main import build_parser, main
+from ._main import build_parser, main, run
 from ._options import DEFAULT_PRESET, MAX_KEY_BYTES
 from ._status import VERIFY_STATUS
 
-__all__ = ["DEFAULT_PRESET", "MAX_KEY_BYTES", "VERIFY_STATUS", "build_parser", "main"]
+__all__ = ["DEFAULT_PRESET", "MAX_KEY_BYTES", "VERIFY_STATUS", "build_parser", "main", "run"]

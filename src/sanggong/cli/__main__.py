@@ -1,5 +1,5 @@
 """``python -m sanggong.cli`` runs the command line, as ``python -m sanggong`` does."""
 
-from ._main import main
+from ._main import run
 
-raise SystemExit(main())
+run()

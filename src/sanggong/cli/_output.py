@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import os
 import sys
-import textwrap
 import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -48,7 +47,12 @@ def terminal_width() -> int | None:
 def print_text(text: str) -> None:
     """A paragraph: wrapped to the terminal's width (one line where there is none)."""
     width = terminal_width()
-    print(textwrap.fill(text, width, break_on_hyphens=False) if width else text)
+    if width is None:
+        print(text)
+        return
+    import textwrap  # (here, as shutil: only what goes to a terminal is wrapped)
+
+    print(textwrap.fill(text, width, break_on_hyphens=False))
 
 
 def _fit(widths: list[int], cells: Sequence[Sequence[str]], wrap: Sequence[int], width: int) -> list[int]:
@@ -78,6 +82,7 @@ def print_sheet(header: Sequence[str], rows: Sequence[Sequence[str]], right: Seq
     width = terminal_width()
     if width is not None and wrap:
         widths = _fit(widths, cells, wrap, width)
+        import textwrap  # (only a sheet fitted to a terminal wraps a cell)
     for row in cells:
         parts = [textwrap.wrap(c, w, break_on_hyphens=False) or [""] if i in wrap and len(c) > w else [c]
                  for i, (c, w) in enumerate(zip(row, widths, strict=True))]

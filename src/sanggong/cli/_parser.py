@@ -5,6 +5,7 @@ and no option silently given twice."""
 from __future__ import annotations
 
 import argparse
+import functools
 from collections.abc import Sequence
 from typing import Any, NoReturn, TypeAlias
 
@@ -12,6 +13,7 @@ from .._text import did_you_mean
 from ._output import one_line
 
 
+@functools.cache  # (one class of each action for every parser: a command's start makes six)
 def _once(action: type[argparse.Action]) -> type[argparse.Action]:
     """``action`` that refuses to be given twice: ``--rounds 10 --rounds 20`` (or an
     option and its alias) is an error naming the option, never the last one silently."""
@@ -52,6 +54,11 @@ class Parser(argparse.ArgumentParser):
     command = False
     """A command's parser (made by ``add_parser``): it reports what it does not recognize."""
 
+    _sized = True
+    """Whether a help formatter made now is fitted to the terminal's width (argparse's
+    reads it with ``shutil``, a few ms of a start): not while an option is added, where
+    argparse makes one only to check the option's metavar, which no width changes."""
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         for name, action in (("store", argparse._StoreAction), (None, argparse._StoreAction),
@@ -59,6 +66,26 @@ class Parser(argparse.ArgumentParser):
                              ("store_const", argparse._StoreConstAction)):
             self.register("action", name, _once(action))
         self.register("action", "parsers", _Commands)
+
+    def add_argument(self, *args: Any, **kwargs: Any) -> argparse.Action:
+        self._sized = False
+        try:
+            return super().add_argument(*args, **kwargs)
+        finally:
+            del self._sized  # (the class's again)
+
+    def _get_formatter(self) -> argparse.HelpFormatter:
+        if self._sized:
+            return super()._get_formatter()
+        return self.formatter_class(prog=self.prog, width=80)  # (any width: only a metavar is formatted)
+
+    def add_subparsers(self, **kwargs: Any) -> Any:
+        """argparse's; its ``prog`` (the commands' prefix, ``sanggong``) given where
+        argparse would format this parser's usage without positionals into it: that usage is
+        ``prog`` alone, at any width (so no formatter, nor the terminal's width, is needed)."""
+        if kwargs.get("prog") is None and self.usage is None and not self._get_positional_actions():
+            kwargs["prog"] = self.prog
+        return super().add_subparsers(**kwargs)
 
     def parse_known_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
                          namespace: argparse.Namespace | None = None) -> tuple[argparse.Namespace, list[str]]:

@@ -8,7 +8,6 @@ import os
 import sys
 
 from ..limits import MAX_DECKS
-from ..mathreport import report
 from ._options import UNITS, amount, count, own_options, rules_of, table
 from ._parser import Commands
 
@@ -28,6 +27,8 @@ def _out_target(path: str) -> None:
 
 
 def _cmd_report(args: argparse.Namespace) -> int:
+    from ..mathreport import report  # (here: `sanggong --help` starts without it, and NumPy)
+
     if args.out is not None:
         _out_target(args.out)
     rules = rules_of(args)

@@ -7,9 +7,7 @@ import argparse
 import json
 import os
 import sys
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from ..limits import MAX_SHOES
 from ..rules import PRESETS
@@ -18,12 +16,17 @@ from ._output import draw, plot_target
 from ._parser import Commands
 from ._status import Status
 
+if TYPE_CHECKING:  # (NumPy is imported when a generator is named: `sanggong --help` starts without it)
+    import numpy as np
+
 GENERATORS = ("pcg64", "pcg64dxsm", "philox", "sfc64", "mt19937", "chacha20", "chacha8")
 """The bit generators ``--generator`` names (the ChaCha ones need the randomgen package)."""
 
 
 def generator_of(name: str) -> Any:
     """The bit generator class (or maker) of a ``--generator`` name."""
+    import numpy as np
+
     if name.startswith("chacha"):
         try:
             from randomgen import ChaCha  # type: ignore[import-not-found, import-untyped, unused-ignore]
