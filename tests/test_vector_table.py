@@ -306,3 +306,52 @@ def test_a_forked_child_steps_without_the_parents_threads() -> None:
         os._exit(0 if same else 1)
     assert os.waitpid(pid, 0)[1] == 0
     assert np.array_equal(table.step(np.maximum(stakes, table.carried))[1], expected)
+
+
+@pytest.mark.parametrize("rounding", ROUNDINGS)
+def test_every_return_is_exact_up_to_the_stake_cap(rounding: str) -> None:
+    """Each return's rounded division against the exact rounding of the fraction
+    (money.round_to_unit), the kernel given the factor num / den directly: divisors at the
+    extremes (1, small primes, powers of two and their neighbours, up to the largest that a
+    stake of 1 still allows), returns below 0 and 0, stakes from 1 to the cap that keeps
+    2 stake |num| + 2 den below vector._KERNEL_BOUND (the largest stake a bet takes)."""
+    from fractions import Fraction
+
+    from sanggong import _kernels
+    from sanggong.money import round_to_unit
+    from sanggong.vector import _KERNEL_BOUND
+
+    template = VectorTable(MACAU, 1, seed=0, bets=["win:1"])
+    mode = ROUNDINGS.index(rounding)
+    top = _KERNEL_BOUND // 4 - 2  # (the largest den with a stake of 1 under the cap for num 0 or 1)
+    dens = [1, 2, 3, 7, 20, 40, 2**31 - 1, 2**31, 2**32 + 1, 2**40 - 3, 2**53 + 1, 2**59, 2**60 - 1, top - 1, top]
+    nums = [0, 1, 39, 2, -1, -2, 2**33 - 7]
+    rng = np.random.default_rng(8)
+    for den in dens:
+        for num in nums:
+            cap = _KERNEL_BOUND // (2 * abs(num) + 2 * den + 2)
+            if cap < 1:
+                continue
+            stakes = sorted({s for s in (1, 2, 3, 19, 20, 21) if s <= cap} | {max(1, cap // 2), max(1, cap - 1), cap}
+                            | {int(x) for x in rng.integers(1, cap + 1, 4)})
+            n = len(stakes)
+            kernel = _kernels.kernels.VectorKernel(
+                _lookups(),
+                template._params, template._plan, [np.random.PCG64(k) for k in range(n)], 1,
+                np.full((1, 256), num, dtype=np.int64), np.full((1, 256), den, dtype=np.int64),
+                np.zeros((1, 256), dtype=np.uint8), mode, False)
+            carried, reward = np.zeros((n, 1, 1), dtype=np.int64), np.zeros((n, 1), dtype=np.int64)
+            kernel.bind(carried, reward, np.zeros((n, MACAU.hands, 3), dtype=np.uint8), np.zeros(n, dtype=np.uint8),
+                        np.zeros((n, 1), dtype=np.uint8), np.zeros((n, 52), dtype=np.int16),
+                        np.zeros((4, n), dtype=np.int64), np.array([cap], dtype=np.int64),
+                        np.array([-1], dtype=np.int64), None)
+            assert kernel.run(np.array(stakes, dtype=np.int64).reshape(n, 1, 1), 1)
+            expected = [round_to_unit(Fraction(s * num, den), rounding) - s for s in stakes]
+            assert reward[:, 0].tolist() == expected, (num, den)
+
+
+def _lookups() -> Any:
+    from sanggong import _kernels
+    from sanggong.ranking import tables_for
+
+    return _kernels.lookups(tables_for(MACAU.ranking))
