@@ -77,7 +77,9 @@ class Parser(argparse.ArgumentParser):
     def _get_formatter(self) -> argparse.HelpFormatter:
         if self._sized:
             return super()._get_formatter()
-        return self.formatter_class(prog=self.prog, width=80)  # (any width: only a metavar is formatted)
+        make: Any = self.formatter_class  # (argparse's HelpFormatter takes a width; typeshed's protocol names prog alone)
+        formatter: argparse.HelpFormatter = make(prog=self.prog, width=80)  # (any width: only a metavar is formatted)
+        return formatter
 
     def add_subparsers(self, **kwargs: Any) -> Any:
         """argparse's; its ``prog`` (the commands' prefix, ``sanggong``) given where
