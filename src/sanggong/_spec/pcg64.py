@@ -138,7 +138,8 @@ def check_pcg64_state(value: object) -> tuple[int, int, int, int]:
     """
     if not isinstance(value, Mapping):
         raise TypeError("state must be a dict")
-    if value.get("bit_generator") != _NAME:
+    generator = value.get("bit_generator")
+    if not isinstance(generator, str) or generator != _NAME:
         raise ValueError(f"state must be for a {_NAME} PRNG")
     inner = value.get("state")
     if not isinstance(inner, Mapping):
@@ -148,9 +149,13 @@ def check_pcg64_state(value: object) -> tuple[int, int, int, int]:
                            (value.get("has_uint32"), "has_uint32", 1), (value.get("uinteger"), "uinteger", _MASK32)):
         if isinstance(got, bool) or not isinstance(got, int):
             raise TypeError(f"state's {name} must be an int, not {type(got).__name__}")
-        if not 0 <= got <= top:
-            raise ValueError(f"state's {name} must be in 0..{top}, got {got}")
-        out.append(int(got))
+        # its value, as numpy's setter does arithmetic on it: an int subclass's own __int__,
+        # __index__ or comparisons may say another number (checked and kept: the exact int)
+        number = int.__index__(got)
+        if not 0 <= number <= top:
+            shown = number if number.bit_length() <= 128 else f"a {number.bit_length()}-bit int"
+            raise ValueError(f"state's {name} must be in 0..{top}, got {shown}")
+        out.append(number)
     return out[0], out[1], out[2], out[3]
 
 

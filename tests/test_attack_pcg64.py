@@ -1,0 +1,102 @@
+"""An attacker's inputs to the kernels' own PCG64 (the core's ``csrc/pcg64.pxi`` and its twin
+``_spec.pcg64.PCG64``) and to the seeds that set it (``seeds.recorded_seed``): ints that are
+not what they say (an ``int`` subclass whose ``__int__``/``__index__`` or comparisons
+disagree with its value), states numpy's setter refuses, and threads. numpy's own PCG64 is
+the independent computation: what the kernels' take, numpy takes the same way, and draws
+the same words from."""
+
+from __future__ import annotations
+
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+import pytest
+
+pytestmark = pytest.mark.kernels
+
+
+class Lying(int):
+    """An int whose conversions give another number than its value."""
+
+    def __int__(self) -> int:
+        return 2**200
+
+    def __index__(self) -> int:
+        return 2**200
+
+
+class Negative(int):
+    """A negative int that says it is not below anything."""
+
+    def __lt__(self, other: object) -> bool:
+        return False
+
+    def __le__(self, other: object) -> bool:
+        return True
+
+    def __gt__(self, other: object) -> bool:
+        return True
+
+    def __ge__(self, other: object) -> bool:
+        return True
+
+    def bit_length(self) -> int:
+        return 3
+
+
+def _good() -> dict[str, Any]:
+    return np.random.PCG64(2026).state
+
+
+def _numpy_at(state: Any) -> np.random.PCG64:
+    generator = np.random.PCG64()
+    generator.state = state
+    return generator
+
+
+@pytest.mark.parametrize("field", ["state", "inc", "has_uint32", "uinteger"])
+def test_an_int_subclass_is_taken_at_its_value(impl: ModuleType, field: str) -> None:
+    """An int subclass is its value, whatever its conversions say: taken as numpy takes it
+    (numpy's setter does arithmetic on it), never as what ``__int__`` returns (the core
+    overflowed converting it, the twin kept a 200-bit state)."""
+    state = _good()
+    value = {"state": 5, "inc": 7, "has_uint32": 1, "uinteger": 9}[field]
+    if field in ("state", "inc"):
+        state["state"][field] = Lying(value)
+    else:
+        state[field] = Lying(value)
+    mine, theirs = impl.PCG64(state), _numpy_at(state)
+    assert mine.state == theirs.state
+    assert all(type(v) is int for v in (*mine.state["state"].values(), mine.state["has_uint32"],
+                                          mine.state["uinteger"]))
+    raw = theirs.ctypes
+    assert [mine.random_raw() for _ in range(5)] == [raw.next_uint64(raw.state) for _ in range(5)]
+
+
+@pytest.mark.parametrize("field", ["state", "inc", "has_uint32", "uinteger"])
+def test_a_negative_int_that_hides_it_is_refused(impl: ModuleType, field: str) -> None:
+    state = _good()
+    if field in ("state", "inc"):
+        state["state"][field] = Negative(-5)
+    else:
+        state[field] = Negative(-5)
+    generator = impl.PCG64()
+    with pytest.raises(ValueError, match=field):
+        generator.state = state
+    assert generator.state == impl.PCG64().state  # (nothing taken)
+
+
+def test_a_state_out_of_range_is_named_however_long(impl: ModuleType) -> None:
+    """An int of any size, or a name that is no string, is refused naming the field (an int
+    past Python's 4300 digits once raised the digits limit's error from the message)."""
+    generator = impl.PCG64()
+    for value in (10**5000, -(10**5000), 2**128):
+        state = _good()
+        state["state"]["inc"] = value
+        with pytest.raises(ValueError, match="state's inc must be in 0"):
+            generator.state = state
+    for name in (np.array(["PCG64", "PCG64"]), b"PCG64", None):
+        with pytest.raises(ValueError, match="PCG64 PRNG"):
+            generator.state = {**_good(), "bit_generator": name}
+    assert generator.state == impl.PCG64().state
