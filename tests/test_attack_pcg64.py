@@ -7,11 +7,15 @@ the same words from."""
 
 from __future__ import annotations
 
+from enum import IntEnum
 from types import ModuleType
 from typing import Any
 
 import numpy as np
 import pytest
+
+from sanggong import MACAU, Game
+from sanggong.seeds import Seed, check_seed, pcg64_state, recorded_seed
 
 pytestmark = pytest.mark.kernels
 
@@ -100,3 +104,54 @@ def test_a_state_out_of_range_is_named_however_long(impl: ModuleType) -> None:
         with pytest.raises(ValueError, match="PCG64 PRNG"):
             generator.state = {**_good(), "bit_generator": name}
     assert generator.state == impl.PCG64().state
+
+
+class Seven(IntEnum):
+    SEED = 7
+
+
+def _dealt(game: Game, rounds: int = 3) -> list[Any]:
+    return [(r.banker, r.hands, r.burned, r.cut_card, r.shoe_state) for r in
+            (game.play({"win:1": 100}) for _ in range(rounds))]
+
+
+@pytest.mark.parametrize("seed", [Lying(5), Seven.SEED, np.uint64(9), 2**256 - 1])
+def test_a_seed_is_recorded_as_its_exact_int(seed: Any) -> None:
+    """An int subclass (an IntEnum, one whose ``__int__`` lies) or a numpy int is recorded
+    as the plain int it is, and a Game deals what numpy's PCG64 of that int's
+    SeedSequence deals (a lying int was recorded as itself: simulate's numpy seeding hashed
+    its ``__int__``, the Game's own seeding its value)."""
+    recorded = recorded_seed(seed)
+    assert type(recorded) is int and type(check_seed(seed)[1]) is int
+    assert pcg64_state(recorded) == np.random.PCG64(np.random.SeedSequence(recorded)).state
+    mine = Game(MACAU, seed=seed, recall=0)
+    assert type(mine.seed) is int
+    theirs = Game(MACAU, rng=np.random.PCG64(np.random.SeedSequence(recorded)), recall=0)
+    assert _dealt(mine) == _dealt(theirs)
+
+
+def test_a_negative_int_seed_that_hides_it_is_refused() -> None:
+    """(it was recorded as it came, and seeding it then never ended: its words were
+    shifted right for ever, -1 >> 32 being -1)"""
+    with pytest.raises(ValueError, match="seed must be an int in 0"):
+        recorded_seed(Negative(-5))
+
+
+@pytest.mark.parametrize("parts", [
+    (np.uint64(5), (), 4, 0), (np.uint64(5), (np.int64(1),), 4, 0), ((np.uint8(5), 3), (), np.int32(5), 0),
+    (Seven.SEED, (Seven.SEED,), 4, np.uint16(2)), (Lying(5), (Lying(2),), 6, 0),
+])
+def test_a_seeds_parts_are_kept_as_exact_ints(parts: tuple[Any, ...]) -> None:
+    """A ``Seed`` of numpy ints or int subclasses holds their exact ints: it writes its
+    JSON, seeds the kernels' PCG64 without NumPy as numpy's SeedSequence of it does, and a
+    Game deals from it (a numpy int's entropy was refused by the own seeding, TypeError,
+    once the Seed had been taken, and broke its ``to_dict``)."""
+    seed = Seed(*parts)
+    held = (seed.entropy if isinstance(seed.entropy, tuple) else (seed.entropy,), seed.spawn_key,
+            (seed.pool_size, seed.n_children_spawned))
+    assert all(type(v) is int for group in held for v in group)
+    assert Seed.from_dict(seed.to_dict()) == seed
+    recorded = recorded_seed(seed)
+    sequence = recorded.sequence() if isinstance(recorded, Seed) else np.random.SeedSequence(recorded)
+    assert pcg64_state(recorded) == np.random.PCG64(sequence).state
+    assert _dealt(Game(MACAU, seed=seed, recall=0)) == _dealt(Game(MACAU, rng=np.random.PCG64(sequence), recall=0))
