@@ -8,7 +8,7 @@ the same words from."""
 from __future__ import annotations
 
 from enum import IntEnum
-from types import ModuleType
+from types import MappingProxyType, ModuleType
 from typing import Any
 
 import numpy as np
@@ -155,3 +155,19 @@ def test_a_seeds_parts_are_kept_as_exact_ints(parts: tuple[Any, ...]) -> None:
     sequence = recorded.sequence() if isinstance(recorded, Seed) else np.random.SeedSequence(recorded)
     assert pcg64_state(recorded) == np.random.PCG64(sequence).state
     assert _dealt(Game(MACAU, seed=seed, recall=0)) == _dealt(Game(MACAU, rng=np.random.PCG64(sequence), recall=0))
+
+
+def test_a_state_is_a_dict_as_numpys_setter_takes(impl: ModuleType) -> None:
+    """A mapping that is no dict is refused, as numpy's setter refuses it (it was taken);
+    a dict subclass is taken, read once, as numpy takes it."""
+    good = _good()
+    for value in (MappingProxyType(good), MappingProxyType({**good, "state": dict(good["state"])})):
+        with pytest.raises(TypeError, match="dict"):
+            _numpy_at(value)
+        with pytest.raises(TypeError, match="dict"):
+            impl.PCG64(value)
+
+    class Sub(dict):  # type: ignore[type-arg]
+        pass
+
+    assert impl.PCG64(Sub(good)).state == _numpy_at(Sub(good)).state == good

@@ -136,7 +136,7 @@ def check_pcg64_state(value: object) -> tuple[int, int, int, int]:
     :raises TypeError: not a dict, or a value that is not an int.
     :raises ValueError: another generator's state, a missing key, a value out of range.
     """
-    if not isinstance(value, Mapping):
+    if not isinstance(value, dict):  # (as numpy's: a mapping of another kind is refused)
         raise TypeError("state must be a dict")
     generator = value.get("bit_generator")
     if not isinstance(generator, str) or generator != _NAME:
@@ -167,7 +167,7 @@ class PCG64:
         ``PCG64.state``); None: the state 0 of the stream 1 (a generator to set a state on).
     """
 
-    def __init__(self, state: Mapping[str, Any] | None = None) -> None:
+    def __init__(self, state: dict[str, Any] | None = None) -> None:
         self.lock = threading.Lock()
         self._state, self._inc, self._has_uint32, self._uinteger = 0, 1, 0, 0
         if state is not None:
@@ -181,7 +181,7 @@ class PCG64:
                     "has_uint32": self._has_uint32, "uinteger": self._uinteger}
 
     @state.setter
-    def state(self, value: Mapping[str, Any]) -> None:
+    def state(self, value: dict[str, Any]) -> None:
         checked = check_pcg64_state(value)
         with self.lock:
             self._state, self._inc, self._has_uint32, self._uinteger = checked
