@@ -171,3 +171,24 @@ def test_a_state_is_a_dict_as_numpys_setter_takes(impl: ModuleType) -> None:
         pass
 
     assert impl.PCG64(Sub(good)).state == _numpy_at(Sub(good)).state == good
+
+
+def test_seeding_refuses_what_numpys_seed_sequence_refuses() -> None:
+    """Entropy that is a set (no order: the own seeding hashed it in its iteration order)
+    and a negative count of words (the own seeding gave none) are refused, as numpy's
+    ``SeedSequence`` refuses them; a tuple, a nested list and any iterable spawn key are
+    taken as numpy takes them."""
+    from sanggong._spec import pcg64
+
+    for entropy in ({1, 2}, frozenset({3}), iter([1, 2])):
+        with pytest.raises(TypeError):
+            np.random.SeedSequence(entropy)
+        with pytest.raises(TypeError):
+            pcg64.seed_words(entropy, 4)
+    with pytest.raises(ValueError):
+        np.random.SeedSequence(5).generate_state(-1, np.uint64)
+    with pytest.raises(ValueError, match="n_words"):
+        pcg64.seed_words(5, -1)
+    for entropy, key in (((1, 2), ()), ([1, [2, 3]], ()), (5, [1, 2]), (5, {7: 0})):
+        sequence = np.random.SeedSequence(entropy, spawn_key=key)
+        assert pcg64.seed_words(entropy, 3, iter(key)) == sequence.generate_state(3, np.uint64).tolist()

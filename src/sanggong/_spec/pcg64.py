@@ -20,7 +20,7 @@ References: numpy's ``numpy/random/bit_generator.pyx`` (``SeedSequence``: ``hash
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 __all__ = ["PCG64", "check_pcg64_state", "seed_words", "seeded_pcg64_state"]
@@ -48,7 +48,7 @@ def _words32(value: Any) -> list[int]:
     """numpy's ``_coerce_to_uint32_array``: an int as its 32-bit words, least significant
     first (0 as one word), a sequence as its items' words one after the other."""
     if isinstance(value, bool) or not isinstance(value, int):
-        if isinstance(value, str | bytes) or not isinstance(value, Iterable):
+        if isinstance(value, str | bytes) or not isinstance(value, Sequence):  # (a set has no order: numpy's refused)
             raise TypeError(f"SeedSequence entropy is an int or a sequence of ints, not {type(value).__name__}")
         return [w for item in value for w in _words32(item)]
     if value < 0:
@@ -98,6 +98,8 @@ def seed_words(entropy: Any, n_words: int, spawn_key: Iterable[int] = (), pool_s
     first the low half."""
     if pool_size < 4:
         raise ValueError(f"pool_size must be at least 4, got {pool_size}")
+    if n_words < 0:  # (numpy's: negative dimensions)
+        raise ValueError(f"n_words must be at least 0, got {n_words}")
     pool = _pool(entropy, spawn_key, pool_size)
     hash_const = _INIT_B
     halves = []
