@@ -192,3 +192,26 @@ def test_seeding_refuses_what_numpys_seed_sequence_refuses() -> None:
     for entropy, key in (((1, 2), ()), ([1, [2, 3]], ()), (5, [1, 2]), (5, {7: 0})):
         sequence = np.random.SeedSequence(entropy, spawn_key=key)
         assert pcg64.seed_words(entropy, 3, iter(key)) == sequence.generate_state(3, np.uint64).tolist()
+
+
+def test_a_rankings_tables_cannot_be_changed_under_the_core() -> None:
+    """The tables the kernels read (``RankingTables.buffers``, and the NumPy views of them)
+    are read-only: a write is refused, and no buffer can be resized (an ``array.array``
+    extended after the core had taken its address moved, and the core then read freed
+    memory: a Game's next rounds hung)."""
+    from sanggong import DEFAULT_RANKING, Ranking, _kernels
+    from sanggong.ranking import tables_for
+
+    for ranking in (DEFAULT_RANKING, Ranking(high_card="rank_suit")):
+        tables = tables_for(ranking)
+        _kernels.lookups(tables)
+        for name in tables.buffers._fields:
+            buffer = getattr(tables.buffers, name)
+            with pytest.raises((TypeError, AttributeError)):
+                buffer[0] = 1
+            with pytest.raises((TypeError, AttributeError)):
+                buffer.extend([0] * 1000)
+            view = getattr(tables, name)
+            assert not view.flags.writeable
+            with pytest.raises(ValueError):
+                view[0] = 1

@@ -138,14 +138,21 @@ DEFAULT_RANKING = Ranking()
 
 class LookupBuffers(NamedTuple):
     """A ranking's lookup tables as the compiled core reads them (``RankingTables``'s
-    ``state``, ``state16``, ``value``, ``rank`` and ``cls``, the same numbers): the standard
-    library's arrays, made without NumPy where the core holds the ranking's tables."""
+    ``state``, ``state16``, ``value``, ``rank`` and ``cls``, the same numbers): read-only
+    memoryviews (``H`` uint16, ``B`` uint8), made without NumPy where the core holds the
+    ranking's tables. Read-only, as the core keeps their addresses: no write, and no
+    resize that would move them (``frozen``)."""
 
-    state: array.array[int]
-    state16: array.array[int]
-    value: array.array[int]
-    rank: array.array[int]
-    cls: array.array[int]
+    state: memoryview
+    state16: memoryview
+    value: memoryview
+    rank: memoryview
+    cls: memoryview
+
+    @classmethod
+    def frozen(cls, *tables: array.array[int]) -> LookupBuffers:
+        """The tables, copied into read-only buffers of their item types."""
+        return cls(*(memoryview(table.tobytes()).cast(table.typecode) for table in tables))
 
 
 class RankingTables:
@@ -165,8 +172,8 @@ class RankingTables:
     - ``ordered_by_class``: a comparison depends on the two classes alone (no high card,
       and each class one rank); ``class_rank`` is then each class's rank.
 
-    The arrays are NumPy's, made on first use from ``buffers`` (``LookupBuffers``: the
-    same tables as the standard library's arrays, which the compiled core reads): the
+    The arrays are NumPy's (read-only), made on first use from ``buffers``
+    (``LookupBuffers``: the same tables as read-only buffers, which the compiled core reads): the
     default ranking's tables are made from the core's own (``_kernels.default_lookups``)
     without NumPy, so that a command that ranks hands in the core alone (``sanggong
     verify``) starts without it; any other ranking's are computed with NumPy.
@@ -321,7 +328,7 @@ def _from_core(ranking: Ranking, state_bytes: bytes, hand_bytes: bytes) -> _Made
         at = core_state[first[n]]
         value.extend(packed[at:at + 52])
     state = array.array("H", [52 * number_of[k] for k in key_of])
-    buffers = LookupBuffers(state, _relay(state), value, array.array("H", rank_of), array.array("B", cls_of))
+    buffers = LookupBuffers.frozen(state, _relay(state), value, array.array("H", rank_of), array.array("B", cls_of))
     return (len(rid_keys), len(class_keys), len(rank_keys), class_keys, rank_keys, tuple(range(len(rank_keys))),
             *_class_ranks(ranking, len(class_keys), cls_of, rank_of), buffers)
 
@@ -396,8 +403,8 @@ def _computed(ranking: Ranking) -> _Made:
         return out
 
     state_buffer = buffer("H", state)
-    buffers = LookupBuffers(state_buffer, _relay(state_buffer), buffer("H", value), buffer("H", rank),
-                            buffer("B", cls_of_rid))
+    buffers = LookupBuffers.frozen(state_buffer, _relay(state_buffer), buffer("H", value), buffer("H", rank),
+                                   buffer("B", cls_of_rid))
     return (n_rids, n_classes, int(rank_values[-1]) + 1,
             tuple(unpack_class_key(int(k)) for k in class_key_sorted.tolist()),
             tuple(unpack_hand_key(int(k)) for k in rank_keys.tolist()), tuple(rank_values.tolist()),
