@@ -215,3 +215,18 @@ def test_a_rankings_tables_cannot_be_changed_under_the_core() -> None:
             assert not view.flags.writeable
             with pytest.raises(ValueError):
                 view[0] = 1
+
+
+@pytest.mark.parametrize("bad", [31, 255])
+def test_shoe_codes_refuse_a_class_out_of_range(impl: ModuleType, bad: int) -> None:
+    """A round whose hand class is out of range is refused, naming it (its outcome codes
+    were left zero, and returned as the round's: another outcome, silently)."""
+    from sanggong import _kernels
+    from sanggong.records import shoe_codes
+
+    arrays = [_kernels.zeros((3, MACAU.hands), code) for code in ("B", "H", "B")]
+    good = shoe_codes(MACAU, {}, ("tie:1", "win:1"), *arrays, 3)
+    assert good[0] == good[1] == good[2] and len(good[0]) == 2
+    arrays[0][1, 0] = bad
+    with pytest.raises(ValueError, match="round 1 of the shoe"):
+        shoe_codes(MACAU, {}, ("tie:1", "win:1"), *arrays, 3)
