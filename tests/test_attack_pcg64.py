@@ -230,3 +230,14 @@ def test_shoe_codes_refuse_a_class_out_of_range(impl: ModuleType, bad: int) -> N
     arrays[0][1, 0] = bad
     with pytest.raises(ValueError, match="round 1 of the shoe"):
         shoe_codes(MACAU, {}, ("tie:1", "win:1"), *arrays, 3)
+
+
+@pytest.mark.parametrize("text", ["\u0665", "\uff15", "\u00b2", "1\u0660", " 5", "+5", "5_0"])
+def test_a_seeds_json_reads_ascii_digits_alone(text: str) -> None:
+    """A ``Seed``'s JSON is read strictly: an integer of ASCII digits alone (another
+    script's digits were read as the number: Arabic-Indic five as 5, and a superscript two
+    raised int()'s own error)."""
+    for field in ("entropy", "n_children_spawned"):
+        data = {**Seed(5).to_dict(), field: text}
+        with pytest.raises(ValueError, match="seed: expected an integer written as a string"):
+            Seed.from_dict(data)

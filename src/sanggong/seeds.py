@@ -175,7 +175,8 @@ def _list(value: object) -> list[Any]:
 
 
 def _text_int(value: object) -> int:
-    if not isinstance(value, str) or not value.isdigit() or len(value) > 80 or (value != "0" and value[0] == "0"):
+    if not isinstance(value, str) or not (value.isascii() and value.isdigit()) or len(value) > 80 or \
+            (value != "0" and value[0] == "0"):  # (ASCII: str.isdigit takes other scripts' digits, int() reads them)
         raise ValueError(f"seed: expected an integer written as a string, got {value!r}"[:120])
     return int(value)
 
