@@ -8,7 +8,7 @@ is read, as the batch kernels do).
 """
 
 import array
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any, Final
 
 import numpy as np
@@ -82,11 +82,11 @@ def settle_batch(
 class PCG64:
     """numpy's PCG64, the core's own: numpy's states and words, drawn through numpy's ``bitgen_t``."""
 
-    def __init__(self, state: Mapping[str, Any] | None = None) -> None: ...
+    def __init__(self, state: dict[str, Any] | None = None) -> None: ...
     @property
     def state(self) -> dict[str, Any]: ...
     @state.setter
-    def state(self, value: Mapping[str, Any]) -> None: ...
+    def state(self, value: dict[str, Any]) -> None: ...
     @property
     def capsule(self) -> Any: ...
     @property

@@ -138,14 +138,25 @@ DEFAULT_RANKING = Ranking()
 
 class LookupBuffers(NamedTuple):
     """A ranking's lookup tables as the compiled core reads them (``RankingTables``'s
-    ``state``, ``state16``, ``value``, ``rank`` and ``cls``, the same numbers): the standard
-    library's arrays, made without NumPy where the core holds the ranking's tables."""
+    ``state``, ``state16``, ``value``, ``rank`` and ``cls``, the same numbers): read-only
+    memoryviews (``H`` uint16, ``B`` uint8), made without NumPy where the core holds the
+    ranking's tables. Read-only, as the core keeps their addresses: no write, and no
+    resize that would move them (``frozen``)."""
 
-    state: array.array[int]
-    state16: array.array[int]
-    value: array.array[int]
-    rank: array.array[int]
-    cls: array.array[int]
+    state: memoryview
+    state16: memoryview
+    value: memoryview
+    rank: memoryview
+    cls: memoryview
+
+    @classmethod
+    def frozen(cls, *tables: array.array[int]) -> LookupBuffers:
+        """The tables, copied into read-only buffers of their item types."""
+        views = []
+        for table in tables:
+            code: Any = table.typecode  # (typeshed's cast overloads name each code as a literal)
+            views.append(memoryview(table.tobytes()).cast(code))
+        return cls(*views)
 
 
 class RankingTables:
@@ -165,8 +176,8 @@ class RankingTables:
     - ``ordered_by_class``: a comparison depends on the two classes alone (no high card,
       and each class one rank); ``class_rank`` is then each class's rank.
 
-    The arrays are NumPy's, made on first use from ``buffers`` (``LookupBuffers``: the
-    same tables as the standard library's arrays, which the compiled core reads): the
+    The arrays are NumPy's (read-only), made on first use from ``buffers``
+    (``LookupBuffers``: the same tables as read-only buffers, which the compiled core reads): the
     default ranking's tables are made from the core's own (``_kernels.default_lookups``)
     without NumPy, so that a command that ranks hands in the core alone (``sanggong
     verify``) starts without it; any other ranking's are computed with NumPy.
@@ -273,13 +284,13 @@ _Made = tuple[int, int, int, tuple[tuple[int, int, int], ...], tuple[tuple[int, 
 class's rank and the ``LookupBuffers``."""
 
 
-def _view(buffer: array.array[int], dtype: str) -> npt.NDArray[Any]:
+def _view(buffer: memoryview | array.array[int], dtype: str) -> npt.NDArray[Any]:
     import numpy as np
 
     return np.frombuffer(buffer, dtype=dtype)
 
 
-def _bytes_of(words: array.array[int]) -> tuple[bytes, bytes]:
+def _bytes_of(words: memoryview | array.array[int]) -> tuple[bytes, bytes]:
     """The low bytes and the high bytes of a uint16 array's words."""
     raw = words.tobytes()
     return (raw[0::2], raw[1::2]) if sys.byteorder == "little" else (raw[1::2], raw[0::2])
@@ -348,7 +359,7 @@ def _from_core(ranking: Ranking, state_bytes: bytes, hand_bytes: bytes) -> _Made
     for n in range(len(distinct)):
         value.extend(packed[row_of[n]:row_of[n] + 52])
     state = array.array("H", [52 * n for n in numbers])
-    buffers = LookupBuffers(state, _relay(state), value, array.array("H", rank_of), array.array("B", cls_of))
+    buffers = LookupBuffers.frozen(state, _relay(state), value, array.array("H", rank_of), array.array("B", cls_of))
     return (len(rid_keys), len(class_keys), len(rank_keys), class_keys, rank_keys, tuple(range(len(rank_keys))),
             *_class_ranks(ranking, len(class_keys), cls_of, rank_of), buffers)
 
@@ -419,8 +430,8 @@ def _computed(ranking: Ranking) -> _Made:
         return out
 
     state_buffer = buffer("H", state)
-    buffers = LookupBuffers(state_buffer, _relay(state_buffer), buffer("H", value), buffer("H", rank),
-                            buffer("B", cls_of_rid))
+    buffers = LookupBuffers.frozen(state_buffer, _relay(state_buffer), buffer("H", value), buffer("H", rank),
+                                   buffer("B", cls_of_rid))
     return (n_rids, n_classes, int(rank_values[-1]) + 1,
             tuple(unpack_class_key(int(k)) for k in class_key_sorted.tolist()),
             tuple(unpack_hand_key(int(k)) for k in rank_keys.tolist()), tuple(rank_values.tolist()),

@@ -89,7 +89,11 @@ class Seed:
     n_children_spawned: int = 0
 
     def __post_init__(self) -> None:
-        _check_parts(self.entropy, self.spawn_key, self.pool_size, self.n_children_spawned)
+        # kept as the exact ints checked (a numpy int or an int subclass is its value): a
+        # replay seeds from them without NumPy, and a record writes them
+        parts = _check_parts(self.entropy, self.spawn_key, self.pool_size, self.n_children_spawned)
+        for field, value in zip(("entropy", "spawn_key", "pool_size", "n_children_spawned"), parts, strict=True):
+            object.__setattr__(self, field, value)
 
     def sequence(self) -> np.random.SeedSequence:
         """A fresh ``SeedSequence`` in this state."""
@@ -156,9 +160,11 @@ SEED_WORDS = 4
 
 
 def _int(value: object, name: str) -> int:
+    """The exact int of an int or a numpy integer: an int subclass's value, not what its
+    ``__int__`` says (numpy's SeedSequence would hash that, this package's seeding the value)."""
     if isinstance(value, bool) or not (isinstance(value, int) or _is_numpy_int(value)):
         raise TypeError(f"{name} must be an int, not {value!r}")
-    return int(value)
+    return int.__index__(value) if isinstance(value, int) else int(value)
 
 
 def _list(value: object) -> list[Any]:
@@ -168,7 +174,8 @@ def _list(value: object) -> list[Any]:
 
 
 def _text_int(value: object) -> int:
-    if not isinstance(value, str) or not value.isdigit() or len(value) > 80 or (value != "0" and value[0] == "0"):
+    if not isinstance(value, str) or not (value.isascii() and value.isdigit()) or len(value) > 80 or \
+            (value != "0" and value[0] == "0"):  # (ASCII: str.isdigit takes other scripts' digits, int() reads them)
         raise ValueError(f"seed: expected an integer written as a string, got {value!r}"[:120])
     return int(value)
 
@@ -179,22 +186,30 @@ def _bounded(value: int, name: str, top: int, top_text: str) -> None:
         raise ValueError(f"{name} must be an int in 0..{top_text}, got {shown}")
 
 
-def _check_parts(entropy: object, spawn_key: object, pool_size: object, children: object) -> None:
+def _check_parts(entropy: object, spawn_key: object, pool_size: object,
+                 children: object) -> tuple[int | tuple[int, ...], tuple[int, ...], int, int]:
+    """A ``Seed``'s parts checked, as the exact ints they hold."""
+    value: int | tuple[int, ...]
     if isinstance(entropy, tuple):
         if not 1 <= len(entropy) <= MAX_ENTROPY_WORDS:
             raise ValueError(f"seed: list entropy holds 1..{MAX_ENTROPY_WORDS} ints, got {len(entropy)}")
-        for word in entropy:
-            _bounded(_int(word, "seed's entropy"), "seed's entropy", MAX_SEED, "2**256 - 1")
+        value = tuple(_int(word, "seed's entropy") for word in entropy)
+        for word in value:
+            _bounded(word, "seed's entropy", MAX_SEED, "2**256 - 1")
     else:
-        _bounded(_int(entropy, "seed's entropy"), "seed's entropy", MAX_SEED, "2**256 - 1")
+        value = _int(entropy, "seed's entropy")
+        _bounded(value, "seed's entropy", MAX_SEED, "2**256 - 1")
     if not isinstance(spawn_key, tuple) or len(spawn_key) > MAX_SPAWN_DEPTH:
         raise ValueError(f"seed: a spawn key is a tuple of at most {MAX_SPAWN_DEPTH} ints")
-    for k in spawn_key:
-        _bounded(_int(k, "seed's spawn key"), "seed's spawn key", MAX_SPAWN_INDEX, "2**62")
+    key = tuple(_int(k, "seed's spawn key") for k in spawn_key)
+    for k in key:
+        _bounded(k, "seed's spawn key", MAX_SPAWN_INDEX, "2**62")
     size = _int(pool_size, "seed's pool size")
     if not 4 <= size <= MAX_POOL_SIZE:
         raise ValueError(f"seed's pool size must be in 4..{MAX_POOL_SIZE}, got {size}")
-    _bounded(_int(children, "seed's children spawned"), "seed's children spawned", MAX_SPAWN_INDEX, "2**62")
+    spawned = _int(children, "seed's children spawned")
+    _bounded(spawned, "seed's children spawned", MAX_SPAWN_INDEX, "2**62")
+    return value, key, size, spawned
 
 
 def check_seed(seed: object, name: str = "seed") -> tuple[np.random.SeedSequence, int | Seed]:
@@ -221,9 +236,9 @@ def recorded_seed(seed: object, name: str = "seed") -> int | Seed:
 
         return randbits(128)  # fresh OS entropy, recorded (numpy's SeedSequence() draws as much, so)
     if isinstance(seed, int) and not isinstance(seed, bool):
-        return _checked_int(seed, name)
-    if isinstance(seed, Seed):  # checked again: a Seed may have skipped __post_init__ (object.__new__)
-        _check_parts(seed.entropy, seed.spawn_key, seed.pool_size, seed.n_children_spawned)
+        return _checked_int(int.__index__(seed), name)  # (an int subclass: its value, recorded as an int)
+    if isinstance(seed, Seed):  # made again: a Seed may have skipped __post_init__ (object.__new__)
+        seed = Seed(seed.entropy, seed.spawn_key, seed.pool_size, seed.n_children_spawned)
         return seed if seed.plain is None else seed.plain
     import numpy as np
 

@@ -20,7 +20,7 @@ References: numpy's ``numpy/random/bit_generator.pyx`` (``SeedSequence``: ``hash
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 __all__ = ["PCG64", "check_pcg64_state", "seed_words", "seeded_pcg64_state"]
@@ -48,7 +48,7 @@ def _words32(value: Any) -> list[int]:
     """numpy's ``_coerce_to_uint32_array``: an int as its 32-bit words, least significant
     first (0 as one word), a sequence as its items' words one after the other."""
     if isinstance(value, bool) or not isinstance(value, int):
-        if isinstance(value, str | bytes) or not isinstance(value, Iterable):
+        if isinstance(value, str | bytes) or not isinstance(value, Sequence):  # (a set has no order: numpy's refused)
             raise TypeError(f"SeedSequence entropy is an int or a sequence of ints, not {type(value).__name__}")
         return [w for item in value for w in _words32(item)]
     if value < 0:
@@ -98,6 +98,8 @@ def seed_words(entropy: Any, n_words: int, spawn_key: Iterable[int] = (), pool_s
     first the low half."""
     if pool_size < 4:
         raise ValueError(f"pool_size must be at least 4, got {pool_size}")
+    if n_words < 0:  # (numpy's: negative dimensions)
+        raise ValueError(f"n_words must be at least 0, got {n_words}")
     pool = _pool(entropy, spawn_key, pool_size)
     hash_const = _INIT_B
     halves = []
@@ -136,9 +138,10 @@ def check_pcg64_state(value: object) -> tuple[int, int, int, int]:
     :raises TypeError: not a dict, or a value that is not an int.
     :raises ValueError: another generator's state, a missing key, a value out of range.
     """
-    if not isinstance(value, Mapping):
+    if not isinstance(value, dict):  # (as numpy's: a mapping of another kind is refused)
         raise TypeError("state must be a dict")
-    if value.get("bit_generator") != _NAME:
+    generator = value.get("bit_generator")
+    if not isinstance(generator, str) or generator != _NAME:
         raise ValueError(f"state must be for a {_NAME} PRNG")
     inner = value.get("state")
     if not isinstance(inner, Mapping):
@@ -148,9 +151,13 @@ def check_pcg64_state(value: object) -> tuple[int, int, int, int]:
                            (value.get("has_uint32"), "has_uint32", 1), (value.get("uinteger"), "uinteger", _MASK32)):
         if isinstance(got, bool) or not isinstance(got, int):
             raise TypeError(f"state's {name} must be an int, not {type(got).__name__}")
-        if not 0 <= got <= top:
-            raise ValueError(f"state's {name} must be in 0..{top}, got {got}")
-        out.append(int(got))
+        # its value, as numpy's setter does arithmetic on it: an int subclass's own __int__,
+        # __index__ or comparisons may say another number (checked and kept: the exact int)
+        number = int.__index__(got)
+        if not 0 <= number <= top:
+            shown = number if number.bit_length() <= 128 else f"a {number.bit_length()}-bit int"
+            raise ValueError(f"state's {name} must be in 0..{top}, got {shown}")
+        out.append(number)
     return out[0], out[1], out[2], out[3]
 
 
@@ -162,7 +169,7 @@ class PCG64:
         ``PCG64.state``); None: the state 0 of the stream 1 (a generator to set a state on).
     """
 
-    def __init__(self, state: Mapping[str, Any] | None = None) -> None:
+    def __init__(self, state: dict[str, Any] | None = None) -> None:
         self.lock = threading.Lock()
         self._state, self._inc, self._has_uint32, self._uinteger = 0, 1, 0, 0
         if state is not None:
@@ -176,7 +183,7 @@ class PCG64:
                     "has_uint32": self._has_uint32, "uinteger": self._uinteger}
 
     @state.setter
-    def state(self, value: Mapping[str, Any]) -> None:
+    def state(self, value: dict[str, Any]) -> None:
         checked = check_pcg64_state(value)
         with self.lock:
             self._state, self._inc, self._has_uint32, self._uinteger = checked

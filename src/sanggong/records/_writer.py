@@ -296,7 +296,10 @@ def shoe_codes(rules: RuleSet, plans: dict[tuple[str, ...], Any], bets: tuple[st
     if plan is None:
         plan = plans[bets] = plan_for(rules, bets)
     out = _kernels.zeros((rounds, len(bets)), "B")
-    _kernels.kernels.settle_batch(plan, classes, ranks, pps, out)
+    bad = _kernels.kernels.settle_batch(plan, classes, ranks, pps, out)
+    if bad >= 0:  # (its codes left unwritten: never a round's outcomes)
+        raise ValueError(f"round {bad} of the shoe: hand values out of range (classes {classes[bad:bad + 1].tolist()[0]}, "
+                         f"pair plus {pps[bad:bad + 1].tolist()[0]})")
     blob, width = out.tobytes(), len(bets)
     return [blob[i:i + width] for i in range(0, len(blob), width)]
 
