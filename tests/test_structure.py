@@ -30,11 +30,9 @@ def _tool() -> ModuleType:
 
 
 @pytest.fixture(scope="module")
-def figures() -> dict[str, Any]:
-    """The tool's figures, measured once for the module's tests (a few seconds: every
-    tracked source parsed)."""
-    found: dict[str, Any] = _tool().measure()
-    return found
+def figures(structure_figures: dict[str, Any]) -> dict[str, Any]:
+    """The tool's figures, measured once (tests/conftest.py)."""
+    return structure_figures
 
 
 def test_no_import_circle_and_nothing_imports_the_package_back(figures: dict[str, Any]) -> None:
