@@ -27,10 +27,13 @@ from __future__ import annotations
 
 import gc
 import importlib
+import importlib.util
 import os
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -127,3 +130,17 @@ def unlimited_int_repr() -> Iterator[None]:
         yield
     finally:
         sys.set_int_max_str_digits(digits)
+
+
+@pytest.fixture(scope="session")
+def structure_figures() -> dict[str, Any]:
+    """``tools/structure.py``'s figures of the package (every tracked source parsed: a few
+    seconds), measured once for tests/test_structure.py and tests/test_structure_members.py."""
+    path = Path(__file__).resolve().parent.parent / "tools" / "structure.py"
+    spec = importlib.util.spec_from_file_location("_structure_tool", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    found: dict[str, Any] = module.measure()
+    return found

@@ -63,36 +63,56 @@ def card_by_card(cards: tuple[int, ...]) -> tuple[Tally, int, int]:
     allowed): each 3-card hand for a bet on one hand, each ordered pair of disjoint hands
     (Dragon's, Phoenix's) for the others. Returns the tallies, the hands and the pairs."""
     n = len(cards)
-    assert n <= 64  # a hand as a 64-bit mask of the cards' places
     hands = list(itertools.combinations(range(n), 3))
     facts = [_facts([cards[i] for i in h]) for h in hands]
     points, tier, _, _, key = (np.array(column, dtype=np.int64) for column in zip(*facts, strict=True))
     pair = np.array([f[2] for f in facts], dtype=bool)
-    masks = np.array([(1 << a) | (1 << b) | (1 << c) for a, b, c in hands], dtype=np.uint64)
     tally: Tally = {name: Counter() for name in SAN_GONG.bets}
     for hand in ("dragon", "phoenix"):  # one hand: Dragon's and Phoenix's are alike
         tally[f"odd:{hand}"].update({"win": int((points % 2 == 1).sum()), "lose": int((points % 2 == 0).sum())})
         tally[f"even:{hand}"].update({"win": int((points % 2 == 0).sum()), "lose": int((points % 2 == 1).sum())})
         tally[f"pair:{hand}"].update({"win": int(pair.sum()), "lose": int((~pair).sum())})
-    pairs = 0
-    for i in range(len(hands)):
-        other = (masks & masks[i]) == 0
-        p, t, k = points[other], tier[other], key[other]
-        pairs += len(p)
-        dragon_wins, phoenix_wins = key[i] > k, key[i] < k
-        tied = ~dragon_wins & ~phoenix_wins  # the same key: twin cards
-        tally["dragon"].update({"win": int(dragon_wins.sum()), "lose": int(phoenix_wins.sum()),
-                                "push": int(tied.sum())})
-        tally["phoenix"].update({"win": int(phoenix_wins.sum()), "lose": int(dragon_wins.sum()),
-                                 "push": int(tied.sum())})
-        points_tie = (t == tier[i]) & ((t > 0) | (p == points[i]))  # tie_by points: a tier ties its own tier
-        tally["tie"].update({"win": int(points_tie.sum()), "lose": int((~points_tie).sum())})
-        total = np.where(phoenix_wins, p, points[i])  # the winner's points (on a tie, both hands')
-        returned = total == 0  # both hands 0, or a three faces (or three tens or faces) beating points
-        for name, (low, high, _) in TOTALS.items():
-            won = ~returned & (low <= total) & (total <= high)
-            tally[name].update({"win": int(won.sum()), "push": int(returned.sum()),
-                                "lose": int((~returned & ~won).sum())})
+    # The ordered pairs of disjoint hands (Dragon's, Phoenix's), counted by the two hands'
+    # keys: a pair's outcome on every bet depends on its hands' keys alone (a key gives
+    # its hand's tier and points). disjoint[a, b] is the number of pairs of a hand of key
+    # a and a hand of key b with no card's place in common: all pairs, less those that
+    # share a place, counted by inclusion and exclusion over the places they share (each
+    # place, each two places, and all three: the pair of a hand with itself).
+    keys, of_key = np.unique(key, return_inverse=True)
+    kinds = len(keys)
+    k_points, k_tier = np.zeros(kinds, np.int64), np.zeros(kinds, np.int64)
+    k_points[of_key], k_tier[of_key] = points, tier
+    assert (k_points[of_key] == points).all() and (k_tier[of_key] == tier).all()  # (a key gives them)
+    by_key = np.bincount(of_key, minlength=kinds)
+    at = np.array(hands)  # (each hand's places, in order)
+    per_place = np.bincount((at * kinds + of_key[:, None]).ravel(), minlength=n * kinds).reshape(n, kinds)
+    sharing_one = per_place.T @ per_place  # [a, b]: the pairs of hands of keys a, b on each place they share
+    two = np.concatenate([at[:, x] * n + at[:, y] for x, y in ((0, 1), (0, 2), (1, 2))])  # a hand's two places
+    order = np.argsort(two, kind="stable")
+    assert (np.bincount(two)[np.unique(two)] == n - 2).all()  # the n - 2 hands on each two places
+    on_two = np.tile(of_key, 3)[order].reshape(-1, n - 2)  # the keys of the hands on each two places
+    sharing_two = np.bincount((on_two[:, :, None] * kinds + on_two[:, None, :]).ravel(),
+                              minlength=kinds * kinds).reshape(kinds, kinds)  # ... on each two places they share
+    disjoint = np.outer(by_key, by_key) - sharing_one + sharing_two - np.diag(by_key)
+    assert (disjoint >= 0).all()
+    pairs = int(disjoint.sum())
+
+    def count(where: npt.NDArray[np.bool_]) -> int:
+        return int(disjoint[where].sum())
+
+    mine, theirs = keys[:, None], keys[None, :]  # the Dragon's key (rows), the Phoenix's (columns)
+    dragon_wins, phoenix_wins = mine > theirs, mine < theirs
+    tied = ~dragon_wins & ~phoenix_wins  # the same key: twin cards
+    tally["dragon"].update({"win": count(dragon_wins), "lose": count(phoenix_wins), "push": count(tied)})
+    tally["phoenix"].update({"win": count(phoenix_wins), "lose": count(dragon_wins), "push": count(tied)})
+    p, t = k_points[None, :], k_tier[None, :]
+    points_tie = (t == k_tier[:, None]) & ((t > 0) | (p == k_points[:, None]))  # tie_by points: a tier ties its own tier
+    tally["tie"].update({"win": count(points_tie), "lose": count(~points_tie)})
+    total = np.where(phoenix_wins, p, k_points[:, None])  # the winner's points (on a tie, both hands')
+    returned = total == 0  # both hands 0, or a three faces (or three tens or faces) beating points
+    for name, (low, high, _) in TOTALS.items():
+        won = ~returned & (low <= total) & (total <= high)
+        tally[name].update({"win": count(won), "push": count(returned), "lose": count(~returned & ~won)})
     for bets in tally.values():
         for outcome in [o for o, c in bets.items() if c == 0]:
             del bets[outcome]

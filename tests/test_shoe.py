@@ -595,7 +595,9 @@ def test_the_evs_from_the_sums_are_every_deals_mean(name: str, decks: int, bets:
     out = np.empty((len(ends), len(terms.rows)), dtype=np.int64)
     assert kernel.numerators_batch(np.array(codes, dtype=np.uint8), ends, out) == len(ends)
     unseen = [n, *(n - int(e) for e in ends[:-1])]
-    expected = [[float(_every_deal(rules, cards[n - u:], bets)[2][b]) for b in bets] for u in unseen]
+    # (the whole shoe's count is ``want``, counted above: the same call)
+    expected = [[float((want if u == n else _every_deal(rules, cards[n - u:], bets)[2])[b]) for b in bets]
+                for u in unseen]
     rows = [terms.bet_row[j] for j in range(len(bets))]
     for given in (out[:, rows], out[:, rows].tolist()):  # (in doubles, and in Python's integers)
         got = _ev.round_floats(given, [terms.rows[r] for r in rows], unseen)

@@ -9,6 +9,9 @@ import importlib.util
 import sys
 from pathlib import Path
 from types import ModuleType
+from typing import Any
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -26,17 +29,21 @@ def _tool() -> ModuleType:
     return module
 
 
-def test_no_import_circle_and_nothing_imports_the_package_back() -> None:
-    figures = _tool().measure()
+@pytest.fixture(scope="module")
+def figures(structure_figures: dict[str, Any]) -> dict[str, Any]:
+    """The tool's figures, measured once (tests/conftest.py)."""
+    return structure_figures
+
+
+def test_no_import_circle_and_nothing_imports_the_package_back(figures: dict[str, Any]) -> None:
     assert figures["import circles"] == 0, figures["circles"]
     assert figures["imports back up"] == 0, figures["back_up"]
     assert figures["type-only imports back up"] == 0, figures["type_back_up"]
 
 
-def test_no_type_only_circle_and_no_private_import_across_modules() -> None:
+def test_no_type_only_circle_and_no_private_import_across_modules(figures: dict[str, Any]) -> None:
     """None since issue #35: a module that reads another's type without importing it at run
     time names what it reads (a ``Protocol``), and a private name is its module's own."""
-    figures = _tool().measure()
     assert figures["import circles, type-only imports counted"] == 0, figures["typed_circles"]
     assert figures["cross-module private imports"] == 0, figures["private"]
 

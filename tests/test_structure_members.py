@@ -24,10 +24,10 @@ def _tool() -> Any:
 
 
 @pytest.fixture(scope="module")
-def figures() -> dict[str, Any]:
+def figures(request: pytest.FixtureRequest) -> dict[str, Any]:
     if not (ROOT / ".git").exists():
         pytest.skip("the structure tool reads the sources git tracks")
-    found: dict[str, Any] = _tool().measure()
+    found: dict[str, Any] = request.getfixturevalue("structure_figures")  # (measured once: tests/conftest.py)
     return found
 
 

@@ -63,7 +63,7 @@ def _check(value: Any) -> Any:
         for key, item in value.items():
             if not isinstance(key, str):
                 raise TypeError(f"a JSON object's keys are strings, not {type(key).__name__}")
-            astral = astral or any(ord(c) > 0xFFFF for c in key)
+            astral = astral or (not str.isascii(key) and any(ord(c) > 0xFFFF for c in key))
             text = str.__str__(key)  # (a str subclass's own __str__, __hash__ and __eq__ never asked)
             if text in out:
                 raise ValueError(f"a JSON object's key {text!r} is given twice"[:200])
