@@ -50,7 +50,10 @@ from sanggong.cli import DEFAULT_PRESET, build_parser, main
 
 pytestmark = _harness.LARGE_REPR_IS_FINE
 
-TIMEOUT = 10.0  # seconds: the slowest valid argv (`report`, the exact figures of every deck count) takes about 3.5
+# seconds before a command counts as hung: the slowest valid argv (`report`, the exact figures of every deck count and
+# eight drawn figures) takes about 4 s alone, and two to three times that in a large forked worker on a loaded 2-core
+# machine (it was seen over 10 s there): a hang is an endless loop, which 30 s tells apart as well
+TIMEOUT = 30.0
 
 
 def _run_main(argv: list[str], cwd: str) -> tuple[Any, str, str]:
