@@ -178,6 +178,28 @@ def test_verify_of_a_games_log_imports_no_numpy(tmp_path: Path, seeded: bool, ke
     assert said[0].startswith("ok: 61 records") and ("HMAC verified" in said[0]) is keyed
 
 
+@pytest.mark.parametrize("keyed", [True, False], ids=["keyed", "unkeyed"])
+@pytest.mark.parametrize("bets", [[], ["--bet", "win:1=100", "--bet", "point:0=25"]], ids=["no-bets", "bets"])
+def test_deal_of_a_seeded_log_imports_no_numpy(tmp_path: Path, keyed: bool, bets: list[str]) -> None:
+    """``deal --json --seed N`` (a log written as ``verify`` reads it) imports no NumPy under
+    the compiled core, in a fresh interpreter: its seed is checked as an int (the parser
+    makes no ``SeedSequence``) and the game deals from the kernels' own PCG64; its lines
+    are those a ``Game`` of the seed writes here, where NumPy is loaded (600 rounds: more
+    than one write of the command's batches, several shoes)."""
+    argv = ["deal", "--rules", "macau", "--rounds", "600", "--seed", "2026", "--json", *bets]
+    if keyed:
+        (tmp_path / "key").write_bytes(_KEY)
+        argv += ["--key-file", str(tmp_path / "key")]
+    env = {k: v for k, v in os.environ.items() if k != "SANGGONG_NO_EXTENSIONS"}
+    done = subprocess.run([sys.executable, "-c", _REPLAY_PROBE, *argv], capture_output=True, text=True, env=env,
+                          check=True, stdin=subprocess.DEVNULL, timeout=120)
+    *said, found = done.stdout.splitlines()
+    assert json.loads(found) == {"status": 0, "numpy": []} and done.stderr == ""
+    game = Game(MACAU, seed=2026, key=_KEY if keyed else None, recall=0)
+    slip = {"win:1": 100, "point:0": 25} if bets else None
+    assert said == [game.play(slip).to_json() for _ in range(600)] + [game.close().to_json()]
+
+
 _TABLE_ATTRIBUTES = ("ranking", "n_rids", "n_classes", "n_ranks", "class_keys", "labels", "rank_keys", "rank_values",
                      "ordered_by_class", "buffers", "state", "state16", "value", "rank", "cls", "class_rank",
                      "packed_of_triple", "rank_dtype")

@@ -70,10 +70,10 @@ def seed_number(text: str) -> int:
     value = _count_text(text.strip(), longest=110)  # 2**256 has 78 digits, more with separators
     if value is None:
         raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a seed (a whole number, at most 2**256 - 1)")
-    from ..seeds import check_seed  # (here: seeds imports NumPy, which a command without a seed does without)
+    from ..seeds import recorded_seed  # (check_seed's checks of an int, without making its SeedSequence: NumPy)
 
     try:
-        check_seed(value)
+        recorded_seed(value)
     except ValueError as exc:
         raise argparse.ArgumentTypeError(f"{text[:40]!r}...: {exc}" if len(text) > 40 else f"{text!r}: {exc}") from None
     return value
