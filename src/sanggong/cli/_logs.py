@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 import warnings
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -228,6 +228,24 @@ def _print_stakes(record: RoundRecord) -> None:
               + (f", carried {r['carried']}" if r["carried"] else ""))
 
 
+def _write_lines(lines: Iterable[str], batch: int = 256) -> None:
+    """Write each line and a newline to standard output, ``batch`` lines a write (one text
+    write a line cost about a tenth of ``sanggong deal``'s time); the lines made before an
+    error are written before it goes on."""
+    out, kept = sys.stdout.write, []
+    try:
+        for line in lines:
+            kept.append(line)
+            if len(kept) == batch:
+                kept.append("")
+                out("\n".join(kept))
+                kept.clear()
+    finally:
+        if kept:
+            kept.append("")
+            out("\n".join(kept))
+
+
 def _cmd_deal(args: argparse.Namespace) -> int:
     rules = rules_of(args)
     stakes = _stakes(args, rules)  # (every slip checked before anything is dealt)
@@ -237,7 +255,7 @@ def _cmd_deal(args: argparse.Namespace) -> int:
               + (f", {money_unit(args.unit, rules.minor_unit)}" if args.bet or args.player else ""))
     fixed = stakes.fixed
     if args.json and fixed is not None:  # streamed: each round's line as it is dealt (a shoe at a time in the core)
-        sys.stdout.writelines(f"{line}\n" for line in game.lines(args.rounds, fixed))
+        _write_lines(game.lines(args.rounds, fixed))
     else:  # (a strategy decides each round's slip from the last round's record)
         record: RoundRecord | None = None
         for _ in range(args.rounds):

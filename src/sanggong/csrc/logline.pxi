@@ -21,6 +21,11 @@ from sanggong._limits cimport SG_MAX_POSITIONS
 import hashlib as _hashlib
 import hmac as _hmac_module
 
+try:  # OpenSSL's one-shot HMAC, which hmac.digest calls for a named digest (without its Python frame)
+    from _hashlib import hmac_digest as _hmac_digest
+except ImportError:  # (a Python built without OpenSSL's hashlib: hmac's own)
+    _hmac_digest = _hmac_module.digest
+
 from sanggong import _logline
 
 cdef int _SLOT_ROUND = _logline.ROUND, _SLOT_IN_SHOE = _logline.IN_SHOE, _SLOT_CUT = _logline.CUT
@@ -453,7 +458,7 @@ def write_line(bytes rendered not None, tuple canonical_owns not None, tuple lin
     n_line = _get_u32(packed)
     digest = _hashlib.sha256(canonical).digest()
     if key is not None:
-        mac_digest = _hmac_module.digest(key, canonical, "sha256")
+        mac_digest = _hmac_digest(key, canonical, "sha256")
     for i in range(n_line):
         total += _get_u32(packed + 8 + 4 * i)
     for i in range(n_own_line):
