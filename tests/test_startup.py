@@ -149,6 +149,18 @@ def _game_log(path: Path, seeded: bool, keyed: bool) -> None:
     path.write_text("\n".join([*lines, game.close().to_json()]) + "\n", encoding="utf-8")
 
 
+def _said_without_numpy(argv: list[str]) -> list[str]:
+    """What the command ``argv`` prints in a fresh interpreter under the compiled core
+    (``_REPLAY_PROBE``), having exited 0, said nothing on standard error and imported no
+    NumPy module."""
+    env = {k: v for k, v in os.environ.items() if k != "SANGGONG_NO_EXTENSIONS"}
+    done = subprocess.run([sys.executable, "-c", _REPLAY_PROBE, *argv], capture_output=True, text=True, env=env,
+                          check=True, stdin=subprocess.DEVNULL, timeout=120)
+    *said, found = done.stdout.splitlines()
+    assert json.loads(found) == {"status": 0, "numpy": []} and done.stderr == ""
+    return said
+
+
 @pytest.mark.parametrize("seeded", [True, False], ids=["seeded", "state-only"])
 @pytest.mark.parametrize("keyed", [True, False], ids=["keyed", "unkeyed"])
 def test_verify_of_a_games_log_imports_no_numpy(tmp_path: Path, seeded: bool, keyed: bool) -> None:
@@ -165,11 +177,7 @@ def test_verify_of_a_games_log_imports_no_numpy(tmp_path: Path, seeded: bool, ke
     if keyed:
         (tmp_path / "key").write_bytes(_KEY)
         argv += ["--key-file", str(tmp_path / "key")]
-    env = {k: v for k, v in os.environ.items() if k != "SANGGONG_NO_EXTENSIONS"}
-    done = subprocess.run([sys.executable, "-c", _REPLAY_PROBE, *argv], capture_output=True, text=True, env=env,
-                          check=True, stdin=subprocess.DEVNULL, timeout=120)
-    *said, found = done.stdout.splitlines()
-    assert json.loads(found) == {"status": 0, "numpy": []} and done.stderr == ""
+    said = _said_without_numpy(argv)
     assert np.random.PCG64 is not None and "numpy.random" in sys.modules  # (here, NumPy and its generators loaded)
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
@@ -190,11 +198,7 @@ def test_deal_of_a_seeded_log_imports_no_numpy(tmp_path: Path, keyed: bool, bets
     if keyed:
         (tmp_path / "key").write_bytes(_KEY)
         argv += ["--key-file", str(tmp_path / "key")]
-    env = {k: v for k, v in os.environ.items() if k != "SANGGONG_NO_EXTENSIONS"}
-    done = subprocess.run([sys.executable, "-c", _REPLAY_PROBE, *argv], capture_output=True, text=True, env=env,
-                          check=True, stdin=subprocess.DEVNULL, timeout=120)
-    *said, found = done.stdout.splitlines()
-    assert json.loads(found) == {"status": 0, "numpy": []} and done.stderr == ""
+    said = _said_without_numpy(argv)
     game = Game(MACAU, seed=2026, key=_KEY if keyed else None, recall=0)
     slip = {"win:1": 100, "point:0": 25} if bets else None
     assert said == [game.play(slip).to_json() for _ in range(600)] + [game.close().to_json()]
