@@ -105,7 +105,7 @@ MAX_TAG = 100
 """The largest tag (in absolute value) of a card-counting system."""
 
 MAX_SESSION_ROUNDS = 10**7
-"""Rounds in one session (a session keeps one net amount per round: 25 bytes a round on
+"""Rounds in one session (a session keeps one net amount per round: about 17 bytes a round on
 each worker, weighed against the memory available)."""
 
 MAX_RECALL = 10**6

@@ -496,7 +496,7 @@ class SessionResult:
         return html_sheet("sessions", caption, ("", "value"), rows)
 
 
-SESSION_ROUND_BYTES = (25, 160)
+SESSION_ROUND_BYTES = (20, 160)
 """Bytes a running task of ``simulate_sessions`` takes for each round of a session (its
 nets, their running sums and the ruin check, in ``_run_sessions``): ``[wide]``, in
 ``int64``, or in Python integers where bankrolls may outgrow 64 bits."""
@@ -532,6 +532,8 @@ def _run_sessions(
     flag = np.zeros(1, dtype=np.uint8) if stop is None else stop
     finals, ruined = [], 0
     net = np.zeros(rounds, dtype=np.int64)
+    before = np.empty(0 if wide else rounds, dtype=np.int64)  # the bankroll before each round (int64 sums), made once a task
+    below = np.empty(rounds, dtype=np.bool_)  # where it no longer covers the slip
     for seed in seeds:
         if flag[0]:
             break
@@ -544,14 +546,22 @@ def _run_sessions(
             break
         # a round is played only while the bankroll (cash and stakes on the table)
         # covers the whole slip: a carried stake is both on the table and in the slip
-        steps = net.astype(object) if wide else net
-        before = bankroll + np.concatenate(([0], np.cumsum(steps[:-1])))
-        broke = np.flatnonzero(before < total)
-        if broke.size:
+        if wide:
+            steps = net.astype(object)
+            held = bankroll + np.concatenate(([0], np.cumsum(steps[:-1])))
+            np.less(held, total, out=below)
+        else:  # in place: the nets, the bankrolls and the flags are all a task holds (17 bytes a round)
+            before[0] = 0
+            np.cumsum(net[:-1], out=before[1:])
+            before += bankroll
+            held = before
+            np.less(before, total, out=below)
+        first = int(below.argmax())  # the first round the bankroll does not cover, if any
+        if below[first]:
             ruined += 1
-            finals.append(int(before[broke[0]]))
+            finals.append(int(held[first]))
         else:
-            finals.append(int(bankroll + steps.sum()))
+            finals.append(int(bankroll + (net.astype(object) if wide else net).sum()))
     return index, finals, ruined
 
 
@@ -577,7 +587,7 @@ def simulate_sessions(
     :param partial_on_interrupt: on Ctrl-C return the sessions finished so far
         (``interrupted=True``) instead of raising ``KeyboardInterrupt``.
     :raises MemoryError: the run would need more memory than the machine has available
-        (each running worker holds about 25 bytes a round of a session; the message names
+        (each running worker holds about 17 bytes a round of a session; the message names
         the bytes needed and available; also a ``ValueError``), before any work.
 
     >>> from sanggong import MACAU
